@@ -1,0 +1,164 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package fashion reads IDX files, the format of MNIST and Fashion-MNIST,
+// and builds the binary class pairs that this module's evaluations and
+// benchmarks use.
+package fashion
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Dir is where Debian's dataset-fashion-mnist package installs the files.
+const Dir = "/usr/share/datasets/fashion-mnist"
+
+// Class indices of Fashion-MNIST used by the standard pairs.
+const (
+	TShirt    = 0
+	Pullover  = 2
+	Coat      = 4
+	Shirt     = 6
+	Sneaker   = 7
+	AnkleBoot = 9
+)
+
+// Pairs are the binary tasks of the benchmarks: the first class is +1 and
+// the second -1.
+var Pairs = []struct {
+	Name     string
+	Pos, Neg int
+}{
+	{"tshirt-shirt", TShirt, Shirt},
+	{"pullover-coat", Pullover, Coat},
+	{"sneaker-ankleboot", Sneaker, AnkleBoot},
+}
+
+// IDX is the content of an IDX file: its dimension sizes and its bytes.
+type IDX struct {
+	Dims []int
+	Data []byte
+}
+
+// ReadIDX reads an IDX file of unsigned bytes (type code 0x08), gzipped or
+// not.
+func ReadIDX(r io.Reader) (*IDX, error) {
+	br := bufio.NewReader(r)
+	if head, err := br.Peek(2); err == nil && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("idx: %v", err)
+		}
+		defer zr.Close()
+		br = bufio.NewReader(zr)
+	}
+	var magic [4]byte
+	if _, err := io.ReadFull(br, magic[:]); err != nil {
+		return nil, fmt.Errorf("idx: reading the magic number: %v", err)
+	}
+	if magic[0] != 0 || magic[1] != 0 {
+		return nil, fmt.Errorf("idx: bad magic number % x: not an IDX file", magic)
+	}
+	if magic[2] != 0x08 {
+		return nil, fmt.Errorf("idx: element type 0x%02x, want 0x08 (unsigned byte)", magic[2])
+	}
+	nd := int(magic[3])
+	if nd == 0 {
+		return nil, errors.New("idx: no dimensions")
+	}
+	dims := make([]int, nd)
+	size := 1
+	for i := range dims {
+		var v uint32
+		if err := binary.Read(br, binary.BigEndian, &v); err != nil {
+			return nil, fmt.Errorf("idx: reading dimension %d: %v", i, err)
+		}
+		dims[i] = int(v)
+		if dims[i] != 0 && size > (1<<31)/dims[i] {
+			return nil, fmt.Errorf("idx: dimensions %v are too large", dims[:i+1])
+		}
+		size *= dims[i]
+	}
+	var buf bytes.Buffer
+	n, err := io.CopyN(&buf, br, int64(size))
+	if err != nil {
+		return nil, fmt.Errorf("idx: %d bytes of data, want %d: %v", n, size, err)
+	}
+	return &IDX{Dims: dims, Data: buf.Bytes()}, nil
+}
+
+// ReadIDXFile reads the IDX file at path.
+func ReadIDXFile(path string) (*IDX, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := ReadIDX(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return m, nil
+}
+
+// Select returns the images of classes pos and neg, in file order, as the
+// rows of a matrix with pixels scaled to [0, 1], with labels +1 for pos and
+// -1 for neg.
+func Select(images, labels *IDX, pos, neg int) (*mat.Dense, []float64, error) {
+	if len(images.Dims) < 2 || len(labels.Dims) != 1 || images.Dims[0] != labels.Dims[0] {
+		return nil, nil, fmt.Errorf("idx: images %v do not match labels %v", images.Dims, labels.Dims)
+	}
+	d := len(images.Data) / images.Dims[0]
+	var data, y []float64
+	for i, c := range labels.Data {
+		var l float64
+		switch int(c) {
+		case pos:
+			l = 1
+		case neg:
+			l = -1
+		default:
+			continue
+		}
+		for _, px := range images.Data[i*d : (i+1)*d] {
+			data = append(data, float64(px)/255)
+		}
+		y = append(y, l)
+	}
+	if len(y) == 0 {
+		return nil, nil, fmt.Errorf("idx: no image of class %d or %d", pos, neg)
+	}
+	return mat.NewDense(len(y), d, data), y, nil
+}
+
+// Pair loads the training and test sets of classes pos (+1) and neg (-1)
+// from the four Fashion-MNIST files in dir.
+func Pair(dir string, pos, neg int) (Xtrain *mat.Dense, ytrain []float64, Xtest *mat.Dense, ytest []float64, err error) {
+	load := func(prefix string) (*mat.Dense, []float64, error) {
+		im, err := ReadIDXFile(filepath.Join(dir, prefix+"-images-idx3-ubyte.gz"))
+		if err != nil {
+			return nil, nil, err
+		}
+		lb, err := ReadIDXFile(filepath.Join(dir, prefix+"-labels-idx1-ubyte.gz"))
+		if err != nil {
+			return nil, nil, err
+		}
+		return Select(im, lb, pos, neg)
+	}
+	if Xtrain, ytrain, err = load("train"); err != nil {
+		return
+	}
+	Xtest, ytest, err = load("t10k")
+	return
+}

@@ -1,0 +1,430 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Classifier is a binary classifier with labels -1 and +1.
+//
+// Fit trains the classifier on the rows of X, one sample per row, with
+// labels y. It returns an error if the data are not valid; a failed Fit
+// leaves the classifier as it was.
+//
+// Predict returns the predicted label, -1 or +1, of x. It panics if the
+// classifier has not been fitted or if x has the wrong length.
+type Classifier interface {
+	Fit(X mat.Matrix, y []float64) error
+	Predict(x []float64) float64
+}
+
+// DefaultEpochs is the epoch limit used when a classifier's Epochs field is zero.
+// It is the iteration limit of scikit-learn's Perceptron.
+const DefaultEpochs = 1000
+
+// Stats describes a training run.
+type Stats struct {
+	// Epochs is the number of passes over the data that Fit made.
+	Epochs int
+
+	// Converged reports whether the last epoch made no mistake, so that
+	// the classifier separates the training data.
+	Converged bool
+
+	// Mistakes is the total number of mistakes, which is the number of
+	// updates.
+	Mistakes int
+
+	// EpochMistakes holds the number of mistakes in each epoch.
+	EpochMistakes []int
+}
+
+func (s Stats) clone() Stats {
+	s.EpochMistakes = append([]int(nil), s.EpochMistakes...)
+	return s
+}
+
+// Perceptron is Rosenblatt's perceptron, trained by the mistake-driven rule
+// of the notes: an example (x, y) with y(w·x+b) <= 0 is a mistake and moves
+// the hyperplane by w += Rate·y·x, b += Rate·y.
+//
+// The zero value is ready to use: it trains with a bias, from zero weights,
+// at rate 1, visiting the rows in order, for at most DefaultEpochs epochs.
+// The settings are read by Fit and Learn and are never modified by them.
+type Perceptron struct {
+	// Epochs is the most passes over the data that Fit makes. Zero means
+	// DefaultEpochs. Fit stops earlier, at the end of the first epoch with
+	// no mistake.
+	Epochs int
+
+	// Rate is the learning rate, the size of each update. Zero means 1.
+	// From zero initial weights the rate only scales w and b, so it changes
+	// no prediction.
+	Rate float64
+
+	// Rand, if not nil, shuffles the order in which Fit visits the rows,
+	// afresh at the start of every epoch. If nil, Fit visits the rows in
+	// the order given. Fit draws from Rand, so the same seed gives the same
+	// model.
+	Rand *rand.Rand
+
+	// NoBias trains a hyperplane through the origin: b stays zero.
+	NoBias bool
+
+	// InitWeights, if not nil, are the weights training starts from.
+	// Their length must be the number of columns. If nil, training starts
+	// from zero weights.
+	InitWeights []float64
+
+	// InitBias is the bias training starts from. It must be zero if NoBias
+	// is set.
+	InitBias float64
+
+	// OnUpdate, if not nil, is called after every update with the epoch
+	// (counted from 1), the index of the row that was a mistake, and the
+	// new weights and bias. The weights are the classifier's own: the
+	// callback must not modify or retain them.
+	OnUpdate func(epoch, i int, w []float64, b float64)
+
+	lin   linear
+	stats Stats
+}
+
+// Fit trains the perceptron on the rows of X with labels y, starting from
+// InitWeights and InitBias. It stops at the end of the first epoch with no
+// mistake, or after Epochs epochs.
+//
+// Fit returns an error if X has no rows, if len(y) is not the number of
+// rows, if a label is not -1 or +1, if X holds NaN or an infinity, or if a
+// setting is not valid. A failed Fit leaves the perceptron as it was. Fit
+// does not modify X or y and keeps no reference to them.
+func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
+	ds, err := newDataset(X, y)
+	if err != nil {
+		return err
+	}
+	s, err := p.settings().resolve(ds.d)
+	if err != nil {
+		return err
+	}
+	lin := s.start(ds.d)
+	stats := s.run(ds, func(epoch, i int) bool {
+		return s.step(&lin, ds.row(i), ds.y[i], epoch, i)
+	})
+	p.lin, p.stats = lin, stats
+	return nil
+}
+
+// Learn trains the perceptron on one example, as one step of Fit does, and
+// reports whether it was a mistake and so caused an update. Learn on a
+// perceptron that has not been fitted starts from InitWeights and InitBias,
+// or from zero weights of the length of x. Learn calls OnUpdate with epoch
+// 0 and index -1, and adds its mistakes to those of Stats.
+//
+// Learn returns an error, and changes nothing, if y is not -1 or +1, if x
+// holds NaN or an infinity, if x has the wrong length, or if a setting is
+// not valid.
+func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
+	d := len(x)
+	if p.lin.fitted() {
+		d = p.lin.dim()
+	}
+	s, err := p.settings().resolve(d)
+	if err != nil {
+		return false, err
+	}
+	if err := checkExample(x, y, d); err != nil {
+		return false, err
+	}
+	if !p.lin.fitted() {
+		p.lin = s.start(d)
+	}
+	if !s.step(&p.lin, x, y, 0, -1) {
+		return false, nil
+	}
+	p.stats.Mistakes++
+	return true, nil
+}
+
+// Predict returns the label of x: +1 if w·x+b >= 0, and -1 otherwise.
+// It panics if the perceptron has not been fitted or if len(x) is not the
+// number of weights. Predict is safe for concurrent use.
+func (p *Perceptron) Predict(x []float64) float64 {
+	return sign(p.Score(x))
+}
+
+// Score returns the decision function w·x+b, whose sign is the prediction
+// and whose size, divided by the norm of w, is the distance of x from the
+// hyperplane. It panics as Predict does. Score is safe for concurrent use.
+func (p *Perceptron) Score(x []float64) float64 {
+	return p.lin.checked(x, "Score").score(x)
+}
+
+// Weights returns a copy of the weights w.
+// It returns nil if the perceptron has not been fitted.
+func (p *Perceptron) Weights() []float64 {
+	return append([]float64(nil), p.lin.w...)
+}
+
+// Bias returns the bias b.
+func (p *Perceptron) Bias() float64 {
+	return p.lin.b
+}
+
+// Stats returns a description of the last training run.
+func (p *Perceptron) Stats() Stats {
+	return p.stats.clone()
+}
+
+func (p *Perceptron) settings() settings {
+	return settings{
+		epochs:   p.Epochs,
+		rate:     p.Rate,
+		rnd:      p.Rand,
+		noBias:   p.NoBias,
+		w0:       p.InitWeights,
+		b0:       p.InitBias,
+		onUpdate: p.OnUpdate,
+	}
+}
+
+// sign returns +1 for a score of zero, as the notes do.
+func sign(a float64) float64 {
+	if a >= 0 {
+		return 1
+	}
+	return -1
+}
+
+// linear is the hyperplane w·x+b that the linear classifiers train and
+// predict with.
+type linear struct {
+	w []float64
+	b float64
+}
+
+func (l *linear) fitted() bool { return l.w != nil }
+func (l *linear) dim() int     { return len(l.w) }
+
+func (l *linear) score(x []float64) float64 {
+	return floats.Dot(l.w, x) + l.b
+}
+
+// checked returns l, panicking in the manner of gonum if l cannot score x.
+// method names the caller in the message.
+func (l *linear) checked(x []float64, method string) *linear {
+	if !l.fitted() {
+		panic("perceptron: " + method + " called before Fit")
+	}
+	if len(x) != len(l.w) {
+		panic(fmt.Sprintf("perceptron: x has length %d, want %d", len(x), len(l.w)))
+	}
+	return l
+}
+
+// settings holds the training settings that all classifiers share, as
+// given by the caller; resolve checks them and fills in the defaults.
+type settings struct {
+	epochs   int
+	rate     float64
+	rnd      *rand.Rand
+	noBias   bool
+	w0       []float64
+	b0       float64
+	onUpdate func(epoch, i int, w []float64, b float64)
+}
+
+// resolve returns s with its defaults filled in, or an error if a setting
+// is not valid for rows of length d.
+func (s settings) resolve(d int) (settings, error) {
+	switch {
+	case s.epochs < 0:
+		return s, fmt.Errorf("perceptron: Epochs is %d, want >= 0", s.epochs)
+	case s.rate < 0 || math.IsNaN(s.rate) || math.IsInf(s.rate, 0):
+		return s, fmt.Errorf("perceptron: Rate is %v, want a finite value >= 0", s.rate)
+	case s.w0 != nil && len(s.w0) != d:
+		return s, fmt.Errorf("perceptron: InitWeights has length %d, want %d (the number of columns)", len(s.w0), d)
+	case math.IsNaN(s.b0) || math.IsInf(s.b0, 0):
+		return s, fmt.Errorf("perceptron: InitBias is %v, want a finite value", s.b0)
+	case s.noBias && s.b0 != 0:
+		return s, fmt.Errorf("perceptron: InitBias is %v with NoBias set, want 0", s.b0)
+	}
+	for j, v := range s.w0 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return s, fmt.Errorf("perceptron: InitWeights[%d] is %v, want a finite value", j, v)
+		}
+	}
+	if s.epochs == 0 {
+		s.epochs = DefaultEpochs
+	}
+	if s.rate == 0 {
+		s.rate = 1
+	}
+	return s, nil
+}
+
+// start returns the hyperplane that training starts from.
+func (s *settings) start(d int) linear {
+	w := make([]float64, d)
+	copy(w, s.w0)
+	return linear{w: w, b: s.b0}
+}
+
+// step is the perceptron's rule on one example: if y(w·x+b) <= 0 it moves
+// l by Rate·y·x, calls OnUpdate and reports true.
+func (s *settings) step(l *linear, x []float64, y float64, epoch, i int) bool {
+	if y*l.score(x) > 0 {
+		return false
+	}
+	s.update(l, x, s.rate*y)
+	if s.onUpdate != nil {
+		s.onUpdate(epoch, i, l.w, l.b)
+	}
+	return true
+}
+
+// update moves l by a·x: w += a·x, and b += a unless training through the
+// origin.
+func (s *settings) update(l *linear, x []float64, a float64) {
+	floats.AddScaled(l.w, a, x)
+	if !s.noBias {
+		l.b += a
+	}
+}
+
+// run is the epoch loop that all classifiers share. It calls visit for
+// every row of ds in each epoch, in order or, if s.rnd is set, in a fresh
+// random order; visit reports whether the row was a mistake. run stops
+// after the first epoch with no mistake or after s.epochs epochs.
+func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) Stats {
+	order := make([]int, ds.n)
+	for i := range order {
+		order[i] = i
+	}
+	var st Stats
+	for st.Epochs < s.epochs {
+		st.Epochs++
+		if s.rnd != nil {
+			s.rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		mistakes := 0
+		for _, i := range order {
+			if visit(st.Epochs, i) {
+				mistakes++
+			}
+		}
+		st.Mistakes += mistakes
+		st.EpochMistakes = append(st.EpochMistakes, mistakes)
+		if mistakes == 0 {
+			st.Converged = true
+			break
+		}
+	}
+	return st
+}
+
+// dataset is a validated training set. The rows of a mat.RawMatrixer are
+// read in place; any other matrix is copied once.
+type dataset struct {
+	n, d   int
+	stride int
+	data   []float64
+	y      []float64
+}
+
+func (ds *dataset) row(i int) []float64 {
+	off := i * ds.stride
+	return ds.data[off : off+ds.d : off+ds.d]
+}
+
+// newDataset checks X and y and returns them as a dataset.
+func newDataset(X mat.Matrix, y []float64) (*dataset, error) {
+	if X == nil {
+		return nil, fmt.Errorf("perceptron: X is nil")
+	}
+	if e, ok := X.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
+		return nil, fmt.Errorf("perceptron: X has no rows")
+	}
+	n, d := X.Dims()
+	switch {
+	case n == 0:
+		return nil, fmt.Errorf("perceptron: X has no rows")
+	case d == 0:
+		return nil, fmt.Errorf("perceptron: X has no columns")
+	case len(y) != n:
+		return nil, fmt.Errorf("perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), n)
+	}
+	if err := checkLabels(y); err != nil {
+		return nil, err
+	}
+	rm, ok := X.(mat.RawMatrixer)
+	if !ok {
+		rm = mat.DenseCopyOf(X)
+	}
+	raw := rm.RawMatrix()
+	ds := &dataset{n: n, d: d, stride: raw.Stride, data: raw.Data, y: y}
+	for i := range n {
+		if j := nonFinite(ds.row(i)); j >= 0 {
+			return nil, fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, ds.row(i)[j])
+		}
+	}
+	return ds, nil
+}
+
+// checkLabels returns an error naming the first label that is not -1 or +1.
+func checkLabels(y []float64) error {
+	for i, v := range y {
+		if v == -1 || v == 1 {
+			continue
+		}
+		if zeroOne(y) {
+			return fmt.Errorf("perceptron: y[%d] is %v, want -1 or +1 (the labels look like 0/1: map 0 to -1)", i, v)
+		}
+		return fmt.Errorf("perceptron: y[%d] is %v, want -1 or +1", i, v)
+	}
+	return nil
+}
+
+func zeroOne(y []float64) bool {
+	for _, v := range y {
+		if v != 0 && v != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkExample returns an error if (x, y) is not a valid example of length d.
+func checkExample(x []float64, y float64, d int) error {
+	if len(x) == 0 {
+		return fmt.Errorf("perceptron: x is empty")
+	}
+	if len(x) != d {
+		return fmt.Errorf("perceptron: x has length %d, want %d", len(x), d)
+	}
+	if y != -1 && y != 1 {
+		return fmt.Errorf("perceptron: y is %v, want -1 or +1", y)
+	}
+	if j := nonFinite(x); j >= 0 {
+		return fmt.Errorf("perceptron: x[%d] is %v, want a finite value", j, x[j])
+	}
+	return nil
+}
+
+// nonFinite returns the index of the first NaN or infinity in x, or -1.
+func nonFinite(x []float64) int {
+	for j, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return j
+		}
+	}
+	return -1
+}
