@@ -104,8 +104,9 @@ type Perceptron struct {
 //
 // Fit returns an error if X has no rows, if len(y) is not the number of
 // rows, if a label is not -1 or +1, if X holds NaN or an infinity, or if a
-// setting is not valid. A failed Fit leaves the perceptron as it was. Fit
-// does not modify X or y and keeps no reference to them.
+// setting is not valid. A failed Fit leaves the perceptron as it was;
+// OnUpdate may have been called for rows visited before a bad value was
+// found. Fit does not modify X or y and keeps no reference to them.
 func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y)
 	if err != nil {
@@ -116,9 +117,12 @@ func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	lin := s.start(ds.d)
-	stats := s.run(ds, func(epoch, i int) bool {
+	stats, err := s.run(ds, func(epoch, i int) bool {
 		return s.step(&lin, ds.row(i), ds.y[i], epoch, i)
 	})
+	if err != nil {
+		return err
+	}
 	p.lin, p.stats = lin, stats
 	return nil
 }
@@ -304,11 +308,15 @@ func (s *settings) update(l *linear, x []float64, a float64) {
 // every row of ds in each epoch, in order or, if s.rnd is set, in a fresh
 // random order; visit reports whether the row was a mistake. run stops
 // after the first epoch with no mistake or after s.epochs epochs.
-func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) Stats {
+//
+// run checks each row for NaN and infinities just before its first visit,
+// while the row is in cache, and returns an error at the first bad row.
+func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) (Stats, error) {
 	order := make([]int, ds.n)
 	for i := range order {
 		order[i] = i
 	}
+	zeros := make([]float64, ds.d)
 	var st Stats
 	for st.Epochs < s.epochs {
 		st.Epochs++
@@ -317,6 +325,11 @@ func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) Stats {
 		}
 		mistakes := 0
 		for _, i := range order {
+			if st.Epochs == 1 {
+				if err := ds.check(i, zeros); err != nil {
+					return Stats{}, err
+				}
+			}
 			if visit(st.Epochs, i) {
 				mistakes++
 			}
@@ -328,10 +341,11 @@ func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) Stats {
 			break
 		}
 	}
-	return st
+	return st, nil
 }
 
-// dataset is a validated training set. The rows of a mat.RawMatrixer are
+// dataset is a training set of checked shape and labels; run checks its
+// values. The rows of a mat.RawMatrixer are
 // read in place; any other matrix is copied once.
 type dataset struct {
 	n, d   int
@@ -345,7 +359,8 @@ func (ds *dataset) row(i int) []float64 {
 	return ds.data[off : off+ds.d : off+ds.d]
 }
 
-// newDataset checks X and y and returns them as a dataset.
+// newDataset checks the shape of X and the labels y and returns them as a
+// dataset.
 func newDataset(X mat.Matrix, y []float64) (*dataset, error) {
 	if X == nil {
 		return nil, fmt.Errorf("perceptron: X is nil")
@@ -370,13 +385,20 @@ func newDataset(X mat.Matrix, y []float64) (*dataset, error) {
 		rm = mat.DenseCopyOf(X)
 	}
 	raw := rm.RawMatrix()
-	ds := &dataset{n: n, d: d, stride: raw.Stride, data: raw.Data, y: y}
-	for i := range n {
-		if j := nonFinite(ds.row(i)); j >= 0 {
-			return nil, fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, ds.row(i)[j])
-		}
+	return &dataset{n: n, d: d, stride: raw.Stride, data: raw.Data, y: y}, nil
+}
+
+// check returns an error if row i holds NaN or an infinity. zeros must be
+// d zeros: the products of a row with zeros are all zero unless an element
+// is NaN or infinite, so floats.Dot finds a bad row at the speed of its
+// assembly, and the slow search runs only on a bad row.
+func (ds *dataset) check(i int, zeros []float64) error {
+	x := ds.row(i)
+	if floats.Dot(x, zeros) == 0 {
+		return nil
 	}
-	return ds, nil
+	j := nonFinite(x)
+	return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, x[j])
 }
 
 // checkLabels returns an error naming the first label that is not -1 or +1.

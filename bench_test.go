@@ -1,0 +1,152 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// benchSizes are the (n, d) shapes of the benchmarks; 12000×784 is the size
+// of a Fashion-MNIST class pair.
+var benchSizes = []struct{ n, d int }{
+	{1000, 10},
+	{1000, 100},
+	{12000, 784},
+}
+
+// benchEpochs is the number of epochs each Fit benchmark runs; the data are
+// not separable, so every epoch runs.
+const benchEpochs = 10
+
+var benchCache = map[[2]int]struct {
+	X *mat.Dense
+	y []float64
+}{}
+
+// benchData returns n rows of d features in [0, 1) labelled by a random
+// hyperplane through their centre, at least half a standard deviation of
+// the score away from it, with one label in twenty flipped so that no line
+// separates them. The same n and d give the same data.
+func benchData(n, d int) (*mat.Dense, []float64) {
+	if c, ok := benchCache[[2]int{n, d}]; ok {
+		return c.X, c.y
+	}
+	rnd := rand.New(rand.NewPCG(uint64(n), uint64(d)))
+	w := make([]float64, d)
+	for j := range w {
+		w[j] = rnd.NormFloat64()
+	}
+	// The score of a uniform row has standard deviation ||w||/sqrt(12).
+	gap := floats.Norm(w, 2) / math.Sqrt(12) / 2
+	X := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range n {
+		x := X.RawRowView(i)
+		s := 0.0
+		for math.Abs(s) < gap {
+			s = 0
+			for j := range x {
+				x[j] = rnd.Float64()
+				s += w[j] * (x[j] - 0.5)
+			}
+		}
+		y[i] = sign(s)
+		if rnd.IntN(20) == 0 {
+			y[i] = -y[i]
+		}
+	}
+	benchCache[[2]int{n, d}] = struct {
+		X *mat.Dense
+		y []float64
+	}{X, y}
+	return X, y
+}
+
+// benchFit runs Fit of the classifier that newC returns on every size, and
+// reports the cost of one epoch as ns/epoch. Each mistake costs an update
+// on top of the epoch's dot products, so it also reports the fraction of
+// visits that were mistakes.
+func benchFit(b *testing.B, newC func() Classifier) {
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+			X, y := benchData(sz.n, sz.d)
+			var c Classifier
+			b.ReportAllocs()
+			for b.Loop() {
+				c = newC()
+				if err := c.Fit(X, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchEpochs), "ns/epoch")
+			if s, ok := c.(interface{ Stats() Stats }); ok {
+				st := s.Stats()
+				b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*sz.n), "mistakes/visit")
+			}
+		})
+	}
+}
+
+// benchPredict runs Predict of a classifier fitted by fit on every row of
+// every size, and reports the cost of one prediction as ns/row.
+func benchPredict(b *testing.B, c Classifier) {
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+			X, y := benchData(sz.n, sz.d)
+			if err := c.Fit(X, y); err != nil {
+				b.Fatal(err)
+			}
+			var sum float64
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range sz.n {
+					sum += c.Predict(X.RawRowView(i))
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*sz.n), "ns/row")
+			benchSink = sum
+		})
+	}
+}
+
+var benchSink float64
+
+// BenchmarkFloor streams the rows once and takes each row's dot product
+// with a fixed vector: the least work an epoch can do. Its ns/epoch is the
+// floor that the Fit benchmarks' ns/epoch is measured against.
+func BenchmarkFloor(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+			X, _ := benchData(sz.n, sz.d)
+			v := make([]float64, sz.d)
+			for j := range v {
+				v[j] = float64(j%7) - 3
+			}
+			var sum float64
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range sz.n {
+					sum += floats.Dot(X.RawRowView(i), v)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
+			benchSink = sum
+		})
+	}
+}
+
+func BenchmarkPerceptronFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Perceptron{Epochs: benchEpochs} })
+}
+
+func BenchmarkPerceptronPredict(b *testing.B) {
+	benchPredict(b, &Perceptron{Epochs: benchEpochs})
+}
