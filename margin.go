@@ -52,7 +52,7 @@ func GeometricMargin(X mat.Matrix, y, w []float64, b float64) (float64, error) {
 
 // PerceptronCriterion returns the perceptron criterion of the hyperplane
 // w·x+b = 0 on the rows of X with labels y: the sum of max(0, -y_i(w·x_i+b)),
-// the loss whose stochastic gradient steps are the perceptron's updates.
+// the loss whose stochastic subgradient steps are the perceptron's updates.
 func PerceptronCriterion(X mat.Matrix, y, w []float64, b float64) (float64, error) {
 	ds, err := hyperplaneData(X, y, w, b)
 	if err != nil {
@@ -429,7 +429,9 @@ type MistakeBound struct {
 // that the bound uses is attained by a hyperplane, the bound holds, and it
 // is within a factor 1/(1-Tol)² of (R/γ)² for the largest margin γ.
 //
-// NovikoffBound returns the errors that DatasetMargin returns.
+// NovikoffBound returns the errors that DatasetMargin returns. If the
+// iterations run out, or rounding stops them, the bound it returns with
+// the error still holds, though further from (R/γ)².
 func NovikoffBound(X mat.Matrix, y []float64, s *MarginSettings) (MistakeBound, error) {
 	ds, err := newDataset(X, y)
 	if err != nil {

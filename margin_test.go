@@ -78,8 +78,8 @@ func naiveMargin(X mat.Matrix, y, w []float64, b float64) float64 {
 	return least
 }
 
-// primalSeparable decides separability by the linear program of the notes,
-// literally: is y_i(w·x_i+b) >= 1 feasible? Written as -y_i(w·x_i+b) <= -1
+// primalSeparable decides separability by the linear program as the issue
+// states it: is y_i(w·x_i+b) >= 1 feasible? Written as -y_i(w·x_i+b) <= -1
 // in the free variables (w, b) and converted to standard form, each pivot
 // of the simplex method solves an n×n system, so it serves small sets
 // only, as a reference. Columns of zeros are dropped, since lp.Simplex
