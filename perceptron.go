@@ -162,7 +162,7 @@ func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
 // It panics if the perceptron has not been fitted or if len(x) is not the
 // number of weights. Predict is safe for concurrent use.
 func (p *Perceptron) Predict(x []float64) float64 {
-	return sign(p.Score(x))
+	return sign(p.lin.checked(x, "Predict").score(x))
 }
 
 // Score returns the decision function w·x+b, whose sign is the prediction

@@ -1,0 +1,80 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package perceptron implements the perceptron and its classical variants:
+// online, mistake-driven linear and kernel classifiers for two classes.
+//
+// # The model
+//
+// A perceptron is a hyperplane w·x + b = 0. It labels a point x by the side
+// of the hyperplane it falls on:
+//
+//	ŷ = sign(w·x + b)
+//
+// Labels are -1 and +1, and a score of exactly zero is labelled +1. The
+// score w·x + b, divided by the norm of w, is the signed distance of x from
+// the hyperplane.
+//
+// # Learning from mistakes
+//
+// Training visits the examples (x, y) one at a time. An example is a
+// mistake when
+//
+//	y(w·x + b) <= 0
+//
+// that is, when it falls on the wrong side of the hyperplane or on it. Only
+// a mistake changes the model, by
+//
+//	w += r·y·x,  b += r·y
+//
+// where r is the learning rate. The update turns w towards x if y = +1 and
+// away from it if y = -1, so that y(w·x + b) grows by r(||x||² + 1). One
+// pass over the data is an epoch; training stops at the end of the first
+// epoch without a mistake, or at an epoch limit. From zero initial weights
+// the rate only scales w and b, and changes no prediction.
+//
+// # When it converges, and when it does not
+//
+// The convergence theorem of Block and Novikoff (1962) says: if some
+// hyperplane of unit norm through the origin separates the data with
+// margin γ (every y·(w*·x) >= γ), and every ||x|| <= R, then the
+// perceptron makes at most (R/γ)² mistakes, whatever the order of the
+// examples. A bias is handled by adding a constant feature 1 to every x.
+//
+// The theorem promises nothing else. On data that no hyperplane separates,
+// such as XOR, the perceptron never converges: its weights cycle and it
+// stops only at the epoch limit, with whatever hyperplane it holds then.
+// The order of the examples matters too: different orders give different
+// hyperplanes, and different numbers of mistakes below the bound. Scaling
+// the features matters as well, since it changes R and γ.
+//
+// # Which type to use
+//
+// Every classifier implements [Classifier], trains with Fit on the rows of
+// a [gonum.org/v1/gonum/mat.Matrix], and shares the same settings: Epochs,
+// Rate, Rand (to shuffle each epoch), NoBias, InitWeights, InitBias and
+// OnUpdate (to watch training). The zero value of each is ready to use.
+//
+//   - [Perceptron] is Rosenblatt's algorithm, for data a hyperplane
+//     separates, and for learning one example at a time with Learn.
+//   - [Pocket] keeps the hyperplane with the fewest training mistakes seen
+//     during training: the choice when the data are almost separable.
+//   - [Averaged] predicts with the average of the hyperplanes after every
+//     example, and [Voted] with their vote weighted by how long each
+//     survived: both generalise better than the last hyperplane on data
+//     that are not separable.
+//   - [Kernel] learns in the space of a kernel, polynomial, Gaussian (RBF)
+//     or your own, to separate data that no hyperplane separates.
+//   - [Margin] and its companions measure the margin of a data set and the
+//     mistake bound of the convergence theorem, and [Separable] says
+//     whether a hyperplane separates the data at all.
+//
+// # Errors and panics
+//
+// Fit returns an error for data it cannot train on: no rows, labels other
+// than -1 and +1, NaN or infinite values, or invalid settings. Predict and
+// Score panic if the classifier has not been fitted or if x has the wrong
+// length, as gonum does for mismatched dimensions. A fitted classifier is
+// safe for concurrent prediction.
+package perceptron
