@@ -137,11 +137,13 @@ func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 // holds NaN or an infinity, if x has the wrong length, or if a setting is
 // not valid.
 func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
-	d := len(x)
+	d, s := len(x), p.settings()
 	if p.lin.fitted() {
-		d = p.lin.dim()
+		// The initial weights have played their part: do not check them
+		// again on every example.
+		d, s.w0, s.b0 = p.lin.dim(), nil, 0
 	}
-	s, err := p.settings().resolve(d)
+	s, err := s.resolve(d)
 	if err != nil {
 		return false, err
 	}
