@@ -30,9 +30,10 @@
 //
 // where r is the learning rate. The update turns w towards x if y = +1 and
 // away from it if y = -1, so that y(w·x + b) on that example grows by
-// r(||x||² + 1), or by r||x||² through the origin. One pass over the data is an epoch; training stops at the end of the first
-// epoch without a mistake, or at an epoch limit. From zero initial weights
-// the rate only scales w and b, and changes no prediction.
+// r(||x||² + 1), or by r||x||² through the origin. One pass over the data
+// is an epoch; training stops at the end of the first epoch without a
+// mistake, or at an epoch limit. From zero initial weights the rate only
+// scales w and b, and changes no prediction.
 //
 // # When it converges, and when it does not
 //
