@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -26,17 +27,24 @@ var benchSizes = []struct{ n, d int }{
 // not separable, so every epoch runs.
 const benchEpochs = 10
 
-var benchCache = map[[2]int]struct {
+var benchCache struct {
+	sync.Mutex
+	sets map[[2]int]benchSet
+}
+
+type benchSet struct {
 	X *mat.Dense
 	y []float64
-}{}
+}
 
 // benchData returns n rows of d features in [0, 1) labelled by a random
 // hyperplane through their centre, at least half a standard deviation of
 // the score away from it, with one label in twenty flipped so that no line
 // separates them. The same n and d give the same data.
 func benchData(n, d int) (*mat.Dense, []float64) {
-	if c, ok := benchCache[[2]int{n, d}]; ok {
+	benchCache.Lock()
+	defer benchCache.Unlock()
+	if c, ok := benchCache.sets[[2]int{n, d}]; ok {
 		return c.X, c.y
 	}
 	rnd := rand.New(rand.NewPCG(uint64(n), uint64(d)))
@@ -63,10 +71,10 @@ func benchData(n, d int) (*mat.Dense, []float64) {
 			y[i] = -y[i]
 		}
 	}
-	benchCache[[2]int{n, d}] = struct {
-		X *mat.Dense
-		y []float64
-	}{X, y}
+	if benchCache.sets == nil {
+		benchCache.sets = make(map[[2]int]benchSet)
+	}
+	benchCache.sets[[2]int{n, d}] = benchSet{X, y}
 	return X, y
 }
 
@@ -86,17 +94,19 @@ func benchFit(b *testing.B, newC func() Classifier) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchEpochs), "ns/epoch")
+			epochs := benchEpochs
 			if s, ok := c.(interface{ Stats() Stats }); ok {
 				st := s.Stats()
+				epochs = st.Epochs
 				b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*sz.n), "mistakes/visit")
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*epochs), "ns/epoch")
 		})
 	}
 }
 
-// benchPredict runs Predict of a classifier fitted by fit on every row of
-// every size, and reports the cost of one prediction as ns/row.
+// benchPredict fits c and runs its Predict on every row, for every size,
+// and reports the cost of one prediction as ns/row.
 func benchPredict(b *testing.B, c Classifier) {
 	for _, sz := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
@@ -145,6 +155,14 @@ func BenchmarkFloor(b *testing.B) {
 
 func BenchmarkPerceptronFit(b *testing.B) {
 	benchFit(b, func() Classifier { return &Perceptron{Epochs: benchEpochs} })
+}
+
+// BenchmarkPerceptronFitShuffled adds the cost of a fresh random order in
+// every epoch.
+func BenchmarkPerceptronFitShuffled(b *testing.B) {
+	benchFit(b, func() Classifier {
+		return &Perceptron{Epochs: benchEpochs, Rand: rand.New(rand.NewPCG(1, 2))}
+	})
 }
 
 func BenchmarkPerceptronPredict(b *testing.B) {

@@ -32,16 +32,17 @@
 // away from it if y = -1, so that y(w·x + b) on that example grows by
 // r(||x||² + 1), or by r||x||² through the origin. One pass over the data
 // is an epoch; training stops at the end of the first epoch without a
-// mistake, or at an epoch limit. From zero initial weights the rate only
-// scales w and b, and changes no prediction.
+// mistake, or at an epoch limit. From zero initial weights and bias the
+// rate only scales w and b, and changes no prediction.
 //
 // # When it converges, and when it does not
 //
-// The convergence theorem of Block and Novikoff (1962) says: if some
-// hyperplane of unit norm through the origin separates the data with
-// margin γ (every y·(w*·x) >= γ), and every ||x|| <= R, then the
-// perceptron makes at most (R/γ)² mistakes, whatever the order of the
-// examples. A bias is handled by adding a constant feature 1 to every x.
+// The convergence theorem of Block and Novikoff (1962) says: if a unit
+// vector u separates the data through the origin with margin γ > 0 (every
+// y·(u·x) >= γ), and every ||x|| <= R, then the perceptron started from
+// zero weights makes at most (R/γ)² mistakes, whatever the order of the
+// examples and the rate. With a bias, the perceptron is the one through
+// the origin on the rows (x, 1), so R and γ are those of these rows.
 //
 // The theorem promises nothing else. On data that no hyperplane separates,
 // such as XOR, the perceptron never converges: its weights cycle and it

@@ -36,7 +36,7 @@ func ExamplePerceptron_and() {
 	st := p.Stats()
 	w, b := p.Weights(), p.Bias()
 	fmt.Printf("converged=%t after %d epochs and %d updates\n", st.Converged, st.Epochs, st.Mistakes)
-	fmt.Printf("boundary: %.0f*x1 + %.0f*x2 + %.0f = 0\n", w[0], w[1], b)
+	fmt.Printf("boundary: %.0f*x1 + %.0f*x2 = %.0f\n", w[0], w[1], -b)
 	for i := range 4 {
 		x := X.RawRowView(i)
 		fmt.Printf("%v AND -> %+.0f\n", x, p.Predict(x))
@@ -62,7 +62,7 @@ func ExamplePerceptron_and() {
 	// epoch 7, row 3: w=(3, 3) b=-3
 	// epoch 8, row 1: w=(3, 2) b=-4
 	// converged=true after 9 epochs and 18 updates
-	// boundary: 3*x1 + 2*x2 + -4 = 0
+	// boundary: 3*x1 + 2*x2 = 4
 	// [0 0] AND -> -1
 	// [0 1] AND -> -1
 	// [1 0] AND -> -1
@@ -132,7 +132,8 @@ func ExamplePerceptron_xor() {
 // dataset" ends at w=(1,1), b=1 with every point right. It does not: the
 // segment from (1,1) to (2,2) crosses the segment from (1,2) to (2,1) at
 // (1.5, 1.5), so the set is XOR in disguise and no line separates it. The
-// true trace makes two mistakes in every epoch and never converges.
+// first three epochs make two mistakes each; from epoch 4 on every epoch
+// makes four and ends where it began, at w=(0,-3), b=0, forever.
 func ExamplePerceptron_simpleDataset() {
 	X := mat.NewDense(4, 2, []float64{
 		1, 1,
@@ -143,7 +144,7 @@ func ExamplePerceptron_simpleDataset() {
 	y := []float64{1, 1, -1, -1}
 
 	p := &perceptron.Perceptron{
-		Epochs: 3,
+		Epochs: 5,
 		OnUpdate: func(epoch, i int, w []float64, b float64) {
 			x := X.RawRowView(i)
 			fmt.Printf("epoch %d: (%.0f,%.0f) is a mistake, w=(%.0f, %.0f) b=%.0f\n", epoch, x[0], x[1], w[0], w[1], b)
@@ -162,7 +163,15 @@ func ExamplePerceptron_simpleDataset() {
 	// epoch 2: (1,2) is a mistake, w=(0, -2) b=0
 	// epoch 3: (1,1) is a mistake, w=(1, -1) b=1
 	// epoch 3: (1,2) is a mistake, w=(0, -3) b=0
-	// converged=false, mistakes per epoch: [2 2 2]
+	// epoch 4: (1,1) is a mistake, w=(1, -2) b=1
+	// epoch 4: (2,2) is a mistake, w=(3, 0) b=2
+	// epoch 4: (1,2) is a mistake, w=(2, -2) b=1
+	// epoch 4: (2,1) is a mistake, w=(0, -3) b=0
+	// epoch 5: (1,1) is a mistake, w=(1, -2) b=1
+	// epoch 5: (2,2) is a mistake, w=(3, 0) b=2
+	// epoch 5: (1,2) is a mistake, w=(2, -2) b=1
+	// epoch 5: (2,1) is a mistake, w=(0, -3) b=0
+	// converged=false, mistakes per epoch: [2 2 2 4 4]
 }
 
 // Learn trains on one example at a time, so a stream too large for memory

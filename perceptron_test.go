@@ -13,13 +13,21 @@ import (
 	"sync"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
+
+// update is one call of OnUpdate.
+type update struct {
+	epoch, i int
+	w        []float64
+	b        float64
+}
 
 // naivePerceptron is the algorithm of the notes written out with plain
 // loops, as an independent reference. Visiting order comes from the same
 // kind of shuffle as Fit's, so that the two can be compared bit for bit.
-func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *rand.Rand, bias bool, w0 []float64, b0 float64) (w []float64, b float64, perEpoch []int) {
+func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *rand.Rand, bias bool, w0 []float64, b0 float64) (w []float64, b float64, perEpoch []int, trace []update) {
 	d := len(X[0])
 	w = make([]float64, d)
 	copy(w, w0)
@@ -28,7 +36,7 @@ func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *
 	for i := range order {
 		order[i] = i
 	}
-	for range epochs {
+	for epoch := range epochs {
 		if rnd != nil {
 			rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
@@ -45,6 +53,7 @@ func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *
 				if bias {
 					b += rate * y[i]
 				}
+				trace = append(trace, update{epoch + 1, i, slices.Clone(w), b})
 				m++
 			}
 		}
@@ -53,7 +62,7 @@ func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *
 			break
 		}
 	}
-	return w, b, perEpoch
+	return w, b, perEpoch, trace
 }
 
 // randomSet returns n rows of d small integers in [-3, 3] and random labels,
@@ -126,7 +135,12 @@ func TestPerceptronMatchesNaive(t *testing.T) {
 		if rnd.IntN(2) == 0 {
 			fitRand, refRand = rand.New(rand.NewPCG(seed, 7)), rand.New(rand.NewPCG(seed, 7))
 		}
-		p := &Perceptron{Epochs: epochs, Rate: rate, Rand: fitRand, NoBias: !bias, InitWeights: w0, InitBias: b0}
+		var trace []update
+		p := &Perceptron{Epochs: epochs, Rate: rate, Rand: fitRand, NoBias: !bias, InitWeights: w0, InitBias: b0,
+			OnUpdate: func(epoch, i int, w []float64, b float64) {
+				trace = append(trace, update{epoch, i, slices.Clone(w), b})
+			},
+		}
 		if err := p.Fit(X, y); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
@@ -134,11 +148,16 @@ func TestPerceptronMatchesNaive(t *testing.T) {
 		if r == 0 {
 			r = 1
 		}
-		w, b, perEpoch := naivePerceptron(rows, y, epochs, r, refRand, bias, w0, b0)
+		w, b, perEpoch, wantTrace := naivePerceptron(rows, y, epochs, r, refRand, bias, w0, b0)
 		st := p.Stats()
 		if !slices.Equal(p.Weights(), w) || p.Bias() != b || !slices.Equal(st.EpochMistakes, perEpoch) {
 			t.Fatalf("trial %d: got w=%v b=%v epochs %v, want w=%v b=%v epochs %v",
 				trial, p.Weights(), p.Bias(), st.EpochMistakes, w, b, perEpoch)
+		}
+		if !slices.EqualFunc(trace, wantTrace, func(a, b update) bool {
+			return a.epoch == b.epoch && a.i == b.i && slices.Equal(a.w, b.w) && a.b == b.b
+		}) {
+			t.Fatalf("trial %d: OnUpdate saw %v, want %v", trial, trace, wantTrace)
 		}
 		sum := 0
 		for _, m := range perEpoch {
@@ -219,6 +238,85 @@ func TestPerceptronConvergesOnSeparableData(t *testing.T) {
 	}
 }
 
+// TestMistakeBound checks the theorem of Block and Novikoff through the
+// origin: with every ||x|| <= R and a unit vector u with every y·u·x >=
+// gamma > 0, the perceptron from zero makes at most (R/gamma)^2 mistakes,
+// whatever the order and the rate.
+func TestMistakeBound(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(13, 14))
+	for trial := range 300 {
+		n, d := 2+rnd.IntN(80), 2+rnd.IntN(6)
+		u := make([]float64, d)
+		for j := range u {
+			u[j] = rnd.NormFloat64()
+		}
+		floats.Scale(1/floats.Norm(u, 2), u)
+		X := mat.NewDense(n, d, nil)
+		y := make([]float64, n)
+		gamma, R := math.Inf(1), 0.0
+		for i := range n {
+			x := X.RawRowView(i)
+			var a float64
+			for a == 0 || math.Abs(a) < 0.01 {
+				a = 0
+				for j := range x {
+					x[j] = 2*rnd.Float64() - 1
+					a += u[j] * x[j]
+				}
+			}
+			y[i] = sign(a)
+			gamma = min(gamma, y[i]*a)
+			R = max(R, floats.Norm(x, 2))
+		}
+		p := &Perceptron{NoBias: true, Epochs: 1 << 20, Rate: []float64{0, 0.01, 3}[trial%3]}
+		if trial%2 == 1 {
+			p.Rand = rand.New(rand.NewPCG(uint64(trial), 1))
+		}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		st := p.Stats()
+		if bound := (R / gamma) * (R / gamma); !st.Converged || float64(st.Mistakes) > bound {
+			t.Fatalf("trial %d: %d mistakes (converged %t), bound (R/gamma)^2 = %.1f", trial, st.Mistakes, st.Converged, bound)
+		}
+	}
+}
+
+func TestDefaultEpochs(t *testing.T) {
+	p := &Perceptron{}
+	if err := p.Fit(mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0}), []float64{1, 1, -1, -1}); err != nil {
+		t.Fatal(err)
+	}
+	if st := p.Stats(); st.Epochs != DefaultEpochs || st.Converged || p.Epochs != 0 {
+		t.Fatalf("XOR with Epochs 0 ran %d epochs (converged %t), want DefaultEpochs = %d", st.Epochs, st.Converged, DefaultEpochs)
+	}
+}
+
+func TestOverflow(t *testing.T) {
+	X := mat.NewDense(2, 1, []float64{10, -10})
+	y := []float64{-1, 1}
+	p := &Perceptron{Epochs: 5, Rate: 1e308}
+	if err := p.Fit(X, y); err == nil || !strings.Contains(err.Error(), "overflowed") {
+		t.Fatalf("Fit with Rate 1e308: error %v, want an overflow", err)
+	}
+	if p.lin.fitted() {
+		t.Fatal("Fit that overflowed left a model")
+	}
+	// w·x = 0 on (1, 1), a mistake whatever the label; the update with
+	// y = +1 takes w[0] past MaxFloat64.
+	q := &Perceptron{InitWeights: []float64{1.5e308, -1.5e308}, NoBias: true, Rate: 1e308}
+	if _, err := q.Learn([]float64{1, 0}, 1); err != nil {
+		t.Fatal(err)
+	}
+	w := q.Weights()
+	if _, err := q.Learn([]float64{1, 1}, 1); err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Fatalf("Learn past MaxFloat64: error %v, want an overflow", err)
+	}
+	if !slices.Equal(q.Weights(), w) {
+		t.Fatalf("Learn that would overflow changed w to %v", q.Weights())
+	}
+}
+
 func TestPerceptronRateScales(t *testing.T) {
 	// From zero weights the rate scales w and b and changes no update.
 	rnd := rand.New(rand.NewPCG(5, 6))
@@ -255,6 +353,7 @@ func TestFitErrors(t *testing.T) {
 	}{
 		{"nil X", Perceptron{}, nil, nil, "X is nil"},
 		{"empty X", Perceptron{}, &mat.Dense{}, nil, "X has no rows"},
+		{"no columns", Perceptron{}, matrixOnly{mat.NewDense(2, 1, nil).Slice(0, 2, 0, 0)}, []float64{1, 1}, "X has no columns"},
 		{"short y", Perceptron{}, X(1, 2, 3, 4), []float64{1}, "len(y) is 1, want 2"},
 		{"bad label", Perceptron{}, X(1, 2, 3, 4), []float64{1, 2}, "y[1] is 2, want -1 or +1"},
 		{"0/1 labels", Perceptron{}, X(1, 2, 3, 4, 5, 6), []float64{1, 0, 1}, "y[1] is 0, want -1 or +1 (the labels look like 0/1: map 0 to -1)"},
@@ -350,6 +449,11 @@ func TestFitMatrixKinds(t *testing.T) {
 	want := &Perceptron{Epochs: 10}
 	if err := want.Fit(mat.DenseCopyOf(view), y); err != nil {
 		t.Fatal(err)
+	}
+	// NaN outside the view must not be seen.
+	for i := range 30 {
+		big.Set(i, 0, math.NaN())
+		big.Set(i, 7, math.Inf(1))
 	}
 	for name, X := range map[string]mat.Matrix{
 		"strided view": view,
@@ -489,9 +593,19 @@ func TestLearn(t *testing.T) {
 		if !slices.Equal(learn.Weights(), fit.Weights()) || learn.Bias() != fit.Bias() {
 			t.Fatalf("Learn gave w=%v b=%v, one epoch of Fit w=%v b=%v", learn.Weights(), learn.Bias(), fit.Weights(), fit.Bias())
 		}
-		if mistakes != fit.Stats().Mistakes || learn.Stats().Mistakes != mistakes {
-			t.Fatalf("Learn reported %d updates and counted %d, Fit %d", mistakes, learn.Stats().Mistakes, fit.Stats().Mistakes)
+		if mistakes != fit.Stats().Mistakes {
+			t.Fatalf("Learn reported %d updates, Fit %d", mistakes, fit.Stats().Mistakes)
 		}
+		if st := learn.Stats(); st.Mistakes != 0 || st.Epochs != 0 {
+			t.Fatalf("Learn changed Stats to %+v", st)
+		}
+		// Stats stay those of Fit after Learn.
+		stFit := fit.Stats()
+		defer func() {
+			if st := fit.Stats(); st.Mistakes != stFit.Mistakes || !slices.Equal(st.EpochMistakes, stFit.EpochMistakes) {
+				t.Errorf("Learn changed Stats of Fit from %+v to %+v", stFit, st)
+			}
+		}()
 		// Learning after Fit continues from the fitted model: a second
 		// pass of Learn is the second epoch of Fit.
 		two := &Perceptron{Epochs: 2, Rate: 0.5}
@@ -527,8 +641,15 @@ func TestLearnErrors(t *testing.T) {
 	if p.lin.fitted() {
 		t.Fatal("failed Learn started a model")
 	}
+	var calls []update
+	p.OnUpdate = func(epoch, i int, w []float64, b float64) {
+		calls = append(calls, update{epoch, i, slices.Clone(w), b})
+	}
 	if _, err := p.Learn([]float64{1, 2}, 1); err != nil {
 		t.Fatal(err)
+	}
+	if len(calls) != 1 || calls[0].epoch != 0 || calls[0].i != -1 || !slices.Equal(calls[0].w, []float64{1, 2}) || calls[0].b != 1 {
+		t.Fatalf("Learn called OnUpdate with %v, want one call with epoch 0, index -1, w=[1 2], b=1", calls)
 	}
 	if _, err := p.Learn([]float64{1, 2, 3}, 1); err == nil || !strings.Contains(err.Error(), "x has length 3, want 2") {
 		t.Errorf("Learn with a longer x: error %v", err)

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -49,6 +50,12 @@ func TestReadIDXAndSelect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if _, _, err := Select(im, lb, 3, 3); err == nil {
+			t.Error("Select of one class twice succeeded")
+		}
+		if _, _, err := Select(im, lb, 1, 2); err == nil {
+			t.Error("Select of absent classes succeeded")
+		}
 		// Rows 0, 2 and 3 are of class 3 or 5; pixels are scaled by 1/255.
 		if r, c := X.Dims(); r != 3 || c != 2 {
 			t.Fatalf("%s: X is %d×%d, want 3×2", name, r, c)
@@ -73,6 +80,7 @@ func TestReadIDXErrors(t *testing.T) {
 		{"short dimensions", []byte{0, 0, 8, 2, 0, 0, 0, 1}, "reading dimension 1"},
 		{"short data", idx([]int{2, 3}, []byte{1, 2, 3}), "3 bytes of data, want 6"},
 		{"huge", idx([]int{1 << 20, 1 << 20}, nil), "too large"},
+		{"gzip, then garbage", append(gz([]byte{0, 0, 8}), 1, 2), "reading the magic number"},
 	} {
 		_, err := ReadIDX(bytes.NewReader(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -81,20 +89,30 @@ func TestReadIDXErrors(t *testing.T) {
 	}
 }
 
-func TestPair(t *testing.T) {
+// TestInstalled reads the installed test files, the smaller ones: Pair
+// reads the training files the same way.
+func TestInstalled(t *testing.T) {
 	if _, err := os.Stat(Dir); err != nil {
 		t.Skipf("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist): %v", err)
 	}
-	Xtr, ytr, Xte, yte, err := Pair(Dir, TShirt, Shirt)
+	im, err := ReadIDXFile(filepath.Join(Dir, "t10k-images-idx3-ubyte.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Fashion-MNIST has 6,000 training and 1,000 test images per class.
-	if r, c := Xtr.Dims(); r != 12000 || c != 784 || len(ytr) != 12000 {
-		t.Errorf("training set %d×%d with %d labels, want 12000×784", r, c, len(ytr))
+	lb, err := ReadIDXFile(filepath.Join(Dir, "t10k-labels-idx1-ubyte.gz"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r, _ := Xte.Dims(); r != 2000 || len(yte) != 2000 {
-		t.Errorf("test set has %d rows, want 2000", r)
+	if !slices.Equal(im.Dims, []int{10000, 28, 28}) || !slices.Equal(lb.Dims, []int{10000}) {
+		t.Fatalf("dims %v and %v, want [10000 28 28] and [10000]", im.Dims, lb.Dims)
+	}
+	// Fashion-MNIST has 1,000 test images per class.
+	X, y, err := Select(im, lb, TShirt, Shirt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := X.Dims(); r != 2000 || c != 784 || len(y) != 2000 {
+		t.Errorf("test pair %d×%d with %d labels, want 2000×784", r, c, len(y))
 	}
 }
 
