@@ -89,9 +89,10 @@ func sameLabel(a, b string) bool {
 	return err1 == nil && err2 == nil && x == y
 }
 
-// maxCells is the most numbers a data file may hold in dense rows: a
-// guard against a sparse file whose feature index asks for a huge matrix.
-const maxCells = 1 << 28
+// maxCells is the most numbers a data file may hold in dense rows, 512 MiB
+// of them: a guard against a sparse file whose feature index asks for a
+// huge matrix. Fashion-MNIST's 60,000 training images take 47 million.
+var maxCells = 1 << 26
 
 // formatOf returns the format of the data file at path: spec's, or the one
 // its name says.
@@ -138,10 +139,15 @@ func readData(path string, spec dataSpec, d int) (*dataset, error) {
 }
 
 // readCSV reads comma-separated rows of numbers, one of whose columns may
-// be the label. Blank lines are skipped; every other line must have the
-// same number of fields.
+// be the label. Blank lines and a leading byte order mark are skipped;
+// every other line must have the same number of fields.
 func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
-	cr := csv.NewReader(r)
+	// Spreadsheets often start a CSV file with a byte order mark.
+	br := bufio.NewReader(r)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		br.Discard(3)
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	read := func() ([]string, int, error) {

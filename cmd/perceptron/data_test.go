@@ -210,6 +210,7 @@ func TestReadCSVLabelColumns(t *testing.T) {
 		{"yes,1,2\nno,-3,4\n", "first", false, []float64{1, 2, -3, 4}, []float64{1, -1}},
 		{"1,2,yes\n-3,4,no\n", "last", false, []float64{1, 2, -3, 4}, []float64{1, -1}},
 		{"a,b\n1,2\n-3,4\n", "none", true, []float64{1, 2, -3, 4}, nil},
+		{"\ufeff1, 2,yes\r\n-3,4 ,no\r\n", "last", false, []float64{1, 2, -3, 4}, []float64{1, -1}},
 	} {
 		spec := dataSpec{header: c.header, label: c.label}
 		if c.y != nil {

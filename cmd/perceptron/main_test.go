@@ -192,7 +192,8 @@ func randomData(rnd *rand.Rand, n, d int) (*mat.Dense, []float64) {
 }
 
 // csvOf writes X and y as CSV, with the label in column lc (from 0) named
-// pos or neg, and a header if header is set.
+// pos or neg, or no label if lc is negative, and a header if header is
+// set.
 func csvOf(X *mat.Dense, y []float64, lc int, pos, neg string, header bool) []byte {
 	var b bytes.Buffer
 	n, d := X.Dims()
@@ -201,7 +202,9 @@ func csvOf(X *mat.Dense, y []float64, lc int, pos, neg string, header bool) []by
 		for j := range d {
 			names = append(names, fmt.Sprintf("f%d", j+1))
 		}
-		names = slices.Insert(names, lc, "class")
+		if lc >= 0 {
+			names = slices.Insert(names, lc, "class")
+		}
 		b.WriteString(strings.Join(names, ",") + "\n")
 	}
 	for i := range n {
@@ -209,11 +212,13 @@ func csvOf(X *mat.Dense, y []float64, lc int, pos, neg string, header bool) []by
 		for _, v := range X.RawRowView(i) {
 			f = append(f, strconv.FormatFloat(v, 'g', -1, 64))
 		}
-		l := neg
-		if y[i] > 0 {
-			l = pos
+		if lc >= 0 {
+			l := neg
+			if y[i] > 0 {
+				l = pos
+			}
+			f = slices.Insert(f, lc, l)
 		}
-		f = slices.Insert(f, lc, l)
 		b.WriteString(strings.Join(f, ",") + "\n")
 	}
 	return b.Bytes()
