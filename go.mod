@@ -1,6 +1,6 @@
 module github.com/seed5ae3614e/perceptron
 
-go 1.26
+go 1.25
 
 require (
 	gonum.org/v1/gonum v0.17.0

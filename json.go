@@ -103,9 +103,8 @@ func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) 
 	return st, nil
 }
 
-// check returns an error if s is not a description that training could
-// have produced. Learn adds mistakes outside any epoch, so Mistakes may
-// exceed the sum of EpochMistakes.
+// check returns an error if s is not a description that Fit could have
+// produced.
 func (s Stats) check() error {
 	if s.Epochs < 0 || len(s.EpochMistakes) != s.Epochs {
 		return fmt.Errorf("stats: %d epochs with %d epoch mistake counts", s.Epochs, len(s.EpochMistakes))
@@ -118,8 +117,8 @@ func (s Stats) check() error {
 		sum += m
 	}
 	switch {
-	case s.Mistakes < sum:
-		return fmt.Errorf("stats: %d mistakes, fewer than the %d of the epochs", s.Mistakes, sum)
+	case s.Mistakes != sum:
+		return fmt.Errorf("stats: %d mistakes, but the epochs made %d", s.Mistakes, sum)
 	case s.Converged && (s.Epochs == 0 || s.EpochMistakes[s.Epochs-1] != 0):
 		return errors.New("stats: converged, but the last epoch made mistakes")
 	}
@@ -144,18 +143,6 @@ func (j settingsJSON) settings() settings {
 		w0:     j.InitWeights,
 		b0:     j.InitBias,
 	}
-}
-
-// json returns the JSON form of l, or an error if l has overflowed to an
-// infinity, which JSON cannot hold.
-func (l *linear) json() (linearJSON, error) {
-	if j := nonFinite(l.w); j >= 0 {
-		return linearJSON{}, fmt.Errorf("perceptron: weight %d is %v and cannot be saved", j, l.w[j])
-	}
-	if nonFinite([]float64{l.b}) >= 0 {
-		return linearJSON{}, fmt.Errorf("perceptron: the bias is %v and cannot be saved", l.b)
-	}
-	return linearJSON{Weights: l.w, Bias: l.b}, nil
 }
 
 // loadLinear checks a decoded hyperplane and the settings it was trained
@@ -185,10 +172,7 @@ func (p *Perceptron) MarshalJSON() ([]byte, error) {
 	if !p.lin.fitted() {
 		return nil, errors.New("perceptron: MarshalJSON called before Fit")
 	}
-	m, err := p.lin.json()
-	if err != nil {
-		return nil, err
-	}
+	m := linearJSON{Weights: p.lin.w, Bias: p.lin.b}
 	return marshalModel("Perceptron", perceptronVersion, p.settings().json(), m, p.stats)
 }
 

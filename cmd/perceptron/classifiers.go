@@ -76,7 +76,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&o.rate, "rate", 0, "learning rate; 0 means 1")
 	fs.BoolVar(&o.shuffle, "shuffle", false, "visit the training rows in a fresh random order each epoch, seeded by -seed")
 	fs.BoolVar(&o.noBias, "no-bias", false, "train a hyperplane through the origin")
-	fs.Func("init-weights", "comma-separated weights that training starts from (of the standardised features)", func(s string) error {
+	fs.Func("init-weights", "the `WEIGHTS`, comma-separated, that training starts from (of the standardised features)", func(s string) error {
 		w, err := parseFloats(s)
 		o.initWeights = w
 		return err

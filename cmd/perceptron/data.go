@@ -157,7 +157,10 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 			if errors.As(err, &pe) {
 				return nil, 0, fmt.Errorf("%s:%d: %v", name, pe.Line, pe.Err)
 			}
-			return nil, 0, err
+			if err == io.EOF {
+				return nil, 0, err
+			}
+			return nil, 0, fmt.Errorf("%s: %v", name, err)
 		}
 		line, _ := cr.FieldPos(0)
 		return rec, line, nil
@@ -201,7 +204,7 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	// A header read as data fails on its first line: say what may be wrong.
 	hint := ""
 	if !spec.header {
-		hint = " (if line 1 is a header, use -header)"
+		hint = fmt.Sprintf(" (if line %d is a header, use -header)", first)
 	}
 	var data, y []float64
 	for {
@@ -443,6 +446,9 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 	im, err := fashion.ReadIDX(images)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", imName, err)
+	}
+	if len(im.Data) == 0 {
+		return nil, fmt.Errorf("%s: no pixels in images of dimensions %v", imName, im.Dims)
 	}
 	var (
 		X *mat.Dense

@@ -144,18 +144,14 @@ func (j *job) dataFlags(fs *flag.FlagSet, label string, labels bool) {
 // trainFlags defines the flags of training.
 func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 	j.opts.addFlags(fs)
-	fs.Func("seed", "seed of the split and of -shuffle (default 1)", func(s string) error {
-		_, err := fmt.Sscan(s, &j.opts.seed)
-		return err
-	})
-	j.opts.seed = 1
+	fs.Uint64Var(&j.opts.seed, "seed", 1, "seed of the split and of -shuffle")
 	fs.BoolVar(&j.standardize, "standardize", true, "standardise the features to mean 0 and deviation 1 on the training rows")
 	fs.StringVar(&j.plot, "plot", "", "draw the data, boundaries and mistakes per epoch to `FILE`.svg or .png")
 	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr (default: when stderr is a terminal)")
 }
 
-// parseArgs parses args, in which flags and other arguments may mix, and
-// returns the other arguments. On -h it writes the help of the command to
+// parseArgs parses args, in which flags and other arguments may mix until
+// a "--", and returns the other arguments. On -h it writes the help of the command to
 // stdout and returns flag.ErrHelp.
 func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) ([]string, error) {
 	var rest []string
@@ -170,8 +166,8 @@ func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) (
 		if err != nil {
 			return nil, usagef("%s: %v (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), err, fs.Name())
 		}
-		if fs.NArg() == 0 {
-			return rest, nil
+		if used := len(args) - fs.NArg(); fs.NArg() == 0 || (used > 0 && args[used-1] == "--") {
+			return append(rest, fs.Args()...), nil
 		}
 		rest = append(rest, fs.Arg(0))
 		args = fs.Args()[1:]

@@ -382,6 +382,11 @@ func TestFlagsAfterFile(t *testing.T) {
 	if !s.m.(*perceptron.Perceptron).NoBias {
 		t.Error("-no-bias after the file was not read")
 	}
+	// After --, every argument is a file.
+	code, _, errs := runCmd("train", "-o", model, "--", data, "-no-bias")
+	if code != 2 || !strings.Contains(errs, "want one data file, got 2") {
+		t.Errorf("after --: exit %d, %s", code, errs)
+	}
 }
 
 func TestHelp(t *testing.T) {
@@ -432,7 +437,7 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	r := parseTable(t, out)[0]
-	want := fmt.Sprintf("perceptron: done: %d epochs, %d mistakes, converged true, ", r.epochs, r.mistakes)
+	want := fmt.Sprintf("perceptron: done: %d epochs, %d mistakes, converged, ", r.epochs, r.mistakes)
 	if !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
 		t.Errorf("progress %q, want one line starting %q", errs, want)
 	}

@@ -11,8 +11,12 @@ import (
 	"time"
 )
 
-// progressEvery is the least time between two progress reports.
-const progressEvery = 250 * time.Millisecond
+// The least time between two progress reports: on a terminal, where a
+// report replaces the last, and elsewhere, where each adds a line.
+const (
+	progressEveryTTY  = 200 * time.Millisecond
+	progressEveryLine = time.Second
+)
 
 // progress reports a training run on w as it goes: the epoch, the mistakes
 // so far and the time elapsed. On a terminal it rewrites one line, which it
@@ -50,7 +54,11 @@ func (p *progress) begin(name string) {
 func (p *progress) update(epoch int) {
 	p.epoch = epoch
 	p.mistakes++
-	if now := time.Now(); now.Sub(p.last) >= progressEvery {
+	every := progressEveryLine
+	if p.tty {
+		every = progressEveryTTY
+	}
+	if now := time.Now(); now.Sub(p.last) >= every {
 		p.last = now
 		p.report(fmt.Sprintf("epoch %d, %d mistakes", p.epoch, p.mistakes), now)
 	}
@@ -64,7 +72,11 @@ func (p *progress) end(c any) {
 	}
 	if s, ok := c.(statser); ok {
 		st := s.Stats()
-		p.report(fmt.Sprintf("done: %d epochs, %d mistakes, converged %t", st.Epochs, st.Mistakes, st.Converged), time.Now())
+		conv := "not converged"
+		if st.Converged {
+			conv = "converged"
+		}
+		p.report(fmt.Sprintf("done: %d epochs, %d mistakes, %s", st.Epochs, st.Mistakes, conv), time.Now())
 		return
 	}
 	p.report("done", time.Now())

@@ -119,10 +119,7 @@ func Select(images, labels *IDX, pos, neg int) (*mat.Dense, []float64, error) {
 	if len(images.Dims) < 2 || len(labels.Dims) != 1 || images.Dims[0] != labels.Dims[0] {
 		return nil, nil, fmt.Errorf("idx: images %v do not match labels %v", images.Dims, labels.Dims)
 	}
-	d, err := imageSize(images)
-	if err != nil {
-		return nil, nil, err
-	}
+	d := len(images.Data) / images.Dims[0]
 	var data, y []float64
 	for i, c := range labels.Data {
 		var l float64
@@ -134,42 +131,15 @@ func Select(images, labels *IDX, pos, neg int) (*mat.Dense, []float64, error) {
 		default:
 			continue
 		}
-		data = appendScaled(data, images.Data[i*d:(i+1)*d])
+		for _, px := range images.Data[i*d : (i+1)*d] {
+			data = append(data, float64(px)/255)
+		}
 		y = append(y, l)
 	}
 	if len(y) == 0 {
 		return nil, nil, fmt.Errorf("idx: no image of class %d or %d", pos, neg)
 	}
 	return mat.NewDense(len(y), d, data), y, nil
-}
-
-// Images returns every image, in file order, as the rows of a matrix with
-// pixels scaled to [0, 1].
-func Images(images *IDX) (*mat.Dense, error) {
-	if len(images.Dims) < 2 {
-		return nil, fmt.Errorf("idx: dimensions %v are not those of images", images.Dims)
-	}
-	d, err := imageSize(images)
-	if err != nil {
-		return nil, err
-	}
-	return mat.NewDense(images.Dims[0], d, appendScaled(nil, images.Data)), nil
-}
-
-// imageSize returns the number of pixels of an image, or an error if the
-// file holds no pixels.
-func imageSize(images *IDX) (int, error) {
-	if len(images.Data) == 0 {
-		return 0, fmt.Errorf("idx: no pixels in images of dimensions %v", images.Dims)
-	}
-	return len(images.Data) / images.Dims[0], nil
-}
-
-func appendScaled(dst []float64, px []byte) []float64 {
-	for _, v := range px {
-		dst = append(dst, float64(v)/255)
-	}
-	return dst
 }
 
 // Pair loads the training and test sets of classes pos (+1) and neg (-1)
@@ -191,4 +161,18 @@ func Pair(dir string, pos, neg int) (Xtrain *mat.Dense, ytrain []float64, Xtest 
 	}
 	Xtest, ytest, err = load("t10k")
 	return
+}
+
+// Images returns every image of an IDX file of images, in file order, as
+// the rows of a matrix with pixels scaled to [0, 1].
+func Images(images *IDX) (*mat.Dense, error) {
+	if len(images.Dims) < 2 || len(images.Data) == 0 {
+		return nil, fmt.Errorf("fashion: dimensions %v are not those of images", images.Dims)
+	}
+	data := make([]float64, len(images.Data))
+	for i, px := range images.Data {
+		data[i] = float64(px) / 255
+	}
+	n := images.Dims[0]
+	return mat.NewDense(n, len(data)/n, data), nil
 }
