@@ -77,14 +77,27 @@ func sameBits(a, b []float64) bool {
 	return true
 }
 
-// A loaded perceptron must score every vector to the same bits as the
-// saved one, hold the same settings and Stats, and write the same JSON.
-func TestPerceptronJSONRoundTrip(t *testing.T) {
+// savable is a classifier that saves and loads as JSON.
+type savable interface {
+	Classifier
+	json.Marshaler
+	json.Unmarshaler
+	Score(x []float64) float64
+	Stats() Stats
+}
+
+// testJSONRoundTrip fits the classifiers that newC returns, with random
+// settings valid for d columns, on many random problems, saves each and
+// loads it into the zero value that newC returns for a nil rnd. The loaded
+// classifier must score every vector to the same bits as the saved one,
+// hold the same Stats, and write the same JSON, settings included. check,
+// if not nil, compares what is particular to the type.
+func testJSONRoundTrip(t *testing.T, newC func(rnd *rand.Rand, d int) savable, check func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64)) {
 	rnd := rand.New(rand.NewPCG(6, 1))
 	for trial := range 200 {
 		n, d := 1+rnd.IntN(40), 1+rnd.IntN(12)
 		X, y := randomProblem(rnd, n, d)
-		p := randomPerceptron(rnd, d)
+		p := newC(rnd, d)
 		if err := p.Fit(X, y); err != nil {
 			t.Fatalf("trial %d: Fit: %v", trial, err)
 		}
@@ -92,15 +105,9 @@ func TestPerceptronJSONRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("trial %d: Marshal: %v", trial, err)
 		}
-		var q Perceptron
-		if err := json.Unmarshal(data, &q); err != nil {
+		q := newC(nil, 0)
+		if err := json.Unmarshal(data, q); err != nil {
 			t.Fatalf("trial %d: Unmarshal: %v\n%s", trial, err, data)
-		}
-		if !sameBits(q.Weights(), p.Weights()) || math.Float64bits(q.Bias()) != math.Float64bits(p.Bias()) {
-			t.Fatalf("trial %d: loaded w=%v b=%v, saved w=%v b=%v", trial, q.Weights(), q.Bias(), p.Weights(), p.Bias())
-		}
-		if q.Epochs != p.Epochs || q.Rate != p.Rate || q.NoBias != p.NoBias || q.InitBias != p.InitBias || !sameBits(q.InitWeights, p.InitWeights) {
-			t.Fatalf("trial %d: loaded settings %+v, saved %+v", trial, q, *p)
 		}
 		if !reflect.DeepEqual(q.Stats(), p.Stats()) {
 			t.Fatalf("trial %d: loaded Stats %+v, saved %+v", trial, q.Stats(), p.Stats())
@@ -117,22 +124,41 @@ func TestPerceptronJSONRoundTrip(t *testing.T) {
 				t.Fatalf("trial %d: Predict(%v) differs", trial, x)
 			}
 		}
-		again, err := json.Marshal(&q)
+		again, err := json.Marshal(q)
 		if err != nil {
 			t.Fatalf("trial %d: Marshal of loaded: %v", trial, err)
 		}
 		if !bytes.Equal(again, data) {
 			t.Fatalf("trial %d: loaded model writes\n%s\nsaved wrote\n%s", trial, again, data)
 		}
+		if check != nil {
+			check(t, p, q, X, y)
+		}
+	}
+}
 
+func TestPerceptronJSONRoundTrip(t *testing.T) {
+	testJSONRoundTrip(t, func(rnd *rand.Rand, d int) savable {
+		if rnd == nil {
+			return &Perceptron{}
+		}
+		return randomPerceptron(rnd, d)
+	}, func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) {
+		p, q := saved.(*Perceptron), loaded.(*Perceptron)
+		if !sameBits(q.Weights(), p.Weights()) || math.Float64bits(q.Bias()) != math.Float64bits(p.Bias()) {
+			t.Fatalf("loaded w=%v b=%v, saved w=%v b=%v", q.Weights(), q.Bias(), p.Weights(), p.Bias())
+		}
+		if q.Epochs != p.Epochs || q.Rate != p.Rate || q.NoBias != p.NoBias || q.InitBias != p.InitBias || !sameBits(q.InitWeights, p.InitWeights) {
+			t.Fatalf("loaded settings %+v, saved %+v", *q, *p)
+		}
 		// The loaded perceptron learns on as the saved one does.
 		xi, yi := X.RawRowView(0), -y[0]
 		up, err1 := p.Learn(xi, yi)
 		uq, err2 := q.Learn(xi, yi)
 		if err1 != nil || err2 != nil || up != uq || !sameBits(p.Weights(), q.Weights()) || p.Bias() != q.Bias() {
-			t.Fatalf("trial %d: Learn after load: %v %v %v %v", trial, up, uq, err1, err2)
+			t.Fatalf("Learn after load: %v %v %v %v", up, uq, err1, err2)
 		}
-	}
+	})
 }
 
 // Weights of exactly representable special values keep their bits,

@@ -241,24 +241,27 @@ func libsvmOf(X *mat.Dense, y []float64) []byte {
 }
 
 // A model that train saves and predict loads scores every row to the same
-// bits as the model fitted in memory on the same standardised rows.
+// bits as the model fitted in memory on the same standardised rows, for
+// every classifier.
 func TestTrainPredictRoundTrip(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(6, 6))
-	for trial := range 10 {
+	for trial := range 10 * len(classifiers) {
+		name := classifiers[trial%len(classifiers)].name
 		dir := t.TempDir()
 		n, d := 20+rnd.IntN(80), 1+rnd.IntN(8)
 		X, y := randomData(rnd, n, d)
 		lc := rnd.IntN(d + 1)
 		data := writeFile(t, dir, "data.csv", csvOf(X, y, lc, "yes", "no", true))
 		model := filepath.Join(dir, "model.json")
-		args := []string{"train", "-header", "-label", strconv.Itoa(lc + 1), "-pos", "yes", "-neg", "no", "-o", model, data}
-		shuffle := trial%2 == 1
-		if shuffle {
+		args := []string{"train", "-classifier", name, "-header", "-label", strconv.Itoa(lc + 1), "-pos", "yes", "-neg", "no", "-o", model, data}
+		o := &options{}
+		if trial/len(classifiers)%2 == 1 {
 			args = append(args, "-shuffle", "-seed", "3", "-epochs", "17", "-rate", "0.5")
+			o = &options{shuffle: true, seed: 3, epochs: 17, rate: 0.5}
 		}
 		code, out, errs := runCmd(args...)
 		if code != 0 {
-			t.Fatalf("train: exit %d: %s", code, errs)
+			t.Fatalf("train %v: exit %d: %s", args, code, errs)
 		}
 		if !strings.Contains(out, "saved the model to "+model) {
 			t.Errorf("train printed %q", out)
@@ -268,16 +271,15 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		sc := fitScaler(X)
 		Xs := mat.DenseCopyOf(X)
 		sc.apply(Xs)
-		p := &perceptron.Perceptron{}
-		if shuffle {
-			p = &perceptron.Perceptron{Epochs: 17, Rate: 0.5, Rand: rand.New(rand.NewPCG(3, 1))}
-		}
-		if err := p.Fit(Xs, y); err != nil {
+		m, _ := newModel(name, o)
+		if err := m.Fit(Xs, y); err != nil {
 			t.Fatal(err)
 		}
 		row := parseTable(t, out)[0]
-		if st := p.Stats(); row.epochs != st.Epochs || row.mistakes != st.Mistakes || row.test != "-" {
-			t.Errorf("train table %+v, library Stats %+v", row, st)
+		if s, ok := m.(statser); ok {
+			if st := s.Stats(); row.epochs != st.Epochs || row.mistakes != st.Mistakes || row.test != "-" {
+				t.Errorf("%s: train table %+v, library Stats %+v", name, row, st)
+			}
 		}
 
 		code, out, errs = runCmd("predict", "-model", model, "-header", "-label", strconv.Itoa(lc+1), "-score", data)
@@ -290,12 +292,13 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		}
 		for i, l := range lines {
 			label, score, _ := strings.Cut(l, "\t")
-			want := p.Score(Xs.RawRowView(i))
+			x := Xs.RawRowView(i)
+			want := m.(scorer).Score(x)
 			if score != strconv.FormatFloat(want, 'g', -1, 64) {
-				t.Fatalf("row %d: score %s, want %v", i, score, want)
+				t.Fatalf("%s: row %d: score %s, want %v", name, i, score, want)
 			}
-			if wl := map[bool]string{true: "yes", false: "no"}[want >= 0]; label != wl {
-				t.Fatalf("row %d: label %s with score %v", i, label, want)
+			if wl := map[float64]string{1: "yes", -1: "no"}[m.Predict(x)]; label != wl {
+				t.Fatalf("%s: row %d: label %s, want %s", name, i, label, wl)
 			}
 		}
 	}
