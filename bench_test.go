@@ -168,3 +168,31 @@ func BenchmarkPerceptronFitShuffled(b *testing.B) {
 func BenchmarkPerceptronPredict(b *testing.B) {
 	benchPredict(b, &Perceptron{Epochs: benchEpochs})
 }
+
+func BenchmarkPocketFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs} })
+}
+
+func BenchmarkPocketCheckAllFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs, CheckAll: true} })
+}
+
+func BenchmarkPocketPredict(b *testing.B) {
+	benchPredict(b, &Pocket{Epochs: benchEpochs})
+}
+
+func BenchmarkAveragedFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Averaged{Epochs: benchEpochs} })
+}
+
+func BenchmarkAveragedPredict(b *testing.B) {
+	benchPredict(b, &Averaged{Epochs: benchEpochs})
+}
+
+func BenchmarkVotedFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Voted{Epochs: benchEpochs} })
+}
+
+func BenchmarkVotedPredict(b *testing.B) {
+	benchPredict(b, &Voted{Epochs: benchEpochs})
+}
