@@ -20,17 +20,17 @@ import (
 //
 // Fit computes the average with the cached-weights trick of Daumé's A Course
 // in Machine Learning (chapter 4, algorithm 7), which the course notes (003)
-// give. Let c count the visits. A mistake on (x, y) at a visit that c visits
-// precede moves w and b by Rate·y·x and Rate·y, as Perceptron does, and the
-// cached weights u and β by c·Rate·y·x and c·Rate·y. After T visits, T·w−u
-// is the sum of the weights after each visit and T·b−β that of the biases,
-// and Fit keeps their averages (T·w−u)/T and (T·b−β)/T.
+// give. Fit counts the visits in c. A mistake on (x, y) at visit c+1 moves
+// w and b by Rate·y·x and Rate·y, as Perceptron does, and the cached
+// weights u and β by c·Rate·y·x and c·Rate·y. After T visits, T·w−u is the
+// sum of the weights after each visit and T·b−β that of the biases, and
+// Fit keeps their averages (T·w−u)/T and (T·b−β)/T.
 //
 // Fit does not move u at each mistake: it adds c·Rate·y to a sum kept for
-// the row, and at the end forms u and β from these sums, reading each row
-// that was ever a mistake once more. A visit thus costs what Perceptron's
-// does, mistakes included, plus a constant, and the average one axpy for
-// each distinct row that was a mistake.
+// the row, one float64 per row, and at the end forms u and β from these
+// sums, reading each row that was ever a mistake once more. A visit thus
+// costs what Perceptron's does, mistakes included, plus a constant, and
+// the average one axpy for each distinct row that was a mistake.
 //
 // The notes start the count at 1, which averages in the starting weights
 // once more and divides by T+1; from zero starting weights that only scales

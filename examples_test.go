@@ -268,9 +268,10 @@ func wrong(c perceptron.Classifier, X *mat.Dense, y []float64) int {
 }
 
 // The first update makes w=2, b=1, which misclassify only the noisy point.
-// Their run of three rows classified right is the longest of the two
-// epochs, and the ratchet counts them and keeps them. The perceptron itself
-// ends at w=-1, b=-1, which get four of the five points wrong.
+// Their first right answer beats the run of the starting weights, which
+// had none, so the ratchet counts them and pockets them; they go on to a
+// run of three, which no later weights beat. The perceptron itself ends at
+// w=-1, b=-1, which get four of the five points wrong.
 func ExamplePocket() {
 	X, y := line()
 	p := &perceptron.Pocket{Epochs: 2}

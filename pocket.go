@@ -13,28 +13,29 @@ import (
 // Pocket is the pocket algorithm with ratchet of Gallant (Perceptron-based
 // learning algorithms, IEEE Transactions on Neural Networks 1(2), 1990),
 // which the course notes (000, 8.2) describe: it runs the perceptron, keeps
-// in its pocket the best weights found so far, those that misclassify the
+// in its pocket the best weights it has found, those that misclassify the
 // fewest training rows, and predicts with them. It suits data that no
 // hyperplane separates, on which the perceptron's last weights may be far
 // from the best it visited.
 //
-// The pocket starts with the starting weights. Every weight vector of the
-// run has a run: the number of consecutive examples it classified right
-// after the update that made it, as the perceptron's rule judges them. The
-// pocket's run is that of its weights, which goes on growing while they
-// are still the perceptron's. When the current weights' run grows longer
-// than the pocket's, Fit counts the training rows they misclassify, once,
-// and pockets them if they misclassify strictly fewer than the pocket: the
-// ratchet, which keeps a lucky run of worse weights out of the pocket.
-// Most weights never run that long, so few are counted. If CheckAll is
-// set, Fit counts the weights after every update instead, and so returns
-// the best weights of the run.
+// The pocket starts with the starting weights. Each weight vector of the
+// run has a run: the number of consecutive examples it classified right, as
+// the perceptron's rule judges them, from the update that made it. When the
+// current weights' run grows longer than the pocket's, Fit counts the
+// training rows they misclassify, once, and pockets them if they
+// misclassify strictly fewer than the pocket: the ratchet, which keeps a
+// lucky run of worse weights out of the pocket. The pocket's run is that of
+// its weights, which goes on growing while they are still the perceptron's.
+// (Gallant's pseudocode keeps the run they had when they were pocketed,
+// which puts many more weights up for a count.) Long runs are rare, so the
+// default mode counts seldom. If CheckAll is set, Fit counts the weights
+// after every update instead, and so returns the best weights of the run.
 //
-// A count stops as soon as the weights have as many mistakes as the pocket,
-// since they can no longer win; one that wins reads all the rows. A row
-// counts as misclassified when Predict with the weights gets it wrong. If
-// an epoch makes no mistake, the run has separated the data: Fit stops as
-// Perceptron's does, and the pocket misclassifies nothing.
+// A count stops as soon as the weights have as many misclassified rows as
+// the pocket, since they can no longer win; a count that wins reads every
+// row. A row counts as misclassified when Predict with the weights gets it
+// wrong. If an epoch makes no mistake, the run has separated the data: Fit
+// stops as Perceptron's does, and the pocket misclassifies nothing.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Pocket struct {
@@ -88,7 +89,7 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 	}
 	lin := s.start(ds.d)
 	pocket := s.start(ds.d)
-	best := misclassified(ds, &pocket, ds.n+1)
+	best := countMisclassified(ds, &pocket, ds.n+1)
 	keep := func(e int) {
 		copy(pocket.w, lin.w)
 		pocket.b = lin.b
@@ -101,7 +102,7 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 			if !s.step(&lin, ds.row(i), ds.y[i], epoch, i) {
 				return false
 			}
-			if e := misclassified(ds, &lin, best); e < best {
+			if e := countMisclassified(ds, &lin, best); e < best {
 				keep(e)
 			}
 			return true
@@ -123,7 +124,7 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 				record = run
 			case run > record && !counted:
 				counted = true
-				if e := misclassified(ds, &lin, best); e < best {
+				if e := countMisclassified(ds, &lin, best); e < best {
 					keep(e)
 					record, pocketed = run, true
 				}
@@ -188,9 +189,9 @@ func (p *Pocket) settings() settings {
 	return settings{p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.InitBias, p.OnUpdate}
 }
 
-// misclassified returns the number of rows of ds that l misclassifies if
-// it is below limit, and limit otherwise.
-func misclassified(ds *dataset, l *linear, limit int) int {
+// countMisclassified returns the number of rows of ds that l misclassifies
+// if it is below limit, and limit otherwise.
+func countMisclassified(ds *dataset, l *linear, limit int) int {
 	m := 0
 	for i := 0; i < ds.n && m < limit; i++ {
 		if sign(l.score(ds.row(i))) != ds.y[i] {

@@ -15,12 +15,12 @@ import (
 )
 
 // Voted is the voted perceptron of Freund and Schapire (Large margin
-// classification using the perceptron algorithm, 1999), which the course
-// notes (003) give. It trains as Perceptron does, and every weight vector
-// w_k, b_k that the run produces votes with weight c_k, the number of
-// visits after which it was the current one: the visit that made it, and
-// those it then classified right. Voted predicts the sign of the vote
-// sum_k c_k·sign(w_k·x+b_k).
+// classification using the perceptron algorithm, Machine Learning 37(3),
+// 1999), which the course notes (003) give. It trains as Perceptron does,
+// and every weight vector w_k, b_k that the run produces votes with weight
+// c_k, the number of visits after which it was the current one: the visit
+// that made it, and those it then classified right. Voted predicts the sign
+// of the vote sum_k c_k·sign(w_k·x+b_k).
 //
 // Voted keeps the run compactly instead of as K+1 weight vectors: the
 // starting weights, one copy of each row that was ever a mistake with its
@@ -28,12 +28,13 @@ import (
 // c_k of the vector it made. For m distinct rows of d features that is
 // (m+2)·d + m float64s and 2K+2 ints. However many epochs the run takes,
 // the rows are never more than the training set, and each mistake costs
-// two ints.
+// two ints. Training costs what Perceptron's does, plus a constant a visit
+// and the copy of the m rows at the end.
 //
 // Score computes every w_k·x+b_k in one pass: one dot product for each
 // distinct row, then one addition for each mistake, since w_k·x+b_k is
-// w_(k-1)·x+b_(k-1) plus the mistake's step times x_k·x+1. A prediction
-// costs m dot products and K additions.
+// w_(k-1)·x+b_(k-1) plus the mistake's step times x_k·x+1, or times x_k·x
+// through the origin. A prediction costs m dot products and K additions.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Voted struct {
