@@ -529,3 +529,73 @@ func TestVariantsSeparable(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVariantsFit checks that every variant accepts the data sets that
+// Perceptron accepts, fails on the others with Perceptron's error, never
+// panics, and that a pocket misclassifies the rows it says it does.
+func FuzzVariantsFit(f *testing.F) {
+	f.Add(uint8(2), []byte{0, 0, 0, 1, 1, 0, 1, 1}, []byte{0, 0, 0, 1}, uint8(3))
+	f.Add(uint8(1), []byte{255, 3}, []byte{2, 1}, uint8(1))
+	f.Add(uint8(3), []byte{254, 1, 2, 253, 4, 5}, []byte{1, 0}, uint8(0))
+	f.Add(uint8(1), []byte{130, 127, 129, 126, 131}, []byte{1, 1, 0, 0, 0}, uint8(9))
+	f.Fuzz(func(t *testing.T, d uint8, xs, ys []byte, seed uint8) {
+		// Bytes 253, 254 and 255 stand for -Inf, +Inf and NaN, others for
+		// c-128; labels 0 and 1 for -1 and +1, others for themselves.
+		val := func(c byte) float64 {
+			switch c {
+			case 253:
+				return math.Inf(-1)
+			case 254:
+				return math.Inf(1)
+			case 255:
+				return math.NaN()
+			}
+			return float64(int(c) - 128)
+		}
+		if d == 0 || len(xs) < int(d) {
+			return
+		}
+		n := len(xs) / int(d)
+		data := make([]float64, n*int(d))
+		for i := range data {
+			data[i] = val(xs[i])
+		}
+		y := make([]float64, len(ys))
+		for i, c := range ys {
+			y[i] = map[byte]float64{0: -1, 1: 1}[c]
+			if c > 1 {
+				y[i] = float64(c)
+			}
+		}
+		X := mat.NewDense(n, int(d), data)
+		rnd := func() *rand.Rand {
+			if seed%2 == 0 {
+				return nil
+			}
+			return rand.New(rand.NewPCG(uint64(seed), 0))
+		}
+		p := &Perceptron{Epochs: 1 + int(seed%5), Rand: rnd()}
+		perr := p.Fit(X, y)
+		for _, kind := range variantKinds {
+			c := kind.make(Perceptron{Epochs: 1 + int(seed%5), Rand: rnd()})
+			err := c.Fit(X, y)
+			if (err == nil) != (perr == nil) || err != nil && err.Error() != perr.Error() {
+				t.Fatalf("%s: error %v, Perceptron's %v", kind.name, err, perr)
+			}
+			if err != nil {
+				continue
+			}
+			if pk, ok := c.(*Pocket); ok {
+				wrong := 0
+				for i := range n {
+					if pk.Predict(X.RawRowView(i)) != y[i] {
+						wrong++
+					}
+				}
+				if wrong != pk.Misclassified() {
+					t.Fatalf("%s: Misclassified %d, Predict gets %d wrong", kind.name, pk.Misclassified(), wrong)
+				}
+			}
+		}
+	})
+}
