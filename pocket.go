@@ -34,7 +34,7 @@ import (
 // A count stops as soon as the weights have as many misclassified rows as
 // the pocket, since they can no longer win; a count that wins reads every
 // row. A row counts as misclassified when Predict with the weights gets it
-// wrong. If an epoch makes no mistake, the run has separated the data: Fit
+// wrong. Fit keeps the count of the pocket, for Misclassified. If an epoch makes no mistake, the run has separated the data: Fit
 // stops as Perceptron's does, and the pocket misclassifies nothing.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
@@ -66,8 +66,11 @@ type Pocket struct {
 	// after every update, not only of those with a record run, so that the
 	// pocket is the weight vector of the run with the fewest misclassified
 	// rows, the earliest of those if several tie. Each update then costs a
-	// count, which reads at least as many rows as the pocket misclassifies:
-	// far more than the default mode, which counts rarely.
+	// count: at least as many dot products as the pocket misclassifies
+	// rows, and n for a count that wins. On 12000 noisy rows of 784
+	// features, that made a 10-epoch Fit several hundred times as long as
+	// Perceptron's, where the default mode's counts made it under three
+	// times as long.
 	CheckAll bool
 
 	lin           linear
@@ -89,7 +92,8 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 	}
 	lin := s.start(ds.d)
 	pocket := s.start(ds.d)
-	best := countMisclassified(ds, &pocket, ds.n+1)
+	t := newTally(ds, p.CheckAll)
+	best := t.count(&pocket, ds.n+1)
 	keep := func(e int) {
 		copy(pocket.w, lin.w)
 		pocket.b = lin.b
@@ -102,7 +106,7 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 			if !s.step(&lin, ds.row(i), ds.y[i], epoch, i) {
 				return false
 			}
-			if e := countMisclassified(ds, &lin, best); e < best {
+			if e := t.count(&lin, best); e < best {
 				keep(e)
 			}
 			return true
@@ -124,7 +128,7 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 				record = run
 			case run > record && !counted:
 				counted = true
-				if e := countMisclassified(ds, &lin, best); e < best {
+				if e := t.count(&lin, best); e < best {
 					keep(e)
 					record, pocketed = run, true
 				}
@@ -189,12 +193,42 @@ func (p *Pocket) settings() settings {
 	return settings{p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.InitBias, p.OnUpdate}
 }
 
-// countMisclassified returns the number of rows of ds that l misclassifies
-// if it is below limit, and limit otherwise.
-func countMisclassified(ds *dataset, l *linear, limit int) int {
+// tally counts the training rows that weights misclassify, reading them in
+// the order of perm.
+//
+// If toFront is set, each count moves the rows it finds misclassified to
+// the front of perm, for the next count to read first. CheckAll counts
+// weights one update apart, which mostly misclassify the same rows, so a
+// count that cannot win meets its mistakes early and stops. The default
+// mode counts weights many updates apart, and mostly counts that win and
+// read every row: those are fastest with the rows in order, which memory
+// streams best.
+type tally struct {
+	ds      *dataset
+	perm    []int
+	toFront bool
+}
+
+func newTally(ds *dataset, toFront bool) *tally {
+	perm := make([]int, ds.n)
+	for i := range perm {
+		perm[i] = i
+	}
+	return &tally{ds: ds, perm: perm, toFront: toFront}
+}
+
+// count returns the number of rows that l misclassifies if it is below
+// limit, and limit otherwise.
+func (t *tally) count(l *linear, limit int) int {
 	m := 0
-	for i := 0; i < ds.n && m < limit; i++ {
-		if sign(l.score(ds.row(i))) != ds.y[i] {
+	for p, i := range t.perm {
+		if m == limit {
+			break
+		}
+		if sign(l.score(t.ds.row(i))) != t.ds.y[i] {
+			if t.toFront {
+				t.perm[p], t.perm[m] = t.perm[m], t.perm[p]
+			}
 			m++
 		}
 	}
