@@ -344,18 +344,20 @@ func TestVariantsFitKeepsInputs(t *testing.T) {
 		if s := c.(interface{ settings() settings }).settings(); s.epochs != 5 || s.rate != 0 || s.noBias || s.b0 != 0 {
 			t.Fatalf("%s: Fit wrote back settings: %+v", kind.name, s)
 		}
-		// The model keeps no reference to X.
+		// The model keeps no reference to X or InitWeights.
 		scores := make([]float64, 40)
 		for i := range scores {
 			scores[i] = c.Score(Xc.RawRowView(i))
 		}
 		X.Zero()
+		w0[0] = 100
 		for i := range scores {
 			if c.Score(Xc.RawRowView(i)) != scores[i] {
-				t.Fatalf("%s: the model changed with X", kind.name)
+				t.Fatalf("%s: the model changed with X or InitWeights", kind.name)
 			}
 		}
 		X.Copy(Xc)
+		copy(w0, w0c)
 	}
 }
 
