@@ -26,9 +26,9 @@ import (
 // misclassify strictly fewer than the pocket: the ratchet, which keeps a
 // lucky run of worse weights out of the pocket. The pocket's run is that of
 // its weights, which goes on growing while they are still the perceptron's.
-// (Gallant's pseudocode keeps the run they had when they were pocketed,
-// which puts many more weights up for a count.) Long runs are rare, so the
-// default mode counts seldom. If CheckAll is set, Fit counts the weights
+// (Implementations that keep instead the run the weights had when they were
+// pocketed put many more weights up for a count.) Long runs are rare, so
+// the default mode counts seldom. If CheckAll is set, Fit counts the weights
 // after every update instead, and so returns the best weights of the run.
 //
 // A count stops as soon as the weights have as many misclassified rows as
@@ -178,7 +178,8 @@ func (p *Pocket) Bias() float64 {
 }
 
 // Misclassified returns the number of training rows that the pocket
-// weights misclassify.
+// weights misclassify, those that Predict gets wrong, in the last
+// successful Fit.
 func (p *Pocket) Misclassified() int {
 	return p.misclassified
 }
