@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 )
 
 // A fitted classifier saves as one JSON object of the same shape for every
@@ -200,5 +201,241 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	}
 	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.InitBias = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias
 	p.lin, p.stats = lin, st
+	return nil
+}
+
+// pocketVersion is the version of the JSON form of Pocket.
+const pocketVersion = 1
+
+// pocketSettingsJSON is the JSON form of the settings of Pocket.
+type pocketSettingsJSON struct {
+	settingsJSON
+	CheckAll bool `json:"checkAll"`
+}
+
+// pocketJSON is the JSON form of the pocket: its hyperplane and the number
+// of training rows it misclassifies.
+type pocketJSON struct {
+	linearJSON
+	Misclassified int `json:"misclassified"`
+}
+
+// MarshalJSON returns the JSON form of the fitted pocket: its type and
+// format version, the settings Epochs, Rate, NoBias, InitWeights, InitBias
+// and CheckAll, the pocket weights and bias, Misclassified, and Stats. Rand
+// and OnUpdate are not saved. MarshalJSON returns an error if the pocket
+// has not been fitted.
+func (p *Pocket) MarshalJSON() ([]byte, error) {
+	if !p.lin.fitted() {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	s := pocketSettingsJSON{p.settings().json(), p.CheckAll}
+	m := pocketJSON{linearJSON{Weights: p.lin.w, Bias: p.lin.b}, p.misclassified}
+	return marshalModel("Pocket", pocketVersion, s, m, p.stats)
+}
+
+// UnmarshalJSON sets the pocket to the fitted model in data, as written by
+// MarshalJSON: its settings, pocket weights and bias, Misclassified and
+// Stats. Rand and OnUpdate keep the values they had. The loaded pocket
+// predicts exactly as the saved one did.
+//
+// UnmarshalJSON returns an error, and changes nothing, if data is not the
+// JSON form of a Pocket of this format version or is not valid. As
+// encoding/json asks, the JSON null changes nothing.
+func (p *Pocket) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s pocketSettingsJSON
+	var m pocketJSON
+	st, err := unmarshalModel(data, "Pocket", pocketVersion, &s, &m)
+	if err != nil {
+		return err
+	}
+	lin, err := loadLinear("Pocket", s.settingsJSON, m.linearJSON)
+	if err != nil {
+		return err
+	}
+	switch {
+	case m.Misclassified < 0:
+		return fmt.Errorf("perceptron: Pocket model misclassifies %d rows, want >= 0", m.Misclassified)
+	case st.Converged && m.Misclassified != 0:
+		// A run that converged separated the data, and so does its pocket.
+		return fmt.Errorf("perceptron: Pocket model misclassifies %d rows of a run that converged, want 0", m.Misclassified)
+	}
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.InitBias, p.CheckAll = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias, s.CheckAll
+	p.lin, p.misclassified, p.stats = lin, m.Misclassified, st
+	return nil
+}
+
+// averagedVersion is the version of the JSON form of Averaged.
+const averagedVersion = 1
+
+// MarshalJSON returns the JSON form of the fitted averaged perceptron: its
+// type and format version, the settings Epochs, Rate, NoBias, InitWeights
+// and InitBias, the averaged weights and bias, and Stats. Rand and OnUpdate
+// are not saved. MarshalJSON returns an error if the averaged perceptron
+// has not been fitted.
+func (a *Averaged) MarshalJSON() ([]byte, error) {
+	if !a.lin.fitted() {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	m := linearJSON{Weights: a.lin.w, Bias: a.lin.b}
+	return marshalModel("Averaged", averagedVersion, a.settings().json(), m, a.stats)
+}
+
+// UnmarshalJSON sets the averaged perceptron to the fitted model in data,
+// as written by MarshalJSON: its settings, averaged weights and bias, and
+// Stats. Rand and OnUpdate keep the values they had. The loaded averaged
+// perceptron predicts exactly as the saved one did.
+//
+// UnmarshalJSON returns an error, and changes nothing, if data is not the
+// JSON form of an Averaged of this format version or is not valid. As
+// encoding/json asks, the JSON null changes nothing.
+func (a *Averaged) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s settingsJSON
+	var m linearJSON
+	st, err := unmarshalModel(data, "Averaged", averagedVersion, &s, &m)
+	if err != nil {
+		return err
+	}
+	lin, err := loadLinear("Averaged", s, m)
+	if err != nil {
+		return err
+	}
+	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.InitBias = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias
+	a.lin, a.stats = lin, st
+	return nil
+}
+
+// votedVersion is the version of the JSON form of Voted.
+const votedVersion = 1
+
+// votedJSON is the JSON form of the voters of Voted, as Voted keeps them.
+// The last weights are not saved: they are the first moved by the step of
+// every mistake, and loading computes them so.
+type votedJSON struct {
+	First       linearJSON  `json:"first"`       // w_0 and b_0
+	Rows        [][]float64 `json:"rows"`        // the distinct mistaken rows, in the order of their first mistake
+	Steps       []float64   `json:"steps"`       // Rate·y of each row
+	MistakeRows []int       `json:"mistakeRows"` // the row, in Rows, of each mistake
+	Counts      []int       `json:"counts"`      // c_0, then the count of the voter each mistake made
+}
+
+// MarshalJSON returns the JSON form of the fitted voted perceptron: its
+// type and format version, the settings Epochs, Rate, NoBias, InitWeights
+// and InitBias, the voters as Voted keeps them (the first weights and bias,
+// the distinct rows that were mistakes with their steps, the row of each
+// mistake and the count of each voter), and Stats. Rand and OnUpdate are
+// not saved. MarshalJSON returns an error if the voted perceptron has not
+// been fitted.
+func (v *Voted) MarshalJSON() ([]byte, error) {
+	if !v.last.fitted() {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	d := v.last.dim()
+	m := votedJSON{
+		First:       linearJSON{Weights: v.first.w, Bias: v.first.b},
+		Rows:        make([][]float64, len(v.steps)),
+		Steps:       v.steps,
+		MistakeRows: make([]int, len(v.votes)-1),
+		Counts:      make([]int, len(v.votes)),
+	}
+	for r := range m.Rows {
+		m.Rows[r] = v.rows[r*d : (r+1)*d]
+	}
+	for k, vt := range v.votes {
+		if k > 0 {
+			m.MistakeRows[k-1] = vt.row
+		}
+		m.Counts[k] = vt.count
+	}
+	return marshalModel("Voted", votedVersion, v.settings().json(), m, v.stats)
+}
+
+// UnmarshalJSON sets the voted perceptron to the fitted model in data, as
+// written by MarshalJSON: its settings, voters and Stats. Rand and OnUpdate
+// keep the values they had. The loaded voted perceptron predicts exactly as
+// the saved one did.
+//
+// UnmarshalJSON returns an error, and changes nothing, if data is not the
+// JSON form of a Voted of this format version or is not valid, as when
+// the parts of the voters do not agree in length with each other, with the
+// number of weights or with Stats, or a step is not ±Rate. As encoding/json
+// asks, the JSON null changes nothing.
+func (v *Voted) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var sj settingsJSON
+	var m votedJSON
+	st, err := unmarshalModel(data, "Voted", votedVersion, &sj, &m)
+	if err != nil {
+		return err
+	}
+	first, err := loadLinear("Voted", sj, m.First)
+	if err != nil {
+		return err
+	}
+	s, err := sj.settings().resolve(first.dim())
+	if err != nil {
+		return err
+	}
+	d := first.dim()
+	switch {
+	case len(m.Steps) != len(m.Rows):
+		return fmt.Errorf("perceptron: Voted model has %d rows and %d steps, want as many", len(m.Rows), len(m.Steps))
+	case len(m.Counts) != len(m.MistakeRows)+1:
+		return fmt.Errorf("perceptron: Voted model has %d mistakes and %d counts, want one count more", len(m.MistakeRows), len(m.Counts))
+	case len(m.MistakeRows) != st.Mistakes:
+		return fmt.Errorf("perceptron: Voted model has %d mistakes, but Stats %d", len(m.MistakeRows), st.Mistakes)
+	case m.Counts[0] < 0:
+		return fmt.Errorf("perceptron: Voted model's first count is %d, want >= 0", m.Counts[0])
+	}
+	rows := make([]float64, 0, len(m.Rows)*d)
+	for r, x := range m.Rows {
+		if len(x) != d {
+			return fmt.Errorf("perceptron: Voted model's row %d has length %d, want %d", r, len(x), d)
+		}
+		if m.Steps[r] != s.rate && m.Steps[r] != -s.rate {
+			return fmt.Errorf("perceptron: Voted model's step %d is %v, want ±%v (the rate)", r, m.Steps[r], s.rate)
+		}
+		rows = append(rows, x...)
+	}
+	votes := make([]vote, len(m.Counts))
+	votes[0] = vote{row: -1, count: m.Counts[0]}
+	last := linear{w: append([]float64(nil), first.w...), b: first.b}
+	seen := 0
+	for k, r := range m.MistakeRows {
+		switch {
+		case r < 0 || r >= len(m.Rows):
+			return fmt.Errorf("perceptron: Voted model's mistake %d is on row %d, want one of its %d rows", k+1, r, len(m.Rows))
+		case r > seen:
+			// Fit numbers the rows in the order of their first mistake.
+			return fmt.Errorf("perceptron: Voted model's mistake %d is the first on row %d, want row %d", k+1, r, seen)
+		case m.Counts[k+1] < 1:
+			return fmt.Errorf("perceptron: Voted model's count %d is %d, want >= 1", k+1, m.Counts[k+1])
+		}
+		if r == seen {
+			seen++
+		}
+		votes[k+1] = vote{row: r, count: m.Counts[k+1]}
+		s.update(&last, rows[r*d:(r+1)*d], m.Steps[r])
+	}
+	if seen != len(m.Rows) {
+		return fmt.Errorf("perceptron: Voted model has %d rows, but its mistakes are on %d", len(m.Rows), seen)
+	}
+	if nonFinite(last.w) >= 0 || math.IsInf(last.b, 0) {
+		return errors.New("perceptron: Voted model's last weights overflow")
+	}
+	unit := 1.0
+	if s.noBias {
+		unit = 0
+	}
+	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.InitBias = sj.Epochs, sj.Rate, sj.NoBias, sj.InitWeights, sj.InitBias
+	v.first, v.last, v.rows, v.steps, v.unit, v.votes, v.stats = first, last, rows, m.Steps, unit, votes, st
 	return nil
 }

@@ -267,24 +267,277 @@ func FuzzPerceptronUnmarshalJSON(f *testing.F) {
 	f.Add([]byte(`{"type":"Perceptron","version":1,"model":{"weights":[-0]}}`))
 	f.Add([]byte(`{"type":"Pocket","version":1}`))
 	f.Add([]byte(`null`))
+	fuzzUnmarshalJSON(f, func() savable { return &Perceptron{} }, linearDim)
+}
+
+// linearDim returns the number of weights of a linear classifier.
+func linearDim(c savable) int {
+	return len(c.(interface{ Weights() []float64 }).Weights())
+}
+
+// fuzzUnmarshalJSON checks that no input panics UnmarshalJSON on the zero
+// value that newC returns, and that any input that loads gives a
+// classifier that predicts rows of dim(c) features, dim(c) > 0, and saves
+// to a form that loads back to the same JSON.
+func fuzzUnmarshalJSON(f *testing.F, newC func() savable, dim func(c savable) int) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var p Perceptron
-		if err := p.UnmarshalJSON(data); err != nil || !p.lin.fitted() {
+		c := newC()
+		if err := c.UnmarshalJSON(data); err != nil || string(data) == "null" {
 			return
 		}
-		x := make([]float64, len(p.Weights()))
-		_ = p.Predict(x)
-		out, err := json.Marshal(&p)
+		d := dim(c)
+		if d < 1 {
+			t.Fatalf("loaded %s as a model of %d features", data, d)
+		}
+		x := make([]float64, d)
+		_ = c.Predict(x)
+		_ = c.Score(x)
+		out, err := json.Marshal(c)
 		if err != nil {
 			t.Fatalf("loaded %s but cannot save it: %v", data, err)
 		}
-		var q Perceptron
-		if err := json.Unmarshal(out, &q); err != nil {
+		q := newC()
+		if err := json.Unmarshal(out, q); err != nil {
 			t.Fatalf("saved %s but cannot load it: %v", out, err)
 		}
-		again, err := json.Marshal(&q)
+		again, err := json.Marshal(q)
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("saved %s, then %s (%v)", out, again, err)
 		}
 	})
+}
+
+// testUnmarshalJSONErrors loads good into c, then each case's data, which
+// must fail with an error that starts with perceptron: and contains the
+// case's want, and leave c as it was.
+func testUnmarshalJSONErrors(t *testing.T, c savable, good string, cases []struct{ data, want string }) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(good), c); err != nil {
+		t.Fatalf("good model: %v", err)
+	}
+	before, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		if tc.data == good {
+			t.Fatalf("case %q is the good model", tc.want)
+		}
+		err := c.UnmarshalJSON([]byte(tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "perceptron: ") {
+			t.Errorf("UnmarshalJSON(%s): error %v, want one starting perceptron: and containing %q", tc.data, err, tc.want)
+		}
+		if after, err := json.Marshal(c); err != nil || !bytes.Equal(after, before) {
+			t.Errorf("UnmarshalJSON(%s) changed the model to %s (%v)", tc.data, after, err)
+		}
+	}
+}
+
+// twoPoints is the data set of the hand traces of the variants' JSON
+// forms: x = 1 labelled +1 and x = -1 labelled -1. From zero, the run makes
+// two mistakes in epoch 1, moving (w, b) from (0, 0) to (1, 1) and then to
+// (2, 0), and none in epoch 2.
+func twoPoints() (*mat.Dense, []float64) {
+	return mat.NewDense(2, 1, []float64{1, -1}), []float64{1, -1}
+}
+
+// The pocket of the trace: the ratchet counts (2, 0) at its first right
+// visit, in epoch 2, finds it misclassifies no row, and pockets it.
+const goodPocket = `{"type":"Pocket","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"checkAll":false},"model":{"weights":[2],"bias":0,"misclassified":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// The average of the trace: the weights after the four visits are (1, 1),
+// (2, 0), (2, 0) and (2, 0), whose average is (7/4, 1/4).
+const goodAveraged = `{"type":"Averaged","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[1.75],"bias":0.25},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// The voters of the trace: (0, 0) survives no visit, (1, 1) its own, and
+// (2, 0) its own and the two of epoch 2. Each row was a mistake once, in
+// order.
+const goodVoted = `{"type":"Voted","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"first":{"weights":[0],"bias":0},"rows":[[1],[-1]],"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,3]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// MarshalJSON of each variant writes the hand-traced form of its fit on
+// twoPoints.
+func TestVariantsMarshalJSONTrace(t *testing.T) {
+	X, y := twoPoints()
+	for _, c := range []struct {
+		c    savable
+		want string
+	}{
+		{&Pocket{}, goodPocket},
+		{&Averaged{}, goodAveraged},
+		{&Voted{}, goodVoted},
+	} {
+		if err := c.c.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(c.c)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%T: MarshalJSON gives\n%s (%v)\nwant\n%s", c.c, got, err, c.want)
+		}
+	}
+}
+
+func TestVariantsMarshalJSONBeforeFit(t *testing.T) {
+	for _, c := range []savable{&Pocket{}, &Averaged{}, &Voted{}} {
+		if _, err := json.Marshal(c); err == nil || !strings.Contains(err.Error(), "perceptron: MarshalJSON called before Fit") {
+			t.Errorf("%T: Marshal before Fit: %v", c, err)
+		}
+	}
+}
+
+// randomVariant returns a function for testJSONRoundTrip that makes c with
+// the random settings of randomPerceptron, or the zero value that zero
+// returns for a nil rnd.
+func randomVariant(zero func() variant, more func(rnd *rand.Rand, c variant)) func(rnd *rand.Rand, d int) savable {
+	return func(rnd *rand.Rand, d int) savable {
+		c := zero()
+		if rnd == nil {
+			return c.(savable)
+		}
+		set(c, *randomPerceptron(rnd, d))
+		if more != nil {
+			more(rnd, c)
+		}
+		return c.(savable)
+	}
+}
+
+// checkLinear checks that the loaded variant has the saved one's weights
+// and bias, to the bit.
+func checkLinear(t *testing.T, saved, loaded savable) {
+	t.Helper()
+	p, q := saved.(variant), loaded.(variant)
+	if !sameBits(q.Weights(), p.Weights()) || math.Float64bits(q.Bias()) != math.Float64bits(p.Bias()) {
+		t.Fatalf("%T: loaded w=%v b=%v, saved w=%v b=%v", p, q.Weights(), q.Bias(), p.Weights(), p.Bias())
+	}
+}
+
+func TestPocketJSONRoundTrip(t *testing.T) {
+	testJSONRoundTrip(t, randomVariant(func() variant { return &Pocket{} }, func(rnd *rand.Rand, c variant) {
+		c.(*Pocket).CheckAll = rnd.IntN(2) == 0
+	}), func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) {
+		checkLinear(t, saved, loaded)
+		p, q := saved.(*Pocket), loaded.(*Pocket)
+		if q.Misclassified() != p.Misclassified() || q.CheckAll != p.CheckAll {
+			t.Fatalf("loaded Misclassified %d CheckAll %t, saved %d %t", q.Misclassified(), q.CheckAll, p.Misclassified(), p.CheckAll)
+		}
+	})
+}
+
+func TestAveragedJSONRoundTrip(t *testing.T) {
+	testJSONRoundTrip(t, randomVariant(func() variant { return &Averaged{} }, nil),
+		func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) { checkLinear(t, saved, loaded) })
+}
+
+// The loaded voted perceptron computes its last weights from the voters:
+// they must be the saved ones, to the bit.
+func TestVotedJSONRoundTrip(t *testing.T) {
+	testJSONRoundTrip(t, randomVariant(func() variant { return &Voted{} }, nil),
+		func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) { checkLinear(t, saved, loaded) })
+}
+
+// A voted perceptron whose starting weights make no mistake has a single
+// voter and no rows, and loads as such.
+func TestVotedJSONNoMistakes(t *testing.T) {
+	X, y := twoPoints()
+	v := &Voted{InitWeights: []float64{1}, InitBias: -0.5}
+	if err := v.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `"model":{"first":{"weights":[1],"bias":-0.5},"rows":[],"steps":[],"mistakeRows":[],"counts":[2]}`
+	if !strings.Contains(string(data), want) {
+		t.Fatalf("saved %s, want it to contain %s", data, want)
+	}
+	var q Voted
+	if err := json.Unmarshal(data, &q); err != nil {
+		t.Fatal(err)
+	}
+	// The one voter, x - 0.5, has count 2.
+	for _, c := range []struct{ x, score float64 }{{0.5, 2}, {0.4, -2}, {-3, -2}} {
+		if got := q.Score([]float64{c.x}); got != c.score {
+			t.Errorf("Score(%v) = %v, want %v", c.x, got, c.score)
+		}
+	}
+}
+
+func TestPocketUnmarshalJSONErrors(t *testing.T) {
+	g := goodPocket
+	testUnmarshalJSONErrors(t, &Pocket{}, g, []struct{ data, want string }{
+		{strings.Replace(g, `"Pocket"`, `"Averaged"`, 1), "the model is a Averaged, not a Pocket"},
+		{strings.Replace(g, `"version":1`, `"version":2`, 1), "Pocket model format version 2, want 1"},
+		{strings.Replace(g, `"misclassified":0`, `"misclassified":-1`, 1), "Pocket model misclassifies -1 rows, want >= 0"},
+		{strings.Replace(g, `"misclassified":0`, `"misclassified":1`, 1), "misclassifies 1 rows of a run that converged, want 0"},
+		{strings.Replace(g, `"checkAll":false`, `"checkAll":"yes"`, 1), "cannot unmarshal string"},
+		{strings.Replace(g, `"checkAll":false`, `"checkAll":false,"ratchet":true`, 1), `unknown field "ratchet"`},
+		{strings.Replace(g, `"weights":[2]`, `"weights":[]`, 1), "Pocket model has no weights"},
+	})
+	// A pocket that misclassifies rows is fine if the run did not converge.
+	bad := strings.Replace(strings.Replace(g, `"misclassified":0`, `"misclassified":1`, 1), `"converged":true`, `"converged":false`, 1)
+	var p Pocket
+	if err := json.Unmarshal([]byte(bad), &p); err != nil || p.Misclassified() != 1 {
+		t.Errorf("pocket of a run that did not converge: %v, Misclassified %d", err, p.Misclassified())
+	}
+}
+
+func TestAveragedUnmarshalJSONErrors(t *testing.T) {
+	g := goodAveraged
+	testUnmarshalJSONErrors(t, &Averaged{}, g, []struct{ data, want string }{
+		{strings.Replace(g, `"Averaged"`, `"Voted"`, 1), "the model is a Voted, not a Averaged"},
+		{strings.Replace(g, `"version":1`, `"version":0`, 1), "Averaged model format version 0, want 1"},
+		{strings.Replace(g, `"noBias":false`, `"noBias":true`, 1), "Averaged model has bias 0.25 with noBias set, want 0"},
+		{strings.Replace(g, `"initWeights":null`, `"initWeights":[1,2]`, 1), "InitWeights has length 2, want 1"},
+		{strings.Replace(g, `"bias":0.25`, `"bias":0.25,"count":4`, 1), `unknown field "count"`},
+		{strings.Replace(g, `"epochMistakes":[2,0]`, `"epochMistakes":[2,1]`, 1), "stats: 2 mistakes, but the epochs made 3"},
+	})
+}
+
+func TestVotedUnmarshalJSONErrors(t *testing.T) {
+	g := goodVoted
+	r := func(old, new string) string {
+		if !strings.Contains(g, old) {
+			t.Fatalf("%s not in the good model", old)
+		}
+		return strings.Replace(g, old, new, 1)
+	}
+	testUnmarshalJSONErrors(t, &Voted{}, g, []struct{ data, want string }{
+		{r(`"Voted"`, `"Perceptron"`), "the model is a Perceptron, not a Voted"},
+		{r(`"version":1`, `"version":3`), "Voted model format version 3, want 1"},
+		{r(`"counts":[0,1,3]`, `"counts":[0,1,3],"last":{"weights":[2],"bias":0}`), `unknown field "last"`},
+		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[],"bias":0}`), "Voted model has no weights"},
+		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[0],"bias":1e999}`), "1e999"},
+		{r(`"noBias":false`, `"noBias":true`) + `x`, "not a Voted model"},
+		{r(`"steps":[1,-1]`, `"steps":[1]`), "Voted model has 2 rows and 1 steps, want as many"},
+		{r(`"counts":[0,1,3]`, `"counts":[0,1]`), "Voted model has 2 mistakes and 2 counts, want one count more"},
+		{r(`"mistakes":2,"epochMistakes":[2,0]`, `"mistakes":3,"epochMistakes":[3,0]`), "Voted model has 2 mistakes, but Stats 3"},
+		{r(`"counts":[0,1,3]`, `"counts":[-1,1,3]`), "Voted model's first count is -1, want >= 0"},
+		{r(`"counts":[0,1,3]`, `"counts":[0,0,3]`), "Voted model's count 1 is 0, want >= 1"},
+		{r(`"rows":[[1],[-1]]`, `"rows":[[1],[-1,0]]`), "Voted model's row 1 has length 2, want 1"},
+		{r(`"first":{"weights":[0]`, `"first":{"weights":[0,0]`), "Voted model's row 0 has length 1, want 2"},
+		{r(`"steps":[1,-1]`, `"steps":[1,-2]`), "Voted model's step 1 is -2, want ±1 (the rate)"},
+		{r(`"rate":0`, `"rate":0.5`), "Voted model's step 0 is 1, want ±0.5 (the rate)"},
+		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,2]`), "Voted model's mistake 2 is on row 2, want one of its 2 rows"},
+		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,-1]`), "Voted model's mistake 2 is on row -1, want one of its 2 rows"},
+		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[1,0]`), "Voted model's mistake 1 is the first on row 1, want row 0"},
+		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,0]`), "Voted model has 2 rows, but its mistakes are on 1"},
+		{strings.NewReplacer(`"rate":0`, `"rate":1e308`, `"rows":[[1],[-1]]`, `"rows":[[2],[-1]]`, `"steps":[1,-1]`, `"steps":[1e308,-1e308]`).Replace(g),
+			"Voted model's last weights overflow"},
+	})
+}
+
+func FuzzPocketUnmarshalJSON(f *testing.F) {
+	f.Add([]byte(goodPocket))
+	fuzzUnmarshalJSON(f, func() savable { return &Pocket{} }, linearDim)
+}
+
+func FuzzAveragedUnmarshalJSON(f *testing.F) {
+	f.Add([]byte(goodAveraged))
+	fuzzUnmarshalJSON(f, func() savable { return &Averaged{} }, linearDim)
+}
+
+func FuzzVotedUnmarshalJSON(f *testing.F) {
+	f.Add([]byte(goodVoted))
+	fuzzUnmarshalJSON(f, func() savable { return &Voted{} }, linearDim)
 }
