@@ -15,12 +15,14 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
-// model is what the command needs of a classifier: it fits, predicts, and
-// saves and loads as JSON.
+// model is what the command needs of a classifier: it fits, predicts,
+// scores, describes its training run, and saves and loads as JSON.
 type model interface {
 	perceptron.Classifier
 	json.Marshaler
 	json.Unmarshaler
+	Score(x []float64) float64
+	Stats() perceptron.Stats
 }
 
 // classifiers are the classifiers that the command trains, in the order of
@@ -32,6 +34,18 @@ var classifiers = []struct {
 }{
 	{"perceptron", func(o *options) model {
 		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+	}},
+	{"pocket", func(o *options) model {
+		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate(), CheckAll: o.checkAll}
+	}},
+	{"averaged", func(o *options) model {
+		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+	}},
+	{"voted", func(o *options) model {
+		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
 	}},
 }
@@ -65,6 +79,7 @@ type options struct {
 	noBias      bool
 	initWeights []float64
 	initBias    float64
+	checkAll    bool
 
 	// progress, if not nil, is told of every update.
 	progress *progress
@@ -82,6 +97,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 		return err
 	})
 	fs.Float64Var(&o.initBias, "init-bias", 0, "bias that training starts from")
+	fs.BoolVar(&o.checkAll, "check-all", false, "pocket: count the misclassified rows of the weights after every update, not only after a record run (slow)")
 }
 
 // rand returns the shuffle source of one classifier, or nil if the rows
@@ -112,14 +128,4 @@ func parseFloats(s string) ([]float64, error) {
 		w = append(w, v)
 	}
 	return w, nil
-}
-
-// statser is a classifier that describes its training run.
-type statser interface {
-	Stats() perceptron.Stats
-}
-
-// scorer is a classifier with a decision function.
-type scorer interface {
-	Score(x []float64) float64
 }

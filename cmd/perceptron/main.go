@@ -353,10 +353,6 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sc, canScore := s.m.(scorer)
-	if j.score && !canScore {
-		return usagef("-score: the %s model has no score", s.classifier)
-	}
 	ds, err := readData(files[0], spec, s.features)
 	if err != nil {
 		return err
@@ -375,7 +371,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		b.WriteString(label)
 		if j.score {
 			b.WriteByte('\t')
-			b.WriteString(strconv.FormatFloat(sc.Score(x), 'g', -1, 64))
+			b.WriteString(strconv.FormatFloat(s.m.Score(x), 'g', -1, 64))
 		}
 		b.WriteByte('\n')
 	}

@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,6 +93,13 @@ func TestDemo(t *testing.T) {
 		t.Errorf("demo does not describe its data:\n%s", out)
 	}
 	rows := parseTable(t, out)
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.name)
+	}
+	if want := []string{"perceptron", "pocket", "averaged", "voted"}; !slices.Equal(names, want) {
+		t.Fatalf("the demo lists %q, want %q:\n%s", names, want, out)
+	}
 	if len(rows) != len(classifiers) {
 		t.Fatalf("table has %d rows, want one per classifier (%d):\n%s", len(rows), len(classifiers), out)
 	}
@@ -276,10 +284,8 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		row := parseTable(t, out)[0]
-		if s, ok := m.(statser); ok {
-			if st := s.Stats(); row.epochs != st.Epochs || row.mistakes != st.Mistakes || row.test != "-" {
-				t.Errorf("%s: train table %+v, library Stats %+v", name, row, st)
-			}
+		if st := m.Stats(); row.epochs != st.Epochs || row.mistakes != st.Mistakes || row.test != "-" {
+			t.Errorf("%s: train table %+v, library Stats %+v", name, row, st)
 		}
 
 		code, out, errs = runCmd("predict", "-model", model, "-header", "-label", strconv.Itoa(lc+1), "-score", data)
@@ -293,7 +299,7 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		for i, l := range lines {
 			label, score, _ := strings.Cut(l, "\t")
 			x := Xs.RawRowView(i)
-			want := m.(scorer).Score(x)
+			want := m.Score(x)
 			if score != strconv.FormatFloat(want, 'g', -1, 64) {
 				t.Fatalf("%s: row %d: score %s, want %v", name, i, score, want)
 			}
@@ -366,6 +372,39 @@ func TestFormatsAgree(t *testing.T) {
 	for k := 1; k < len(models); k++ {
 		if !bytes.Equal(models[k], models[0]) {
 			t.Errorf("%v trains\n%s\nbut %v trains\n%s", sources[k], models[k], sources[0], models[0])
+		}
+	}
+}
+
+// Train gives every classifier the settings of the flags, and saves them.
+func TestTrainSavesSettings(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n-2,0,-1\n"))
+	model := filepath.Join(dir, "m.json")
+	for _, c := range classifiers {
+		code, _, errs := runCmd("train", "-classifier", c.name, "-o", model, "-epochs", "7", "-rate", "0.5",
+			"-no-bias", "-init-weights", "1,-2", "-check-all", "-shuffle", "-seed", "4", data)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+		}
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct {
+			Model struct {
+				Settings map[string]any `json:"settings"`
+			} `json:"model"`
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "initWeights": []any{1.0, -2.0}, "initBias": 0.0}
+		if c.name == "pocket" {
+			want["checkAll"] = true
+		}
+		if got := f.Model.Settings; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: saved settings %v, want %v", c.name, got, want)
 		}
 	}
 }
@@ -506,6 +545,7 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		{`"type":"Perceptron"`, `"type":"Pocket"`, "the model is a Pocket, not a Perceptron"},
 		{`"type":"Perceptron","version":1`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 1"},
 		{`"classifier":"perceptron"`, `"classifier":"forest"`, `classifier "forest" is not one of`},
+		{`"classifier":"perceptron"`, `"classifier":"voted"`, "the model is a Perceptron, not a Voted"},
 		{`"features":2`, `"features":3`, "standardisation of 2 means and 2 scales, want 3"},
 		{`"pos":"+1"`, `"pos":"-1"`, "want two different labels"},
 	} {

@@ -82,7 +82,7 @@ func mistakesPlot(rs []*result) (*plot.Plot, error) {
 	p.Y.Min = 0
 	p.Legend.Top = true
 	for i, r := range rs {
-		if !r.hasStats || r.stats.Epochs == 0 {
+		if r.stats.Epochs == 0 {
 			continue
 		}
 		xys := make(plotter.XYs, r.stats.Epochs)
@@ -188,14 +188,9 @@ type scoreGrid struct {
 }
 
 // newScoreGrid scores every point of the grid xs × ys with m after
-// standardising it with sc, if not nil. It uses the prediction where m has
-// no score.
+// standardising it with sc, if not nil.
 func newScoreGrid(xs, ys []float64, m model, sc *scaler) *scoreGrid {
 	g := &scoreGrid{xs: xs, ys: ys, z: make([]float64, len(xs)*len(ys))}
-	score := m.Predict
-	if s, ok := m.(scorer); ok {
-		score = s.Score
-	}
 	x := make([]float64, 2)
 	for r, yv := range ys {
 		for c, xv := range xs {
@@ -203,7 +198,7 @@ func newScoreGrid(xs, ys []float64, m model, sc *scaler) *scoreGrid {
 			if sc != nil {
 				sc.row(x)
 			}
-			g.z[r*len(xs)+c] = score(x)
+			g.z[r*len(xs)+c] = m.Score(x)
 		}
 	}
 	return g
