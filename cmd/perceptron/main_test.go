@@ -504,8 +504,10 @@ func TestPlot(t *testing.T) {
 		args  []string
 		magic string
 	}{
-		{[]string{"eval", two}, "<svg"},
-		{[]string{"eval", five}, "<svg"},
+		// A few epochs: the voted perceptron's boundary costs a vote of
+		// every voter at each point of the grid.
+		{[]string{"eval", "-epochs", "20", two}, "<svg"},
+		{[]string{"eval", "-epochs", "20", five}, "<svg"},
 		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, "\x89PNG"},
 		{[]string{"demo"}, "\x89PNG"},
 	} {

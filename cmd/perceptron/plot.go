@@ -174,11 +174,19 @@ func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plo
 		style.Color = plotutil.DarkColors[i%len(plotutil.DarkColors)]
 		style.Width = vg.Points(1.5)
 		c.LineStyles[0] = style
-		p.Add(c)
+		p.Add(boundary{c})
 		p.Legend.Add(r.name, &plotter.Line{LineStyle: style})
 	}
 	return p, nil
 }
+
+// boundary is a contour without glyph boxes. The contour plotter gives one
+// to every point of the grid, and plot builds them all again at each step
+// of laying out the axes: most of the time of a plot, for a margin that
+// the grid, wider than the data, does not need.
+type boundary struct{ *plotter.Contour }
+
+func (boundary) GlyphBoxes(*plot.Plot) []plot.GlyphBox { return nil }
 
 // scoreGrid is the score of a classifier on a grid of points, as the
 // contour plotter reads it.
