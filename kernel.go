@@ -257,7 +257,10 @@ func (p Prediction) check() error {
 // which is Perceptron's update w += Rate·y·x made in the feature space. The
 // rows x_j with a mistake are the support vectors; a row that is a mistake
 // in several epochs is stored once, with the sum of its a_j. With the
-// Linear kernel, Kernel makes the same mistakes as Perceptron.
+// Linear kernel and exact sums, as on integer data, Kernel makes the
+// mistakes Perceptron makes. Training starts from the empty hypothesis:
+// Kernel has no InitWeights or InitBias, as a weight vector of the input
+// space is not a point of the kernel's feature space.
 //
 // The zero value is ready to use: it trains with the Linear kernel and a
 // bias, at rate 1, visiting the rows in order, for at most DefaultEpochs
@@ -266,17 +269,19 @@ func (p Prediction) check() error {
 // Prediction is read by the prediction methods, so that one fit serves
 // all three rules.
 //
-// Each visit of training scores one row against every support vector.
-// Fit scores the rows in blocks, in the order it will visit them, so that
-// the dot products of a support vector with a block go through gonum's
-// BLAS at once, and splits that work over GOMAXPROCS goroutines; every
-// sum is taken in a fixed order, so the result does not depend on the
-// number of goroutines. After the first epoch a row's score is updated
-// only by the mistakes made since its last visit, so an epoch costs in
-// proportion to its own mistakes, not to all support vectors. Fit keeps
-// O(n) numbers besides the support vectors; the fitted Kernel keeps
-// copies of the support vectors, U·d numbers for U of them, and O(1)
-// numbers per mistake, and no reference to X.
+// A visit scores one row against every support vector. Fit scores the rows
+// a block at a time, in the order it will visit them, so that the dot
+// products of a support vector with a block come from one matrix-vector
+// product of gonum's BLAS, and splits that work over GOMAXPROCS
+// goroutines; every sum is taken in an order fixed by the data and the
+// settings alone, so the result does not depend on the number of
+// goroutines. After the first epoch a row's score is brought up to date
+// only with the mistakes made since its last visit, so an epoch costs in
+// proportion to the mistakes of the last n visits, not to all support
+// vectors. Besides the data, Fit uses O(n) numbers, a block of rows and
+// the mistakes of the last epoch; the fitted Kernel keeps copies of its U
+// support vectors, U·d numbers, and O(1) numbers per mistake, and no
+// reference to X.
 type Kernel struct {
 	// Func is the kernel. Nil means Linear. Fit checks its parameters and
 	// the fitted Kernel keeps its own copy of them.
@@ -350,7 +355,7 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	t := newTrainer(ds, &s, kn, k)
-	defer t.team.stop()
+	defer t.close()
 	stats, err := s.run(ds, t.visit)
 	if err != nil {
 		return err
@@ -741,36 +746,42 @@ func (m *kmodel) remove(j int) {
 	}
 }
 
-// Fit scores the rows a block at a time, in the order of the visits.
+// Fit visits the rows a block at a time. Before the visits of a block its
+// rows are brought up to date with the changes to the hypothesis since
+// their last visit, in two parts: the bulk, the changes made before the
+// visits of the block lookahead blocks earlier, which the other goroutines
+// compute ahead, while the visits go on; and the rest, which the visiting
+// goroutine adds when the block's turn comes. The split depends on the
+// data and the settings alone, so the sums do too.
 const (
-	// blockRows is the number of rows scored together; their copy, 64·d
+	// blockRows is the number of rows in a block; their copy, 64·d
 	// numbers, stays in the L2 cache while every support vector passes.
 	blockRows = 64
 
-	// chunkChanges is the number of changes to the hypothesis in one unit
-	// of parallel work.
-	chunkChanges = 16
+	// lookahead is the number of blocks whose bulk is computed ahead of
+	// the visits.
+	lookahead = 2
 
-	// minParallel is the least work, in multiply-adds, worth handing to
-	// other goroutines.
-	minParallel = 1 << 17
+	// chunkChanges is the number of changes in one unit of the bulk's
+	// parallel work.
+	chunkChanges = 16
 )
 
 // change is one change to the hypothesis during Fit: a term
-// delta·K(x_row, ·), and delta·beta on the bias.
+// delta·K(x_row, ·), and delta·beta on the bias. norm is the squared norm
+// of x_row if the kernel needs it.
 type change struct {
 	row   int
 	delta float64
+	norm  float64
 }
 
 // trainer is the state of one Fit.
 //
 // It keeps, for every row i, the part f[i] of its score made of the
-// changes with index below seen[i], and a log of the changes. Before a
-// block of rows is visited, load brings their f up to date with the
-// changes since their last visit; a mistake inside the block is spread at
-// once to the rows of the block still to be visited. The log keeps only
-// the changes that some row has not yet seen.
+// changes with index below seen[i], and a log of the changes. A mistake
+// inside a block is spread at once to the rows of the block still to be
+// visited. The log keeps only the changes that some row has not seen.
 type trainer struct {
 	ds       *dataset
 	k        kern
@@ -793,25 +804,38 @@ type trainer struct {
 	b        float64
 	visits   int
 
-	order []int // the visits of this epoch
-	pos   int   // the visits made in this epoch
+	order  []int // the visits of this epoch
+	pos    int   // the visits made in this epoch
+	blocks []block
+	cur    *block    // the block being visited
+	k0     []float64 // the visiting goroutine's kernel values
 
-	// The block being visited: its rows, a copy of them and their norms.
-	blk []int
-	bx  []float64
-	bn  []float64
+	mu      sync.Mutex
+	cond    sync.Cond // a block was queued or its bulk done, or stop
+	queue   []*block  // blocks whose bulk has chunks to hand out
+	stop    bool
+	helpers sync.WaitGroup
+}
 
-	// The catch-up that load hands to the team: the rows of the block
-	// that have not seen every change, sorted by seen so that change e
-	// reaches a prefix of them, with a copy of them and their norms; and
-	// changes [from, to), in chunks with partial sums part.
-	late     []int
-	lx       []float64
-	ln       []float64
-	from, to int
-	part     []float64
-	scratch  [][]float64 // per goroutine, one kernel value per block row
-	team     *team
+// block is a block of visits and the catch-up of its rows.
+type block struct {
+	rows []int     // the visits, in order
+	x    []float64 // copy of the rows, in order
+	xn   []float64 // their squared norms
+
+	// The bulk: changes log, those from index from up to upto, reach the
+	// rows late, those with seen < upto, sorted by seen so that a change
+	// reaches a prefix of them. lx and ln are a copy of late and their
+	// norms; part[c] is the sum of chunk c of the changes for each.
+	upto, from int
+	log        []change
+	late       []int
+	lateSeen   []int
+	lx, ln     []float64
+	chunks     int
+	part       []float64
+	handed     int // chunks handed out
+	done       int // chunks done
 }
 
 func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
@@ -825,12 +849,11 @@ func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
 		f:        make([]float64, ds.n),
 		seen:     make([]int, ds.n),
 		refs:     make([]int, ds.n),
-		bx:       make([]float64, blockRows*ds.d),
-		bn:       make([]float64, blockRows),
-		late:     make([]int, 0, blockRows),
-		lx:       make([]float64, blockRows*ds.d),
-		ln:       make([]float64, blockRows),
+		blocks:   make([]block, lookahead+1),
+		queue:    make([]*block, 0, lookahead+1),
+		k0:       make([]float64, blockRows),
 	}
+	t.cond.L = &t.mu
 	if !s.noBias {
 		t.beta = 1
 	}
@@ -840,32 +863,201 @@ func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
 	if k.norms() {
 		t.norm = make([]float64, ds.n)
 	}
-	t.team = newTeam(t.chunk)
-	for range t.team.size() {
-		t.scratch = append(t.scratch, make([]float64, blockRows))
+	for i := range t.blocks {
+		b := &t.blocks[i]
+		b.x = make([]float64, blockRows*ds.d)
+		b.xn = make([]float64, blockRows)
+		b.late = make([]int, 0, blockRows)
+		b.lateSeen = make([]int, 0, blockRows)
+		b.lx = make([]float64, blockRows*ds.d)
+		b.ln = make([]float64, blockRows)
+	}
+	for range runtime.GOMAXPROCS(0) - 1 {
+		t.helpers.Add(1)
+		go t.help()
 	}
 	s.onEpoch = t.epoch
 	return t
 }
 
+// close stops the helpers.
+func (t *trainer) close() {
+	t.mu.Lock()
+	t.stop = true
+	t.cond.Broadcast()
+	t.mu.Unlock()
+	t.helpers.Wait()
+}
+
 // epoch starts an epoch that visits the rows in order.
 func (t *trainer) epoch(order []int) {
 	t.order, t.pos = order, 0
-	if t.visits == 0 {
+	if t.visits > 0 {
+		// Every row has been visited and no bulk is under way, so the log
+		// before the oldest last visit will not be needed again.
+		lo := slices.Min(t.seen)
+		t.log = t.log[:copy(t.log, t.log[lo-t.base:])]
+		t.base = lo
+	}
+	for b := range lookahead {
+		t.queueBlock(b)
+	}
+}
+
+// queueBlock prepares block b of the epoch, if there is one, and queues its
+// bulk: the changes logged so far.
+func (t *trainer) queueBlock(b int) {
+	lo := b * blockRows
+	if lo >= len(t.order) {
 		return
 	}
-	// Every row has been visited, so the log before the oldest last
-	// visit will not be needed again.
-	lo := slices.Min(t.seen)
-	t.log = t.log[:copy(t.log, t.log[lo-t.base:])]
-	t.base = lo
+	blk := &t.blocks[b%len(t.blocks)]
+	blk.rows = t.order[lo:min(lo+blockRows, len(t.order))]
+	blk.upto = t.base + len(t.log)
+	blk.late, blk.lateSeen = blk.late[:0], blk.lateSeen[:0]
+	d := t.ds.d
+	for q, r := range blk.rows {
+		x := t.ds.row(r)
+		copy(blk.x[q*d:q*d+d], x)
+		if t.norm != nil {
+			t.norm[r] = floats.Dot(x, x)
+			blk.xn[q] = t.norm[r]
+		}
+		if t.seen[r] < blk.upto {
+			blk.late = append(blk.late, r)
+			blk.lateSeen = append(blk.lateSeen, t.seen[r])
+		}
+	}
+	// Sort by seen, by insertion: blocks are small.
+	for i := 1; i < len(blk.late); i++ {
+		for j := i; j > 0 && blk.lateSeen[j] < blk.lateSeen[j-1]; j-- {
+			blk.late[j], blk.late[j-1] = blk.late[j-1], blk.late[j]
+			blk.lateSeen[j], blk.lateSeen[j-1] = blk.lateSeen[j-1], blk.lateSeen[j]
+		}
+	}
+	blk.chunks, blk.handed, blk.done = 0, 0, 0
+	if len(blk.late) == 0 {
+		return
+	}
+	for q, r := range blk.late {
+		copy(blk.lx[q*d:q*d+d], t.ds.row(r))
+		if t.norm != nil {
+			blk.ln[q] = t.norm[r]
+		}
+	}
+	blk.from = blk.lateSeen[0]
+	blk.log = t.log[blk.from-t.base : blk.upto-t.base]
+	blk.chunks = (blk.upto - blk.from + chunkChanges - 1) / chunkChanges
+	nl := len(blk.late)
+	blk.part = slices.Grow(blk.part[:0], blk.chunks*nl)[:blk.chunks*nl]
+	t.mu.Lock()
+	t.queue = append(t.queue, blk)
+	t.cond.Broadcast()
+	t.mu.Unlock()
+}
+
+// help is a helper goroutine: it computes chunks of the queued bulks,
+// oldest first, until close.
+func (t *trainer) help() {
+	defer t.helpers.Done()
+	k := make([]float64, blockRows)
+	t.mu.Lock()
+	for {
+		t.prune()
+		if t.stop {
+			t.mu.Unlock()
+			return
+		}
+		if len(t.queue) == 0 {
+			t.cond.Wait()
+			continue
+		}
+		t.work(t.queue[0], k)
+	}
+}
+
+// prune drops from the queue the bulks with no chunk left to hand out.
+// It is called with t.mu held.
+func (t *trainer) prune() {
+	n := 0
+	for n < len(t.queue) && t.queue[n].handed == t.queue[n].chunks {
+		n++
+	}
+	t.queue = t.queue[:copy(t.queue, t.queue[n:])]
+}
+
+// work hands out the next chunk of blk's bulk, computes it and counts it
+// done. It is called, and returns, with t.mu held.
+func (t *trainer) work(blk *block, k []float64) {
+	c := blk.handed
+	blk.handed++
+	t.mu.Unlock()
+	t.chunk(blk, c, k)
+	t.mu.Lock()
+	if blk.done++; blk.done == blk.chunks {
+		t.cond.Broadcast()
+	}
+}
+
+// chunk computes chunk c of blk's bulk into part[c], with k as scratch.
+// It reads only blk and the rows of X.
+func (t *trainer) chunk(blk *block, c int, k []float64) {
+	d, nl := t.ds.d, len(blk.late)
+	part := blk.part[c*nl : c*nl+nl]
+	clear(part)
+	lo := c * chunkChanges
+	q := 0 // change e reaches late[:q], the rows with seen <= e
+	for e := lo; e < min(lo+chunkChanges, len(blk.log)); e++ {
+		for q < nl && blk.lateSeen[q] <= blk.from+e {
+			q++
+		}
+		ch := blk.log[e]
+		t.k.row(k[:q], blk.lx, d, blk.ln, t.ds.row(ch.row), ch.norm)
+		floats.AddScaled(part[:q], ch.delta, k[:q])
+	}
+}
+
+// start makes block b the block to visit: it waits for its bulk, lending
+// a hand, adds it and the changes made since, and queues the bulk of the
+// block lookahead blocks on.
+func (t *trainer) start(b int) {
+	blk := &t.blocks[b%len(t.blocks)]
+	t.mu.Lock()
+	for blk.done < blk.chunks {
+		if blk.handed < blk.chunks {
+			t.work(blk, t.k0)
+		} else {
+			t.cond.Wait()
+		}
+	}
+	t.prune() // blk is done, as are those before it: none stays queued
+	t.mu.Unlock()
+	nl := len(blk.late)
+	for q, r := range blk.late {
+		var s float64
+		for c := range blk.chunks {
+			s += blk.part[c*nl+q]
+		}
+		t.f[r] += s
+	}
+	// Every row of the block has now seen the changes before upto.
+	d, nb := t.ds.d, len(blk.rows)
+	k := t.k0[:nb]
+	for _, ch := range t.log[blk.upto-t.base:] {
+		t.k.row(k, blk.x, d, blk.xn, t.ds.row(ch.row), ch.norm)
+		for q, r := range blk.rows {
+			t.f[r] += ch.delta * k[q]
+		}
+	}
+	t.cur = blk
+	t.queueBlock(b + lookahead)
 }
 
 // visit is Fit's visit of row i.
 func (t *trainer) visit(epoch, i int) bool {
 	p := t.pos % blockRows
 	if p == 0 {
-		t.load(t.order[t.pos:min(t.pos+blockRows, len(t.order))])
+		t.start(t.pos / blockRows)
 	}
 	t.pos++
 	t.visits++
@@ -898,91 +1090,22 @@ func (t *trainer) visit(epoch, i int) bool {
 // change logs the change delta·K(x_row, ·) to the hypothesis, made at
 // position p of the block, and spreads it to the rows after p.
 func (t *trainer) change(row int, delta float64, p int) {
+	ch := change{row: row, delta: delta}
+	if t.norm != nil {
+		ch.norm = t.norm[row]
+	}
 	t.b += t.beta * delta
-	t.log = append(t.log, change{row: row, delta: delta})
-	rest := t.blk[p+1:]
+	t.log = append(t.log, ch)
+	blk := t.cur
+	rest := blk.rows[p+1:]
 	if len(rest) == 0 {
 		return
 	}
 	d := t.ds.d
-	k := t.scratch[0][:len(rest)]
-	t.k.row(k, t.bx[(p+1)*d:], d, t.bn[p+1:], t.ds.row(row), t.rowNorm(row))
+	k := t.k0[:len(rest)]
+	t.k.row(k, blk.x[(p+1)*d:], d, blk.xn[p+1:], t.ds.row(row), ch.norm)
 	for q, r := range rest {
 		t.f[r] += delta * k[q]
-	}
-}
-
-func (t *trainer) rowNorm(i int) float64 {
-	if t.norm == nil {
-		return 0
-	}
-	return t.norm[i]
-}
-
-// load makes rows the block to visit next: it copies them and brings
-// their f up to date with every logged change.
-func (t *trainer) load(rows []int) {
-	d := t.ds.d
-	t.blk = rows
-	t.to = t.base + len(t.log)
-	t.late = t.late[:0]
-	for q, r := range rows {
-		x := t.ds.row(r)
-		copy(t.bx[q*d:q*d+d], x)
-		if t.norm != nil {
-			t.norm[r] = floats.Dot(x, x)
-			t.bn[q] = t.norm[r]
-		}
-		if t.seen[r] < t.to {
-			t.late = append(t.late, r)
-		}
-	}
-	if len(t.late) == 0 {
-		return
-	}
-	// Sort by seen, by insertion: blocks are small.
-	for i := 1; i < len(t.late); i++ {
-		for j := i; j > 0 && t.seen[t.late[j]] < t.seen[t.late[j-1]]; j-- {
-			t.late[j], t.late[j-1] = t.late[j-1], t.late[j]
-		}
-	}
-	for q, r := range t.late {
-		copy(t.lx[q*d:q*d+d], t.ds.row(r))
-		if t.norm != nil {
-			t.ln[q] = t.norm[r]
-		}
-	}
-	nl := len(t.late)
-	t.from = t.seen[t.late[0]]
-	chunks := (t.to - t.from + chunkChanges - 1) / chunkChanges
-	t.part = slices.Grow(t.part[:0], chunks*nl)[:chunks*nl]
-	clear(t.part)
-	t.team.run(chunks, (t.to-t.from)*nl*d >= minParallel)
-	for q, r := range t.late {
-		var s float64
-		for c := range chunks {
-			s += t.part[c*nl+q]
-		}
-		t.f[r] += s
-		t.seen[r] = t.to
-	}
-}
-
-// chunk is the share of load's catch-up that goroutine w does: changes
-// [from+c·chunkChanges, ...) summed into part[c].
-func (t *trainer) chunk(w, c int) {
-	d, nl := t.ds.d, len(t.late)
-	part := t.part[c*nl : c*nl+nl]
-	k := t.scratch[w]
-	lo := t.from + c*chunkChanges
-	q := 0 // change e reaches late[:q], the rows with seen <= e
-	for e := lo; e < min(lo+chunkChanges, t.to); e++ {
-		for q < nl && t.seen[t.late[q]] <= e {
-			q++
-		}
-		ch := t.log[e-t.base]
-		t.k.row(k[:q], t.lx, d, t.ln, t.ds.row(ch.row), t.rowNorm(ch.row))
-		floats.AddScaled(part[:q], ch.delta, k[:q])
 	}
 }
 
@@ -1020,65 +1143,4 @@ func (t *trainer) model() *kmodel {
 		m.add(mistake{v: index[e.v] - 1, a: e.a, t: e.t})
 	}
 	return m
-}
-
-// team runs the chunks of a parallel step on goroutines that live as long
-// as one Fit, so that a step allocates nothing.
-type team struct {
-	work func(w, c int)
-	wake []chan struct{}
-	n    int
-	next atomic.Int64
-	done sync.WaitGroup
-}
-
-func newTeam(work func(w, c int)) *team {
-	t := &team{work: work}
-	for w := 1; w < runtime.GOMAXPROCS(0); w++ {
-		ch := make(chan struct{})
-		t.wake = append(t.wake, ch)
-		go func() {
-			for range ch {
-				t.loop(w)
-				t.done.Done()
-			}
-		}()
-	}
-	return t
-}
-
-// size returns the number of goroutines, the caller's included.
-func (t *team) size() int { return len(t.wake) + 1 }
-
-// run calls work(w, c) for every chunk c in [0, n), on the whole team if
-// parallel is set and on the caller's goroutine alone otherwise. Which
-// goroutine w does a chunk must not change its result.
-func (t *team) run(n int, parallel bool) {
-	t.n = n
-	t.next.Store(0)
-	if parallel {
-		helpers := t.wake[:min(len(t.wake), n-1)]
-		t.done.Add(len(helpers))
-		for _, ch := range helpers {
-			ch <- struct{}{}
-		}
-		defer t.done.Wait()
-	}
-	t.loop(0)
-}
-
-func (t *team) loop(w int) {
-	for {
-		c := int(t.next.Add(1)) - 1
-		if c >= t.n {
-			return
-		}
-		t.work(w, c)
-	}
-}
-
-func (t *team) stop() {
-	for _, ch := range t.wake {
-		close(ch)
-	}
 }

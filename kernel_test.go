@@ -765,8 +765,10 @@ func TestKernelAllocs(t *testing.T) {
 			}
 		})
 	}
+	// 7000 more rows make 21000 more visits; growing the slices of
+	// mistakes takes a few dozen more allocations.
 	small, large := fitAllocs(1000), fitAllocs(8000)
-	if large > small+40 {
+	if large-small > 100 {
 		t.Errorf("Fit allocates %v times on 1000 rows and %v on 8000", small, large)
 	}
 }
