@@ -218,11 +218,12 @@ const (
 
 	// PredictVoted predicts with the vote of every hypothesis of the run,
 	// each weighted by the number of visits it survived: the score is
-	// sum_k c_k·sign(f_k(x)).
+	// sum_k c_k·sign(f_k(x)), which is the sum of sign(f_t(x)) over the
+	// hypotheses f_t after every visit t.
 	PredictVoted
 
 	// PredictAveraged predicts with the average hypothesis: the score is
-	// the mean of f_t(x) over the hypotheses f_t after every visit.
+	// the mean of f_t(x) over the hypotheses f_t after every visit t.
 	PredictAveraged
 )
 
@@ -269,19 +270,19 @@ func (p Prediction) check() error {
 // Prediction is read by the prediction methods, so that one fit serves
 // all three rules.
 //
-// A visit scores one row against every support vector. Fit scores the rows
-// a block at a time, in the order it will visit them, so that the dot
-// products of a support vector with a block come from one matrix-vector
-// product of gonum's BLAS, and splits that work over GOMAXPROCS
-// goroutines; every sum is taken in an order fixed by the data and the
-// settings alone, so the result does not depend on the number of
-// goroutines. After the first epoch a row's score is brought up to date
-// only with the mistakes made since its last visit, so an epoch costs in
-// proportion to the mistakes of the last n visits, not to all support
-// vectors. Besides the data, Fit uses O(n) numbers, a block of rows and
-// the mistakes of the last epoch; the fitted Kernel keeps copies of its U
-// support vectors, U·d numbers, and O(1) numbers per mistake, and no
-// reference to X.
+// A visit scores one row against every support vector. Fit visits the
+// rows a block at a time and brings each block up to date before its
+// visits, with one matrix-vector product of gonum's BLAS per change to
+// the hypothesis; GOMAXPROCS-1 goroutines do most of that work for the
+// next blocks while the rows of the current one are visited. Every sum is
+// split and taken in an order fixed by the data and the settings alone,
+// so the result does not depend on the number of goroutines. After the
+// first epoch a row is brought up to date only with the changes since its
+// last visit, so an epoch costs in proportion to the mistakes of the last
+// n visits, not to all the support vectors. Besides the data, Fit uses
+// O(n) numbers, a few blocks of rows and the changes of the last epoch;
+// the fitted Kernel keeps copies of its U support vectors, U·d numbers,
+// and O(1) numbers per mistake, and no reference to X.
 type Kernel struct {
 	// Func is the kernel. Nil means Linear. Fit checks its parameters and
 	// the fitted Kernel keeps its own copy of them.
@@ -299,10 +300,13 @@ type Kernel struct {
 	// Rate·y_j of the bias. This is the Randomized Budget Perceptron of
 	// Cavallanti, Cesa-Bianchi and Gentile (2007). The draws come from
 	// Rand, or if Rand is nil from a source with a fixed seed, so the same
-	// settings give the same model. The voted and averaged rules then
-	// combine the hypotheses of the run as if the removed mistakes had
-	// never been made, so that they too need only the stored vectors.
-	// Budget must not be negative.
+	// settings give the same model. A removal discards a vector that
+	// every earlier hypothesis holds, so the stored vectors represent only
+	// the hypotheses from the last removal on, and the voted and averaged
+	// rules combine those alone: until the budget is first full they are
+	// the rules of Freund and Schapire, and from then on, as every mistake
+	// removes one, they predict as the last hypothesis does. Budget must
+	// not be negative.
 	Budget int
 
 	// Epochs is the most passes over the data that Fit makes. Zero means
@@ -439,8 +443,10 @@ func (k *Kernel) Predict(x []float64) float64 {
 // whose sign is the prediction: for PredictLast the last hypothesis f(x);
 // for PredictVoted the vote sum_k c_k·sign(f_k(x)), where hypothesis f_k
 // survived c_k visits; for PredictAveraged the mean of f_t(x) over the
-// hypotheses after every visit. Voted and averaged scores take one pass
-// over the mistakes, after one kernel value per support vector. Score
+// hypotheses after every visit (with a Budget, over the visits from the
+// last removal on). Voted and averaged scores take one pass over the
+// mistakes, after one kernel value per support vector, whose running sum
+// gives the score of each hypothesis from that of the one before. Score
 // panics as Predict does and is safe for concurrent use.
 func (k *Kernel) Score(x []float64) float64 {
 	m := k.checked(len(x), "Score")
@@ -593,13 +599,12 @@ type kmodel struct {
 	sv    []float64 // support vectors, one per row of d
 	norm  []float64 // their squared norms, if the kernel needs them
 	last  []float64 // per support vector, the sum of a over its mistakes
-	lastT []float64 // per support vector, the sum of a·t over its mistakes
 	refs  []int     // per support vector, the number of its mistakes
 
 	mistakes []mistake
 	sumA     float64 // sum of a over the mistakes
-	sumAT    float64 // sum of a·t over the mistakes
 	visits   int
+	removed  int // the visit of the last removal by Budget, or 0
 
 	rnd  *rand.Rand // Learn's draws for Budget when Kernel.Rand is nil
 	pool sync.Pool  // *[]float64 for one kernel value per support vector
@@ -653,35 +658,31 @@ func (m *kmodel) score(x []float64, p Prediction, k []float64) float64 {
 func (m *kmodel) combine(k []float64, p Prediction) float64 {
 	switch p {
 	case PredictVoted:
-		// Hypothesis f_0 is empty and survives the visits before the first
-		// mistake; mistake j starts f_j, which survives until the next.
-		// Its score follows from that of f_(j-1) by one term.
-		next := m.visits + 1
-		if len(m.mistakes) > 0 {
-			next = m.mistakes[0].t
-		}
-		var f float64
-		vote := float64(next-1) * sign(f)
-		for j, u := range m.mistakes {
+		// The hypothesis after mistake j is f_(j-1) plus one term; it is
+		// the hypothesis of the visits from t_j until the next mistake.
+		var f, vote float64
+		from := 1
+		for _, u := range m.mistakes {
+			vote += float64(m.exact(from, u.t-1)) * sign(f)
 			f += u.a * (k[u.v] + m.beta)
-			next = m.visits + 1
-			if j+1 < len(m.mistakes) {
-				next = m.mistakes[j+1].t
-			}
-			vote += float64(next-u.t) * sign(f)
+			from = u.t
 		}
-		return vote
+		return vote + float64(m.exact(from, m.visits))*sign(f)
 	case PredictAveraged:
-		// Mistake j is in the hypotheses after visits t_j, ..., T, so the
-		// sum of those hypotheses weighs it by T+1-t_j.
-		t1 := float64(m.visits + 1)
-		f := m.beta * (t1*m.sumA - m.sumAT)
-		for v, kv := range k {
-			f += (t1*m.last[v] - m.lastT[v]) * kv
+		// Mistake j is in the hypotheses of visits t_j, ..., T.
+		var f float64
+		for _, u := range m.mistakes {
+			f += u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.visits))
 		}
-		return f / float64(m.visits)
+		return f / float64(m.exact(1, m.visits))
 	}
 	return floats.Dot(m.last, k) + m.beta*m.sumA
+}
+
+// exact returns the number of visits from a to b whose hypotheses the
+// stored mistakes represent exactly: those from the last removal on.
+func (m *kmodel) exact(a, b int) int {
+	return max(0, b-max(a, m.removed)+1)
 }
 
 // learn makes one visit of (x, y) and reports whether it was a mistake.
@@ -700,7 +701,6 @@ func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand)
 		m.norm = append(m.norm, floats.Dot(x, x))
 	}
 	m.last = append(m.last, 0)
-	m.lastT = append(m.lastT, 0)
 	m.refs = append(m.refs, 0)
 	m.add(mistake{v: v, a: rate * y, t: m.visits})
 	return true
@@ -709,10 +709,8 @@ func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand)
 func (m *kmodel) add(u mistake) {
 	m.mistakes = append(m.mistakes, u)
 	m.last[u.v] += u.a
-	m.lastT[u.v] += u.a * float64(u.t)
 	m.refs[u.v]++
 	m.sumA += u.a
-	m.sumAT += u.a * float64(u.t)
 }
 
 // remove removes mistake j, and its support vector if it has no other
@@ -720,10 +718,9 @@ func (m *kmodel) add(u mistake) {
 func (m *kmodel) remove(j int) {
 	u := m.mistakes[j]
 	m.mistakes = slices.Delete(m.mistakes, j, j+1)
+	m.removed = m.visits
 	m.last[u.v] -= u.a
-	m.lastT[u.v] -= u.a * float64(u.t)
 	m.sumA -= u.a
-	m.sumAT -= u.a * float64(u.t)
 	m.refs[u.v]--
 	if m.refs[u.v] > 0 {
 		return
@@ -731,7 +728,7 @@ func (m *kmodel) remove(j int) {
 	end := m.vectors() - 1
 	copy(m.vector(u.v), m.vector(end))
 	m.sv = m.sv[:end*m.d]
-	for _, s := range []*[]float64{&m.norm, &m.last, &m.lastT} {
+	for _, s := range []*[]float64{&m.norm, &m.last} {
 		if len(*s) > 0 {
 			(*s)[u.v] = (*s)[end]
 			*s = (*s)[:end]
@@ -803,6 +800,7 @@ type trainer struct {
 	vectors  int       // rows with a mistake
 	b        float64
 	visits   int
+	removed  int // the visit of the last removal by Budget, or 0
 
 	order  []int // the visits of this epoch
 	pos    int   // the visits made in this epoch
@@ -1070,6 +1068,7 @@ func (t *trainer) visit(epoch, i int) bool {
 		j := t.rnd.IntN(len(t.mistakes))
 		u := t.mistakes[j]
 		t.mistakes = slices.Delete(t.mistakes, j, j+1)
+		t.removed = t.visits
 		if t.refs[u.v]--; t.refs[u.v] == 0 {
 			t.vectors--
 		}
@@ -1116,14 +1115,13 @@ func (t *trainer) model() *kmodel {
 	if t.ownRnd {
 		m.rnd = t.rnd // Learn continues its draws
 	}
-	m.visits = t.visits
+	m.visits, m.removed = t.visits, t.removed
 	u, d := t.vectors, t.ds.d
 	m.sv = make([]float64, 0, u*d)
 	if m.k.norms() {
 		m.norm = make([]float64, 0, u)
 	}
 	m.last = make([]float64, 0, u)
-	m.lastT = make([]float64, 0, u)
 	m.refs = make([]int, 0, u)
 	m.mistakes = make([]mistake, 0, len(t.mistakes))
 	index := t.seen // no longer needed: reused as the row's vector index + 1
@@ -1136,7 +1134,6 @@ func (t *trainer) model() *kmodel {
 				m.norm = append(m.norm, t.norm[e.v])
 			}
 			m.last = append(m.last, 0)
-			m.lastT = append(m.lastT, 0)
 			m.refs = append(m.refs, 0)
 			index[e.v] = m.vectors()
 		}

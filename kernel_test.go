@@ -161,6 +161,7 @@ type naiveKernel struct {
 	X        [][]float64
 	mistakes []naiveMistake // every mistake of the run
 	visits   int
+	removed  int // the visit of the last removal
 	updates  []update
 }
 
@@ -209,6 +210,7 @@ func (nk *naiveKernel) fit(X *mat.Dense, y []float64) {
 			}
 			if nk.budget > 0 && len(live) == nk.budget {
 				nk.mistakes[live[nk.rnd.IntN(len(live))]].removed = true
+				nk.removed = nk.visits
 			}
 			nk.mistakes = append(nk.mistakes, naiveMistake{row: i, a: nk.rate * y[i], t: nk.visits})
 			nk.updates = append(nk.updates, update{epoch, i, nk.beta * nk.rate * nk.sumY()})
@@ -231,9 +233,11 @@ func (nk *naiveKernel) sumY() float64 {
 
 // scores returns the last, voted and averaged scores of x: the hypothesis
 // after visit t is the sum over the mistakes made by visit t that the
-// final hypothesis keeps.
+// final hypothesis keeps; with removals, only the hypotheses from the
+// last removal on are combined.
 func (nk *naiveKernel) scores(x []float64) (last, voted, averaged float64) {
-	for t := 1; t <= nk.visits; t++ {
+	from := max(1, nk.removed)
+	for t := from; t <= nk.visits; t++ {
 		var f float64
 		for _, m := range nk.mistakes {
 			if !m.removed && m.t <= t {
@@ -244,7 +248,7 @@ func (nk *naiveKernel) scores(x []float64) (last, voted, averaged float64) {
 		averaged += f
 		last = f
 	}
-	return last, voted, averaged / float64(nk.visits)
+	return last, voted, averaged / float64(nk.visits-from+1)
 }
 
 // Fit and the three prediction rules agree with the plain reference, with
