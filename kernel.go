@@ -596,10 +596,10 @@ type kmodel struct {
 	d    int
 	beta float64 // 1 with a bias, 0 without
 
-	sv    []float64 // support vectors, one per row of d
-	norm  []float64 // their squared norms, if the kernel needs them
-	last  []float64 // per support vector, the sum of a over its mistakes
-	refs  []int     // per support vector, the number of its mistakes
+	sv   []float64 // support vectors, one per row of d
+	norm []float64 // their squared norms, if the kernel needs them
+	last []float64 // per support vector, the sum of a over its mistakes
+	refs []int     // per support vector, the number of its mistakes
 
 	mistakes []mistake
 	sumA     float64 // sum of a over the mistakes
