@@ -728,14 +728,11 @@ func (m *kmodel) remove(j int) {
 	end := m.vectors() - 1
 	copy(m.vector(u.v), m.vector(end))
 	m.sv = m.sv[:end*m.d]
-	for _, s := range []*[]float64{&m.norm, &m.last} {
-		if len(*s) > 0 {
-			(*s)[u.v] = (*s)[end]
-			*s = (*s)[:end]
-		}
+	m.last[u.v], m.last = m.last[end], m.last[:end]
+	m.refs[u.v], m.refs = m.refs[end], m.refs[:end]
+	if m.norm != nil {
+		m.norm[u.v], m.norm = m.norm[end], m.norm[:end]
 	}
-	m.refs[u.v] = m.refs[end]
-	m.refs = m.refs[:end]
 	for i := range m.mistakes {
 		if m.mistakes[i].v == end {
 			m.mistakes[i].v = u.v
