@@ -82,12 +82,12 @@ func evalKernel(f KernelFunc, x, z []float64) float64 {
 	if err != nil {
 		panic(err)
 	}
-	var xn, zn float64
-	if k.kind == rbfKernel {
-		xn, zn = floats.Dot(x, x), floats.Dot(z, z)
-	}
 	if k.kind == customKernel {
 		return k.f(x, z)
+	}
+	var xn, zn float64
+	if k.norms() {
+		xn, zn = floats.Dot(x, x), floats.Dot(z, z)
 	}
 	return k.ofDot(floats.Dot(x, z), xn, zn)
 }
@@ -196,15 +196,15 @@ func (k *kern) row(dst, a []float64, d int, an []float64, v []float64, vn float6
 		blas64.General{Rows: len(dst), Cols: d, Stride: d, Data: a},
 		blas64.Vector{N: d, Inc: 1, Data: v},
 		0, blas64.Vector{N: len(dst), Inc: 1, Data: dst})
-	switch k.kind {
-	case polyKernel:
-		for q, s := range dst {
-			dst[q] = powi(k.gamma*s+k.coef0, k.degree)
+	if k.kind == linearKernel {
+		return
+	}
+	for q, s := range dst {
+		var aq float64
+		if an != nil {
+			aq = an[q]
 		}
-	case rbfKernel:
-		for q, s := range dst {
-			dst[q] = math.Exp(-k.gamma * max(an[q]+vn-2*s, 0))
-		}
+		dst[q] = k.ofDot(s, aq, vn)
 	}
 }
 
