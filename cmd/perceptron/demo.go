@@ -40,6 +40,9 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := j.opts.check(); err != nil {
+		return err
+	}
 	if len(files) > 0 {
 		return usagef("demo: takes no file, got %q (eval reads your own data)", files[0])
 	}

@@ -235,6 +235,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := j.opts.check(); err != nil {
+		return err
+	}
 	if len(files) != 1 {
 		return usagef("train: want one data file, got %d (see perceptron train -h)", len(files))
 	}
@@ -405,6 +408,9 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {
+		return err
+	}
+	if err := j.opts.check(); err != nil {
 		return err
 	}
 	if len(files) != 1 && len(files) != 2 {

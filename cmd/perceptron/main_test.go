@@ -97,7 +97,7 @@ func TestDemo(t *testing.T) {
 	for _, r := range rows {
 		names = append(names, r.name)
 	}
-	if want := []string{"perceptron", "pocket", "averaged", "voted"}; !slices.Equal(names, want) {
+	if want := []string{"perceptron", "pocket", "averaged", "voted", "kernel"}; !slices.Equal(names, want) {
 		t.Fatalf("the demo lists %q, want %q:\n%s", names, want, out)
 	}
 	if len(rows) != len(classifiers) {
@@ -267,6 +267,14 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 			args = append(args, "-shuffle", "-seed", "3", "-epochs", "17", "-rate", "0.5")
 			o = &options{shuffle: true, seed: 3, epochs: 17, rate: 0.5}
 		}
+		switch trial / len(classifiers) % 4 {
+		case 1:
+			args = append(args, "-kernel", "rbf", "-gamma", "0.5", "-budget", "10", "-prediction", "averaged")
+			o.kernel, o.gamma, o.budget, o.prediction = "rbf", 0.5, 10, perceptron.PredictAveraged
+		case 2:
+			args = append(args, "-kernel", "poly", "-coef0", "1", "-prediction", "voted")
+			o.kernel, o.coef0, o.prediction = "poly", 1, perceptron.PredictVoted
+		}
 		code, out, errs := runCmd(args...)
 		if code != 0 {
 			t.Fatalf("train %v: exit %d: %s", args, code, errs)
@@ -383,7 +391,8 @@ func TestTrainSavesSettings(t *testing.T) {
 	model := filepath.Join(dir, "m.json")
 	for _, c := range classifiers {
 		code, _, errs := runCmd("train", "-classifier", c.name, "-o", model, "-epochs", "7", "-rate", "0.5",
-			"-no-bias", "-init-weights", "1,-2", "-check-all", "-shuffle", "-seed", "4", data)
+			"-no-bias", "-init-weights", "1,-2", "-check-all", "-shuffle", "-seed", "4",
+			"-kernel", "poly", "-degree", "2", "-gamma", "0.25", "-coef0", "1.5", "-budget", "3", "-prediction", "voted", data)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
 		}
@@ -400,8 +409,12 @@ func TestTrainSavesSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "initWeights": []any{1.0, -2.0}, "initBias": 0.0}
-		if c.name == "pocket" {
+		switch c.name {
+		case "pocket":
 			want["checkAll"] = true
+		case "kernel":
+			want = map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "budget": 3.0, "prediction": "voted",
+				"func": map[string]any{"name": "poly", "degree": 2.0, "gamma": 0.25, "coef0": 1.5}}
 		}
 		if got := f.Model.Settings; !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: saved settings %v, want %v", c.name, got, want)
