@@ -261,8 +261,10 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		lc := rnd.IntN(d + 1)
 		data := writeFile(t, dir, "data.csv", csvOf(X, y, lc, "yes", "no", true))
 		model := filepath.Join(dir, "model.json")
-		args := []string{"train", "-classifier", name, "-header", "-label", strconv.Itoa(lc + 1), "-pos", "yes", "-neg", "no", "-o", model, data}
-		o := &options{}
+		// A hundred epochs: the labels are noisy, and every run would
+		// take the default thousand.
+		args := []string{"train", "-classifier", name, "-header", "-label", strconv.Itoa(lc + 1), "-pos", "yes", "-neg", "no", "-o", model, "-epochs", "100", data}
+		o := &options{epochs: 100}
 		if trial/len(classifiers)%2 == 1 {
 			args = append(args, "-shuffle", "-seed", "3", "-epochs", "17", "-rate", "0.5")
 			o = &options{shuffle: true, seed: 3, epochs: 17, rate: 0.5}
@@ -466,7 +468,7 @@ func TestEvalStandardisesOnTrainingRowsOnly(t *testing.T) {
 	test2 := writeFile(t, dir, "test2.csv", csvOf(Xt, y[80:], 4, "1", "-1", false))
 	var rows [2]tableRow
 	for k, test := range []string{test1, test2} {
-		code, out, errs := runCmd("eval", train, test)
+		code, out, errs := runCmd("eval", "-classifier", "perceptron", train, test)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
