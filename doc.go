@@ -76,9 +76,12 @@
 //     separate data that no hyperplane separates. It predicts with the last
 //     hypothesis, or with the vote or the average of all of them, and a
 //     Budget bounds the support vectors it keeps on long streams.
-//   - [Margin] and its companions measure the margin of a data set and the
-//     mistake bound of the convergence theorem, and [Separable] says
-//     whether a hyperplane separates the data at all.
+//   - [GeometricMargin] and [FunctionalMargin] measure a hyperplane's
+//     margin on a data set, [DatasetMargin] the largest margin any
+//     hyperplane attains, with a certificate, and [NovikoffBound] the
+//     mistake bound of the convergence theorem; [Separable] says by linear
+//     programming whether a hyperplane separates the data at all, and
+//     [PerceptronCriterion] and [ZeroOneError] are the losses of the notes.
 //
 // # Saving and loading
 //
