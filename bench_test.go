@@ -8,10 +8,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/fashion"
 )
 
 // benchSizes are the (n, d) shapes of the benchmarks; 12000×784 is the size
@@ -26,17 +30,24 @@ var benchSizes = []struct{ n, d int }{
 // not separable, so every epoch runs.
 const benchEpochs = 10
 
-var benchCache = map[[2]int]struct {
+var benchCache struct {
+	sync.Mutex
+	sets map[[2]int]benchSet
+}
+
+type benchSet struct {
 	X *mat.Dense
 	y []float64
-}{}
+}
 
 // benchData returns n rows of d features in [0, 1) labelled by a random
 // hyperplane through their centre, at least half a standard deviation of
 // the score away from it, with one label in twenty flipped so that no line
 // separates them. The same n and d give the same data.
 func benchData(n, d int) (*mat.Dense, []float64) {
-	if c, ok := benchCache[[2]int{n, d}]; ok {
+	benchCache.Lock()
+	defer benchCache.Unlock()
+	if c, ok := benchCache.sets[[2]int{n, d}]; ok {
 		return c.X, c.y
 	}
 	rnd := rand.New(rand.NewPCG(uint64(n), uint64(d)))
@@ -63,10 +74,10 @@ func benchData(n, d int) (*mat.Dense, []float64) {
 			y[i] = -y[i]
 		}
 	}
-	benchCache[[2]int{n, d}] = struct {
-		X *mat.Dense
-		y []float64
-	}{X, y}
+	if benchCache.sets == nil {
+		benchCache.sets = make(map[[2]int]benchSet)
+	}
+	benchCache.sets[[2]int{n, d}] = benchSet{X, y}
 	return X, y
 }
 
@@ -86,17 +97,19 @@ func benchFit(b *testing.B, newC func() Classifier) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchEpochs), "ns/epoch")
+			epochs := benchEpochs
 			if s, ok := c.(interface{ Stats() Stats }); ok {
 				st := s.Stats()
+				epochs = st.Epochs
 				b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*sz.n), "mistakes/visit")
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*epochs), "ns/epoch")
 		})
 	}
 }
 
-// benchPredict runs Predict of a classifier fitted by fit on every row of
-// every size, and reports the cost of one prediction as ns/row.
+// benchPredict fits c and runs its Predict on every row, for every size,
+// and reports the cost of one prediction as ns/row.
 func benchPredict(b *testing.B, c Classifier) {
 	for _, sz := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
@@ -147,8 +160,194 @@ func BenchmarkPerceptronFit(b *testing.B) {
 	benchFit(b, func() Classifier { return &Perceptron{Epochs: benchEpochs} })
 }
 
+// BenchmarkPerceptronFitShuffled adds the cost of a fresh random order in
+// every epoch.
+func BenchmarkPerceptronFitShuffled(b *testing.B) {
+	benchFit(b, func() Classifier {
+		return &Perceptron{Epochs: benchEpochs, Rand: rand.New(rand.NewPCG(1, 2))}
+	})
+}
+
 func BenchmarkPerceptronPredict(b *testing.B) {
 	benchPredict(b, &Perceptron{Epochs: benchEpochs})
+}
+
+func BenchmarkPocketFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs} })
+}
+
+func BenchmarkPocketCheckAllFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs, CheckAll: true} })
+}
+
+func BenchmarkPocketPredict(b *testing.B) {
+	benchPredict(b, &Pocket{Epochs: benchEpochs})
+}
+
+func BenchmarkAveragedFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Averaged{Epochs: benchEpochs} })
+}
+
+func BenchmarkAveragedPredict(b *testing.B) {
+	benchPredict(b, &Averaged{Epochs: benchEpochs})
+}
+
+func BenchmarkVotedFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Voted{Epochs: benchEpochs} })
+}
+
+func BenchmarkVotedPredict(b *testing.B) {
+	benchPredict(b, &Voted{Epochs: benchEpochs})
+}
+
+// BenchmarkEpoch reports, as ns/epoch, the cost of one more epoch of Fit
+// on the largest size, apart from the work that Fit does once whatever the
+// number of epochs (Pocket's count of the starting weights, Averaged's
+// final average, Voted's copy of its rows): the difference between Fits of
+// 2·benchEpochs and of benchEpochs epochs, divided by benchEpochs.
+func BenchmarkEpoch(b *testing.B) {
+	X, y := benchData(12000, 784)
+	for _, c := range []struct {
+		name string
+		new  func(epochs int) Classifier
+	}{
+		{"Perceptron", func(e int) Classifier { return &Perceptron{Epochs: e} }},
+		{"Pocket", func(e int) Classifier { return &Pocket{Epochs: e} }},
+		{"Averaged", func(e int) Classifier { return &Averaged{Epochs: e} }},
+		{"Voted", func(e int) Classifier { return &Voted{Epochs: e} }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			fit := func(epochs int) time.Duration {
+				start := time.Now()
+				if err := c.new(epochs).Fit(X, y); err != nil {
+					b.Fatal(err)
+				}
+				return time.Since(start)
+			}
+			var extra time.Duration
+			for b.Loop() {
+				extra += fit(2*benchEpochs) - fit(benchEpochs)
+			}
+			b.ReportMetric(float64(extra.Nanoseconds())/float64(b.N*benchEpochs), "ns/epoch")
+		})
+	}
+}
+
+// kernelEpochs is the number of epochs each Kernel Fit benchmark runs:
+// an epoch costs in proportion to the support vectors, so fewer than the
+// linear classifiers' benchEpochs.
+const kernelEpochs = 2
+
+// benchKernelFit runs Fit of a Kernel with kernel f for kernelEpochs epochs
+// on every size, and reports the cost of one epoch as ns/epoch and the
+// number of support vectors.
+func benchKernelFit(b *testing.B, f KernelFunc) {
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+			X, y := benchData(sz.n, sz.d)
+			var k *Kernel
+			b.ReportAllocs()
+			for b.Loop() {
+				k = &Kernel{Func: f, Epochs: kernelEpochs}
+				if err := k.Fit(X, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			st := k.Stats()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*st.Epochs), "ns/epoch")
+			b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*sz.n), "mistakes/visit")
+			b.ReportMetric(float64(k.m.vectors()), "vectors")
+		})
+	}
+}
+
+func BenchmarkKernelFitPoly(b *testing.B) {
+	benchKernelFit(b, Poly{Degree: 3, Gamma: 1, Coef0: 1})
+}
+
+func BenchmarkKernelFitRBF(b *testing.B) {
+	benchKernelFit(b, RBF{})
+}
+
+// benchKernel returns a Kernel fitted on benchData(n, d) with the RBF
+// kernel, cached so that each size is fitted once.
+func benchKernel(b *testing.B, n, d int) *Kernel {
+	key := [2]int{n, d}
+	if k, ok := benchKernels[key]; ok {
+		return k
+	}
+	X, y := benchData(n, d)
+	k := &Kernel{Func: RBF{}, Epochs: kernelEpochs}
+	if err := k.Fit(X, y); err != nil {
+		b.Fatal(err)
+	}
+	benchKernels[key] = k
+	return k
+}
+
+var benchKernels = map[[2]int]*Kernel{}
+
+// BenchmarkKernelPredict measures Predict with each rule, one row at a
+// time: each prediction reads every support vector. It reports the number
+// of support vectors.
+func BenchmarkKernelPredict(b *testing.B) {
+	for _, p := range []Prediction{PredictLast, PredictVoted, PredictAveraged} {
+		for _, sz := range benchSizes {
+			b.Run(fmt.Sprintf("%v/n=%d,d=%d", p, sz.n, sz.d), func(b *testing.B) {
+				k := benchKernel(b, sz.n, sz.d)
+				k.Prediction = p
+				X, _ := benchData(sz.n, sz.d)
+				var sum float64
+				i := 0
+				b.ReportAllocs()
+				for b.Loop() {
+					sum += k.Predict(X.RawRowView(i % sz.n))
+					i++
+				}
+				benchSink = sum
+				b.ReportMetric(float64(k.m.vectors()), "vectors")
+			})
+		}
+	}
+}
+
+// BenchmarkKernelScoreRows measures ScoreRows on the training rows, with
+// the voted rule, and reports the cost of one row as ns/row.
+func BenchmarkKernelScoreRows(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+			k := benchKernel(b, sz.n, sz.d)
+			k.Prediction = PredictVoted
+			X, _ := benchData(sz.n, sz.d)
+			dst := make([]float64, sz.n)
+			b.ReportAllocs()
+			for b.Loop() {
+				k.ScoreRows(dst, X)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*sz.n), "ns/row")
+			b.ReportMetric(float64(k.m.vectors()), "vectors")
+		})
+	}
+}
+
+// BenchmarkKernelFashion runs one epoch of the kernel (x·z+1)^3 without a
+// bias, Weka's VotedPerceptron -I 1 -E 3, on Fashion-MNIST T-shirt/top
+// against Shirt: 12,000 rows of 784 pixels. It skips if the data are not
+// installed.
+func BenchmarkKernelFashion(b *testing.B) {
+	X, y, _, _, err := fashion.Pair(fashion.Dir, fashion.TShirt, fashion.Shirt)
+	if err != nil {
+		b.Skipf("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist): %v", err)
+	}
+	var k *Kernel
+	b.ReportAllocs()
+	for b.Loop() {
+		k = &Kernel{Func: Poly{Degree: 3, Gamma: 1, Coef0: 1}, Epochs: 1, NoBias: true}
+		if err := k.Fit(X, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(k.Stats().Mistakes), "vectors")
 }
 
 // marginSizes are the (n, d) shapes of the margin benchmarks; 10000×100 is
@@ -167,13 +366,13 @@ var separableCache = map[[2]int]struct {
 
 // benchSeparable returns n rows of d features uniform in [-1, 1), labelled
 // by a random hyperplane and at least 0.1 from it, so separable with a
-// margin of at least 0.1 (see separableSet). The same n and d give the
+// margin of at least 0.1 (see marginSet). The same n and d give the
 // same data.
 func benchSeparable(n, d int) (*mat.Dense, []float64) {
 	if c, ok := separableCache[[2]int{n, d}]; ok {
 		return c.X, c.y
 	}
-	X, y, _, _ := separableSet(rand.New(rand.NewPCG(uint64(n), uint64(d))), n, d, 0.1, true)
+	X, y, _, _ := marginSet(rand.New(rand.NewPCG(uint64(n), uint64(d))), n, d, 0.1, true)
 	separableCache[[2]int{n, d}] = struct {
 		X *mat.Dense
 		y []float64

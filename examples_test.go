@@ -5,6 +5,7 @@
 package perceptron_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"log"
 	"math"
@@ -38,7 +39,7 @@ func ExamplePerceptron_and() {
 	st := p.Stats()
 	w, b := p.Weights(), p.Bias()
 	fmt.Printf("converged=%t after %d epochs and %d updates\n", st.Converged, st.Epochs, st.Mistakes)
-	fmt.Printf("boundary: %.0f*x1 + %.0f*x2 + %.0f = 0\n", w[0], w[1], b)
+	fmt.Printf("boundary: %.0f*x1 + %.0f*x2 = %.0f\n", w[0], w[1], -b)
 	for i := range 4 {
 		x := X.RawRowView(i)
 		fmt.Printf("%v AND -> %+.0f\n", x, p.Predict(x))
@@ -64,7 +65,7 @@ func ExamplePerceptron_and() {
 	// epoch 7, row 3: w=(3, 3) b=-3
 	// epoch 8, row 1: w=(3, 2) b=-4
 	// converged=true after 9 epochs and 18 updates
-	// boundary: 3*x1 + 2*x2 + -4 = 0
+	// boundary: 3*x1 + 2*x2 = 4
 	// [0 0] AND -> -1
 	// [0 1] AND -> -1
 	// [1 0] AND -> -1
@@ -134,7 +135,8 @@ func ExamplePerceptron_xor() {
 // dataset" ends at w=(1,1), b=1 with every point right. It does not: the
 // segment from (1,1) to (2,2) crosses the segment from (1,2) to (2,1) at
 // (1.5, 1.5), so the set is XOR in disguise and no line separates it. The
-// true trace makes two mistakes in every epoch and never converges.
+// first three epochs make two mistakes each; from epoch 4 on every epoch
+// makes four and ends where it began, at w=(0,-3), b=0, forever.
 func ExamplePerceptron_simpleDataset() {
 	X := mat.NewDense(4, 2, []float64{
 		1, 1,
@@ -145,7 +147,7 @@ func ExamplePerceptron_simpleDataset() {
 	y := []float64{1, 1, -1, -1}
 
 	p := &perceptron.Perceptron{
-		Epochs: 3,
+		Epochs: 5,
 		OnUpdate: func(epoch, i int, w []float64, b float64) {
 			x := X.RawRowView(i)
 			fmt.Printf("epoch %d: (%.0f,%.0f) is a mistake, w=(%.0f, %.0f) b=%.0f\n", epoch, x[0], x[1], w[0], w[1], b)
@@ -164,7 +166,15 @@ func ExamplePerceptron_simpleDataset() {
 	// epoch 2: (1,2) is a mistake, w=(0, -2) b=0
 	// epoch 3: (1,1) is a mistake, w=(1, -1) b=1
 	// epoch 3: (1,2) is a mistake, w=(0, -3) b=0
-	// converged=false, mistakes per epoch: [2 2 2]
+	// epoch 4: (1,1) is a mistake, w=(1, -2) b=1
+	// epoch 4: (2,2) is a mistake, w=(3, 0) b=2
+	// epoch 4: (1,2) is a mistake, w=(2, -2) b=1
+	// epoch 4: (2,1) is a mistake, w=(0, -3) b=0
+	// epoch 5: (1,1) is a mistake, w=(1, -2) b=1
+	// epoch 5: (2,2) is a mistake, w=(3, 0) b=2
+	// epoch 5: (1,2) is a mistake, w=(2, -2) b=1
+	// epoch 5: (2,1) is a mistake, w=(0, -3) b=0
+	// converged=false, mistakes per epoch: [2 2 2 4 4]
 }
 
 // Learn trains on one example at a time, so a stream too large for memory
@@ -196,6 +206,326 @@ func ExamplePerceptron_Learn() {
 	// x=[1 -3] y=+1 updated=true w=(3, -2) b=2
 	// x=[1 2] y=+1 updated=false w=(3, -2) b=2
 	// predict (3, 3): +1
+}
+
+// A fitted perceptron saves as JSON, with its settings and Stats, and loads
+// back into one that predicts exactly as it did. The AND gate trains as in
+// the example above: nine epochs, the last without a mistake.
+func ExamplePerceptron_MarshalJSON() {
+	X := mat.NewDense(4, 2, []float64{
+		0, 0,
+		0, 1,
+		1, 0,
+		1, 1,
+	})
+	y := []float64{-1, -1, -1, 1}
+	p := &perceptron.Perceptron{}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s\n", data)
+
+	var q perceptron.Perceptron
+	if err := json.Unmarshal(data, &q); err != nil {
+		log.Fatal(err)
+	}
+	for i := range 4 {
+		x := X.RawRowView(i)
+		fmt.Printf("%v: saved %+.0f, loaded %+.0f\n", x, p.Predict(x), q.Predict(x))
+	}
+
+	// A model of another type is refused.
+	err = json.Unmarshal([]byte(`{"type":"Pocket","version":1}`), &q)
+	fmt.Println(err)
+
+	// Output:
+	// {"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[3,2],"bias":-4},"stats":{"epochs":9,"converged":true,"mistakes":18,"epochMistakes":[2,3,3,2,2,3,2,1,0]}}
+	// [0 0]: saved -1, loaded -1
+	// [0 1]: saved -1, loaded -1
+	// [1 0]: saved -1, loaded -1
+	// [1 1]: saved +1, loaded +1
+	// perceptron: the model is a Pocket, not a Perceptron
+}
+
+// line returns five points on a line, x = 2, 1, -1, -2, 3, labelled by the
+// sign of x except the last, which is noise: no threshold gets more than 4
+// of them right.
+func line() (*mat.Dense, []float64) {
+	return mat.NewDense(5, 1, []float64{2, 1, -1, -2, 3}), []float64{1, 1, -1, -1, -1}
+}
+
+// wrong returns the number of rows of X that c misclassifies.
+func wrong(c perceptron.Classifier, X *mat.Dense, y []float64) int {
+	n := 0
+	for i := range y {
+		if c.Predict(X.RawRowView(i)) != y[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// The first update makes w=2, b=1, which misclassify only the noisy point.
+// Their first right answer beats the run of the starting weights, which
+// had none, so the ratchet counts them and pockets them; they go on to a
+// run of three, which no later weights beat. The perceptron itself ends at
+// w=-1, b=-1, which get four of the five points wrong.
+func ExamplePocket() {
+	X, y := line()
+	p := &perceptron.Pocket{Epochs: 2}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	last := &perceptron.Perceptron{Epochs: 2}
+	if err := last.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("pocket:     w=%.0f b=%.0f, %d of 5 misclassified\n", p.Weights()[0], p.Bias(), p.Misclassified())
+	fmt.Printf("perceptron: w=%.0f b=%.0f, %d of 5 misclassified\n", last.Weights()[0], last.Bias(), wrong(last, X, y))
+
+	// Output:
+	// pocket:     w=2 b=1, 1 of 5 misclassified
+	// perceptron: w=-1 b=-1, 4 of 5 misclassified
+}
+
+// No line gets more than 3 of the 4 XOR points right. Visited in order,
+// the perceptron cycles through four weight vectors, one of which,
+// w=(-1, -1) b=0, gets 3 right; it ends each epoch at w=(-1, -1) b=-1,
+// which gets 2 right. CheckAll counts every weight vector of the run and
+// pockets the best. (In the default mode the pocket keeps the starting
+// weights here: in this order every vector after the first epoch
+// misclassifies the next row, so none has a run to be counted for.)
+func ExamplePocket_xor() {
+	X := mat.NewDense(4, 2, []float64{
+		0, 0,
+		1, 1,
+		0, 1,
+		1, 0,
+	})
+	y := []float64{1, 1, -1, -1}
+
+	p := &perceptron.Pocket{Epochs: 3, CheckAll: true}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	last := &perceptron.Perceptron{Epochs: 3}
+	if err := last.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	w, lw := p.Weights(), last.Weights()
+	fmt.Printf("pocket:     w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", w[0], w[1], p.Bias(), p.Misclassified())
+	fmt.Printf("perceptron: w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", lw[0], lw[1], last.Bias(), wrong(last, X, y))
+
+	// Output:
+	// pocket:     w=(-1, -1) b=0, 1 of 4 misclassified
+	// perceptron: w=(-1, -1) b=-1, 2 of 4 misclassified
+}
+
+// The "simple dataset" of the notes is XOR in disguise (see
+// ExamplePerceptron_simpleDataset). In its fourth epoch the perceptron
+// passes through w=(2, -2) b=1, which gets 3 of the 4 points right, the
+// most a line can; the epoch ends at w=(0, -3) b=0, which gets 2 right.
+func ExamplePocket_simpleDataset() {
+	X := mat.NewDense(4, 2, []float64{
+		1, 1,
+		2, 2,
+		1, 2,
+		2, 1,
+	})
+	y := []float64{1, 1, -1, -1}
+
+	p := &perceptron.Pocket{Epochs: 4, CheckAll: true}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	last := &perceptron.Perceptron{Epochs: 4}
+	if err := last.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	w, lw := p.Weights(), last.Weights()
+	fmt.Printf("pocket:     w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", w[0], w[1], p.Bias(), p.Misclassified())
+	fmt.Printf("perceptron: w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", lw[0], lw[1], last.Bias(), wrong(last, X, y))
+
+	// Output:
+	// pocket:     w=(2, -2) b=1, 1 of 4 misclassified
+	// perceptron: w=(0, -3) b=0, 2 of 4 misclassified
+}
+
+// The perceptron makes five updates in two epochs on the line, and the
+// weights after its ten visits are w = 2, 2, 2, 2, -1, 1, 1, 2, 2, -1 and
+// b = 1, 1, 1, 1, 0, 1, 1, 0, 0, -1. Their average, w=12/10 b=5/10, gets
+// every point right but the noise; the last weights get four wrong.
+func ExampleAveraged() {
+	X, y := line()
+	a := &perceptron.Averaged{Epochs: 2}
+	if err := a.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	last := &perceptron.Perceptron{Epochs: 2}
+	if err := last.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("averaged:   w=%.1f b=%.1f, %d of 5 misclassified\n", a.Weights()[0], a.Bias(), wrong(a, X, y))
+	fmt.Printf("perceptron: w=%.1f b=%.1f, %d of 5 misclassified\n", last.Weights()[0], last.Bias(), wrong(last, X, y))
+
+	// Output:
+	// averaged:   w=1.2 b=0.5, 1 of 5 misclassified
+	// perceptron: w=-1.0 b=-1.0, 4 of 5 misclassified
+}
+
+// The voters of the run on the line, with the number of visits each
+// survived, are w=0 b=0 (0: the first visit is a mistake), w=2 b=1 (4),
+// w=-1 b=0 (1), w=1 b=1 (2), w=2 b=0 (2) and w=-1 b=-1 (1). At x=-1, for
+// instance, their scores are 0, -1, 1, 0, -2 and 0, whose signs, with +1
+// for 0, weighted by the counts, vote 0 - 4 + 1 + 2 - 2 + 1 = -2.
+func ExampleVoted() {
+	X, y := line()
+	v := &perceptron.Voted{Epochs: 2}
+	if err := v.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	for i := range y {
+		x := X.RawRowView(i)
+		fmt.Printf("x=%2.0f y=%+.0f: vote %+.0f, predicted %+.0f\n", x[0], y[i], v.Score(x), v.Predict(x))
+	}
+
+	// Output:
+	// x= 2 y=+1: vote +6, predicted +1
+	// x= 1 y=+1: vote +6, predicted +1
+	// x=-1 y=-1: vote -2, predicted -1
+	// x=-2 y=-1: vote -6, predicted -1
+	// x= 3 y=-1: vote +6, predicted +1
+}
+
+// No line separates XOR, but the degree-2 polynomial kernel maps it to a
+// space where a hyperplane does: there the perceptron converges and gets
+// every point right. With K(x, z) = (x·z + 1)², K((0,0), z) = 1 for every
+// z, K((1,1), (1,1)) = 9, K((0,1), (0,1)) = K((1,0), (1,0)) = 4,
+// K((1,1), (0,1)) = K((1,1), (1,0)) = 4 and K((0,1), (1,0)) = 1, so the
+// final scores can be checked by hand: for (1,1), 7·1 - 5·4 - 5·4 + 4·9
+// plus the bias 1 makes 4.
+func ExampleKernel_xor() {
+	X := mat.NewDense(4, 2, []float64{
+		0, 0,
+		1, 1,
+		0, 1,
+		1, 0,
+	})
+	y := []float64{1, 1, -1, -1}
+
+	p := &perceptron.Perceptron{Epochs: 100}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("linear: converged=%t after %d epochs\n", p.Stats().Converged, p.Stats().Epochs)
+
+	k := &perceptron.Kernel{Func: perceptron.Poly{Degree: 2, Gamma: 1, Coef0: 1}, Epochs: 100}
+	if err := k.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	st := k.Stats()
+	fmt.Printf("kernel: converged=%t after %d epochs and %d mistakes %v\n", st.Converged, st.Epochs, st.Mistakes, st.EpochMistakes)
+	sv, coef := k.SupportVectors()
+	for j, c := range coef {
+		fmt.Printf("%+.0f·K(%v, x)\n", c, sv.RawRowView(j))
+	}
+	fmt.Printf("%+.0f (bias)\n", k.Bias())
+	for i := range 4 {
+		x := X.RawRowView(i)
+		fmt.Printf("%v: score %+.0f, label %+.0f\n", x, k.Score(x), k.Predict(x))
+	}
+
+	// Output:
+	// linear: converged=false after 100 epochs
+	// kernel: converged=true after 8 epochs and 21 mistakes [3 4 4 4 4 1 1 0]
+	// +7·K([0 0], x)
+	// -5·K([0 1], x)
+	// -5·K([1 0], x)
+	// +4·K([1 1], x)
+	// +1 (bias)
+	// [0 0]: score +2, label +1
+	// [1 1]: score +4, label +1
+	// [0 1]: score -1, label -1
+	// [1 0]: score -1, label -1
+}
+
+// Two concentric rings: no line separates them, but the hyperplane of the
+// RBF kernel's feature space does, and the kernel perceptron converges.
+// Only the rows it made a mistake on are kept. (The figures were checked
+// against an independent plain implementation run on the same points.)
+func ExampleKernel_rings() {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	const n = 200
+	X := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i := range n {
+		// Inner ring of radius 1 (+1) and outer ring of radius 2 (-1),
+		// each 0.4 wide.
+		r, label := 1.0, 1.0
+		if i%2 == 1 {
+			r, label = 2, -1
+		}
+		r += 0.4 * (rnd.Float64() - 0.5)
+		a := 2 * math.Pi * rnd.Float64()
+		X.SetRow(i, []float64{r * math.Cos(a), r * math.Sin(a)})
+		y[i] = label
+	}
+
+	k := &perceptron.Kernel{Func: perceptron.RBF{Gamma: 1}}
+	if err := k.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	st := k.Stats()
+	sv, _ := k.SupportVectors()
+	vectors, _ := sv.Dims()
+	right := 0
+	for i, label := range k.PredictRows(nil, X) {
+		if label == y[i] {
+			right++
+		}
+	}
+	fmt.Printf("converged=%t after %d epochs and %d mistakes\n", st.Converged, st.Epochs, st.Mistakes)
+	fmt.Printf("support vectors: %d of %d rows\n", vectors, n)
+	fmt.Printf("training accuracy: %.1f%%\n", 100*float64(right)/n)
+
+	// Output:
+	// converged=true after 2 epochs and 19 mistakes
+	// support vectors: 19 of 200 rows
+	// training accuracy: 100.0%
+}
+
+// Learn trains on a stream one example at a time. With a Budget, memory
+// stays bounded however long the stream: once the hypothesis holds Budget
+// mistakes, each new mistake replaces a random one, so a stream with more
+// mistakes than the budget ends with exactly Budget support vectors.
+func ExampleKernel_Learn() {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	k := &perceptron.Kernel{Func: perceptron.RBF{Gamma: 2}, Budget: 50}
+	x := make([]float64, 2)
+	for range 10000 {
+		// Points of the unit square, +1 inside the circle of radius 0.4
+		// about its centre.
+		x[0], x[1] = rnd.Float64(), rnd.Float64()
+		y := -1.0
+		if math.Hypot(x[0]-0.5, x[1]-0.5) < 0.4 {
+			y = 1
+		}
+		if _, err := k.Learn(x, y); err != nil {
+			log.Fatal(err)
+		}
+	}
+	sv, _ := k.SupportVectors()
+	vectors, _ := sv.Dims()
+	fmt.Printf("more mistakes than the budget: %t\n", k.Stats().Mistakes > 50)
+	fmt.Printf("support vectors stored: %d\n", vectors)
+
+	// Output:
+	// more mistakes than the budget: true
+	// support vectors stored: 50
 }
 
 // The margin of the AND gate, by hand: the point (1,1) is 1/√2 from the

@@ -16,12 +16,12 @@ import (
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )
 
-// separableSet returns n rows of d features uniform in [-1, 1), labelled by
+// marginSet returns n rows of d features uniform in [-1, 1), labelled by
 // the side of the unit-normal hyperplane w·x+b = 0 for a random w and, if
 // bias, a random b in [-0.3, 0.3], keeping only rows at least gap from it,
 // so that the hyperplane has margin at least gap. Both labels occur if n
 // is at least 2.
-func separableSet(rnd *rand.Rand, n, d int, gap float64, bias bool) (X *mat.Dense, y, w []float64, b float64) {
+func marginSet(rnd *rand.Rand, n, d int, gap float64, bias bool) (X *mat.Dense, y, w []float64, b float64) {
 	w = make([]float64, d)
 	for {
 		norm := 0.0
@@ -461,7 +461,7 @@ func TestNovikoffBoundHolds(t *testing.T) {
 		d := 1 + rnd.IntN(30)
 		gap := 0.02 + 0.28*rnd.Float64()
 		noBias := set%4 == 3
-		X, y, _, b := separableSet(rnd, n, d, gap, !noBias)
+		X, y, _, b := marginSet(rnd, n, d, gap, !noBias)
 		nb, err := NovikoffBound(X, y, &MarginSettings{NoBias: noBias})
 		if err != nil {
 			t.Fatalf("set %d: %v", set, err)
@@ -562,7 +562,7 @@ func TestDatasetMarginCertificate(t *testing.T) {
 		d := 1 + rnd.IntN(12)
 		gap := 0.02 + 0.2*rnd.Float64()
 		noBias := set%3 == 2
-		X, y, w, b := separableSet(rnd, n, d, gap, !noBias)
+		X, y, w, b := marginSet(rnd, n, d, gap, !noBias)
 		tol := []float64{DefaultMarginTol, 1e-3, 1e-9}[set%3]
 		m, err := DatasetMargin(X, y, &MarginSettings{NoBias: noBias, Tol: tol})
 		name := fmt.Sprintf("set %d (n=%d, d=%d, noBias=%t)", set, n, d, noBias)
@@ -612,7 +612,7 @@ func TestDatasetMarginAgainstMDM(t *testing.T) {
 		n := 2 + rnd.IntN(60)
 		d := 1 + rnd.IntN(8)
 		noBias := set%2 == 1
-		X, y, _, _ := separableSet(rnd, n, d, 0.05+0.1*rnd.Float64(), !noBias)
+		X, y, _, _ := marginSet(rnd, n, d, 0.05+0.1*rnd.Float64(), !noBias)
 		lower, upper, steps := mdmMargin(X, y, noBias, 1e-8, 200000)
 		if upper-lower > 1e-8*upper {
 			t.Fatalf("set %d: MDM did not converge in %d steps", set, steps)
@@ -685,7 +685,7 @@ func TestDatasetMarginPlane(t *testing.T) {
 	for set := range 100 {
 		n := 2 + rnd.IntN(30)
 		noBias := set%2 == 1
-		X, y, _, _ := separableSet(rnd, n, 2, 0.01+0.2*rnd.Float64(), !noBias)
+		X, y, _, _ := marginSet(rnd, n, 2, 0.01+0.2*rnd.Float64(), !noBias)
 		want := planeMargin(X, y, noBias)
 		m, err := DatasetMargin(X, y, &MarginSettings{NoBias: noBias, Tol: 1e-9})
 		if err != nil {
@@ -779,7 +779,7 @@ func TestSeparableAgrees(t *testing.T) {
 	for set := range 150 {
 		n := 3 + rnd.IntN(25)
 		d := 1 + rnd.IntN(5)
-		X, y, _, _ := separableSet(rnd, n, d, 0.05*rnd.Float64(), true)
+		X, y, _, _ := marginSet(rnd, n, d, 0.05*rnd.Float64(), true)
 		switch set % 3 {
 		case 1:
 			// Replace row 0 by a convex combination of rows of the other
@@ -858,7 +858,7 @@ func TestSeparableThroughOrigin(t *testing.T) {
 	for set := range 60 {
 		n := 2 + rnd.IntN(20)
 		d := 1 + rnd.IntN(4)
-		X, y, _, _ := separableSet(rnd, n, d, 0.05, set%2 == 0)
+		X, y, _, _ := marginSet(rnd, n, d, 0.05, set%2 == 0)
 		Z := mat.NewDense(n+1, d, nil)
 		labels := make([]float64, n+1)
 		for i := range n {
@@ -886,7 +886,7 @@ func TestSeparableThroughOrigin(t *testing.T) {
 // scales with the data.
 func TestDatasetMarginInvariance(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(19, 6))
-	X, y, _, _ := separableSet(rnd, 200, 6, 0.05, true)
+	X, y, _, _ := marginSet(rnd, 200, 6, 0.05, true)
 	base, err := DatasetMargin(X, y, &MarginSettings{Tol: 1e-10})
 	if err != nil {
 		t.Fatal(err)
@@ -905,7 +905,7 @@ func TestDatasetMarginInvariance(t *testing.T) {
 // When the iterations run out, the bounds are still valid.
 func TestDatasetMarginIterationLimit(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(23, 1))
-	X, y, _, _ := separableSet(rnd, 500, 20, 0.01, true)
+	X, y, _, _ := marginSet(rnd, 500, 20, 0.01, true)
 	m, err := DatasetMargin(X, y, &MarginSettings{Iterations: 1})
 	if err == nil || !strings.HasPrefix(err.Error(), "perceptron: the margin did not converge in 1 iterations") {
 		t.Fatalf("error %v", err)

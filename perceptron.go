@@ -30,7 +30,7 @@ type Classifier interface {
 // It is the iteration limit of scikit-learn's Perceptron.
 const DefaultEpochs = 1000
 
-// Stats describes a training run.
+// Stats describes the training run of the last successful Fit.
 type Stats struct {
 	// Epochs is the number of passes over the data that Fit made.
 	Epochs int
@@ -52,9 +52,9 @@ func (s Stats) clone() Stats {
 	return s
 }
 
-// Perceptron is Rosenblatt's perceptron, trained by the mistake-driven rule
-// of the notes: an example (x, y) with y(w·x+b) <= 0 is a mistake and moves
-// the hyperplane by w += Rate·y·x, b += Rate·y.
+// Perceptron is Rosenblatt's perceptron, trained by the mistake-driven
+// rule: an example (x, y) with y(w·x+b) <= 0 is a mistake and moves the
+// hyperplane by w += Rate·y·x, b += Rate·y.
 //
 // The zero value is ready to use: it trains with a bias, from zero weights,
 // at rate 1, visiting the rows in order, for at most DefaultEpochs epochs.
@@ -66,14 +66,15 @@ type Perceptron struct {
 	Epochs int
 
 	// Rate is the learning rate, the size of each update. Zero means 1.
-	// From zero initial weights the rate only scales w and b, so it changes
-	// no prediction.
+	// From zero initial weights and bias the rate only scales w and b, so
+	// it changes no prediction.
 	Rate float64
 
 	// Rand, if not nil, shuffles the order in which Fit visits the rows,
 	// afresh at the start of every epoch. If nil, Fit visits the rows in
-	// the order given. Fit draws from Rand, so the same seed gives the same
-	// model.
+	// the order given. Fit advances Rand, so a Rand in the same state gives
+	// the same model; like any *rand.Rand it must not be used by two Fits
+	// at once.
 	Rand *rand.Rand
 
 	// NoBias trains a hyperplane through the origin: b stays zero.
@@ -89,9 +90,10 @@ type Perceptron struct {
 	InitBias float64
 
 	// OnUpdate, if not nil, is called after every update with the epoch
-	// (counted from 1), the index of the row that was a mistake, and the
-	// new weights and bias. The weights are the classifier's own: the
-	// callback must not modify or retain them.
+	// (counted from 1), the index in X of the row that was a mistake, and
+	// the new weights and bias; Learn passes epoch 0 and index -1. The
+	// weights are the classifier's own: the callback must not modify or
+	// retain them.
 	OnUpdate func(epoch, i int, w []float64, b float64)
 
 	lin   linear
@@ -103,10 +105,12 @@ type Perceptron struct {
 // mistake, or after Epochs epochs.
 //
 // Fit returns an error if X has no rows, if len(y) is not the number of
-// rows, if a label is not -1 or +1, if X holds NaN or an infinity, or if a
-// setting is not valid. A failed Fit leaves the perceptron as it was;
-// OnUpdate may have been called for rows visited before a bad value was
-// found. Fit does not modify X or y and keeps no reference to them.
+// rows, if a label is not -1 or +1, if X holds NaN or an infinity, if a
+// setting is not valid, or if the weights overflow. A failed Fit leaves
+// the perceptron as it was; OnUpdate may have been called for rows visited
+// before a bad value was found. Fit does not modify X or y and keeps no
+// reference to them; it reads a mat.RawMatrixer such as *mat.Dense in
+// place, and copies any other matrix once.
 func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y)
 	if err != nil {
@@ -123,6 +127,9 @@ func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
+	if err := lin.checkFinite(); err != nil {
+		return err
+	}
 	p.lin, p.stats = lin, stats
 	return nil
 }
@@ -130,44 +137,52 @@ func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 // Learn trains the perceptron on one example, as one step of Fit does, and
 // reports whether it was a mistake and so caused an update. Learn on a
 // perceptron that has not been fitted starts from InitWeights and InitBias,
-// or from zero weights of the length of x. Learn calls OnUpdate with epoch
-// 0 and index -1, and adds its mistakes to those of Stats.
+// or from zero weights of the length of x. Learn leaves Stats as they are.
 //
 // Learn returns an error, and changes nothing, if y is not -1 or +1, if x
-// holds NaN or an infinity, if x has the wrong length, or if a setting is
-// not valid.
+// holds NaN or an infinity, if x has the wrong length, if a setting is not
+// valid, or if the update would overflow the weights.
 func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
-	d := len(x)
+	d, s := len(x), p.settings()
 	if p.lin.fitted() {
-		d = p.lin.dim()
+		// The initial weights have played their part: do not check them
+		// again on every example.
+		d, s.w0, s.b0 = p.lin.dim(), nil, 0
 	}
-	s, err := p.settings().resolve(d)
+	s, err := s.resolve(d)
 	if err != nil {
 		return false, err
 	}
 	if err := checkExample(x, y, d); err != nil {
 		return false, err
 	}
-	if !p.lin.fitted() {
-		p.lin = s.start(d)
+	lin := p.lin
+	if !lin.fitted() {
+		lin = s.start(d)
 	}
-	if !s.step(&p.lin, x, y, 0, -1) {
+	if y*lin.score(x) > 0 {
+		p.lin = lin
 		return false, nil
 	}
-	p.stats.Mistakes++
+	if !lin.finiteAfter(x, s.rate*y, !s.noBias) {
+		return false, fmt.Errorf("perceptron: the update on x would overflow the weights: scale x or lower Rate")
+	}
+	s.move(&lin, x, y, 0, -1)
+	p.lin = lin
 	return true, nil
 }
 
-// Predict returns the label of x: +1 if w·x+b >= 0, and -1 otherwise.
-// It panics if the perceptron has not been fitted or if len(x) is not the
-// number of weights. Predict is safe for concurrent use.
+// Predict returns the label of x: +1 if w·x+b >= 0, and -1 otherwise
+// (also if x holds NaN). It panics if the perceptron has not been fitted or
+// if len(x) is not the number of weights. Predict and Score may be called
+// concurrently with each other, but not with Fit or Learn.
 func (p *Perceptron) Predict(x []float64) float64 {
-	return sign(p.Score(x))
+	return sign(p.lin.checked(x, "Predict").score(x))
 }
 
 // Score returns the decision function w·x+b, whose sign is the prediction
 // and whose size, divided by the norm of w, is the distance of x from the
-// hyperplane. It panics as Predict does. Score is safe for concurrent use.
+// hyperplane. It panics as Predict does.
 func (p *Perceptron) Score(x []float64) float64 {
 	return p.lin.checked(x, "Score").score(x)
 }
@@ -183,7 +198,8 @@ func (p *Perceptron) Bias() float64 {
 	return p.lin.b
 }
 
-// Stats returns a description of the last training run.
+// Stats returns a description of the training run of the last successful
+// Fit.
 func (p *Perceptron) Stats() Stats {
 	return p.stats.clone()
 }
@@ -222,6 +238,29 @@ func (l *linear) score(x []float64) float64 {
 	return floats.Dot(l.w, x) + l.b
 }
 
+// finiteAfter reports whether moving l by a·x, with the bias if bias is
+// set, keeps it finite.
+func (l *linear) finiteAfter(x []float64, a float64, bias bool) bool {
+	for j, v := range x {
+		if math.IsInf(l.w[j]+a*v, 0) {
+			return false
+		}
+	}
+	return !bias || !math.IsInf(l.b+a, 0)
+}
+
+// checkFinite returns an error if w or b have overflowed, as they can
+// when X or Rate are huge.
+func (l *linear) checkFinite() error {
+	if j := nonFinite(l.w); j >= 0 {
+		return fmt.Errorf("perceptron: w[%d] overflowed to %v: scale X or lower Rate", j, l.w[j])
+	}
+	if math.IsNaN(l.b) || math.IsInf(l.b, 0) {
+		return fmt.Errorf("perceptron: the bias overflowed to %v: scale X or lower Rate", l.b)
+	}
+	return nil
+}
+
 // checked returns l, panicking in the manner of gonum if l cannot score x.
 // method names the caller in the message.
 func (l *linear) checked(x []float64, method string) *linear {
@@ -244,6 +283,11 @@ type settings struct {
 	w0       []float64
 	b0       float64
 	onUpdate func(epoch, i int, w []float64, b float64)
+
+	// onEpoch, if not nil, is called by run at the start of every epoch
+	// with the order in which the epoch will visit the rows. It lets a
+	// classifier work ahead of the visits; it must not modify order.
+	onEpoch func(order []int)
 }
 
 // resolve returns s with its defaults filled in, or an error if a setting
@@ -261,10 +305,8 @@ func (s settings) resolve(d int) (settings, error) {
 	case s.noBias && s.b0 != 0:
 		return s, fmt.Errorf("perceptron: InitBias is %v with NoBias set, want 0", s.b0)
 	}
-	for j, v := range s.w0 {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return s, fmt.Errorf("perceptron: InitWeights[%d] is %v, want a finite value", j, v)
-		}
+	if j := nonFinite(s.w0); j >= 0 {
+		return s, fmt.Errorf("perceptron: InitWeights[%d] is %v, want a finite value", j, s.w0[j])
 	}
 	if s.epochs == 0 {
 		s.epochs = DefaultEpochs
@@ -283,16 +325,22 @@ func (s *settings) start(d int) linear {
 }
 
 // step is the perceptron's rule on one example: if y(w·x+b) <= 0 it moves
-// l by Rate·y·x, calls OnUpdate and reports true.
+// l and reports true.
 func (s *settings) step(l *linear, x []float64, y float64, epoch, i int) bool {
 	if y*l.score(x) > 0 {
 		return false
 	}
+	s.move(l, x, y, epoch, i)
+	return true
+}
+
+// move makes the perceptron's update for a mistake on (x, y), moving l by
+// Rate·y·x, and calls OnUpdate.
+func (s *settings) move(l *linear, x []float64, y float64, epoch, i int) {
 	s.update(l, x, s.rate*y)
 	if s.onUpdate != nil {
 		s.onUpdate(epoch, i, l.w, l.b)
 	}
-	return true
 }
 
 // update moves l by a·x: w += a·x, and b += a unless training through the
@@ -322,6 +370,9 @@ func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) (Stats, error
 		st.Epochs++
 		if s.rnd != nil {
 			s.rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		if s.onEpoch != nil {
+			s.onEpoch(order)
 		}
 		mistakes := 0
 		for _, i := range order {

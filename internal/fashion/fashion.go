@@ -58,42 +58,42 @@ func ReadIDX(r io.Reader) (*IDX, error) {
 	if head, err := br.Peek(2); err == nil && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("idx: %v", err)
+			return nil, fmt.Errorf("fashion: %v", err)
 		}
 		defer zr.Close()
 		br = bufio.NewReader(zr)
 	}
 	var magic [4]byte
 	if _, err := io.ReadFull(br, magic[:]); err != nil {
-		return nil, fmt.Errorf("idx: reading the magic number: %v", err)
+		return nil, fmt.Errorf("fashion: reading the magic number: %v", err)
 	}
 	if magic[0] != 0 || magic[1] != 0 {
-		return nil, fmt.Errorf("idx: bad magic number % x: not an IDX file", magic)
+		return nil, fmt.Errorf("fashion: bad magic number % x: not an IDX file", magic)
 	}
 	if magic[2] != 0x08 {
-		return nil, fmt.Errorf("idx: element type 0x%02x, want 0x08 (unsigned byte)", magic[2])
+		return nil, fmt.Errorf("fashion: element type 0x%02x, want 0x08 (unsigned byte)", magic[2])
 	}
 	nd := int(magic[3])
 	if nd == 0 {
-		return nil, errors.New("idx: no dimensions")
+		return nil, errors.New("fashion: no dimensions")
 	}
 	dims := make([]int, nd)
 	size := 1
 	for i := range dims {
 		var v uint32
 		if err := binary.Read(br, binary.BigEndian, &v); err != nil {
-			return nil, fmt.Errorf("idx: reading dimension %d: %v", i, err)
+			return nil, fmt.Errorf("fashion: reading dimension %d: %v", i, err)
 		}
 		dims[i] = int(v)
 		if dims[i] != 0 && size > (1<<31)/dims[i] {
-			return nil, fmt.Errorf("idx: dimensions %v are too large", dims[:i+1])
+			return nil, fmt.Errorf("fashion: dimensions %v are too large", dims[:i+1])
 		}
 		size *= dims[i]
 	}
 	var buf bytes.Buffer
 	n, err := io.CopyN(&buf, br, int64(size))
 	if err != nil {
-		return nil, fmt.Errorf("idx: %d bytes of data, want %d: %v", n, size, err)
+		return nil, fmt.Errorf("fashion: %d bytes of data, want %d: %v", n, size, err)
 	}
 	return &IDX{Dims: dims, Data: buf.Bytes()}, nil
 }
@@ -116,30 +116,38 @@ func ReadIDXFile(path string) (*IDX, error) {
 // rows of a matrix with pixels scaled to [0, 1], with labels +1 for pos and
 // -1 for neg.
 func Select(images, labels *IDX, pos, neg int) (*mat.Dense, []float64, error) {
-	if len(images.Dims) < 2 || len(labels.Dims) != 1 || images.Dims[0] != labels.Dims[0] {
-		return nil, nil, fmt.Errorf("idx: images %v do not match labels %v", images.Dims, labels.Dims)
+	if len(images.Dims) < 2 || len(labels.Dims) != 1 || images.Dims[0] != labels.Dims[0] || images.Dims[0] == 0 {
+		return nil, nil, fmt.Errorf("fashion: images %v do not match labels %v", images.Dims, labels.Dims)
 	}
-	d := len(images.Data) / images.Dims[0]
-	var data, y []float64
-	for i, c := range labels.Data {
-		var l float64
+	if pos == neg {
+		return nil, nil, fmt.Errorf("fashion: classes %d and %d are the same", pos, neg)
+	}
+	y := make([]float64, 0, len(labels.Data))
+	for _, c := range labels.Data {
 		switch int(c) {
 		case pos:
-			l = 1
+			y = append(y, 1)
 		case neg:
-			l = -1
-		default:
-			continue
+			y = append(y, -1)
 		}
-		for _, px := range images.Data[i*d : (i+1)*d] {
-			data = append(data, float64(px)/255)
-		}
-		y = append(y, l)
 	}
 	if len(y) == 0 {
-		return nil, nil, fmt.Errorf("idx: no image of class %d or %d", pos, neg)
+		return nil, nil, fmt.Errorf("fashion: no image of class %d or %d", pos, neg)
 	}
-	return mat.NewDense(len(y), d, data), y, nil
+	d := len(images.Data) / images.Dims[0]
+	X := mat.NewDense(len(y), d, nil)
+	r := 0
+	for i, c := range labels.Data {
+		if int(c) != pos && int(c) != neg {
+			continue
+		}
+		row := X.RawRowView(r)
+		for j, px := range images.Data[i*d : (i+1)*d] {
+			row[j] = float64(px) / 255
+		}
+		r++
+	}
+	return X, y, nil
 }
 
 // Pair loads the training and test sets of classes pos (+1) and neg (-1)
@@ -161,4 +169,18 @@ func Pair(dir string, pos, neg int) (Xtrain *mat.Dense, ytrain []float64, Xtest 
 	}
 	Xtest, ytest, err = load("t10k")
 	return
+}
+
+// Images returns every image of an IDX file of images, in file order, as
+// the rows of a matrix with pixels scaled to [0, 1].
+func Images(images *IDX) (*mat.Dense, error) {
+	if len(images.Dims) < 2 || len(images.Data) == 0 {
+		return nil, fmt.Errorf("fashion: dimensions %v are not those of images", images.Dims)
+	}
+	data := make([]float64, len(images.Data))
+	for i, px := range images.Data {
+		data[i] = float64(px) / 255
+	}
+	n := images.Dims[0]
+	return mat.NewDense(n, len(data)/n, data), nil
 }

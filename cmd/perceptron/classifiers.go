@@ -1,0 +1,193 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/seed5ae3614e/perceptron"
+)
+
+// model is what the command needs of a classifier: it fits, predicts,
+// scores, describes its training run, and saves and loads as JSON.
+type model interface {
+	perceptron.Classifier
+	json.Marshaler
+	json.Unmarshaler
+	Score(x []float64) float64
+	Stats() perceptron.Stats
+}
+
+// classifiers are the classifiers that the command trains, in the order of
+// its tables. Each builds its classifier from the settings flags; the zero
+// options give the zero value, ready to load a saved model into.
+var classifiers = []struct {
+	name string
+	make func(o *options) model
+}{
+	{"perceptron", func(o *options) model {
+		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+	}},
+	{"pocket", func(o *options) model {
+		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate(), CheckAll: o.checkAll}
+	}},
+	{"averaged", func(o *options) model {
+		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+	}},
+	{"voted", func(o *options) model {
+		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+	}},
+	{"kernel", func(o *options) model {
+		k := &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
+			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias}
+		if o.progress != nil {
+			k.OnUpdate = func(epoch, _, _ int, _ float64) { o.progress.update(epoch) }
+		}
+		return k
+	}},
+}
+
+// classifierNames returns the names of the classifiers, for messages.
+func classifierNames() string {
+	var names []string
+	for _, c := range classifiers {
+		names = append(names, c.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// newModel returns the classifier called name built with o, or false if no
+// classifier has that name.
+func newModel(name string, o *options) (model, bool) {
+	for _, c := range classifiers {
+		if c.name == name {
+			return c.make(o), true
+		}
+	}
+	return nil, false
+}
+
+// options are the classifiers' settings as the flags give them.
+type options struct {
+	epochs      int
+	rate        float64
+	shuffle     bool
+	seed        uint64
+	noBias      bool
+	initWeights []float64
+	initBias    float64
+	checkAll    bool
+	kernel      string
+	degree      int
+	gamma       float64
+	coef0       float64
+	budget      int
+	prediction  perceptron.Prediction
+
+	// progress, if not nil, is told of every update.
+	progress *progress
+}
+
+// addFlags defines the settings flags on fs.
+func (o *options) addFlags(fs *flag.FlagSet) {
+	fs.IntVar(&o.epochs, "epochs", 0, "most passes over the training data; 0 means 1000")
+	fs.Float64Var(&o.rate, "rate", 0, "learning rate; 0 means 1")
+	fs.BoolVar(&o.shuffle, "shuffle", false, "visit the training rows in a fresh random order each epoch, seeded by -seed")
+	fs.BoolVar(&o.noBias, "no-bias", false, "train without a bias: a hyperplane through the origin")
+	fs.Func("init-weights", "all but kernel: the `WEIGHTS`, comma-separated, that training starts from (of the standardised features)", func(s string) error {
+		w, err := parseFloats(s)
+		o.initWeights = w
+		return err
+	})
+	fs.Float64Var(&o.initBias, "init-bias", 0, "all but kernel: the bias that training starts from")
+	fs.BoolVar(&o.checkAll, "check-all", false, "pocket: count the misclassified rows of the weights after every update, not only after a record run (slow)")
+	fs.Func("kernel", "kernel: the kernel `K`: linear (the default), poly, (gamma·x·z + coef0)^degree, or rbf, exp(-gamma·|x-z|²)", func(s string) error {
+		switch s {
+		case "linear", "poly", "rbf":
+			o.kernel = s
+			return nil
+		}
+		return fmt.Errorf("%q is not linear, poly or rbf", s)
+	})
+	fs.IntVar(&o.degree, "degree", 0, "kernel: the degree of -kernel poly; 0 means 3")
+	fs.Float64Var(&o.gamma, "gamma", 0, "kernel: gamma of -kernel poly or rbf; 0 means 1/(the number of features)")
+	fs.Float64Var(&o.coef0, "coef0", 0, "kernel: coef0 of -kernel poly")
+	fs.IntVar(&o.budget, "budget", 0, "kernel: the most mistakes, and so support vectors, the hypothesis keeps; 0 means no limit")
+	fs.Func("prediction", "kernel: the prediction `RULE`: last (the default), voted or averaged", func(s string) error {
+		for _, p := range []perceptron.Prediction{perceptron.PredictLast, perceptron.PredictVoted, perceptron.PredictAveraged} {
+			if s == p.String() {
+				o.prediction = p
+				return nil
+			}
+		}
+		return fmt.Errorf("%q is not last, voted or averaged", s)
+	})
+}
+
+// check returns an error if the flags give a kernel a parameter it does
+// not have.
+func (o *options) check() error {
+	switch {
+	case o.degree != 0 && o.kernel != "poly":
+		return usagef("-degree: only -kernel poly has a degree")
+	case o.coef0 != 0 && o.kernel != "poly":
+		return usagef("-coef0: only -kernel poly has coef0")
+	case o.gamma != 0 && o.kernel != "poly" && o.kernel != "rbf":
+		return usagef("-gamma: only -kernel poly and rbf have gamma")
+	}
+	return nil
+}
+
+// kernelFunc returns the kernel of the flags; nil means linear.
+func (o *options) kernelFunc() perceptron.KernelFunc {
+	switch o.kernel {
+	case "linear":
+		return perceptron.Linear{}
+	case "poly":
+		return perceptron.Poly{Degree: o.degree, Gamma: o.gamma, Coef0: o.coef0}
+	case "rbf":
+		return perceptron.RBF{Gamma: o.gamma}
+	}
+	return nil
+}
+
+// rand returns the shuffle source of one classifier, or nil if the rows
+// are visited in order. Each classifier gets a source of its own, so that
+// its result does not depend on which others run before it.
+func (o *options) rand() *rand.Rand {
+	if !o.shuffle {
+		return nil
+	}
+	return rand.New(rand.NewPCG(o.seed, 1))
+}
+
+// onLinearUpdate returns the OnUpdate callback of the linear classifiers.
+func (o *options) onLinearUpdate() func(epoch, i int, w []float64, b float64) {
+	if o.progress == nil {
+		return nil
+	}
+	return func(epoch, _ int, _ []float64, _ float64) { o.progress.update(epoch) }
+}
+
+func parseFloats(s string) ([]float64, error) {
+	var w []float64
+	for f := range strings.SplitSeq(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		w = append(w, v)
+	}
+	return w, nil
+}

@@ -1,0 +1,104 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package perceptron implements the perceptron and its classical variants:
+// online, mistake-driven linear and kernel classifiers for two classes.
+//
+// # The model
+//
+// A perceptron is a hyperplane w·x + b = 0. It labels a point x by the side
+// of the hyperplane it falls on:
+//
+//	ŷ = sign(w·x + b)
+//
+// Labels are -1 and +1, and a score of exactly zero is labelled +1. The
+// score w·x + b, divided by the norm of w, is the signed distance of x from
+// the hyperplane.
+//
+// # Learning from mistakes
+//
+// Training visits the examples (x, y) one at a time. An example is a
+// mistake when
+//
+//	y(w·x + b) <= 0
+//
+// that is, when it falls on the wrong side of the hyperplane or on it. Only
+// a mistake changes the model, by
+//
+//	w += r·y·x,  b += r·y
+//
+// where r is the learning rate. The update turns w towards x if y = +1 and
+// away from it if y = -1, so that y(w·x + b) on that example grows by
+// r(||x||² + 1), or by r||x||² through the origin. One pass over the data
+// is an epoch; training stops at the end of the first epoch without a
+// mistake, or at an epoch limit. From zero initial weights and bias the
+// rate only scales w and b, and changes no prediction.
+//
+// # When it converges, and when it does not
+//
+// The convergence theorem of Block and Novikoff (1962) says: if a unit
+// vector u separates the data through the origin with margin γ > 0 (every
+// y·(u·x) >= γ), and every ||x|| <= R, then the perceptron started from
+// zero weights makes at most (R/γ)² mistakes, whatever the order of the
+// examples and the rate. With a bias, the perceptron is the one through
+// the origin on the rows (x, 1), so R and γ are those of these rows.
+//
+// The theorem promises nothing else. On data that no hyperplane separates,
+// such as XOR, the perceptron never converges: its weights cycle and it
+// stops only at the epoch limit, with whatever hyperplane it holds then.
+// The order of the examples matters too: different orders give different
+// hyperplanes, and different numbers of mistakes below the bound. Scaling
+// the features matters as well, since it changes R and γ.
+//
+// # Which type to use
+//
+// Every classifier implements [Classifier], trains with Fit on the rows of
+// a [gonum.org/v1/gonum/mat.Matrix], and shares the same settings: Epochs,
+// Rate, Rand (to shuffle each epoch), NoBias, InitWeights and InitBias
+// (which Kernel has not) and OnUpdate (to watch training). The zero value
+// of each is ready to use.
+//
+//   - [Perceptron] is Rosenblatt's algorithm, for data a hyperplane
+//     separates, and for learning one example at a time with Learn.
+//   - [Pocket] runs the perceptron and predicts with the weights that
+//     misclassify the fewest training rows among those it checks: by
+//     default those that Gallant's ratchet (1990) puts in its pocket, or,
+//     with CheckAll, every weight vector of the run, at far greater cost.
+//     The choice when the data are almost separable.
+//   - [Averaged] predicts with the average of the weights after every
+//     example visit, at the cost of a single perceptron, and [Voted] with
+//     the vote of every weight vector of the run, each weighted by the
+//     visits it survived (Freund and Schapire, 1999). On data that are not
+//     separable both usually generalise better than the last hyperplane.
+//   - [Kernel] is the perceptron in the feature space of a kernel
+//     ([Linear], [Poly], [RBF] or a [Custom] function), in dual form, to
+//     separate data that no hyperplane separates. It predicts with the last
+//     hypothesis, or with the vote or the average of all of them, and a
+//     Budget bounds the support vectors it keeps on long streams.
+//   - [GeometricMargin] and [FunctionalMargin] measure a hyperplane's
+//     margin on a data set, [DatasetMargin] the largest margin any
+//     hyperplane attains, with a certificate, and [NovikoffBound] the
+//     mistake bound of the convergence theorem; [Separable] says by linear
+//     programming whether a hyperplane separates the data at all, and
+//     [PerceptronCriterion] and [ZeroOneError] are the losses of the notes.
+//
+// # Saving and loading
+//
+// Every classifier saves its fitted model with encoding/json and loads it
+// with json.Unmarshal into a zero value: its settings, the model exactly as
+// Predict reads it, and Stats, under a type name and a format version of
+// its own, so that a file of another type or version gives a clear error.
+// A loaded classifier scores every x to the same bits as the saved one.
+// Rand and OnUpdate are not saved, and neither is a Custom kernel, which
+// is Go code: MarshalJSON returns an error for it.
+//
+// # Errors and panics
+//
+// Fit returns an error for data it cannot train on: no rows, labels other
+// than -1 and +1, NaN or infinite values, or invalid settings. Predict and
+// Score panic if the classifier has not been fitted or if x has the wrong
+// length, as gonum does for mismatched dimensions. Predict and Score of a
+// fitted classifier may run concurrently with each other, but not with Fit
+// or Learn.
+package perceptron

@@ -1,0 +1,719 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// update is one call of OnUpdate.
+type update struct {
+	epoch, i int
+	w        []float64
+	b        float64
+}
+
+// naivePerceptron is the algorithm of the notes written out with plain
+// loops, as an independent reference. Visiting order comes from the same
+// kind of shuffle as Fit's, so that the two can be compared bit for bit.
+func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *rand.Rand, bias bool, w0 []float64, b0 float64) (w []float64, b float64, perEpoch []int, trace []update) {
+	d := len(X[0])
+	w = make([]float64, d)
+	copy(w, w0)
+	b = b0
+	order := make([]int, len(X))
+	for i := range order {
+		order[i] = i
+	}
+	for epoch := range epochs {
+		if rnd != nil {
+			rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		m := 0
+		for _, i := range order {
+			a := b
+			for j := range d {
+				a += w[j] * X[i][j]
+			}
+			if y[i]*a <= 0 {
+				for j := range d {
+					w[j] += rate * y[i] * X[i][j]
+				}
+				if bias {
+					b += rate * y[i]
+				}
+				trace = append(trace, update{epoch + 1, i, slices.Clone(w), b})
+				m++
+			}
+		}
+		perEpoch = append(perEpoch, m)
+		if m == 0 {
+			break
+		}
+	}
+	return w, b, perEpoch, trace
+}
+
+// randomSet returns n rows of d small integers in [-3, 3] and random labels,
+// so that every sum the perceptron forms is exact in float64.
+func randomSet(rnd *rand.Rand, n, d int) ([][]float64, *mat.Dense, []float64) {
+	rows := make([][]float64, n)
+	X := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range rows {
+		rows[i] = X.RawRowView(i)
+		for j := range rows[i] {
+			rows[i][j] = float64(rnd.IntN(7) - 3)
+		}
+		y[i] = float64(2*rnd.IntN(2) - 1)
+	}
+	return rows, X, y
+}
+
+// separableSet returns n rows of d values in [-1, 1] labelled by a random
+// hyperplane, keeping only rows at distance at least gap from it.
+func separableSet(rnd *rand.Rand, n, d int, gap float64) (*mat.Dense, []float64) {
+	w := make([]float64, d)
+	norm := 0.0
+	for j := range w {
+		w[j] = rnd.NormFloat64()
+		norm += w[j] * w[j]
+	}
+	norm = math.Sqrt(norm)
+	b := 0.3 * rnd.NormFloat64()
+	X := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range n {
+		x := X.RawRowView(i)
+		for {
+			a := b
+			for j := range x {
+				x[j] = 2*rnd.Float64() - 1
+				a += w[j] * x[j]
+			}
+			if math.Abs(a)/norm >= gap {
+				y[i] = sign(a)
+				break
+			}
+		}
+	}
+	return X, y
+}
+
+func TestPerceptronMatchesNaive(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for trial := range 300 {
+		n, d := 1+rnd.IntN(30), 1+rnd.IntN(6)
+		rows, X, y := randomSet(rnd, n, d)
+		epochs := 1 + rnd.IntN(20)
+		rate := []float64{0, 1, 0.5, 2}[rnd.IntN(4)]
+		bias := rnd.IntN(2) == 0
+		var w0 []float64
+		var b0 float64
+		if rnd.IntN(2) == 0 {
+			w0 = make([]float64, d)
+			for j := range w0 {
+				w0[j] = float64(rnd.IntN(5) - 2)
+			}
+			if bias {
+				b0 = float64(rnd.IntN(5) - 2)
+			}
+		}
+		seed := uint64(trial)
+		var fitRand, refRand *rand.Rand
+		if rnd.IntN(2) == 0 {
+			fitRand, refRand = rand.New(rand.NewPCG(seed, 7)), rand.New(rand.NewPCG(seed, 7))
+		}
+		var trace []update
+		p := &Perceptron{Epochs: epochs, Rate: rate, Rand: fitRand, NoBias: !bias, InitWeights: w0, InitBias: b0,
+			OnUpdate: func(epoch, i int, w []float64, b float64) {
+				trace = append(trace, update{epoch, i, slices.Clone(w), b})
+			},
+		}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		r := rate
+		if r == 0 {
+			r = 1
+		}
+		w, b, perEpoch, wantTrace := naivePerceptron(rows, y, epochs, r, refRand, bias, w0, b0)
+		st := p.Stats()
+		if !slices.Equal(p.Weights(), w) || p.Bias() != b || !slices.Equal(st.EpochMistakes, perEpoch) {
+			t.Fatalf("trial %d: got w=%v b=%v epochs %v, want w=%v b=%v epochs %v",
+				trial, p.Weights(), p.Bias(), st.EpochMistakes, w, b, perEpoch)
+		}
+		if !slices.EqualFunc(trace, wantTrace, func(a, b update) bool {
+			return a.epoch == b.epoch && a.i == b.i && slices.Equal(a.w, b.w) && a.b == b.b
+		}) {
+			t.Fatalf("trial %d: OnUpdate saw %v, want %v", trial, trace, wantTrace)
+		}
+		sum := 0
+		for _, m := range perEpoch {
+			sum += m
+		}
+		converged := perEpoch[len(perEpoch)-1] == 0
+		if st.Epochs != len(perEpoch) || st.Mistakes != sum || st.Converged != converged {
+			t.Fatalf("trial %d: stats %+v, want %d epochs, %d mistakes, converged %t", trial, st, len(perEpoch), sum, converged)
+		}
+	}
+}
+
+func TestPerceptronTraces(t *testing.T) {
+	// AND, visited in order from zero: the trace worked by hand in
+	// ExamplePerceptron_and.
+	and := &Perceptron{}
+	if err := and.Fit(mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1}), []float64{-1, -1, -1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	st := and.Stats()
+	if want := []int{2, 3, 3, 2, 2, 3, 2, 1, 0}; !slices.Equal(st.EpochMistakes, want) || !st.Converged {
+		t.Errorf("AND: mistakes per epoch %v (converged %t), want %v", st.EpochMistakes, st.Converged, want)
+	}
+	if w, b := and.Weights(), and.Bias(); !slices.Equal(w, []float64{3, 2}) || b != -4 {
+		t.Errorf("AND: w=%v b=%v, want [3 2] -4", w, b)
+	}
+
+	// The 3-point exercise of notes 004. The last weight is -0.8+1 in
+	// float64 arithmetic.
+	var updates [][]float64
+	three := &Perceptron{
+		NoBias:      true,
+		InitWeights: []float64{1, -0.8},
+		OnUpdate: func(_, _ int, w []float64, b float64) {
+			if b != 0 {
+				t.Errorf("3 points: bias %v through the origin", b)
+			}
+			updates = append(updates, slices.Clone(w))
+		},
+	}
+	if err := three.Fit(mat.NewDense(3, 2, []float64{1, 2, -1, 2, 0, -1}), []float64{1, -1, -1}); err != nil {
+		t.Fatal(err)
+	}
+	w0 := -0.8
+	w1 := w0 + 2 // update on x1 = (1, 2)
+	w2 := w1 - 2 // update on x2 = (-1, 2), y = -1
+	w3 := w2 + 1 // update on x3 = (0, -1), y = -1
+	want := [][]float64{{2, w1}, {3, w2}, {3, w3}}
+	if !slices.EqualFunc(updates, want, slices.Equal) {
+		t.Errorf("3 points: updates %v, want %v", updates, want)
+	}
+	if st := three.Stats(); !slices.Equal(st.EpochMistakes, []int{3, 0}) {
+		t.Errorf("3 points: mistakes per epoch %v, want [3 0]", st.EpochMistakes)
+	}
+}
+
+func TestPerceptronConvergesOnSeparableData(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		n, d := 2+rnd.IntN(60), 1+rnd.IntN(8)
+		X, y := separableSet(rnd, n, d, 0.05)
+		p := &Perceptron{Epochs: 100000}
+		if trial%2 == 1 {
+			p.Rand = rand.New(rand.NewPCG(uint64(trial), 0))
+		}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		if !p.Stats().Converged {
+			t.Fatalf("trial %d: did not converge on separable data: %+v", trial, p.Stats())
+		}
+		for i := range n {
+			x := X.RawRowView(i)
+			if y[i]*p.Score(x) <= 0 {
+				t.Fatalf("trial %d: converged but row %d has y*score %v", trial, i, y[i]*p.Score(x))
+			}
+		}
+	}
+}
+
+// TestMistakeBound checks the theorem of Block and Novikoff through the
+// origin: with every ||x|| <= R and a unit vector u with every y·u·x >=
+// gamma > 0, the perceptron from zero makes at most (R/gamma)^2 mistakes,
+// whatever the order and the rate.
+func TestMistakeBound(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(13, 14))
+	for trial := range 300 {
+		n, d := 2+rnd.IntN(80), 2+rnd.IntN(6)
+		u := make([]float64, d)
+		for j := range u {
+			u[j] = rnd.NormFloat64()
+		}
+		floats.Scale(1/floats.Norm(u, 2), u)
+		X := mat.NewDense(n, d, nil)
+		y := make([]float64, n)
+		gamma, R := math.Inf(1), 0.0
+		for i := range n {
+			x := X.RawRowView(i)
+			var a float64
+			for a == 0 || math.Abs(a) < 0.01 {
+				a = 0
+				for j := range x {
+					x[j] = 2*rnd.Float64() - 1
+					a += u[j] * x[j]
+				}
+			}
+			y[i] = sign(a)
+			gamma = min(gamma, y[i]*a)
+			R = max(R, floats.Norm(x, 2))
+		}
+		p := &Perceptron{NoBias: true, Epochs: 1 << 20, Rate: []float64{0, 0.01, 3}[trial%3]}
+		if trial%2 == 1 {
+			p.Rand = rand.New(rand.NewPCG(uint64(trial), 1))
+		}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		st := p.Stats()
+		if bound := (R / gamma) * (R / gamma); !st.Converged || float64(st.Mistakes) > bound {
+			t.Fatalf("trial %d: %d mistakes (converged %t), bound (R/gamma)^2 = %.1f", trial, st.Mistakes, st.Converged, bound)
+		}
+	}
+}
+
+func TestDefaultEpochs(t *testing.T) {
+	p := &Perceptron{}
+	if err := p.Fit(mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0}), []float64{1, 1, -1, -1}); err != nil {
+		t.Fatal(err)
+	}
+	if st := p.Stats(); st.Epochs != DefaultEpochs || st.Converged || p.Epochs != 0 {
+		t.Fatalf("XOR with Epochs 0 ran %d epochs (converged %t), want DefaultEpochs = %d", st.Epochs, st.Converged, DefaultEpochs)
+	}
+}
+
+func TestOverflow(t *testing.T) {
+	X := mat.NewDense(2, 1, []float64{10, -10})
+	y := []float64{-1, 1}
+	p := &Perceptron{Epochs: 5, Rate: 1e308}
+	if err := p.Fit(X, y); err == nil || !strings.Contains(err.Error(), "overflowed") {
+		t.Fatalf("Fit with Rate 1e308: error %v, want an overflow", err)
+	}
+	if p.lin.fitted() {
+		t.Fatal("Fit that overflowed left a model")
+	}
+	// w·x = 0 on (1, 1), a mistake whatever the label; the update with
+	// y = +1 takes w[0] past MaxFloat64.
+	q := &Perceptron{InitWeights: []float64{1.5e308, -1.5e308}, NoBias: true, Rate: 1e308}
+	if _, err := q.Learn([]float64{1, 0}, 1); err != nil {
+		t.Fatal(err)
+	}
+	w := q.Weights()
+	if _, err := q.Learn([]float64{1, 1}, 1); err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Fatalf("Learn past MaxFloat64: error %v, want an overflow", err)
+	}
+	if !slices.Equal(q.Weights(), w) {
+		t.Fatalf("Learn that would overflow changed w to %v", q.Weights())
+	}
+}
+
+func TestPerceptronRateScales(t *testing.T) {
+	// From zero weights the rate scales w and b and changes no update.
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for range 50 {
+		_, X, y := randomSet(rnd, 20, 4)
+		one, half := &Perceptron{Epochs: 7}, &Perceptron{Epochs: 7, Rate: 0.5}
+		if err := one.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		if err := half.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		w1, wh := one.Weights(), half.Weights()
+		for j := range w1 {
+			if wh[j] != w1[j]/2 {
+				t.Fatalf("rate 0.5 gave w=%v, want half of %v", wh, w1)
+			}
+		}
+		if half.Bias() != one.Bias()/2 || !slices.Equal(half.Stats().EpochMistakes, one.Stats().EpochMistakes) {
+			t.Fatalf("rate 0.5: b=%v %v, rate 1: b=%v %v", half.Bias(), half.Stats(), one.Bias(), one.Stats())
+		}
+	}
+}
+
+func TestFitErrors(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	X := func(v ...float64) *mat.Dense { return mat.NewDense(len(v)/2, 2, v) }
+	for _, tc := range []struct {
+		name string
+		p    Perceptron
+		X    mat.Matrix
+		y    []float64
+		want string
+	}{
+		{"nil X", Perceptron{}, nil, nil, "X is nil"},
+		{"empty X", Perceptron{}, &mat.Dense{}, nil, "X has no rows"},
+		{"no columns", Perceptron{}, matrixOnly{mat.NewDense(2, 1, nil).Slice(0, 2, 0, 0)}, []float64{1, 1}, "X has no columns"},
+		{"short y", Perceptron{}, X(1, 2, 3, 4), []float64{1}, "len(y) is 1, want 2"},
+		{"bad label", Perceptron{}, X(1, 2, 3, 4), []float64{1, 2}, "y[1] is 2, want -1 or +1"},
+		{"0/1 labels", Perceptron{}, X(1, 2, 3, 4, 5, 6), []float64{1, 0, 1}, "y[1] is 0, want -1 or +1 (the labels look like 0/1: map 0 to -1)"},
+		{"NaN label", Perceptron{}, X(1, 2, 3, 4), []float64{nan, 1}, "y[0] is NaN"},
+		{"NaN in X", Perceptron{}, X(1, 2, 3, nan), []float64{1, -1}, "X[1, 1] is NaN"},
+		{"+Inf in X", Perceptron{}, X(inf, 2, 3, 4), []float64{1, -1}, "X[0, 0] is +Inf"},
+		{"-Inf in X", Perceptron{}, X(1, 2, -inf, 4), []float64{1, -1}, "X[1, 0] is -Inf"},
+		{"NaN in X, shuffled", Perceptron{Rand: rand.New(rand.NewPCG(1, 1))}, X(1, 2, 3, nan), []float64{1, 1}, "X[1, 1] is NaN"},
+		{"negative epochs", Perceptron{Epochs: -1}, X(1, 2), []float64{1}, "Epochs is -1"},
+		{"negative rate", Perceptron{Rate: -0.5}, X(1, 2), []float64{1}, "Rate is -0.5"},
+		{"NaN rate", Perceptron{Rate: nan}, X(1, 2), []float64{1}, "Rate is NaN"},
+		{"infinite rate", Perceptron{Rate: inf}, X(1, 2), []float64{1}, "Rate is +Inf"},
+		{"short InitWeights", Perceptron{InitWeights: []float64{1}}, X(1, 2), []float64{1}, "InitWeights has length 1, want 2"},
+		{"NaN InitWeights", Perceptron{InitWeights: []float64{0, nan}}, X(1, 2), []float64{1}, "InitWeights[1] is NaN"},
+		{"NaN InitBias", Perceptron{InitBias: nan}, X(1, 2), []float64{1}, "InitBias is NaN"},
+		{"InitBias with NoBias", Perceptron{NoBias: true, InitBias: 1}, X(1, 2), []float64{1}, "InitBias is 1 with NoBias set"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.p.Fit(tc.X, tc.y)
+			if err == nil {
+				t.Fatalf("Fit succeeded, want an error containing %q", tc.want)
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "perceptron: ") || !strings.Contains(msg, tc.want) {
+				t.Fatalf("error %q, want one starting with \"perceptron: \" containing %q", msg, tc.want)
+			}
+			if tc.p.lin.fitted() {
+				t.Fatal("failed Fit left a fitted model")
+			}
+		})
+	}
+}
+
+func TestFailedFitKeepsModel(t *testing.T) {
+	p := &Perceptron{}
+	X := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1})
+	if err := p.Fit(X, []float64{-1, -1, -1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	w, b, st := p.Weights(), p.Bias(), p.Stats()
+	var updates int
+	p.OnUpdate = func(int, int, []float64, float64) { updates++ }
+	bad := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, math.NaN()})
+	if err := p.Fit(bad, []float64{-1, -1, -1, 1}); err == nil {
+		t.Fatal("Fit with NaN succeeded")
+	}
+	if updates == 0 {
+		t.Fatal("the NaN was found before any update: this test no longer checks that training state is discarded")
+	}
+	if !slices.Equal(p.Weights(), w) || p.Bias() != b || !slices.Equal(p.Stats().EpochMistakes, st.EpochMistakes) {
+		t.Fatalf("failed Fit changed the model: w=%v b=%v %+v, want w=%v b=%v %+v", p.Weights(), p.Bias(), p.Stats(), w, b, st)
+	}
+	if _, err := p.Learn([]float64{1, math.Inf(-1)}, 1); err == nil || !strings.Contains(err.Error(), "x[1] is -Inf") {
+		t.Fatalf("Learn with -Inf: error %v", err)
+	}
+	if !slices.Equal(p.Weights(), w) || p.Bias() != b {
+		t.Fatal("failed Learn changed the model")
+	}
+}
+
+func TestFitKeepsInputs(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	_, X, y := randomSet(rnd, 40, 5)
+	Xc, yc := mat.DenseCopyOf(X), slices.Clone(y)
+	w0 := []float64{1, 2, 3, 4, 5}
+	w0c := slices.Clone(w0)
+	p := &Perceptron{Epochs: 5, InitWeights: w0, Rand: rand.New(rand.NewPCG(1, 2))}
+	if err := p.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(X, Xc) || !slices.Equal(y, yc) || !slices.Equal(w0, w0c) {
+		t.Fatal("Fit modified its inputs")
+	}
+	if p.Epochs != 5 || p.Rate != 0 || p.NoBias {
+		t.Fatalf("Fit wrote back settings: %+v", p)
+	}
+	// The model keeps no reference to X.
+	w := p.Weights()
+	X.Zero()
+	if !slices.Equal(p.Weights(), w) {
+		t.Fatal("model changed with X")
+	}
+}
+
+// matrixOnly hides every method of a matrix but those of mat.Matrix, so
+// that Fit must copy it.
+type matrixOnly struct{ mat.Matrix }
+
+func TestFitMatrixKinds(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	_, big, y := randomSet(rnd, 30, 8)
+	// A strided view: rows 0..29, columns 2..6 of big.
+	view := big.Slice(0, 30, 2, 7).(*mat.Dense)
+	want := &Perceptron{Epochs: 10}
+	if err := want.Fit(mat.DenseCopyOf(view), y); err != nil {
+		t.Fatal(err)
+	}
+	// NaN outside the view must not be seen.
+	for i := range 30 {
+		big.Set(i, 0, math.NaN())
+		big.Set(i, 7, math.Inf(1))
+	}
+	for name, X := range map[string]mat.Matrix{
+		"strided view": view,
+		"not raw":      matrixOnly{view},
+		"transposed":   mat.DenseCopyOf(view.T()).T(),
+	} {
+		p := &Perceptron{Epochs: 10}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(p.Weights(), want.Weights()) || p.Bias() != want.Bias() {
+			t.Errorf("%s: w=%v b=%v, want w=%v b=%v", name, p.Weights(), p.Bias(), want.Weights(), want.Bias())
+		}
+	}
+}
+
+func TestDeterminism(t *testing.T) {
+	X, y := benchData(300, 20)
+	fit := func() *Perceptron {
+		p := &Perceptron{Epochs: 20, Rate: 0.1, Rand: rand.New(rand.NewPCG(42, 0))}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := fit(), fit()
+	if !slices.Equal(a.Weights(), b.Weights()) || a.Bias() != b.Bias() || !slices.Equal(a.Stats().EpochMistakes, b.Stats().EpochMistakes) {
+		t.Fatal("same data, settings and seed gave different models")
+	}
+}
+
+func TestPredictPanics(t *testing.T) {
+	mustPanic := func(name, want string, f func()) {
+		t.Helper()
+		defer func() {
+			r := recover()
+			if r == nil || !strings.Contains(fmt.Sprint(r), want) {
+				t.Errorf("%s: panic %v, want one containing %q", name, r, want)
+			}
+		}()
+		f()
+	}
+	var p Perceptron
+	mustPanic("Predict before Fit", "perceptron: Predict called before Fit", func() { p.Predict([]float64{1}) })
+	mustPanic("Score before Fit", "perceptron: Score called before Fit", func() { p.Score([]float64{1}) })
+	if err := p.Fit(mat.NewDense(2, 2, []float64{1, 0, 0, 1}), []float64{1, -1}); err != nil {
+		t.Fatal(err)
+	}
+	mustPanic("short x", "perceptron: x has length 1, want 2", func() { p.Predict([]float64{1}) })
+	mustPanic("long x", "perceptron: x has length 3, want 2", func() { p.Score([]float64{1, 2, 3}) })
+}
+
+func TestPredictSignOfZero(t *testing.T) {
+	p := &Perceptron{NoBias: true}
+	// One update on (1, 0) with y=-1 gives w=(-1, 0); (0, 5) scores 0.
+	if err := p.Fit(mat.NewDense(1, 2, []float64{1, 0}), []float64{-1}); err != nil {
+		t.Fatal(err)
+	}
+	if s, got := p.Score([]float64{0, 5}), p.Predict([]float64{0, 5}); s != 0 || got != 1 {
+		t.Fatalf("score %v predicted %v, want score 0 predicted +1", s, got)
+	}
+}
+
+func TestConcurrentPredict(t *testing.T) {
+	X, y := benchData(200, 10)
+	p := &Perceptron{Epochs: 5}
+	if err := p.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, 200)
+	for i := range want {
+		want[i] = p.Predict(X.RawRowView(i))
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i := range want {
+				if got := p.Predict(X.RawRowView(i)); got != want[i] {
+					t.Errorf("row %d: concurrent Predict %v, want %v", i, got, want[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestAllocs(t *testing.T) {
+	fitAllocs := func(n int) float64 {
+		X, y := benchData(n, 10)
+		return testing.AllocsPerRun(5, func() {
+			p := &Perceptron{Epochs: 5, Rand: rand.New(rand.NewPCG(1, 1))}
+			if err := p.Fit(X, y); err != nil {
+				t.Fatal(err)
+			}
+			if p.Stats().Epochs != 5 {
+				t.Fatal("data separable: the epochs differ")
+			}
+		})
+	}
+	if small, large := fitAllocs(50), fitAllocs(2000); small != large {
+		t.Errorf("Fit allocates %v times on 50 rows and %v on 2000: it allocates per example", small, large)
+	}
+	X, y := benchData(100, 10)
+	p := &Perceptron{Epochs: 5}
+	if err := p.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	x := X.RawRowView(3)
+	if a := testing.AllocsPerRun(100, func() { p.Predict(x) }); a != 0 {
+		t.Errorf("Predict allocates %v times", a)
+	}
+	if a := testing.AllocsPerRun(100, func() { p.Learn(x, -y[3]) }); a != 0 {
+		t.Errorf("Learn allocates %v times", a)
+	}
+}
+
+func TestLearn(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 12))
+	for range 50 {
+		rows, X, y := randomSet(rnd, 25, 3)
+		// One epoch of Fit in order is Learn on every row in order.
+		fit := &Perceptron{Epochs: 1, Rate: 0.5}
+		if err := fit.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		learn := &Perceptron{Rate: 0.5}
+		mistakes := 0
+		for i, x := range rows {
+			updated, err := learn.Learn(x, y[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if updated {
+				mistakes++
+			}
+		}
+		if !slices.Equal(learn.Weights(), fit.Weights()) || learn.Bias() != fit.Bias() {
+			t.Fatalf("Learn gave w=%v b=%v, one epoch of Fit w=%v b=%v", learn.Weights(), learn.Bias(), fit.Weights(), fit.Bias())
+		}
+		if mistakes != fit.Stats().Mistakes {
+			t.Fatalf("Learn reported %d updates, Fit %d", mistakes, fit.Stats().Mistakes)
+		}
+		if st := learn.Stats(); st.Mistakes != 0 || st.Epochs != 0 {
+			t.Fatalf("Learn changed Stats to %+v", st)
+		}
+		// Stats stay those of Fit after Learn.
+		stFit := fit.Stats()
+		defer func() {
+			if st := fit.Stats(); st.Mistakes != stFit.Mistakes || !slices.Equal(st.EpochMistakes, stFit.EpochMistakes) {
+				t.Errorf("Learn changed Stats of Fit from %+v to %+v", stFit, st)
+			}
+		}()
+		// Learning after Fit continues from the fitted model: a second
+		// pass of Learn is the second epoch of Fit.
+		two := &Perceptron{Epochs: 2, Rate: 0.5}
+		if err := two.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range rows {
+			if _, err := fit.Learn(x, y[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.Equal(fit.Weights(), two.Weights()) || fit.Bias() != two.Bias() {
+			t.Fatalf("Fit then Learn gave w=%v, two epochs of Fit w=%v", fit.Weights(), two.Weights())
+		}
+	}
+}
+
+func TestLearnErrors(t *testing.T) {
+	var p Perceptron
+	for _, tc := range []struct {
+		x    []float64
+		y    float64
+		want string
+	}{
+		{nil, 1, "x is empty"},
+		{[]float64{1, 2}, 0, "y is 0, want -1 or +1"},
+		{[]float64{math.NaN(), 2}, 1, "x[0] is NaN"},
+	} {
+		if _, err := p.Learn(tc.x, tc.y); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Learn(%v, %v): error %v, want %q", tc.x, tc.y, err, tc.want)
+		}
+	}
+	if p.lin.fitted() {
+		t.Fatal("failed Learn started a model")
+	}
+	var calls []update
+	p.OnUpdate = func(epoch, i int, w []float64, b float64) {
+		calls = append(calls, update{epoch, i, slices.Clone(w), b})
+	}
+	if _, err := p.Learn([]float64{1, 2}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 1 || calls[0].epoch != 0 || calls[0].i != -1 || !slices.Equal(calls[0].w, []float64{1, 2}) || calls[0].b != 1 {
+		t.Fatalf("Learn called OnUpdate with %v, want one call with epoch 0, index -1, w=[1 2], b=1", calls)
+	}
+	if _, err := p.Learn([]float64{1, 2, 3}, 1); err == nil || !strings.Contains(err.Error(), "x has length 3, want 2") {
+		t.Errorf("Learn with a longer x: error %v", err)
+	}
+	bad := &Perceptron{InitWeights: []float64{1}}
+	if _, err := bad.Learn([]float64{1, 2}, 1); err == nil || !strings.Contains(err.Error(), "InitWeights has length 1, want 2") {
+		t.Errorf("Learn with short InitWeights: error %v", err)
+	}
+}
+
+// FuzzFit checks that Fit accepts exactly the valid data sets, reports
+// the offending value of an invalid one, and never panics.
+func FuzzFit(f *testing.F) {
+	f.Add(uint8(2), []byte{0, 0, 0, 1, 1, 0, 1, 1}, []byte{0, 0, 0, 1})
+	f.Add(uint8(1), []byte{255, 3}, []byte{2, 1})
+	f.Add(uint8(3), []byte{254, 1, 2, 253, 4, 5}, []byte{1, 0})
+	f.Fuzz(func(t *testing.T, d uint8, xs, ys []byte) {
+		// Bytes 253, 254 and 255 stand for -Inf, +Inf and NaN; labels 0
+		// and 1 for -1 and +1, and others for themselves, none of them a
+		// valid label.
+		val := func(c byte) float64 {
+			switch c {
+			case 253:
+				return math.Inf(-1)
+			case 254:
+				return math.Inf(1)
+			case 255:
+				return math.NaN()
+			}
+			return float64(int(c) - 128)
+		}
+		if d == 0 || len(xs) < int(d) {
+			return
+		}
+		n := len(xs) / int(d)
+		data := make([]float64, n*int(d))
+		valid := len(ys) == n
+		for i := range data {
+			data[i] = val(xs[i])
+			if math.IsNaN(data[i]) || math.IsInf(data[i], 0) {
+				valid = false
+			}
+		}
+		y := make([]float64, len(ys))
+		for i, c := range ys {
+			y[i] = map[byte]float64{0: -1, 1: 1}[c]
+			if c > 1 {
+				y[i] = float64(c)
+				valid = false
+			}
+		}
+		X := mat.NewDense(n, int(d), data)
+		Xc, yc := slices.Clone(data), slices.Clone(y)
+		p := &Perceptron{Epochs: 3}
+		err := p.Fit(X, y)
+		if valid != (err == nil) {
+			t.Fatalf("valid=%t but Fit returned %v", valid, err)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "perceptron: ") {
+			t.Fatalf("error %q lacks the package prefix", err)
+		}
+		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+		if !slices.EqualFunc(data, Xc, same) || !slices.EqualFunc(y, yc, same) {
+			t.Fatal("Fit modified its inputs")
+		}
+	})
+}
