@@ -51,18 +51,20 @@ import (
 // multiples of 1/255). Any tolerance far between the two would do.
 const weightTol = 1e-9
 
-// scaleTol bounds the relative difference between two averaged weight
-// vectors, once the positive factor between them is divided out. Both sum
-// the same T <= 10⁶ terms in different ways, so they differ by about T·ε ≈
-// 10⁻¹⁰ of the largest term; 10⁻⁶ leaves room, and is still far below
-// the change that one mistake more or less makes in a run of the lengths
-// used here.
-const scaleTol = 1e-6
-
-// tieTol marks a score as a tie that rounding decides: within
-// tieTol·(Σ|w_j·x_j| + |b|) of zero, with the same allowance as scaleTol
-// for the difference between the two averages.
-const tieTol = 1e-6
+// averageTol returns the tolerance, relative to the largest value, for the
+// difference between two averages of the weights over T visits, once the
+// positive factor between them is divided out, and for a score of such an
+// average that counts as a tie, relative to Σ|w_j·x_j| + |b|. The two sides
+// form the same mean of T terms in different ways (scikit-learn by
+// Bottou's running rescaling, this library by Daumé's counter), each with
+// a rounding error of at most about T·ε relative; 64·T·ε covers both with
+// room to spare. A single mistake made by one side and not the other would
+// move the average by about a row divided by T, far more for the runs
+// here (T·ε ≈ 10⁻¹⁰ for T = 10⁶), and the check of the weights under the
+// average would catch it in any case.
+func averageTol(visits int) float64 {
+	return 64 * float64(visits) * 0x1p-53
+}
 
 // checks runs the agreement checks on the classifiers that ran.
 func (r *run) checks() {
@@ -95,6 +97,8 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 		}
 		return v
 	}
+	n, _ := r.ds.train.Dims()
+	tol := averageTol(n * k)
 	coef, standard := read("coef"), read("standard")
 	if coef == nil || standard == nil {
 		return
@@ -108,14 +112,14 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 			return
 		}
 		what := fmt.Sprintf("Averaged = scikit-learn averaged SGDClassifier after %d epochs: %s predictions", k, set.name)
-		r.verdict(what, comparePredictions(predict(a, set.X), pred, dec, set.X, coef))
+		r.verdict(what, comparePredictions(predict(a, set.X), pred, dec, set.X, coef, tol))
 	}
 	if lin, ok := a.(interface {
 		Weights() []float64
 		Bias() float64
 	}); ok {
 		what := fmt.Sprintf("Averaged = scikit-learn averaged SGDClassifier after %d epochs: weights and bias up to a positive factor", k)
-		r.verdict(what, compareScaled(lin.Weights(), lin.Bias(), coef))
+		r.verdict(what, compareScaled(lin.Weights(), lin.Bias(), coef, tol))
 	}
 	// The weights under the average are the perceptron's: this shows that
 	// the averaged model was trained on the same mistakes. (scikit-learn
@@ -178,8 +182,9 @@ func compareWeights(ours, theirs []float64) outcome {
 
 // compareScaled compares the weights w and bias b with a peer's coef up to
 // a positive factor: the factor s that best fits (w, b) ≈ s·coef, and the
-// largest difference relative to the largest value.
-func compareScaled(w []float64, b float64, coef []float64) outcome {
+// largest difference relative to the largest value, which must be at most
+// tol.
+func compareScaled(w []float64, b float64, coef []float64, tol float64) outcome {
 	if len(coef) != len(w)+1 {
 		return outcome{false, fmt.Sprintf("the peer has %d values, want %d weights and the bias", len(coef), len(w))}
 	}
@@ -191,17 +196,17 @@ func compareScaled(w []float64, b float64, coef []float64) outcome {
 		size = max(size, math.Abs(s*v))
 	}
 	rel := diff / size
-	if s > 0 && rel <= scaleTol {
-		return outcome{true, fmt.Sprintf("factor %.9g, relative difference %.3g", s, rel)}
+	if s > 0 && rel <= tol {
+		return outcome{true, fmt.Sprintf("factor %.9g, relative difference %.3g, within %.3g", s, rel, tol)}
 	}
-	return outcome{false, fmt.Sprintf("best factor %.9g, relative difference %.3g; tolerance %.3g", s, rel, scaleTol)}
+	return outcome{false, fmt.Sprintf("best factor %.9g, relative difference %.3g; tolerance %.3g", s, rel, tol)}
 }
 
 // comparePredictions compares our predictions with a peer's, pred, whose
 // scores are dec and whose weights and bias are coef. A disagreement on a
-// row whose score is a tie that rounding decides (see tieTol) is allowed
-// and counted.
-func comparePredictions(ours, pred, dec []float64, X *mat.Dense, coef []float64) outcome {
+// row whose score is within tol·(Σ|coef_j·x_j| + |b|) of zero, a tie that
+// rounding decides, is allowed and counted.
+func comparePredictions(ours, pred, dec []float64, X *mat.Dense, coef []float64, tol float64) outcome {
 	n, d := X.Dims()
 	if len(ours) != n || len(pred) != n || len(dec) != n || len(coef) != d+1 {
 		return outcome{false, fmt.Sprintf("%d, %d and %d predictions and %d weights for %d rows of %d features", len(ours), len(pred), len(dec), len(coef), n, d)}
@@ -215,7 +220,7 @@ func comparePredictions(ours, pred, dec []float64, X *mat.Dense, coef []float64)
 		for j, v := range X.RawRowView(i) {
 			size += math.Abs(coef[j] * v)
 		}
-		if math.Abs(dec[i]) <= tieTol*size {
+		if math.Abs(dec[i]) <= tol*size {
 			ties++
 			continue
 		}

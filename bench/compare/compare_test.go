@@ -91,6 +91,7 @@ func TestFloatsRoundTrip(t *testing.T) {
 // order of wekaOrder reach VotedPerceptron's training loop in their own
 // order, and that javaRandom is java.util.Random.
 func TestWekaOrder(t *testing.T) {
+	t.Parallel()
 	const jar = "/usr/share/java/weka.jar"
 	if _, err := os.Stat(jar); err != nil {
 		t.Skip("Weka is not installed (apt-get install weka)")
@@ -209,7 +210,7 @@ func TestCompareScaled(t *testing.T) {
 		{[]float64{1, -2, 3.01}, 0.5, false},
 		{[]float64{1, -2, 3}, 0.6, false},
 	} {
-		if got := compareScaled(c.w, c.b, coef); got.ok != c.ok {
+		if got := compareScaled(c.w, c.b, coef, 1e-9); got.ok != c.ok {
 			t.Errorf("w %v b %v: agree is %t, want %t (%s)", c.w, c.b, got.ok, c.ok, got.detail)
 		}
 	}
@@ -226,14 +227,14 @@ func TestComparePredictions(t *testing.T) {
 	coef := []float64{1, -1, 0}
 	dec := []float64{1, -1, 0, 0}
 	pred := []float64{1, -1, -1, -1}
-	if got := comparePredictions([]float64{1, -1, -1, -1}, pred, dec, X, coef); !got.ok {
+	if got := comparePredictions([]float64{1, -1, -1, -1}, pred, dec, X, coef, 1e-9); !got.ok {
 		t.Errorf("equal predictions disagree: %s", got.detail)
 	}
 	// At a score of zero scikit-learn says -1 and this library +1.
-	if got := comparePredictions([]float64{1, -1, 1, 1}, pred, dec, X, coef); !got.ok || !strings.Contains(got.detail, "2 differ on a score within rounding") {
+	if got := comparePredictions([]float64{1, -1, 1, 1}, pred, dec, X, coef, 1e-9); !got.ok || !strings.Contains(got.detail, "2 differ on a score within rounding") {
 		t.Errorf("ties: agree is %t (%s), want true with 2 ties", got.ok, got.detail)
 	}
-	if got := comparePredictions([]float64{1, 1, 1, -1}, pred, dec, X, coef); got.ok {
+	if got := comparePredictions([]float64{1, 1, 1, -1}, pred, dec, X, coef, 1e-9); got.ok {
 		t.Errorf("a clear disagreement passed: %s", got.detail)
 	}
 }
@@ -246,6 +247,7 @@ func TestComparePredictions(t *testing.T) {
 // averaged SGDClassifier returns the mean of the weights after every
 // visit, from the first.
 func TestSklearnAND(t *testing.T) {
+	t.Parallel()
 	const python = "/usr/bin/python3"
 	ds := &dataSet{
 		name:   "and",

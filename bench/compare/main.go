@@ -426,7 +426,7 @@ func (r *run) table() {
 		ep, per := "-", "-"
 		if w.epochs > 0 {
 			ep = strconv.Itoa(w.epochs)
-			per = fmt.Sprintf("%.2f", ms(w.fit)/float64(w.epochs))
+			per = strconv.FormatFloat(ms(w.fit)/float64(w.epochs), 'f', decimals(ms(w.fit)/float64(w.epochs)), 64)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%s\t%s\t%.2f\t%.2f\t\n",
 			w.system, w.model, ep, w.fit.Seconds(), per, ratio, 100*w.train, 100*w.test)
@@ -459,6 +459,18 @@ func (r *run) table() {
 // perEpoch returns the fit time of w per epoch, in seconds.
 func perEpoch(w row) float64 {
 	return w.fit.Seconds() / float64(max(w.epochs, 1))
+}
+
+// decimals returns the number of decimals to print a time of v
+// milliseconds with: two below 10, one below 100, none above.
+func decimals(v float64) int {
+	switch {
+	case v >= 100:
+		return 0
+	case v >= 10:
+		return 1
+	}
+	return 2
 }
 
 func ms(t time.Duration) float64 { return t.Seconds() * 1000 }

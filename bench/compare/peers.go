@@ -34,10 +34,11 @@ func (e errMissing) Error() string {
 	return fmt.Sprintf("%s is not installed: skipped (install it with: %s)", e.what, e.install)
 }
 
-var (
-	missingSklearn = errMissing{"scikit-learn", "apt-get install python3-sklearn"}
-	missingWeka    = errMissing{"Weka", "apt-get install weka"}
-)
+var missingWeka = errMissing{"Weka", "apt-get install weka"}
+
+func missingSklearn(python string) errMissing {
+	return errMissing{"scikit-learn (for " + python + ")", "apt-get install python3-sklearn, and -python /usr/bin/python3"}
+}
 
 // sklearnFit is one fit that the script reports.
 type sklearnFit struct {
@@ -80,7 +81,7 @@ func sklearnFiles(dir string, ds *dataSet) error {
 // the versions that the script reports.
 func runSklearn(python, dir string, ds *dataSet, fits []string) ([]sklearnFit, map[string]string, error) {
 	if _, err := exec.LookPath(python); err != nil {
-		return nil, nil, missingSklearn
+		return nil, nil, missingSklearn(python)
 	}
 	n, d := ds.train.Dims()
 	nt, _ := ds.test.Dims()
@@ -92,7 +93,7 @@ func runSklearn(python, dir string, ds *dataSet, fits []string) ([]sklearnFit, m
 	out, err := cmd.Output()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 3 {
-		return nil, nil, missingSklearn
+		return nil, nil, missingSklearn(python)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("scikit-learn: %v\n%s", err, stderr.Bytes())
