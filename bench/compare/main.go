@@ -18,7 +18,9 @@
 // training rows of 100 features (internal/synth). Every system trains on
 // the same rows, with the same float64 values, in the same order: the
 // command writes them into a temporary directory for scikit-learn, as raw
-// float64, and for Weka, as ARFF, and removes it at the end.
+// float64, and for Weka, as ARFF, and removes it at the end. Weka's
+// VotedPerceptron shuffles its training set with a fixed seed; the ARFF
+// rows are written in the order that this shuffle turns into theirs.
 //
 // Only fitting is timed: this library by the clock around Fit,
 // scikit-learn by time.perf_counter around fit in the Python script that
