@@ -333,7 +333,7 @@ func (r *run) sklearn() {
 		if p.repeat {
 			reps = r.repeat
 		}
-		fits = append(fits, fmt.Sprintf("%s:%d:%d", p.key, orDefault(p.epochs, r.epochs), reps))
+		fits = append(fits, fmt.Sprintf("%s:%d:%d", p.key, max(orDefault(p.epochs, r.epochs), 0), reps))
 	}
 	// The averaged model averages over the examples it visits, so the
 	// check needs scikit-learn to stop where Averaged stopped.
