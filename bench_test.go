@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -144,4 +145,65 @@ func BenchmarkPerceptronFitShuffled(b *testing.B) {
 
 func BenchmarkPerceptronPredict(b *testing.B) {
 	benchPredict(b, &Perceptron{Epochs: benchEpochs})
+}
+
+func BenchmarkPocketFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs} })
+}
+
+func BenchmarkPocketCheckAllFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs, CheckAll: true} })
+}
+
+func BenchmarkPocketPredict(b *testing.B) {
+	benchPredict(b, &Pocket{Epochs: benchEpochs})
+}
+
+func BenchmarkAveragedFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Averaged{Epochs: benchEpochs} })
+}
+
+func BenchmarkAveragedPredict(b *testing.B) {
+	benchPredict(b, &Averaged{Epochs: benchEpochs})
+}
+
+func BenchmarkVotedFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Voted{Epochs: benchEpochs} })
+}
+
+func BenchmarkVotedPredict(b *testing.B) {
+	benchPredict(b, &Voted{Epochs: benchEpochs})
+}
+
+// BenchmarkEpoch reports, as ns/epoch, the cost of one more epoch of Fit
+// on the largest size, apart from the work that Fit does once whatever the
+// number of epochs (Pocket's count of the starting weights, Averaged's
+// final average, Voted's copy of its rows): the difference between Fits of
+// 2·benchEpochs and of benchEpochs epochs, divided by benchEpochs.
+func BenchmarkEpoch(b *testing.B) {
+	X, y := benchData(12000, 784)
+	for _, c := range []struct {
+		name string
+		new  func(epochs int) Classifier
+	}{
+		{"Perceptron", func(e int) Classifier { return &Perceptron{Epochs: e} }},
+		{"Pocket", func(e int) Classifier { return &Pocket{Epochs: e} }},
+		{"Averaged", func(e int) Classifier { return &Averaged{Epochs: e} }},
+		{"Voted", func(e int) Classifier { return &Voted{Epochs: e} }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			fit := func(epochs int) time.Duration {
+				start := time.Now()
+				if err := c.new(epochs).Fit(X, y); err != nil {
+					b.Fatal(err)
+				}
+				return time.Since(start)
+			}
+			var extra time.Duration
+			for b.Loop() {
+				extra += fit(2*benchEpochs) - fit(benchEpochs)
+			}
+			b.ReportMetric(float64(extra.Nanoseconds())/float64(b.N*benchEpochs), "ns/epoch")
+		})
+	}
 }

@@ -60,12 +60,16 @@
 //
 //   - [Perceptron] is Rosenblatt's algorithm, for data a hyperplane
 //     separates, and for learning one example at a time with Learn.
-//   - [Pocket] keeps the hyperplane with the fewest training mistakes seen
-//     during training: the choice when the data are almost separable.
-//   - [Averaged] predicts with the average of the hyperplanes after every
-//     example, and [Voted] with their vote weighted by how long each
-//     survived: both generalise better than the last hyperplane on data
-//     that are not separable.
+//   - [Pocket] runs the perceptron and predicts with the weights that
+//     misclassify the fewest training rows among those it checks: by
+//     default those that Gallant's ratchet (1990) puts in its pocket, or,
+//     with CheckAll, every weight vector of the run, at far greater cost.
+//     The choice when the data are almost separable.
+//   - [Averaged] predicts with the average of the weights after every
+//     example visit, at the cost of a single perceptron, and [Voted] with
+//     the vote of every weight vector of the run, each weighted by the
+//     visits it survived (Freund and Schapire, 1999). On data that are not
+//     separable both usually generalise better than the last hyperplane.
 //   - [Kernel] learns in the space of a kernel, polynomial, Gaussian (RBF)
 //     or your own, to separate data that no hyperplane separates.
 //   - [Margin] and its companions measure the margin of a data set and the

@@ -5,6 +5,7 @@
 package perceptron_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"log"
 
@@ -203,4 +204,197 @@ func ExamplePerceptron_Learn() {
 	// x=[1 -3] y=+1 updated=true w=(3, -2) b=2
 	// x=[1 2] y=+1 updated=false w=(3, -2) b=2
 	// predict (3, 3): +1
+}
+
+// A fitted perceptron saves as JSON, with its settings and Stats, and loads
+// back into one that predicts exactly as it did. The AND gate trains as in
+// the example above: nine epochs, the last without a mistake.
+func ExamplePerceptron_MarshalJSON() {
+	X := mat.NewDense(4, 2, []float64{
+		0, 0,
+		0, 1,
+		1, 0,
+		1, 1,
+	})
+	y := []float64{-1, -1, -1, 1}
+	p := &perceptron.Perceptron{}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s\n", data)
+
+	var q perceptron.Perceptron
+	if err := json.Unmarshal(data, &q); err != nil {
+		log.Fatal(err)
+	}
+	for i := range 4 {
+		x := X.RawRowView(i)
+		fmt.Printf("%v: saved %+.0f, loaded %+.0f\n", x, p.Predict(x), q.Predict(x))
+	}
+
+	// A model of another type is refused.
+	err = json.Unmarshal([]byte(`{"type":"Pocket","version":1}`), &q)
+	fmt.Println(err)
+
+	// Output:
+	// {"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[3,2],"bias":-4},"stats":{"epochs":9,"converged":true,"mistakes":18,"epochMistakes":[2,3,3,2,2,3,2,1,0]}}
+	// [0 0]: saved -1, loaded -1
+	// [0 1]: saved -1, loaded -1
+	// [1 0]: saved -1, loaded -1
+	// [1 1]: saved +1, loaded +1
+	// perceptron: the model is a Pocket, not a Perceptron
+}
+
+// line returns five points on a line, x = 2, 1, -1, -2, 3, labelled by the
+// sign of x except the last, which is noise: no threshold gets more than 4
+// of them right.
+func line() (*mat.Dense, []float64) {
+	return mat.NewDense(5, 1, []float64{2, 1, -1, -2, 3}), []float64{1, 1, -1, -1, -1}
+}
+
+// wrong returns the number of rows of X that c misclassifies.
+func wrong(c perceptron.Classifier, X *mat.Dense, y []float64) int {
+	n := 0
+	for i := range y {
+		if c.Predict(X.RawRowView(i)) != y[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// The first update makes w=2, b=1, which misclassify only the noisy point.
+// Their first right answer beats the run of the starting weights, which
+// had none, so the ratchet counts them and pockets them; they go on to a
+// run of three, which no later weights beat. The perceptron itself ends at
+// w=-1, b=-1, which get four of the five points wrong.
+func ExamplePocket() {
+	X, y := line()
+	p := &perceptron.Pocket{Epochs: 2}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	last := &perceptron.Perceptron{Epochs: 2}
+	if err := last.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("pocket:     w=%.0f b=%.0f, %d of 5 misclassified\n", p.Weights()[0], p.Bias(), p.Misclassified())
+	fmt.Printf("perceptron: w=%.0f b=%.0f, %d of 5 misclassified\n", last.Weights()[0], last.Bias(), wrong(last, X, y))
+
+	// Output:
+	// pocket:     w=2 b=1, 1 of 5 misclassified
+	// perceptron: w=-1 b=-1, 4 of 5 misclassified
+}
+
+// No line gets more than 3 of the 4 XOR points right. Visited in order,
+// the perceptron cycles through four weight vectors, one of which,
+// w=(-1, -1) b=0, gets 3 right; it ends each epoch at w=(-1, -1) b=-1,
+// which gets 2 right. CheckAll counts every weight vector of the run and
+// pockets the best. (In the default mode the pocket keeps the starting
+// weights here: in this order every vector after the first epoch
+// misclassifies the next row, so none has a run to be counted for.)
+func ExamplePocket_xor() {
+	X := mat.NewDense(4, 2, []float64{
+		0, 0,
+		1, 1,
+		0, 1,
+		1, 0,
+	})
+	y := []float64{1, 1, -1, -1}
+
+	p := &perceptron.Pocket{Epochs: 3, CheckAll: true}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	last := &perceptron.Perceptron{Epochs: 3}
+	if err := last.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	w, lw := p.Weights(), last.Weights()
+	fmt.Printf("pocket:     w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", w[0], w[1], p.Bias(), p.Misclassified())
+	fmt.Printf("perceptron: w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", lw[0], lw[1], last.Bias(), wrong(last, X, y))
+
+	// Output:
+	// pocket:     w=(-1, -1) b=0, 1 of 4 misclassified
+	// perceptron: w=(-1, -1) b=-1, 2 of 4 misclassified
+}
+
+// The "simple dataset" of the notes is XOR in disguise (see
+// ExamplePerceptron_simpleDataset). In its fourth epoch the perceptron
+// passes through w=(2, -2) b=1, which gets 3 of the 4 points right, the
+// most a line can; the epoch ends at w=(0, -3) b=0, which gets 2 right.
+func ExamplePocket_simpleDataset() {
+	X := mat.NewDense(4, 2, []float64{
+		1, 1,
+		2, 2,
+		1, 2,
+		2, 1,
+	})
+	y := []float64{1, 1, -1, -1}
+
+	p := &perceptron.Pocket{Epochs: 4, CheckAll: true}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	last := &perceptron.Perceptron{Epochs: 4}
+	if err := last.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	w, lw := p.Weights(), last.Weights()
+	fmt.Printf("pocket:     w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", w[0], w[1], p.Bias(), p.Misclassified())
+	fmt.Printf("perceptron: w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", lw[0], lw[1], last.Bias(), wrong(last, X, y))
+
+	// Output:
+	// pocket:     w=(2, -2) b=1, 1 of 4 misclassified
+	// perceptron: w=(0, -3) b=0, 2 of 4 misclassified
+}
+
+// The perceptron makes five updates in two epochs on the line, and the
+// weights after its ten visits are w = 2, 2, 2, 2, -1, 1, 1, 2, 2, -1 and
+// b = 1, 1, 1, 1, 0, 1, 1, 0, 0, -1. Their average, w=12/10 b=5/10, gets
+// every point right but the noise; the last weights get four wrong.
+func ExampleAveraged() {
+	X, y := line()
+	a := &perceptron.Averaged{Epochs: 2}
+	if err := a.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	last := &perceptron.Perceptron{Epochs: 2}
+	if err := last.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("averaged:   w=%.1f b=%.1f, %d of 5 misclassified\n", a.Weights()[0], a.Bias(), wrong(a, X, y))
+	fmt.Printf("perceptron: w=%.1f b=%.1f, %d of 5 misclassified\n", last.Weights()[0], last.Bias(), wrong(last, X, y))
+
+	// Output:
+	// averaged:   w=1.2 b=0.5, 1 of 5 misclassified
+	// perceptron: w=-1.0 b=-1.0, 4 of 5 misclassified
+}
+
+// The voters of the run on the line, with the number of visits each
+// survived, are w=0 b=0 (0: the first visit is a mistake), w=2 b=1 (4),
+// w=-1 b=0 (1), w=1 b=1 (2), w=2 b=0 (2) and w=-1 b=-1 (1). At x=-1, for
+// instance, their scores are 0, -1, 1, 0, -2 and 0, whose signs, with +1
+// for 0, weighted by the counts, vote 0 - 4 + 1 + 2 - 2 + 1 = -2.
+func ExampleVoted() {
+	X, y := line()
+	v := &perceptron.Voted{Epochs: 2}
+	if err := v.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	for i := range y {
+		x := X.RawRowView(i)
+		fmt.Printf("x=%2.0f y=%+.0f: vote %+.0f, predicted %+.0f\n", x[0], y[i], v.Score(x), v.Predict(x))
+	}
+
+	// Output:
+	// x= 2 y=+1: vote +6, predicted +1
+	// x= 1 y=+1: vote +6, predicted +1
+	// x=-1 y=-1: vote -2, predicted -1
+	// x=-2 y=-1: vote -6, predicted -1
+	// x= 3 y=-1: vote +6, predicted +1
 }

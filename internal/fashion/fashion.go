@@ -170,3 +170,17 @@ func Pair(dir string, pos, neg int) (Xtrain *mat.Dense, ytrain []float64, Xtest 
 	Xtest, ytest, err = load("t10k")
 	return
 }
+
+// Images returns every image of an IDX file of images, in file order, as
+// the rows of a matrix with pixels scaled to [0, 1].
+func Images(images *IDX) (*mat.Dense, error) {
+	if len(images.Dims) < 2 || len(images.Data) == 0 {
+		return nil, fmt.Errorf("fashion: dimensions %v are not those of images", images.Dims)
+	}
+	data := make([]float64, len(images.Data))
+	for i, px := range images.Data {
+		data[i] = float64(px) / 255
+	}
+	n := images.Dims[0]
+	return mat.NewDense(n, len(data)/n, data), nil
+}

@@ -1,0 +1,484 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/fashion"
+)
+
+// dataset is a data file read into dense rows, with labels -1 and +1 if the
+// file's labels were read.
+type dataset struct {
+	name string
+	X    *mat.Dense
+	y    []float64
+}
+
+// dataSpec says how to read a data file.
+type dataSpec struct {
+	// format is csv, libsvm or idx; empty means to tell by the file name.
+	format string
+
+	// header says that the first line of a CSV file names the columns.
+	header bool
+
+	// label is the label column of a CSV file: last, first, a column
+	// number counted from 1, a name from the header, or none.
+	label string
+
+	// labels maps the file's labels to -1 and +1; nil means that the
+	// labels are not read.
+	labels *labeler
+}
+
+// labeler maps the labels of a file to -1 and +1: pos to +1 and neg to -1,
+// or, with neither set, the labels -1 and +1 to themselves.
+type labeler struct {
+	pos, neg string
+}
+
+// names returns the labels that stand for +1 and -1.
+func (l *labeler) names() (pos, neg string) {
+	if l.pos == "" {
+		return "+1", "-1"
+	}
+	return l.pos, l.neg
+}
+
+// label returns the label, -1 or +1, that s stands for. Two numbers are the
+// same label if they are equal, so that 1, 1.0 and +1 are one label.
+func (l *labeler) label(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if l.pos == "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || (v != 1 && v != -1) {
+			return 0, fmt.Errorf("label %q is not -1 or +1 (map the labels with -pos and -neg)", s)
+		}
+		return v, nil
+	}
+	switch {
+	case sameLabel(s, l.pos):
+		return 1, nil
+	case sameLabel(s, l.neg):
+		return -1, nil
+	}
+	return 0, fmt.Errorf("label %q is neither -pos %q nor -neg %q", s, l.pos, l.neg)
+}
+
+func sameLabel(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// maxCells is the most numbers a data file may hold in dense rows, 512 MiB
+// of them: a guard against a sparse file whose feature index asks for a
+// huge matrix. Fashion-MNIST's 60,000 training images take 47 million.
+var maxCells = 1 << 26
+
+// formatOf returns the format of the data file at path: spec's, or the one
+// its name says.
+func formatOf(path string, spec dataSpec) (string, error) {
+	if spec.format != "" {
+		return spec.format, nil
+	}
+	base := strings.ToLower(filepath.Base(path))
+	switch {
+	case strings.HasSuffix(base, ".csv"):
+		return "csv", nil
+	case strings.HasSuffix(base, ".svm"), strings.HasSuffix(base, ".libsvm"), strings.HasSuffix(base, ".svmlight"):
+		return "libsvm", nil
+	case strings.Contains(base, "idx") && strings.Contains(base, "ubyte"):
+		return "idx", nil
+	}
+	return "", usagef("cannot tell the format of %s from its name: use -format csv, libsvm or idx", path)
+}
+
+// readData reads the data file at path as spec says, into rows of d
+// features, or of as many as the file has if d is 0. An IDX data set is
+// two files, IMAGES,LABELS, or the images alone if their name tells that of
+// the labels. A file that cannot be opened is a usage error.
+func readData(path string, spec dataSpec, d int) (*dataset, error) {
+	format, err := formatOf(path, spec)
+	if err != nil {
+		return nil, err
+	}
+	if format == "idx" {
+		return readIDXFiles(path, spec.labels, d)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	defer f.Close()
+	switch format {
+	case "csv":
+		return readCSV(f, path, spec, d)
+	case "libsvm":
+		return readLIBSVM(f, path, spec.labels, d)
+	}
+	return nil, usagef("unknown format %q: want csv, libsvm or idx", format)
+}
+
+// readCSV reads comma-separated rows of numbers, one of whose columns may
+// be the label. Blank lines and a leading byte order mark are skipped;
+// every other line must have the same number of fields.
+func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
+	// Spreadsheets often start a CSV file with a byte order mark.
+	br := bufio.NewReader(r)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		br.Discard(3)
+	}
+	cr := csv.NewReader(br)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	read := func() ([]string, int, error) {
+		rec, err := cr.Read()
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, 0, fmt.Errorf("%s:%d: %v", name, pe.Line, pe.Err)
+			}
+			if err == io.EOF {
+				return nil, 0, err
+			}
+			return nil, 0, fmt.Errorf("%s: %v", name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		return rec, line, nil
+	}
+
+	rec, line, err := read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var header []string
+	if spec.header {
+		header = append(header, rec...)
+		rec, line, err = read()
+		if err == io.EOF {
+			return nil, fmt.Errorf("%s: no rows after the header", name)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	nf, first := len(rec), line
+	lc, err := labelColumn(spec.label, header, nf)
+	if err != nil {
+		return nil, usagef("%s:%d: %v", name, line, err)
+	}
+	nfeat := nf
+	if lc >= 0 {
+		nfeat--
+	}
+	switch {
+	case nfeat == 0:
+		return nil, fmt.Errorf("%s:%d: no feature columns", name, line)
+	case d > 0 && nfeat != d:
+		return nil, fmt.Errorf("%s:%d: %d features, want %d as the model has", name, line, nfeat, d)
+	}
+
+	// A header read as data fails on its first line: say what may be wrong.
+	hint := ""
+	if !spec.header {
+		hint = fmt.Sprintf(" (if line %d is a header, use -header)", first)
+	}
+	var data, y []float64
+	for {
+		if len(rec) != nf {
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d as on line %d", name, line, len(rec), nf, first)
+		}
+		if len(data)+nfeat > maxCells {
+			return nil, fmt.Errorf("%s:%d: too many numbers to hold", name, line)
+		}
+		for j, s := range rec {
+			if j == lc {
+				if spec.labels != nil {
+					v, err := spec.labels.label(s)
+					if err != nil {
+						if _, nerr := parseNumber(s); nerr == nil {
+							hint = ""
+						}
+						return nil, fmt.Errorf("%s:%d: %v%s", name, line, err, hint)
+					}
+					y = append(y, v)
+				}
+				continue
+			}
+			v, err := parseNumber(s)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: field %d: %v%s", name, line, j+1, err, hint)
+			}
+			data = append(data, v)
+		}
+		hint = ""
+		rec, line, err = read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if lc < 0 {
+		y = nil
+	}
+	return &dataset{name: name, X: mat.NewDense(len(data)/nfeat, nfeat, data), y: y}, nil
+}
+
+// labelColumn returns the index of the label column that spec names in
+// rows of nf fields, or -1 for none.
+func labelColumn(spec string, header []string, nf int) (int, error) {
+	switch spec {
+	case "", "last":
+		return nf - 1, nil
+	case "first":
+		return 0, nil
+	case "none":
+		return -1, nil
+	}
+	if k, err := strconv.Atoi(spec); err == nil {
+		if k < 1 || k > nf {
+			return 0, fmt.Errorf("-label %d: the rows have %d fields", k, nf)
+		}
+		return k - 1, nil
+	}
+	if header == nil {
+		return 0, fmt.Errorf("-label %q: no header names the columns (use -header)", spec)
+	}
+	if len(header) != nf {
+		return 0, fmt.Errorf("-label %q: the header has %d fields and the rows %d", spec, len(header), nf)
+	}
+	for j, h := range header {
+		if strings.TrimSpace(h) == spec {
+			return j, nil
+		}
+	}
+	return 0, fmt.Errorf("-label %q: no such column in the header", spec)
+}
+
+// parseNumber parses a feature value, which must be a finite number.
+func parseNumber(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, errors.New("empty, want a number")
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a finite number", s)
+	}
+	return v, nil
+}
+
+// readLIBSVM reads the sparse text format of LIBSVM and SVMlight: on each
+// line a label and then index:value pairs with indices from 1 in
+// increasing order; missing features are zero. A # starts a comment, and
+// blank lines are skipped. The rows have d features, or as many as the
+// largest index if d is 0.
+func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, error) {
+	type entry struct {
+		row, col int
+		v        float64
+	}
+	var (
+		entries []entry
+		y       []float64
+		n, maxj int
+	)
+	lr := newLineReader(r)
+	for {
+		text, line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			continue
+		}
+		if labels != nil {
+			v, err := labels.label(fields[0])
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+			}
+			y = append(y, v)
+		}
+		prev := 0
+		for _, f := range fields[1:] {
+			is, vs, ok := strings.Cut(f, ":")
+			if !ok {
+				return nil, fmt.Errorf("%s:%d: %q is not index:value", name, line, f)
+			}
+			j, err := strconv.Atoi(is)
+			switch {
+			case err != nil:
+				return nil, fmt.Errorf("%s:%d: %q: index %q is not a whole number", name, line, f, is)
+			case j < 1:
+				return nil, fmt.Errorf("%s:%d: %q: index %d, want indices from 1", name, line, f, j)
+			case j <= prev:
+				return nil, fmt.Errorf("%s:%d: %q: index %d after %d, want increasing indices", name, line, f, j, prev)
+			case d > 0 && j > d:
+				return nil, fmt.Errorf("%s:%d: %q: index %d, but the model has %d features", name, line, f, j, d)
+			case j > maxCells:
+				return nil, fmt.Errorf("%s:%d: %q: index %d is too large", name, line, f, j)
+			}
+			v, err := parseNumber(vs)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %q: %v", name, line, f, err)
+			}
+			prev = j
+			maxj = max(maxj, j)
+			entries = append(entries, entry{n, j - 1, v})
+		}
+		n++
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%s: empty file", name)
+	}
+	if d == 0 {
+		d = maxj
+	}
+	if d == 0 {
+		return nil, fmt.Errorf("%s: no features on any line", name)
+	}
+	if n > maxCells/d {
+		return nil, fmt.Errorf("%s: %d rows of %d features are too many to hold", name, n, d)
+	}
+	X := mat.NewDense(n, d, nil)
+	for _, e := range entries {
+		X.Set(e.row, e.col, e.v)
+	}
+	return &dataset{name: name, X: X, y: y}, nil
+}
+
+// lineReader reads a text file a line at a time, counting lines.
+type lineReader struct {
+	r    *bufio.Reader
+	line int
+}
+
+func newLineReader(r io.Reader) *lineReader { return &lineReader{r: bufio.NewReader(r)} }
+
+// next returns the next line without its end, and its number from 1.
+func (lr *lineReader) next() (string, int, error) {
+	text, err := lr.r.ReadString('\n')
+	if err == io.EOF && text == "" {
+		return "", lr.line, io.EOF
+	}
+	lr.line++
+	if err != nil && err != io.EOF {
+		return "", lr.line, err
+	}
+	text = strings.TrimSuffix(text, "\n")
+	return strings.TrimSuffix(text, "\r"), lr.line, nil
+}
+
+// readIDXFiles reads an IDX data set. path is IMAGES,LABELS, or the images
+// alone if their name holds "images-idx3", when the labels are the file
+// named with "labels-idx1" in its place. The labels are read only if
+// labels is not nil: its pos and neg are two class numbers, and the images
+// of other classes are left out.
+func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
+	imPath, lbPath, ok := strings.Cut(path, ",")
+	if !ok && labels != nil {
+		dir, base := filepath.Split(path)
+		if !strings.Contains(base, "images-idx3") {
+			return nil, usagef("%s: name the IDX labels file too, as IMAGES,LABELS", path)
+		}
+		lbPath = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+	}
+	open := func(p string) (*os.File, error) {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return f, nil
+	}
+	imf, err := open(imPath)
+	if err != nil {
+		return nil, err
+	}
+	defer imf.Close()
+	var lbf *os.File
+	if labels != nil {
+		if lbf, err = open(lbPath); err != nil {
+			return nil, err
+		}
+		defer lbf.Close()
+	}
+	return readIDX(imf, imPath, lbf, lbPath, labels, d)
+}
+
+// readIDX reads IDX images, and their labels if labels is not nil, with the
+// pixels scaled to [0, 1].
+func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labels *labeler, d int) (*dataset, error) {
+	im, err := fashion.ReadIDX(images)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", imName, err)
+	}
+	if len(im.Data) == 0 {
+		return nil, fmt.Errorf("%s: no pixels in images of dimensions %v", imName, im.Dims)
+	}
+	var (
+		X *mat.Dense
+		y []float64
+	)
+	if labels == nil {
+		X, err = fashion.Images(im)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", imName, err)
+		}
+	} else {
+		lb, err := fashion.ReadIDX(lbs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", lbName, err)
+		}
+		if labels.pos == "" {
+			return nil, usagef("IDX labels are class numbers: choose two with -pos and -neg")
+		}
+		pos, err1 := strconv.Atoi(labels.pos)
+		neg, err2 := strconv.Atoi(labels.neg)
+		if err1 != nil || err2 != nil {
+			return nil, usagef("IDX labels are class numbers: -pos %q and -neg %q must be whole numbers", labels.pos, labels.neg)
+		}
+		X, y, err = fashion.Select(im, lb, pos, neg)
+		if err != nil {
+			return nil, fmt.Errorf("%s, %s: %v", imName, lbName, err)
+		}
+	}
+	if _, c := X.Dims(); d > 0 && c != d {
+		return nil, fmt.Errorf("%s: images of %d pixels, but the model has %d features", imName, c, d)
+	}
+	return &dataset{name: imName, X: X, y: y}, nil
+}

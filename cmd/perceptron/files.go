@@ -1,0 +1,189 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// The model file of the command holds the library's JSON form of the
+// fitted classifier and what the command needs to read rows as it did in
+// training: the number of features, the labels that +1 and -1 stand for,
+// and the standardisation of the features.
+const (
+	modelFormat  = "perceptron-command-model"
+	modelVersion = 1
+)
+
+type modelFile struct {
+	Format     string          `json:"format"`
+	Version    int             `json:"version"`
+	Classifier string          `json:"classifier"`
+	Features   int             `json:"features"`
+	Pos        string          `json:"pos"`
+	Neg        string          `json:"neg"`
+	Mean       []float64       `json:"mean"`
+	Scale      []float64       `json:"scale"`
+	Model      json.RawMessage `json:"model"`
+}
+
+// saved is a model as the command saves and loads it.
+type saved struct {
+	classifier string
+	m          model
+	features   int
+	pos, neg   string
+	sc         *scaler // nil if the features are not standardised
+}
+
+func (s *saved) encode() ([]byte, error) {
+	m, err := json.Marshal(s.m)
+	if err != nil {
+		return nil, err
+	}
+	f := modelFile{
+		Format:     modelFormat,
+		Version:    modelVersion,
+		Classifier: s.classifier,
+		Features:   s.features,
+		Pos:        s.pos,
+		Neg:        s.neg,
+		Model:      m,
+	}
+	if s.sc != nil {
+		f.Mean, f.Scale = s.sc.mean, s.sc.scale
+	}
+	data, err := json.Marshal(f)
+	return append(data, '\n'), err
+}
+
+// loadModel reads the model file at path. A file that cannot be opened is
+// a usage error.
+func loadModel(path string) (*saved, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	s, err := decodeModel(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return s, nil
+}
+
+func decodeModel(data []byte) (*saved, error) {
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil || head.Format != modelFormat {
+		return nil, errors.New("not a model file of this command")
+	}
+	if head.Version != modelVersion {
+		return nil, fmt.Errorf("model file version %d, want %d", head.Version, modelVersion)
+	}
+	var f modelFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, err
+	}
+	switch {
+	case f.Features < 1:
+		return nil, fmt.Errorf("%d features, want at least 1", f.Features)
+	case f.Pos == "" || f.Neg == "" || sameLabel(f.Pos, f.Neg):
+		return nil, fmt.Errorf("labels %q and %q, want two different labels", f.Pos, f.Neg)
+	case len(f.Mean) != len(f.Scale) || (f.Mean != nil && len(f.Mean) != f.Features):
+		return nil, fmt.Errorf("standardisation of %d means and %d scales, want %d of each", len(f.Mean), len(f.Scale), f.Features)
+	}
+	for j, v := range f.Scale {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("scale %d is %v, want a finite number > 0", j+1, v)
+		}
+	}
+	m, ok := newModel(f.Classifier, &options{})
+	if !ok {
+		return nil, fmt.Errorf("classifier %q is not one of %s", f.Classifier, classifierNames())
+	}
+	if err := json.Unmarshal(f.Model, m); err != nil {
+		return nil, errors.New(libError(err))
+	}
+	if !takes(m, f.Features) {
+		return nil, fmt.Errorf("the %s model does not take %d features", f.Classifier, f.Features)
+	}
+	s := &saved{classifier: f.Classifier, m: m, features: f.Features, pos: f.Pos, neg: f.Neg}
+	if f.Mean != nil {
+		s.sc = &scaler{mean: f.Mean, scale: f.Scale}
+	}
+	return s, nil
+}
+
+// takes reports whether m predicts rows of d features. The classifiers
+// panic on a row of the wrong length, and have no other way to tell.
+func takes(m model, d int) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	m.Predict(make([]float64, d))
+	return true
+}
+
+// outFile is a file that the command writes.
+type outFile struct {
+	path string
+	data []byte
+}
+
+// writeFiles writes each file to a temporary file beside it, and renames
+// them into place only when all have been written, so that a failure
+// leaves no file half written.
+func writeFiles(files ...outFile) (err error) {
+	var temps []string
+	defer func() {
+		if err != nil {
+			for _, t := range temps {
+				os.Remove(t)
+			}
+		}
+	}()
+	for _, f := range files {
+		dir, base := filepath.Split(f.path)
+		if dir == "" {
+			dir = "."
+		}
+		t, err := os.CreateTemp(dir, "."+base+".tmp*")
+		if err != nil {
+			return fmt.Errorf("writing %s: %v", f.path, err)
+		}
+		temps = append(temps, t.Name())
+		_, err = t.Write(f.data)
+		if err == nil {
+			err = t.Chmod(0o644)
+		}
+		if err == nil {
+			err = t.Sync()
+		}
+		if cerr := t.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %v", f.path, err)
+		}
+	}
+	for i, f := range files {
+		if err := os.Rename(temps[i], f.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}

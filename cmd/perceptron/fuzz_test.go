@@ -1,0 +1,177 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The seed corpora of these targets are in testdata/fuzz; run one with
+// go test -fuzz FuzzReadCSV ./cmd/perceptron.
+
+// checkRead checks what a reader returned: an error that names the file,
+// or rows of finite numbers with one label, -1 or +1, each.
+func checkRead(t *testing.T, ds *dataset, err error, name string, labels bool) {
+	t.Helper()
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), name) || strings.Contains(err.Error(), "\n") {
+			t.Fatalf("error %q does not name %s on one line", err, name)
+		}
+		return
+	}
+	n, d := ds.X.Dims()
+	if n == 0 || d == 0 {
+		t.Fatalf("read %d×%d rows", n, d)
+	}
+	if labels != (ds.y != nil) || (labels && len(ds.y) != n) {
+		t.Fatalf("%d rows, %d labels", n, len(ds.y))
+	}
+	for _, v := range ds.y {
+		if v != 1 && v != -1 {
+			t.Fatalf("label %v", v)
+		}
+	}
+	for _, v := range ds.X.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("value %v", v)
+		}
+	}
+}
+
+// sameData reports whether a and b hold the same bits.
+func sameData(a, b *dataset) bool {
+	ra, rb := a.X.RawMatrix(), b.X.RawMatrix()
+	if ra.Rows != rb.Rows || ra.Cols != rb.Cols || (a.y == nil) != (b.y == nil) || !slices.Equal(a.y, b.y) {
+		return false
+	}
+	for i, v := range ra.Data {
+		if math.Float64bits(v) != math.Float64bits(rb.Data[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// smallData lowers the guard on the size of the rows for a fuzz target,
+// which would spend its time allocating otherwise.
+func smallData(f *testing.F) {
+	old := maxCells
+	maxCells = 1 << 16
+	f.Cleanup(func() { maxCells = old })
+}
+
+// FuzzReadCSV reads the input as CSV in two ways, and checks that what it
+// reads writes back to CSV that reads to the same bits.
+func FuzzReadCSV(f *testing.F) {
+	smallData(f)
+	f.Add([]byte("1,2,1\n-1,-2,-1\n"))
+	f.Add([]byte("a,b,class\n1.5,2e3,yes\n-1,0x1p-2,no\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, spec := range []dataSpec{
+			{label: "last", labels: &labeler{}},
+			{header: true, label: "first", labels: &labeler{pos: "yes", neg: "no"}},
+			{label: "none"},
+		} {
+			ds, err := readCSV(bytes.NewReader(data), "f.csv", spec, 0)
+			checkRead(t, ds, err, "f.csv", spec.label != "none")
+			if err != nil {
+				continue
+			}
+			pos, neg := "", ""
+			lc := -1
+			if spec.labels != nil {
+				pos, neg = spec.labels.names()
+				lc = 0
+				if spec.label == "last" {
+					_, lc = ds.X.Dims()
+				}
+			}
+			text := csvOf(ds.X, ds.y, lc, pos, neg, spec.header)
+			again, err := readCSV(bytes.NewReader(text), "f.csv", spec, 0)
+			if err != nil || !sameData(ds, again) {
+				t.Fatalf("read %q, wrote %q, read back %v (%v)", data, text, again, err)
+			}
+		}
+	})
+}
+
+// FuzzReadLIBSVM checks that what the LIBSVM reader reads writes back to
+// text that reads to the same bits.
+func FuzzReadLIBSVM(f *testing.F) {
+	smallData(f)
+	f.Add([]byte("+1 1:2 3:4\n-1 2:0.5 # comment\n"))
+	f.Add([]byte("1 1:1\r\n\n-1 10:-3e-5\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ds, err := readLIBSVM(bytes.NewReader(data), "f.svm", &labeler{}, 0)
+		checkRead(t, ds, err, "f.svm", true)
+		if err != nil {
+			return
+		}
+		_, d := ds.X.Dims()
+		text := libsvmOf(ds.X, ds.y)
+		again, err := readLIBSVM(bytes.NewReader(text), "f.svm", &labeler{}, d)
+		if err != nil || !sameData(ds, again) {
+			t.Fatalf("read %q, wrote %q, read back %v (%v)", data, text, again, err)
+		}
+	})
+}
+
+// FuzzReadIDX checks that the IDX reader returns an error or images with
+// pixels in [0, 1].
+func FuzzReadIDX(f *testing.F) {
+	f.Add(idxFile(0x08, []int{3, 1, 2}, []byte{0, 255, 1, 2, 3, 4}), idxFile(0x08, []int{3}, []byte{0, 1, 0}))
+	f.Add(gzipped(idxFile(0x08, []int{2, 2}, []byte{9, 8, 7, 6})), gzipped(idxFile(0x08, []int{2}, []byte{1, 0})))
+	f.Fuzz(func(t *testing.T, images, labels []byte) {
+		for _, lab := range []*labeler{{pos: "0", neg: "1"}, nil} {
+			ds, err := readIDX(bytes.NewReader(images), "im", bytes.NewReader(labels), "lb", lab, 0)
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "im") && !strings.HasPrefix(err.Error(), "lb") {
+					t.Fatalf("error %q names no file", err)
+				}
+				continue
+			}
+			checkRead(t, ds, nil, "im", lab != nil)
+			for _, v := range ds.X.RawMatrix().Data {
+				if v < 0 || v > 1 {
+					t.Fatalf("pixel %v", v)
+				}
+			}
+		}
+	})
+}
+
+// FuzzDecodeModel checks that a model file that loads takes rows of its
+// features and saves to a file that loads to the same bytes.
+func FuzzDecodeModel(f *testing.F) {
+	f.Add([]byte(`{"format":"perceptron-command-model","version":1,"classifier":"perceptron","features":2,"pos":"+1","neg":"-1","mean":[0,1],"scale":[1,2],"model":{"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[1,-2],"bias":0.5},"stats":{"epochs":1,"converged":true,"mistakes":0,"epochMistakes":[0]}}}`))
+	f.Add([]byte(`{"format":"perceptron-command-model","version":1,"classifier":"perceptron","features":1,"pos":"a","neg":"b","mean":null,"scale":null,"model":{"type":"Perceptron","version":1,"model":{"weights":[3]}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := decodeModel(data)
+		if err != nil {
+			return
+		}
+		x := make([]float64, s.features)
+		if s.sc != nil {
+			s.sc.row(x)
+		}
+		_ = s.m.Predict(x)
+		out, err := s.encode()
+		if err != nil {
+			t.Fatalf("loaded %s, cannot save it: %v", data, err)
+		}
+		s2, err := decodeModel(out)
+		if err != nil {
+			t.Fatalf("saved %s, cannot load it: %v", out, err)
+		}
+		again, err := s2.encode()
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("saved %s, then %s (%v)", out, again, err)
+		}
+	})
+}

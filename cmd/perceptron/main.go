@@ -1,0 +1,518 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Command perceptron trains, tests and applies the classifiers of package
+// perceptron on data files.
+//
+// Run without arguments, it trains every classifier on the Wisconsin
+// breast cancer data, which it embeds, and prints a table of their
+// accuracy. Its subcommands work on a user's own data:
+//
+//	perceptron train   [flags] FILE          fit one classifier and save it
+//	perceptron predict [flags] FILE          label rows with a saved model
+//	perceptron eval    [flags] TRAIN [TEST]  fit and test one or every classifier
+//	perceptron demo    [flags]               the demo, with flags
+//
+// It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files. Run
+// perceptron -h, or perceptron COMMAND -h, for the details.
+//
+// It exits with code 0 on success, 1 if the work fails (a malformed data
+// file, say), and 2 on a usage error: an unknown flag, a bad flag value or
+// an input file that cannot be opened. It writes no file when it fails.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError is an error in the command line. The command exits with code
+// 2 on it.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// run runs the command with the arguments args, writing its results to
+// stdout and its errors and progress to stderr, and returns its exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout, stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	}
+	fmt.Fprintf(stderr, "perceptron: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
+	if errors.As(err, new(usageError)) {
+		return 2
+	}
+	return 1
+}
+
+const usage = `Usage:
+  perceptron                           the demo: train every classifier on the embedded
+                                       Wisconsin breast cancer data and compare them
+  perceptron demo    [flags]           the demo, with flags
+  perceptron train   [flags] FILE      fit one classifier on FILE and save it (-o MODEL)
+  perceptron predict [flags] FILE      label the rows of FILE with a saved model (-model MODEL)
+  perceptron eval    [flags] TRAIN [TEST]
+                                       fit and test one or every classifier on TRAIN and TEST,
+                                       or on a seeded split of TRAIN
+
+Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight)
+or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*, gzipped or not); -format
+says which when the name does not. Labels must be -1 and +1, unless -pos and -neg
+name the labels that become +1 and -1.
+
+Run perceptron COMMAND -h for the flags of a command.
+`
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return demo(nil, stdout, stderr)
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "demo":
+		return demo(args[1:], stdout, stderr)
+	case "train":
+		return train(args[1:], stdout, stderr)
+	case "predict":
+		return predict(args[1:], stdout, stderr)
+	case "eval":
+		return eval(args[1:], stdout, stderr)
+	}
+	if strings.HasPrefix(args[0], "-") {
+		return demo(args, stdout, stderr)
+	}
+	return usagef("unknown command %q: want demo, train, predict or eval", args[0])
+}
+
+// job holds the flags of a command.
+type job struct {
+	format      string
+	header      bool
+	label       string
+	pos, neg    string
+	opts        options
+	classifier  string
+	out         string
+	split       float64
+	standardize bool
+	plot        string
+	progress    bool
+	model       string
+	score       bool
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("perceptron "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// dataFlags defines the flags that say how to read a data file; label is
+// the default label column.
+func (j *job) dataFlags(fs *flag.FlagSet, label string, labels bool) {
+	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
+	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
+	fs.StringVar(&j.label, "label", label, "CSV: the label column: last, first, a number from 1, a name from the header, or none")
+	if labels {
+		fs.StringVar(&j.pos, "pos", "", "the label that becomes +1 (IDX: a class number); with -neg")
+		fs.StringVar(&j.neg, "neg", "", "the label that becomes -1 (IDX: a class number); with -pos")
+	}
+}
+
+// trainFlags defines the flags of training.
+func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
+	j.opts.addFlags(fs)
+	fs.Uint64Var(&j.opts.seed, "seed", 1, "seed of the split and of -shuffle")
+	fs.BoolVar(&j.standardize, "standardize", true, "standardise the features to mean 0 and deviation 1 on the training rows")
+	fs.StringVar(&j.plot, "plot", "", "draw the data, boundaries and mistakes per epoch to `FILE`.svg or .png")
+	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr (default: when stderr is a terminal)")
+}
+
+// parseArgs parses args, in which flags and other arguments may mix until
+// a "--", and returns the other arguments. On -h it writes the help of the command to
+// stdout and returns flag.ErrHelp.
+func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) ([]string, error) {
+	var rest []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, help)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return nil, err
+		}
+		if err != nil {
+			return nil, usagef("%s: %v (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), err, fs.Name())
+		}
+		if used := len(args) - fs.NArg(); fs.NArg() == 0 || (used > 0 && args[used-1] == "--") {
+			return append(rest, fs.Args()...), nil
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// spec returns how to read a data file, checking the flags.
+func (j *job) spec(training bool) (dataSpec, error) {
+	switch j.format {
+	case "", "csv", "libsvm", "idx":
+	default:
+		return dataSpec{}, usagef("-format %q: want csv, libsvm or idx", j.format)
+	}
+	s := dataSpec{format: j.format, header: j.header, label: j.label}
+	if !training {
+		return s, nil
+	}
+	switch {
+	case (j.pos == "") != (j.neg == ""):
+		return dataSpec{}, usagef("-pos and -neg go together: give both or neither")
+	case j.pos != "" && sameLabel(j.pos, j.neg):
+		return dataSpec{}, usagef("-pos %q and -neg %q are the same label", j.pos, j.neg)
+	case j.label == "none":
+		return dataSpec{}, usagef("-label none: training needs the labels")
+	}
+	s.labels = &labeler{pos: j.pos, neg: j.neg}
+	return s, nil
+}
+
+// plotFormat returns the format of the -plot file, or "" for none.
+func (j *job) plotFormat() (string, error) {
+	if j.plot == "" {
+		return "", nil
+	}
+	return plotFormat(j.plot)
+}
+
+// startProgress sets up the progress reports that the flags ask for.
+func (j *job) startProgress(stderr io.Writer) {
+	if j.progress {
+		j.opts.progress = &progress{w: stderr, tty: isTerminal(stderr)}
+	}
+}
+
+const trainHelp = `Usage: perceptron train [flags] FILE
+
+Train fits one classifier on the rows of FILE and saves it, with the labels
+and the standardisation of the features, to the file -o names. It prints the
+training accuracy and statistics.
+
+Example:
+  perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
+
+Flags:
+`
+
+func train(args []string, stdout, stderr io.Writer) error {
+	j := &job{}
+	fs := newFlagSet("train")
+	fs.StringVar(&j.classifier, "classifier", "perceptron", "the classifier: "+classifierNames())
+	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
+	j.dataFlags(fs, "last", true)
+	j.trainFlags(fs, stderr)
+	files, err := parseArgs(fs, trainHelp, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("train: want one data file, got %d (see perceptron train -h)", len(files))
+	}
+	if j.out == "" {
+		return usagef("train: -o FILE is required: where to save the model")
+	}
+	if _, ok := newModel(j.classifier, &options{}); !ok {
+		return usagef("-classifier %q: want one of %s", j.classifier, classifierNames())
+	}
+	spec, err := j.spec(true)
+	if err != nil {
+		return err
+	}
+	pf, err := j.plotFormat()
+	if err != nil {
+		return err
+	}
+	ds, err := readData(files[0], spec, 0)
+	if err != nil {
+		return err
+	}
+	raw, sc := j.prepare(ds, nil, pf != "")
+	j.startProgress(stderr)
+	r, err := fitModel(j.classifier, &j.opts, ds, nil)
+	if err != nil {
+		return err
+	}
+	_, d := ds.X.Dims()
+	pos, neg := spec.labels.names()
+	s := &saved{classifier: j.classifier, m: r.m, features: d, pos: pos, neg: neg, sc: sc}
+	data, err := s.encode()
+	if err != nil {
+		return err
+	}
+	outs := []outFile{{j.out, data}}
+	if pf != "" {
+		img, err := drawPlot(pf, raw, sc, []*result{r}, pos, neg)
+		if err != nil {
+			return err
+		}
+		outs = append(outs, outFile{j.plot, img})
+	}
+	if err := writeFiles(outs...); err != nil {
+		return err
+	}
+	n, _ := ds.X.Dims()
+	fmt.Fprintf(stdout, "%s: %d rows, %d features%s; +1 is %q, -1 is %q\n", ds.name, n, d, scaled(sc), pos, neg)
+	if err := writeTable(stdout, []*result{r}); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "saved the model to %s\n", j.out)
+	return err
+}
+
+// prepare standardises the features of train, and of test if not nil, if
+// the flags ask for it, and returns the scaler, or nil. If keep is set it
+// returns a copy of the training rows as they were.
+func (j *job) prepare(train, test *dataset, keep bool) (raw *dataset, sc *scaler) {
+	raw = train
+	if keep && j.standardize {
+		raw = &dataset{name: train.name, X: mat.DenseCopyOf(train.X), y: train.y}
+	}
+	if !j.standardize {
+		return raw, nil
+	}
+	sc = fitScaler(train.X)
+	sc.apply(train.X)
+	if test != nil {
+		sc.apply(test.X)
+	}
+	return raw, sc
+}
+
+func scaled(sc *scaler) string {
+	if sc == nil {
+		return ""
+	}
+	return ", standardised"
+}
+
+const predictHelp = `Usage: perceptron predict [flags] FILE
+
+Predict labels each row of FILE with the model that train saved, one label a
+line, as the labels of the training file were written; -score adds the score,
+the decision function whose sign is the prediction. The rows must have the
+features of the training rows, which predict standardises as train did. A
+label column, if -label names one, is skipped.
+
+Example:
+  perceptron predict -model cancer.json -header -label last -score cmd/perceptron/data/breast_cancer.csv
+
+Flags:
+`
+
+func predict(args []string, stdout, stderr io.Writer) error {
+	j := &job{}
+	fs := newFlagSet("predict")
+	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved (required)")
+	fs.BoolVar(&j.score, "score", false, "write the score after each label, separated by a tab")
+	j.dataFlags(fs, "none", false)
+	files, err := parseArgs(fs, predictHelp, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("predict: want one data file, got %d (see perceptron predict -h)", len(files))
+	}
+	if j.model == "" {
+		return usagef("predict: -model FILE is required: the model that train saved")
+	}
+	spec, err := j.spec(false)
+	if err != nil {
+		return err
+	}
+	s, err := loadModel(j.model)
+	if err != nil {
+		return err
+	}
+	sc, canScore := s.m.(scorer)
+	if j.score && !canScore {
+		return usagef("-score: the %s model has no score", s.classifier)
+	}
+	ds, err := readData(files[0], spec, s.features)
+	if err != nil {
+		return err
+	}
+	if s.sc != nil {
+		s.sc.apply(ds.X)
+	}
+	var b strings.Builder
+	n, _ := ds.X.Dims()
+	for i := range n {
+		x := ds.X.RawRowView(i)
+		label := s.neg
+		if s.m.Predict(x) > 0 {
+			label = s.pos
+		}
+		b.WriteString(label)
+		if j.score {
+			b.WriteByte('\t')
+			b.WriteString(strconv.FormatFloat(sc.Score(x), 'g', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	_, err = io.WriteString(stdout, b.String())
+	return err
+}
+
+const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
+
+Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
+those of TEST, or, without TEST, on a seeded random split of TRAIN. The
+features are standardised on the training rows alone. It prints a table of
+the training and test accuracy, the mistakes and epochs of training, whether
+it converged, and the time it took.
+
+Examples:
+  perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
+  perceptron eval -pos 0 -neg 6 -epochs 10 -standardize=false \
+    /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
+    /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
+
+Flags:
+`
+
+func eval(args []string, stdout, stderr io.Writer) error {
+	j := &job{}
+	fs := newFlagSet("eval")
+	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
+	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of TRAIN to test on")
+	j.dataFlags(fs, "last", true)
+	j.trainFlags(fs, stderr)
+	files, err := parseArgs(fs, evalHelp, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 && len(files) != 2 {
+		return usagef("eval: want a training file and an optional test file, got %d files (see perceptron eval -h)", len(files))
+	}
+	spec, err := j.spec(true)
+	if err != nil {
+		return err
+	}
+	names, err := j.classifiers()
+	if err != nil {
+		return err
+	}
+	if err := j.checkSplit(); err != nil {
+		return err
+	}
+	pf, err := j.plotFormat()
+	if err != nil {
+		return err
+	}
+	train, err := readData(files[0], spec, 0)
+	if err != nil {
+		return err
+	}
+	var test *dataset
+	var intro string
+	if len(files) == 2 {
+		if test, err = readData(files[1], spec, 0); err != nil {
+			return err
+		}
+		_, dtr := train.X.Dims()
+		_, dte := test.X.Dims()
+		if format, _ := formatOf(files[0], spec); format == "libsvm" {
+			train, test = widen(train, max(dtr, dte)), widen(test, max(dtr, dte))
+		} else if dtr != dte {
+			return fmt.Errorf("%s has %d features and %s %d", train.name, dtr, test.name, dte)
+		}
+		ntr, _ := train.X.Dims()
+		nte, _ := test.X.Dims()
+		intro = fmt.Sprintf("%s: %d training rows; %s: %d test rows", train.name, ntr, test.name, nte)
+	} else {
+		if train, test, err = split(train, j.split, j.opts.seed); err != nil {
+			return err
+		}
+		ntr, _ := train.X.Dims()
+		nte, _ := test.X.Dims()
+		intro = fmt.Sprintf("%s, split with seed %d: %d training rows, %d test rows", train.name, j.opts.seed, ntr, nte)
+	}
+	_, d := train.X.Dims()
+	pos, neg := spec.labels.names()
+	how := ", standardised on the training rows"
+	if !j.standardize {
+		how = ""
+	}
+	intro += fmt.Sprintf("; %d features%s; +1 is %q, -1 is %q\n", d, how, pos, neg)
+	return j.evaluate(names, train, test, pf, pos, neg, intro, stdout, stderr)
+}
+
+// classifiers returns the names of the classifiers that -classifier asks
+// for.
+func (j *job) classifiers() ([]string, error) {
+	if j.classifier == "all" {
+		var names []string
+		for _, c := range classifiers {
+			names = append(names, c.name)
+		}
+		return names, nil
+	}
+	if _, ok := newModel(j.classifier, &options{}); !ok {
+		return nil, usagef("-classifier %q: want all or one of %s", j.classifier, classifierNames())
+	}
+	return []string{j.classifier}, nil
+}
+
+func (j *job) checkSplit() error {
+	if !(j.split > 0 && j.split < 1) {
+		return usagef("-split %v: want a fraction between 0 and 1", j.split)
+	}
+	return nil
+}
+
+// evaluate standardises the features if the flags ask for it, fits and
+// tests the classifiers names, draws the plot in format pf if not empty,
+// and prints intro and the table.
+func (j *job) evaluate(names []string, train, test *dataset, pf, pos, neg, intro string, stdout, stderr io.Writer) error {
+	raw, sc := j.prepare(train, test, pf != "")
+	j.startProgress(stderr)
+	var rs []*result
+	for _, name := range names {
+		r, err := fitModel(name, &j.opts, train, test)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, r)
+	}
+	if pf != "" {
+		img, err := drawPlot(pf, raw, sc, rs, pos, neg)
+		if err != nil {
+			return err
+		}
+		if err := writeFiles(outFile{j.plot, img}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprint(stdout, intro)
+	return writeTable(stdout, rs)
+}

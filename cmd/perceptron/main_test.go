@@ -1,0 +1,542 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/seed5ae3614e/perceptron"
+)
+
+// runCmd runs the command with args and returns its exit code and output.
+func runCmd(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// tableRow is a row of the table that demo, train and eval print.
+type tableRow struct {
+	name                string
+	train, test         string
+	mistakes, epochs    int
+	converged           string
+	fitTime             string
+	trainAcc, testAcc   float64
+	hasTrain, hasTest   bool
+	mistakesOK, epochOK bool
+}
+
+// parseTable returns the rows of the table in out, after its header.
+func parseTable(t *testing.T, out string) []tableRow {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	start := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "classifier ") })
+	if start < 0 {
+		t.Fatalf("no table in\n%s", out)
+	}
+	head := strings.Fields(lines[start])
+	if want := []string{"classifier", "train", "acc", "test", "acc", "mistakes", "epochs", "converged", "fit", "time"}; !slices.Equal(head, want) {
+		t.Fatalf("table header %q, want %q", head, want)
+	}
+	var rows []tableRow
+	for _, l := range lines[start+1:] {
+		f := strings.Fields(l)
+		if len(f) != 7 {
+			break
+		}
+		if utf8.RuneCountInString(l) != utf8.RuneCountInString(lines[start]) {
+			t.Errorf("table row %q is not as wide as the header %q", l, lines[start])
+		}
+		r := tableRow{name: f[0], train: f[1], test: f[2], converged: f[5], fitTime: f[6]}
+		r.trainAcc, r.hasTrain = parsePercent(f[1])
+		r.testAcc, r.hasTest = parsePercent(f[2])
+		var err1, err2 error
+		r.mistakes, err1 = strconv.Atoi(f[3])
+		r.epochs, err2 = strconv.Atoi(f[4])
+		r.mistakesOK, r.epochOK = err1 == nil, err2 == nil
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func parsePercent(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	return v / 100, err == nil && strings.HasSuffix(s, "%")
+}
+
+// The demo trains every classifier, tests each on the held-out rows, and
+// stays quiet on stderr, which is not a terminal here.
+func TestDemo(t *testing.T) {
+	code, out, errs := runCmd()
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "569 rows of 30 features") || !strings.Contains(out, "427 training rows, 142 test rows") {
+		t.Errorf("demo does not describe its data:\n%s", out)
+	}
+	rows := parseTable(t, out)
+	if len(rows) != len(classifiers) {
+		t.Fatalf("table has %d rows, want one per classifier (%d):\n%s", len(rows), len(classifiers), out)
+	}
+	for i, r := range rows {
+		if r.name != classifiers[i].name || !r.hasTrain || !r.hasTest {
+			t.Errorf("row %+v", r)
+		}
+		// Both classes are common: a classifier that learned nothing
+		// would be right on at most 63% of the rows.
+		if r.testAcc < 0.9 {
+			t.Errorf("%s: test accuracy %v", r.name, r.testAcc)
+		}
+	}
+}
+
+// The demo's perceptron row must be what the library gives on the split
+// rows standardised, by an independent computation, with the means and
+// deviations of the training rows alone.
+func TestDemoMatchesLibrary(t *testing.T) {
+	code, out, _ := runCmd("demo", "-seed", "7", "-split", "0.3")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	got := parseTable(t, out)[0]
+
+	ds, err := readCSV(bytes.NewReader(breastCancer), "b.csv", dataSpec{header: true, labels: &labeler{pos: "0", neg: "1"}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, test, err := split(ds, 0.3, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, d := train.X.Dims()
+	if want := int(math.Round(0.7 * 569)); n != want {
+		t.Fatalf("%d training rows, want %d", n, want)
+	}
+	for j := range d {
+		mean, sd := stat.PopMeanStdDev(mat.Col(nil, j, train.X), nil)
+		for _, X := range []*mat.Dense{train.X, test.X} {
+			r, _ := X.Dims()
+			for i := range r {
+				X.Set(i, j, (X.At(i, j)-mean)/sd)
+			}
+		}
+	}
+	var p perceptron.Perceptron
+	if err := p.Fit(train.X, train.y); err != nil {
+		t.Fatal(err)
+	}
+	st := p.Stats()
+	if got.epochs != st.Epochs || got.mistakes != st.Mistakes {
+		t.Errorf("demo: %d epochs, %d mistakes; library: %d, %d", got.epochs, got.mistakes, st.Epochs, st.Mistakes)
+	}
+	if want := percent(accuracy(&p, train)); got.train != want {
+		t.Errorf("demo: train accuracy %s, library %s", got.train, want)
+	}
+	if want := percent(accuracy(&p, test)); got.test != want {
+		t.Errorf("demo: test accuracy %s, library %s", got.test, want)
+	}
+}
+
+// writeFile writes content to name in dir and returns its path.
+func writeFile(t *testing.T, dir, name string, content []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// randomData returns n rows of d features on varied scales, labelled by a
+// random hyperplane with some labels flipped.
+func randomData(rnd *rand.Rand, n, d int) (*mat.Dense, []float64) {
+	X := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	w := make([]float64, d)
+	for j := range w {
+		w[j] = rnd.NormFloat64()
+	}
+	for i := range n {
+		s := 0.0
+		for j := range d {
+			v := rnd.NormFloat64()
+			X.Set(i, j, 3+v*math.Pow(10, float64(j%5-2)))
+			s += w[j] * v
+		}
+		y[i] = 1
+		if s < 0 {
+			y[i] = -1
+		}
+		if rnd.IntN(10) == 0 {
+			y[i] = -y[i]
+		}
+	}
+	return X, y
+}
+
+// csvOf writes X and y as CSV, with the label in column lc (from 0) named
+// pos or neg, or no label if lc is negative, and a header if header is
+// set.
+func csvOf(X *mat.Dense, y []float64, lc int, pos, neg string, header bool) []byte {
+	var b bytes.Buffer
+	n, d := X.Dims()
+	if header {
+		names := []string{}
+		for j := range d {
+			names = append(names, fmt.Sprintf("f%d", j+1))
+		}
+		if lc >= 0 {
+			names = slices.Insert(names, lc, "class")
+		}
+		b.WriteString(strings.Join(names, ",") + "\n")
+	}
+	for i := range n {
+		var f []string
+		for _, v := range X.RawRowView(i) {
+			f = append(f, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		if lc >= 0 {
+			l := neg
+			if y[i] > 0 {
+				l = pos
+			}
+			f = slices.Insert(f, lc, l)
+		}
+		b.WriteString(strings.Join(f, ",") + "\n")
+	}
+	return b.Bytes()
+}
+
+// libsvmOf writes X and y in the LIBSVM format, leaving out zeros.
+func libsvmOf(X *mat.Dense, y []float64) []byte {
+	var b bytes.Buffer
+	n, _ := X.Dims()
+	for i := range n {
+		fmt.Fprintf(&b, "%+g", y[i])
+		for j, v := range X.RawRowView(i) {
+			if v != 0 {
+				fmt.Fprintf(&b, " %d:%s", j+1, strconv.FormatFloat(v, 'g', -1, 64))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.Bytes()
+}
+
+// A model that train saves and predict loads scores every row to the same
+// bits as the model fitted in memory on the same standardised rows, for
+// every classifier.
+func TestTrainPredictRoundTrip(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(6, 6))
+	for trial := range 10 * len(classifiers) {
+		name := classifiers[trial%len(classifiers)].name
+		dir := t.TempDir()
+		n, d := 20+rnd.IntN(80), 1+rnd.IntN(8)
+		X, y := randomData(rnd, n, d)
+		lc := rnd.IntN(d + 1)
+		data := writeFile(t, dir, "data.csv", csvOf(X, y, lc, "yes", "no", true))
+		model := filepath.Join(dir, "model.json")
+		args := []string{"train", "-classifier", name, "-header", "-label", strconv.Itoa(lc + 1), "-pos", "yes", "-neg", "no", "-o", model, data}
+		o := &options{}
+		if trial/len(classifiers)%2 == 1 {
+			args = append(args, "-shuffle", "-seed", "3", "-epochs", "17", "-rate", "0.5")
+			o = &options{shuffle: true, seed: 3, epochs: 17, rate: 0.5}
+		}
+		code, out, errs := runCmd(args...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d: %s", args, code, errs)
+		}
+		if !strings.Contains(out, "saved the model to "+model) {
+			t.Errorf("train printed %q", out)
+		}
+
+		// The same fit in memory.
+		sc := fitScaler(X)
+		Xs := mat.DenseCopyOf(X)
+		sc.apply(Xs)
+		m, _ := newModel(name, o)
+		if err := m.Fit(Xs, y); err != nil {
+			t.Fatal(err)
+		}
+		row := parseTable(t, out)[0]
+		if s, ok := m.(statser); ok {
+			if st := s.Stats(); row.epochs != st.Epochs || row.mistakes != st.Mistakes || row.test != "-" {
+				t.Errorf("%s: train table %+v, library Stats %+v", name, row, st)
+			}
+		}
+
+		code, out, errs = runCmd("predict", "-model", model, "-header", "-label", strconv.Itoa(lc+1), "-score", data)
+		if code != 0 {
+			t.Fatalf("predict: exit %d: %s", code, errs)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != n {
+			t.Fatalf("predict wrote %d lines for %d rows", len(lines), n)
+		}
+		for i, l := range lines {
+			label, score, _ := strings.Cut(l, "\t")
+			x := Xs.RawRowView(i)
+			want := m.(scorer).Score(x)
+			if score != strconv.FormatFloat(want, 'g', -1, 64) {
+				t.Fatalf("%s: row %d: score %s, want %v", name, i, score, want)
+			}
+			if wl := map[float64]string{1: "yes", -1: "no"}[m.Predict(x)]; label != wl {
+				t.Fatalf("%s: row %d: label %s, want %s", name, i, label, wl)
+			}
+		}
+	}
+}
+
+// The same rows in CSV, LIBSVM and IDX train the same model.
+func TestFormatsAgree(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(1, 2))
+	const n, side = 40, 3
+	d := side * side
+	classes := make([]byte, n)
+	pixels := make([]byte, n*d)
+	for i := range classes {
+		classes[i] = byte(rnd.IntN(4))
+		for j := range d {
+			// Pixels whose class shows in their brightness, and many
+			// zeros for the sparse format to leave out.
+			if rnd.IntN(3) > 0 {
+				pixels[i*d+j] = byte(min(255, rnd.IntN(100)+40*int(classes[i])))
+			}
+		}
+	}
+	// Classes 1 (+1) and 3 (-1), as the IDX reader selects them.
+	var data, y []float64
+	for i, c := range classes {
+		if c != 1 && c != 3 {
+			continue
+		}
+		for _, px := range pixels[i*d : (i+1)*d] {
+			data = append(data, float64(px)/255)
+		}
+		y = append(y, map[byte]float64{1: 1, 3: -1}[c])
+	}
+	X := mat.NewDense(len(y), d, data)
+
+	im := idxFile(0x08, []int{n, side, side}, pixels)
+	lb := idxFile(0x08, []int{n}, classes)
+	writeFile(t, dir, "train-images-idx3-ubyte", im)
+	writeFile(t, dir, "train-labels-idx1-ubyte.gz", gzipped(lb))
+	writeFile(t, dir, "train-labels-idx1-ubyte", lb)
+	sources := [][]string{
+		{"-pos", "+1", "-neg", "-1", writeFile(t, dir, "d.csv", csvOf(X, y, d, "1", "-1", false))},
+		{writeFile(t, dir, "d.svm", libsvmOf(X, y))},
+		{"-pos", "1", "-neg", "3", filepath.Join(dir, "train-images-idx3-ubyte")},
+		{"-pos", "1", "-neg", "3", writeFile(t, dir, "images.gz", gzipped(im)) + "," + filepath.Join(dir, "train-labels-idx1-ubyte.gz")},
+	}
+	var models []json.RawMessage
+	for _, src := range sources {
+		model := filepath.Join(dir, "m.json")
+		code, _, errs := runCmd(append([]string{"train", "-o", model}, src...)...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d: %s", src, code, errs)
+		}
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f modelFile
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, f.Model)
+	}
+	for k := 1; k < len(models); k++ {
+		if !bytes.Equal(models[k], models[0]) {
+			t.Errorf("%v trains\n%s\nbut %v trains\n%s", sources[k], models[k], sources[0], models[0])
+		}
+	}
+}
+
+// Flags may come after the file.
+func TestFlagsAfterFile(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n"))
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := runCmd("train", data, "-o", model, "-no-bias"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	s, err := loadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.m.(*perceptron.Perceptron).NoBias {
+		t.Error("-no-bias after the file was not read")
+	}
+	// After --, every argument is a file.
+	code, _, errs := runCmd("train", "-o", model, "--", data, "-no-bias")
+	if code != 2 || !strings.Contains(errs, "want one data file, got 2") {
+		t.Errorf("after --: exit %d, %s", code, errs)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"help"}, {"train", "-h"}, {"predict", "-h"}, {"eval", "-h"}, {"demo", "-h"}} {
+		code, out, errs := runCmd(args...)
+		if code != 0 || errs != "" || !strings.Contains(out, "Usage:") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+}
+
+// Eval splits one file, or tests on a second; the test rows do not change
+// the standardisation, and so not the training.
+func TestEvalStandardisesOnTrainingRowsOnly(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(3, 3))
+	X, y := randomData(rnd, 120, 4)
+	train := writeFile(t, dir, "train.csv", csvOf(X.Slice(0, 80, 0, 4).(*mat.Dense), y[:80], 4, "1", "-1", false))
+	Xt := mat.DenseCopyOf(X.Slice(80, 120, 0, 4))
+	test1 := writeFile(t, dir, "test1.csv", csvOf(Xt, y[80:], 4, "1", "-1", false))
+	Xt.Scale(1000, Xt)
+	test2 := writeFile(t, dir, "test2.csv", csvOf(Xt, y[80:], 4, "1", "-1", false))
+	var rows [2]tableRow
+	for k, test := range []string{test1, test2} {
+		code, out, errs := runCmd("eval", train, test)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		rows[k] = parseTable(t, out)[0]
+	}
+	if rows[0].train != rows[1].train || rows[0].mistakes != rows[1].mistakes || rows[0].epochs != rows[1].epochs {
+		t.Errorf("training depends on the test rows: %+v and %+v", rows[0], rows[1])
+	}
+}
+
+// Progress goes to stderr only when asked, as stderr is not a terminal in
+// tests; the last line reports the run.
+func TestProgress(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n"))
+	model := filepath.Join(dir, "m.json")
+	code, _, errs := runCmd("train", "-o", model, data)
+	if code != 0 || errs != "" {
+		t.Fatalf("without -progress: exit %d, stderr %q", code, errs)
+	}
+	code, out, errs := runCmd("train", "-progress", "-o", model, data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r := parseTable(t, out)[0]
+	want := fmt.Sprintf("perceptron: done: %d epochs, %d mistakes, converged, ", r.epochs, r.mistakes)
+	if !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("progress %q, want one line starting %q", errs, want)
+	}
+	f, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) || isTerminal(&bytes.Buffer{}) {
+		t.Error("a file or a buffer is taken for a terminal")
+	}
+}
+
+func TestPlot(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(5, 5))
+	X2, y2 := randomData(rnd, 50, 2)
+	X5, y5 := randomData(rnd, 50, 5)
+	two := writeFile(t, dir, "two.csv", csvOf(X2, y2, 2, "1", "-1", false))
+	five := writeFile(t, dir, "five.csv", csvOf(X5, y5, 5, "1", "-1", false))
+	for _, c := range []struct {
+		args  []string
+		magic string
+	}{
+		{[]string{"eval", two}, "<svg"},
+		{[]string{"eval", five}, "<svg"},
+		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, "\x89PNG"},
+		{[]string{"demo"}, "\x89PNG"},
+	} {
+		ext := ".svg"
+		if c.magic != "<svg" {
+			ext = ".png"
+		}
+		img := filepath.Join(dir, "plot"+ext)
+		os.Remove(img)
+		code, _, errs := runCmd(append(c.args, "-plot", img)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		b, err := os.ReadFile(img)
+		if err != nil || !bytes.Contains(b[:min(len(b), 300)], []byte(c.magic)) {
+			t.Errorf("%v: plot file %.40q, %v", c.args, b, err)
+		}
+	}
+}
+
+// A saved model of another format version, or with a library model of
+// another type or version, is refused with a clear error.
+func TestPredictRefusesForeignModels(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n"))
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := runCmd("train", "-o", model, data); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	good, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ old, new, want string }{
+		{`"version":1,"classifier"`, `"version":2,"classifier"`, "model file version 2, want 1"},
+		{`"format":"perceptron-command-model"`, `"format":"other"`, "not a model file of this command"},
+		{`"type":"Perceptron"`, `"type":"Pocket"`, "the model is a Pocket, not a Perceptron"},
+		{`"type":"Perceptron","version":1`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 1"},
+		{`"classifier":"perceptron"`, `"classifier":"forest"`, `classifier "forest" is not one of`},
+		{`"features":2`, `"features":3`, "standardisation of 2 means and 2 scales, want 3"},
+		{`"pos":"+1"`, `"pos":"-1"`, "want two different labels"},
+	} {
+		if !bytes.Contains(good, []byte(c.old)) {
+			t.Fatalf("model file %s has no %s", good, c.old)
+		}
+		bad := writeFile(t, dir, "bad.json", bytes.Replace(good, []byte(c.old), []byte(c.new), 1))
+		code, out, errs := runCmd("predict", "-model", bad, data)
+		want := "perceptron: " + bad + ": "
+		if code != 1 || out != "" || !strings.HasPrefix(errs, want) || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 and one line starting %q containing %q", c.new, code, out, errs, want, c.want)
+		}
+	}
+}
+
+// The model does not take rows of another width, whatever the file says.
+func TestPredictChecksFeatures(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n"))
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := runCmd("train", "-o", model, "-standardize=false", data); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	good, _ := os.ReadFile(model)
+	bad := writeFile(t, dir, "bad.json", bytes.Replace(good, []byte(`"features":2`), []byte(`"features":3`), 1))
+	code, _, errs := runCmd("predict", "-model", bad, data)
+	if code != 1 || !strings.Contains(errs, "does not take 3 features") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCmd("predict", "-model", model, data)
+	if code != 1 || !strings.Contains(errs, "d.csv:1: 3 features, want 2 as the model has") {
+		t.Errorf("predict on rows with a label column: exit %d, stderr %q", code, errs)
+	}
+}

@@ -1,0 +1,218 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Voted is the voted perceptron of Freund and Schapire (Large margin
+// classification using the perceptron algorithm, Machine Learning 37(3),
+// 1999), which the course notes (003) give. It trains as Perceptron does,
+// and every weight vector w_k, b_k that the run produces votes with weight
+// c_k, the number of visits after which it was the current one: the visit
+// that made it, and those it then classified right. Voted predicts the sign
+// of the vote sum_k c_k·sign(w_k·x+b_k).
+//
+// Voted keeps the run compactly instead of as K+1 weight vectors: the
+// starting weights, one copy of each row that was ever a mistake with its
+// step Rate·y, and for each of the K mistakes the row it was and the count
+// c_k of the vector it made. For m distinct rows of d features that is
+// (m+2)·d + m float64s and 2K+2 ints. However many epochs the run takes,
+// the rows are never more than the training set, and each mistake costs
+// two ints. Training costs what Perceptron's does, plus a constant a visit
+// and the copy of the m rows at the end.
+//
+// Score computes every w_k·x+b_k in one pass: one dot product for each
+// distinct row, then one addition for each mistake, since w_k·x+b_k is
+// w_(k-1)·x+b_(k-1) plus the mistake's step times x_k·x+1, or times x_k·x
+// through the origin. A prediction costs m dot products and K additions.
+//
+// The zero value is ready to use, with the defaults of Perceptron.
+type Voted struct {
+	// Epochs is the most passes over the data, as in Perceptron.
+	Epochs int
+
+	// Rate is the learning rate, as in Perceptron.
+	Rate float64
+
+	// Rand, if not nil, shuffles the rows every epoch, as in Perceptron.
+	Rand *rand.Rand
+
+	// NoBias trains through the origin, as in Perceptron.
+	NoBias bool
+
+	// InitWeights are the starting weights, as in Perceptron. They are
+	// the first voter, w_0.
+	InitWeights []float64
+
+	// InitBias is the starting bias, as in Perceptron.
+	InitBias float64
+
+	// OnUpdate is called after every update with the new voter's weights,
+	// as in Perceptron.
+	OnUpdate func(epoch, i int, w []float64, b float64)
+
+	first linear    // w_0, b_0
+	last  linear    // w_K, b_K
+	rows  []float64 // the distinct mistaken rows, one after another
+	steps []float64 // Rate·y of each distinct row
+	unit  float64   // 1 if the steps move the bias, 0 through the origin
+	votes []vote    // votes[0] is w_0's; votes[k] is the k-th mistake's
+	stats Stats
+}
+
+// vote is a voter: the distinct row whose mistake made it (unused for
+// w_0) and its count.
+type vote struct {
+	row, count int
+}
+
+// Fit trains the voted perceptron on the rows of X with labels y. It runs
+// as Perceptron's Fit does, with the same stopping rule and the same
+// errors, and keeps the voters of the run, those of the last epoch
+// included.
+func (v *Voted) Fit(X mat.Matrix, y []float64) error {
+	ds, err := newDataset(X, y)
+	if err != nil {
+		return err
+	}
+	s, err := v.settings().resolve(ds.d)
+	if err != nil {
+		return err
+	}
+	lin := s.start(ds.d)
+	first := linear{w: slices.Clone(lin.w), b: lin.b}
+	votes := []vote{{row: -1}}
+	stats, err := s.run(ds, func(epoch, i int) bool {
+		if !s.step(&lin, ds.row(i), ds.y[i], epoch, i) {
+			votes[len(votes)-1].count++
+			return false
+		}
+		votes = append(votes, vote{row: i, count: 1})
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if err := lin.checkFinite(); err != nil {
+		return err
+	}
+
+	// Number the distinct mistaken rows, and store each once.
+	slot := make([]int, ds.n) // 1 + the number of row i, or 0 if not stored
+	m := 0
+	for k := 1; k < len(votes); k++ {
+		i := votes[k].row
+		if slot[i] == 0 {
+			m++
+			slot[i] = m
+		}
+		votes[k].row = slot[i] - 1
+	}
+	rows := make([]float64, m*ds.d)
+	steps := make([]float64, m)
+	for i, r := range slot {
+		if r > 0 {
+			copy(rows[(r-1)*ds.d:], ds.row(i))
+			steps[r-1] = s.rate * ds.y[i]
+		}
+	}
+	v.unit = 1
+	if s.noBias {
+		v.unit = 0
+	}
+	v.first, v.last, v.rows, v.steps, v.stats = first, lin, rows, steps, stats
+	v.votes = append(make([]vote, 0, len(votes)), votes...)
+	return nil
+}
+
+// Predict returns the label of x: +1 if the vote Score(x) is >= 0, and -1
+// otherwise. It panics if the voted perceptron has not been fitted or if
+// len(x) is not the number of weights. Predict and Score may be called
+// concurrently with each other, but not with Fit.
+func (v *Voted) Predict(x []float64) float64 {
+	return sign(v.vote(x, "Predict"))
+}
+
+// Score returns the vote sum_k c_k·sign(w_k·x+b_k), a whole number between
+// minus and plus the number of visits of the run. It panics as Predict
+// does.
+func (v *Voted) Score(x []float64) float64 {
+	return v.vote(x, "Score")
+}
+
+// vote returns the vote on x; method names the caller in a panic.
+func (v *Voted) vote(x []float64, method string) float64 {
+	v.last.checked(x, method)
+	a := v.first.score(x)
+	vote := float64(v.votes[0].count) * sign(a)
+	if len(v.steps) == 0 {
+		return vote
+	}
+	buf := getScratch(len(v.steps))
+	t := *buf
+	d := len(x)
+	for r, step := range v.steps {
+		t[r] = step * (floats.Dot(v.rows[r*d:(r+1)*d], x) + v.unit)
+	}
+	for _, vt := range v.votes[1:] {
+		a += t[vt.row]
+		vote += float64(vt.count) * sign(a)
+	}
+	putScratch(buf)
+	return vote
+}
+
+// Weights returns a copy of the last weights of the run, w_K, those that
+// Perceptron with the same settings ends with. The vote uses them only as
+// one voter among the others. Weights returns nil if the voted perceptron
+// has not been fitted.
+func (v *Voted) Weights() []float64 {
+	return append([]float64(nil), v.last.w...)
+}
+
+// Bias returns the last bias of the run, b_K.
+func (v *Voted) Bias() float64 {
+	return v.last.b
+}
+
+// Stats returns a description of the training run of the last successful
+// Fit.
+func (v *Voted) Stats() Stats {
+	return v.stats.clone()
+}
+
+func (v *Voted) settings() settings {
+	return settings{v.Epochs, v.Rate, v.Rand, v.NoBias, v.InitWeights, v.InitBias, v.OnUpdate}
+}
+
+// scratch holds the buffers that Score of Voted computes the terms of a
+// vote in, pooled by the base 2 log of their capacity, so that concurrent
+// predictions with voted perceptrons of any size allocate nothing once the
+// pools are warm.
+var scratch [64]sync.Pool
+
+// getScratch returns a buffer of length n > 0 from the pools.
+func getScratch(n int) *[]float64 {
+	c := bits.Len(uint(n - 1))
+	if buf, ok := scratch[c].Get().(*[]float64); ok {
+		*buf = (*buf)[:n]
+		return buf
+	}
+	buf := make([]float64, n, 1<<c)
+	return &buf
+}
+
+// putScratch returns a buffer from getScratch to the pools.
+func putScratch(buf *[]float64) {
+	scratch[bits.Len(uint(cap(*buf)-1))].Put(buf)
+}
