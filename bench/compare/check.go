@@ -21,10 +21,11 @@ package main
 //     visited, mistake or not, it folds the current w and b into a running
 //     mean (Bottou's trick), so coef_ and intercept_ are the mean of the
 //     weights after each of the T = n·epochs visits. Averaged computes the
-//     same mean up to a positive factor (Daumé's counter gives T/(T+1)),
-//     which changes no prediction; but it stops at a mistake-free epoch,
-//     after which scikit-learn would go on averaging the same weights, so
-//     the check runs scikit-learn for as many epochs as Averaged ran.
+//     same mean by Daumé's cached weights (the check allows a positive
+//     factor between the two, which changes no prediction, and prints it);
+//     but Averaged stops at a mistake-free epoch, after which scikit-learn
+//     would go on averaging the same weights, so the check runs
+//     scikit-learn for as many epochs as Averaged ran.
 //   - predict gives the first class, -1, for a score of exactly zero, and
 //     this library gives +1.
 //

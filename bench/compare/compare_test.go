@@ -315,3 +315,44 @@ func TestSklearnAND(t *testing.T) {
 		t.Errorf("SGDClassifier averaged: last weights %v, want %v", last, w[:d])
 	}
 }
+
+// TestRunAND runs the whole comparison against scikit-learn on the AND
+// gate for more epochs than it takes to converge, so that Averaged stops
+// early and the check must run scikit-learn for as many epochs as it did.
+func TestRunAND(t *testing.T) {
+	t.Parallel()
+	X := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1})
+	y := []float64{-1, -1, -1, 1}
+	r := &run{
+		ds:     &dataSet{name: "and", about: "the AND gate", train: X, ytrain: y, test: X, ytest: y},
+		dir:    t.TempDir(),
+		epochs: 12, repeat: 1,
+		python: "/usr/bin/python3",
+		skip:   []string{"svc", "weka"},
+		fitted: map[string]perceptron.Classifier{},
+	}
+	if failed := r.all(); failed != 0 {
+		t.Fatalf("%d failures: %q %q", failed, r.notes, r.checkLines)
+	}
+	if !r.sklearnRan {
+		t.Skip(r.notes)
+	}
+	if k := r.ranEpochs("Averaged"); k != 9 {
+		t.Errorf("Averaged ran %d epochs, want 9", k)
+	}
+	want := []string{
+		"check: Perceptron = scikit-learn Perceptron after 12 epochs: weights and bias: agree (equal bit for bit)",
+		"check: Averaged = scikit-learn averaged SGDClassifier after 9 epochs: train predictions: agree (4 of 4 rows predicted alike)",
+		"check: Averaged = scikit-learn averaged SGDClassifier after 9 epochs: test predictions: agree (4 of 4 rows predicted alike)",
+		"check: Averaged = scikit-learn averaged SGDClassifier after 9 epochs: weights and bias up to a positive factor: agree",
+		"check: Perceptron = scikit-learn averaged SGDClassifier's last, unaveraged weights after 9 epochs: agree (equal bit for bit)",
+	}
+	if len(r.checkLines) != len(want) {
+		t.Fatalf("checks:\n%s\nwant %d", strings.Join(r.checkLines, "\n"), len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(r.checkLines[i], w) {
+			t.Errorf("check %d: got\n%s\nwant\n%s", i, r.checkLines[i], w)
+		}
+	}
+}

@@ -87,6 +87,18 @@ var entries = []entry{
 	{name: "Perceptron", repeat: true, new: func(e int) perceptron.Classifier {
 		return &perceptron.Perceptron{Epochs: e}
 	}},
+	{name: "Averaged", repeat: true, new: func(e int) perceptron.Classifier {
+		return &perceptron.Averaged{Epochs: e}
+	}},
+	{name: "Pocket", new: func(e int) perceptron.Classifier {
+		return &perceptron.Pocket{Epochs: e}
+	}},
+	// Voted predicts with one dot product per distinct row that was a
+	// mistake, so predicting the training set costs in proportion to the
+	// square of the rows.
+	{name: "Voted", epochs: 1, quadratic: true, new: func(e int) perceptron.Classifier {
+		return &perceptron.Voted{Epochs: e}
+	}},
 }
 
 // peer is a model of another library.
@@ -122,7 +134,8 @@ var peers = []peer{
 
 // settingsNote says what each model name in the tables stands for.
 const settingsNote = `Models (E is -epochs; rows visited in order, from zero, rate 1, with a bias):
-  this library   Perceptron{Epochs: E}
+  this library   Perceptron{Epochs: E}, Averaged{Epochs: E}, Pocket{Epochs: E} (Gallant's ratchet),
+                 Voted{Epochs: 1}
   scikit-learn   Perceptron(shuffle=False, tol=None, eta0=1, max_iter=E)
                  SGDClassifier averaged: SGDClassifier(loss='perceptron', learning_rate='constant', eta0=1,
                      penalty=None, alpha=0, average=True, shuffle=False, tol=None, max_iter=E)
