@@ -239,94 +239,24 @@ func TestComparePredictions(t *testing.T) {
 	}
 }
 
-// TestSklearnAND runs the script on the AND gate, whose perceptron run is
-// traced by hand in the notes (from zero, in order, rate 1: epoch 9 is the
-// first without a mistake, at w=(3,2), b=-4), and so checks what the
-// harness's checks rest on: scikit-learn's Perceptron counts a score of
-// zero as a mistake (if it did not, it would never leave zero), and its
-// averaged SGDClassifier returns the mean of the weights after every
-// visit, from the first.
+// TestSklearnAND runs the whole comparison against scikit-learn on the
+// AND gate, whose perceptron run is traced by hand in the notes (from zero,
+// in order, rate 1: epoch 9 is the first without a mistake, at w=(3,2),
+// b=-4), for more epochs than that, so that Averaged stops early and the
+// check must run scikit-learn for as many epochs as Averaged did. It then
+// checks by hand what the harness's checks rest on: scikit-learn's
+// Perceptron counts a score of zero as a mistake (if it did not, it would
+// never leave zero) and runs every epoch, and its averaged SGDClassifier
+// returns the mean of the weights after every visit, from the first.
 func TestSklearnAND(t *testing.T) {
-	t.Parallel()
-	const python = "/usr/bin/python3"
-	ds := &dataSet{
-		name:   "and",
-		train:  mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1}),
-		ytrain: []float64{-1, -1, -1, 1},
-	}
-	ds.test, ds.ytest = ds.train, ds.ytrain
-	dir := t.TempDir()
-	if err := sklearnFiles(dir, ds); err != nil {
-		t.Fatal(err)
-	}
-	const epochs = 12
-	res, _, err := runSklearn(python, dir, ds, []string{fmt.Sprintf("perceptron:%d:1", epochs), fmt.Sprintf("sgd-avg:%d:1", epochs)})
-	if _, ok := err.(errMissing); ok {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res[0].NIter != epochs || res[1].NIter != epochs {
-		t.Errorf("scikit-learn ran %d and %d epochs, want %d: it stopped early", res[0].NIter, res[1].NIter, epochs)
-	}
-
-	coef, err := readFloats(filepath.Join(dir, fmt.Sprintf("perceptron-%d.coef", epochs)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []float64{3, 2, -4}; !floats.Equal(coef, want) {
-		t.Errorf("Perceptron: coef_ and intercept_ %v, want %v", coef, want)
-	}
-	p := &perceptron.Perceptron{Epochs: epochs}
-	if err := p.Fit(ds.train, ds.ytrain); err != nil {
-		t.Fatal(err)
-	}
-	if got := compareWeights(append(p.Weights(), p.Bias()), coef); !got.ok {
-		t.Errorf("Perceptron: %s", got.detail)
-	}
-
-	// The naive average: run the rule and add up the weights after every
-	// visit, for every epoch that scikit-learn runs.
-	n, d := ds.train.Dims()
-	w, sum := make([]float64, d+1), make([]float64, d+1)
-	for range epochs {
-		for i := range n {
-			x := append(mat.Row(nil, i, ds.train), 1)
-			if ds.ytrain[i]*floats.Dot(w, x) <= 0 {
-				floats.AddScaled(w, ds.ytrain[i], x)
-			}
-			floats.Add(sum, w)
-		}
-	}
-	floats.Scale(1/float64(epochs*n), sum)
-	avg, err := readFloats(filepath.Join(dir, fmt.Sprintf("sgd-avg-%d.coef", epochs)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !floats.EqualApprox(avg, sum, 1e-12) {
-		t.Errorf("SGDClassifier averaged: coef_ and intercept_ %v, want the mean of the visited weights %v", avg, sum)
-	}
-	last, err := readFloats(filepath.Join(dir, fmt.Sprintf("sgd-avg-%d.standard", epochs)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !floats.Equal(last, w[:d]) {
-		t.Errorf("SGDClassifier averaged: last weights %v, want %v", last, w[:d])
-	}
-}
-
-// TestRunAND runs the whole comparison against scikit-learn on the AND
-// gate for more epochs than it takes to converge, so that Averaged stops
-// early and the check must run scikit-learn for as many epochs as it did.
-func TestRunAND(t *testing.T) {
 	t.Parallel()
 	X := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1})
 	y := []float64{-1, -1, -1, 1}
+	const epochs = 12
 	r := &run{
 		ds:     &dataSet{name: "and", about: "the AND gate", train: X, ytrain: y, test: X, ytest: y},
 		dir:    t.TempDir(),
-		epochs: 12, repeat: 1,
+		epochs: epochs, repeat: 1,
 		python: "/usr/bin/python3",
 		skip:   []string{"svc", "weka"},
 		fitted: map[string]perceptron.Classifier{},
@@ -354,5 +284,40 @@ func TestRunAND(t *testing.T) {
 		if !strings.HasPrefix(r.checkLines[i], w) {
 			t.Errorf("check %d: got\n%s\nwant\n%s", i, r.checkLines[i], w)
 		}
+	}
+	for _, w := range r.rows {
+		if w.system == "scikit-learn" && w.epochs != epochs {
+			t.Errorf("scikit-learn's %s ran %d epochs, want %d: it stopped early", w.model, w.epochs, epochs)
+		}
+	}
+
+	read := func(name string) []float64 {
+		v, err := readFloats(filepath.Join(r.dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if got, want := read(fmt.Sprintf("perceptron-%d.coef", epochs)), []float64{3, 2, -4}; !floats.Equal(got, want) {
+		t.Errorf("Perceptron: coef_ and intercept_ %v, want %v", got, want)
+	}
+	// The naive average: run the rule and add up the weights after every
+	// visit, for every epoch that scikit-learn runs.
+	w, sum := make([]float64, 3), make([]float64, 3)
+	for range epochs {
+		for i := range 4 {
+			x := append(mat.Row(nil, i, X), 1)
+			if y[i]*floats.Dot(w, x) <= 0 {
+				floats.AddScaled(w, y[i], x)
+			}
+			floats.Add(sum, w)
+		}
+	}
+	floats.Scale(1.0/(4*epochs), sum)
+	if got := read(fmt.Sprintf("sgd-avg-%d.coef", epochs)); !floats.EqualApprox(got, sum, 1e-12) {
+		t.Errorf("SGDClassifier averaged: coef_ and intercept_ %v, want the mean of the visited weights %v", got, sum)
+	}
+	if got := read(fmt.Sprintf("sgd-avg-%d.standard", epochs)); !floats.Equal(got, w[:2]) {
+		t.Errorf("SGDClassifier averaged: last weights %v, want %v", got, w[:2])
 	}
 }
