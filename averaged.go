@@ -145,5 +145,5 @@ func (a *Averaged) Stats() Stats {
 }
 
 func (a *Averaged) settings() settings {
-	return settings{a.Epochs, a.Rate, a.Rand, a.NoBias, a.InitWeights, a.InitBias, a.OnUpdate}
+	return settings{epochs: a.Epochs, rate: a.Rate, rnd: a.Rand, noBias: a.NoBias, w0: a.InitWeights, b0: a.InitBias, onUpdate: a.OnUpdate}
 }

@@ -70,8 +70,11 @@
 //     the vote of every weight vector of the run, each weighted by the
 //     visits it survived (Freund and Schapire, 1999). On data that are not
 //     separable both usually generalise better than the last hyperplane.
-//   - [Kernel] learns in the space of a kernel, polynomial, Gaussian (RBF)
-//     or your own, to separate data that no hyperplane separates.
+//   - [Kernel] is the perceptron in the feature space of a kernel
+//     ([Linear], [Poly], [RBF] or a [Custom] function), in dual form, to
+//     separate data that no hyperplane separates. It predicts with the last
+//     hypothesis, or with the vote or the average of all of them, and a
+//     Budget bounds the support vectors it keeps on long streams.
 //   - [Margin] and its companions measure the margin of a data set and the
 //     mistake bound of the convergence theorem, and [Separable] says
 //     whether a hyperplane separates the data at all.

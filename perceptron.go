@@ -283,6 +283,11 @@ type settings struct {
 	w0       []float64
 	b0       float64
 	onUpdate func(epoch, i int, w []float64, b float64)
+
+	// onEpoch, if not nil, is called by run at the start of every epoch
+	// with the order in which the epoch will visit the rows. It lets a
+	// classifier work ahead of the visits; it must not modify order.
+	onEpoch func(order []int)
 }
 
 // resolve returns s with its defaults filled in, or an error if a setting
@@ -365,6 +370,9 @@ func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) (Stats, error
 		st.Epochs++
 		if s.rnd != nil {
 			s.rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		if s.onEpoch != nil {
+			s.onEpoch(order)
 		}
 		mistakes := 0
 		for _, i := range order {

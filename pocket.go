@@ -191,7 +191,7 @@ func (p *Pocket) Stats() Stats {
 }
 
 func (p *Pocket) settings() settings {
-	return settings{p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.InitBias, p.OnUpdate}
+	return settings{epochs: p.Epochs, rate: p.Rate, rnd: p.Rand, noBias: p.NoBias, w0: p.InitWeights, b0: p.InitBias, onUpdate: p.OnUpdate}
 }
 
 // tally counts the training rows that weights misclassify, reading them in

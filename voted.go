@@ -192,7 +192,7 @@ func (v *Voted) Stats() Stats {
 }
 
 func (v *Voted) settings() settings {
-	return settings{v.Epochs, v.Rate, v.Rand, v.NoBias, v.InitWeights, v.InitBias, v.OnUpdate}
+	return settings{epochs: v.Epochs, rate: v.Rate, rnd: v.Rand, noBias: v.NoBias, w0: v.InitWeights, b0: v.InitBias, onUpdate: v.OnUpdate}
 }
 
 // scratch holds the buffers that Score of Voted computes the terms of a
