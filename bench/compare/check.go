@@ -48,8 +48,9 @@ import (
 // the weights of two perceptrons that make the same mistakes. With rate 1
 // an update adds ±x to w exactly, and both sides add the same rows in the
 // same order, so their weights agree bit for bit; only if a decision went
-// the other way would they differ, and then by a whole row (pixels are
-// multiples of 1/255). Any tolerance far between the two would do.
+// the other way would they differ, and then by a whole row (a pixel is a
+// multiple of 1/255; a synthetic feature is uniform in [0, 1)). Any
+// tolerance far between the two would do.
 const weightTol = 1e-9
 
 // averageTol returns the tolerance, relative to the largest value, for the
