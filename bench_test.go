@@ -325,3 +325,106 @@ func BenchmarkKernelFashion(b *testing.B) {
 	}
 	b.ReportMetric(float64(k.Stats().Mistakes), "vectors")
 }
+
+// marginSizes are the (n, d) shapes of the margin benchmarks; 10000×100 is
+// the size at which the issue asks DatasetMargin and the linear program to
+// be compared.
+var marginSizes = []struct{ n, d int }{
+	{1000, 10},
+	{1000, 100},
+	{10000, 100},
+}
+
+var separableCache = map[[2]int]struct {
+	X *mat.Dense
+	y []float64
+}{}
+
+// benchSeparable returns n rows of d features uniform in [-1, 1), labelled
+// by a random hyperplane and at least 0.1 from it, so separable with a
+// margin of at least 0.1 (see marginSet). The same n and d give the
+// same data.
+func benchSeparable(n, d int) (*mat.Dense, []float64) {
+	if c, ok := separableCache[[2]int{n, d}]; ok {
+		return c.X, c.y
+	}
+	X, y, _, _ := marginSet(rand.New(rand.NewPCG(uint64(n), uint64(d))), n, d, 0.1, true)
+	separableCache[[2]int{n, d}] = struct {
+		X *mat.Dense
+		y []float64
+	}{X, y}
+	return X, y
+}
+
+// BenchmarkDatasetMargin computes the margin of separable data with a bias
+// to the default tolerance, 1e-6, and reports the iterations it needed.
+func BenchmarkDatasetMargin(b *testing.B) {
+	for _, sz := range marginSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+			X, y := benchSeparable(sz.n, sz.d)
+			var m MaxMargin
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				if m, err = DatasetMargin(X, y, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(m.Iterations), "iterations")
+		})
+	}
+}
+
+// BenchmarkSeparable decides the separability of the same data by the
+// linear program that Separable solves, d+2 rows by n+2d columns.
+func BenchmarkSeparable(b *testing.B) {
+	for _, sz := range marginSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+			X, y := benchSeparable(sz.n, sz.d)
+			b.ReportAllocs()
+			for b.Loop() {
+				if sep, err := Separable(X, y); err != nil || !sep {
+					b.Fatal(sep, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSeparablePrimal decides separability by the linear program
+// y_i(w·x_i+b) >= 1 written literally (see primalSeparable): n rows by
+// n+2(d+1) columns, each pivot an n×n solve. At n=10000 its matrix alone
+// would take 816 MB, so it runs at sizes that show how its cost grows.
+func BenchmarkSeparablePrimal(b *testing.B) {
+	for _, n := range []int{100, 200, 400} {
+		b.Run(fmt.Sprintf("n=%d,d=10", n), func(b *testing.B) {
+			X, y := benchSeparable(n, 10)
+			b.ReportAllocs()
+			for b.Loop() {
+				if sep, err := primalSeparable(X, y); err != nil || !sep {
+					b.Fatal(sep, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDatasetMarginMDM runs the algorithm of Mitchell, Dem'yanov and
+// Malozemov (see mdmMargin) to the same tolerance as BenchmarkDatasetMargin
+// on the smallest size, and reports the pair steps it needed.
+func BenchmarkDatasetMarginMDM(b *testing.B) {
+	sz := marginSizes[0]
+	b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+		X, y := benchSeparable(sz.n, sz.d)
+		var steps int
+		b.ReportAllocs()
+		for b.Loop() {
+			var lower, upper float64
+			lower, upper, steps = mdmMargin(X, y, false, DefaultMarginTol, 10000000)
+			if upper-lower > DefaultMarginTol*upper {
+				b.Fatal("mdm did not converge")
+			}
+		}
+		b.ReportMetric(float64(steps), "steps")
+	})
+}

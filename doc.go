@@ -55,8 +55,9 @@
 //
 // Every classifier implements [Classifier], trains with Fit on the rows of
 // a [gonum.org/v1/gonum/mat.Matrix], and shares the same settings: Epochs,
-// Rate, Rand (to shuffle each epoch), NoBias, InitWeights, InitBias and
-// OnUpdate (to watch training). The zero value of each is ready to use.
+// Rate, Rand (to shuffle each epoch), NoBias, InitWeights and InitBias
+// (which Kernel has not) and OnUpdate (to watch training). The zero value
+// of each is ready to use.
 //
 //   - [Perceptron] is Rosenblatt's algorithm, for data a hyperplane
 //     separates, and for learning one example at a time with Learn.
@@ -75,15 +76,29 @@
 //     separate data that no hyperplane separates. It predicts with the last
 //     hypothesis, or with the vote or the average of all of them, and a
 //     Budget bounds the support vectors it keeps on long streams.
-//   - [Margin] and its companions measure the margin of a data set and the
-//     mistake bound of the convergence theorem, and [Separable] says
-//     whether a hyperplane separates the data at all.
+//   - [GeometricMargin] and [FunctionalMargin] measure a hyperplane's
+//     margin on a data set, [DatasetMargin] the largest margin any
+//     hyperplane attains, with a certificate, and [NovikoffBound] the
+//     mistake bound of the convergence theorem; [Separable] says by linear
+//     programming whether a hyperplane separates the data at all, and
+//     [PerceptronCriterion] and [ZeroOneError] are the losses of the notes.
+//
+// # Saving and loading
+//
+// Every classifier saves its fitted model with encoding/json and loads it
+// with json.Unmarshal into a zero value: its settings, the model exactly as
+// Predict reads it, and Stats, under a type name and a format version of
+// its own, so that a file of another type or version gives a clear error.
+// A loaded classifier scores every x to the same bits as the saved one.
+// Rand and OnUpdate are not saved, and neither is a Custom kernel, which
+// is Go code: MarshalJSON returns an error for it.
 //
 // # Errors and panics
 //
 // Fit returns an error for data it cannot train on: no rows, labels other
 // than -1 and +1, NaN or infinite values, or invalid settings. Predict and
 // Score panic if the classifier has not been fitted or if x has the wrong
-// length, as gonum does for mismatched dimensions. A fitted classifier is
-// safe for concurrent prediction.
+// length, as gonum does for mismatched dimensions. Predict and Score of a
+// fitted classifier may run concurrently with each other, but not with Fit
+// or Learn.
 package perceptron

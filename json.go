@@ -9,6 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // A fitted classifier saves as one JSON object of the same shape for every
@@ -70,10 +74,11 @@ func marshalModel[S, M any](typ string, version int, s S, m M, st Stats) ([]byte
 }
 
 // unmarshalModel decodes the JSON form of a fitted classifier of type typ
-// and the given version into s and m, and returns its checked Stats. It
+// and the given version into s and m, and returns its checked Stats;
+// learned is set for a type whose Learn adds its mistakes to Stats. It
 // rejects unknown fields, so that a misspelt or foreign file is not read as
 // a model with default values. It leaves s and m alone on error.
-func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) (Stats, error) {
+func unmarshalModel[S, M any](data []byte, typ string, version int, learned bool, s *S, m *M) (Stats, error) {
 	var head struct {
 		Type    string `json:"type"`
 		Version int    `json:"version"`
@@ -96,7 +101,7 @@ func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) 
 		return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
 	}
 	st := Stats(v.Stats)
-	if err := st.check(); err != nil {
+	if err := st.check(learned); err != nil {
 		return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
 	}
 	*s, *m = v.Settings, v.Model
@@ -104,8 +109,9 @@ func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) 
 }
 
 // check returns an error if s is not a description that Fit could have
-// produced.
-func (s Stats) check() error {
+// produced, followed by calls to Learn if learned is set, which add their
+// mistakes to Mistakes.
+func (s Stats) check(learned bool) error {
 	if s.Epochs < 0 || len(s.EpochMistakes) != s.Epochs {
 		return fmt.Errorf("stats: %d epochs with %d epoch mistake counts", s.Epochs, len(s.EpochMistakes))
 	}
@@ -117,7 +123,7 @@ func (s Stats) check() error {
 		sum += m
 	}
 	switch {
-	case s.Mistakes != sum:
+	case s.Mistakes < sum || s.Mistakes != sum && !learned:
 		return fmt.Errorf("stats: %d mistakes, but the epochs made %d", s.Mistakes, sum)
 	case s.Converged && (s.Epochs == 0 || s.EpochMistakes[s.Epochs-1] != 0):
 		return errors.New("stats: converged, but the last epoch made mistakes")
@@ -167,13 +173,17 @@ const perceptronVersion = 1
 // format version, the settings Epochs, Rate, NoBias, InitWeights and
 // InitBias, the weights and bias, and Stats. Rand and OnUpdate are not
 // saved. MarshalJSON returns an error if the perceptron has not been
-// fitted.
+// fitted, or if the settings are not valid, so that it writes only what
+// UnmarshalJSON reads.
 func (p *Perceptron) MarshalJSON() ([]byte, error) {
 	if !p.lin.fitted() {
 		return nil, errors.New("perceptron: MarshalJSON called before Fit")
 	}
-	m := linearJSON{Weights: p.lin.w, Bias: p.lin.b}
-	return marshalModel("Perceptron", perceptronVersion, p.settings().json(), m, p.stats)
+	s, m := p.settings().json(), linearJSON{Weights: p.lin.w, Bias: p.lin.b}
+	if _, err := loadLinear("Perceptron", s, m); err != nil {
+		return nil, err
+	}
+	return marshalModel("Perceptron", perceptronVersion, s, m, p.stats)
 }
 
 // UnmarshalJSON sets the perceptron to the fitted model in data, as written
@@ -190,7 +200,7 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	}
 	var s settingsJSON
 	var m linearJSON
-	st, err := unmarshalModel(data, "Perceptron", perceptronVersion, &s, &m)
+	st, err := unmarshalModel(data, "Perceptron", perceptronVersion, false, &s, &m)
 	if err != nil {
 		return err
 	}
@@ -201,4 +211,498 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.InitBias = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias
 	p.lin, p.stats = lin, st
 	return nil
+}
+
+// pocketVersion is the version of the JSON form of Pocket.
+const pocketVersion = 1
+
+// pocketSettingsJSON is the JSON form of the settings of Pocket.
+type pocketSettingsJSON struct {
+	settingsJSON
+	CheckAll bool `json:"checkAll"`
+}
+
+// pocketJSON is the JSON form of the pocket: its hyperplane and the number
+// of training rows it misclassifies.
+type pocketJSON struct {
+	linearJSON
+	Misclassified int `json:"misclassified"`
+}
+
+// MarshalJSON returns the JSON form of the fitted pocket: its type and
+// format version, the settings Epochs, Rate, NoBias, InitWeights, InitBias
+// and CheckAll, the pocket weights and bias, Misclassified, and Stats. Rand
+// and OnUpdate are not saved. MarshalJSON returns an error if the pocket
+// has not been fitted, or if the settings are not valid.
+func (p *Pocket) MarshalJSON() ([]byte, error) {
+	if !p.lin.fitted() {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	s := pocketSettingsJSON{p.settings().json(), p.CheckAll}
+	m := pocketJSON{linearJSON{Weights: p.lin.w, Bias: p.lin.b}, p.misclassified}
+	if _, err := loadLinear("Pocket", s.settingsJSON, m.linearJSON); err != nil {
+		return nil, err
+	}
+	return marshalModel("Pocket", pocketVersion, s, m, p.stats)
+}
+
+// UnmarshalJSON sets the pocket to the fitted model in data, as written by
+// MarshalJSON: its settings, pocket weights and bias, Misclassified and
+// Stats. Rand and OnUpdate keep the values they had. The loaded pocket
+// predicts exactly as the saved one did.
+//
+// UnmarshalJSON returns an error, and changes nothing, if data is not the
+// JSON form of a Pocket of this format version or is not valid. As
+// encoding/json asks, the JSON null changes nothing.
+func (p *Pocket) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s pocketSettingsJSON
+	var m pocketJSON
+	st, err := unmarshalModel(data, "Pocket", pocketVersion, false, &s, &m)
+	if err != nil {
+		return err
+	}
+	lin, err := loadLinear("Pocket", s.settingsJSON, m.linearJSON)
+	if err != nil {
+		return err
+	}
+	switch {
+	case m.Misclassified < 0:
+		return fmt.Errorf("perceptron: Pocket model misclassifies %d rows, want >= 0", m.Misclassified)
+	case st.Converged && m.Misclassified != 0:
+		// A run that converged separated the data, and so does its pocket.
+		return fmt.Errorf("perceptron: Pocket model misclassifies %d rows of a run that converged, want 0", m.Misclassified)
+	}
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.InitBias, p.CheckAll = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias, s.CheckAll
+	p.lin, p.misclassified, p.stats = lin, m.Misclassified, st
+	return nil
+}
+
+// averagedVersion is the version of the JSON form of Averaged.
+const averagedVersion = 1
+
+// MarshalJSON returns the JSON form of the fitted averaged perceptron: its
+// type and format version, the settings Epochs, Rate, NoBias, InitWeights
+// and InitBias, the averaged weights and bias, and Stats. Rand and OnUpdate
+// are not saved. MarshalJSON returns an error if the averaged perceptron
+// has not been fitted, or if the settings are not valid.
+func (a *Averaged) MarshalJSON() ([]byte, error) {
+	if !a.lin.fitted() {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	s, m := a.settings().json(), linearJSON{Weights: a.lin.w, Bias: a.lin.b}
+	if _, err := loadLinear("Averaged", s, m); err != nil {
+		return nil, err
+	}
+	return marshalModel("Averaged", averagedVersion, s, m, a.stats)
+}
+
+// UnmarshalJSON sets the averaged perceptron to the fitted model in data,
+// as written by MarshalJSON: its settings, averaged weights and bias, and
+// Stats. Rand and OnUpdate keep the values they had. The loaded averaged
+// perceptron predicts exactly as the saved one did.
+//
+// UnmarshalJSON returns an error, and changes nothing, if data is not the
+// JSON form of an Averaged of this format version or is not valid. As
+// encoding/json asks, the JSON null changes nothing.
+func (a *Averaged) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s settingsJSON
+	var m linearJSON
+	st, err := unmarshalModel(data, "Averaged", averagedVersion, false, &s, &m)
+	if err != nil {
+		return err
+	}
+	lin, err := loadLinear("Averaged", s, m)
+	if err != nil {
+		return err
+	}
+	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.InitBias = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias
+	a.lin, a.stats = lin, st
+	return nil
+}
+
+// votedVersion is the version of the JSON form of Voted.
+const votedVersion = 1
+
+// votedJSON is the JSON form of the voters of Voted, as Voted keeps them.
+// The last weights are not saved: they are the first moved by the step of
+// every mistake, and loading computes them so.
+type votedJSON struct {
+	First         linearJSON  `json:"first"`         // w_0 and b_0
+	ThroughOrigin bool        `json:"throughOrigin"` // the steps leave the bias alone
+	Rows          [][]float64 `json:"rows"`          // the distinct mistaken rows, in the order of their first mistake
+	Steps         []float64   `json:"steps"`         // Rate·y of each row
+	MistakeRows   []int       `json:"mistakeRows"`   // the row, in Rows, of each mistake
+	Counts        []int       `json:"counts"`        // c_0, then the count of the voter each mistake made
+}
+
+// MarshalJSON returns the JSON form of the fitted voted perceptron: its
+// type and format version, the settings Epochs, Rate, NoBias, InitWeights
+// and InitBias, the voters as Voted keeps them (the first weights and bias,
+// whether the run went through the origin, the distinct rows that were
+// mistakes with their steps, the row of each mistake and the count of each
+// voter), and Stats. Rand and OnUpdate are not saved. MarshalJSON returns
+// an error if the voted perceptron has not been fitted, or if the settings
+// are not valid.
+func (v *Voted) MarshalJSON() ([]byte, error) {
+	if !v.last.fitted() {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	d := v.last.dim()
+	s := v.settings().json()
+	if _, err := s.settings().resolve(d); err != nil {
+		return nil, err
+	}
+	m := votedJSON{
+		First:         linearJSON{Weights: v.first.w, Bias: v.first.b},
+		ThroughOrigin: v.unit == 0,
+		Rows:          make([][]float64, len(v.steps)),
+		Steps:         v.steps,
+		MistakeRows:   make([]int, len(v.votes)-1),
+		Counts:        make([]int, len(v.votes)),
+	}
+	for r := range m.Rows {
+		m.Rows[r] = v.rows[r*d : (r+1)*d]
+	}
+	for k, vt := range v.votes {
+		if k > 0 {
+			m.MistakeRows[k-1] = vt.row
+		}
+		m.Counts[k] = vt.count
+	}
+	return marshalModel("Voted", votedVersion, s, m, v.stats)
+}
+
+// UnmarshalJSON sets the voted perceptron to the fitted model in data, as
+// written by MarshalJSON: its settings, voters and Stats. Rand and OnUpdate
+// keep the values they had. The loaded voted perceptron predicts exactly as
+// the saved one did.
+//
+// UnmarshalJSON returns an error, and changes nothing, if data is not the
+// JSON form of a Voted of this format version or is not valid, as when the
+// parts of the voters do not agree in length with each other, with the
+// number of weights or with Stats. As encoding/json asks, the JSON null
+// changes nothing.
+func (v *Voted) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var sj settingsJSON
+	var m votedJSON
+	st, err := unmarshalModel(data, "Voted", votedVersion, false, &sj, &m)
+	if err != nil {
+		return err
+	}
+	d := len(m.First.Weights)
+	if d == 0 {
+		return errors.New("perceptron: Voted model has no weights")
+	}
+	if _, err := sj.settings().resolve(d); err != nil {
+		return err
+	}
+	switch {
+	case m.ThroughOrigin && m.First.Bias != 0:
+		return fmt.Errorf("perceptron: Voted model through the origin has first bias %v, want 0", m.First.Bias)
+	case len(m.Steps) != len(m.Rows):
+		return fmt.Errorf("perceptron: Voted model has %d rows and %d steps, want as many", len(m.Rows), len(m.Steps))
+	case len(m.Counts) != len(m.MistakeRows)+1:
+		return fmt.Errorf("perceptron: Voted model has %d mistakes and %d counts, want one count more", len(m.MistakeRows), len(m.Counts))
+	case len(m.MistakeRows) != st.Mistakes:
+		return fmt.Errorf("perceptron: Voted model has %d mistakes, but Stats %d", len(m.MistakeRows), st.Mistakes)
+	case m.Counts[0] < 0:
+		return fmt.Errorf("perceptron: Voted model's first count is %d, want >= 0", m.Counts[0])
+	}
+	rows := make([]float64, 0, len(m.Rows)*d)
+	for r, x := range m.Rows {
+		if len(x) != d {
+			return fmt.Errorf("perceptron: Voted model's row %d has length %d, want %d", r, len(x), d)
+		}
+		rows = append(rows, x...)
+	}
+	votes := make([]vote, len(m.Counts))
+	votes[0] = vote{row: -1, count: m.Counts[0]}
+	first := linear{w: m.First.Weights, b: m.First.Bias}
+	last := linear{w: append([]float64(nil), first.w...), b: first.b}
+	run := settings{noBias: m.ThroughOrigin}
+	seen := 0
+	for k, r := range m.MistakeRows {
+		switch {
+		case r < 0 || r >= len(m.Rows):
+			return fmt.Errorf("perceptron: Voted model's mistake %d is on row %d, want one of its %d rows", k+1, r, len(m.Rows))
+		case r > seen:
+			// Fit numbers the rows in the order of their first mistake.
+			return fmt.Errorf("perceptron: Voted model's mistake %d is the first on row %d, want row %d", k+1, r, seen)
+		case m.Counts[k+1] < 1:
+			return fmt.Errorf("perceptron: Voted model's count %d is %d, want >= 1", k+1, m.Counts[k+1])
+		}
+		if r == seen {
+			seen++
+		}
+		votes[k+1] = vote{row: r, count: m.Counts[k+1]}
+		run.update(&last, rows[r*d:(r+1)*d], m.Steps[r])
+	}
+	if seen != len(m.Rows) {
+		return fmt.Errorf("perceptron: Voted model has %d rows, but its mistakes are on %d", len(m.Rows), seen)
+	}
+	if nonFinite(last.w) >= 0 || math.IsInf(last.b, 0) {
+		return errors.New("perceptron: Voted model's last weights overflow")
+	}
+	unit := 1.0
+	if m.ThroughOrigin {
+		unit = 0
+	}
+	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.InitBias = sj.Epochs, sj.Rate, sj.NoBias, sj.InitWeights, sj.InitBias
+	v.first, v.last, v.rows, v.steps, v.unit, v.votes, v.stats = first, last, rows, m.Steps, unit, votes, st
+	return nil
+}
+
+// kernelVersion is the version of the JSON form of Kernel.
+const kernelVersion = 1
+
+// kernelFuncJSON is the JSON form of a kernel function: its name, linear,
+// poly or rbf, and the parameters of Poly and RBF. The parameters that a
+// kernel does not have are zero.
+type kernelFuncJSON struct {
+	Name   string  `json:"name"`
+	Degree int     `json:"degree"`
+	Gamma  float64 `json:"gamma"`
+	Coef0  float64 `json:"coef0"`
+}
+
+// kernelSettingsJSON is the JSON form of the settings of Kernel. Func is
+// null for a nil Func.
+type kernelSettingsJSON struct {
+	Func       *kernelFuncJSON `json:"func"`
+	Prediction string          `json:"prediction"`
+	Budget     int             `json:"budget"`
+	Epochs     int             `json:"epochs"`
+	Rate       float64         `json:"rate"`
+	NoBias     bool            `json:"noBias"`
+}
+
+// kernelModelJSON is the JSON form of a fitted kernel perceptron, as Kernel
+// keeps it. The coefficients and the sum of the steps are saved, not summed
+// again on loading, since a Budget's removals subtract from them.
+type kernelModelJSON struct {
+	Kernel         kernelFuncJSON `json:"kernel"`        // with its parameters as Fit resolved them
+	Features       int            `json:"features"`      // the length of the rows
+	ThroughOrigin  bool           `json:"throughOrigin"` // trained without a bias
+	SupportVectors [][]float64    `json:"supportVectors"`
+	Coefficients   []float64      `json:"coefficients"`   // of each support vector in the last hypothesis
+	StepSum        float64        `json:"stepSum"`        // the sum of the steps of the mistakes: the bias, unless through the origin
+	MistakeVectors []int          `json:"mistakeVectors"` // the support vector of each mistake
+	MistakeSteps   []float64      `json:"mistakeSteps"`   // Rate·y of each mistake
+	MistakeVisits  []int          `json:"mistakeVisits"`  // the visit, counted from 1, of each mistake
+	Visits         int            `json:"visits"`
+	Removed        int            `json:"removed"` // the visit of the last removal by Budget, or 0
+}
+
+// kernelFuncToJSON returns the JSON form of f, or an error if f, such as a
+// Custom kernel, cannot be saved.
+func kernelFuncToJSON(f KernelFunc) (*kernelFuncJSON, error) {
+	switch f := f.(type) {
+	case nil:
+		return nil, nil
+	case Linear:
+		return &kernelFuncJSON{Name: "linear"}, nil
+	case Poly:
+		return &kernelFuncJSON{Name: "poly", Degree: f.Degree, Gamma: f.Gamma, Coef0: f.Coef0}, nil
+	case RBF:
+		return &kernelFuncJSON{Name: "rbf", Gamma: f.Gamma}, nil
+	case Custom:
+		return nil, errors.New("perceptron: MarshalJSON: a Custom kernel is a Go function, which cannot be saved")
+	}
+	return nil, fmt.Errorf("perceptron: MarshalJSON: a kernel of type %T cannot be saved: use Linear, Poly or RBF", f)
+}
+
+// kernelFunc returns the kernel function of j.
+func (j *kernelFuncJSON) kernelFunc() (KernelFunc, error) {
+	switch j.Name {
+	case "linear":
+		if j.Degree != 0 || j.Gamma != 0 || j.Coef0 != 0 {
+			return nil, errors.New("perceptron: Kernel model: the linear kernel has no parameters, want degree, gamma and coef0 0")
+		}
+		return Linear{}, nil
+	case "poly":
+		return Poly{Degree: j.Degree, Gamma: j.Gamma, Coef0: j.Coef0}, nil
+	case "rbf":
+		if j.Degree != 0 || j.Coef0 != 0 {
+			return nil, errors.New("perceptron: Kernel model: the rbf kernel has gamma alone, want degree and coef0 0")
+		}
+		return RBF{Gamma: j.Gamma}, nil
+	}
+	return nil, fmt.Errorf("perceptron: Kernel model: unknown kernel %q, want linear, poly or rbf", j.Name)
+}
+
+// json returns the JSON form of the resolved kernel k, which is not a
+// Custom one.
+func (k *kern) json() kernelFuncJSON {
+	name := map[kernelKind]string{linearKernel: "linear", polyKernel: "poly", rbfKernel: "rbf"}[k.kind]
+	return kernelFuncJSON{Name: name, Degree: k.degree, Gamma: k.gamma, Coef0: k.coef0}
+}
+
+// MarshalJSON returns the JSON form of the fitted kernel perceptron: its
+// type and format version, the settings Func, Prediction, Budget, Epochs,
+// Rate and NoBias, the model as Kernel keeps it (the kernel it was fitted
+// with, with its parameters resolved, the support vectors and their
+// coefficients, and every mistake of the hypothesis, with its support
+// vector, step and visit), and Stats. Rand and OnUpdate are not saved.
+//
+// MarshalJSON returns an error if the Kernel has not been fitted, if its
+// kernel, or the one it was fitted with, is a Custom one (a Go function,
+// which no file can hold) or of a type other than Linear, Poly and RBF, or
+// if the settings are not valid.
+func (k *Kernel) MarshalJSON() ([]byte, error) {
+	if k.m == nil {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	m := k.m
+	if m.k.kind == customKernel {
+		return nil, errors.New("perceptron: MarshalJSON: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved")
+	}
+	f, err := kernelFuncToJSON(k.Func)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := k.resolve(m.d); err != nil {
+		return nil, err
+	}
+	s := kernelSettingsJSON{Func: f, Prediction: k.Prediction.String(), Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias}
+	j := kernelModelJSON{
+		Kernel:         m.k.json(),
+		Features:       m.d,
+		ThroughOrigin:  m.beta == 0,
+		SupportVectors: make([][]float64, m.vectors()),
+		Coefficients:   m.last,
+		StepSum:        m.sumA,
+		MistakeVectors: make([]int, len(m.mistakes)),
+		MistakeSteps:   make([]float64, len(m.mistakes)),
+		MistakeVisits:  make([]int, len(m.mistakes)),
+		Visits:         m.visits,
+		Removed:        m.removed,
+	}
+	for v := range j.SupportVectors {
+		j.SupportVectors[v] = m.vector(v)
+	}
+	for i, u := range m.mistakes {
+		j.MistakeVectors[i], j.MistakeSteps[i], j.MistakeVisits[i] = u.v, u.a, u.t
+	}
+	return marshalModel("Kernel", kernelVersion, s, j, k.stats)
+}
+
+// UnmarshalJSON sets the kernel perceptron to the fitted model in data, as
+// written by MarshalJSON: its settings, model and Stats. Rand and OnUpdate
+// keep the values they had. The loaded Kernel predicts exactly as the saved
+// one did, under each Prediction rule, and Learn goes on from its
+// hypothesis; with a Budget and a nil Rand, Learn draws the mistakes to
+// remove from a fresh source with the fixed seed, not from where the saved
+// Kernel's source had got to.
+//
+// UnmarshalJSON returns an error, and changes nothing, if data is not the
+// JSON form of a Kernel of this format version or is not valid, as when a
+// kernel or a prediction rule is unknown, a kernel parameter or a setting
+// is not valid, or the parts of the model do not agree with each other. As
+// encoding/json asks, the JSON null changes nothing.
+func (k *Kernel) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s kernelSettingsJSON
+	var j kernelModelJSON
+	st, err := unmarshalModel(data, "Kernel", kernelVersion, true, &s, &j)
+	if err != nil {
+		return err
+	}
+	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias}
+	if s.Func != nil {
+		if set.Func, err = s.Func.kernelFunc(); err != nil {
+			return err
+		}
+	}
+	switch s.Prediction {
+	case "last":
+		set.Prediction = PredictLast
+	case "voted":
+		set.Prediction = PredictVoted
+	case "averaged":
+		set.Prediction = PredictAveraged
+	default:
+		return fmt.Errorf("perceptron: Kernel model: prediction %q, want last, voted or averaged", s.Prediction)
+	}
+	if j.Features < 1 {
+		return fmt.Errorf("perceptron: Kernel model has %d features, want at least 1", j.Features)
+	}
+	if _, _, err := set.resolve(j.Features); err != nil {
+		return err
+	}
+	m, err := j.model()
+	if err != nil {
+		return err
+	}
+	k.Func, k.Prediction, k.Budget, k.Epochs, k.Rate, k.NoBias = set.Func, set.Prediction, set.Budget, set.Epochs, set.Rate, set.NoBias
+	k.m, k.stats = m, st
+	return nil
+}
+
+// model returns the model that j describes, or an error if it is not
+// valid.
+func (j *kernelModelJSON) model() (*kmodel, error) {
+	f, err := j.Kernel.kernelFunc()
+	if err != nil {
+		return nil, err
+	}
+	kn, err := f.kernel(j.Features)
+	if err != nil {
+		return nil, err
+	}
+	if kn.json() != j.Kernel {
+		// Resolving filled in a default: Fit would have saved it.
+		return nil, fmt.Errorf("perceptron: Kernel model: the %s kernel has degree %d and gamma %v, want the values it was fitted with, > 0", j.Kernel.Name, j.Kernel.Degree, j.Kernel.Gamma)
+	}
+	d, u, n := j.Features, len(j.SupportVectors), len(j.MistakeVectors)
+	switch {
+	case len(j.Coefficients) != u:
+		return nil, fmt.Errorf("perceptron: Kernel model has %d support vectors and %d coefficients, want as many", u, len(j.Coefficients))
+	case len(j.MistakeSteps) != n || len(j.MistakeVisits) != n:
+		return nil, fmt.Errorf("perceptron: Kernel model has %d mistake vectors, %d steps and %d visits, want as many", n, len(j.MistakeSteps), len(j.MistakeVisits))
+	case j.Visits < 1:
+		return nil, fmt.Errorf("perceptron: Kernel model has %d visits, want at least 1", j.Visits)
+	case j.Removed < 0 || j.Removed > j.Visits:
+		return nil, fmt.Errorf("perceptron: Kernel model's last removal is at visit %d, want 0 to %d", j.Removed, j.Visits)
+	}
+	m := newModel(kn, d, !j.ThroughOrigin)
+	m.sv = make([]float64, 0, u*d)
+	for v, x := range j.SupportVectors {
+		if len(x) != d {
+			return nil, fmt.Errorf("perceptron: Kernel model's support vector %d has length %d, want %d", v, len(x), d)
+		}
+		m.sv = append(m.sv, x...)
+		if kn.norms() {
+			m.norm = append(m.norm, floats.Dot(x, x))
+		}
+	}
+	m.last, m.refs = j.Coefficients, make([]int, u)
+	m.mistakes = make([]mistake, n)
+	for i, v := range j.MistakeVectors {
+		t := j.MistakeVisits[i]
+		switch {
+		case v < 0 || v >= u:
+			return nil, fmt.Errorf("perceptron: Kernel model's mistake %d is on support vector %d, want one of its %d", i+1, v, u)
+		case t < 1 || t > j.Visits || i > 0 && t <= j.MistakeVisits[i-1]:
+			// A visit makes at most one mistake.
+			return nil, fmt.Errorf("perceptron: Kernel model's mistake %d is at visit %d, want one after the last mistake's and at most %d", i+1, t, j.Visits)
+		}
+		m.mistakes[i] = mistake{v: v, a: j.MistakeSteps[i], t: t}
+		m.refs[v]++
+	}
+	if v := slices.Index(m.refs, 0); v >= 0 {
+		return nil, fmt.Errorf("perceptron: Kernel model's support vector %d has no mistake", v)
+	}
+	m.sumA, m.visits, m.removed = j.StepSum, j.Visits, j.Removed
+	return m, nil
 }

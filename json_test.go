@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -267,24 +268,531 @@ func FuzzPerceptronUnmarshalJSON(f *testing.F) {
 	f.Add([]byte(`{"type":"Perceptron","version":1,"model":{"weights":[-0]}}`))
 	f.Add([]byte(`{"type":"Pocket","version":1}`))
 	f.Add([]byte(`null`))
+	fuzzUnmarshalJSON(f, func() savable { return &Perceptron{} }, linearDim)
+}
+
+// linearDim returns the number of weights of a linear classifier.
+func linearDim(c savable) int {
+	return len(c.(interface{ Weights() []float64 }).Weights())
+}
+
+// fuzzUnmarshalJSON checks that no input panics UnmarshalJSON on the zero
+// value that newC returns, and that any input that loads gives a
+// classifier that predicts rows of dim(c) features, dim(c) > 0, and saves
+// to a form that loads back to the same JSON.
+func fuzzUnmarshalJSON(f *testing.F, newC func() savable, dim func(c savable) int) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var p Perceptron
-		if err := p.UnmarshalJSON(data); err != nil || !p.lin.fitted() {
+		c := newC()
+		if err := c.UnmarshalJSON(data); err != nil || string(data) == "null" {
 			return
 		}
-		x := make([]float64, len(p.Weights()))
-		_ = p.Predict(x)
-		out, err := json.Marshal(&p)
+		d := dim(c)
+		if d < 1 {
+			t.Fatalf("loaded %s as a model of %d features", data, d)
+		}
+		x := make([]float64, d)
+		_ = c.Predict(x)
+		_ = c.Score(x)
+		out, err := json.Marshal(c)
 		if err != nil {
 			t.Fatalf("loaded %s but cannot save it: %v", data, err)
 		}
-		var q Perceptron
-		if err := json.Unmarshal(out, &q); err != nil {
+		q := newC()
+		if err := json.Unmarshal(out, q); err != nil {
 			t.Fatalf("saved %s but cannot load it: %v", out, err)
 		}
-		again, err := json.Marshal(&q)
+		again, err := json.Marshal(q)
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("saved %s, then %s (%v)", out, again, err)
 		}
+	})
+}
+
+// testUnmarshalJSONErrors loads good into c, then each case's data, which
+// must fail with an error that starts with perceptron: and contains the
+// case's want, and leave c as it was.
+func testUnmarshalJSONErrors(t *testing.T, c savable, good string, cases []struct{ data, want string }) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(good), c); err != nil {
+		t.Fatalf("good model: %v", err)
+	}
+	before, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		if tc.data == good {
+			t.Fatalf("case %q is the good model", tc.want)
+		}
+		err := c.UnmarshalJSON([]byte(tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "perceptron: ") {
+			t.Errorf("UnmarshalJSON(%s): error %v, want one starting perceptron: and containing %q", tc.data, err, tc.want)
+		}
+		if after, err := json.Marshal(c); err != nil || !bytes.Equal(after, before) {
+			t.Errorf("UnmarshalJSON(%s) changed the model to %s (%v)", tc.data, after, err)
+		}
+	}
+}
+
+// twoPoints is the data set of the hand traces of the variants' JSON
+// forms: x = 1 labelled +1 and x = -1 labelled -1. From zero, the run makes
+// two mistakes in epoch 1, moving (w, b) from (0, 0) to (1, 1) and then to
+// (2, 0), and none in epoch 2.
+func twoPoints() (*mat.Dense, []float64) {
+	return mat.NewDense(2, 1, []float64{1, -1}), []float64{1, -1}
+}
+
+// The pocket of the trace: the ratchet counts (2, 0) at its first right
+// visit, in epoch 2, finds it misclassifies no row, and pockets it.
+const goodPocket = `{"type":"Pocket","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"checkAll":false},"model":{"weights":[2],"bias":0,"misclassified":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// The average of the trace: the weights after the four visits are (1, 1),
+// (2, 0), (2, 0) and (2, 0), whose average is (7/4, 1/4).
+const goodAveraged = `{"type":"Averaged","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[1.75],"bias":0.25},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// The voters of the trace: (0, 0) survives no visit, (1, 1) its own, and
+// (2, 0) its own and the two of epoch 2. Each row was a mistake once, in
+// order.
+const goodVoted = `{"type":"Voted","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"first":{"weights":[0],"bias":0},"throughOrigin":false,"rows":[[1],[-1]],"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,3]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// MarshalJSON of each variant writes the hand-traced form of its fit on
+// twoPoints.
+func TestVariantsMarshalJSONTrace(t *testing.T) {
+	X, y := twoPoints()
+	for _, c := range []struct {
+		c    savable
+		want string
+	}{
+		{&Pocket{}, goodPocket},
+		{&Averaged{}, goodAveraged},
+		{&Voted{}, goodVoted},
+	} {
+		if err := c.c.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(c.c)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%T: MarshalJSON gives\n%s (%v)\nwant\n%s", c.c, got, err, c.want)
+		}
+	}
+}
+
+func TestVariantsMarshalJSONBeforeFit(t *testing.T) {
+	for _, c := range []savable{&Pocket{}, &Averaged{}, &Voted{}} {
+		if _, err := json.Marshal(c); err == nil || !strings.Contains(err.Error(), "perceptron: MarshalJSON called before Fit") {
+			t.Errorf("%T: Marshal before Fit: %v", c, err)
+		}
+	}
+}
+
+// randomVariant returns a function for testJSONRoundTrip that makes c with
+// the random settings of randomPerceptron, or the zero value that zero
+// returns for a nil rnd.
+func randomVariant(zero func() variant, more func(rnd *rand.Rand, c variant)) func(rnd *rand.Rand, d int) savable {
+	return func(rnd *rand.Rand, d int) savable {
+		c := zero()
+		if rnd == nil {
+			return c.(savable)
+		}
+		set(c, *randomPerceptron(rnd, d))
+		if more != nil {
+			more(rnd, c)
+		}
+		return c.(savable)
+	}
+}
+
+// checkLinear checks that the loaded variant has the saved one's weights
+// and bias, to the bit.
+func checkLinear(t *testing.T, saved, loaded savable) {
+	t.Helper()
+	p, q := saved.(variant), loaded.(variant)
+	if !sameBits(q.Weights(), p.Weights()) || math.Float64bits(q.Bias()) != math.Float64bits(p.Bias()) {
+		t.Fatalf("%T: loaded w=%v b=%v, saved w=%v b=%v", p, q.Weights(), q.Bias(), p.Weights(), p.Bias())
+	}
+}
+
+func TestPocketJSONRoundTrip(t *testing.T) {
+	testJSONRoundTrip(t, randomVariant(func() variant { return &Pocket{} }, func(rnd *rand.Rand, c variant) {
+		c.(*Pocket).CheckAll = rnd.IntN(2) == 0
+	}), func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) {
+		checkLinear(t, saved, loaded)
+		p, q := saved.(*Pocket), loaded.(*Pocket)
+		if q.Misclassified() != p.Misclassified() || q.CheckAll != p.CheckAll {
+			t.Fatalf("loaded Misclassified %d CheckAll %t, saved %d %t", q.Misclassified(), q.CheckAll, p.Misclassified(), p.CheckAll)
+		}
+	})
+}
+
+func TestAveragedJSONRoundTrip(t *testing.T) {
+	testJSONRoundTrip(t, randomVariant(func() variant { return &Averaged{} }, nil),
+		func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) { checkLinear(t, saved, loaded) })
+}
+
+// The loaded voted perceptron computes its last weights from the voters:
+// they must be the saved ones, to the bit.
+func TestVotedJSONRoundTrip(t *testing.T) {
+	testJSONRoundTrip(t, randomVariant(func() variant { return &Voted{} }, nil),
+		func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) { checkLinear(t, saved, loaded) })
+}
+
+// A voted perceptron whose starting weights make no mistake has a single
+// voter and no rows, and loads as such.
+func TestVotedJSONNoMistakes(t *testing.T) {
+	X, y := twoPoints()
+	v := &Voted{InitWeights: []float64{1}, InitBias: -0.5}
+	if err := v.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `"model":{"first":{"weights":[1],"bias":-0.5},"throughOrigin":false,"rows":[],"steps":[],"mistakeRows":[],"counts":[2]}`
+	if !strings.Contains(string(data), want) {
+		t.Fatalf("saved %s, want it to contain %s", data, want)
+	}
+	var q Voted
+	if err := json.Unmarshal(data, &q); err != nil {
+		t.Fatal(err)
+	}
+	// The one voter, x - 0.5, has count 2.
+	for _, c := range []struct{ x, score float64 }{{0.5, 2}, {0.4, -2}, {-3, -2}} {
+		if got := q.Score([]float64{c.x}); got != c.score {
+			t.Errorf("Score(%v) = %v, want %v", c.x, got, c.score)
+		}
+	}
+}
+
+func TestPocketUnmarshalJSONErrors(t *testing.T) {
+	g := goodPocket
+	testUnmarshalJSONErrors(t, &Pocket{}, g, []struct{ data, want string }{
+		{strings.Replace(g, `"Pocket"`, `"Averaged"`, 1), "the model is a Averaged, not a Pocket"},
+		{strings.Replace(g, `"version":1`, `"version":2`, 1), "Pocket model format version 2, want 1"},
+		{strings.Replace(g, `"misclassified":0`, `"misclassified":-1`, 1), "Pocket model misclassifies -1 rows, want >= 0"},
+		{strings.Replace(g, `"misclassified":0`, `"misclassified":1`, 1), "misclassifies 1 rows of a run that converged, want 0"},
+		{strings.Replace(g, `"checkAll":false`, `"checkAll":"yes"`, 1), "cannot unmarshal string"},
+		{strings.Replace(g, `"checkAll":false`, `"checkAll":false,"ratchet":true`, 1), `unknown field "ratchet"`},
+		{strings.Replace(g, `"weights":[2]`, `"weights":[]`, 1), "Pocket model has no weights"},
+	})
+	// A pocket that misclassifies rows is fine if the run did not converge.
+	bad := strings.Replace(strings.Replace(g, `"misclassified":0`, `"misclassified":1`, 1), `"converged":true`, `"converged":false`, 1)
+	var p Pocket
+	if err := json.Unmarshal([]byte(bad), &p); err != nil || p.Misclassified() != 1 {
+		t.Errorf("pocket of a run that did not converge: %v, Misclassified %d", err, p.Misclassified())
+	}
+}
+
+func TestAveragedUnmarshalJSONErrors(t *testing.T) {
+	g := goodAveraged
+	testUnmarshalJSONErrors(t, &Averaged{}, g, []struct{ data, want string }{
+		{strings.Replace(g, `"Averaged"`, `"Voted"`, 1), "the model is a Voted, not a Averaged"},
+		{strings.Replace(g, `"version":1`, `"version":0`, 1), "Averaged model format version 0, want 1"},
+		{strings.Replace(g, `"noBias":false`, `"noBias":true`, 1), "Averaged model has bias 0.25 with noBias set, want 0"},
+		{strings.Replace(g, `"initWeights":null`, `"initWeights":[1,2]`, 1), "InitWeights has length 2, want 1"},
+		{strings.Replace(g, `"bias":0.25`, `"bias":0.25,"count":4`, 1), `unknown field "count"`},
+		{strings.Replace(g, `"epochMistakes":[2,0]`, `"epochMistakes":[2,1]`, 1), "stats: 2 mistakes, but the epochs made 3"},
+	})
+}
+
+func TestVotedUnmarshalJSONErrors(t *testing.T) {
+	g := goodVoted
+	r := func(old, new string) string {
+		if !strings.Contains(g, old) {
+			t.Fatalf("%s not in the good model", old)
+		}
+		return strings.Replace(g, old, new, 1)
+	}
+	testUnmarshalJSONErrors(t, &Voted{}, g, []struct{ data, want string }{
+		{r(`"Voted"`, `"Perceptron"`), "the model is a Perceptron, not a Voted"},
+		{r(`"version":1`, `"version":3`), "Voted model format version 3, want 1"},
+		{r(`"counts":[0,1,3]`, `"counts":[0,1,3],"last":{"weights":[2],"bias":0}`), `unknown field "last"`},
+		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[],"bias":0}`), "Voted model has no weights"},
+		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[0],"bias":1e999}`), "1e999"},
+		{r(`"noBias":false`, `"noBias":true`) + `x`, "not a Voted model"},
+		{r(`"initWeights":null`, `"initWeights":[1,2]`), "InitWeights has length 2, want 1"},
+		{r(`"bias":0},"throughOrigin":false`, `"bias":0.5},"throughOrigin":true`), "Voted model through the origin has first bias 0.5, want 0"},
+		{r(`"steps":[1,-1]`, `"steps":[1]`), "Voted model has 2 rows and 1 steps, want as many"},
+		{r(`"counts":[0,1,3]`, `"counts":[0,1]`), "Voted model has 2 mistakes and 2 counts, want one count more"},
+		{r(`"mistakes":2,"epochMistakes":[2,0]`, `"mistakes":3,"epochMistakes":[3,0]`), "Voted model has 2 mistakes, but Stats 3"},
+		{r(`"counts":[0,1,3]`, `"counts":[-1,1,3]`), "Voted model's first count is -1, want >= 0"},
+		{r(`"counts":[0,1,3]`, `"counts":[0,0,3]`), "Voted model's count 1 is 0, want >= 1"},
+		{r(`"rows":[[1],[-1]]`, `"rows":[[1],[-1,0]]`), "Voted model's row 1 has length 2, want 1"},
+		{r(`"first":{"weights":[0]`, `"first":{"weights":[0,0]`), "Voted model's row 0 has length 1, want 2"},
+		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,2]`), "Voted model's mistake 2 is on row 2, want one of its 2 rows"},
+		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,-1]`), "Voted model's mistake 2 is on row -1, want one of its 2 rows"},
+		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[1,0]`), "Voted model's mistake 1 is the first on row 1, want row 0"},
+		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,0]`), "Voted model has 2 rows, but its mistakes are on 1"},
+		{strings.NewReplacer(`"rate":0`, `"rate":1e308`, `"rows":[[1],[-1]]`, `"rows":[[2],[-1]]`, `"steps":[1,-1]`, `"steps":[1e308,-1e308]`).Replace(g),
+			"Voted model's last weights overflow"},
+	})
+}
+
+func FuzzPocketUnmarshalJSON(f *testing.F) {
+	f.Add([]byte(goodPocket))
+	fuzzUnmarshalJSON(f, func() savable { return &Pocket{} }, linearDim)
+}
+
+func FuzzAveragedUnmarshalJSON(f *testing.F) {
+	f.Add([]byte(goodAveraged))
+	fuzzUnmarshalJSON(f, func() savable { return &Averaged{} }, linearDim)
+}
+
+func FuzzVotedUnmarshalJSON(f *testing.F) {
+	f.Add([]byte(goodVoted))
+	fuzzUnmarshalJSON(f, func() savable { return &Voted{} }, linearDim)
+}
+
+// randomKernel returns a Kernel with random settings valid for d columns,
+// or the zero Kernel for a nil rnd. The kernels stay finite on
+// randomProblem's rows.
+func randomKernel(rnd *rand.Rand, d int) savable {
+	if rnd == nil {
+		return &Kernel{}
+	}
+	p := randomPerceptron(rnd, d)
+	k := &Kernel{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, Prediction: Prediction(rnd.IntN(3))}
+	switch rnd.IntN(4) {
+	case 1:
+		k.Func = Linear{}
+	case 2:
+		k.Func = Poly{Degree: rnd.IntN(4), Gamma: rnd.Float64() / float64(d) * float64(rnd.IntN(2)), Coef0: rnd.NormFloat64()}
+	case 3:
+		k.Func = RBF{Gamma: rnd.Float64() * float64(rnd.IntN(2))}
+	}
+	if rnd.IntN(2) == 0 {
+		k.Budget = 1 + rnd.IntN(10)
+	}
+	return k
+}
+
+// The loaded Kernel scores as the saved one under every rule, holds the
+// same support vectors, coefficients and bias, and learns on as the saved
+// one does; a Kernel that has learned after Fit, removals by Budget
+// included, saves and loads exactly too.
+func TestKernelJSONRoundTrip(t *testing.T) {
+	testJSONRoundTrip(t, randomKernel, func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) {
+		p, q := saved.(*Kernel), loaded.(*Kernel)
+		if q.Func != p.Func || q.Prediction != p.Prediction || q.Budget != p.Budget || q.Epochs != p.Epochs || q.Rate != p.Rate || q.NoBias != p.NoBias {
+			t.Fatalf("loaded settings %+v, saved %+v", *q, *p)
+		}
+		sameKernels(t, p, q, X)
+		// Learn draws a Budget's removals from Rand: give both the same.
+		p.Rand, q.Rand = rand.New(rand.NewPCG(9, 9)), rand.New(rand.NewPCG(9, 9))
+		n, _ := X.Dims()
+		for i := range 2 * n {
+			i %= n
+			mp, err1 := p.Learn(X.RawRowView(i), -y[i])
+			mq, err2 := q.Learn(X.RawRowView(i), -y[i])
+			if err1 != nil || err2 != nil || mp != mq {
+				t.Fatalf("Learn after load: %v %v %v %v", mp, mq, err1, err2)
+			}
+		}
+		sameKernels(t, p, q, X)
+		data, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r Kernel
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatalf("after Learn: %v\n%s", err, data)
+		}
+		if !reflect.DeepEqual(r.Stats(), p.Stats()) {
+			t.Fatalf("after Learn: loaded Stats %+v, saved %+v", r.Stats(), p.Stats())
+		}
+		r.Prediction = p.Prediction
+		sameKernels(t, p, &r, X)
+	})
+}
+
+// sameKernels checks that q has p's support vectors, coefficients and
+// bias, and scores the rows of X, and those scaled, to the same bits as p
+// under every rule.
+func sameKernels(t *testing.T, p, q *Kernel, X *mat.Dense) {
+	t.Helper()
+	svp, cp := p.SupportVectors()
+	svq, cq := q.SupportVectors()
+	if !mat.Equal(svp, svq) || !sameBits(cp, cq) || math.Float64bits(p.Bias()) != math.Float64bits(q.Bias()) {
+		t.Fatalf("loaded support vectors %v, coefficients %v, bias %v; saved %v, %v, %v",
+			mat.Formatted(svq), cq, q.Bias(), mat.Formatted(svp), cp, p.Bias())
+	}
+	mode := p.Prediction
+	defer func() { p.Prediction, q.Prediction = mode, mode }()
+	n, d := X.Dims()
+	x := make([]float64, d)
+	for _, rule := range []Prediction{PredictLast, PredictVoted, PredictAveraged} {
+		p.Prediction, q.Prediction = rule, rule
+		for i := range n {
+			for _, scale := range []float64{1, -0.5} {
+				floats.ScaleTo(x, scale, X.RawRowView(i))
+				if a, b := p.Score(x), q.Score(x); math.Float64bits(a) != math.Float64bits(b) {
+					t.Fatalf("%v: Score(%v) is %v loaded, %v saved", rule, x, b, a)
+				}
+			}
+		}
+	}
+}
+
+// The kernel perceptron of the trace: with the linear kernel it makes the
+// mistakes of the perceptron, storing x = 1 with step +1 at visit 1 and
+// x = -1 with step -1 at visit 2, and makes none in visits 3 and 4.
+const goodKernel = `{"type":"Kernel","version":1,"settings":{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false},"model":{"kernel":{"name":"linear","degree":0,"gamma":0,"coef0":0},"features":1,"throughOrigin":false,"supportVectors":[[1],[-1]],"coefficients":[1,-1],"stepSum":0,"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":4,"removed":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// MarshalJSON writes the hand-traced form, with the kernel's settings as
+// given and its parameters as resolved: RBF's zero Gamma is 1/d.
+func TestKernelMarshalJSONTrace(t *testing.T) {
+	X, y := twoPoints()
+	k := &Kernel{}
+	if err := k.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := json.Marshal(k); err != nil || string(got) != goodKernel {
+		t.Errorf("MarshalJSON gives\n%s (%v)\nwant\n%s", got, err, goodKernel)
+	}
+	X = mat.NewDense(2, 2, []float64{1, 0, -1, 0})
+	k = &Kernel{Func: RBF{}, Prediction: PredictVoted, Budget: 5, NoBias: true}
+	if err := k.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"settings":{"func":{"name":"rbf","degree":0,"gamma":0,"coef0":0},"prediction":"voted","budget":5,"epochs":0,"rate":0,"noBias":true}`,
+		`"model":{"kernel":{"name":"rbf","degree":0,"gamma":0.5,"coef0":0},"features":2,"throughOrigin":true,`,
+	} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("MarshalJSON gives\n%s\nwant it to contain\n%s", got, want)
+		}
+	}
+}
+
+func TestKernelMarshalJSONErrors(t *testing.T) {
+	X, y := twoPoints()
+	dot := Custom(func(x, z []float64) float64 { return floats.Dot(x, z) })
+	for _, c := range []struct {
+		k    *Kernel
+		edit func(k *Kernel)
+		want string
+	}{
+		{&Kernel{}, nil, "perceptron: MarshalJSON called before Fit"},
+		{&Kernel{Func: dot}, func(*Kernel) {}, "perceptron: MarshalJSON: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved"},
+		{&Kernel{Func: dot}, func(k *Kernel) { k.Func = nil }, "the Kernel was fitted with a Custom kernel"},
+		{&Kernel{}, func(k *Kernel) { k.Func = dot }, "perceptron: MarshalJSON: a Custom kernel is a Go function, which cannot be saved"},
+		{&Kernel{}, func(k *Kernel) { k.Func = &RBF{} }, "perceptron: MarshalJSON: a kernel of type *perceptron.RBF cannot be saved"},
+		{&Kernel{}, func(k *Kernel) { k.Func = Poly{Degree: -1} }, "perceptron: Poly.Degree is -1"},
+		{&Kernel{}, func(k *Kernel) { k.Budget = -1 }, "perceptron: Budget is -1"},
+		{&Kernel{}, func(k *Kernel) { k.Prediction = 3 }, "perceptron: Prediction is 3"},
+	} {
+		if c.edit != nil {
+			if err := c.k.Fit(X, y); err != nil {
+				t.Fatal(err)
+			}
+			c.edit(c.k)
+		}
+		if _, err := json.Marshal(c.k); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Marshal of %+v: %v, want an error containing %q", *c.k, err, c.want)
+		}
+	}
+}
+
+// Settings changed after Fit save and load if they are valid, and are
+// refused by MarshalJSON as UnmarshalJSON would refuse them if not. The
+// model keeps what it was fitted with: NoBias set after Fit changes no
+// prediction of Voted or Kernel.
+func TestJSONSettingsChangedAfterFit(t *testing.T) {
+	X, y := twoPoints()
+	for _, c := range []struct {
+		c         savable
+		good, bad func(c savable)
+		want      string
+	}{
+		{&Perceptron{}, func(c savable) { c.(*Perceptron).Rate = 3 }, func(c savable) { c.(*Perceptron).Rate = -1 }, "perceptron: Rate is -1"},
+		{&Pocket{}, func(c savable) { c.(*Pocket).CheckAll = true }, func(c savable) { c.(*Pocket).InitWeights = []float64{1, 2} }, "perceptron: InitWeights has length 2, want 1"},
+		{&Averaged{InitBias: 1}, func(c savable) { c.(*Averaged).Epochs = 2 }, func(c savable) { c.(*Averaged).NoBias = true }, "model has bias 0.25 with noBias set, want 0"},
+		{&Voted{}, func(c savable) { c.(*Voted).NoBias = true }, func(c savable) { c.(*Voted).Epochs = -1 }, "perceptron: Epochs is -1"},
+		{&Kernel{}, func(c savable) { c.(*Kernel).NoBias = true; c.(*Kernel).Func = RBF{} }, func(c savable) { c.(*Kernel).Rate = math.Inf(1) }, "perceptron: Rate is +Inf"},
+	} {
+		if err := c.c.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		before := []float64{c.c.Score([]float64{0.3}), c.c.Score([]float64{-0.5})}
+		c.good(c.c)
+		data, err := json.Marshal(c.c)
+		if err != nil {
+			t.Fatalf("%T: Marshal: %v", c.c, err)
+		}
+		q := reflect.New(reflect.TypeOf(c.c).Elem()).Interface().(savable)
+		if err := json.Unmarshal(data, q); err != nil {
+			t.Fatalf("%T: Unmarshal: %v\n%s", c.c, err, data)
+		}
+		if after := []float64{q.Score([]float64{0.3}), q.Score([]float64{-0.5})}; !sameBits(after, before) {
+			t.Errorf("%T: scores %v after the change and a load, %v before", c.c, after, before)
+		}
+		c.bad(c.c)
+		if _, err := json.Marshal(c.c); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%T: Marshal: %v, want an error containing %q", c.c, err, c.want)
+		}
+	}
+}
+
+func TestKernelUnmarshalJSONErrors(t *testing.T) {
+	g := goodKernel
+	r := func(pairs ...string) string {
+		s := g
+		for i := 0; i < len(pairs); i += 2 {
+			if !strings.Contains(s, pairs[i]) {
+				t.Fatalf("%s not in the good model", pairs[i])
+			}
+			s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+		}
+		return s
+	}
+	testUnmarshalJSONErrors(t, &Kernel{}, g, []struct{ data, want string }{
+		{r(`"Kernel"`, `"Voted"`), "the model is a Voted, not a Kernel"},
+		{r(`"version":1`, `"version":2`), "Kernel model format version 2, want 1"},
+		{r(`"func":null`, `"func":{"name":"sigmoid","degree":0,"gamma":0,"coef0":0}`), `Kernel model: unknown kernel "sigmoid", want linear, poly or rbf`},
+		{r(`"func":null`, `"func":{"name":"linear","degree":0,"gamma":1,"coef0":0}`), "the linear kernel has no parameters"},
+		{r(`"func":null`, `"func":{"name":"rbf","degree":2,"gamma":1,"coef0":0}`), "the rbf kernel has gamma alone"},
+		{r(`"func":null`, `"func":{"name":"poly","degree":-1,"gamma":0,"coef0":0}`), "Poly.Degree is -1, want >= 0"},
+		{r(`"func":null`, `"func":{"name":"rbf","gamma":-1}`), "RBF.Gamma is -1"},
+		{r(`"func":null`, `"func":{"name":"rbf","sigma":1}`), `unknown field "sigma"`},
+		{r(`"prediction":"last"`, `"prediction":"median"`), `Kernel model: prediction "median", want last, voted or averaged`},
+		{r(`"prediction":"last",`, ``), `Kernel model: prediction "", want last, voted or averaged`},
+		{r(`"budget":0`, `"budget":-1`), "Budget is -1, want >= 0"},
+		{r(`"rate":0`, `"rate":-2`), "Rate is -2"},
+		{r(`"kernel":{"name":"linear"`, `"kernel":{"name":"poly"`), "the poly kernel has degree 0 and gamma 0, want the values it was fitted with, > 0"},
+		{r(`"kernel":{"name":"linear","degree":0,"gamma":0`, `"kernel":{"name":"rbf","degree":0,"gamma":-0.5`), "RBF.Gamma is -0.5"},
+		{r(`"features":1`, `"features":0`), "Kernel model has 0 features, want at least 1"},
+		{r(`"supportVectors":[[1],[-1]]`, `"supportVectors":[[1],[-1,2]]`), "Kernel model's support vector 1 has length 2, want 1"},
+		{r(`"coefficients":[1,-1]`, `"coefficients":[1]`), "Kernel model has 2 support vectors and 1 coefficients, want as many"},
+		{r(`"mistakeSteps":[1,-1]`, `"mistakeSteps":[1]`), "Kernel model has 2 mistake vectors, 1 steps and 2 visits, want as many"},
+		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[1,2,3]`), "Kernel model has 2 mistake vectors, 2 steps and 3 visits, want as many"},
+		{r(`"mistakeVectors":[0,1]`, `"mistakeVectors":[0,2]`), "Kernel model's mistake 2 is on support vector 2, want one of its 2"},
+		{r(`"mistakeVectors":[0,1]`, `"mistakeVectors":[0,0]`), "Kernel model's support vector 1 has no mistake"},
+		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[2,2]`), "Kernel model's mistake 2 is at visit 2, want one after the last mistake's and at most 4"},
+		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[0,2]`), "Kernel model's mistake 1 is at visit 0"},
+		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[1,5]`), "Kernel model's mistake 2 is at visit 5"},
+		{r(`"visits":4`, `"visits":0`), "Kernel model has 0 visits, want at least 1"},
+		{r(`"removed":0`, `"removed":5`), "Kernel model's last removal is at visit 5, want 0 to 4"},
+		{r(`"removed":0`, `"removed":-1`), "Kernel model's last removal is at visit -1, want 0 to 4"},
+		{r(`"mistakes":2,`, `"mistakes":1,`), "stats: 1 mistakes, but the epochs made 2"},
+		{r(`"stepSum":0`, `"stepSum":0,"bias":0`), `unknown field "bias"`},
+	})
+	// Learn adds its mistakes to those of Stats.
+	var k Kernel
+	if err := json.Unmarshal([]byte(r(`"mistakes":2,`, `"mistakes":5,`)), &k); err != nil || k.Stats().Mistakes != 5 {
+		t.Errorf("Stats with the mistakes of Learn: %v, %+v", err, k.Stats())
+	}
+}
+
+func FuzzKernelUnmarshalJSON(f *testing.F) {
+	f.Add([]byte(goodKernel))
+	fuzzUnmarshalJSON(f, func() savable { return &Kernel{} }, func(c savable) int {
+		if m := c.(*Kernel).m; m != nil {
+			return m.d
+		}
+		return 0
 	})
 }

@@ -15,12 +15,14 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
-// model is what the command needs of a classifier: it fits, predicts, and
-// saves and loads as JSON.
+// model is what the command needs of a classifier: it fits, predicts,
+// scores, describes its training run, and saves and loads as JSON.
 type model interface {
 	perceptron.Classifier
 	json.Marshaler
 	json.Unmarshaler
+	Score(x []float64) float64
+	Stats() perceptron.Stats
 }
 
 // classifiers are the classifiers that the command trains, in the order of
@@ -33,6 +35,26 @@ var classifiers = []struct {
 	{"perceptron", func(o *options) model {
 		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+	}},
+	{"pocket", func(o *options) model {
+		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate(), CheckAll: o.checkAll}
+	}},
+	{"averaged", func(o *options) model {
+		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+	}},
+	{"voted", func(o *options) model {
+		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+	}},
+	{"kernel", func(o *options) model {
+		k := &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
+			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias}
+		if o.progress != nil {
+			k.OnUpdate = func(epoch, _, _ int, _ float64) { o.progress.update(epoch) }
+		}
+		return k
 	}},
 }
 
@@ -65,6 +87,13 @@ type options struct {
 	noBias      bool
 	initWeights []float64
 	initBias    float64
+	checkAll    bool
+	kernel      string
+	degree      int
+	gamma       float64
+	coef0       float64
+	budget      int
+	prediction  perceptron.Prediction
 
 	// progress, if not nil, is told of every update.
 	progress *progress
@@ -75,13 +104,62 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.epochs, "epochs", 0, "most passes over the training data; 0 means 1000")
 	fs.Float64Var(&o.rate, "rate", 0, "learning rate; 0 means 1")
 	fs.BoolVar(&o.shuffle, "shuffle", false, "visit the training rows in a fresh random order each epoch, seeded by -seed")
-	fs.BoolVar(&o.noBias, "no-bias", false, "train a hyperplane through the origin")
-	fs.Func("init-weights", "the `WEIGHTS`, comma-separated, that training starts from (of the standardised features)", func(s string) error {
+	fs.BoolVar(&o.noBias, "no-bias", false, "train without a bias: a hyperplane through the origin")
+	fs.Func("init-weights", "all but kernel: the `WEIGHTS`, comma-separated, that training starts from (of the standardised features)", func(s string) error {
 		w, err := parseFloats(s)
 		o.initWeights = w
 		return err
 	})
-	fs.Float64Var(&o.initBias, "init-bias", 0, "bias that training starts from")
+	fs.Float64Var(&o.initBias, "init-bias", 0, "all but kernel: the bias that training starts from")
+	fs.BoolVar(&o.checkAll, "check-all", false, "pocket: count the misclassified rows of the weights after every update, not only after a record run (slow)")
+	fs.Func("kernel", "kernel: the kernel `K`: linear (the default), poly, (gamma·x·z + coef0)^degree, or rbf, exp(-gamma·|x-z|²)", func(s string) error {
+		switch s {
+		case "linear", "poly", "rbf":
+			o.kernel = s
+			return nil
+		}
+		return fmt.Errorf("%q is not linear, poly or rbf", s)
+	})
+	fs.IntVar(&o.degree, "degree", 0, "kernel: the degree of -kernel poly; 0 means 3")
+	fs.Float64Var(&o.gamma, "gamma", 0, "kernel: gamma of -kernel poly or rbf; 0 means 1/(the number of features)")
+	fs.Float64Var(&o.coef0, "coef0", 0, "kernel: coef0 of -kernel poly")
+	fs.IntVar(&o.budget, "budget", 0, "kernel: the most mistakes, and so support vectors, the hypothesis keeps; 0 means no limit")
+	fs.Func("prediction", "kernel: the prediction `RULE`: last (the default), voted or averaged", func(s string) error {
+		for _, p := range []perceptron.Prediction{perceptron.PredictLast, perceptron.PredictVoted, perceptron.PredictAveraged} {
+			if s == p.String() {
+				o.prediction = p
+				return nil
+			}
+		}
+		return fmt.Errorf("%q is not last, voted or averaged", s)
+	})
+}
+
+// check returns an error if the flags give a kernel a parameter it does
+// not have.
+func (o *options) check() error {
+	switch {
+	case o.degree != 0 && o.kernel != "poly":
+		return usagef("-degree: only -kernel poly has a degree")
+	case o.coef0 != 0 && o.kernel != "poly":
+		return usagef("-coef0: only -kernel poly has coef0")
+	case o.gamma != 0 && o.kernel != "poly" && o.kernel != "rbf":
+		return usagef("-gamma: only -kernel poly and rbf have gamma")
+	}
+	return nil
+}
+
+// kernelFunc returns the kernel of the flags; nil means linear.
+func (o *options) kernelFunc() perceptron.KernelFunc {
+	switch o.kernel {
+	case "linear":
+		return perceptron.Linear{}
+	case "poly":
+		return perceptron.Poly{Degree: o.degree, Gamma: o.gamma, Coef0: o.coef0}
+	case "rbf":
+		return perceptron.RBF{Gamma: o.gamma}
+	}
+	return nil
 }
 
 // rand returns the shuffle source of one classifier, or nil if the rows
@@ -112,14 +190,4 @@ func parseFloats(s string) ([]float64, error) {
 		w = append(w, v)
 	}
 	return w, nil
-}
-
-// statser is a classifier that describes its training run.
-type statser interface {
-	Stats() perceptron.Stats
-}
-
-// scorer is a classifier with a decision function.
-type scorer interface {
-	Score(x []float64) float64
 }

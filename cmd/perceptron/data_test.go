@@ -187,6 +187,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"eval", "-classifier", "forest", data}, `-classifier "forest": want all or one of perceptron`},
 		{[]string{"eval", "-split", "0", data}, "-split 0: want a fraction between 0 and 1"},
 		{[]string{"eval", data, filepath.Join(dir, "missing.csv")}, "missing.csv: no such file or directory"},
+		{[]string{"eval", "-kernel", "sigmoid", data}, `eval: invalid value "sigmoid" for flag -kernel: "sigmoid" is not linear, poly or rbf`},
+		{[]string{"eval", "-prediction", "median", data}, `eval: invalid value "median" for flag -prediction: "median" is not last, voted or averaged`},
+		{[]string{"train", "-o", "m.json", "-gamma", "0.5", data}, "-gamma: only -kernel poly and rbf have gamma"},
+		{[]string{"train", "-o", "m.json", "-kernel", "rbf", "-degree", "2", data}, "-degree: only -kernel poly has a degree"},
+		{[]string{"demo", "-kernel", "linear", "-coef0", "1"}, "-coef0: only -kernel poly has coef0"},
+		{[]string{"eval", "-classifier", "kernel", "-budget", "-1", data}, "training kernel: Budget is -1, want >= 0"},
+		{[]string{"train", "-classifier", "kernel", "-kernel", "poly", "-degree", "-2", "-o", "m.json", data}, "training kernel: Poly.Degree is -2, want >= 0"},
 	} {
 		code, out, errs := runCmd(c.args...)
 		if code != 2 || out != "" || !strings.HasPrefix(errs, "perceptron: ") || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {

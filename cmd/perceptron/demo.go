@@ -9,6 +9,8 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // breastCancer is the Wisconsin breast cancer data; data/README.md says
@@ -26,18 +28,25 @@ malignant tumours as +1 and benign ones as -1. It tests on a seeded random
 quarter of the rows and trains on the rest, with the features standardised
 on the training rows alone, and prints a table of the training and test
 accuracy, the mistakes and epochs of training, whether it converged, and the
-time it took.
+time it took. The kernel perceptron uses the Gaussian kernel (-kernel rbf)
+and averaged prediction here, unless -kernel and -prediction say otherwise.
 
 Flags:
 `
 
 func demo(args []string, stdout, stderr io.Writer) error {
 	j := &job{classifier: "all"}
+	// The linear kernel would repeat the perceptron's row in dual form;
+	// the Gaussian kernel, averaged, shows what a kernel adds.
+	j.opts.kernel, j.opts.prediction = "rbf", perceptron.PredictAveraged
 	fs := newFlagSet("demo")
 	fs.Float64Var(&j.split, "split", 0.25, "the fraction of the rows to test on")
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, demoHelp, args, stdout)
 	if err != nil {
+		return err
+	}
+	if err := j.opts.check(); err != nil {
 		return err
 	}
 	if len(files) > 0 {

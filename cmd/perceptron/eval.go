@@ -98,13 +98,12 @@ func widen(ds *dataset, d int) *dataset {
 
 // result is a classifier trained and tested.
 type result struct {
-	name     string
-	m        model
-	fit      time.Duration
-	train    float64
-	test     float64 // NaN if there is no test set
-	hasStats bool
-	stats    perceptron.Stats
+	name  string
+	m     model
+	fit   time.Duration
+	train float64
+	test  float64 // NaN if there is no test set
+	stats perceptron.Stats
 }
 
 // fitModel trains the classifier called name on train, and tests it on
@@ -132,9 +131,7 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 	if test != nil {
 		r.test = accuracy(m, test)
 	}
-	if s, ok := m.(statser); ok {
-		r.hasStats, r.stats = true, s.Stats()
-	}
+	r.stats = m.Stats()
 	return r, nil
 }
 
@@ -181,16 +178,12 @@ func writeTable(w io.Writer, rs []*result) error {
 func tableRows(rs []*result) [][]string {
 	var rows [][]string
 	for _, r := range rs {
-		row := []string{r.name, percent(r.train), percent(r.test), "-", "-", "-", duration(r.fit)}
-		if r.hasStats {
-			row[3] = fmt.Sprint(r.stats.Mistakes)
-			row[4] = fmt.Sprint(r.stats.Epochs)
-			row[5] = "no"
-			if r.stats.Converged {
-				row[5] = "yes"
-			}
+		conv := "no"
+		if r.stats.Converged {
+			conv = "yes"
 		}
-		rows = append(rows, row)
+		rows = append(rows, []string{r.name, percent(r.train), percent(r.test),
+			fmt.Sprint(r.stats.Mistakes), fmt.Sprint(r.stats.Epochs), conv, duration(r.fit)})
 	}
 	return rows
 }

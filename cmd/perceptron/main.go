@@ -235,6 +235,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := j.opts.check(); err != nil {
+		return err
+	}
 	if len(files) != 1 {
 		return usagef("train: want one data file, got %d (see perceptron train -h)", len(files))
 	}
@@ -353,10 +356,6 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sc, canScore := s.m.(scorer)
-	if j.score && !canScore {
-		return usagef("-score: the %s model has no score", s.classifier)
-	}
 	ds, err := readData(files[0], spec, s.features)
 	if err != nil {
 		return err
@@ -375,7 +374,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		b.WriteString(label)
 		if j.score {
 			b.WriteByte('\t')
-			b.WriteString(strconv.FormatFloat(sc.Score(x), 'g', -1, 64))
+			b.WriteString(strconv.FormatFloat(s.m.Score(x), 'g', -1, 64))
 		}
 		b.WriteByte('\n')
 	}
@@ -409,6 +408,9 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {
+		return err
+	}
+	if err := j.opts.check(); err != nil {
 		return err
 	}
 	if len(files) != 1 && len(files) != 2 {

@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,6 +93,13 @@ func TestDemo(t *testing.T) {
 		t.Errorf("demo does not describe its data:\n%s", out)
 	}
 	rows := parseTable(t, out)
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.name)
+	}
+	if want := []string{"perceptron", "pocket", "averaged", "voted", "kernel"}; !slices.Equal(names, want) {
+		t.Fatalf("the demo lists %q, want %q:\n%s", names, want, out)
+	}
 	if len(rows) != len(classifiers) {
 		t.Fatalf("table has %d rows, want one per classifier (%d):\n%s", len(rows), len(classifiers), out)
 	}
@@ -253,11 +261,21 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		lc := rnd.IntN(d + 1)
 		data := writeFile(t, dir, "data.csv", csvOf(X, y, lc, "yes", "no", true))
 		model := filepath.Join(dir, "model.json")
-		args := []string{"train", "-classifier", name, "-header", "-label", strconv.Itoa(lc + 1), "-pos", "yes", "-neg", "no", "-o", model, data}
-		o := &options{}
+		// A hundred epochs: the labels are noisy, and every run would
+		// take the default thousand.
+		args := []string{"train", "-classifier", name, "-header", "-label", strconv.Itoa(lc + 1), "-pos", "yes", "-neg", "no", "-o", model, "-epochs", "100", data}
+		o := &options{epochs: 100}
 		if trial/len(classifiers)%2 == 1 {
 			args = append(args, "-shuffle", "-seed", "3", "-epochs", "17", "-rate", "0.5")
 			o = &options{shuffle: true, seed: 3, epochs: 17, rate: 0.5}
+		}
+		switch trial / len(classifiers) % 4 {
+		case 1:
+			args = append(args, "-kernel", "rbf", "-gamma", "0.5", "-budget", "10", "-prediction", "averaged")
+			o.kernel, o.gamma, o.budget, o.prediction = "rbf", 0.5, 10, perceptron.PredictAveraged
+		case 2:
+			args = append(args, "-kernel", "poly", "-coef0", "1", "-prediction", "voted")
+			o.kernel, o.coef0, o.prediction = "poly", 1, perceptron.PredictVoted
 		}
 		code, out, errs := runCmd(args...)
 		if code != 0 {
@@ -276,10 +294,8 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		row := parseTable(t, out)[0]
-		if s, ok := m.(statser); ok {
-			if st := s.Stats(); row.epochs != st.Epochs || row.mistakes != st.Mistakes || row.test != "-" {
-				t.Errorf("%s: train table %+v, library Stats %+v", name, row, st)
-			}
+		if st := m.Stats(); row.epochs != st.Epochs || row.mistakes != st.Mistakes || row.test != "-" {
+			t.Errorf("%s: train table %+v, library Stats %+v", name, row, st)
 		}
 
 		code, out, errs = runCmd("predict", "-model", model, "-header", "-label", strconv.Itoa(lc+1), "-score", data)
@@ -293,7 +309,7 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		for i, l := range lines {
 			label, score, _ := strings.Cut(l, "\t")
 			x := Xs.RawRowView(i)
-			want := m.(scorer).Score(x)
+			want := m.Score(x)
 			if score != strconv.FormatFloat(want, 'g', -1, 64) {
 				t.Fatalf("%s: row %d: score %s, want %v", name, i, score, want)
 			}
@@ -370,6 +386,44 @@ func TestFormatsAgree(t *testing.T) {
 	}
 }
 
+// Train gives every classifier the settings of the flags, and saves them.
+func TestTrainSavesSettings(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n-2,0,-1\n"))
+	model := filepath.Join(dir, "m.json")
+	for _, c := range classifiers {
+		code, _, errs := runCmd("train", "-classifier", c.name, "-o", model, "-epochs", "7", "-rate", "0.5",
+			"-no-bias", "-init-weights", "1,-2", "-check-all", "-shuffle", "-seed", "4",
+			"-kernel", "poly", "-degree", "2", "-gamma", "0.25", "-coef0", "1.5", "-budget", "3", "-prediction", "voted", data)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+		}
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct {
+			Model struct {
+				Settings map[string]any `json:"settings"`
+			} `json:"model"`
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "initWeights": []any{1.0, -2.0}, "initBias": 0.0}
+		switch c.name {
+		case "pocket":
+			want["checkAll"] = true
+		case "kernel":
+			want = map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "budget": 3.0, "prediction": "voted",
+				"func": map[string]any{"name": "poly", "degree": 2.0, "gamma": 0.25, "coef0": 1.5}}
+		}
+		if got := f.Model.Settings; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: saved settings %v, want %v", c.name, got, want)
+		}
+	}
+}
+
 // Flags may come after the file.
 func TestFlagsAfterFile(t *testing.T) {
 	dir := t.TempDir()
@@ -414,7 +468,7 @@ func TestEvalStandardisesOnTrainingRowsOnly(t *testing.T) {
 	test2 := writeFile(t, dir, "test2.csv", csvOf(Xt, y[80:], 4, "1", "-1", false))
 	var rows [2]tableRow
 	for k, test := range []string{test1, test2} {
-		code, out, errs := runCmd("eval", train, test)
+		code, out, errs := runCmd("eval", "-classifier", "perceptron", train, test)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -465,8 +519,10 @@ func TestPlot(t *testing.T) {
 		args  []string
 		magic string
 	}{
-		{[]string{"eval", two}, "<svg"},
-		{[]string{"eval", five}, "<svg"},
+		// A few epochs: the voted perceptron's boundary costs a vote of
+		// every voter at each point of the grid.
+		{[]string{"eval", "-epochs", "20", two}, "<svg"},
+		{[]string{"eval", "-epochs", "20", five}, "<svg"},
 		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, "\x89PNG"},
 		{[]string{"demo"}, "\x89PNG"},
 	} {
@@ -506,6 +562,7 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		{`"type":"Perceptron"`, `"type":"Pocket"`, "the model is a Pocket, not a Perceptron"},
 		{`"type":"Perceptron","version":1`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 1"},
 		{`"classifier":"perceptron"`, `"classifier":"forest"`, `classifier "forest" is not one of`},
+		{`"classifier":"perceptron"`, `"classifier":"voted"`, "the model is a Perceptron, not a Voted"},
 		{`"features":2`, `"features":3`, "standardisation of 2 means and 2 scales, want 3"},
 		{`"pos":"+1"`, `"pos":"-1"`, "want two different labels"},
 	} {

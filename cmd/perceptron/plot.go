@@ -82,7 +82,7 @@ func mistakesPlot(rs []*result) (*plot.Plot, error) {
 	p.Y.Min = 0
 	p.Legend.Top = true
 	for i, r := range rs {
-		if !r.hasStats || r.stats.Epochs == 0 {
+		if r.stats.Epochs == 0 {
 			continue
 		}
 		xys := make(plotter.XYs, r.stats.Epochs)
@@ -174,11 +174,19 @@ func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plo
 		style.Color = plotutil.DarkColors[i%len(plotutil.DarkColors)]
 		style.Width = vg.Points(1.5)
 		c.LineStyles[0] = style
-		p.Add(c)
+		p.Add(boundary{c})
 		p.Legend.Add(r.name, &plotter.Line{LineStyle: style})
 	}
 	return p, nil
 }
+
+// boundary is a contour without glyph boxes. The contour plotter gives one
+// to every point of the grid, and plot builds them all again at each step
+// of laying out the axes: most of the time of a plot, for a margin that
+// the grid, wider than the data, does not need.
+type boundary struct{ *plotter.Contour }
+
+func (boundary) GlyphBoxes(*plot.Plot) []plot.GlyphBox { return nil }
 
 // scoreGrid is the score of a classifier on a grid of points, as the
 // contour plotter reads it.
@@ -188,14 +196,9 @@ type scoreGrid struct {
 }
 
 // newScoreGrid scores every point of the grid xs × ys with m after
-// standardising it with sc, if not nil. It uses the prediction where m has
-// no score.
+// standardising it with sc, if not nil.
 func newScoreGrid(xs, ys []float64, m model, sc *scaler) *scoreGrid {
 	g := &scoreGrid{xs: xs, ys: ys, z: make([]float64, len(xs)*len(ys))}
-	score := m.Predict
-	if s, ok := m.(scorer); ok {
-		score = s.Score
-	}
 	x := make([]float64, 2)
 	for r, yv := range ys {
 		for c, xv := range xs {
@@ -203,7 +206,7 @@ func newScoreGrid(xs, ys []float64, m model, sc *scaler) *scoreGrid {
 			if sc != nil {
 				sc.row(x)
 			}
-			g.z[r*len(xs)+c] = score(x)
+			g.z[r*len(xs)+c] = m.Score(x)
 		}
 	}
 	return g

@@ -64,22 +64,18 @@ func (p *progress) update(epoch int) {
 	}
 }
 
-// end finishes the report with the run's Stats, if the classifier has them.
-func (p *progress) end(c any) {
+// end finishes the report with the Stats of the run of m.
+func (p *progress) end(m model) {
 	if p.tty {
 		fmt.Fprint(p.w, "\r\x1b[K")
 		return
 	}
-	if s, ok := c.(statser); ok {
-		st := s.Stats()
-		conv := "not converged"
-		if st.Converged {
-			conv = "converged"
-		}
-		p.report(fmt.Sprintf("done: %d epochs, %d mistakes, %s", st.Epochs, st.Mistakes, conv), time.Now())
-		return
+	st := m.Stats()
+	conv := "not converged"
+	if st.Converged {
+		conv = "converged"
 	}
-	p.report("done", time.Now())
+	p.report(fmt.Sprintf("done: %d epochs, %d mistakes, %s", st.Epochs, st.Mistakes, conv), time.Now())
 }
 
 func (p *progress) report(msg string, now time.Time) {
