@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron/internal/fashion"
+	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
 // benchSizes are the (n, d) shapes of the benchmarks; 12000×784 is the size
@@ -40,40 +40,16 @@ type benchSet struct {
 	y []float64
 }
 
-// benchData returns n rows of d features in [0, 1) labelled by a random
-// hyperplane through their centre, at least half a standard deviation of
-// the score away from it, with one label in twenty flipped so that no line
-// separates them. The same n and d give the same data.
+// benchData returns synth.Data(n, d), generated once per shape: n rows of
+// d features in [0, 1), seeded, with one label in twenty flipped so that no
+// line separates them.
 func benchData(n, d int) (*mat.Dense, []float64) {
 	benchCache.Lock()
 	defer benchCache.Unlock()
 	if c, ok := benchCache.sets[[2]int{n, d}]; ok {
 		return c.X, c.y
 	}
-	rnd := rand.New(rand.NewPCG(uint64(n), uint64(d)))
-	w := make([]float64, d)
-	for j := range w {
-		w[j] = rnd.NormFloat64()
-	}
-	// The score of a uniform row has standard deviation ||w||/sqrt(12).
-	gap := floats.Norm(w, 2) / math.Sqrt(12) / 2
-	X := mat.NewDense(n, d, nil)
-	y := make([]float64, n)
-	for i := range n {
-		x := X.RawRowView(i)
-		s := 0.0
-		for math.Abs(s) < gap {
-			s = 0
-			for j := range x {
-				x[j] = rnd.Float64()
-				s += w[j] * (x[j] - 0.5)
-			}
-		}
-		y[i] = sign(s)
-		if rnd.IntN(20) == 0 {
-			y[i] = -y[i]
-		}
-	}
+	X, y := synth.Data(n, d)
 	if benchCache.sets == nil {
 		benchCache.sets = make(map[[2]int]benchSet)
 	}

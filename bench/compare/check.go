@@ -1,0 +1,243 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+// What scikit-learn computes (sklearn/linear_model/_sgd_fast.pyx,
+// _plain_sgd, and sklearn/utils/_weight_vector.pyx.tp; the Debian package
+// ships them compiled, so they were read in scikit-learn's source):
+//
+//   - Perceptron and SGDClassifier(loss='perceptron') use the loss
+//     Hinge(threshold=0), whose derivative is -y when y·p <= 0, with
+//     p = w·x + b: a score of zero is a mistake, as in this library. The
+//     update is w += eta0·y·x and, with a dense X, b += eta0·y (the
+//     intercept decay is 1 for dense data).
+//   - With tol=None there is no stopping rule: every one of the max_iter
+//     epochs runs. This library stops at the first epoch with no mistake;
+//     the weights cannot change after such an epoch, since the same rows
+//     meet the same weights again, so the weights still agree.
+//   - average=True averages from the first example on: after every example
+//     visited, mistake or not, it folds the current w and b into a running
+//     mean (Bottou's trick), so coef_ and intercept_ are the mean of the
+//     weights after each of the T = n·epochs visits. Averaged computes the
+//     same mean by Daumé's cached weights (the check allows a positive
+//     factor between the two, which changes no prediction, and prints it);
+//     but Averaged stops at a mistake-free epoch, after which scikit-learn
+//     would go on averaging the same weights, so the check runs
+//     scikit-learn for as many epochs as Averaged ran.
+//   - predict gives the first class, -1, for a score of exactly zero, and
+//     this library gives +1.
+//
+// On the same rows in the same order the two sides therefore make the same
+// mistakes, unless a dot product that rounds differently (the two sum in a
+// different order) crosses zero.
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+)
+
+// weightTol bounds, relative to max(1, |w|∞, |b|), the difference between
+// the weights of two perceptrons that make the same mistakes. With rate 1
+// an update adds ±x to w exactly, and both sides add the same rows in the
+// same order, so their weights agree bit for bit; only if a decision went
+// the other way would they differ, and then by a whole row (a pixel is a
+// multiple of 1/255; a synthetic feature is uniform in [0, 1)). Any
+// tolerance far between the two would do.
+const weightTol = 1e-9
+
+// averageTol returns the tolerance, relative to the largest value, for the
+// difference between two averages of the weights over T visits, once the
+// positive factor between them is divided out, and for a score of such an
+// average that counts as a tie, relative to Σ|w_j·x_j| + |b|. The two sides
+// form the same mean of T terms in different ways (scikit-learn by
+// Bottou's running rescaling, this library by Daumé's counter), each with
+// a rounding error of at most about T·ε relative; 64·T·ε covers both with
+// room to spare. A single mistake made by one side and not the other would
+// move the average by about a row divided by T, far more for the runs
+// here (T·ε ≈ 10⁻¹⁰ for T = 10⁶), and the check of the weights under the
+// average would catch it in any case.
+func averageTol(visits int) float64 {
+	return 64 * float64(visits) * 0x1p-53
+}
+
+// checks runs the agreement checks on the classifiers that ran.
+func (r *run) checks() {
+	if !r.sklearnRan {
+		return
+	}
+	if p, ok := r.fitted["Perceptron"].(*perceptron.Perceptron); ok && r.ran("scikit-learn", "perceptron") {
+		what := fmt.Sprintf("Perceptron = scikit-learn Perceptron after %d epochs: weights and bias", r.epochs)
+		coef, err := readFloats(filepath.Join(r.dir, fmt.Sprintf("perceptron-%d.coef", r.epochs)))
+		if err != nil {
+			r.verdict(what, outcome{false, err.Error()})
+		} else {
+			r.verdict(what, compareWeights(append(p.Weights(), p.Bias()), coef))
+		}
+	}
+	if a, ok := r.fitted["Averaged"]; ok && r.ran("scikit-learn", "sgd-avg") {
+		r.checkAveraged(a)
+	}
+}
+
+// checkAveraged checks Averaged against scikit-learn's averaged
+// SGDClassifier run for as many epochs as Averaged ran.
+func (r *run) checkAveraged(a perceptron.Classifier) {
+	k := r.ranEpochs("Averaged")
+	base := filepath.Join(r.dir, fmt.Sprintf("sgd-avg-%d.", k))
+	read := func(name string) []float64 {
+		v, err := readFloats(base + name)
+		if err != nil {
+			r.verdict("Averaged = scikit-learn averaged SGDClassifier", outcome{false, err.Error()})
+		}
+		return v
+	}
+	n, _ := r.ds.train.Dims()
+	tol := averageTol(n * k)
+	coef, standard := read("coef"), read("standard")
+	if coef == nil || standard == nil {
+		return
+	}
+	for _, set := range []struct {
+		name string
+		X    *mat.Dense
+	}{{"train", r.ds.train}, {"test", r.ds.test}} {
+		pred, dec := read("pred."+set.name), read("dec."+set.name)
+		if pred == nil || dec == nil {
+			return
+		}
+		what := fmt.Sprintf("Averaged = scikit-learn averaged SGDClassifier after %d epochs: %s predictions", k, set.name)
+		r.verdict(what, comparePredictions(predict(a, set.X), pred, dec, set.X, coef, tol))
+	}
+	if lin, ok := a.(interface {
+		Weights() []float64
+		Bias() float64
+	}); ok {
+		what := fmt.Sprintf("Averaged = scikit-learn averaged SGDClassifier after %d epochs: weights and bias up to a positive factor", k)
+		r.verdict(what, compareScaled(lin.Weights(), lin.Bias(), coef, tol))
+	}
+	// The weights under the average are the perceptron's: this shows that
+	// the averaged model was trained on the same mistakes. (scikit-learn
+	// does not keep the last bias when it averages.)
+	if p, ok := r.fitted["Perceptron"].(*perceptron.Perceptron); ok {
+		what := fmt.Sprintf("Perceptron = scikit-learn averaged SGDClassifier's last, unaveraged weights after %d epochs", k)
+		r.verdict(what, compareWeights(p.Weights(), standard))
+	}
+}
+
+// ran reports whether the model key of system ran on this data set.
+func (r *run) ran(system, key string) bool {
+	for _, p := range r.active(system) {
+		if p.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// outcome is the result of a comparison: whether the two sides agree, and
+// the figures that show it.
+type outcome struct {
+	ok     bool
+	detail string
+}
+
+// verdict records the outcome of a check.
+func (r *run) verdict(what string, o outcome) {
+	if o.ok {
+		r.checkLines = append(r.checkLines, fmt.Sprintf("check: %s: agree (%s)", what, o.detail))
+		return
+	}
+	r.checkLines = append(r.checkLines, fmt.Sprintf("!!! check: %s: DISAGREE: %s", what, o.detail))
+	r.failed++
+}
+
+// compareWeights compares our weights with a peer's, each given as the
+// weights followed by the bias, if there is one.
+func compareWeights(ours, theirs []float64) outcome {
+	if len(ours) != len(theirs) {
+		return outcome{false, fmt.Sprintf("the peer has %d values, want %d", len(theirs), len(ours))}
+	}
+	diff, at := 0.0, 0
+	for j := range ours {
+		if d := math.Abs(ours[j] - theirs[j]); d > diff || math.IsNaN(d) {
+			diff, at = d, j
+		}
+	}
+	tol := weightTol * max(1, floats.Norm(theirs, math.Inf(1)))
+	switch {
+	case diff == 0:
+		return outcome{true, "equal bit for bit"}
+	case diff <= tol:
+		return outcome{true, fmt.Sprintf("max difference %.3g, within %.3g", diff, tol)}
+	}
+	return outcome{false, fmt.Sprintf("max difference %.6g at [%d] (ours %.17g, theirs %.17g) of %d values; tolerance %.3g",
+		diff, at, ours[at], theirs[at], len(ours), tol)}
+}
+
+// compareScaled compares the weights w and bias b with a peer's coef up to
+// a positive factor: the factor s that best fits (w, b) ≈ s·coef, and the
+// largest difference relative to the largest value, which must be at most
+// tol.
+func compareScaled(w []float64, b float64, coef []float64, tol float64) outcome {
+	if len(coef) != len(w)+1 {
+		return outcome{false, fmt.Sprintf("the peer has %d values, want %d weights and the bias", len(coef), len(w))}
+	}
+	ours := append(append([]float64(nil), w...), b)
+	s := floats.Dot(ours, coef) / floats.Dot(coef, coef)
+	diff, size := 0.0, 0.0
+	for j, v := range coef {
+		diff = max(diff, math.Abs(ours[j]-s*v))
+		size = max(size, math.Abs(s*v))
+	}
+	rel := diff / size
+	if s > 0 && rel <= tol {
+		return outcome{true, fmt.Sprintf("factor %.9g, relative difference %.3g, within %.3g", s, rel, tol)}
+	}
+	return outcome{false, fmt.Sprintf("best factor %.9g, relative difference %.3g; tolerance %.3g", s, rel, tol)}
+}
+
+// comparePredictions compares our predictions with a peer's, pred, whose
+// scores are dec and whose weights and bias are coef. A disagreement on a
+// row whose score is within tol·(Σ|coef_j·x_j| + |b|) of zero, a tie that
+// rounding decides, is allowed and counted.
+func comparePredictions(ours, pred, dec []float64, X *mat.Dense, coef []float64, tol float64) outcome {
+	n, d := X.Dims()
+	if len(ours) != n || len(pred) != n || len(dec) != n || len(coef) != d+1 {
+		return outcome{false, fmt.Sprintf("%d, %d and %d predictions and %d weights for %d rows of %d features", len(ours), len(pred), len(dec), len(coef), n, d)}
+	}
+	ties, bad, first := 0, 0, -1
+	for i := range n {
+		if ours[i] == pred[i] {
+			continue
+		}
+		size := math.Abs(coef[d])
+		for j, v := range X.RawRowView(i) {
+			size += math.Abs(coef[j] * v)
+		}
+		if math.Abs(dec[i]) <= tol*size {
+			ties++
+			continue
+		}
+		if bad == 0 {
+			first = i
+		}
+		bad++
+	}
+	alike := fmt.Sprintf("%d of %d rows predicted alike", n-ties-bad, n)
+	if ties > 0 {
+		alike += fmt.Sprintf(", %d differ on a score within rounding of zero", ties)
+	}
+	if bad == 0 {
+		return outcome{true, alike}
+	}
+	return outcome{false, fmt.Sprintf("%s, %d differ on a clear score; the first is row %d: ours %v, theirs %v with score %.6g",
+		alike, bad, first, ours[first], pred[first], dec[first])}
+}

@@ -1,0 +1,323 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+)
+
+func TestWriteARFF(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{
+		0, 1.0 / 3,
+		1, -2.5,
+		1e-300, math.Nextafter(0.3, 1),
+	})
+	y := []float64{1, -1, 1}
+	var buf bytes.Buffer
+	if err := writeARFF(&buf, "tiny", X, y, []int{2, 0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	want := `@relation tiny
+
+@attribute x1 numeric
+@attribute x2 numeric
+@attribute class {neg,pos}
+
+@data
+1e-300,0.30000000000000004,pos
+0,0.3333333333333333,pos
+1,-2.5,neg
+`
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// Every value reads back to the float64 it was written from.
+	_, data, _ := strings.Cut(want, "@data\n")
+	for k, line := range strings.Split(strings.TrimSpace(data), "\n") {
+		i := []int{2, 0, 1}[k]
+		for j, f := range strings.Split(line, ",")[:2] {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil || v != X.At(i, j) {
+				t.Errorf("row %d column %d: %q reads as %v, want %v", i, j, f, v, X.At(i, j))
+			}
+		}
+	}
+	if err := writeARFF(&buf, "bad", X, []float64{1, 0, 1}, nil); err == nil {
+		t.Error("a label 0 was written")
+	}
+}
+
+func TestFloatsRoundTrip(t *testing.T) {
+	big := mat.NewDense(4, 3, []float64{
+		1, 2, 3,
+		4, math.Pi, 6,
+		7, -8, math.SmallestNonzeroFloat64,
+		10, 11, 12,
+	})
+	// A view with a stride longer than its rows.
+	X := big.Slice(1, 3, 1, 3).(*mat.Dense)
+	path := filepath.Join(t.TempDir(), "x")
+	if err := create(path, func(w io.Writer) error { return writeFloats(w, X) }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readFloats(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{math.Pi, 6, -8, math.SmallestNonzeroFloat64}
+	if !floats.Same(got, want) {
+		t.Errorf("read back %v, want %v", got, want)
+	}
+}
+
+// TestWekaOrder checks, with Weka itself, that the rows written in the
+// order of wekaOrder reach VotedPerceptron's training loop in their own
+// order, and that javaRandom is java.util.Random.
+func TestWekaOrder(t *testing.T) {
+	t.Parallel()
+	const jar = "/usr/share/java/weka.jar"
+	if _, err := os.Stat(jar); err != nil {
+		t.Skip("Weka is not installed (apt-get install weka)")
+	}
+	if _, err := exec.LookPath("java"); err != nil {
+		t.Skip("java is not installed")
+	}
+	const n = 1000
+	X := mat.NewDense(n, 1, nil)
+	y := make([]float64, n)
+	for i := range n {
+		X.Set(i, 0, float64(i))
+		y[i] = 1
+	}
+	path := filepath.Join(t.TempDir(), "ids.arff")
+	if err := create(path, func(w io.Writer) error { return writeARFF(w, "ids", X, y, wekaOrder(n, wekaSeed)) }); err != nil {
+		t.Fatal(err)
+	}
+	// Bounds of each kind: a power of two, a small one, and one so large
+	// that Java rejects about half the draws.
+	const rseed = 42
+	bounds := []int32{1 << 20, 1000, 1<<30 + 1}
+	args := []string{"-cp", jar, "testdata/WekaOrder.java", path, strconv.Itoa(wekaSeed), strconv.Itoa(rseed)}
+	for _, b := range bounds {
+		args = append(args, strconv.Itoa(int(b)))
+	}
+	out, err := exec.Command("java", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("java: %v\n%s", err, out)
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) != n+8*len(bounds) {
+		t.Fatalf("java printed %d lines, want %d:\n%s", len(lines), n+8*len(bounds), out)
+	}
+	for i, l := range lines[:n] {
+		if l != strconv.Itoa(i) {
+			t.Fatalf("Weka visits row %s %d-th, want row %d", l, i, i)
+		}
+	}
+	r := newJavaRandom(rseed)
+	k := n
+	for _, b := range bounds {
+		for range 8 {
+			if got := strconv.Itoa(int(r.nextInt(b))); got != lines[k] {
+				t.Errorf("nextInt(%d): got %s, Java %s", b, got, lines[k])
+			}
+			k++
+		}
+	}
+}
+
+func TestParseWeka(t *testing.T) {
+	// The layout of Weka 3.6's output with -t and -T.
+	out := []byte(`
+Options: -I 1 -E 3
+
+VotedPerceptron: Number of perceptrons=39
+
+Time taken to build model: 13.27 seconds
+Time taken to test model on training data: 0.01 seconds
+
+=== Error on training data ===
+
+Correctly Classified Instances         190               95      %
+Incorrectly Classified Instances        10                5      %
+Total Number of Instances              200
+
+
+=== Error on test data ===
+
+Correctly Classified Instances          49               98      %
+Incorrectly Classified Instances         1                2      %
+Total Number of Instances               50
+`)
+	f, err := parseWeka(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.build != 13270*time.Millisecond || f.train != 190.0/200 || f.test != 49.0/50 {
+		t.Errorf("got %+v, want 13.27s, 0.95, 0.98", *f)
+	}
+	if _, err := parseWeka(bytes.ReplaceAll(out, []byte("test data"), nil)); err == nil {
+		t.Error("output without test figures parsed")
+	}
+}
+
+func TestCompareWeights(t *testing.T) {
+	ours := []float64{0.5, -1.25, 3, 2}
+	for _, c := range []struct {
+		theirs []float64
+		ok     bool
+	}{
+		{[]float64{0.5, -1.25, 3, 2}, true},
+		{[]float64{0.5, -1.25, 3 + 1e-12, 2}, true},
+		{[]float64{0.5, -1.25 + 1.0/255, 3, 2}, false},
+		{[]float64{0.5, -1.25, 3, 3}, false},
+		{[]float64{0.5, -1.25, 3}, false},
+		{[]float64{0.5, math.NaN(), 3, 2}, false},
+	} {
+		if got := compareWeights(ours, c.theirs); got.ok != c.ok {
+			t.Errorf("theirs %v: agree is %t, want %t (%s)", c.theirs, got.ok, c.ok, got.detail)
+		}
+	}
+}
+
+func TestCompareScaled(t *testing.T) {
+	coef := []float64{2, -4, 6, 1}
+	for _, c := range []struct {
+		w  []float64
+		b  float64
+		ok bool
+	}{
+		{[]float64{1, -2, 3}, 0.5, true},
+		{[]float64{2, -4, 6}, 1, true},
+		{[]float64{-1, 2, -3}, -0.5, false},
+		{[]float64{1, -2, 3.01}, 0.5, false},
+		{[]float64{1, -2, 3}, 0.6, false},
+	} {
+		if got := compareScaled(c.w, c.b, coef, 1e-9); got.ok != c.ok {
+			t.Errorf("w %v b %v: agree is %t, want %t (%s)", c.w, c.b, got.ok, c.ok, got.detail)
+		}
+	}
+}
+
+func TestComparePredictions(t *testing.T) {
+	X := mat.NewDense(4, 2, []float64{
+		1, 0,
+		0, 1,
+		1, 1,
+		0, 0,
+	})
+	// Scores of the peer's weights: 1, -1, 0 and 0.
+	coef := []float64{1, -1, 0}
+	dec := []float64{1, -1, 0, 0}
+	pred := []float64{1, -1, -1, -1}
+	if got := comparePredictions([]float64{1, -1, -1, -1}, pred, dec, X, coef, 1e-9); !got.ok {
+		t.Errorf("equal predictions disagree: %s", got.detail)
+	}
+	// At a score of zero scikit-learn says -1 and this library +1.
+	if got := comparePredictions([]float64{1, -1, 1, 1}, pred, dec, X, coef, 1e-9); !got.ok || !strings.Contains(got.detail, "2 differ on a score within rounding") {
+		t.Errorf("ties: agree is %t (%s), want true with 2 ties", got.ok, got.detail)
+	}
+	if got := comparePredictions([]float64{1, 1, 1, -1}, pred, dec, X, coef, 1e-9); got.ok {
+		t.Errorf("a clear disagreement passed: %s", got.detail)
+	}
+}
+
+// TestSklearnAND runs the whole comparison against scikit-learn on the
+// AND gate, whose perceptron run is traced by hand in the notes (from zero,
+// in order, rate 1: epoch 9 is the first without a mistake, at w=(3,2),
+// b=-4), for more epochs than that, so that Averaged stops early and the
+// check must run scikit-learn for as many epochs as Averaged did. It then
+// checks by hand what the harness's checks rest on: scikit-learn's
+// Perceptron counts a score of zero as a mistake (if it did not, it would
+// never leave zero) and runs every epoch, and its averaged SGDClassifier
+// returns the mean of the weights after every visit, from the first.
+func TestSklearnAND(t *testing.T) {
+	t.Parallel()
+	X := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1})
+	y := []float64{-1, -1, -1, 1}
+	const epochs = 12
+	r := &run{
+		ds:     &dataSet{name: "and", about: "the AND gate", train: X, ytrain: y, test: X, ytest: y},
+		dir:    t.TempDir(),
+		epochs: epochs, repeat: 1,
+		python: "/usr/bin/python3",
+		skip:   []string{"svc", "weka"},
+		fitted: map[string]perceptron.Classifier{},
+	}
+	if failed := r.all(); failed != 0 {
+		t.Fatalf("%d failures: %q %q", failed, r.notes, r.checkLines)
+	}
+	if !r.sklearnRan {
+		t.Skip(r.notes)
+	}
+	if k := r.ranEpochs("Averaged"); k != 9 {
+		t.Errorf("Averaged ran %d epochs, want 9", k)
+	}
+	want := []string{
+		"check: Perceptron = scikit-learn Perceptron after 12 epochs: weights and bias: agree (equal bit for bit)",
+		"check: Averaged = scikit-learn averaged SGDClassifier after 9 epochs: train predictions: agree (4 of 4 rows predicted alike)",
+		"check: Averaged = scikit-learn averaged SGDClassifier after 9 epochs: test predictions: agree (4 of 4 rows predicted alike)",
+		"check: Averaged = scikit-learn averaged SGDClassifier after 9 epochs: weights and bias up to a positive factor: agree",
+		"check: Perceptron = scikit-learn averaged SGDClassifier's last, unaveraged weights after 9 epochs: agree (equal bit for bit)",
+	}
+	if len(r.checkLines) != len(want) {
+		t.Fatalf("checks:\n%s\nwant %d", strings.Join(r.checkLines, "\n"), len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(r.checkLines[i], w) {
+			t.Errorf("check %d: got\n%s\nwant\n%s", i, r.checkLines[i], w)
+		}
+	}
+	for _, w := range r.rows {
+		if w.system == "scikit-learn" && w.epochs != epochs {
+			t.Errorf("scikit-learn's %s ran %d epochs, want %d: it stopped early", w.model, w.epochs, epochs)
+		}
+	}
+
+	read := func(name string) []float64 {
+		v, err := readFloats(filepath.Join(r.dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if got, want := read(fmt.Sprintf("perceptron-%d.coef", epochs)), []float64{3, 2, -4}; !floats.Equal(got, want) {
+		t.Errorf("Perceptron: coef_ and intercept_ %v, want %v", got, want)
+	}
+	// The naive average: run the rule and add up the weights after every
+	// visit, for every epoch that scikit-learn runs.
+	w, sum := make([]float64, 3), make([]float64, 3)
+	for range epochs {
+		for i := range 4 {
+			x := append(mat.Row(nil, i, X), 1)
+			if y[i]*floats.Dot(w, x) <= 0 {
+				floats.AddScaled(w, y[i], x)
+			}
+			floats.Add(sum, w)
+		}
+	}
+	floats.Scale(1.0/(4*epochs), sum)
+	if got := read(fmt.Sprintf("sgd-avg-%d.coef", epochs)); !floats.EqualApprox(got, sum, 1e-12) {
+		t.Errorf("SGDClassifier averaged: coef_ and intercept_ %v, want the mean of the visited weights %v", got, sum)
+	}
+	if got := read(fmt.Sprintf("sgd-avg-%d.standard", epochs)); !floats.Equal(got, w[:2]) {
+		t.Errorf("SGDClassifier averaged: last weights %v, want %v", got, w[:2])
+	}
+}

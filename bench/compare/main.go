@@ -1,0 +1,597 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Command compare runs this library's classifiers and their peers,
+// scikit-learn and Weka as installed, on the same data on the same machine,
+// and prints for each data set a table of fit times, the ratio of each
+// peer's time to this library's, and training and test accuracy. It checks
+// that the peers and this library agree where they must, and says loudly
+// when they do not.
+//
+// Run it from the root of the module:
+//
+//	go run ./bench/compare
+//
+// The data are the three Fashion-MNIST class pairs of internal/fashion
+// (Debian's dataset-fashion-mnist) and a synthetic dense set of 100,000
+// training rows of 100 features (internal/synth). Every system trains on
+// the same rows, with the same float64 values, in the same order: the
+// command writes them into a temporary directory for scikit-learn, as raw
+// float64, and for Weka, as ARFF, and removes it at the end. Weka's
+// VotedPerceptron shuffles its training set with a fixed seed; the ARFF
+// rows are written in the order that this shuffle turns into theirs.
+//
+// Only fitting is timed: this library by the clock around Fit,
+// scikit-learn by time.perf_counter around fit in the Python script that
+// the command embeds (sklearn_fit.py), and Weka by its own "Time taken to
+// build model". The models that scikit-learn's Perceptron and
+// SGDClassifier are set against are fitted -repeat times on each side and
+// the fastest fit counts; every other model is fitted once. Ratios are per
+// epoch: each time is divided by the number of epochs that the model ran.
+// Kernel splits its work over GOMAXPROCS goroutines, where scikit-learn's
+// models and Weka's VotedPerceptron use one core;
+// GOMAXPROCS=1 go run ./bench/compare measures this library on one core
+// too.
+//
+// The checks: with the same order and settings, Perceptron's weights and
+// bias equal scikit-learn's Perceptron coef_ and intercept_, and
+// Averaged's predictions equal those of scikit-learn's averaged
+// SGDClassifier (see check.go for what each computes and why the
+// tolerances are what they are). The command exits with status 1 if a
+// check fails or a peer fails to run.
+//
+// A peer that is not installed is skipped with a message that says how to
+// install it. The command takes several minutes, most of it in the
+// peers' support vector machines and Weka; -skip leaves peers out.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/fashion"
+)
+
+// entry is one of this library's classifiers in the comparison.
+type entry struct {
+	name string
+
+	// epochs is the number of epochs it runs; zero means the -epochs flag.
+	epochs int
+
+	// repeat fits it -repeat times, as its scikit-learn counterpart is.
+	repeat bool
+
+	// quadratic marks a model whose cost grows with the square of the
+	// rows; it does not run on the synthetic set.
+	quadratic bool
+
+	new func(epochs int) perceptron.Classifier
+}
+
+// entries are this library's classifiers, with the settings that match
+// their peers'.
+var entries = []entry{
+	{name: "Perceptron", repeat: true, new: func(e int) perceptron.Classifier {
+		return &perceptron.Perceptron{Epochs: e}
+	}},
+	{name: "Averaged", repeat: true, new: func(e int) perceptron.Classifier {
+		return &perceptron.Averaged{Epochs: e}
+	}},
+	{name: "Pocket", new: func(e int) perceptron.Classifier {
+		return &perceptron.Pocket{Epochs: e}
+	}},
+	// Voted predicts with one dot product per distinct row that was a
+	// mistake, so predicting the training set costs in proportion to the
+	// square of the rows.
+	{name: "Voted", epochs: 1, quadratic: true, new: func(e int) perceptron.Classifier {
+		return &perceptron.Voted{Epochs: e}
+	}},
+	// Weka's kernel (x·z+1)^3 has no bias besides the kernel's constant.
+	{name: "Kernel poly 3 voted", epochs: 1, quadratic: true, new: func(e int) perceptron.Classifier {
+		return &perceptron.Kernel{Func: wekaPoly3, NoBias: true, Prediction: perceptron.PredictVoted, Epochs: e}
+	}},
+	{name: "Kernel poly 3 averaged", epochs: 1, quadratic: true, new: func(e int) perceptron.Classifier {
+		return &perceptron.Kernel{Func: wekaPoly3, NoBias: true, Prediction: perceptron.PredictAveraged, Epochs: e}
+	}},
+	// The RBF kernel that issue 4's evaluation (bench/kernel) found
+	// closest to SVC, against which it is there for its accuracy.
+	{name: "Kernel rbf averaged", epochs: 2, quadratic: true, new: func(e int) perceptron.Classifier {
+		return &perceptron.Kernel{Func: perceptron.RBF{Gamma: 0.04}, Prediction: perceptron.PredictAveraged, Epochs: e}
+	}},
+}
+
+// wekaPoly3 is the kernel of Weka's VotedPerceptron -E 3.
+var wekaPoly3 = perceptron.Poly{Degree: 3, Gamma: 1, Coef0: 1}
+
+// peer is a model of another library.
+type peer struct {
+	system string // scikit-learn or Weka
+	name   string // as printed
+	key    string // the script's name for it, or Weka's exponent -E
+
+	// vs names the entry whose time its time is set against; empty for a
+	// model that is there for its accuracy.
+	vs string
+
+	// epochs is the number of epochs it runs: zero means the -epochs
+	// flag, and noEpochs a model that does not train in epochs.
+	epochs int
+
+	repeat    bool
+	quadratic bool
+	group     string // its name for -skip
+}
+
+const noEpochs = -1
+
+var peers = []peer{
+	{system: "scikit-learn", name: "Perceptron", key: "perceptron", vs: "Perceptron", repeat: true, group: "sklearn"},
+	{system: "scikit-learn", name: "SGDClassifier averaged", key: "sgd-avg", vs: "Averaged", repeat: true, group: "sklearn"},
+	{system: "scikit-learn", name: "LinearSVC", key: "linearsvc", epochs: noEpochs, group: "svc"},
+	{system: "scikit-learn", name: "SVC rbf C=10", key: "svc-rbf", epochs: noEpochs, quadratic: true, group: "svc"},
+	{system: "scikit-learn", name: "SVC poly 3 C=10", key: "svc-poly", epochs: noEpochs, quadratic: true, group: "svc"},
+	{system: "Weka", name: "VotedPerceptron -E 1 -I 1", key: "1", vs: "Voted", epochs: 1, quadratic: true, group: "weka"},
+	{system: "Weka", name: "VotedPerceptron -E 3 -I 1", key: "3", vs: "Kernel poly 3 voted", epochs: 1, quadratic: true, group: "weka"},
+}
+
+// settingsNote says what each model name in the tables stands for.
+const settingsNote = `Models (E is -epochs; rows visited in order, from zero, rate 1, with a bias):
+  this library   Perceptron{Epochs: E}, Averaged{Epochs: E}, Pocket{Epochs: E} (Gallant's ratchet),
+                 Voted{Epochs: 1}
+                 Kernel poly 3: Kernel{Func: Poly{Degree: 3, Gamma: 1, Coef0: 1}, NoBias: true, Epochs: 1},
+                     Prediction PredictVoted or PredictAveraged
+                 Kernel rbf: Kernel{Func: RBF{Gamma: 0.04}, Epochs: 2, Prediction: PredictAveraged}
+  scikit-learn   Perceptron(shuffle=False, tol=None, eta0=1, max_iter=E)
+                 SGDClassifier averaged: SGDClassifier(loss='perceptron', learning_rate='constant', eta0=1,
+                     penalty=None, alpha=0, average=True, shuffle=False, tol=None, max_iter=E)
+                 LinearSVC(random_state=0); SVC(kernel='rbf', C=10); SVC(kernel='poly', degree=3, C=10)
+  Weka           weka.classifiers.functions.VotedPerceptron -I 1 -E 1|3 -S 1 (kernel (x·z+1)^E, at most
+                     10000 perceptrons); the ARFF rows are written so that its shuffle visits them in order
+`
+
+// row is one line of a table.
+type row struct {
+	system, model string
+	epochs        int // epochs run, or noEpochs
+	fit           time.Duration
+	train, test   float64
+	vs            string // the entry this row's time is set against
+}
+
+func main() {
+	var (
+		epochs  = flag.Int("epochs", 10, "epochs `E` of the linear models on both sides")
+		repeat  = flag.Int("repeat", 5, "fits of the models set against scikit-learn's Perceptron and SGDClassifier, on each side; the fastest counts")
+		sets    = flag.String("sets", "tshirt-shirt,pullover-coat,sneaker-ankleboot,synthetic", "comma-separated data sets")
+		skip    = flag.String("skip", "", "comma-separated peers to leave out: sklearn, svc (LinearSVC and SVC), weka")
+		fdir    = flag.String("fashion", fashion.Dir, "directory of the Fashion-MNIST files")
+		python  = flag.String("python", "/usr/bin/python3", "Python with scikit-learn")
+		wekaJar = flag.String("weka", "/usr/share/java/weka.jar", "Weka's jar")
+		keep    = flag.Bool("keep", false, "keep the temporary directory of data files")
+	)
+	flag.Parse()
+	if *epochs < 1 || *repeat < 1 {
+		fmt.Fprintln(os.Stderr, "compare: -epochs and -repeat must be at least 1")
+		os.Exit(2)
+	}
+	skipped := strings.Split(*skip, ",")
+
+	tmp, err := os.MkdirTemp("", "perceptron-compare-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(2)
+	}
+	if *keep {
+		fmt.Printf("data files in %s\n", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+
+	machine()
+	fmt.Printf("command: go run ./bench/compare %s\n", strings.Join(os.Args[1:], " "))
+	fmt.Printf("Weka:    %s\n\n", wekaVersion(*wekaJar))
+	fmt.Print(settingsNote + "\n")
+
+	failed := 0
+	for _, name := range strings.Split(*sets, ",") {
+		var ds *dataSet
+		if name == "synthetic" {
+			ds = loadSynthetic()
+		} else {
+			ds, err = loadFashion(*fdir, name)
+			if err != nil {
+				fmt.Printf("== %s: skipped: %v (install the data with: apt-get install dataset-fashion-mnist)\n\n", name, err)
+				continue
+			}
+		}
+		dir := filepath.Join(tmp, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(2)
+		}
+		r := &run{
+			ds: ds, dir: dir, epochs: *epochs, repeat: *repeat,
+			python: *python, wekaJar: *wekaJar, skip: skipped,
+			fitted: map[string]perceptron.Classifier{},
+		}
+		failed += r.all()
+		if !*keep {
+			os.RemoveAll(dir)
+		}
+	}
+	if failed > 0 {
+		fmt.Printf("!!! %d check(s) or peer run(s) FAILED: see the lines marked !!! above\n", failed)
+		os.Exit(1)
+	}
+}
+
+// run is the comparison on one data set.
+type run struct {
+	ds              *dataSet
+	dir             string
+	epochs, repeat  int
+	python, wekaJar string
+	skip            []string
+
+	rows       []row
+	notes      []string
+	checkLines []string
+	fitted     map[string]perceptron.Classifier // our classifiers by entry name
+	sklearnRan bool
+	failed     int
+}
+
+// all runs every system on the data set, prints the table and the checks,
+// and returns the number of failures.
+func (r *run) all() int {
+	ds := r.ds
+	n, d := ds.train.Dims()
+	nt, _ := ds.test.Dims()
+	fmt.Printf("== %s: %d training rows, %d test rows, %d features\n   %s\n", ds.name, n, nt, d, ds.about)
+	fmt.Printf("   floor: one pass of dot products over the training rows takes %.2f ms\n",
+		ms(floor(ds.train, r.repeat)))
+
+	for _, e := range entries {
+		if e.quadratic && ds.linearOnly {
+			continue
+		}
+		progress("%s: this library's %s", ds.name, e.name)
+		if err := r.ours(e); err != nil {
+			r.fail("this library: %s: %v", e.name, err)
+		}
+	}
+	r.sklearn()
+	r.weka()
+	r.table()
+	r.checks()
+	for _, s := range r.checkLines {
+		fmt.Println("   " + s)
+	}
+	fmt.Println()
+	return r.failed
+}
+
+// progress tells the user, on stderr, what the command is busy with.
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "compare: "+format+"\n", args...)
+}
+
+func (r *run) fail(format string, args ...any) {
+	r.notes = append(r.notes, "!!! "+fmt.Sprintf(format, args...))
+	r.failed++
+}
+
+func (r *run) note(format string, args ...any) {
+	r.notes = append(r.notes, fmt.Sprintf(format, args...))
+}
+
+// active returns the peers that run on this data set, noting those that
+// -skip leaves out.
+func (r *run) active(system string) []peer {
+	var ps []peer
+	for _, p := range peers {
+		switch {
+		case p.system != system:
+		case p.quadratic && r.ds.linearOnly:
+		case slices.Contains(r.skip, p.group):
+		default:
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// ours fits the classifier of e, times it, and scores it.
+func (r *run) ours(e entry) error {
+	epochs := orDefault(e.epochs, r.epochs)
+	reps := 1
+	if e.repeat {
+		reps = r.repeat
+	}
+	var (
+		c    perceptron.Classifier
+		best time.Duration
+	)
+	for k := range reps {
+		c = e.new(epochs)
+		runtime.GC()
+		start := time.Now()
+		err := c.Fit(r.ds.train, r.ds.ytrain)
+		t := time.Since(start)
+		if err != nil {
+			return err
+		}
+		if k == 0 || t < best {
+			best = t
+		}
+	}
+	ran := epochs
+	if s, ok := c.(interface{ Stats() perceptron.Stats }); ok {
+		ran = s.Stats().Epochs
+	}
+	r.fitted[e.name] = c
+	r.rows = append(r.rows, row{
+		system: "this library", model: e.name, epochs: ran, fit: best,
+		train: accuracy(predict(c, r.ds.train), r.ds.ytrain),
+		test:  accuracy(predict(c, r.ds.test), r.ds.ytest),
+	})
+	return nil
+}
+
+// sklearn runs scikit-learn's models, and the extra fits that the checks
+// need.
+func (r *run) sklearn() {
+	ps := r.active("scikit-learn")
+	if len(ps) == 0 {
+		return
+	}
+	var fits []string
+	for _, p := range ps {
+		reps := 1
+		if p.repeat {
+			reps = r.repeat
+		}
+		fits = append(fits, fmt.Sprintf("%s:%d:%d", p.key, max(orDefault(p.epochs, r.epochs), 0), reps))
+	}
+	// The averaged model averages over the examples it visits, so the
+	// check needs scikit-learn to stop where Averaged stopped.
+	if k := r.ranEpochs("Averaged"); k > 0 && k != r.epochs && slices.ContainsFunc(ps, func(p peer) bool { return p.key == "sgd-avg" }) {
+		fits = append(fits, fmt.Sprintf("sgd-avg:%d:1", k))
+	}
+	progress("%s: scikit-learn: %s", r.ds.name, strings.Join(fits, " "))
+	if err := sklearnFiles(r.dir, r.ds); err != nil {
+		r.fail("scikit-learn: writing the data: %v", err)
+		return
+	}
+	res, versions, err := runSklearn(r.python, r.dir, r.ds, fits)
+	if err != nil {
+		if _, ok := err.(errMissing); ok {
+			r.note("%v", err)
+		} else {
+			r.fail("%v", err)
+		}
+		return
+	}
+	r.sklearnRan = true
+	r.note("scikit-learn %s, numpy %s", versions["scikit-learn"], versions["numpy"])
+	for i, p := range ps {
+		f := res[i]
+		ran := f.NIter
+		if p.epochs == noEpochs {
+			ran = noEpochs
+		}
+		r.rows = append(r.rows, row{
+			system: p.system, model: p.name, epochs: ran, fit: f.fastest(),
+			train: f.Train, test: f.Test, vs: p.vs,
+		})
+		for _, w := range f.Warnings {
+			r.note("scikit-learn %s warned: %s", p.name, w)
+		}
+	}
+}
+
+// weka runs Weka's VotedPerceptron.
+func (r *run) weka() {
+	ps := r.active("Weka")
+	if len(ps) == 0 {
+		return
+	}
+	train, test := filepath.Join(r.dir, "train.arff"), filepath.Join(r.dir, "test.arff")
+	n, _ := r.ds.train.Dims()
+	order := wekaOrder(n, wekaSeed)
+	err := create(train, func(w io.Writer) error { return writeARFF(w, r.ds.name+"-train", r.ds.train, r.ds.ytrain, order) })
+	if err == nil {
+		err = create(test, func(w io.Writer) error { return writeARFF(w, r.ds.name+"-test", r.ds.test, r.ds.ytest, nil) })
+	}
+	if err != nil {
+		r.fail("Weka: writing the data: %v", err)
+		return
+	}
+	for _, p := range ps {
+		e, _ := strconv.Atoi(p.key)
+		progress("%s: Weka %s", r.ds.name, p.name)
+		f, err := runWeka(r.wekaJar, train, test, e)
+		if err != nil {
+			if _, ok := err.(errMissing); ok {
+				r.note("%v", err)
+				return
+			}
+			r.fail("%v", err)
+			continue
+		}
+		r.rows = append(r.rows, row{
+			system: p.system, model: p.name, epochs: p.epochs, fit: f.build,
+			train: f.train, test: f.test, vs: p.vs,
+		})
+	}
+}
+
+// ranEpochs returns the number of epochs that our classifier called name
+// ran, or 0 if it did not run.
+func (r *run) ranEpochs(name string) int {
+	for _, w := range r.rows {
+		if w.system == "this library" && w.model == name {
+			return w.epochs
+		}
+	}
+	return 0
+}
+
+// table prints the rows, each of our classifiers followed by the peers
+// set against it, then the notes.
+func (r *run) table() {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "system\tmodel\tepochs\tfit s\tms/epoch\tpeer/ours per epoch\ttrain %\ttest %\t")
+	line := func(w row, ratio string) {
+		ep, per := "-", "-"
+		if w.epochs > 0 {
+			ep = strconv.Itoa(w.epochs)
+			per = strconv.FormatFloat(ms(w.fit)/float64(w.epochs), 'f', decimals(ms(w.fit)/float64(w.epochs)), 64)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%s\t%s\t%.2f\t%.2f\t\n",
+			w.system, w.model, ep, w.fit.Seconds(), per, ratio, 100*w.train, 100*w.test)
+	}
+	done := make([]bool, len(r.rows))
+	for i, o := range r.rows {
+		if o.system != "this library" {
+			continue
+		}
+		line(o, "")
+		done[i] = true
+		for j, p := range r.rows {
+			if p.vs == o.model {
+				line(p, fmt.Sprintf("%.1fx", perEpoch(p)/perEpoch(o)))
+				done[j] = true
+			}
+		}
+	}
+	for j, p := range r.rows {
+		if !done[j] {
+			line(p, "")
+		}
+	}
+	tw.Flush()
+	for _, s := range r.notes {
+		fmt.Println("   " + s)
+	}
+}
+
+// perEpoch returns the fit time of w per epoch, in seconds.
+func perEpoch(w row) float64 {
+	return w.fit.Seconds() / float64(max(w.epochs, 1))
+}
+
+// decimals returns the number of decimals to print a time of v
+// milliseconds with: two below 10, one below 100, none above.
+func decimals(v float64) int {
+	switch {
+	case v >= 100:
+		return 0
+	case v >= 10:
+		return 1
+	}
+	return 2
+}
+
+func ms(t time.Duration) float64 { return t.Seconds() * 1000 }
+
+// orDefault returns v if it is not zero, and def otherwise.
+func orDefault(v, def int) int {
+	if v != 0 {
+		return v
+	}
+	return def
+}
+
+// predict returns the labels that c predicts for the rows of X.
+func predict(c perceptron.Classifier, X *mat.Dense) []float64 {
+	if b, ok := c.(interface {
+		PredictRows(dst []float64, X mat.Matrix) []float64
+	}); ok {
+		return b.PredictRows(nil, X)
+	}
+	n, _ := X.Dims()
+	pred := make([]float64, n)
+	for i := range pred {
+		pred[i] = c.Predict(X.RawRowView(i))
+	}
+	return pred
+}
+
+// accuracy returns the fraction of pred that equals y.
+func accuracy(pred, y []float64) float64 {
+	right := 0
+	for i, v := range pred {
+		if v == y[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(y))
+}
+
+// floor returns the fastest of repeat passes that take the dot product of
+// every row of X with a fixed vector: the least work an epoch can do, as
+// BenchmarkFloor measures it.
+func floor(X *mat.Dense, repeat int) time.Duration {
+	n, d := X.Dims()
+	v := make([]float64, d)
+	for j := range v {
+		v[j] = float64(j%7) - 3
+	}
+	best := time.Duration(math.MaxInt64)
+	var sum float64
+	for range repeat {
+		start := time.Now()
+		for i := range n {
+			sum += floats.Dot(X.RawRowView(i), v)
+		}
+		best = min(best, time.Since(start))
+	}
+	floorSink = sum
+	return best
+}
+
+var floorSink float64
+
+// machine prints what the figures were measured on.
+func machine() {
+	cpu := "?"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	load := "?"
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	java := "not found"
+	if out, err := exec.Command("java", "-version").CombinedOutput(); err == nil {
+		java, _, _ = strings.Cut(string(out), "\n")
+	}
+	fmt.Printf("date:    %s\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Printf("machine: %d cores (runtime.NumCPU), %s, %s/%s, load average %s at the start\n",
+		runtime.NumCPU(), cpu, runtime.GOOS, runtime.GOARCH, load)
+	fmt.Printf("Go:      %s, GOMAXPROCS=%d\n", runtime.Version(), runtime.GOMAXPROCS(0))
+	fmt.Printf("Java:    %s\n", java)
+}

@@ -1,0 +1,206 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+//go:embed sklearn_fit.py
+var sklearnScript []byte
+
+// errMissing reports that a peer is not installed; its message says how to
+// install it.
+type errMissing struct{ what, install string }
+
+func (e errMissing) Error() string {
+	return fmt.Sprintf("%s is not installed: skipped (install it with: %s)", e.what, e.install)
+}
+
+var missingWeka = errMissing{"Weka", "apt-get install weka"}
+
+func missingSklearn(python string) errMissing {
+	return errMissing{"scikit-learn (for " + python + ")", "apt-get install python3-sklearn, and -python /usr/bin/python3"}
+}
+
+// sklearnFit is one fit that the script reports.
+type sklearnFit struct {
+	Key      string    `json:"key"`
+	Epochs   int       `json:"epochs"`
+	Seconds  []float64 `json:"seconds"`
+	NIter    int       `json:"n_iter"`
+	Train    float64   `json:"train"`
+	Test     float64   `json:"test"`
+	Warnings []string  `json:"warnings"`
+}
+
+// fastest returns the shortest of the fit times.
+func (f *sklearnFit) fastest() time.Duration {
+	best := f.Seconds[0]
+	for _, s := range f.Seconds[1:] {
+		best = min(best, s)
+	}
+	return time.Duration(best * float64(time.Second))
+}
+
+// sklearnFiles writes the data set and the script into dir.
+func sklearnFiles(dir string, ds *dataSet) error {
+	for name, X := range map[string]*mat.Dense{
+		"train.x": ds.train,
+		"train.y": mat.NewDense(len(ds.ytrain), 1, ds.ytrain),
+		"test.x":  ds.test,
+		"test.y":  mat.NewDense(len(ds.ytest), 1, ds.ytest),
+	} {
+		err := create(filepath.Join(dir, name), func(w io.Writer) error { return writeFloats(w, X) })
+		if err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "sklearn_fit.py"), sklearnScript, 0o644)
+}
+
+// runSklearn runs the script on the data that sklearnFiles wrote into dir,
+// for the fits given as KEY:EPOCHS:REPEAT. It returns the fits in order and
+// the versions that the script reports.
+func runSklearn(python, dir string, ds *dataSet, fits []string) ([]sklearnFit, map[string]string, error) {
+	if _, err := exec.LookPath(python); err != nil {
+		return nil, nil, missingSklearn(python)
+	}
+	n, d := ds.train.Dims()
+	nt, _ := ds.test.Dims()
+	args := []string{filepath.Join(dir, "sklearn_fit.py"), "--dir", dir,
+		"--n", strconv.Itoa(n), "--ntest", strconv.Itoa(nt), "--d", strconv.Itoa(d)}
+	cmd := exec.Command(python, append(args, fits...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 3 {
+		return nil, nil, missingSklearn(python)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("scikit-learn: %v\n%s", err, stderr.Bytes())
+	}
+	var (
+		res      []sklearnFit
+		versions map[string]string
+	)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var line struct {
+			sklearnFit
+			Versions map[string]string `json:"versions"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, nil, fmt.Errorf("scikit-learn: bad output line %q: %v", sc.Text(), err)
+		}
+		if line.Versions != nil {
+			versions = line.Versions
+			continue
+		}
+		res = append(res, line.sklearnFit)
+	}
+	if len(res) != len(fits) {
+		return nil, nil, fmt.Errorf("scikit-learn: %d results for %d fits\n%s", len(res), len(fits), stderr.Bytes())
+	}
+	return res, versions, nil
+}
+
+// wekaFit is what Weka reports of one run of VotedPerceptron.
+type wekaFit struct {
+	build       time.Duration // "Time taken to build model"
+	train, test float64       // accuracy
+}
+
+// runWeka runs Weka's VotedPerceptron with exponent e for one iteration on
+// the ARFF files train and test.
+func runWeka(jar, train, test string, e int) (*wekaFit, error) {
+	if _, err := os.Stat(jar); err != nil {
+		return nil, missingWeka
+	}
+	if _, err := exec.LookPath("java"); err != nil {
+		return nil, missingWeka
+	}
+	cmd := exec.Command("java", "-cp", jar, "weka.classifiers.functions.VotedPerceptron",
+		"-t", train, "-T", test, "-I", "1", "-E", strconv.Itoa(e), "-S", strconv.Itoa(wekaSeed))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("weka: %v\n%s", err, stderr.Bytes())
+	}
+	return parseWeka(out)
+}
+
+var (
+	wekaBuild   = regexp.MustCompile(`Time taken to build model: ([0-9.]+) seconds`)
+	wekaCorrect = regexp.MustCompile(`Correctly Classified Instances\s+([0-9]+)`)
+	wekaTotal   = regexp.MustCompile(`Total Number of Instances\s+([0-9]+)`)
+)
+
+// parseWeka reads the build time and the training and test accuracy from
+// the output of a Weka classifier run with -t and -T.
+func parseWeka(out []byte) (*wekaFit, error) {
+	m := wekaBuild.FindSubmatch(out)
+	if m == nil {
+		return nil, fmt.Errorf("weka: no build time in its output:\n%s", out)
+	}
+	sec, err := strconv.ParseFloat(string(m[1]), 64)
+	if err != nil {
+		return nil, fmt.Errorf("weka: build time %q: %v", m[1], err)
+	}
+	f := &wekaFit{build: time.Duration(sec * float64(time.Second))}
+	for _, sec := range []struct {
+		head string
+		acc  *float64
+	}{
+		{"=== Error on training data ===", &f.train},
+		{"=== Error on test data ===", &f.test},
+	} {
+		_, part, ok := bytes.Cut(out, []byte(sec.head))
+		if !ok {
+			return nil, fmt.Errorf("weka: no %q in its output", sec.head)
+		}
+		if next := bytes.Index(part, []byte("=== Error on")); next >= 0 {
+			part = part[:next]
+		}
+		c, t := wekaCorrect.FindSubmatch(part), wekaTotal.FindSubmatch(part)
+		if c == nil || t == nil {
+			return nil, fmt.Errorf("weka: no instance counts after %q", sec.head)
+		}
+		correct, _ := strconv.Atoi(string(c[1]))
+		total, _ := strconv.Atoi(string(t[1]))
+		if total == 0 {
+			return nil, fmt.Errorf("weka: no instances after %q", sec.head)
+		}
+		*sec.acc = float64(correct) / float64(total)
+	}
+	return f, nil
+}
+
+// wekaVersion returns the version of the Weka jar, from its file name,
+// which Debian links to the versioned jar.
+func wekaVersion(jar string) string {
+	p, err := filepath.EvalSymlinks(jar)
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), "weka-"), ".jar")
+}

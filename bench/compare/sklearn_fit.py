@@ -1,0 +1,124 @@
+# Copyright ©2026 The perceptron Authors. All rights reserved.
+# Use of this source code is governed by a BSD-style
+# license that can be found in the LICENSE file.
+
+"""Fit scikit-learn's models on the data that bench/compare wrote.
+
+bench/compare embeds this script, writes it next to the data and runs it
+with /usr/bin/python3. The data are raw little-endian float64 files:
+train.x, train.y, test.x and test.y, rows in the order of the Go side.
+
+Each FIT argument is KEY:EPOCHS:REPEAT. The script fits the model REPEAT
+times, timing only fit with time.perf_counter, and prints one JSON object
+per fit on stdout. For the linear models it writes, into DIR, the files
+KEY-EPOCHS.coef (coef_ then intercept_), KEY-EPOCHS.standard (for the
+averaged model: the last, unaveraged weights; scikit-learn does not keep
+the last intercept when it averages),
+KEY-EPOCHS.pred.train, .pred.test (predict) and .dec.train, .dec.test
+(decision_function), all float64.
+
+Exit status 3, with a JSON object naming what is missing, means that
+scikit-learn or numpy is not installed.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+
+try:
+    import numpy as np
+    import sklearn
+    from sklearn.linear_model import Perceptron, SGDClassifier
+    from sklearn.svm import SVC, LinearSVC
+except ImportError as err:
+    print(json.dumps({"missing": str(err)}), flush=True)
+    sys.exit(3)
+
+
+def make(key, epochs):
+    """Return the model named key, set to run epochs epochs."""
+    if key == "perceptron":
+        return Perceptron(shuffle=False, tol=None, eta0=1, max_iter=epochs)
+    if key == "sgd-avg":
+        return SGDClassifier(
+            loss="perceptron",
+            learning_rate="constant",
+            eta0=1,
+            penalty=None,
+            alpha=0,
+            average=True,
+            shuffle=False,
+            tol=None,
+            max_iter=epochs,
+        )
+    if key == "linearsvc":
+        return LinearSVC(random_state=0)
+    if key == "svc-rbf":
+        return SVC(kernel="rbf", C=10)
+    if key == "svc-poly":
+        return SVC(kernel="poly", degree=3, C=10)
+    raise SystemExit("sklearn_fit.py: unknown model " + key)
+
+
+def load(path, rows, cols):
+    a = np.fromfile(path, dtype="<f8")
+    if a.size != rows * cols:
+        raise SystemExit("sklearn_fit.py: %s holds %d values, want %d" % (path, a.size, rows * cols))
+    return a.reshape(rows, cols) if cols > 1 else a
+
+
+def save(path, *parts):
+    np.concatenate([np.ravel(p) for p in parts]).astype("<f8").tofile(path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--n", type=int, required=True)
+    ap.add_argument("--ntest", type=int, required=True)
+    ap.add_argument("--d", type=int, required=True)
+    ap.add_argument("fits", nargs="+", metavar="FIT")
+    args = ap.parse_args()
+
+    print(json.dumps({"versions": {"scikit-learn": sklearn.__version__, "numpy": np.__version__}}), flush=True)
+    X = load(os.path.join(args.dir, "train.x"), args.n, args.d)
+    y = load(os.path.join(args.dir, "train.y"), args.n, 1)
+    Xt = load(os.path.join(args.dir, "test.x"), args.ntest, args.d)
+    yt = load(os.path.join(args.dir, "test.y"), args.ntest, 1)
+
+    for spec in args.fits:
+        key, epochs, repeat = spec.split(":")
+        epochs, repeat = int(epochs), int(repeat)
+        times = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(repeat):
+                m = make(key, epochs)
+                t0 = time.perf_counter()
+                m.fit(X, y)
+                times.append(time.perf_counter() - t0)
+        out = {
+            "key": key,
+            "epochs": epochs,
+            "seconds": times,
+            "n_iter": int(np.max(m.n_iter_)) if hasattr(m, "n_iter_") else 0,
+            "train": float(np.mean(m.predict(X) == y)),
+            "test": float(np.mean(m.predict(Xt) == yt)),
+            "warnings": sorted({str(w.message).split("\n")[0] for w in caught}),
+        }
+        if key in ("perceptron", "sgd-avg"):
+            base = os.path.join(args.dir, "%s-%d." % (key, epochs))
+            save(base + "coef", m.coef_, m.intercept_)
+            if key == "sgd-avg":
+                save(base + "standard", m._standard_coef)
+            for name, data in (("train", X), ("test", Xt)):
+                save(base + "pred." + name, m.predict(data))
+                save(base + "dec." + name, m.decision_function(data))
+        print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
