@@ -667,41 +667,11 @@ func FuzzFit(f *testing.F) {
 	f.Add(uint8(1), []byte{255, 3}, []byte{2, 1})
 	f.Add(uint8(3), []byte{254, 1, 2, 253, 4, 5}, []byte{1, 0})
 	f.Fuzz(func(t *testing.T, d uint8, xs, ys []byte) {
-		// Bytes 253, 254 and 255 stand for -Inf, +Inf and NaN; labels 0
-		// and 1 for -1 and +1, and others for themselves, none of them a
-		// valid label.
-		val := func(c byte) float64 {
-			switch c {
-			case 253:
-				return math.Inf(-1)
-			case 254:
-				return math.Inf(1)
-			case 255:
-				return math.NaN()
-			}
-			return float64(int(c) - 128)
-		}
-		if d == 0 || len(xs) < int(d) {
+		data, y, valid, ok := fuzzSet(d, xs, ys)
+		if !ok {
 			return
 		}
-		n := len(xs) / int(d)
-		data := make([]float64, n*int(d))
-		valid := len(ys) == n
-		for i := range data {
-			data[i] = val(xs[i])
-			if math.IsNaN(data[i]) || math.IsInf(data[i], 0) {
-				valid = false
-			}
-		}
-		y := make([]float64, len(ys))
-		for i, c := range ys {
-			y[i] = map[byte]float64{0: -1, 1: 1}[c]
-			if c > 1 {
-				y[i] = float64(c)
-				valid = false
-			}
-		}
-		X := mat.NewDense(n, int(d), data)
+		X := mat.NewDense(len(data)/int(d), int(d), data)
 		Xc, yc := slices.Clone(data), slices.Clone(y)
 		p := &Perceptron{Epochs: 3}
 		err := p.Fit(X, y)
@@ -716,4 +686,46 @@ func FuzzFit(f *testing.F) {
 			t.Fatal("Fit modified its inputs")
 		}
 	})
+}
+
+// fuzzSet decodes a fuzzed data set of d columns: bytes 253, 254 and 255
+// of xs stand for -Inf, +Inf and NaN and others for c-128; labels 0 and 1
+// of ys for -1 and +1, and others for themselves, none of them a valid
+// label. valid reports whether Fit should accept the set; ok is false if
+// xs holds no row.
+func fuzzSet(d uint8, xs, ys []byte) (data, y []float64, valid, ok bool) {
+	if d == 0 || len(xs) < int(d) {
+		return nil, nil, false, false
+	}
+	n := len(xs) / int(d)
+	data = make([]float64, n*int(d))
+	valid = len(ys) == n
+	for i := range data {
+		switch c := xs[i]; c {
+		case 253:
+			data[i] = math.Inf(-1)
+		case 254:
+			data[i] = math.Inf(1)
+		case 255:
+			data[i] = math.NaN()
+		default:
+			data[i] = float64(int(c) - 128)
+		}
+		if math.IsNaN(data[i]) || math.IsInf(data[i], 0) {
+			valid = false
+		}
+	}
+	y = make([]float64, len(ys))
+	for i, c := range ys {
+		switch c {
+		case 0:
+			y[i] = -1
+		case 1:
+			y[i] = 1
+		default:
+			y[i] = float64(c)
+			valid = false
+		}
+	}
+	return data, y, valid, true
 }

@@ -541,34 +541,11 @@ func FuzzVariantsFit(f *testing.F) {
 	f.Add(uint8(3), []byte{254, 1, 2, 253, 4, 5}, []byte{1, 0}, uint8(0))
 	f.Add(uint8(1), []byte{130, 127, 129, 126, 131}, []byte{1, 1, 0, 0, 0}, uint8(9))
 	f.Fuzz(func(t *testing.T, d uint8, xs, ys []byte, seed uint8) {
-		// Bytes 253, 254 and 255 stand for -Inf, +Inf and NaN, others for
-		// c-128; labels 0 and 1 for -1 and +1, others for themselves.
-		val := func(c byte) float64 {
-			switch c {
-			case 253:
-				return math.Inf(-1)
-			case 254:
-				return math.Inf(1)
-			case 255:
-				return math.NaN()
-			}
-			return float64(int(c) - 128)
-		}
-		if d == 0 || len(xs) < int(d) {
+		data, y, _, ok := fuzzSet(d, xs, ys)
+		if !ok {
 			return
 		}
-		n := len(xs) / int(d)
-		data := make([]float64, n*int(d))
-		for i := range data {
-			data[i] = val(xs[i])
-		}
-		y := make([]float64, len(ys))
-		for i, c := range ys {
-			y[i] = map[byte]float64{0: -1, 1: 1}[c]
-			if c > 1 {
-				y[i] = float64(c)
-			}
-		}
+		n := len(data) / int(d)
 		X := mat.NewDense(n, int(d), data)
 		rnd := func() *rand.Rand {
 			if seed%2 == 0 {
