@@ -81,13 +81,13 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	lin := s.start(ds.d)
 	g := make([]float64, ds.n) // the sum of c·Rate·y over the mistakes on each row
 	c := 0.0
-	stats, err := s.run(ds, func(epoch, i int) bool {
-		mistake := s.step(&lin, ds.row(i), ds.y[i], epoch, i)
+	stats, err := s.run(ds, func(epoch, i int) (bool, error) {
+		mistake, err := s.step(&lin, ds, epoch, i)
 		if mistake {
 			g[i] += c * s.rate * ds.y[i]
 		}
 		c++
-		return mistake
+		return mistake, err
 	})
 	if err != nil {
 		return err

@@ -804,6 +804,7 @@ type trainer struct {
 	blocks []block
 	cur    *block    // the block being visited
 	k0     []float64 // the visiting goroutine's kernel values
+	zeros  []float64 // d zeros, for dataset.check
 
 	mu      sync.Mutex
 	cond    sync.Cond // a block was queued or its bulk done, or stop
@@ -847,6 +848,7 @@ func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
 		blocks:   make([]block, lookahead+1),
 		queue:    make([]*block, 0, lookahead+1),
 		k0:       make([]float64, blockRows),
+		zeros:    make([]float64, ds.d),
 	}
 	t.cond.L = &t.mu
 	if !s.noBias {
@@ -1048,8 +1050,14 @@ func (t *trainer) start(b int) {
 	t.queueBlock(b + lookahead)
 }
 
-// visit is Fit's visit of row i.
-func (t *trainer) visit(epoch, i int) bool {
+// visit is Fit's visit of row i. It checks the row for NaN and infinities
+// on its first visit.
+func (t *trainer) visit(epoch, i int) (bool, error) {
+	if epoch == 1 {
+		if err := t.ds.check(i, t.zeros); err != nil {
+			return false, err
+		}
+	}
 	p := t.pos % blockRows
 	if p == 0 {
 		t.start(t.pos / blockRows)
@@ -1059,7 +1067,7 @@ func (t *trainer) visit(epoch, i int) bool {
 	t.seen[i] = t.base + len(t.log)
 	y := t.ds.y[i]
 	if y*(t.f[i]+t.b) > 0 {
-		return false
+		return false, nil
 	}
 	if t.budget > 0 && len(t.mistakes) == t.budget {
 		j := t.rnd.IntN(len(t.mistakes))
@@ -1080,7 +1088,7 @@ func (t *trainer) visit(epoch, i int) bool {
 	if t.onUpdate != nil {
 		t.onUpdate(epoch, i, t.vectors, t.b)
 	}
-	return true
+	return true, nil
 }
 
 // change logs the change delta·K(x_row, ·) to the hypothesis, made at

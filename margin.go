@@ -114,7 +114,7 @@ func (ds *dataset) margins(w []float64, b float64, f func(i int, m float64)) err
 	for i := range ds.n {
 		m := ds.y[i] * (floats.Dot(w, ds.row(i)) + b)
 		if math.IsNaN(m) || math.IsInf(m, 0) {
-			if err := ds.check(i, make([]float64, ds.d)); err != nil {
+			if err := ds.rowError(i); err != nil {
 				return err
 			}
 			return fmt.Errorf("perceptron: w·x+b overflows at row %d", i)

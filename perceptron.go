@@ -121,8 +121,8 @@ func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	lin := s.start(ds.d)
-	stats, err := s.run(ds, func(epoch, i int) bool {
-		return s.step(&lin, ds.row(i), ds.y[i], epoch, i)
+	stats, err := s.run(ds, func(epoch, i int) (bool, error) {
+		return s.step(&lin, ds, epoch, i)
 	})
 	if err != nil {
 		return err
@@ -324,14 +324,24 @@ func (s *settings) start(d int) linear {
 	return linear{w: w, b: s.b0}
 }
 
-// step is the perceptron's rule on one example: if y(w·x+b) <= 0 it moves
-// l and reports true.
-func (s *settings) step(l *linear, x []float64, y float64, epoch, i int) bool {
-	if y*l.score(x) > 0 {
-		return false
+// step is the perceptron's rule on row i of ds: if y(w·x+b) <= 0 it moves
+// l and reports true. It returns an error, before any update, if the row
+// holds NaN or an infinity. Such a row makes the score NaN or infinite
+// whatever l is, so the rows are checked on their first visit for the
+// price of a comparison, and only a row with such a score is searched.
+func (s *settings) step(l *linear, ds *dataset, epoch, i int) (bool, error) {
+	x, y := ds.row(i), ds.y[i]
+	a := l.score(x)
+	if math.IsNaN(a) || math.IsInf(a, 0) {
+		if err := ds.rowError(i); err != nil {
+			return false, err
+		}
+	}
+	if y*a > 0 {
+		return false, nil
 	}
 	s.move(l, x, y, epoch, i)
-	return true
+	return true, nil
 }
 
 // move makes the perceptron's update for a mistake on (x, y), moving l by
@@ -357,14 +367,13 @@ func (s *settings) update(l *linear, x []float64, a float64) {
 // random order; visit reports whether the row was a mistake. run stops
 // after the first epoch with no mistake or after s.epochs epochs.
 //
-// run checks each row for NaN and infinities just before its first visit,
-// while the row is in cache, and returns an error at the first bad row.
-func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) (Stats, error) {
+// visit must return an error if the row holds NaN or an infinity, at the
+// latest on the row's first visit, in epoch 1, and run returns it.
+func (s *settings) run(ds *dataset, visit func(epoch, i int) (bool, error)) (Stats, error) {
 	order := make([]int, ds.n)
 	for i := range order {
 		order[i] = i
 	}
-	zeros := make([]float64, ds.d)
 	var st Stats
 	for st.Epochs < s.epochs {
 		st.Epochs++
@@ -376,12 +385,11 @@ func (s *settings) run(ds *dataset, visit func(epoch, i int) bool) (Stats, error
 		}
 		mistakes := 0
 		for _, i := range order {
-			if st.Epochs == 1 {
-				if err := ds.check(i, zeros); err != nil {
-					return Stats{}, err
-				}
+			mistake, err := visit(st.Epochs, i)
+			if err != nil {
+				return Stats{}, err
 			}
-			if visit(st.Epochs, i) {
+			if mistake {
 				mistakes++
 			}
 		}
@@ -444,12 +452,20 @@ func newDataset(X mat.Matrix, y []float64) (*dataset, error) {
 // is NaN or infinite, so floats.Dot finds a bad row at the speed of its
 // assembly, and the slow search runs only on a bad row.
 func (ds *dataset) check(i int, zeros []float64) error {
-	x := ds.row(i)
-	if floats.Dot(x, zeros) == 0 {
+	if floats.Dot(ds.row(i), zeros) == 0 {
 		return nil
 	}
-	j := nonFinite(x)
-	return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, x[j])
+	return ds.rowError(i)
+}
+
+// rowError returns an error naming the first NaN or infinity in row i, or
+// nil if the row has none.
+func (ds *dataset) rowError(i int) error {
+	x := ds.row(i)
+	if j := nonFinite(x); j >= 0 {
+		return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, x[j])
+	}
+	return nil
 }
 
 // checkLabels returns an error naming the first label that is not -1 or +1.

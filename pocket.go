@@ -100,16 +100,17 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 		best = e
 	}
 
-	var visit func(epoch, i int) bool
+	var visit func(epoch, i int) (bool, error)
 	if p.CheckAll {
-		visit = func(epoch, i int) bool {
-			if !s.step(&lin, ds.row(i), ds.y[i], epoch, i) {
-				return false
+		visit = func(epoch, i int) (bool, error) {
+			mistake, err := s.step(&lin, ds, epoch, i)
+			if !mistake {
+				return false, err
 			}
 			if e := t.count(&lin, best); e < best {
 				keep(e)
 			}
-			return true
+			return true, nil
 		}
 	} else {
 		// run is the current weights' run and record the pocket's, which
@@ -117,10 +118,14 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 		// weights are the pocket's. counted is set once the current
 		// weights are counted: a second count would give the same answer.
 		run, record, pocketed, counted := 0, 0, true, true
-		visit = func(epoch, i int) bool {
-			if s.step(&lin, ds.row(i), ds.y[i], epoch, i) {
+		visit = func(epoch, i int) (bool, error) {
+			mistake, err := s.step(&lin, ds, epoch, i)
+			switch {
+			case err != nil:
+				return false, err
+			case mistake:
 				run, pocketed, counted = 0, false, false
-				return true
+				return true, nil
 			}
 			run++
 			switch {
@@ -133,7 +138,7 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 					record, pocketed = run, true
 				}
 			}
-			return false
+			return false, nil
 		}
 	}
 	stats, err := s.run(ds, visit)

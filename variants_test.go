@@ -578,3 +578,67 @@ func FuzzVariantsFit(f *testing.F) {
 		}
 	})
 }
+
+// TestBadValueFirstVisit puts NaN and infinities in random cells of random
+// sets and checks that every classifier names the first bad cell in the
+// order of the first epoch's visits, before any update uses its row.
+func TestBadValueFirstVisit(t *testing.T) {
+	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1)}
+	for seed := range uint64(200) {
+		rnd := rand.New(rand.NewPCG(seed, 77))
+		n, d := 2+rnd.IntN(40), 1+rnd.IntN(6)
+		_, X, y := randomSet(rnd, n, d)
+		for range 1 + rnd.IntN(3) {
+			X.Set(rnd.IntN(n), rnd.IntN(d), bad[rnd.IntN(len(bad))])
+		}
+		shuffle := seed%2 == 1
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		if shuffle {
+			r := rand.New(rand.NewPCG(seed, 1))
+			r.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		var want string
+		for _, i := range order {
+			if j := nonFinite(X.RawRowView(i)); j >= 0 {
+				want = fmt.Sprintf("perceptron: X[%d, %d] is %v, want a finite value", i, j, X.At(i, j))
+				break
+			}
+		}
+		newRand := func() *rand.Rand {
+			if shuffle {
+				return rand.New(rand.NewPCG(seed, 1))
+			}
+			return nil
+		}
+		check := func(name string, err error) {
+			t.Helper()
+			if err == nil || err.Error() != want {
+				t.Errorf("seed %d, %s: Fit returned %v, want %q", seed, name, err, want)
+			}
+		}
+		finite := func(name string) func(epoch, i int, w []float64, b float64) {
+			return func(epoch, i int, w []float64, b float64) {
+				if j := nonFinite(append(w, b)); j >= 0 {
+					t.Errorf("seed %d, %s: OnUpdate saw w or b not finite after row %d", seed, name, i)
+				}
+			}
+		}
+		p := Perceptron{Epochs: 3, Rand: newRand(), OnUpdate: finite("Perceptron")}
+		check("Perceptron", p.Fit(X, y))
+		for _, kind := range variantKinds {
+			c := kind.make(Perceptron{Epochs: 3, Rand: newRand(), OnUpdate: finite(kind.name)})
+			check(kind.name, c.Fit(X, y))
+		}
+		for _, f := range []KernelFunc{Linear{}, Poly{}, RBF{}} {
+			k := Kernel{Func: f, Epochs: 3, Rand: newRand(), OnUpdate: func(epoch, i, vectors int, b float64) {
+				if nonFinite(X.RawRowView(i)) >= 0 {
+					t.Errorf("seed %d, Kernel %T: OnUpdate after a mistake on bad row %d", seed, f, i)
+				}
+			}}
+			check(fmt.Sprintf("Kernel %T", f), k.Fit(X, y))
+		}
+	}
+}

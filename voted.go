@@ -92,13 +92,17 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	lin := s.start(ds.d)
 	first := linear{w: slices.Clone(lin.w), b: lin.b}
 	votes := []vote{{row: -1}}
-	stats, err := s.run(ds, func(epoch, i int) bool {
-		if !s.step(&lin, ds.row(i), ds.y[i], epoch, i) {
+	stats, err := s.run(ds, func(epoch, i int) (bool, error) {
+		mistake, err := s.step(&lin, ds, epoch, i)
+		switch {
+		case err != nil:
+			return false, err
+		case mistake:
+			votes = append(votes, vote{row: i, count: 1})
+		default:
 			votes[len(votes)-1].count++
-			return false
 		}
-		votes = append(votes, vote{row: i, count: 1})
-		return true
+		return mistake, nil
 	})
 	if err != nil {
 		return err
