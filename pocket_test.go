@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -182,6 +183,46 @@ func TestPocketTraces(t *testing.T) {
 		if !slices.Equal(p.Weights(), tc.w) || p.Bias() != tc.b || p.Misclassified() != tc.errors || !slices.Equal(p.Stats().EpochMistakes, tc.perEpoch) {
 			t.Errorf("%s: pocket w=%v b=%v with %d misclassified, mistakes per epoch %v; want w=%v b=%v with %d, %v",
 				tc.name, p.Weights(), p.Bias(), p.Misclassified(), p.Stats().EpochMistakes, tc.w, tc.b, tc.errors, tc.perEpoch)
+		}
+	}
+}
+
+// TestPocketSharedCounts checks that counts shared among goroutines, on a
+// set large enough for them, give the pocket that one goroutine gives, on
+// rows in order and shuffled.
+func TestPocketSharedCounts(t *testing.T) {
+	X, y := benchData(1500, 100)
+	if n, d := X.Dims(); n*d < minTally {
+		t.Fatalf("%d×%d set: counts are not shared", n, d)
+	}
+	fit := func(procs int, shuffle bool) *Pocket {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		p := &Pocket{Epochs: 20}
+		if shuffle {
+			p.Rand = rand.New(rand.NewPCG(5, 6))
+		}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, shuffle := range []bool{false, true} {
+		one, three := fit(1, shuffle), fit(3, shuffle)
+		if !slices.Equal(one.Weights(), three.Weights()) || one.Bias() != three.Bias() || one.Misclassified() != three.Misclassified() {
+			t.Errorf("shuffle %v: with 3 goroutines the pocket misclassifies %d rows, with 1 %d, or its weights differ",
+				shuffle, three.Misclassified(), one.Misclassified())
+		}
+		wrong := 0
+		for i := range y {
+			if three.Predict(X.RawRowView(i)) != y[i] {
+				wrong++
+			}
+		}
+		if wrong != three.Misclassified() {
+			t.Errorf("shuffle %v: Misclassified %d, but Predict gets %d rows wrong", shuffle, three.Misclassified(), wrong)
+		}
+		if three.Stats().Epochs != 20 || one.Misclassified() == 0 {
+			t.Errorf("shuffle %v: the run converged: no count was tested", shuffle)
 		}
 	}
 }
