@@ -28,8 +28,10 @@ import (
 // c_k of the vector it made. For m distinct rows of d features that is
 // (m+2)·d + m float64s and 2K+2 ints. However many epochs the run takes,
 // the rows are never more than the training set, and each mistake costs
-// two ints. Training costs what Perceptron's does, plus a constant a visit
-// and the copy of the m rows at the end.
+// two ints. An epoch costs what Perceptron's does, plus a constant a visit;
+// once, at the end, Fit copies the m rows: one pass of writes over m·d
+// numbers, which page faults can make dearer than an epoch when the heap
+// must grow to hold them.
 //
 // Score computes every w_k·x+b_k in one pass: one dot product for each
 // distinct row, then one addition for each mistake, since w_k·x+b_k is
