@@ -20,7 +20,7 @@ import (
 //
 // Fit computes the average with the cached-weights trick of Daumé's A Course
 // in Machine Learning (chapter 4, algorithm 7), which the course notes (003)
-// give. Fit counts the visits in c. A mistake on (x, y) at visit c+1 moves
+// give. c is the number of visits so far. A mistake on (x, y) at visit c+1 moves
 // w and b by Rate·y·x and Rate·y, as Perceptron does, and the cached
 // weights u and β by c·Rate·y·x and c·Rate·y. After T visits, T·w−u is the
 // sum of the weights after each visit and T·b−β that of the biases, and
@@ -29,8 +29,8 @@ import (
 // Fit does not move u at each mistake: it adds c·Rate·y to a sum kept for
 // the row, one float64 per row, and at the end forms u and β from these
 // sums, reading each row that was ever a mistake once more. A visit thus
-// costs what Perceptron's does, mistakes included, plus a constant, and
-// the average one axpy for each distinct row that was a mistake.
+// costs what Perceptron's does, a mistake one addition more, and the
+// average one axpy for each distinct row that was a mistake.
 //
 // The notes start the count at 1, which averages in the starting weights
 // once more and divides by T+1; from zero starting weights and bias that only
@@ -80,18 +80,15 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	}
 	lin := s.start(ds.d)
 	g := make([]float64, ds.n) // the sum of c·Rate·y over the mistakes on each row
-	c := 0.0
-	stats, err := s.run(ds, func(epoch, i int) (bool, error) {
-		mistake, err := s.step(&lin, ds, epoch, i)
-		if mistake {
-			g[i] += c * s.rate * ds.y[i]
-		}
-		c++
-		return mistake, err
+	stats, err := s.run(ds, func(epoch int, order []int) (int, error) {
+		return s.pass(&lin, ds, epoch, order, func(i, c int) {
+			g[i] += float64(c) * s.rate * ds.y[i]
+		})
 	})
 	if err != nil {
 		return err
 	}
+	c := float64(stats.Epochs * ds.n)
 	if err := lin.checkFinite(); err != nil {
 		return err
 	}

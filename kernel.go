@@ -360,7 +360,7 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 	}
 	t := newTrainer(ds, &s, kn, k)
 	defer t.close()
-	stats, err := s.run(ds, t.visit)
+	stats, err := s.run(ds, t.pass)
 	if err != nil {
 		return err
 	}
@@ -873,7 +873,6 @@ func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
 		t.helpers.Add(1)
 		go t.help()
 	}
-	s.onEpoch = t.epoch
 	return t
 }
 
@@ -884,6 +883,23 @@ func (t *trainer) close() {
 	t.cond.Broadcast()
 	t.mu.Unlock()
 	t.helpers.Wait()
+}
+
+// pass is Fit's epoch: it visits the rows in order and returns the number
+// of mistakes.
+func (t *trainer) pass(epoch int, order []int) (int, error) {
+	t.epoch(order)
+	mistakes := 0
+	for _, i := range order {
+		mistake, err := t.visit(epoch, i)
+		if err != nil {
+			return mistakes, err
+		}
+		if mistake {
+			mistakes++
+		}
+	}
+	return mistakes, nil
 }
 
 // epoch starts an epoch that visits the rows in order.

@@ -121,8 +121,8 @@ func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	lin := s.start(ds.d)
-	stats, err := s.run(ds, func(epoch, i int) (bool, error) {
-		return s.step(&lin, ds, epoch, i)
+	stats, err := s.run(ds, func(epoch int, order []int) (int, error) {
+		return s.pass(&lin, ds, epoch, order, nil)
 	})
 	if err != nil {
 		return err
@@ -283,11 +283,6 @@ type settings struct {
 	w0       []float64
 	b0       float64
 	onUpdate func(epoch, i int, w []float64, b float64)
-
-	// onEpoch, if not nil, is called by run at the start of every epoch
-	// with the order in which the epoch will visit the rows. It lets a
-	// classifier work ahead of the visits; it must not modify order.
-	onEpoch func(order []int)
 }
 
 // resolve returns s with its defaults filled in, or an error if a setting
@@ -324,24 +319,36 @@ func (s *settings) start(d int) linear {
 	return linear{w: w, b: s.b0}
 }
 
-// step is the perceptron's rule on row i of ds: if y(w·x+b) <= 0 it moves
-// l and reports true. It returns an error, before any update, if the row
-// holds NaN or an infinity. Such a row makes the score NaN or infinite
-// whatever l is, so the rows are checked on their first visit for the
-// price of a comparison, and only a row with such a score is searched.
-func (s *settings) step(l *linear, ds *dataset, epoch, i int) (bool, error) {
-	x, y := ds.row(i), ds.y[i]
-	a := l.score(x)
-	if math.IsNaN(a) || math.IsInf(a, 0) {
-		if err := ds.rowError(i); err != nil {
-			return false, err
+// pass is one epoch of the perceptron's rule on the rows of ds, visited in
+// order: at each row with y(w·x+b) <= 0 it moves l. It returns the number
+// of mistakes. If mistake is not nil, pass calls it at each mistake before
+// the update, with the row and the number of visits that the run made
+// before this one; the weights stay as they are between two calls.
+//
+// pass returns an error, before any update, at the first row that holds
+// NaN or an infinity. Such a row makes the score NaN or infinite whatever
+// l is, so the rows are checked on their first visit for the price of a
+// comparison, and only a row with such a score is searched.
+func (s *settings) pass(l *linear, ds *dataset, epoch int, order []int, mistake func(i, visit int)) (int, error) {
+	mistakes := 0
+	for p, i := range order {
+		x, y := ds.row(i), ds.y[i]
+		a := l.score(x)
+		if math.IsNaN(a) || math.IsInf(a, 0) {
+			if err := ds.rowError(i); err != nil {
+				return mistakes, err
+			}
 		}
+		if y*a > 0 {
+			continue
+		}
+		if mistake != nil {
+			mistake(i, (epoch-1)*len(order)+p)
+		}
+		s.move(l, x, y, epoch, i)
+		mistakes++
 	}
-	if y*a > 0 {
-		return false, nil
-	}
-	s.move(l, x, y, epoch, i)
-	return true, nil
+	return mistakes, nil
 }
 
 // move makes the perceptron's update for a mistake on (x, y), moving l by
@@ -362,14 +369,15 @@ func (s *settings) update(l *linear, x []float64, a float64) {
 	}
 }
 
-// run is the epoch loop that all classifiers share. It calls visit for
-// every row of ds in each epoch, in order or, if s.rnd is set, in a fresh
-// random order; visit reports whether the row was a mistake. run stops
-// after the first epoch with no mistake or after s.epochs epochs.
+// run is the epoch loop that all classifiers share. For each epoch it
+// calls pass with the order of its visits: every row of ds, in order or,
+// if s.rnd is set, in a fresh random order. pass visits the rows, must not
+// modify order, and returns the number of mistakes. run stops after the
+// first epoch with no mistake or after s.epochs epochs.
 //
-// visit must return an error if the row holds NaN or an infinity, at the
+// pass must return an error if a row holds NaN or an infinity, at the
 // latest on the row's first visit, in epoch 1, and run returns it.
-func (s *settings) run(ds *dataset, visit func(epoch, i int) (bool, error)) (Stats, error) {
+func (s *settings) run(ds *dataset, pass func(epoch int, order []int) (int, error)) (Stats, error) {
 	order := make([]int, ds.n)
 	for i := range order {
 		order[i] = i
@@ -380,18 +388,9 @@ func (s *settings) run(ds *dataset, visit func(epoch, i int) (bool, error)) (Sta
 		if s.rnd != nil {
 			s.rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
-		if s.onEpoch != nil {
-			s.onEpoch(order)
-		}
-		mistakes := 0
-		for _, i := range order {
-			mistake, err := visit(st.Epochs, i)
-			if err != nil {
-				return Stats{}, err
-			}
-			if mistake {
-				mistakes++
-			}
+		mistakes, err := pass(st.Epochs, order)
+		if err != nil {
+			return Stats{}, err
 		}
 		st.Mistakes += mistakes
 		st.EpochMistakes = append(st.EpochMistakes, mistakes)

@@ -106,54 +106,46 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 		best = e
 	}
 
-	var visit func(epoch, i int) (bool, error)
-	if p.CheckAll {
-		visit = func(epoch, i int) (bool, error) {
-			mistake, err := s.step(&lin, ds, epoch, i)
-			if !mistake {
-				return false, err
+	// The weights change only at mistakes, so judge weighs each weight
+	// vector of the run when its life ends, at the next mistake or at the
+	// end of the run, with the visits it lived. made is the visit that
+	// made the current weights, -1 for the starting ones. record is the
+	// pocket's run, which grows with its weights' run while they are the
+	// perceptron's: only the starting weights are still the perceptron's
+	// when they are pocketed, as the others are pocketed when they die.
+	made, record := -1, 0
+	judge := func(end int) {
+		run := end - made - 1
+		switch {
+		case p.CheckAll:
+			if made < 0 {
+				return // counted before the run
 			}
 			if e := t.count(&lin, best); e < best {
 				keep(e)
 			}
-			return true, nil
-		}
-	} else {
-		// run is the current weights' run and record the pocket's, which
-		// grows with run while pocketed, that is while the current
-		// weights are the pocket's. counted is set once the current
-		// weights are counted: a second count would give the same answer.
-		run, record, pocketed, counted := 0, 0, true, true
-		visit = func(epoch, i int) (bool, error) {
-			mistake, err := s.step(&lin, ds, epoch, i)
-			switch {
-			case err != nil:
-				return false, err
-			case mistake:
-				run, pocketed, counted = 0, false, false
-				return true, nil
-			}
-			run++
-			switch {
-			case pocketed:
+		case made < 0:
+			record = run // the starting weights, pocketed before the run
+		case run > record:
+			if e := t.count(&lin, best); e < best {
+				keep(e)
 				record = run
-			case run > record && !counted:
-				counted = true
-				if e := t.count(&lin, best); e < best {
-					keep(e)
-					record, pocketed = run, true
-				}
 			}
-			return false, nil
 		}
 	}
-	stats, err := s.run(ds, visit)
+	stats, err := s.run(ds, func(epoch int, order []int) (int, error) {
+		return s.pass(&lin, ds, epoch, order, func(i, visit int) {
+			judge(visit)
+			made = visit
+		})
+	})
 	if err != nil {
 		return err
 	}
 	if err := lin.checkFinite(); err != nil {
 		return err
 	}
+	judge(stats.Epochs * ds.n)
 	if stats.Converged && best > 0 {
 		// The last weights classify every row right, but their run need
 		// not have beaten the record.

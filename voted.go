@@ -28,10 +28,10 @@ import (
 // c_k of the vector it made. For m distinct rows of d features that is
 // (m+2)·d + m float64s and 2K+2 ints. However many epochs the run takes,
 // the rows are never more than the training set, and each mistake costs
-// two ints. An epoch costs what Perceptron's does, plus a constant a visit;
-// once, at the end, Fit copies the m rows: one pass of writes over m·d
-// numbers, which page faults can make dearer than an epoch when the heap
-// must grow to hold them.
+// two ints. An epoch costs what Perceptron's does, and each mistake an
+// append more; once, at the end, Fit copies the m rows: one pass of writes
+// over m·d numbers, which page faults can make dearer than an epoch when
+// the heap must grow to hold them.
 //
 // Score computes every w_k·x+b_k in one pass: one dot product for each
 // distinct row, then one addition for each mistake, since w_k·x+b_k is
@@ -93,24 +93,26 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	}
 	lin := s.start(ds.d)
 	first := linear{w: slices.Clone(lin.w), b: lin.b}
+	// Each vote holds first the visit that made it; the count of a vote
+	// is the number of visits from it to the next vote's.
 	votes := []vote{{row: -1}}
-	stats, err := s.run(ds, func(epoch, i int) (bool, error) {
-		mistake, err := s.step(&lin, ds, epoch, i)
-		switch {
-		case err != nil:
-			return false, err
-		case mistake:
-			votes = append(votes, vote{row: i, count: 1})
-		default:
-			votes[len(votes)-1].count++
-		}
-		return mistake, nil
+	stats, err := s.run(ds, func(epoch int, order []int) (int, error) {
+		return s.pass(&lin, ds, epoch, order, func(i, visit int) {
+			votes = append(votes, vote{row: i, count: visit})
+		})
 	})
 	if err != nil {
 		return err
 	}
 	if err := lin.checkFinite(); err != nil {
 		return err
+	}
+	for k := range votes {
+		next := stats.Epochs * ds.n
+		if k+1 < len(votes) {
+			next = votes[k+1].count
+		}
+		votes[k].count = next - votes[k].count
 	}
 
 	// Number the distinct mistaken rows, and store each once.
