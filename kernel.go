@@ -59,7 +59,9 @@ type RBF struct {
 
 // Custom is a kernel given by a function. The function must be symmetric,
 // K(x, z) = K(z, x), must not modify or retain its arguments, and must be
-// safe for concurrent use: Kernel calls it from several goroutines.
+// safe for concurrent use: Kernel calls it from several goroutines. If it
+// panics, the panic reaches the caller of the Kernel method that called
+// it, on the caller's goroutine, once the other goroutines have stopped.
 type Custom func(x, z []float64) float64
 
 // Eval returns x·z.
@@ -515,12 +517,30 @@ func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 			}
 		}
 	}
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), blocks) - 1 {
-		wg.Go(work)
+	// A panic, which a Custom kernel can raise on any goroutine, stops
+	// them all and is raised again on the caller's.
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first any
+	)
+	guarded := func() {
+		defer func() {
+			if p := recover(); p != nil {
+				once.Do(func() { first = p })
+				next.Store(int64(blocks))
+			}
+		}()
+		work()
 	}
-	work()
+	for range min(runtime.GOMAXPROCS(0), blocks) - 1 {
+		wg.Go(guarded)
+	}
+	guarded()
 	wg.Wait()
+	if first != nil {
+		panic(first)
+	}
 	return dst
 }
 
@@ -810,6 +830,7 @@ type trainer struct {
 	cond    sync.Cond // a block was queued or its bulk done, or stop
 	queue   []*block  // blocks whose bulk has chunks to hand out
 	stop    bool
+	panic   any // the first panic of a chunk, for start to raise
 	helpers sync.WaitGroup
 }
 
@@ -1000,16 +1021,24 @@ func (t *trainer) prune() {
 }
 
 // work hands out the next chunk of blk's bulk, computes it and counts it
-// done. It is called, and returns, with t.mu held.
+// done. It is called, and returns, with t.mu held. A panic of the chunk,
+// which a Custom kernel can raise on a helper, is kept for start to raise
+// on Fit's goroutine.
 func (t *trainer) work(blk *block, k []float64) {
 	c := blk.handed
 	blk.handed++
 	t.mu.Unlock()
+	defer func() {
+		p := recover()
+		t.mu.Lock()
+		if t.panic == nil {
+			t.panic = p
+		}
+		if blk.done++; blk.done == blk.chunks {
+			t.cond.Broadcast()
+		}
+	}()
 	t.chunk(blk, c, k)
-	t.mu.Lock()
-	if blk.done++; blk.done == blk.chunks {
-		t.cond.Broadcast()
-	}
 }
 
 // chunk computes chunk c of blk's bulk into part[c], with k as scratch.
@@ -1044,7 +1073,11 @@ func (t *trainer) start(b int) {
 		}
 	}
 	t.prune() // blk is done, as are those before it: none stays queued
+	p := t.panic
 	t.mu.Unlock()
+	if p != nil {
+		panic(p)
+	}
 	nl := len(blk.late)
 	for q, r := range blk.late {
 		var s float64

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -822,5 +823,49 @@ func TestKernelLearnContinues(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKernelCustomPanic checks that a panic in a Custom kernel reaches the
+// caller of Fit and of ScoreRows, whichever goroutine raised it, and that
+// the Kernel stays usable.
+func TestKernelCustomPanic(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	X, y := benchData(600, 8)
+	type boom struct{ call int64 }
+	var calls, at atomic.Int64 // at is the call that panics; 0 for none
+	k := &Kernel{Func: Custom(func(x, z []float64) float64 {
+		if calls.Add(1) == at.Load() {
+			panic(boom{at.Load()})
+		}
+		return floats.Dot(x, z)
+	}), Epochs: 3}
+	if err := k.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	fitCalls := calls.Swap(0)
+	k.ScoreRows(nil, X)
+	scoreCalls := calls.Swap(0)
+	raised := func(name string, call int64, f func()) {
+		t.Helper()
+		calls.Store(0)
+		at.Store(call)
+		defer func() {
+			at.Store(0)
+			if p := recover(); p != (boom{call}) {
+				t.Errorf("%s, panic at call %d: recovered %v, want boom{%d}", name, call, p, call)
+			}
+		}()
+		f()
+	}
+	for f := range int64(20) {
+		raised("Fit", 1+f*fitCalls/20, func() { k.Fit(X, y) })
+		raised("ScoreRows", 1+f*scoreCalls/20, func() { k.ScoreRows(nil, X) })
+	}
+	if err := k.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	if got := k.ScoreRows(nil, X); len(got) != len(y) {
+		t.Fatalf("ScoreRows after the panics returned %d scores, want %d", len(got), len(y))
 	}
 }

@@ -506,6 +506,14 @@ func TestProgress(t *testing.T) {
 	if isTerminal(f) || isTerminal(&bytes.Buffer{}) {
 		t.Error("a file or a buffer is taken for a terminal")
 	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
 }
 
 func TestPlot(t *testing.T) {

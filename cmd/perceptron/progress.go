@@ -32,14 +32,19 @@ type progress struct {
 	mistakes int
 }
 
-// isTerminal reports whether w is a terminal.
+// isTerminal reports whether w is a terminal: a character device other
+// than the null device, to which 2>/dev/null sends stderr.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
 }
 
 // begin starts the report of the run of the classifier called name.
