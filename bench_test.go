@@ -182,9 +182,9 @@ func BenchmarkVotedPredict(b *testing.B) {
 // final average, Voted's copy of its rows), which it reports as ns/once:
 // with t(E) the fastest of the Fits of E epochs, ns/epoch is
 // (t(2·benchEpochs) - t(benchEpochs)) / benchEpochs and ns/once is
-// t(benchEpochs) - benchEpochs·ns/epoch. The fastest Fit is the one that
-// the machine's other work and the page faults of fresh memory disturbed
-// least.
+// t(benchEpochs) - benchEpochs·ns/epoch, a small difference of large
+// times that noise can make negative. The fastest Fit is the one that the
+// machine's other work and the page faults of fresh memory disturbed least.
 func BenchmarkEpoch(b *testing.B) {
 	X, y := benchData(12000, 784)
 	for _, c := range []struct {

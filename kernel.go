@@ -61,7 +61,8 @@ type RBF struct {
 // K(x, z) = K(z, x), must not modify or retain its arguments, and must be
 // safe for concurrent use: Kernel calls it from several goroutines. If it
 // panics, the panic reaches the caller of the Kernel method that called
-// it, on the caller's goroutine, once the other goroutines have stopped.
+// it, on the caller's goroutine. It must not call runtime.Goexit, as
+// testing's FailNow does.
 type Custom func(x, z []float64) float64
 
 // Eval returns x·z.
@@ -347,10 +348,9 @@ type Kernel struct {
 //
 // Fit returns an error if X has no rows, if len(y) is not the number of
 // rows, if a label is not -1 or +1, if X holds NaN or an infinity, or if a
-// setting or a kernel parameter is not valid. A failed Fit leaves the
-// Kernel as it was; OnUpdate may have been called for rows visited before
-// a bad value was found. Fit does not modify X or y and keeps no reference
-// to them.
+// setting or a kernel parameter is not valid; it checks X before any
+// visit. A failed Fit leaves the Kernel as it was. Fit does not modify X
+// or y and keeps no reference to them.
 func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y)
 	if err != nil {
@@ -824,7 +824,6 @@ type trainer struct {
 	blocks []block
 	cur    *block    // the block being visited
 	k0     []float64 // the visiting goroutine's kernel values
-	zeros  []float64 // d zeros, for dataset.check
 
 	mu      sync.Mutex
 	cond    sync.Cond // a block was queued or its bulk done, or stop
@@ -869,7 +868,6 @@ func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
 		blocks:   make([]block, lookahead+1),
 		queue:    make([]*block, 0, lookahead+1),
 		k0:       make([]float64, blockRows),
-		zeros:    make([]float64, ds.d),
 	}
 	t.cond.L = &t.mu
 	if !s.noBias {
@@ -907,16 +905,22 @@ func (t *trainer) close() {
 }
 
 // pass is Fit's epoch: it visits the rows in order and returns the number
-// of mistakes.
+// of mistakes. Before the first epoch it checks the rows for NaN and
+// infinities in the order of its visits, since the kernel meets a row
+// before its visit, in the work done ahead.
 func (t *trainer) pass(epoch int, order []int) (int, error) {
+	if epoch == 1 {
+		zeros := make([]float64, t.ds.d)
+		for _, i := range order {
+			if err := t.ds.check(i, zeros); err != nil {
+				return 0, err
+			}
+		}
+	}
 	t.epoch(order)
 	mistakes := 0
 	for _, i := range order {
-		mistake, err := t.visit(epoch, i)
-		if err != nil {
-			return mistakes, err
-		}
-		if mistake {
+		if t.visit(epoch, i) {
 			mistakes++
 		}
 	}
@@ -1028,17 +1032,22 @@ func (t *trainer) work(blk *block, k []float64) {
 	c := blk.handed
 	blk.handed++
 	t.mu.Unlock()
-	defer func() {
-		p := recover()
-		t.mu.Lock()
-		if t.panic == nil {
-			t.panic = p
-		}
-		if blk.done++; blk.done == blk.chunks {
-			t.cond.Broadcast()
-		}
-	}()
+	p := t.try(blk, c, k)
+	t.mu.Lock()
+	if t.panic == nil {
+		t.panic = p
+	}
+	if blk.done++; blk.done == blk.chunks {
+		t.cond.Broadcast()
+	}
+}
+
+// try computes chunk c of blk's bulk and returns the value of its panic, or
+// nil.
+func (t *trainer) try(blk *block, c int, k []float64) (p any) {
+	defer func() { p = recover() }()
 	t.chunk(blk, c, k)
+	return nil
 }
 
 // chunk computes chunk c of blk's bulk into part[c], with k as scratch.
@@ -1099,14 +1108,8 @@ func (t *trainer) start(b int) {
 	t.queueBlock(b + lookahead)
 }
 
-// visit is Fit's visit of row i. It checks the row for NaN and infinities
-// on its first visit.
-func (t *trainer) visit(epoch, i int) (bool, error) {
-	if epoch == 1 {
-		if err := t.ds.check(i, t.zeros); err != nil {
-			return false, err
-		}
-	}
+// visit is Fit's visit of row i.
+func (t *trainer) visit(epoch, i int) bool {
 	p := t.pos % blockRows
 	if p == 0 {
 		t.start(t.pos / blockRows)
@@ -1116,7 +1119,7 @@ func (t *trainer) visit(epoch, i int) (bool, error) {
 	t.seen[i] = t.base + len(t.log)
 	y := t.ds.y[i]
 	if y*(t.f[i]+t.b) > 0 {
-		return false, nil
+		return false
 	}
 	if t.budget > 0 && len(t.mistakes) == t.budget {
 		j := t.rnd.IntN(len(t.mistakes))
@@ -1137,7 +1140,7 @@ func (t *trainer) visit(epoch, i int) (bool, error) {
 	if t.onUpdate != nil {
 		t.onUpdate(epoch, i, t.vectors, t.b)
 	}
-	return true, nil
+	return true
 }
 
 // change logs the change delta·K(x_row, ·) to the hypothesis, made at

@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -826,20 +828,30 @@ func TestKernelLearnContinues(t *testing.T) {
 	}
 }
 
+// onHelper reports whether the calling goroutine is one of Fit's helpers.
+func onHelper() bool {
+	buf := make([]byte, 4096)
+	return bytes.Contains(buf[:runtime.Stack(buf, false)], []byte("perceptron.(*trainer).help("))
+}
+
 // TestKernelCustomPanic checks that a panic in a Custom kernel reaches the
-// caller of Fit and of ScoreRows, whichever goroutine raised it, and that
-// the Kernel stays usable.
+// caller of Fit and of ScoreRows, whichever goroutine raised it, that no
+// goroutine stays behind, and that the Kernel stays usable.
 func TestKernelCustomPanic(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	X, y := benchData(600, 8)
 	type boom struct{ call int64 }
-	var calls, at atomic.Int64 // at is the call that panics; 0 for none
+	var calls, at, helperPanics atomic.Int64 // at is the call that panics; 0 for none
 	k := &Kernel{Func: Custom(func(x, z []float64) float64 {
-		if calls.Add(1) == at.Load() {
-			panic(boom{at.Load()})
+		if c := calls.Add(1); c == at.Load() {
+			if onHelper() {
+				helperPanics.Add(1)
+			}
+			panic(boom{c})
 		}
 		return floats.Dot(x, z)
 	}), Epochs: 3}
+	goroutines := runtime.NumGoroutine()
 	if err := k.Fit(X, y); err != nil {
 		t.Fatal(err)
 	}
@@ -862,10 +874,60 @@ func TestKernelCustomPanic(t *testing.T) {
 		raised("Fit", 1+f*fitCalls/20, func() { k.Fit(X, y) })
 		raised("ScoreRows", 1+f*scoreCalls/20, func() { k.ScoreRows(nil, X) })
 	}
+	if helperPanics.Load() == 0 {
+		t.Error("no panic was raised on a helper of Fit")
+	}
 	if err := k.Fit(X, y); err != nil {
 		t.Fatal(err)
 	}
 	if got := k.ScoreRows(nil, X); len(got) != len(y) {
 		t.Fatalf("ScoreRows after the panics returned %d scores, want %d", len(got), len(y))
+	}
+	for range 100 {
+		if runtime.NumGoroutine() <= goroutines {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > goroutines {
+		t.Errorf("%d goroutines after the panics, %d before", n, goroutines)
+	}
+}
+
+// TestKernelCustomGoexit checks that Fit's goroutine can leave Fit by
+// runtime.Goexit in a Custom kernel, as testing's FailNow does, without
+// leaving a helper behind.
+func TestKernelCustomGoexit(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	X, y := benchData(600, 8)
+	goroutines := runtime.NumGoroutine()
+	for range 20 {
+		var calls atomic.Int64
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			k := &Kernel{Func: Custom(func(x, z []float64) float64 {
+				if calls.Add(1) > 20000 && !onHelper() {
+					runtime.Goexit()
+				}
+				return floats.Dot(x, z)
+			}), Epochs: 3}
+			k.Fit(X, y)
+			t.Error("Fit returned: the kernel never called Goexit")
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("Fit did not return after Goexit in its kernel")
+		}
+	}
+	for range 100 {
+		if runtime.NumGoroutine() <= goroutines {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > goroutines {
+		t.Errorf("%d goroutines after the Goexits, %d before", n, goroutines)
 	}
 }

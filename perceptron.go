@@ -134,7 +134,7 @@ func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 	return nil
 }
 
-// Learn trains the perceptron on one example, as one step of Fit does, and
+// Learn trains the perceptron on one example, as one visit of Fit does, and
 // reports whether it was a mistake and so caused an update. Learn on a
 // perceptron that has not been fitted starts from InitWeights and InitBias,
 // or from zero weights of the length of x. Learn leaves Stats as they are.
@@ -323,11 +323,12 @@ func (s *settings) start(d int) linear {
 // order: at each row with y(w·x+b) <= 0 it moves l. It returns the number
 // of mistakes. If mistake is not nil, pass calls it at each mistake before
 // the update, with the row and the number of visits that the run made
-// before this one; the weights stay as they are between two calls.
+// before this one; the weights at a call are those that every visit since
+// the previous call used.
 //
-// pass returns an error, before any update, at the first row that holds
-// NaN or an infinity. Such a row makes the score NaN or infinite whatever
-// l is, so the rows are checked on their first visit for the price of a
+// pass returns an error, before updating on it, at the first row that
+// holds NaN or an infinity. Such a row makes the score NaN or infinite
+// whatever l is, so every visit checks its row for the price of a
 // comparison, and only a row with such a score is searched.
 func (s *settings) pass(l *linear, ds *dataset, epoch int, order []int, mistake func(i, visit int)) (int, error) {
 	mistakes := 0
@@ -402,9 +403,9 @@ func (s *settings) run(ds *dataset, pass func(epoch int, order []int) (int, erro
 	return st, nil
 }
 
-// dataset is a training set of checked shape and labels; run checks its
-// values. The rows of a mat.RawMatrixer are
-// read in place; any other matrix is copied once.
+// dataset is a training set of checked shape and labels; the visits check
+// its values. The rows of a mat.RawMatrixer are read in place; any other
+// matrix is copied once.
 type dataset struct {
 	n, d   int
 	stride int

@@ -35,7 +35,7 @@ import (
 //
 // A count stops as soon as the weights have as many misclassified rows as
 // the pocket, since they can no longer win; a count that wins reads every
-// row. In the default mode, on sets of more than 2^17 values, GOMAXPROCS
+// row. In the default mode, on sets of at least 2^17 values, GOMAXPROCS
 // goroutines share each count, which comes out the same. A row counts as
 // misclassified when Predict with the weights gets it wrong. Fit keeps the
 // count of the pocket, for Misclassified. If an epoch makes no mistake, the

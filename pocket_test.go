@@ -206,6 +206,24 @@ func TestPocketSharedCounts(t *testing.T) {
 		}
 		return p
 	}
+	// On integer rows, where float64 sums are exact, against the naive
+	// pocket.
+	rnd := rand.New(rand.NewPCG(7, 8))
+	rows, Xi, yi := randomSet(rnd, 1400, 96)
+	procs := runtime.GOMAXPROCS(3)
+	for _, random := range []bool{false, true} {
+		tr := trial{epochs: 3, rate: 1, seed: 9, random: random, bias: true}
+		var p Pocket
+		set(&p, tr.settings())
+		if err := p.Fit(Xi, yi); err != nil {
+			t.Fatal(err)
+		}
+		w, b, e := naivePocket(rows, yi, tr, false)
+		if !slices.Equal(p.Weights(), w) || p.Bias() != b || p.Misclassified() != e {
+			t.Errorf("shuffle %v: the pocket misclassifies %d rows, the naive pocket %d, or their weights differ", random, p.Misclassified(), e)
+		}
+	}
+	runtime.GOMAXPROCS(procs)
 	for _, shuffle := range []bool{false, true} {
 		one, three := fit(1, shuffle), fit(3, shuffle)
 		if !slices.Equal(one.Weights(), three.Weights()) || one.Bias() != three.Bias() || one.Misclassified() != three.Misclassified() {

@@ -621,7 +621,7 @@ func TestBadValueFirstVisit(t *testing.T) {
 		}
 		finite := func(name string) func(epoch, i int, w []float64, b float64) {
 			return func(epoch, i int, w []float64, b float64) {
-				if j := nonFinite(append(w, b)); j >= 0 {
+				if j := nonFinite(append(slices.Clone(w), b)); j >= 0 {
 					t.Errorf("seed %d, %s: OnUpdate saw w or b not finite after row %d", seed, name, i)
 				}
 			}
