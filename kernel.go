@@ -910,11 +910,8 @@ func (t *trainer) close() {
 // before its visit, in the work done ahead.
 func (t *trainer) pass(epoch int, order []int) (int, error) {
 	if epoch == 1 {
-		zeros := make([]float64, t.ds.d)
-		for _, i := range order {
-			if err := t.ds.check(i, zeros); err != nil {
-				return 0, err
-			}
+		if err := t.ds.checkRows(order); err != nil {
+			return 0, err
 		}
 	}
 	t.epoch(order)

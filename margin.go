@@ -145,18 +145,6 @@ func geometric(m, nw float64) float64 {
 	return m / nw
 }
 
-// checkRows returns an error naming the first NaN or infinity in ds, for
-// the routines that must trust every row before they read any.
-func (ds *dataset) checkRows() error {
-	zeros := make([]float64, ds.d)
-	for i := range ds.n {
-		if err := ds.check(i, zeros); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Separable reports whether some hyperplane w·x+b = 0 separates the rows of
 // X with label +1 from those with label -1, so that y_i(w·x_i+b) > 0 for
 // every row; equivalently, whether the convex hulls of the two classes are
@@ -173,7 +161,7 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := ds.checkRows(); err != nil {
+	if err := ds.checkRows(nil); err != nil {
 		return false, err
 	}
 	if ds.classes() < 2 {
@@ -382,7 +370,7 @@ func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, err
 	if err != nil {
 		return MaxMargin{}, err
 	}
-	if err := ds.checkRows(); err != nil {
+	if err := ds.checkRows(nil); err != nil {
 		return MaxMargin{}, err
 	}
 	if !set.NoBias && ds.classes() < 2 {
@@ -441,7 +429,7 @@ func NovikoffBound(X mat.Matrix, y []float64, s *MarginSettings) (MistakeBound, 
 	if err != nil {
 		return MistakeBound{}, err
 	}
-	if err := ds.checkRows(); err != nil {
+	if err := ds.checkRows(nil); err != nil {
 		return MistakeBound{}, err
 	}
 	aug := 1.0

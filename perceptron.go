@@ -458,6 +458,23 @@ func (ds *dataset) check(i int, zeros []float64) error {
 	return ds.rowError(i)
 }
 
+// checkRows returns an error naming the first NaN or infinity in the rows
+// of ds taken in order, or in index order if order is nil, for the
+// routines that must trust every row before they read any.
+func (ds *dataset) checkRows(order []int) error {
+	zeros := make([]float64, ds.d)
+	for p := range ds.n {
+		i := p
+		if order != nil {
+			i = order[p]
+		}
+		if err := ds.check(i, zeros); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // rowError returns an error naming the first NaN or infinity in row i, or
 // nil if the row has none.
 func (ds *dataset) rowError(i int) error {

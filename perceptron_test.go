@@ -485,25 +485,28 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
+// mustPanic reports an error named name unless f panics with a value whose
+// text contains want.
+func mustPanic(t *testing.T, name, want string, f func()) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(fmt.Sprint(r), want) {
+			t.Errorf("%s: panic %v, want one containing %q", name, r, want)
+		}
+	}()
+	f()
+}
+
 func TestPredictPanics(t *testing.T) {
-	mustPanic := func(name, want string, f func()) {
-		t.Helper()
-		defer func() {
-			r := recover()
-			if r == nil || !strings.Contains(fmt.Sprint(r), want) {
-				t.Errorf("%s: panic %v, want one containing %q", name, r, want)
-			}
-		}()
-		f()
-	}
 	var p Perceptron
-	mustPanic("Predict before Fit", "perceptron: Predict called before Fit", func() { p.Predict([]float64{1}) })
-	mustPanic("Score before Fit", "perceptron: Score called before Fit", func() { p.Score([]float64{1}) })
+	mustPanic(t, "Predict before Fit", "perceptron: Predict called before Fit", func() { p.Predict([]float64{1}) })
+	mustPanic(t, "Score before Fit", "perceptron: Score called before Fit", func() { p.Score([]float64{1}) })
 	if err := p.Fit(mat.NewDense(2, 2, []float64{1, 0, 0, 1}), []float64{1, -1}); err != nil {
 		t.Fatal(err)
 	}
-	mustPanic("short x", "perceptron: x has length 1, want 2", func() { p.Predict([]float64{1}) })
-	mustPanic("long x", "perceptron: x has length 3, want 2", func() { p.Score([]float64{1, 2, 3}) })
+	mustPanic(t, "short x", "perceptron: x has length 1, want 2", func() { p.Predict([]float64{1}) })
+	mustPanic(t, "long x", "perceptron: x has length 3, want 2", func() { p.Score([]float64{1, 2, 3}) })
 }
 
 func TestPredictSignOfZero(t *testing.T) {

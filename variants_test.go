@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
@@ -422,25 +421,15 @@ func TestVariantsDeterminism(t *testing.T) {
 }
 
 func TestVariantsPredictPanics(t *testing.T) {
-	mustPanic := func(name, want string, f func()) {
-		t.Helper()
-		defer func() {
-			r := recover()
-			if r == nil || !strings.Contains(fmt.Sprint(r), want) {
-				t.Errorf("%s: panic %v, want one containing %q", name, r, want)
-			}
-		}()
-		f()
-	}
 	for _, kind := range variantKinds {
 		c := kind.make(Perceptron{})
-		mustPanic(kind.name+" Predict before Fit", "perceptron: Predict called before Fit", func() { c.Predict([]float64{1}) })
-		mustPanic(kind.name+" Score before Fit", "perceptron: Score called before Fit", func() { c.Score([]float64{1}) })
+		mustPanic(t, kind.name+" Predict before Fit", "perceptron: Predict called before Fit", func() { c.Predict([]float64{1}) })
+		mustPanic(t, kind.name+" Score before Fit", "perceptron: Score called before Fit", func() { c.Score([]float64{1}) })
 		if err := c.Fit(mat.NewDense(2, 2, []float64{1, 0, 0, 1}), []float64{1, -1}); err != nil {
 			t.Fatal(err)
 		}
-		mustPanic(kind.name+" short x", "perceptron: x has length 1, want 2", func() { c.Predict([]float64{1}) })
-		mustPanic(kind.name+" long x", "perceptron: x has length 3, want 2", func() { c.Score([]float64{1, 2, 3}) })
+		mustPanic(t, kind.name+" short x", "perceptron: x has length 1, want 2", func() { c.Predict([]float64{1}) })
+		mustPanic(t, kind.name+" long x", "perceptron: x has length 3, want 2", func() { c.Score([]float64{1, 2, 3}) })
 	}
 }
 
