@@ -819,11 +819,12 @@ type trainer struct {
 	visits   int
 	removed  int // the visit of the last removal by Budget, or 0
 
-	order  []int // the visits of this epoch
-	pos    int   // the visits made in this epoch
-	blocks []block
-	cur    *block    // the block being visited
-	k0     []float64 // the visiting goroutine's kernel values
+	order   []int // the visits of this epoch
+	inOrder []int // the rows in index order, once needed
+	pos     int   // the visits made in this epoch
+	blocks  []block
+	cur     *block    // the block being visited
+	k0      []float64 // the visiting goroutine's kernel values
 
 	mu      sync.Mutex
 	cond    sync.Cond // a block was queued or its bulk done, or stop
@@ -904,11 +905,21 @@ func (t *trainer) close() {
 	t.helpers.Wait()
 }
 
-// pass is Fit's epoch: it visits the rows in order and returns the number
-// of mistakes. Before the first epoch it checks the rows for NaN and
-// infinities in the order of its visits, since the kernel meets a row
-// before its visit, in the work done ahead.
+// pass is Fit's epoch: it visits the rows in order, or in index order if
+// order is nil, and returns the number of mistakes. Before the first epoch
+// it checks the rows for NaN and infinities in the order of its visits,
+// since the kernel meets a row before its visit, in the work done ahead.
 func (t *trainer) pass(epoch int, order []int) (int, error) {
+	if order == nil {
+		// The blocks hold slices of the order.
+		if t.inOrder == nil {
+			t.inOrder = make([]int, t.ds.n)
+			for i := range t.inOrder {
+				t.inOrder[i] = i
+			}
+		}
+		order = t.inOrder
+	}
 	if epoch == 1 {
 		if err := t.ds.checkRows(order); err != nil {
 			return 0, err

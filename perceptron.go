@@ -320,7 +320,8 @@ func (s *settings) start(d int) linear {
 }
 
 // pass is one epoch of the perceptron's rule on the rows of ds, visited in
-// order: at each row with y(w·x+b) <= 0 it moves l. It returns the number
+// order, or in index order if order is nil: at each row with
+// y(w·x+b) <= 0 it moves l. It returns the number
 // of mistakes. If mistake is not nil, pass calls it at each mistake before
 // the update, with the row and the number of visits that the run made
 // before this one; the weights at a call are those that every visit since
@@ -332,7 +333,11 @@ func (s *settings) start(d int) linear {
 // comparison, and only a row with such a score is searched.
 func (s *settings) pass(l *linear, ds *dataset, epoch int, order []int, mistake func(i, visit int)) (int, error) {
 	mistakes := 0
-	for p, i := range order {
+	for p := range ds.n {
+		i := p
+		if order != nil {
+			i = order[p]
+		}
 		x, y := ds.row(i), ds.y[i]
 		a := l.score(x)
 		if math.IsNaN(a) || math.IsInf(a, 0) {
@@ -344,7 +349,7 @@ func (s *settings) pass(l *linear, ds *dataset, epoch int, order []int, mistake 
 			continue
 		}
 		if mistake != nil {
-			mistake(i, (epoch-1)*len(order)+p)
+			mistake(i, (epoch-1)*ds.n+p)
 		}
 		s.move(l, x, y, epoch, i)
 		mistakes++
@@ -371,17 +376,23 @@ func (s *settings) update(l *linear, x []float64, a float64) {
 }
 
 // run is the epoch loop that all classifiers share. For each epoch it
-// calls pass with the order of its visits: every row of ds, in order or,
-// if s.rnd is set, in a fresh random order. pass visits the rows, must not
-// modify order, and returns the number of mistakes. run stops after the
-// first epoch with no mistake or after s.epochs epochs.
+// calls pass with the order of its visits: nil, for every row of ds in
+// index order, or, if s.rnd is set, a fresh random order of the rows. pass
+// visits the rows, must not modify order, and returns the number of
+// mistakes. run stops after the first epoch with no mistake or after
+// s.epochs epochs.
 //
 // pass must return an error if a row holds NaN or an infinity, at the
 // latest on the row's first visit, in epoch 1, and run returns it.
 func (s *settings) run(ds *dataset, pass func(epoch int, order []int) (int, error)) (Stats, error) {
-	order := make([]int, ds.n)
-	for i := range order {
-		order[i] = i
+	// In index order there is no order to hold: n fresh ints can cost
+	// more page faults than an epoch costs work.
+	var order []int
+	if s.rnd != nil {
+		order = make([]int, ds.n)
+		for i := range order {
+			order[i] = i
+		}
 	}
 	var st Stats
 	for st.Epochs < s.epochs {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -558,6 +559,22 @@ func TestAllocs(t *testing.T) {
 	}
 	if small, large := fitAllocs(50), fitAllocs(2000); small != large {
 		t.Errorf("Fit allocates %v times on 50 rows and %v on 2000: it allocates per example", small, large)
+	}
+	// Visiting in index order, Fit needs no slice of the rows' order,
+	// whose fresh memory can cost more than an epoch.
+	fitBytes := func(n int) uint64 {
+		X, y := benchData(n, 10)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		p := &Perceptron{Epochs: 2}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	if small, large := fitBytes(50), fitBytes(20000); large > small+4096 {
+		t.Errorf("Fit in index order allocates %d bytes on 50 rows and %d on 20000: it allocates per row", small, large)
 	}
 	X, y := benchData(100, 10)
 	p := &Perceptron{Epochs: 5}
