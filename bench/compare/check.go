@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -70,9 +71,16 @@ func averageTol(visits int) float64 {
 
 // checks runs the agreement checks on the classifiers that ran.
 func (r *run) checks() {
-	if !r.sklearnRan {
-		return
+	if r.sklearnRan {
+		r.checkSklearn()
 	}
+	for _, w := range r.wekaRuns {
+		r.checkWeka(w)
+	}
+}
+
+// checkSklearn checks Perceptron and Averaged against scikit-learn.
+func (r *run) checkSklearn() {
 	if p, ok := r.fitted["Perceptron"].(*perceptron.Perceptron); ok && r.ran("scikit-learn", "perceptron") {
 		what := fmt.Sprintf("Perceptron = scikit-learn Perceptron after %d epochs: weights and bias", r.epochs)
 		coef, err := readFloats(filepath.Join(r.dir, fmt.Sprintf("perceptron-%d.coef", r.epochs)))
@@ -130,6 +138,112 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 		what := fmt.Sprintf("Perceptron = scikit-learn averaged SGDClassifier's last, unaveraged weights after %d epochs", k)
 		r.verdict(what, compareWeights(p.Weights(), standard))
 	}
+}
+
+// What Weka's VotedPerceptron computes (weka.classifiers.functions.
+// VotedPerceptron of Weka 3.6 as Debian ships it, read from its bytecode
+// with javap -c):
+//
+//   - Its hypothesis is a list of mistakes over the kernel (x·z+1)^E, with
+//     no other bias, and a mistake adds the row with its label, as in
+//     Freund and Schapire: Kernel{Func: Poly{Degree: E, Gamma: 1, Coef0: 1},
+//     NoBias: true}, and for E = 1 Voted, whose bias is the kernel's +1.
+//   - In training it predicts pos (+1) for a score >= 0, so that a score of
+//     exactly zero is a mistake on a neg row only; the notes, and this
+//     library, count it as a mistake whatever the label. In practice only
+//     the empty hypothesis scores exactly zero, so the two differ at the
+//     start: Weka's first mistake is on the first neg row, visit j+1, and
+//     the j pos rows before it are votes for the empty hypothesis. From
+//     that mistake on the two make the same mistakes, unless a score that
+//     rounds differently (the sums are taken in different orders) crosses
+//     zero.
+//   - It predicts by the vote Σ c_k·sign(f_k(x)) with sign(0) = +1, as
+//     Voted and Kernel do, the empty hypothesis included with its j
+//     votes; for a vote of exactly zero its distribution is (1/2, 1/2) and
+//     it takes the first class, neg.
+//
+// So this library's model, fitted on the rows from visit j+1 on, classifies
+// a row as Weka does if it takes pos for a vote plus j above zero. Weka
+// prints how many rows it classifies right, not its predictions, so the
+// check compares those numbers.
+
+// checkWeka checks Weka's run w against this library's model of the same
+// kind fitted from Weka's first mistake on.
+func (r *run) checkWeka(w wekaRun) {
+	ds := r.ds
+	n, d := ds.train.Dims()
+	j := wekaStart(ds.ytrain)
+	what := fmt.Sprintf("%s from Weka's first mistake, visit %d, = Weka %s: rows right", w.vs, j+1, w.name)
+	i := slices.IndexFunc(entries, func(e entry) bool { return e.name == w.vs })
+	if i < 0 {
+		r.verdict(what, outcome{false, "no model of this library is set against it"})
+		return
+	}
+	c, ok := entries[i].new(w.epochs).(scorer)
+	if !ok {
+		r.verdict(what, outcome{false, "the model has no Score"})
+		return
+	}
+	if j == n {
+		r.verdict(what, outcome{false, "every training row is +1, so Weka makes no mistake"})
+		return
+	}
+	if err := c.Fit(ds.train.Slice(j, n, 0, d), ds.ytrain[j:]); err != nil {
+		r.verdict(what, outcome{false, err.Error()})
+		return
+	}
+	train := wekaClassified(scores(c, ds.train), j, ds.ytrain)
+	test := wekaClassified(scores(c, ds.test), j, ds.ytest)
+	detail := fmt.Sprintf("train %d of %d, test %d of %d; Weka %d and %d", train.right, train.rows, test.right, test.rows, w.fit.train.right, w.fit.test.right)
+	r.verdict(what, outcome{train == w.fit.train && test == w.fit.test, detail})
+}
+
+// wekaStart returns the number of rows before the first -1 label in y,
+// which Weka's empty hypothesis classifies right.
+func wekaStart(y []float64) int {
+	j := 0
+	for j < len(y) && y[j] == 1 {
+		j++
+	}
+	return j
+}
+
+// wekaClassified returns the number of rows with labels y that Weka
+// classifies right, given the votes of this library's model fitted from
+// Weka's first mistake on and the j votes of Weka's empty hypothesis.
+func wekaClassified(votes []float64, j int, y []float64) classified {
+	c := classified{rows: len(y)}
+	for i, v := range votes {
+		label := -1.0
+		if v+float64(j) > 0 {
+			label = 1
+		}
+		if label == y[i] {
+			c.right++
+		}
+	}
+	return c
+}
+
+// scorer is a classifier with a decision function.
+type scorer interface {
+	perceptron.Classifier
+	Score(x []float64) float64
+}
+
+// scores returns the scores of c for the rows of X.
+func scores(c scorer, X *mat.Dense) []float64 {
+	if b, ok := c.(interface {
+		ScoreRows(dst []float64, X mat.Matrix) []float64
+	}); ok {
+		return b.ScoreRows(nil, X)
+	}
+	n, _ := X.Dims()
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = c.Score(X.RawRowView(i))
+	}
+	return s
 }
 
 // ran reports whether the model key of system ran on this data set.

@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
 func TestWriteARFF(t *testing.T) {
@@ -170,8 +171,8 @@ Total Number of Instances               50
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.build != 13270*time.Millisecond || f.train != 190.0/200 || f.test != 49.0/50 {
-		t.Errorf("got %+v, want 13.27s, 0.95, 0.98", *f)
+	if f.build != 13270*time.Millisecond || f.train != (classified{190, 200}) || f.test != (classified{49, 50}) {
+		t.Errorf("got %+v, want 13.27s, 190 of 200 and 49 of 50 right", *f)
 	}
 	if _, err := parseWeka(bytes.ReplaceAll(out, []byte("test data"), nil)); err == nil {
 		t.Error("output without test figures parsed")
@@ -319,5 +320,88 @@ func TestSklearnAND(t *testing.T) {
 	}
 	if got := read(fmt.Sprintf("sgd-avg-%d.standard", epochs)); !floats.Equal(got, w[:2]) {
 		t.Errorf("SGDClassifier averaged: last weights %v, want %v", got, w[:2])
+	}
+}
+
+func TestWekaClassified(t *testing.T) {
+	y := []float64{1, 1, -1, -1, 1}
+	// Weka takes pos for a vote plus j above zero, and neg for a tie.
+	votes := []float64{-1, -3, -2, 0, -2}
+	for _, c := range []struct {
+		j    int
+		want int
+	}{
+		{0, 2}, // -1, -3, -2, 0, -2: all neg, the tie too
+		{1, 1}, // 0, -2, -1, 1, -1: neg, neg, neg, pos, neg
+		{2, 2}, // 1, -1, 0, 2, 0: pos, neg, neg, pos, neg
+		{4, 3}, // all above zero: all pos
+	} {
+		got := wekaClassified(votes, c.j, y)
+		if got != (classified{c.want, len(y)}) {
+			t.Errorf("j=%d: got %+v, want %d of %d right", c.j, got, c.want, len(y))
+		}
+	}
+	for _, c := range []struct {
+		y    []float64
+		want int
+	}{
+		{[]float64{-1, 1}, 0},
+		{[]float64{1, 1, -1, 1}, 2},
+		{[]float64{1, 1}, 2},
+	} {
+		if got := wekaStart(c.y); got != c.want {
+			t.Errorf("wekaStart(%v) = %d, want %d", c.y, got, c.want)
+		}
+	}
+}
+
+// TestWekaStart runs the harness with Weka on two small sets and checks
+// that this library's Voted and Kernel, fitted from Weka's first mistake
+// on, classify as many rows right as Weka's VotedPerceptron does. On the
+// first set it checks by hand what the check rests on. Weka visits pos
+// (1, 0), then neg (0, 1). A score of zero is no mistake on a pos row, so
+// the empty hypothesis survives the first visit and the second is
+// Weka's only mistake, which makes f(x) = -(x₂·x+1)^E. Then the vote on
+// (1, 0) is +1 for the empty hypothesis and -1 for f, a tie that Weka
+// gives to neg: of the two rows, Weka classifies only (0, 1) right. Under
+// the notes' rule the first visit would be a mistake too.
+func TestWekaStart(t *testing.T) {
+	t.Parallel()
+	const jar = "/usr/share/java/weka.jar"
+	if _, err := os.Stat(jar); err != nil {
+		t.Skip("Weka is not installed (apt-get install weka)")
+	}
+	if _, err := exec.LookPath("java"); err != nil {
+		t.Skip("java is not installed")
+	}
+	X, y := synth.Data(300, 5)
+	y[0], y[1] = 1, 1 // so that Weka's first mistake is not on the first visit
+	for _, ds := range []*dataSet{
+		{name: "two", train: mat.NewDense(2, 2, []float64{1, 0, 0, 1}), ytrain: []float64{1, -1}},
+		{name: "synth", train: X, ytrain: y},
+	} {
+		ds.about, ds.test, ds.ytest = ds.name, ds.train, ds.ytrain
+		r := &run{
+			ds: ds, dir: t.TempDir(), epochs: 10, repeat: 1, wekaJar: jar,
+			skip:   []string{"sklearn", "svc"},
+			fitted: map[string]perceptron.Classifier{},
+		}
+		if failed := r.all(); failed != 0 {
+			t.Fatalf("%s: %d failures: %q %q", ds.name, failed, r.notes, r.checkLines)
+		}
+		if len(r.wekaRuns) != 2 {
+			t.Fatalf("%s: %d runs of Weka, want 2: %q", ds.name, len(r.wekaRuns), r.notes)
+		}
+		j := wekaStart(ds.ytrain)
+		for i, e := range []int{1, 3} {
+			w := r.wekaRuns[i]
+			if ds.name == "two" && w.fit.train != (classified{1, 2}) {
+				t.Errorf("Weka -E %d on two rows: %d of %d right, want 1 of 2", e, w.fit.train.right, w.fit.train.rows)
+			}
+			want := fmt.Sprintf("check: %s from Weka's first mistake, visit %d, = Weka VotedPerceptron -E %d -I 1: rows right: agree", w.vs, j+1, e)
+			if !strings.HasPrefix(r.checkLines[i], want) {
+				t.Errorf("%s: check %d: got\n%s\nwant\n%s", ds.name, i, r.checkLines[i], want)
+			}
+		}
 	}
 }

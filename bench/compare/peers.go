@@ -126,8 +126,14 @@ func runSklearn(python, dir string, ds *dataSet, fits []string) ([]sklearnFit, m
 // wekaFit is what Weka reports of one run of VotedPerceptron.
 type wekaFit struct {
 	build       time.Duration // "Time taken to build model"
-	train, test float64       // accuracy
+	train, test classified
 }
+
+// classified is the number of rows of a set that a model classifies
+// right, of its rows.
+type classified struct{ right, rows int }
+
+func (c classified) accuracy() float64 { return float64(c.right) / float64(c.rows) }
 
 // runWeka runs Weka's VotedPerceptron with exponent e for one iteration on
 // the ARFF files train and test.
@@ -169,7 +175,7 @@ func parseWeka(out []byte) (*wekaFit, error) {
 	f := &wekaFit{build: time.Duration(sec * float64(time.Second))}
 	for _, sec := range []struct {
 		head string
-		acc  *float64
+		c    *classified
 	}{
 		{"=== Error on training data ===", &f.train},
 		{"=== Error on test data ===", &f.test},
@@ -185,12 +191,12 @@ func parseWeka(out []byte) (*wekaFit, error) {
 		if c == nil || t == nil {
 			return nil, fmt.Errorf("weka: no instance counts after %q", sec.head)
 		}
-		correct, _ := strconv.Atoi(string(c[1]))
-		total, _ := strconv.Atoi(string(t[1]))
-		if total == 0 {
+		right, _ := strconv.Atoi(string(c[1]))
+		rows, _ := strconv.Atoi(string(t[1]))
+		if rows == 0 {
 			return nil, fmt.Errorf("weka: no instances after %q", sec.head)
 		}
-		*sec.acc = float64(correct) / float64(total)
+		*sec.c = classified{right, rows}
 	}
 	return f, nil
 }
