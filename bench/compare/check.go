@@ -34,8 +34,10 @@ package main
 // different order) crosses zero.
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 
@@ -168,34 +170,94 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 // check compares those numbers.
 
 // checkWeka checks Weka's run w against this library's model of the same
-// kind fitted from Weka's first mistake on.
+// kind fitted from Weka's first mistake on. If they agree, and the model
+// is Kernel poly 3 voted, it goes on to compare the test accuracy of the
+// notes' rule and of Weka's in r.orders shuffled orders.
 func (r *run) checkWeka(w wekaRun) {
 	ds := r.ds
-	n, d := ds.train.Dims()
-	j := wekaStart(ds.ytrain)
-	what := fmt.Sprintf("%s from Weka's first mistake, visit %d, = Weka %s: rows right", w.vs, j+1, w.name)
+	what := fmt.Sprintf("%s from Weka's first mistake, visit %d, = Weka %s: rows right", w.vs, wekaStart(ds.ytrain)+1, w.name)
 	i := slices.IndexFunc(entries, func(e entry) bool { return e.name == w.vs })
 	if i < 0 {
 		r.verdict(what, outcome{false, "no model of this library is set against it"})
 		return
 	}
-	c, ok := entries[i].new(w.epochs).(scorer)
-	if !ok {
+	e := entries[i]
+	if _, ok := e.new(w.epochs).(scorer); !ok {
 		r.verdict(what, outcome{false, "the model has no Score"})
 		return
 	}
-	if j == n {
-		r.verdict(what, outcome{false, "every training row is +1, so Weka makes no mistake"})
-		return
-	}
-	if err := c.Fit(ds.train.Slice(j, n, 0, d), ds.ytrain[j:]); err != nil {
+	newC := func() scorer { return e.new(w.epochs).(scorer) }
+	c := newC()
+	j, err := fitWeka(c, ds.train, ds.ytrain)
+	if err != nil {
 		r.verdict(what, outcome{false, err.Error()})
 		return
 	}
 	train := wekaClassified(scores(c, ds.train), j, ds.ytrain)
 	test := wekaClassified(scores(c, ds.test), j, ds.ytest)
+	agree := train == w.fit.train && test == w.fit.test
 	detail := fmt.Sprintf("train %d of %d, test %d of %d; Weka %d and %d", train.right, train.rows, test.right, test.rows, w.fit.train.right, w.fit.test.right)
-	r.verdict(what, outcome{train == w.fit.train && test == w.fit.test, detail})
+	r.verdict(what, outcome{agree, detail})
+	if agree && w.vs == "Kernel poly 3 voted" && r.orders > 0 {
+		r.compareOrders(w.vs, newC)
+	}
+}
+
+// compareOrders fits the model that newC returns on the training rows in
+// r.orders orders, shuffled by Perm of rand.NewPCG(k, 0) for k = 1, 2,
+// ..., once under the notes' rule and once as Weka would, and prints the
+// mean test accuracy of each. The two differ only at the first visits, as
+// the check of Weka's own order shows, so the comparison tells whether
+// the notes' rule costs accuracy, which one order cannot.
+func (r *run) compareOrders(name string, newC func() scorer) {
+	ds := r.ds
+	n, d := ds.train.Dims()
+	X, y := mat.NewDense(n, d, nil), make([]float64, n)
+	var notes, weka float64
+	ahead, behind := 0, 0
+	for k := range r.orders {
+		for i, p := range rand.New(rand.NewPCG(uint64(k+1), 0)).Perm(n) {
+			X.SetRow(i, ds.train.RawRowView(p))
+			y[i] = ds.ytrain[p]
+		}
+		c := newC()
+		if err := c.Fit(X, y); err != nil {
+			r.fail("orders: %s: %v", name, err)
+			return
+		}
+		a := accuracy(predict(c, ds.test), ds.ytest)
+		c = newC()
+		j, err := fitWeka(c, X, y)
+		if err != nil {
+			r.fail("orders: %s as Weka: %v", name, err)
+			return
+		}
+		b := wekaClassified(scores(c, ds.test), j, ds.ytest).accuracy()
+		notes += a
+		weka += b
+		switch {
+		case a > b:
+			ahead++
+		case a < b:
+			behind++
+		}
+	}
+	k := float64(r.orders)
+	r.checkLines = append(r.checkLines, fmt.Sprintf(
+		"orders: %s over %d shuffled orders: mean test accuracy %.2f%% under the notes' rule and %.2f%% under Weka's; the notes' rule ahead in %d, behind in %d, level in %d",
+		name, r.orders, 100*notes/k, 100*weka/k, ahead, behind, r.orders-ahead-behind))
+}
+
+// fitWeka fits c as Weka's VotedPerceptron would be fitted on X and y:
+// on the rows from Weka's first mistake on. It returns the number of rows
+// before it, whose visits are the votes of Weka's empty hypothesis.
+func fitWeka(c scorer, X *mat.Dense, y []float64) (int, error) {
+	n, d := X.Dims()
+	j := wekaStart(y)
+	if j == n {
+		return j, errors.New("every training row is +1, so Weka makes no mistake")
+	}
+	return j, c.Fit(X.Slice(j, n, 0, d), y[j:])
 }
 
 // wekaStart returns the number of rows before the first -1 label in y,

@@ -364,7 +364,8 @@ func TestWekaClassified(t *testing.T) {
 // Weka's only mistake, which makes f(x) = -(x₂·x+1)^E. Then the vote on
 // (1, 0) is +1 for the empty hypothesis and -1 for f, a tie that Weka
 // gives to neg: of the two rows, Weka classifies only (0, 1) right. Under
-// the notes' rule the first visit would be a mistake too.
+// the notes' rule the first visit would be a mistake too. After the
+// Kernel's check the harness compares the two rules over shuffled orders.
 func TestWekaStart(t *testing.T) {
 	t.Parallel()
 	const jar = "/usr/share/java/weka.jar"
@@ -382,7 +383,7 @@ func TestWekaStart(t *testing.T) {
 	} {
 		ds.about, ds.test, ds.ytest = ds.name, ds.train, ds.ytrain
 		r := &run{
-			ds: ds, dir: t.TempDir(), epochs: 10, repeat: 1, wekaJar: jar,
+			ds: ds, dir: t.TempDir(), epochs: 10, repeat: 1, orders: 3, wekaJar: jar,
 			skip:   []string{"sklearn", "svc"},
 			fitted: map[string]perceptron.Classifier{},
 		}
@@ -402,6 +403,10 @@ func TestWekaStart(t *testing.T) {
 			if !strings.HasPrefix(r.checkLines[i], want) {
 				t.Errorf("%s: check %d: got\n%s\nwant\n%s", ds.name, i, r.checkLines[i], want)
 			}
+		}
+		want := "orders: Kernel poly 3 voted over 3 shuffled orders: mean test accuracy "
+		if len(r.checkLines) != 3 || !strings.HasPrefix(r.checkLines[2], want) {
+			t.Errorf("%s: got\n%s\nwant a third line that starts\n%s", ds.name, strings.Join(r.checkLines, "\n"), want)
 		}
 	}
 }
