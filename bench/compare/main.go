@@ -493,7 +493,8 @@ func (r *run) table() {
 		done[i] = true
 		for j, p := range r.rows {
 			if p.vs == o.model {
-				line(p, fmt.Sprintf("%.1fx", perEpoch(p)/perEpoch(o)))
+				ratio := perEpoch(p) / perEpoch(o)
+				line(p, strconv.FormatFloat(ratio, 'f', decimals(ratio), 64)+"x")
 				done[j] = true
 			}
 		}
@@ -514,8 +515,9 @@ func perEpoch(w row) float64 {
 	return w.fit.Seconds() / float64(max(w.epochs, 1))
 }
 
-// decimals returns the number of decimals to print a time of v
-// milliseconds with: two below 10, one below 100, none above.
+// decimals returns the number of decimals to print v with, a time in
+// milliseconds or a ratio: two below 10, so that a ratio near a target
+// of 3x shows on which side it falls, one below 100, none above.
 func decimals(v float64) int {
 	switch {
 	case v >= 100:
