@@ -911,7 +911,7 @@ func (t *trainer) close() {
 // since the kernel meets a row before its visit, in the work done ahead.
 func (t *trainer) pass(epoch int, order []int) (int, error) {
 	if order == nil {
-		// The blocks hold slices of the order.
+		// The blocks hold slices of the order, so index order needs one.
 		if t.inOrder == nil {
 			t.inOrder = make([]int, t.ds.n)
 			for i := range t.inOrder {

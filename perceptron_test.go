@@ -561,7 +561,7 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("Fit allocates %v times on 50 rows and %v on 2000: it allocates per example", small, large)
 	}
 	// Visiting in index order, Fit needs no slice of the rows' order,
-	// whose fresh memory can cost more than an epoch.
+	// whose fresh memory costs page faults.
 	fitBytes := func(n int) uint64 {
 		X, y := benchData(n, 10)
 		var before, after runtime.MemStats

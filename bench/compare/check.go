@@ -142,9 +142,9 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 	}
 }
 
-// What Weka's VotedPerceptron computes (weka.classifiers.functions.
-// VotedPerceptron of Weka 3.6 as Debian ships it, read from its bytecode
-// with javap -c):
+// What Weka's VotedPerceptron computes (its class
+// weka.classifiers.functions.VotedPerceptron, of Weka 3.6 as Debian ships
+// it, read from its bytecode with javap -c):
 //
 //   - Its hypothesis is a list of mistakes over the kernel (x·z+1)^E, with
 //     no other bias, and a mistake adds the row with its label, as in
@@ -162,17 +162,23 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 //   - It predicts by the vote Σ c_k·sign(f_k(x)) with sign(0) = +1, as
 //     Voted and Kernel do, the empty hypothesis included with its j
 //     votes; for a vote of exactly zero its distribution is (1/2, 1/2) and
-//     it takes the first class, neg.
+//     it takes the first class, neg, where this library takes +1.
+//   - It stops training at its 10000th mistake (-M 10000).
 //
 // So this library's model, fitted on the rows from visit j+1 on, classifies
 // a row as Weka does if it takes pos for a vote plus j above zero. Weka
 // prints how many rows it classifies right, not its predictions, so the
-// check compares those numbers.
+// check compares those numbers: equal numbers are necessary, not
+// sufficient, but a model that made other mistakes would have to land on
+// both of Weka's numbers, for the training and the test rows, by chance.
+
+// wekaMaxK is the most mistakes Weka's VotedPerceptron makes, its -M.
+const wekaMaxK = 10000
 
 // checkWeka checks Weka's run w against this library's model of the same
 // kind fitted from Weka's first mistake on. If they agree, and the model
-// is Kernel poly 3 voted, it goes on to compare the test accuracy of the
-// notes' rule and of Weka's in r.orders shuffled orders.
+// is Kernel poly 3 voted, it goes on to compare this library's test
+// accuracy with Weka's in r.orders shuffled orders.
 func (r *run) checkWeka(w wekaRun) {
 	ds := r.ds
 	what := fmt.Sprintf("%s from Weka's first mistake, visit %d, = Weka %s: rows right", w.vs, wekaStart(ds.ytrain)+1, w.name)
@@ -182,15 +188,18 @@ func (r *run) checkWeka(w wekaRun) {
 		return
 	}
 	e := entries[i]
-	if _, ok := e.new(w.epochs).(scorer); !ok {
-		r.verdict(what, outcome{false, "the model has no Score"})
+	c, ok := e.new(w.epochs).(scorer)
+	if !ok {
+		r.verdict(what, outcome{false, "the model has no Score or no Stats"})
 		return
 	}
-	newC := func() scorer { return e.new(w.epochs).(scorer) }
-	c := newC()
 	j, err := fitWeka(c, ds.train, ds.ytrain)
 	if err != nil {
 		r.verdict(what, outcome{false, err.Error()})
+		return
+	}
+	if m := c.Stats().Mistakes; m >= wekaMaxK {
+		r.verdict(what, outcome{false, fmt.Sprintf("%d mistakes: Weka stops at %d", m, wekaMaxK)})
 		return
 	}
 	train := wekaClassified(scores(c, ds.train), j, ds.ytrain)
@@ -199,21 +208,23 @@ func (r *run) checkWeka(w wekaRun) {
 	detail := fmt.Sprintf("train %d of %d, test %d of %d; Weka %d and %d", train.right, train.rows, test.right, test.rows, w.fit.train.right, w.fit.test.right)
 	r.verdict(what, outcome{agree, detail})
 	if agree && w.vs == "Kernel poly 3 voted" && r.orders > 0 {
-		r.compareOrders(w.vs, newC)
+		r.compareOrders(w.vs, func() scorer { return e.new(w.epochs).(scorer) })
 	}
 }
 
 // compareOrders fits the model that newC returns on the training rows in
 // r.orders orders, shuffled by Perm of rand.NewPCG(k, 0) for k = 1, 2,
-// ..., once under the notes' rule and once as Weka would, and prints the
-// mean test accuracy of each. The two differ only at the first visits, as
-// the check of Weka's own order shows, so the comparison tells whether
-// the notes' rule costs accuracy, which one order cannot.
+// ..., once as this library fits and predicts and once as Weka does, the
+// way the check reproduces it, and prints the mean test accuracy of each.
+// The two part only at a score of zero, at the first visits, and at a tied
+// vote. Weka's own order is one draw of the order, in which a few test
+// rows can go either way; the mean over many tells whether the notes' rule
+// costs accuracy.
 func (r *run) compareOrders(name string, newC func() scorer) {
 	ds := r.ds
 	n, d := ds.train.Dims()
 	X, y := mat.NewDense(n, d, nil), make([]float64, n)
-	var notes, weka float64
+	var ours, weka float64
 	ahead, behind := 0, 0
 	for k := range r.orders {
 		for i, p := range rand.New(rand.NewPCG(uint64(k+1), 0)).Perm(n) {
@@ -233,7 +244,7 @@ func (r *run) compareOrders(name string, newC func() scorer) {
 			return
 		}
 		b := wekaClassified(scores(c, ds.test), j, ds.ytest).accuracy()
-		notes += a
+		ours += a
 		weka += b
 		switch {
 		case a > b:
@@ -244,8 +255,8 @@ func (r *run) compareOrders(name string, newC func() scorer) {
 	}
 	k := float64(r.orders)
 	r.checkLines = append(r.checkLines, fmt.Sprintf(
-		"orders: %s over %d shuffled orders: mean test accuracy %.2f%% under the notes' rule and %.2f%% under Weka's; the notes' rule ahead in %d, behind in %d, level in %d",
-		name, r.orders, 100*notes/k, 100*weka/k, ahead, behind, r.orders-ahead-behind))
+		"orders: %s over %d shuffled orders: mean test accuracy %.2f%%, and %.2f%% as Weka fits and predicts; ahead of Weka in %d, behind in %d, level in %d",
+		name, r.orders, 100*ours/k, 100*weka/k, ahead, behind, r.orders-ahead-behind))
 }
 
 // fitWeka fits c as Weka's VotedPerceptron would be fitted on X and y:
@@ -287,10 +298,12 @@ func wekaClassified(votes []float64, j int, y []float64) classified {
 	return c
 }
 
-// scorer is a classifier with a decision function.
+// scorer is a classifier with a decision function and the statistics of
+// its training run.
 type scorer interface {
 	perceptron.Classifier
 	Score(x []float64) float64
+	Stats() perceptron.Stats
 }
 
 // scores returns the scores of c for the rows of X.

@@ -133,6 +133,7 @@ type wekaFit struct {
 // right, of its rows.
 type classified struct{ right, rows int }
 
+// accuracy returns the fraction of the rows classified right.
 func (c classified) accuracy() float64 { return float64(c.right) / float64(c.rows) }
 
 // runWeka runs Weka's VotedPerceptron with exponent e for one iteration on
