@@ -49,7 +49,7 @@
 // fails to run.
 //
 // A peer that is not installed is skipped with a message that says how to
-// install it. The command takes about a quarter of an hour on two cores,
+// install it. The command takes about ten minutes on two cores,
 // most of it in Weka (its evaluation of the voted rule on the training
 // rows takes longer than its fit) and the peers' support vector machines;
 // -skip leaves peers out, and -orders 0 the comparison over orders.
