@@ -88,11 +88,9 @@ func TestFloatsRoundTrip(t *testing.T) {
 	}
 }
 
-// TestWekaOrder checks, with Weka itself, that the rows written in the
-// order of wekaOrder reach VotedPerceptron's training loop in their own
-// order, and that javaRandom is java.util.Random.
-func TestWekaOrder(t *testing.T) {
-	t.Parallel()
+// needWeka skips the test unless Weka and java are installed, and returns
+// Weka's jar.
+func needWeka(t *testing.T) string {
 	const jar = "/usr/share/java/weka.jar"
 	if _, err := os.Stat(jar); err != nil {
 		t.Skip("Weka is not installed (apt-get install weka)")
@@ -100,6 +98,15 @@ func TestWekaOrder(t *testing.T) {
 	if _, err := exec.LookPath("java"); err != nil {
 		t.Skip("java is not installed")
 	}
+	return jar
+}
+
+// TestWekaOrder checks, with Weka itself, that the rows written in the
+// order of wekaOrder reach VotedPerceptron's training loop in their own
+// order, and that javaRandom is java.util.Random.
+func TestWekaOrder(t *testing.T) {
+	t.Parallel()
+	jar := needWeka(t)
 	const n = 1000
 	X := mat.NewDense(n, 1, nil)
 	y := make([]float64, n)
@@ -368,13 +375,7 @@ func TestWekaClassified(t *testing.T) {
 // Kernel's check the harness compares the two rules over shuffled orders.
 func TestCheckWeka(t *testing.T) {
 	t.Parallel()
-	const jar = "/usr/share/java/weka.jar"
-	if _, err := os.Stat(jar); err != nil {
-		t.Skip("Weka is not installed (apt-get install weka)")
-	}
-	if _, err := exec.LookPath("java"); err != nil {
-		t.Skip("java is not installed")
-	}
+	jar := needWeka(t)
 	X, y := synth.Data(300, 5)
 	y[0], y[1] = 1, 1 // so that Weka's first mistake is not on the first visit
 	for _, ds := range []*dataSet{
