@@ -436,7 +436,8 @@ func (k *Kernel) resolve(d int) (settings, kern, error) {
 // Predict returns the label of x, +1 if Score(x) >= 0 and -1 otherwise.
 // It panics if the Kernel has not been fitted, if len(x) is not the
 // number of columns it was fitted on, or if Prediction is not valid.
-// Predict is safe for concurrent use.
+// Predict and Score may be called concurrently with each other, but not
+// with Fit or Learn.
 func (k *Kernel) Predict(x []float64) float64 {
 	return sign(k.Score(x))
 }
@@ -449,7 +450,7 @@ func (k *Kernel) Predict(x []float64) float64 {
 // last removal on). Voted and averaged scores take one pass over the
 // mistakes, after one kernel value per support vector, whose running sum
 // gives the score of each hypothesis from that of the one before. Score
-// panics as Predict does and is safe for concurrent use.
+// panics as Predict does.
 func (k *Kernel) Score(x []float64) float64 {
 	m := k.checked(len(x), "Score")
 	buf := m.get()

@@ -36,7 +36,9 @@ type Stats struct {
 	Epochs int
 
 	// Converged reports whether the last epoch made no mistake, so that
-	// the classifier separates the training data.
+	// the last weights of the run separate the training data. Averaged,
+	// Voted and Kernel's voted and averaged rules predict with other
+	// weights, which need not.
 	Converged bool
 
 	// Mistakes is the total number of mistakes, which is the number of
