@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
@@ -176,14 +175,7 @@ const perceptronVersion = 1
 // fitted, or if the settings are not valid, so that it writes only what
 // UnmarshalJSON reads.
 func (p *Perceptron) MarshalJSON() ([]byte, error) {
-	if !p.lin.fitted() {
-		return nil, errors.New("perceptron: MarshalJSON called before Fit")
-	}
-	s, m := p.settings().json(), linearJSON{Weights: p.lin.w, Bias: p.lin.b}
-	if _, err := loadLinear("Perceptron", s, m); err != nil {
-		return nil, err
-	}
-	return marshalModel("Perceptron", perceptronVersion, s, m, p.stats)
+	return marshalLinear("Perceptron", perceptronVersion, p.settings(), p.lin, p.stats)
 }
 
 // UnmarshalJSON sets the perceptron to the fitted model in data, as written
@@ -198,19 +190,39 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
-	var s settingsJSON
-	var m linearJSON
-	st, err := unmarshalModel(data, "Perceptron", perceptronVersion, false, &s, &m)
-	if err != nil {
-		return err
-	}
-	lin, err := loadLinear("Perceptron", s, m)
+	s, lin, st, err := unmarshalLinear(data, "Perceptron", perceptronVersion)
 	if err != nil {
 		return err
 	}
 	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.InitBias = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias
 	p.lin, p.stats = lin, st
 	return nil
+}
+
+// marshalLinear returns the JSON form of a classifier of type typ that
+// predicts with the hyperplane l, or an error if l has not been fitted or
+// the settings s are not valid.
+func marshalLinear(typ string, version int, s settings, l linear, st Stats) ([]byte, error) {
+	if !l.fitted() {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	sj, m := s.json(), linearJSON{Weights: l.w, Bias: l.b}
+	if _, err := loadLinear(typ, sj, m); err != nil {
+		return nil, err
+	}
+	return marshalModel(typ, version, sj, m, st)
+}
+
+// unmarshalLinear reads the JSON form that marshalLinear writes.
+func unmarshalLinear(data []byte, typ string, version int) (settingsJSON, linear, Stats, error) {
+	var s settingsJSON
+	var m linearJSON
+	st, err := unmarshalModel(data, typ, version, false, &s, &m)
+	if err != nil {
+		return s, linear{}, Stats{}, err
+	}
+	lin, err := loadLinear(typ, s, m)
+	return s, lin, st, err
 }
 
 // pocketVersion is the version of the JSON form of Pocket.
@@ -289,14 +301,7 @@ const averagedVersion = 1
 // are not saved. MarshalJSON returns an error if the averaged perceptron
 // has not been fitted, or if the settings are not valid.
 func (a *Averaged) MarshalJSON() ([]byte, error) {
-	if !a.lin.fitted() {
-		return nil, errors.New("perceptron: MarshalJSON called before Fit")
-	}
-	s, m := a.settings().json(), linearJSON{Weights: a.lin.w, Bias: a.lin.b}
-	if _, err := loadLinear("Averaged", s, m); err != nil {
-		return nil, err
-	}
-	return marshalModel("Averaged", averagedVersion, s, m, a.stats)
+	return marshalLinear("Averaged", averagedVersion, a.settings(), a.lin, a.stats)
 }
 
 // UnmarshalJSON sets the averaged perceptron to the fitted model in data,
@@ -311,13 +316,7 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
-	var s settingsJSON
-	var m linearJSON
-	st, err := unmarshalModel(data, "Averaged", averagedVersion, false, &s, &m)
-	if err != nil {
-		return err
-	}
-	lin, err := loadLinear("Averaged", s, m)
+	s, lin, st, err := unmarshalLinear(data, "Averaged", averagedVersion)
 	if err != nil {
 		return err
 	}
@@ -354,10 +353,10 @@ func (v *Voted) MarshalJSON() ([]byte, error) {
 		return nil, errors.New("perceptron: MarshalJSON called before Fit")
 	}
 	d := v.last.dim()
-	s := v.settings().json()
-	if _, err := s.settings().resolve(d); err != nil {
+	if _, err := v.settings().resolve(d); err != nil {
 		return nil, err
 	}
+	s := v.settings().json()
 	m := votedJSON{
 		First:         linearJSON{Weights: v.first.w, Bias: v.first.b},
 		ThroughOrigin: v.unit == 0,
@@ -449,7 +448,7 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	if seen != len(m.Rows) {
 		return fmt.Errorf("perceptron: Voted model has %d rows, but its mistakes are on %d", len(m.Rows), seen)
 	}
-	if nonFinite(last.w) >= 0 || math.IsInf(last.b, 0) {
+	if last.checkFinite() != nil {
 		return errors.New("perceptron: Voted model's last weights overflow")
 	}
 	unit := 1.0

@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -129,7 +130,7 @@ func (r RBF) kernel(d int) (kern, error) {
 
 func (f Custom) kernel(int) (kern, error) {
 	if f == nil {
-		return kern{}, fmt.Errorf("perceptron: Custom kernel is nil")
+		return kern{}, errors.New("perceptron: Custom kernel is nil")
 	}
 	return kern{kind: customKernel, f: f}, nil
 }
@@ -453,9 +454,9 @@ func (k *Kernel) Predict(x []float64) float64 {
 // panics as Predict does.
 func (k *Kernel) Score(x []float64) float64 {
 	m := k.checked(len(x), "Score")
-	buf := m.get()
+	buf := getScratch(m.vectors())
 	s := m.score(x, k.Prediction, *buf)
-	m.pool.Put(buf)
+	putScratch(buf)
 	return s
 }
 
@@ -476,11 +477,7 @@ func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	if len(dst) != r {
 		panic(fmt.Sprintf("perceptron: dst has length %d, want %d (the number of rows of X)", len(dst), r))
 	}
-	rm, ok := X.(mat.RawMatrixer)
-	if !ok {
-		rm = mat.DenseCopyOf(X)
-	}
-	raw := rm.RawMatrix()
+	rows := rowsOf(X)
 	blocks := (r + blockRows - 1) / blockRows
 	var next atomic.Int64
 	work := func() {
@@ -497,7 +494,7 @@ func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 			lo := b * blockRows
 			nb := min(r-lo, blockRows)
 			for q := range nb {
-				x := raw.Data[(lo+q)*raw.Stride : (lo+q)*raw.Stride+d]
+				x := rows.row(lo + q)
 				copy(bx[q*d:q*d+d], x)
 				if m.k.norms() {
 					bn[q] = floats.Dot(x, x)
@@ -627,9 +624,7 @@ type kmodel struct {
 	visits   int
 	removed  int // the visit of the last removal by Budget, or 0
 
-	rnd  *rand.Rand // Learn's draws for Budget when Kernel.Rand is nil
-	pool sync.Pool  // *[]float64 for one kernel value per support vector
-	buf  []float64  // Learn's kernel values
+	rnd *rand.Rand // Learn's draws for Budget when Kernel.Rand is nil
 }
 
 // budgetSeed seeds the source of Budget's draws when Kernel.Rand is nil.
@@ -646,17 +641,6 @@ func newModel(k kern, d int, bias bool) *kmodel {
 func (m *kmodel) vectors() int           { return len(m.last) }
 func (m *kmodel) bias() float64          { return m.beta * m.sumA }
 func (m *kmodel) vector(v int) []float64 { return m.sv[v*m.d : v*m.d+m.d] }
-
-// get returns a buffer for one kernel value per support vector.
-func (m *kmodel) get() *[]float64 {
-	p, _ := m.pool.Get().(*[]float64)
-	if p == nil || cap(*p) < m.vectors() {
-		b := make([]float64, m.vectors())
-		p = &b
-	}
-	*p = (*p)[:m.vectors()]
-	return p
-}
 
 // kernels sets k[v] = K(sv_v, x) for every support vector.
 func (m *kmodel) kernels(k, x []float64) {
@@ -709,22 +693,33 @@ func (m *kmodel) exact(a, b int) int {
 // learn makes one visit of (x, y) and reports whether it was a mistake.
 func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand) bool {
 	m.visits++
-	m.buf = slices.Grow(m.buf[:0], m.vectors())[:m.vectors()]
-	if y*m.score(x, PredictLast, m.buf) > 0 {
+	buf := getScratch(m.vectors())
+	s := m.score(x, PredictLast, *buf)
+	putScratch(buf)
+	if y*s > 0 {
 		return false
 	}
 	for budget > 0 && len(m.mistakes) >= budget {
 		m.remove(rnd.IntN(len(m.mistakes)))
 	}
-	v := m.vectors()
+	var xn float64
+	if m.k.norms() {
+		xn = floats.Dot(x, x)
+	}
+	m.add(mistake{v: m.store(x, xn), a: rate * y, t: m.visits})
+	return true
+}
+
+// store appends x, whose squared norm is xn, to the support vectors, with
+// no mistake yet, and returns its index.
+func (m *kmodel) store(x []float64, xn float64) int {
 	m.sv = append(m.sv, x...)
 	if m.k.norms() {
-		m.norm = append(m.norm, floats.Dot(x, x))
+		m.norm = append(m.norm, xn)
 	}
 	m.last = append(m.last, 0)
 	m.refs = append(m.refs, 0)
-	m.add(mistake{v: v, a: rate * y, t: m.visits})
-	return true
+	return m.vectors() - 1
 }
 
 func (m *kmodel) add(u mistake) {
@@ -879,7 +874,12 @@ func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
 		t.rnd, t.ownRnd = rand.New(rand.NewPCG(budgetSeed, 0)), true
 	}
 	if k.norms() {
+		// The rows do not change during Fit: one pass gives their norms.
 		t.norm = make([]float64, ds.n)
+		for i := range t.norm {
+			x := ds.row(i)
+			t.norm[i] = floats.Dot(x, x)
+		}
 	}
 	for i := range t.blocks {
 		b := &t.blocks[i]
@@ -967,7 +967,6 @@ func (t *trainer) queueBlock(b int) {
 		x := t.ds.row(r)
 		copy(blk.x[q*d:q*d+d], x)
 		if t.norm != nil {
-			t.norm[r] = floats.Dot(x, x)
 			blk.xn[q] = t.norm[r]
 		}
 		if t.seen[r] < blk.upto {
@@ -1194,14 +1193,11 @@ func (t *trainer) model() *kmodel {
 	clear(index)
 	for _, e := range t.mistakes {
 		if index[e.v] == 0 {
-			x := t.ds.row(e.v)
-			m.sv = append(m.sv, x...)
+			var xn float64
 			if m.k.norms() {
-				m.norm = append(m.norm, t.norm[e.v])
+				xn = t.norm[e.v]
 			}
-			m.last = append(m.last, 0)
-			m.refs = append(m.refs, 0)
-			index[e.v] = m.vectors()
+			index[e.v] = m.store(t.ds.row(e.v), xn) + 1
 		}
 		m.add(mistake{v: index[e.v] - 1, a: e.a, t: e.t})
 	}

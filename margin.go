@@ -308,6 +308,21 @@ func (s *MarginSettings) resolve() (MarginSettings, error) {
 	return r, nil
 }
 
+// marginData returns the data set and the resolved settings of a margin
+// routine, or the first error in the shape and labels of the data, the
+// settings, and the values of the data, in that order.
+func marginData(X mat.Matrix, y []float64, s *MarginSettings) (*dataset, MarginSettings, error) {
+	ds, err := newDataset(X, y)
+	if err != nil {
+		return nil, MarginSettings{}, err
+	}
+	set, err := s.resolve()
+	if err != nil {
+		return nil, MarginSettings{}, err
+	}
+	return ds, set, ds.checkRows(nil)
+}
+
 // MaxMargin is the result of DatasetMargin: a hyperplane of nearly the
 // largest margin, with a certificate of how near.
 type MaxMargin struct {
@@ -362,15 +377,8 @@ type MaxMargin struct {
 // ε is the precision of float64: the perceptron's mistake bound is then
 // beyond any use.
 func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, error) {
-	ds, err := newDataset(X, y)
+	ds, set, err := marginData(X, y, s)
 	if err != nil {
-		return MaxMargin{}, err
-	}
-	set, err := s.resolve()
-	if err != nil {
-		return MaxMargin{}, err
-	}
-	if err := ds.checkRows(nil); err != nil {
 		return MaxMargin{}, err
 	}
 	if !set.NoBias && ds.classes() < 2 {
@@ -421,15 +429,8 @@ type MistakeBound struct {
 // iterations run out, or rounding stops them, the bound it returns with
 // the error still holds, though further from (R/γ)².
 func NovikoffBound(X mat.Matrix, y []float64, s *MarginSettings) (MistakeBound, error) {
-	ds, err := newDataset(X, y)
+	ds, set, err := marginData(X, y, s)
 	if err != nil {
-		return MistakeBound{}, err
-	}
-	set, err := s.resolve()
-	if err != nil {
-		return MistakeBound{}, err
-	}
-	if err := ds.checkRows(nil); err != nil {
 		return MistakeBound{}, err
 	}
 	aug := 1.0
@@ -775,7 +776,7 @@ func (np *nearest) cycle(minor bool) (k int, add, ok bool) {
 		}
 	}
 	if np.groups == 1 {
-		hi[1], least[1], spread = 0, 0, hi[0]-lo[0]
+		hi[1], least[1] = 0, 0
 	} else {
 		spread += hi[1] - lo[1]
 	}

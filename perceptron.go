@@ -5,9 +5,12 @@
 package perceptron
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -167,7 +170,7 @@ func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
 		return false, nil
 	}
 	if !lin.finiteAfter(x, s.rate*y, !s.noBias) {
-		return false, fmt.Errorf("perceptron: the update on x would overflow the weights: scale x or lower Rate")
+		return false, errors.New("perceptron: the update on x would overflow the weights: scale x or lower Rate")
 	}
 	s.move(&lin, x, y, 0, -1)
 	p.lin = lin
@@ -435,29 +438,37 @@ func (ds *dataset) row(i int) []float64 {
 // dataset.
 func newDataset(X mat.Matrix, y []float64) (*dataset, error) {
 	if X == nil {
-		return nil, fmt.Errorf("perceptron: X is nil")
+		return nil, errors.New("perceptron: X is nil")
 	}
 	if e, ok := X.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
-		return nil, fmt.Errorf("perceptron: X has no rows")
+		return nil, errors.New("perceptron: X has no rows")
 	}
 	n, d := X.Dims()
 	switch {
 	case n == 0:
-		return nil, fmt.Errorf("perceptron: X has no rows")
+		return nil, errors.New("perceptron: X has no rows")
 	case d == 0:
-		return nil, fmt.Errorf("perceptron: X has no columns")
+		return nil, errors.New("perceptron: X has no columns")
 	case len(y) != n:
 		return nil, fmt.Errorf("perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), n)
 	}
 	if err := checkLabels(y); err != nil {
 		return nil, err
 	}
+	ds := rowsOf(X)
+	ds.y = y
+	return ds, nil
+}
+
+// rowsOf returns the rows of X as a dataset without labels: those of a
+// mat.RawMatrixer in place, and those of any other matrix copied once.
+func rowsOf(X mat.Matrix) *dataset {
 	rm, ok := X.(mat.RawMatrixer)
 	if !ok {
 		rm = mat.DenseCopyOf(X)
 	}
 	raw := rm.RawMatrix()
-	return &dataset{n: n, d: d, stride: raw.Stride, data: raw.Data, y: y}, nil
+	return &dataset{n: raw.Rows, d: raw.Cols, stride: raw.Stride, data: raw.Data}
 }
 
 // check returns an error if row i holds NaN or an infinity. zeros must be
@@ -524,7 +535,7 @@ func zeroOne(y []float64) bool {
 // checkExample returns an error if (x, y) is not a valid example of length d.
 func checkExample(x []float64, y float64, d int) error {
 	if len(x) == 0 {
-		return fmt.Errorf("perceptron: x is empty")
+		return errors.New("perceptron: x is empty")
 	}
 	if len(x) != d {
 		return fmt.Errorf("perceptron: x has length %d, want %d", len(x), d)
@@ -546,4 +557,26 @@ func nonFinite(x []float64) int {
 		}
 	}
 	return -1
+}
+
+// scratch holds the buffers in which the predictions of Voted and Kernel
+// compute one term per voter or support vector, pooled by the base 2 log
+// of their capacity, so that concurrent predictions with models of any
+// size allocate nothing once the pools are warm.
+var scratch [64]sync.Pool
+
+// getScratch returns a buffer of length n from the pools.
+func getScratch(n int) *[]float64 {
+	c := bits.Len(uint(max(n, 1) - 1))
+	if buf, ok := scratch[c].Get().(*[]float64); ok {
+		*buf = (*buf)[:n]
+		return buf
+	}
+	buf := make([]float64, n, 1<<c)
+	return &buf
+}
+
+// putScratch returns a buffer from getScratch to the pools.
+func putScratch(buf *[]float64) {
+	scratch[bits.Len(uint(cap(*buf)-1))].Put(buf)
 }

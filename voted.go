@@ -5,10 +5,8 @@
 package perceptron
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -201,26 +199,4 @@ func (v *Voted) Stats() Stats {
 
 func (v *Voted) settings() settings {
 	return settings{epochs: v.Epochs, rate: v.Rate, rnd: v.Rand, noBias: v.NoBias, w0: v.InitWeights, b0: v.InitBias, onUpdate: v.OnUpdate}
-}
-
-// scratch holds the buffers that Score of Voted computes the terms of a
-// vote in, pooled by the base 2 log of their capacity, so that concurrent
-// predictions with voted perceptrons of any size allocate nothing once the
-// pools are warm.
-var scratch [64]sync.Pool
-
-// getScratch returns a buffer of length n > 0 from the pools.
-func getScratch(n int) *[]float64 {
-	c := bits.Len(uint(n - 1))
-	if buf, ok := scratch[c].Get().(*[]float64); ok {
-		*buf = (*buf)[:n]
-		return buf
-	}
-	buf := make([]float64, n, 1<<c)
-	return &buf
-}
-
-// putScratch returns a buffer from getScratch to the pools.
-func putScratch(buf *[]float64) {
-	scratch[bits.Len(uint(cap(*buf)-1))].Put(buf)
 }

@@ -52,14 +52,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if len(files) > 0 {
 		return usagef("demo: takes no file, got %q (eval reads your own data)", files[0])
 	}
-	names, err := j.classifiers()
-	if err != nil {
-		return err
-	}
-	if err := j.checkSplit(); err != nil {
-		return err
-	}
-	pf, err := j.plotFormat()
+	names, pf, err := j.evalFlags()
 	if err != nil {
 		return err
 	}

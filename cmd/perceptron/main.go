@@ -366,15 +366,16 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	var b strings.Builder
 	n, _ := ds.X.Dims()
 	for i := range n {
-		x := ds.X.RawRowView(i)
+		// Predict is +1 where Score is >= 0: one score serves both.
+		v := s.m.Score(ds.X.RawRowView(i))
 		label := s.neg
-		if s.m.Predict(x) > 0 {
+		if v >= 0 {
 			label = s.pos
 		}
 		b.WriteString(label)
 		if j.score {
 			b.WriteByte('\t')
-			b.WriteString(strconv.FormatFloat(s.m.Score(x), 'g', -1, 64))
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
 		}
 		b.WriteByte('\n')
 	}
@@ -420,14 +421,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	names, err := j.classifiers()
-	if err != nil {
-		return err
-	}
-	if err := j.checkSplit(); err != nil {
-		return err
-	}
-	pf, err := j.plotFormat()
+	names, pf, err := j.evalFlags()
 	if err != nil {
 		return err
 	}
@@ -485,11 +479,19 @@ func (j *job) classifiers() ([]string, error) {
 	return []string{j.classifier}, nil
 }
 
-func (j *job) checkSplit() error {
-	if !(j.split > 0 && j.split < 1) {
-		return usagef("-split %v: want a fraction between 0 and 1", j.split)
+// evalFlags checks the flags that eval and demo share, and returns the
+// names of the classifiers and the format of the plot.
+func (j *job) evalFlags() (names []string, pf string, err error) {
+	if names, err = j.classifiers(); err != nil {
+		return nil, "", err
 	}
-	return nil
+	if !(j.split > 0 && j.split < 1) {
+		return nil, "", usagef("-split %v: want a fraction between 0 and 1", j.split)
+	}
+	if pf, err = j.plotFormat(); err != nil {
+		return nil, "", err
+	}
+	return names, pf, nil
 }
 
 // evaluate standardises the features if the flags ask for it, fits and
