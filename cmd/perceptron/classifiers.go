@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -135,10 +136,34 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	})
 }
 
-// check returns an error if the flags give a kernel a parameter it does
-// not have.
-func (o *options) check() error {
+// only names the classifiers that take a settings flag, for the flags
+// that not every classifier takes.
+var only = map[string][]string{
+	"init-weights": {"perceptron", "pocket", "averaged", "voted"},
+	"init-bias":    {"perceptron", "pocket", "averaged", "voted"},
+	"check-all":    {"pocket"},
+	"kernel":       {"kernel"},
+	"degree":       {"kernel"},
+	"gamma":        {"kernel"},
+	"coef0":        {"kernel"},
+	"budget":       {"kernel"},
+	"prediction":   {"kernel"},
+}
+
+// check returns an error if fs set a flag that none of the classifiers
+// called names takes, which would otherwise be ignored, or if the flags
+// give a kernel a parameter it does not have.
+func (o *options) check(fs *flag.FlagSet, names []string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		takers, ok := only[f.Name]
+		if ok && err == nil && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, n) }) {
+			err = usagef("-%s: only -classifier %s takes this flag", f.Name, strings.Join(takers, ", "))
+		}
+	})
 	switch {
+	case err != nil:
+		return err
 	case o.degree != 0 && o.kernel != "poly":
 		return usagef("-degree: only -kernel poly has a degree")
 	case o.coef0 != 0 && o.kernel != "poly":

@@ -46,15 +46,12 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := j.opts.check(); err != nil {
+	names, pf, err := j.evalFlags(fs)
+	if err != nil {
 		return err
 	}
 	if len(files) > 0 {
 		return usagef("demo: takes no file, got %q (eval reads your own data)", files[0])
-	}
-	names, pf, err := j.evalFlags()
-	if err != nil {
-		return err
 	}
 	spec := dataSpec{header: true, label: "last", labels: &labeler{pos: "0", neg: "1"}}
 	ds, err := readCSV(bytes.NewReader(breastCancer), "breast_cancer.csv", spec, 0)

@@ -235,7 +235,10 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := j.opts.check(); err != nil {
+	if _, ok := newModel(j.classifier, &options{}); !ok {
+		return usagef("-classifier %q: want one of %s", j.classifier, classifierNames())
+	}
+	if err := j.opts.check(fs, []string{j.classifier}); err != nil {
 		return err
 	}
 	if len(files) != 1 {
@@ -243,9 +246,6 @@ func train(args []string, stdout, stderr io.Writer) error {
 	}
 	if j.out == "" {
 		return usagef("train: -o FILE is required: where to save the model")
-	}
-	if _, ok := newModel(j.classifier, &options{}); !ok {
-		return usagef("-classifier %q: want one of %s", j.classifier, classifierNames())
 	}
 	spec, err := j.spec(true)
 	if err != nil {
@@ -411,17 +411,14 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := j.opts.check(); err != nil {
+	names, pf, err := j.evalFlags(fs)
+	if err != nil {
 		return err
 	}
 	if len(files) != 1 && len(files) != 2 {
 		return usagef("eval: want a training file and an optional test file, got %d files (see perceptron eval -h)", len(files))
 	}
 	spec, err := j.spec(true)
-	if err != nil {
-		return err
-	}
-	names, pf, err := j.evalFlags()
 	if err != nil {
 		return err
 	}
@@ -479,10 +476,13 @@ func (j *job) classifiers() ([]string, error) {
 	return []string{j.classifier}, nil
 }
 
-// evalFlags checks the flags that eval and demo share, and returns the
-// names of the classifiers and the format of the plot.
-func (j *job) evalFlags() (names []string, pf string, err error) {
+// evalFlags checks the flags, set on fs, that eval and demo share, and
+// returns the names of the classifiers and the format of the plot.
+func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error) {
 	if names, err = j.classifiers(); err != nil {
+		return nil, "", err
+	}
+	if err := j.opts.check(fs, names); err != nil {
 		return nil, "", err
 	}
 	if !(j.split > 0 && j.split < 1) {

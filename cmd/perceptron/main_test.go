@@ -269,11 +269,13 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 			args = append(args, "-shuffle", "-seed", "3", "-epochs", "17", "-rate", "0.5")
 			o = &options{shuffle: true, seed: 3, epochs: 17, rate: 0.5}
 		}
-		switch trial / len(classifiers) % 4 {
-		case 1:
+		// Only the kernel perceptron takes the kernel flags.
+		switch k := trial / len(classifiers) % 4; {
+		case name != "kernel":
+		case k == 1:
 			args = append(args, "-kernel", "rbf", "-gamma", "0.5", "-budget", "10", "-prediction", "averaged")
 			o.kernel, o.gamma, o.budget, o.prediction = "rbf", 0.5, 10, perceptron.PredictAveraged
-		case 2:
+		case k == 2:
 			args = append(args, "-kernel", "poly", "-coef0", "1", "-prediction", "voted")
 			o.kernel, o.coef0, o.prediction = "poly", 1, perceptron.PredictVoted
 		}
@@ -392,9 +394,17 @@ func TestTrainSavesSettings(t *testing.T) {
 	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n-2,0,-1\n"))
 	model := filepath.Join(dir, "m.json")
 	for _, c := range classifiers {
-		code, _, errs := runCmd("train", "-classifier", c.name, "-o", model, "-epochs", "7", "-rate", "0.5",
-			"-no-bias", "-init-weights", "1,-2", "-check-all", "-shuffle", "-seed", "4",
-			"-kernel", "poly", "-degree", "2", "-gamma", "0.25", "-coef0", "1.5", "-budget", "3", "-prediction", "voted", data)
+		args := []string{"train", "-classifier", c.name, "-o", model, "-epochs", "7", "-rate", "0.5", "-no-bias", "-shuffle", "-seed", "4"}
+		switch c.name {
+		case "pocket":
+			args = append(args, "-check-all")
+		case "kernel":
+			args = append(args, "-kernel", "poly", "-degree", "2", "-gamma", "0.25", "-coef0", "1.5", "-budget", "3", "-prediction", "voted")
+		}
+		if c.name != "kernel" {
+			args = append(args, "-init-weights", "1,-2")
+		}
+		code, _, errs := runCmd(append(args, data)...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
 		}
@@ -421,6 +431,18 @@ func TestTrainSavesSettings(t *testing.T) {
 		if got := f.Model.Settings; !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: saved settings %v, want %v", c.name, got, want)
 		}
+	}
+}
+
+// With every classifier, the flags that only some of them take are
+// accepted; TestTrainSavesSettings shows that they reach them.
+func TestFlagsOfSomeClassifiers(t *testing.T) {
+	code, out, errs := runCmd("demo", "-epochs", "5", "-check-all", "-init-bias", "0.5", "-kernel", "poly", "-degree", "2", "-budget", "7")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if rows := parseTable(t, out); len(rows) != len(classifiers) {
+		t.Errorf("%d rows in the table, want %d", len(rows), len(classifiers))
 	}
 }
 
