@@ -34,7 +34,8 @@ import (
 //
 // The notes start the count at 1, which averages in the starting weights
 // once more and divides by T+1; from zero starting weights and bias that only
-// scales the average by T/(T+1), which changes no prediction.
+// scales the average by T/(T+1), which in exact arithmetic changes no
+// prediction.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Averaged struct {

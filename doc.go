@@ -33,7 +33,10 @@
 // r(||x||² + 1), or by r||x||² through the origin. One pass over the data
 // is an epoch; training stops at the end of the first epoch without a
 // mistake, or at an epoch limit. From zero initial weights and bias the
-// rate only scales w and b, and changes no prediction.
+// rate only scales w and b, so in exact arithmetic it changes no
+// prediction; in floating point only a power of two scales exactly, and
+// another rate can tip a score that would be zero to either side, and so
+// change the run.
 //
 // # When it converges, and when it does not
 //
@@ -56,15 +59,17 @@
 // Every classifier implements [Classifier], trains with Fit on the rows of
 // a [gonum.org/v1/gonum/mat.Matrix], and shares the same settings: Epochs,
 // Rate, Rand (to shuffle each epoch), NoBias, InitWeights and InitBias
-// (which Kernel has not) and OnUpdate (to watch training). The zero value
+// (which Kernel has not) and OnUpdate (to watch training; Kernel's reports
+// the number of support vectors where the others pass w). The zero value
 // of each is ready to use.
 //
 //   - [Perceptron] is Rosenblatt's algorithm, for data a hyperplane
 //     separates, and for learning one example at a time with Learn.
 //   - [Pocket] runs the perceptron and predicts with the weights that
 //     misclassify the fewest training rows among those it checks: by
-//     default those that Gallant's ratchet (1990) puts in its pocket, or,
-//     with CheckAll, every weight vector of the run, at far greater cost.
+//     default those that a ratchet after Gallant's (1990) puts in its
+//     pocket, or, with CheckAll, every weight vector of the run, at far
+//     greater cost.
 //     The choice when the data are almost separable.
 //   - [Averaged] predicts with the average of the weights after every
 //     example visit, at the cost of a single perceptron, and [Voted] with

@@ -506,6 +506,7 @@ func ExampleKernel_Learn() {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	k := &perceptron.Kernel{Func: perceptron.RBF{Gamma: 2}, Budget: 50}
 	x := make([]float64, 2)
+	mistakes := 0
 	for range 10000 {
 		// Points of the unit square, +1 inside the circle of radius 0.4
 		// about its centre.
@@ -514,13 +515,17 @@ func ExampleKernel_Learn() {
 		if math.Hypot(x[0]-0.5, x[1]-0.5) < 0.4 {
 			y = 1
 		}
-		if _, err := k.Learn(x, y); err != nil {
+		mistake, err := k.Learn(x, y)
+		if err != nil {
 			log.Fatal(err)
+		}
+		if mistake {
+			mistakes++
 		}
 	}
 	sv, _ := k.SupportVectors()
 	vectors, _ := sv.Dims()
-	fmt.Printf("more mistakes than the budget: %t\n", k.Stats().Mistakes > 50)
+	fmt.Printf("more mistakes than the budget: %t\n", mistakes > 50)
 	fmt.Printf("support vectors stored: %d\n", vectors)
 
 	// Output:
@@ -529,10 +534,11 @@ func ExampleKernel_Learn() {
 }
 
 // The margin of the AND gate, by hand: the point (1,1) is 1/√2 from the
-// segment joining (0,1) and (1,0), the hull of the other class, so the
-// margin is half that, 1/(2√2), attained by the hyperplane halfway between,
-// x1 + x2 = 1.5. The diagonals of XOR cross, so its hulls meet: it is not
-// separable, and its margin is 0.
+// segment joining (0,1) and (1,0), the edge of the other class's hull
+// nearest to it, so the margin is half that, 1/(2√2), attained by the
+// hyperplane halfway between, x1 + x2 = 1.5. The diagonals of XOR cross,
+// so its hulls meet: it is not separable, and DatasetMargin takes its
+// margin as 0.
 func ExampleDatasetMargin() {
 	X := mat.NewDense(4, 2, []float64{
 		0, 0,

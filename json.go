@@ -73,11 +73,10 @@ func marshalModel[S, M any](typ string, version int, s S, m M, st Stats) ([]byte
 }
 
 // unmarshalModel decodes the JSON form of a fitted classifier of type typ
-// and the given version into s and m, and returns its checked Stats;
-// learned is set for a type whose Learn adds its mistakes to Stats. It
+// and the given version into s and m, and returns its checked Stats. It
 // rejects unknown fields, so that a misspelt or foreign file is not read as
 // a model with default values. It leaves s and m alone on error.
-func unmarshalModel[S, M any](data []byte, typ string, version int, learned bool, s *S, m *M) (Stats, error) {
+func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) (Stats, error) {
 	var head struct {
 		Type    string `json:"type"`
 		Version int    `json:"version"`
@@ -100,7 +99,7 @@ func unmarshalModel[S, M any](data []byte, typ string, version int, learned bool
 		return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
 	}
 	st := Stats(v.Stats)
-	if err := st.check(learned); err != nil {
+	if err := st.check(); err != nil {
 		return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
 	}
 	*s, *m = v.Settings, v.Model
@@ -108,9 +107,8 @@ func unmarshalModel[S, M any](data []byte, typ string, version int, learned bool
 }
 
 // check returns an error if s is not a description that Fit could have
-// produced, followed by calls to Learn if learned is set, which add their
-// mistakes to Mistakes.
-func (s Stats) check(learned bool) error {
+// produced.
+func (s Stats) check() error {
 	if s.Epochs < 0 || len(s.EpochMistakes) != s.Epochs {
 		return fmt.Errorf("stats: %d epochs with %d epoch mistake counts", s.Epochs, len(s.EpochMistakes))
 	}
@@ -122,7 +120,7 @@ func (s Stats) check(learned bool) error {
 		sum += m
 	}
 	switch {
-	case s.Mistakes < sum || s.Mistakes != sum && !learned:
+	case s.Mistakes != sum:
 		return fmt.Errorf("stats: %d mistakes, but the epochs made %d", s.Mistakes, sum)
 	case s.Converged && (s.Epochs == 0 || s.EpochMistakes[s.Epochs-1] != 0):
 		return errors.New("stats: converged, but the last epoch made mistakes")
@@ -217,7 +215,7 @@ func marshalLinear(typ string, version int, s settings, l linear, st Stats) ([]b
 func unmarshalLinear(data []byte, typ string, version int) (settingsJSON, linear, Stats, error) {
 	var s settingsJSON
 	var m linearJSON
-	st, err := unmarshalModel(data, typ, version, false, &s, &m)
+	st, err := unmarshalModel(data, typ, version, &s, &m)
 	if err != nil {
 		return s, linear{}, Stats{}, err
 	}
@@ -272,7 +270,7 @@ func (p *Pocket) UnmarshalJSON(data []byte) error {
 	}
 	var s pocketSettingsJSON
 	var m pocketJSON
-	st, err := unmarshalModel(data, "Pocket", pocketVersion, false, &s, &m)
+	st, err := unmarshalModel(data, "Pocket", pocketVersion, &s, &m)
 	if err != nil {
 		return err
 	}
@@ -393,7 +391,7 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	}
 	var sj settingsJSON
 	var m votedJSON
-	st, err := unmarshalModel(data, "Voted", votedVersion, false, &sj, &m)
+	st, err := unmarshalModel(data, "Voted", votedVersion, &sj, &m)
 	if err != nil {
 		return err
 	}
@@ -613,7 +611,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	}
 	var s kernelSettingsJSON
 	var j kernelModelJSON
-	st, err := unmarshalModel(data, "Kernel", kernelVersion, true, &s, &j)
+	st, err := unmarshalModel(data, "Kernel", kernelVersion, &s, &j)
 	if err != nil {
 		return err
 	}

@@ -304,13 +304,13 @@ type Kernel struct {
 	// Rate·y_j of the bias. This is the Randomized Budget Perceptron of
 	// Cavallanti, Cesa-Bianchi and Gentile (2007). The draws come from
 	// Rand, or if Rand is nil from a source with a fixed seed, so the same
-	// settings give the same model. A removal discards a vector that
-	// every earlier hypothesis holds, so the stored vectors represent only
-	// the hypotheses from the last removal on, and the voted and averaged
-	// rules combine those alone: until the budget is first full they are
-	// the rules of Freund and Schapire, and from then on, as every mistake
-	// removes one, they predict as the last hypothesis does. Budget must
-	// not be negative.
+	// settings give the same model. A removal discards a vector that the
+	// hypotheses from its mistake to the removal hold, which the stored
+	// vectors then no longer represent, so the voted and averaged rules
+	// combine only the hypotheses from the last removal on: until the
+	// first removal they are the rules of Freund and Schapire, and from
+	// then on, as every mistake removes one, they predict as the last
+	// hypothesis does. Budget must not be negative.
 	Budget int
 
 	// Epochs is the most passes over the data that Fit makes. Zero means
@@ -320,7 +320,9 @@ type Kernel struct {
 
 	// Rate is the learning rate, the size of each update. Zero means 1.
 	// Training starts from the empty hypothesis, so the rate only scales
-	// every a_j and b, and changes no prediction.
+	// every a_j and b: exactly if it is a power of two, and so changing no
+	// prediction. Another rate rounds, and can change the mistakes of the
+	// run.
 	Rate float64
 
 	// Rand, if not nil, shuffles the order in which Fit visits the rows,
@@ -377,7 +379,9 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 // fitted with; on a Kernel that has not been fitted it starts from the
 // empty hypothesis on rows of the length of x. Each call counts as one
 // visit for the voted and averaged rules. Learn calls OnUpdate with epoch
-// 0 and index -1, and adds its mistakes to those of Stats.
+// 0 and index -1, and leaves Stats as they are. It does not retain x: at
+// each mistake it stores a copy, so a row that Learn gets wrong several
+// times is stored several times, where Fit stores each row once.
 //
 // Learn returns an error, and changes nothing, if y is not -1 or +1, if x
 // holds NaN or an infinity, if x has the wrong length, or if a setting or
@@ -407,7 +411,6 @@ func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
 	if !mistake {
 		return false, nil
 	}
-	k.stats.Mistakes++
 	if k.OnUpdate != nil {
 		k.OnUpdate(0, -1, m.vectors(), m.bias())
 	}

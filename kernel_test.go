@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -397,6 +398,7 @@ func TestKernelBudget(t *testing.T) {
 	// On a long stream, Learn's memory stays within the budget.
 	s := &Kernel{Func: RBF{Gamma: 2}, Budget: 25}
 	x := make([]float64, 4)
+	mistakes := 0
 	for range 5000 {
 		for j := range x {
 			x[j] = rnd.Float64()
@@ -405,15 +407,19 @@ func TestKernelBudget(t *testing.T) {
 		if floats.Sum(x) > 2 {
 			label = -1
 		}
-		if _, err := s.Learn(x, label); err != nil {
+		mistake, err := s.Learn(x, label)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if mistake {
+			mistakes++
 		}
 		if s.m.vectors() > 25 || len(s.m.mistakes) > 25 || len(s.m.sv) != s.m.vectors()*4 {
 			t.Fatalf("Learn stores %d vectors and %d mistakes with Budget 25", s.m.vectors(), len(s.m.mistakes))
 		}
 	}
-	if s.Stats().Mistakes < 100 {
-		t.Fatalf("only %d mistakes on the stream: the budget was not exercised", s.Stats().Mistakes)
+	if mistakes < 100 {
+		t.Fatalf("only %d mistakes on the stream: the budget was not exercised", mistakes)
 	}
 }
 
@@ -700,13 +706,21 @@ func TestKernelLearn(t *testing.T) {
 			t.Fatal(err)
 		}
 		l := &Kernel{Func: Poly{Degree: 2, Gamma: 1, Coef0: 1}, Budget: budget}
+		mistakes := 0
 		for i := range 300 {
-			if _, err := l.Learn(X.RawRowView(i), y[i]); err != nil {
+			mistake, err := l.Learn(X.RawRowView(i), y[i])
+			if err != nil {
 				t.Fatal(err)
 			}
+			if mistake {
+				mistakes++
+			}
 		}
-		if f.Stats().Mistakes != l.Stats().Mistakes {
-			t.Fatalf("budget %d: Fit made %d mistakes, Learn %d", budget, f.Stats().Mistakes, l.Stats().Mistakes)
+		if f.Stats().Mistakes != mistakes {
+			t.Fatalf("budget %d: Fit made %d mistakes, Learn %d", budget, f.Stats().Mistakes, mistakes)
+		}
+		if st := l.Stats(); st.Mistakes != 0 || st.Epochs != 0 {
+			t.Fatalf("budget %d: Learn changed Stats to %+v", budget, st)
 		}
 		for _, p := range []Prediction{PredictLast, PredictVoted, PredictAveraged} {
 			f.Prediction, l.Prediction = p, p
@@ -808,13 +822,22 @@ func TestKernelLearnContinues(t *testing.T) {
 		if whole.Stats().Converged {
 			t.Fatal("the data are separable: the test needs a fourth epoch with mistakes")
 		}
+		before := part.Stats()
+		mistakes := before.Mistakes
 		for i := range 200 {
-			if _, err := part.Learn(X.RawRowView(i), y[i]); err != nil {
+			mistake, err := part.Learn(X.RawRowView(i), y[i])
+			if err != nil {
 				t.Fatal(err)
 			}
+			if mistake {
+				mistakes++
+			}
 		}
-		if whole.Stats().Mistakes != part.Stats().Mistakes {
-			t.Fatalf("budget %d: %d mistakes in 4 epochs, %d in 3 and a pass of Learn", budget, whole.Stats().Mistakes, part.Stats().Mistakes)
+		if whole.Stats().Mistakes != mistakes {
+			t.Fatalf("budget %d: %d mistakes in 4 epochs, %d in 3 and a pass of Learn", budget, whole.Stats().Mistakes, mistakes)
+		}
+		if !reflect.DeepEqual(part.Stats(), before) {
+			t.Fatalf("budget %d: Learn changed Stats from %+v to %+v", budget, before, part.Stats())
 		}
 		for _, p := range []Prediction{PredictLast, PredictVoted, PredictAveraged} {
 			whole.Prediction, part.Prediction = p, p

@@ -343,11 +343,15 @@ type MaxMargin struct {
 	Iterations int
 }
 
-// DatasetMargin returns the margin of the data, the largest geometric
-// margin of any hyperplane on the rows of X with labels y, and a hyperplane
-// that nearly attains it. With a bias, the margin is half the distance
-// between the convex hulls of the two classes; through the origin, it is
-// the distance from the origin to the convex hull of the points y_i·x_i.
+// DatasetMargin returns the margin of the rows of X with labels y, and a
+// hyperplane that nearly attains it. For separable data the margin is the
+// largest geometric margin of any hyperplane, the dataset margin of the
+// notes (003): with a bias, half the distance between the convex hulls of
+// the two classes; through the origin, the distance from the origin to the
+// convex hull of the points y_i·x_i. For data that are not separable the
+// hulls meet, and DatasetMargin takes the margin as 0, their distance,
+// though every hyperplane then has a negative geometric margin and the
+// notes' margin is -∞; W may then be zero, with Lower -Inf.
 //
 // The result certifies itself: the margin of the data lies between Lower,
 // the margin of the returned hyperplane, and Upper. DatasetMargin iterates
@@ -441,8 +445,10 @@ func NovikoffBound(X mat.Matrix, y []float64, s *MarginSettings) (MistakeBound, 
 	err = np.solve()
 	mb := MistakeBound{R: np.r, Bound: math.Inf(1)}
 	if np.lower > 0 {
-		mb.Margin = np.lower
-		mb.Bound = (np.r / np.lower) * (np.r / np.lower)
+		// No margin exceeds the norm of a row, but rounding can put the
+		// margin of rows of one norm just above it, and the bound below 1.
+		mb.Margin = min(np.lower, np.r)
+		mb.Bound = (np.r / mb.Margin) * (np.r / mb.Margin)
 	}
 	return mb, err
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -531,17 +532,23 @@ func TestNovikoffBoundByHand(t *testing.T) {
 		t.Errorf("AND: %d mistakes, want 18", got)
 	}
 
-	// One row: the bound, 1, is met. Through the origin R = γ = ‖x‖, and
-	// with a bias R = γ = ‖(x, 1)‖.
-	for _, noBias := range []bool{false, true} {
-		X := mat.NewDense(1, 2, []float64{3, -4})
-		nb, err := NovikoffBound(X, []float64{-1}, &MarginSettings{NoBias: noBias})
-		if err != nil || math.Abs(nb.Bound-1) > 1e-12 {
-			t.Errorf("one row, noBias=%t: %+v, %v", noBias, nb, err)
-		}
-		p := &Perceptron{NoBias: noBias}
-		if err := p.Fit(X, []float64{-1}); err != nil || p.Stats().Mistakes != 1 {
-			t.Errorf("one row, noBias=%t: %d mistakes, %v", noBias, p.Stats().Mistakes, err)
+	// One row, or one row repeated: the bound, 1, is met, and rounding
+	// must not put it below. Through the origin R = γ = ‖x‖, and with a
+	// bias R = γ = ‖(x, 1)‖.
+	for _, row := range [][]float64{{3, -4}, {1, 1}, {0.1, 0.7}, {-2.5, 1e-3}} {
+		for _, noBias := range []bool{false, true} {
+			for _, label := range []float64{-1, 1} {
+				X := mat.NewDense(3, 2, slices.Concat(row, row, row))
+				y := []float64{label, label, label}
+				nb, err := NovikoffBound(X, y, &MarginSettings{NoBias: noBias})
+				if err != nil || nb.Margin > nb.R || nb.Bound < 1 || nb.Bound-1 > 1e-12 {
+					t.Errorf("row %v, noBias=%t, label %v: %+v, %v", row, noBias, label, nb, err)
+				}
+				p := &Perceptron{NoBias: noBias}
+				if err := p.Fit(X, y); err != nil || p.Stats().Mistakes != 1 {
+					t.Errorf("row %v, noBias=%t, label %v: %d mistakes, %v", row, noBias, label, p.Stats().Mistakes, err)
+				}
+			}
 		}
 	}
 

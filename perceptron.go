@@ -71,8 +71,9 @@ type Perceptron struct {
 	Epochs int
 
 	// Rate is the learning rate, the size of each update. Zero means 1.
-	// From zero initial weights and bias the rate only scales w and b, so
-	// it changes no prediction.
+	// From zero initial weights and bias the rate only scales w and b:
+	// exactly if it is a power of two, and so changing no prediction.
+	// Another rate rounds, and can change the mistakes of the run.
 	Rate float64
 
 	// Rand, if not nil, shuffles the order in which Fit visits the rows,
@@ -146,7 +147,8 @@ func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
 //
 // Learn returns an error, and changes nothing, if y is not -1 or +1, if x
 // holds NaN or an infinity, if x has the wrong length, if a setting is not
-// valid, or if the update would overflow the weights.
+// valid, if NoBias is set on a perceptron whose bias is not zero, or if the
+// update would overflow the weights.
 func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
 	d, s := len(x), p.settings()
 	if p.lin.fitted() {
@@ -157,6 +159,9 @@ func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
 	s, err := s.resolve(d)
 	if err != nil {
 		return false, err
+	}
+	if s.noBias && p.lin.b != 0 {
+		return false, fmt.Errorf("perceptron: NoBias is set, but the bias is %v, want 0", p.lin.b)
 	}
 	if err := checkExample(x, y, d); err != nil {
 		return false, err

@@ -678,6 +678,16 @@ func TestLearnErrors(t *testing.T) {
 	if _, err := bad.Learn([]float64{1, 2}, 1); err == nil || !strings.Contains(err.Error(), "InitWeights has length 1, want 2") {
 		t.Errorf("Learn with short InitWeights: error %v", err)
 	}
+
+	// p has the bias 1: through the origin it cannot go on.
+	p.NoBias = true
+	before := slices.Clone(p.Weights())
+	if _, err := p.Learn([]float64{-1, -2}, 1); err == nil || !strings.Contains(err.Error(), "NoBias is set, but the bias is 1, want 0") {
+		t.Errorf("Learn with NoBias after a bias: error %v", err)
+	}
+	if !slices.Equal(p.Weights(), before) || p.Bias() != 1 {
+		t.Errorf("failed Learn changed the model to %v, %v", p.Weights(), p.Bias())
+	}
 }
 
 // FuzzFit checks that Fit accepts exactly the valid data sets, reports

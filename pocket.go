@@ -28,10 +28,12 @@ import (
 // misclassify strictly fewer than the pocket: the ratchet, which keeps a
 // lucky run of worse weights out of the pocket. The pocket's run is that of
 // its weights, which goes on growing while they are still the perceptron's.
-// (Implementations that keep instead the run the weights had when they were
-// pocketed put many more weights up for a count.) Long runs are rare, so
-// the default mode counts seldom. If CheckAll is set, Fit counts the weights
-// after every update instead, and so returns the best weights of the run.
+// Here Fit departs from Gallant, who keeps the run the weights had when
+// they were pocketed: that lower bar puts many more weights up for a
+// count, so it costs more and can find better weights, which this rule
+// misses. Long runs are rare, so the default mode counts seldom. If
+// CheckAll is set, Fit counts the weights after every update instead, and
+// so returns the best weights of the run.
 //
 // A count stops as soon as the weights have as many misclassified rows as
 // the pocket, since they can no longer win; a count that wins reads every
