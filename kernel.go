@@ -53,7 +53,13 @@ type Poly struct {
 //
 // Gamma must be finite and not negative; zero means 1/d for rows of
 // length d. The squared distance is computed as ||x||² + ||z||² - 2·x·z,
-// clamped at zero, which is exact when x equals z.
+// clamped at zero, so that a fitted Kernel takes the dot products of many
+// pairs at once. Eval takes the three dot products with one routine, and
+// so gives exactly 1 when x equals z; Fit and Score take x·z for many rows
+// at once with gonum's matrix-vector product, whose rounding differs from
+// that of the norms, so there K(x, x) is 1 only to within rounding. The
+// expansion loses precision on rows far from the origin compared with
+// their distances: centre the data.
 type RBF struct {
 	Gamma float64
 }
@@ -352,7 +358,8 @@ type Kernel struct {
 // Fit returns an error if X has no rows, if len(y) is not the number of
 // rows, if a label is not -1 or +1, if X holds NaN or an infinity, or if a
 // setting or a kernel parameter is not valid; it checks X before any
-// visit. A failed Fit leaves the Kernel as it was. Fit does not modify X
+// visit. It also returns an error if a row's score is not finite, as when
+// the kernel values overflow. A failed Fit leaves the Kernel as it was. Fit does not modify X
 // or y and keeps no reference to them.
 func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y)
@@ -384,8 +391,8 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 // times is stored several times, where Fit stores each row once.
 //
 // Learn returns an error, and changes nothing, if y is not -1 or +1, if x
-// holds NaN or an infinity, if x has the wrong length, or if a setting or
-// a kernel parameter is not valid.
+// holds NaN or an infinity, if x has the wrong length, if a setting or a
+// kernel parameter is not valid, or if the score of x is not finite.
 func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
 	d := len(x)
 	if k.m != nil {
@@ -406,7 +413,10 @@ func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
 	if rnd == nil {
 		rnd = m.rnd
 	}
-	mistake := m.learn(x, y, s.rate, k.Budget, rnd)
+	mistake, err := m.learn(x, y, s.rate, k.Budget, rnd)
+	if err != nil {
+		return false, err
+	}
 	k.m = m
 	if !mistake {
 		return false, nil
@@ -545,9 +555,10 @@ func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	return dst
 }
 
-// PredictRows returns the labels of the rows of X, as Predict computes
-// them, in dst, which it allocates if dst is nil. It panics as ScoreRows
-// does.
+// PredictRows returns the labels of the rows of X, the signs of the scores
+// of ScoreRows, in dst, which it allocates if dst is nil. They are those of
+// Predict, except that a score within rounding of zero can have the other
+// sign. It panics as ScoreRows does.
 func (k *Kernel) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	dst = k.ScoreRows(dst, X)
 	for i, s := range dst {
@@ -694,13 +705,16 @@ func (m *kmodel) exact(a, b int) int {
 }
 
 // learn makes one visit of (x, y) and reports whether it was a mistake.
-func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand) bool {
-	m.visits++
+func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand) (bool, error) {
 	buf := getScratch(m.vectors())
 	s := m.score(x, PredictLast, *buf)
 	putScratch(buf)
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		return false, scoreError("x", s)
+	}
+	m.visits++
 	if y*s > 0 {
-		return false
+		return false, nil
 	}
 	for budget > 0 && len(m.mistakes) >= budget {
 		m.remove(rnd.IntN(len(m.mistakes)))
@@ -710,7 +724,14 @@ func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand)
 		xn = floats.Dot(x, x)
 	}
 	m.add(mistake{v: m.store(x, xn), a: rate * y, t: m.visits})
-	return true
+	return true, nil
+}
+
+// scoreError returns the error for the score s, not finite, of what: the
+// data are finite, so a kernel value has overflowed, or a Custom kernel
+// returned NaN or an infinity.
+func scoreError(what string, s float64) error {
+	return fmt.Errorf("perceptron: the score of %s is %v: a kernel value is not finite; scale X", what, s)
 }
 
 // store appends x, whose squared norm is xn, to the support vectors, with
@@ -932,7 +953,11 @@ func (t *trainer) pass(epoch int, order []int) (int, error) {
 	t.epoch(order)
 	mistakes := 0
 	for _, i := range order {
-		if t.visit(epoch, i) {
+		mistake, err := t.visit(epoch, i)
+		if err != nil {
+			return mistakes, err
+		}
+		if mistake {
 			mistakes++
 		}
 	}
@@ -1119,8 +1144,9 @@ func (t *trainer) start(b int) {
 	t.queueBlock(b + lookahead)
 }
 
-// visit is Fit's visit of row i.
-func (t *trainer) visit(epoch, i int) bool {
+// visit is Fit's visit of row i. It reports whether row i was a mistake,
+// or returns an error if its score is not finite.
+func (t *trainer) visit(epoch, i int) (bool, error) {
 	p := t.pos % blockRows
 	if p == 0 {
 		t.start(t.pos / blockRows)
@@ -1128,9 +1154,12 @@ func (t *trainer) visit(epoch, i int) bool {
 	t.pos++
 	t.visits++
 	t.seen[i] = t.base + len(t.log)
-	y := t.ds.y[i]
-	if y*(t.f[i]+t.b) > 0 {
-		return false
+	y, s := t.ds.y[i], t.f[i]+t.b
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		return false, scoreError(fmt.Sprintf("row %d", i), s)
+	}
+	if y*s > 0 {
+		return false, nil
 	}
 	if t.budget > 0 && len(t.mistakes) == t.budget {
 		j := t.rnd.IntN(len(t.mistakes))
@@ -1151,7 +1180,7 @@ func (t *trainer) visit(epoch, i int) bool {
 	if t.onUpdate != nil {
 		t.onUpdate(epoch, i, t.vectors, t.b)
 	}
-	return true
+	return true, nil
 }
 
 // change logs the change delta·K(x_row, ·) to the hypothesis, made at

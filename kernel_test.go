@@ -550,6 +550,41 @@ func TestKernelBadData(t *testing.T) {
 	}
 }
 
+// A score that is not finite, from finite data, is an error of Fit and
+// of Learn, which then change nothing.
+func TestKernelOverflow(t *testing.T) {
+	cube := Poly{Degree: 3, Gamma: 1, Coef0: 1}
+	k := &Kernel{Func: cube, Epochs: 5}
+	if err := k.Fit(mat.NewDense(2, 1, []float64{1, -2}), []float64{1, -1}); err != nil {
+		t.Fatal(err)
+	}
+	before := k.Score([]float64{0.5})
+	// Row 0 is a mistake; row 1 then scores (-1e206+1)³ = -Inf.
+	err := k.Fit(mat.NewDense(2, 1, []float64{1e103, -1e103}), []float64{1, 1})
+	if want := "perceptron: the score of row 1 is -Inf: a kernel value is not finite"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Fit error %v, want %q", err, want)
+	}
+	nan := Custom(func(x, z []float64) float64 { return math.NaN() })
+	if err := (&Kernel{Func: nan}).Fit(mat.NewDense(2, 1, []float64{1, 2}), []float64{1, -1}); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the score of row 1 is NaN") {
+		t.Errorf("Fit with a NaN kernel: error %v", err)
+	}
+	if k.Score([]float64{0.5}) != before {
+		t.Errorf("a failed Fit changed the Kernel")
+	}
+
+	l := &Kernel{Func: cube}
+	if _, err := l.Learn([]float64{1e103}, 1); err != nil {
+		t.Fatal(err)
+	}
+	visits, vectors := l.m.visits, l.m.vectors()
+	if _, err := l.Learn([]float64{-1e103}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the score of x is -Inf") {
+		t.Errorf("Learn error %v", err)
+	}
+	if l.m.visits != visits || l.m.vectors() != vectors {
+		t.Errorf("a failed Learn changed the Kernel")
+	}
+}
+
 func panics(f func()) (p bool) {
 	defer func() { p = recover() != nil }()
 	f()
