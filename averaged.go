@@ -69,7 +69,10 @@ type Averaged struct {
 // Fit trains the averaged perceptron on the rows of X with labels y. It
 // runs as Perceptron's Fit does, with the same stopping rule and the same
 // errors, and keeps the average of the weights after each of the visits
-// it made, the last epoch's included.
+// it made, the last epoch's included. It forms the sum of those weights
+// before it divides, for accuracy, so it also returns an error if the sum
+// overflows, as it can on data near the largest float64 even when the
+// average would not.
 func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y)
 	if err != nil {

@@ -442,7 +442,7 @@ func (ds *dataset) row(i int) []float64 {
 // newDataset checks the shape of X and the labels y and returns them as a
 // dataset.
 func newDataset(X mat.Matrix, y []float64) (*dataset, error) {
-	if X == nil {
+	if d, ok := X.(*mat.Dense); X == nil || ok && d == nil {
 		return nil, errors.New("perceptron: X is nil")
 	}
 	if e, ok := X.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {

@@ -353,6 +353,7 @@ func TestFitErrors(t *testing.T) {
 		want string
 	}{
 		{"nil X", Perceptron{}, nil, nil, "X is nil"},
+		{"nil *mat.Dense", Perceptron{}, (*mat.Dense)(nil), nil, "X is nil"},
 		{"empty X", Perceptron{}, &mat.Dense{}, nil, "X has no rows"},
 		{"no columns", Perceptron{}, matrixOnly{mat.NewDense(2, 1, nil).Slice(0, 2, 0, 0)}, []float64{1, 1}, "X has no columns"},
 		{"short y", Perceptron{}, X(1, 2, 3, 4), []float64{1}, "len(y) is 1, want 2"},

@@ -31,11 +31,11 @@ import (
 // over m·d numbers, which page faults can make dearer than an epoch when
 // the heap must grow to hold them.
 //
-// Score computes every w_k·x+b_k, up to rounding, in one pass: one dot
-// product for each distinct row, then one addition for each mistake, since
-// w_k·x+b_k is w_(k-1)·x+b_(k-1) plus the mistake's step times x_k·x+1, or
-// times x_k·x through the origin. A prediction costs m dot products and K
-// additions.
+// Score computes every w_k·x+b_k, up to rounding and short of overflow,
+// in one pass: one dot product for each distinct row, then one addition
+// for each mistake, since w_k·x+b_k is w_(k-1)·x+b_(k-1) plus the
+// mistake's step times x_k·x+1, or times x_k·x through the origin. A
+// prediction costs m dot products and K additions.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Voted struct {
