@@ -379,7 +379,12 @@ type MaxMargin struct {
 // bounds it has reached, with an error. Rounding can stop them when
 // (R/margin)² nears Tol/ε, about 10¹⁰ for the default tolerance, where
 // ε is the precision of float64: the perceptron's mistake bound is then
-// beyond any use.
+// beyond any use. The solver works with squared norms and products of
+// rows, so it returns an error, whatever the margin, if the scale of the
+// rows (their largest norm, or with a bias their largest distance from
+// their mean) is above 2^200, about 1.6·10⁶⁰, or below 2^-200, where its
+// arithmetic could overflow or underflow: scale X by a power of two, which
+// scales the margin exactly.
 func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, error) {
 	ds, set, err := marginData(X, y, s)
 	if err != nil {
@@ -392,7 +397,10 @@ func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, err
 	if !set.NoBias {
 		groups = 2
 	}
-	np := newNearest(ds, groups, 0, set)
+	np, err := newNearest(ds, groups, 0, set)
+	if err != nil {
+		return MaxMargin{}, err
+	}
 	err = np.solve()
 	return MaxMargin{W: np.p, B: np.b, Lower: np.lower, Upper: np.upper, Iterations: np.iters}, err
 }
@@ -441,7 +449,10 @@ func NovikoffBound(X mat.Matrix, y []float64, s *MarginSettings) (MistakeBound, 
 	if set.NoBias {
 		aug = 0
 	}
-	np := newNearest(ds, 1, aug, set)
+	np, err := newNearest(ds, 1, aug, set)
+	if err != nil {
+		return MistakeBound{}, err
+	}
 	err = np.solve()
 	mb := MistakeBound{R: np.r, Bound: math.Inf(1)}
 	if np.lower > 0 {
@@ -527,7 +538,11 @@ type nearest struct {
 // adds to the working set, besides the corral.
 const workingCandidates = 32
 
-func newNearest(ds *dataset, groups int, aug float64, set MarginSettings) *nearest {
+// newNearest returns the solver for the rows of ds in groups groups, each
+// augmented with aug, started. It returns an error if the scale r of the
+// points is so large or so small that the squares the solver takes would
+// overflow or lose their precision in underflow.
+func newNearest(ds *dataset, groups int, aug float64, set MarginSettings) (*nearest, error) {
 	np := &nearest{
 		ds:     ds,
 		groups: groups,
@@ -540,7 +555,10 @@ func newNearest(ds *dataset, groups int, aug float64, set MarginSettings) *neare
 		wp:     make([]float64, ds.d),
 	}
 	np.start()
-	return np
+	if np.r > 0x1p200 || np.r > 0 && np.r < 0x1p-200 {
+		return nil, fmt.Errorf("perceptron: the scale of the rows, %g, is outside [2^-200, 2^200], where the margin's arithmetic would overflow or underflow: scale X by a power of two", np.r)
+	}
+	return np, nil
 }
 
 func (np *nearest) group(i int) int {

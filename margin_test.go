@@ -909,6 +909,41 @@ func TestDatasetMarginInvariance(t *testing.T) {
 	}
 }
 
+// Scaling the rows by a power of two scales the margin exactly, as long
+// as the scale of the rows is at most 2^200 and at least 2^-200; outside,
+// DatasetMargin returns an error rather than a margin that rounding made up.
+func TestMarginScale(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(23, 7))
+	for _, d := range []int{1, 3, 50} {
+		X, y, _, _ := marginSet(rnd, 200, d, 0.1, true)
+		base, err := DatasetMargin(X, y, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{-190, -100, 100, 190} {
+			var scaled mat.Dense
+			scaled.Scale(math.Ldexp(1, k), X)
+			m, err := DatasetMargin(&scaled, y, nil)
+			if err != nil || m.Lower != math.Ldexp(base.Lower, k) || m.Upper != math.Ldexp(base.Upper, k) {
+				t.Errorf("d=%d, rows scaled by 2^%d: %+v, %v; want the bounds of %+v scaled", d, k, m, err, base)
+			}
+			// With a bias the rows are augmented with 1, which is not
+			// scaled: only the error is certain.
+			if _, err := NovikoffBound(&scaled, y, nil); err != nil {
+				t.Errorf("d=%d, rows scaled by 2^%d: NovikoffBound: %v", d, k, err)
+			}
+		}
+		for _, k := range []int{-220, 220} {
+			var scaled mat.Dense
+			scaled.Scale(math.Ldexp(1, k), X)
+			const want = "perceptron: the scale of the rows"
+			if _, err := DatasetMargin(&scaled, y, nil); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("d=%d: DatasetMargin of rows scaled by 2^%d: error %v", d, k, err)
+			}
+		}
+	}
+}
+
 // When the iterations run out, the bounds are still valid.
 func TestDatasetMarginIterationLimit(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(23, 1))
