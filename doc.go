@@ -34,7 +34,8 @@
 // is an epoch; training stops at the end of the first epoch without a
 // mistake, or at an epoch limit. From zero initial weights and bias the
 // rate only scales w and b, so in exact arithmetic it changes no
-// prediction; in floating point only a power of two scales exactly, and
+// prediction; in floating point only a power of two scales exactly (short
+// of underflow), and
 // another rate can tip a score that would be zero to either side, and so
 // change the run.
 //

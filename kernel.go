@@ -326,7 +326,8 @@ type Kernel struct {
 
 	// Rate is the learning rate, the size of each update. Zero means 1.
 	// Training starts from the empty hypothesis, so the rate only scales
-	// every a_j and b: exactly if it is a power of two, and so changing no
+	// every a_j and b: exactly if it is a power of two, short of underflow,
+	// and then changing no
 	// prediction. Another rate rounds, and can change the mistakes of the
 	// run.
 	Rate float64
@@ -358,9 +359,11 @@ type Kernel struct {
 // Fit returns an error if X has no rows, if len(y) is not the number of
 // rows, if a label is not -1 or +1, if X holds NaN or an infinity, or if a
 // setting or a kernel parameter is not valid; it checks X before any
-// visit. It also returns an error if a row's score is not finite, as when
-// the kernel values overflow. A failed Fit leaves the Kernel as it was. Fit does not modify X
-// or y and keeps no reference to them.
+// visit. It also returns an error if a row's score, a coefficient or the
+// bias is not finite, as when the kernel values or Rate are huge. A failed
+// Fit leaves the Kernel as it was; OnUpdate may have been called for the
+// visits before the error. Fit does not modify X or y and keeps no
+// reference to them.
 func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y)
 	if err != nil {
@@ -376,7 +379,11 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
-	k.m, k.stats = t.model(), stats
+	m := t.model()
+	if err := m.checkFinite(); err != nil {
+		return err
+	}
+	k.m, k.stats = m, stats
 	return nil
 }
 
@@ -392,7 +399,8 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 //
 // Learn returns an error, and changes nothing, if y is not -1 or +1, if x
 // holds NaN or an infinity, if x has the wrong length, if a setting or a
-// kernel parameter is not valid, or if the score of x is not finite.
+// kernel parameter is not valid, if the score of x is not finite, or if
+// the update would overflow the sum of the coefficients.
 func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
 	d := len(x)
 	if k.m != nil {
@@ -591,7 +599,8 @@ func (k *Kernel) Bias() float64 {
 	return k.m.bias()
 }
 
-// Stats returns a description of the last training run.
+// Stats returns a description of the training run of the last successful
+// Fit.
 func (k *Kernel) Stats() Stats {
 	return k.stats.clone()
 }
@@ -712,6 +721,10 @@ func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand)
 	if math.IsNaN(s) || math.IsInf(s, 0) {
 		return false, scoreError("x", s)
 	}
+	// Removals by Budget could only take the sum back towards zero.
+	if y*s <= 0 && math.IsInf(m.sumA+rate*y, 0) {
+		return false, errors.New("perceptron: the update on x would overflow the sum of the coefficients: lower Rate")
+	}
 	m.visits++
 	if y*s > 0 {
 		return false, nil
@@ -728,10 +741,22 @@ func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand)
 }
 
 // scoreError returns the error for the score s, not finite, of what: the
-// data are finite, so a kernel value has overflowed, or a Custom kernel
-// returned NaN or an infinity.
+// data are finite, so a kernel value, or its product with a coefficient,
+// has overflowed, or a Custom kernel returned NaN or an infinity.
 func scoreError(what string, s float64) error {
-	return fmt.Errorf("perceptron: the score of %s is %v: a kernel value is not finite; scale X", what, s)
+	return fmt.Errorf("perceptron: the score of %s is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", what, s)
+}
+
+// checkFinite returns an error if a coefficient of m, or their sum, which
+// makes the bias, has overflowed, as a huge Rate can make them.
+func (m *kmodel) checkFinite() error {
+	if j := nonFinite(m.last); j >= 0 {
+		return fmt.Errorf("perceptron: the coefficient of support vector %d overflowed to %v: lower Rate", j, m.last[j])
+	}
+	if math.IsNaN(m.sumA) || math.IsInf(m.sumA, 0) {
+		return fmt.Errorf("perceptron: the sum of the coefficients overflowed to %v: lower Rate", m.sumA)
+	}
+	return nil
 }
 
 // store appends x, whose squared norm is xn, to the support vectors, with

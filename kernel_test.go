@@ -561,15 +561,36 @@ func TestKernelOverflow(t *testing.T) {
 	before := k.Score([]float64{0.5})
 	// Row 0 is a mistake; row 1 then scores (-1e206+1)³ = -Inf.
 	err := k.Fit(mat.NewDense(2, 1, []float64{1e103, -1e103}), []float64{1, 1})
-	if want := "perceptron: the score of row 1 is -Inf: a kernel value is not finite"; err == nil || !strings.HasPrefix(err.Error(), want) {
+	if want := "perceptron: the score of row 1 is -Inf: a kernel value, or its product with a coefficient, is not finite"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Fit error %v, want %q", err, want)
 	}
 	nan := Custom(func(x, z []float64) float64 { return math.NaN() })
 	if err := (&Kernel{Func: nan}).Fit(mat.NewDense(2, 1, []float64{1, 2}), []float64{1, -1}); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the score of row 1 is NaN") {
 		t.Errorf("Fit with a NaN kernel: error %v", err)
 	}
+	// A huge Rate: the second mistake, on the last visit, takes the sum
+	// of the coefficients, which is the bias, to +Inf.
+	huge := &Kernel{Rate: 1e308, Epochs: 1}
+	if err := huge.Fit(mat.NewDense(2, 1, []float64{1, -1}), []float64{1, 1}); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the sum of the coefficients overflowed to +Inf") {
+		t.Errorf("Fit with Rate 1e308: error %v", err)
+	}
+	// On a repeated row the coefficient itself overflows.
+	huge = &Kernel{Rate: 1e308, Epochs: 2, NoBias: true}
+	if err := huge.Fit(mat.NewDense(1, 1, []float64{0}), []float64{1}); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the coefficient of support vector 0 overflowed to +Inf") {
+		t.Errorf("Fit with Rate 1e308 on a zero row: error %v", err)
+	}
 	if k.Score([]float64{0.5}) != before {
 		t.Errorf("a failed Fit changed the Kernel")
+	}
+	huge = &Kernel{Rate: 1e308}
+	if _, err := huge.Learn([]float64{1}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := huge.Learn([]float64{-1}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the update on x would overflow the sum of the coefficients") {
+		t.Errorf("Learn with Rate 1e308: error %v", err)
+	}
+	if huge.m.visits != 1 || huge.m.vectors() != 1 {
+		t.Errorf("a failed Learn changed the Kernel")
 	}
 
 	l := &Kernel{Func: cube}

@@ -350,7 +350,7 @@ type MaxMargin struct {
 // the two classes; through the origin, the distance from the origin to the
 // convex hull of the points y_i·x_i. For data that are not separable the
 // hulls meet, and DatasetMargin takes the margin as 0, their distance,
-// though every hyperplane then has a negative geometric margin and the
+// though no hyperplane then has a positive geometric margin and the
 // notes' margin is -∞; W may then be zero, with Lower -Inf.
 //
 // The result certifies itself: the margin of the data lies between Lower,
@@ -437,9 +437,9 @@ type MistakeBound struct {
 // that the bound uses is attained by a hyperplane, the bound holds, and it
 // is within a factor 1/(1-Tol)² of (R/γ)² for the largest margin γ.
 //
-// NovikoffBound returns the errors that DatasetMargin returns. If the
-// iterations run out, or rounding stops them, the bound it returns with
-// the error still holds, though further from (R/γ)².
+// NovikoffBound returns the errors that DatasetMargin returns, its scale
+// being R. If the iterations run out, or rounding stops them, the bound it
+// returns with the error still holds, though further from (R/γ)².
 func NovikoffBound(X mat.Matrix, y []float64, s *MarginSettings) (MistakeBound, error) {
 	ds, set, err := marginData(X, y, s)
 	if err != nil {
@@ -556,7 +556,7 @@ func newNearest(ds *dataset, groups int, aug float64, set MarginSettings) (*near
 	}
 	np.start()
 	if np.r > 0x1p200 || np.r > 0 && np.r < 0x1p-200 {
-		return nil, fmt.Errorf("perceptron: the scale of the rows, %g, is outside [2^-200, 2^200], where the margin's arithmetic would overflow or underflow: scale X by a power of two", np.r)
+		return nil, fmt.Errorf("perceptron: the scale of the rows, %g, is outside [2^-200, 2^200], where the margin's arithmetic would overflow or underflow: scale X", np.r)
 	}
 	return np, nil
 }

@@ -72,7 +72,8 @@ type Perceptron struct {
 
 	// Rate is the learning rate, the size of each update. Zero means 1.
 	// From zero initial weights and bias the rate only scales w and b:
-	// exactly if it is a power of two, and so changing no prediction.
+	// exactly if it is a power of two, short of underflow, and then
+	// changing no prediction.
 	// Another rate rounds, and can change the mistakes of the run.
 	Rate float64
 

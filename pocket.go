@@ -12,13 +12,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Pocket is the pocket algorithm with ratchet of Gallant (Perceptron-based
-// learning algorithms, IEEE Transactions on Neural Networks 1(2), 1990),
-// which the course notes (000, 8.2) describe: it runs the perceptron, keeps
-// in its pocket the best weights it has found, those that misclassify the
-// fewest training rows, and predicts with them. It suits data that no
-// hyperplane separates, on which the perceptron's last weights may be far
-// from the best it visited.
+// Pocket is a variant of the pocket algorithm with ratchet of Gallant
+// (Perceptron-based learning algorithms, IEEE Transactions on Neural
+// Networks 1(2), 1990), which the course notes (000, 8.2) describe: it
+// runs the perceptron, keeps in its pocket the best weights it has
+// counted, those that misclassify the fewest training rows, and predicts
+// with them. It suits data that no hyperplane separates, on which the
+// perceptron's last weights may be far from the best it visited.
 //
 // The pocket starts with the starting weights. Each weight vector of the
 // run has a run: the number of consecutive examples it classified right, as
