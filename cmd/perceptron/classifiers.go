@@ -151,27 +151,36 @@ var only = map[string][]string{
 }
 
 // check returns an error if fs set a flag that none of the classifiers
-// called names takes, which would otherwise be ignored, or if the flags
-// give a kernel a parameter it does not have.
+// called names takes, or that gives a kernel a parameter it does not have,
+// which would otherwise be ignored.
 func (o *options) check(fs *flag.FlagSet, names []string) error {
 	var err error
 	fs.Visit(func(f *flag.Flag) {
-		takers, ok := only[f.Name]
-		if ok && err == nil && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, n) }) {
-			err = usagef("-%s: only -classifier %s takes this flag", f.Name, strings.Join(takers, ", "))
+		if err != nil {
+			return
+		}
+		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, n) }) {
+			err = usagef("-%s: only -classifier %s takes this flag", f.Name, orList(takers))
+			return
+		}
+		switch {
+		case f.Name == "degree" && o.kernel != "poly":
+			err = usagef("-degree: only -kernel poly has a degree")
+		case f.Name == "coef0" && o.kernel != "poly":
+			err = usagef("-coef0: only -kernel poly has coef0")
+		case f.Name == "gamma" && o.kernel != "poly" && o.kernel != "rbf":
+			err = usagef("-gamma: only -kernel poly and rbf have gamma")
 		}
 	})
-	switch {
-	case err != nil:
-		return err
-	case o.degree != 0 && o.kernel != "poly":
-		return usagef("-degree: only -kernel poly has a degree")
-	case o.coef0 != 0 && o.kernel != "poly":
-		return usagef("-coef0: only -kernel poly has coef0")
-	case o.gamma != 0 && o.kernel != "poly" && o.kernel != "rbf":
-		return usagef("-gamma: only -kernel poly and rbf have gamma")
+	return err
+}
+
+// orList returns the words joined as in "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
 	}
-	return nil
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // kernelFunc returns the kernel of the flags; nil means linear.

@@ -18,8 +18,9 @@
 // perceptron -h, or perceptron COMMAND -h, for the details.
 //
 // It exits with code 0 on success, 1 if the work fails (a malformed data
-// file, say), and 2 on a usage error: an unknown flag, a bad flag value or
-// an input file that cannot be opened. It writes no file when it fails.
+// file, say), and 2 on a usage error: an unknown flag, a bad flag value, a
+// flag that the chosen classifier or kernel does not take, or an input
+// file that cannot be opened. It writes no file when it fails.
 package main
 
 import (

@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -434,8 +435,9 @@ func TestTrainSavesSettings(t *testing.T) {
 	}
 }
 
-// With every classifier, the flags that only some of them take are
-// accepted; TestTrainSavesSettings shows that they reach them.
+// A flag that only some classifiers take is accepted with every
+// classifier and with one that takes it; TestTrainSavesSettings shows
+// that they reach them.
 func TestFlagsOfSomeClassifiers(t *testing.T) {
 	code, out, errs := runCmd("demo", "-epochs", "5", "-check-all", "-init-bias", "0.5", "-kernel", "poly", "-degree", "2", "-budget", "7")
 	if code != 0 {
@@ -443,6 +445,30 @@ func TestFlagsOfSomeClassifiers(t *testing.T) {
 	}
 	if rows := parseTable(t, out); len(rows) != len(classifiers) {
 		t.Errorf("%d rows in the table, want %d", len(rows), len(classifiers))
+	}
+	data := writeFile(t, t.TempDir(), "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n-2,0,-1\n"))
+	for _, args := range [][]string{
+		{"-classifier", "pocket", "-check-all", "-init-weights", "1,1"},
+		{"-classifier", "kernel", "-kernel", "rbf", "-gamma", "0.5", "-prediction", "voted"},
+	} {
+		if code, _, errs := runCmd(append(append([]string{"eval"}, args...), data, data)...); code != 0 {
+			t.Errorf("eval %q: exit %d: %s", args, code, errs)
+		}
+	}
+
+	// The table of the flags that only some classifiers take names
+	// settings flags and classifiers that exist.
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	new(options).addFlags(fs)
+	for name, takers := range only {
+		if fs.Lookup(name) == nil {
+			t.Errorf("only names the flag -%s, which is not a settings flag", name)
+		}
+		for _, c := range takers {
+			if _, ok := newModel(c, &options{}); !ok {
+				t.Errorf("only gives -%s to %q, which is not a classifier", name, c)
+			}
+		}
 	}
 }
 
