@@ -102,7 +102,8 @@
 // # Errors and panics
 //
 // Fit returns an error for data it cannot train on: no rows, labels other
-// than -1 and +1, NaN or infinite values, or invalid settings. Predict and
+// than -1 and +1, NaN or infinite values, values or a Rate so large that
+// training overflows, or invalid settings. Predict and
 // Score panic if the classifier has not been fitted or if x has the wrong
 // length, as gonum does for mismatched dimensions. Predict and Score of a
 // fitted classifier may run concurrently with each other, but not with Fit
