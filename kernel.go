@@ -390,7 +390,7 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 // Learn trains the kernel perceptron on one example, as one visit of Fit
 // does, and reports whether it was a mistake and so caused an update.
 // Learn continues a fitted Kernel with the kernel and bias setting it was
-// fitted with; on a Kernel that has not been fitted it starts from the
+// fitted with, whatever Func and NoBias say now; on a Kernel that has not been fitted it starts from the
 // empty hypothesis on rows of the length of x. Each call counts as one
 // visit for the voted and averaged rules. Learn calls OnUpdate with epoch
 // 0 and index -1, and leaves Stats as they are. It does not retain x: at
