@@ -606,6 +606,21 @@ func TestKernelOverflow(t *testing.T) {
 	}
 }
 
+// checkGoroutines fails t if the goroutines have not fallen back within
+// a second to before, their number before what says.
+func checkGoroutines(t *testing.T, before int, what string) {
+	t.Helper()
+	for range 100 {
+		if runtime.NumGoroutine() <= before {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after %s, %d before", n, what, before)
+	}
+}
+
 func panics(f func()) (p bool) {
 	defer func() { p = recover() != nil }()
 	f()
@@ -980,15 +995,7 @@ func TestKernelCustomPanic(t *testing.T) {
 	if got := k.ScoreRows(nil, X); len(got) != len(y) {
 		t.Fatalf("ScoreRows after the panics returned %d scores, want %d", len(got), len(y))
 	}
-	for range 100 {
-		if runtime.NumGoroutine() <= goroutines {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > goroutines {
-		t.Errorf("%d goroutines after the panics, %d before", n, goroutines)
-	}
+	checkGoroutines(t, goroutines, "the panics")
 	if !fromHelper {
 		t.Log("no helper of Fit took a chunk in 200 Fits: a panic on a helper was not tested")
 	}
@@ -1030,13 +1037,5 @@ func TestKernelCustomGoexit(t *testing.T) {
 			t.Fatal("Fit did not return after Goexit in its kernel")
 		}
 	}
-	for range 100 {
-		if runtime.NumGoroutine() <= goroutines {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > goroutines {
-		t.Errorf("%d goroutines after the Goexits, %d before", n, goroutines)
-	}
+	checkGoroutines(t, goroutines, "the Goexits")
 }
