@@ -278,9 +278,9 @@ type MarginSettings struct {
 	// DefaultMarginTol. Tol must be less than 1.
 	Tol float64
 
-	// Iterations is the most iterations that DatasetMargin makes, each a
-	// pass over the data and work on the few rows that the pass picks.
-	// Zero means DefaultMarginIterations.
+	// Iterations is the most iterations that DatasetMargin and
+	// NovikoffBound make, each a pass over the data and work on the few
+	// rows that the pass picks. Zero means DefaultMarginIterations.
 	Iterations int
 }
 
@@ -519,7 +519,7 @@ type nearest struct {
 	// corral as indices into the working set, with the Cholesky
 	// factorization of its matrix M (see affine).
 	set    []int
-	rows   []float64 // the rows of the working set, about the center
+	rows   []float64 // the points z_i of the working set, about the center
 	gram   []float64
 	ws     []float64
 	corral []int
@@ -769,7 +769,7 @@ func (np *nearest) work() {
 // nearer the point of least norm of the corral's affine hull.
 func (np *nearest) cycle(minor bool) (k int, add, ok bool) {
 	set, ws, d := np.set, np.ws, np.ds.d
-	wp := np.wp[:d]
+	wp := np.wp
 	clear(wp)
 	wpc := 0.0
 	for _, c := range np.corral {

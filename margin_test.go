@@ -435,15 +435,7 @@ func checkCertificate(t *testing.T, name string, X mat.Matrix, y []float64, m Ma
 // scale is the size of the terms of y(w·x+b)/‖w‖, to which its rounding
 // is relative.
 func scale(X mat.Matrix, w []float64, b float64) float64 {
-	n, d := X.Dims()
-	r := 0.0
-	for i := range n {
-		s := 0.0
-		for j := range d {
-			s += X.At(i, j) * X.At(i, j)
-		}
-		r = math.Max(r, math.Sqrt(s))
-	}
+	r := maxNorm(X, 0)
 	nw := 0.0
 	for _, v := range w {
 		nw += v * v
@@ -470,17 +462,11 @@ func TestNovikoffBoundHolds(t *testing.T) {
 
 		// R by plain loops; the generating hyperplane, augmented, has margin
 		// at least gap/‖(w, b)‖, so the bound can be no worse than that.
-		R := 0.0
-		for i := range n {
-			s := 0.0
-			if !noBias {
-				s = 1
-			}
-			for j := range d {
-				s += X.At(i, j) * X.At(i, j)
-			}
-			R = math.Max(R, math.Sqrt(s))
+		aug := 1.0
+		if noBias {
+			aug = 0
 		}
+		R := maxNorm(X, aug)
 		if math.Abs(nb.R-R) > 1e-14*R {
 			t.Fatalf("set %d: R = %v, want %v", set, nb.R, R)
 		}
@@ -725,10 +711,7 @@ func TestNovikoffBoundExample(t *testing.T) {
 		y[i] = math.Copysign(1, s)
 		i++
 	}
-	R := 0.0
-	for i := range 85 {
-		R = math.Max(R, math.Sqrt(X.At(i, 0)*X.At(i, 0)+X.At(i, 1)*X.At(i, 1)+1))
-	}
+	R := maxNorm(X, 1)
 	lower, upper, _ := mdmMargin(aug, y, true, 1e-12, 10000000)
 	gamma := (lower + upper) / 2
 	got := []string{
@@ -962,6 +945,20 @@ func TestDatasetMarginIterationLimit(t *testing.T) {
 	}
 }
 
+// maxNorm is the largest norm of the rows (x, aug) of X, by plain loops.
+func maxNorm(X mat.Matrix, aug float64) float64 {
+	n, d := X.Dims()
+	r := 0.0
+	for i := range n {
+		s := aug * aug
+		for j := range d {
+			s += X.At(i, j) * X.At(i, j)
+		}
+		r = math.Max(r, math.Sqrt(s))
+	}
+	return r
+}
+
 // radius is the radius of the rows of X about their mean.
 func radius(X mat.Matrix) float64 {
 	n, d := X.Dims()
@@ -1050,10 +1047,11 @@ func FuzzMarginValidation(f *testing.F) {
 		}
 		b := value(next())
 
-		valid := wl == d && nonFinite(w) < 0 && !math.IsNaN(b) && !math.IsInf(b, 0)
+		dataValid := true
 		for i := range n {
-			valid = valid && (y[i] == 1 || y[i] == -1) && nonFinite(X.RawRowView(i)) < 0
+			dataValid = dataValid && (y[i] == 1 || y[i] == -1) && nonFinite(X.RawRowView(i)) < 0
 		}
+		valid := dataValid && wl == d && nonFinite(w) < 0 && !math.IsNaN(b) && !math.IsInf(b, 0)
 		check := func(name string, v float64, err error, lo, hi float64) {
 			if (err == nil) != valid {
 				t.Fatalf("%s: error %v, valid %t", name, err, valid)
@@ -1075,10 +1073,7 @@ func FuzzMarginValidation(f *testing.F) {
 		check("ZeroOneError", v, err, 0, 1)
 
 		// The data alone decide the rest.
-		valid = true
-		for i := range n {
-			valid = valid && (y[i] == 1 || y[i] == -1) && nonFinite(X.RawRowView(i)) < 0
-		}
+		valid = dataValid
 		sep, err := Separable(X, y)
 		check("Separable", 0, err, 0, 0)
 		for _, noBias := range []bool{false, true} {

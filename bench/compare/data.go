@@ -9,7 +9,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 
@@ -81,13 +80,9 @@ func loadSynthetic() *dataSet {
 // float64: the bits the Go side trains on, which numpy reads with
 // np.fromfile(path, dtype="<f8").
 func writeFloats(w io.Writer, X *mat.Dense) error {
-	raw := X.RawMatrix()
-	buf := make([]byte, 8*raw.Cols)
-	for i := range raw.Rows {
-		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
-			binary.LittleEndian.PutUint64(buf[8*j:], math.Float64bits(v))
-		}
-		if _, err := w.Write(buf); err != nil {
+	n, _ := X.Dims()
+	for i := range n {
+		if err := binary.Write(w, binary.LittleEndian, X.RawRowView(i)); err != nil {
 			return err
 		}
 	}
@@ -122,10 +117,8 @@ func readFloats(path string) ([]float64, error) {
 		return nil, fmt.Errorf("%s: %d bytes is not a whole number of float64 values", path, len(b))
 	}
 	v := make([]float64, len(b)/8)
-	for i := range v {
-		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return v, nil
+	_, err = binary.Decode(b, binary.LittleEndian, v)
+	return v, err
 }
 
 // writeARFF writes X and the labels y as an ARFF file with numeric

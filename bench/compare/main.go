@@ -29,8 +29,8 @@
 // SGDClassifier are set against are fitted -repeat times on each side and
 // the fastest fit counts; every other model is fitted once. Ratios are per
 // epoch: each time is divided by the number of epochs that the model ran.
-// Kernel splits its work over GOMAXPROCS goroutines, where scikit-learn's
-// models and Weka's VotedPerceptron use one core;
+// Kernel and Pocket split their work over GOMAXPROCS goroutines, where
+// scikit-learn's models and Weka's VotedPerceptron use one core;
 // GOMAXPROCS=1 go run ./bench/compare measures this library on one core
 // too.
 //
@@ -56,6 +56,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -337,13 +338,18 @@ func (r *run) active(system string) []peer {
 	return ps
 }
 
+// reps returns the number of fits of a model: -repeat if repeat is set,
+// and 1 otherwise.
+func (r *run) reps(repeat bool) int {
+	if repeat {
+		return r.repeat
+	}
+	return 1
+}
+
 // ours fits the classifier of e, times it, and scores it.
 func (r *run) ours(e entry) error {
-	epochs := orDefault(e.epochs, r.epochs)
-	reps := 1
-	if e.repeat {
-		reps = r.repeat
-	}
+	epochs, reps := cmp.Or(e.epochs, r.epochs), r.reps(e.repeat)
 	var (
 		c    perceptron.Classifier
 		best time.Duration
@@ -383,15 +389,11 @@ func (r *run) sklearn() {
 	}
 	var fits []string
 	for _, p := range ps {
-		reps := 1
-		if p.repeat {
-			reps = r.repeat
-		}
-		fits = append(fits, fmt.Sprintf("%s:%d:%d", p.key, max(orDefault(p.epochs, r.epochs), 0), reps))
+		fits = append(fits, fmt.Sprintf("%s:%d:%d", p.key, max(cmp.Or(p.epochs, r.epochs), 0), r.reps(p.repeat)))
 	}
 	// The averaged model averages over the examples it visits, so the
 	// check needs scikit-learn to stop where Averaged stopped.
-	if k := r.ranEpochs("Averaged"); k > 0 && k != r.epochs && slices.ContainsFunc(ps, func(p peer) bool { return p.key == "sgd-avg" }) {
+	if k := r.ranEpochs("Averaged"); k > 0 && k != r.epochs && r.ran("scikit-learn", "sgd-avg") {
 		fits = append(fits, fmt.Sprintf("sgd-avg:%d:1", k))
 	}
 	progress("%s: scikit-learn: %s", r.ds.name, strings.Join(fits, " "))
@@ -533,14 +535,6 @@ func decimals(v float64) int {
 }
 
 func ms(t time.Duration) float64 { return t.Seconds() * 1000 }
-
-// orDefault returns v if it is not zero, and def otherwise.
-func orDefault(v, def int) int {
-	if v != 0 {
-		return v
-	}
-	return def
-}
 
 // predict returns the labels that c predicts for the rows of X.
 func predict(c perceptron.Classifier, X *mat.Dense) []float64 {

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,10 +41,9 @@ func missingSklearn(python string) errMissing {
 	return errMissing{"scikit-learn (for " + python + ")", "apt-get install python3-sklearn, and -python /usr/bin/python3"}
 }
 
-// sklearnFit is one fit that the script reports.
+// sklearnFit is one fit that the script reports, in the order of the fits
+// asked for.
 type sklearnFit struct {
-	Key      string    `json:"key"`
-	Epochs   int       `json:"epochs"`
 	Seconds  []float64 `json:"seconds"`
 	NIter    int       `json:"n_iter"`
 	Train    float64   `json:"train"`
@@ -53,11 +53,7 @@ type sklearnFit struct {
 
 // fastest returns the shortest of the fit times.
 func (f *sklearnFit) fastest() time.Duration {
-	best := f.Seconds[0]
-	for _, s := range f.Seconds[1:] {
-		best = min(best, s)
-	}
-	return time.Duration(best * float64(time.Second))
+	return time.Duration(slices.Min(f.Seconds) * float64(time.Second))
 }
 
 // sklearnFiles writes the data set and the script into dir.

@@ -100,13 +100,14 @@ def main():
                 t0 = time.perf_counter()
                 m.fit(X, y)
                 times.append(time.perf_counter() - t0)
+        pred = {"train": m.predict(X), "test": m.predict(Xt)}
         out = {
             "key": key,
             "epochs": epochs,
             "seconds": times,
             "n_iter": int(np.max(m.n_iter_)) if hasattr(m, "n_iter_") else 0,
-            "train": float(np.mean(m.predict(X) == y)),
-            "test": float(np.mean(m.predict(Xt) == yt)),
+            "train": float(np.mean(pred["train"] == y)),
+            "test": float(np.mean(pred["test"] == yt)),
             "warnings": sorted({str(w.message).split("\n")[0] for w in caught}),
         }
         if key in ("perceptron", "sgd-avg"):
@@ -115,7 +116,7 @@ def main():
             if key == "sgd-avg":
                 save(base + "standard", m._standard_coef)
             for name, data in (("train", X), ("test", Xt)):
-                save(base + "pred." + name, m.predict(data))
+                save(base + "pred." + name, pred[name])
                 save(base + "dec." + name, m.decision_function(data))
         print(json.dumps(out), flush=True)
 
