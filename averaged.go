@@ -18,11 +18,11 @@ import (
 // 1999) with each voter's score in place of its sign, at the cost of a
 // single perceptron's prediction.
 //
-// Fit computes the average with the cached-weights trick of Daumé's A Course
-// in Machine Learning (chapter 4, algorithm 7), which the course notes (003)
-// give. c is the number of visits so far. A mistake on (x, y) at visit c+1 moves
-// w and b by Rate·y·x and Rate·y, as Perceptron does, and the cached
-// weights u and β by c·Rate·y·x and c·Rate·y. After T visits, T·w−u is the
+// Fit computes the average with the cached-weights trick of Daumé's A
+// Course in Machine Learning (chapter 4, algorithm 7), which the course
+// notes (003) give. c is the number of visits so far. A mistake on (x, y)
+// at visit c+1 moves w and b by Rate·y·x and Rate·y, as Perceptron does,
+// and the cached weights u and β by c·Rate·y·x and c·Rate·y. After T visits, T·w−u is the
 // sum of the weights after each visit and T·b−β that of the biases, and
 // Fit keeps their averages (T·w−u)/T and (T·b−β)/T.
 //

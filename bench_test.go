@@ -342,10 +342,7 @@ var marginSizes = []struct{ n, d int }{
 	{10000, 100},
 }
 
-var separableCache = map[[2]int]struct {
-	X *mat.Dense
-	y []float64
-}{}
+var separableCache = map[[2]int]benchSet{}
 
 // benchSeparable returns n rows of d features uniform in [-1, 1), labelled
 // by a random hyperplane and at least 0.1 from it, so separable with a
@@ -356,10 +353,7 @@ func benchSeparable(n, d int) (*mat.Dense, []float64) {
 		return c.X, c.y
 	}
 	X, y, _, _ := marginSet(rand.New(rand.NewPCG(uint64(n), uint64(d))), n, d, 0.1, true)
-	separableCache[[2]int{n, d}] = struct {
-		X *mat.Dense
-		y []float64
-	}{X, y}
+	separableCache[[2]int{n, d}] = benchSet{X, y}
 	return X, y
 }
 

@@ -35,9 +35,8 @@
 // mistake, or at an epoch limit. From zero initial weights and bias the
 // rate only scales w and b, so in exact arithmetic it changes no
 // prediction; in floating point only a power of two scales exactly (short
-// of underflow), and
-// another rate can tip a score that would be zero to either side, and so
-// change the run.
+// of underflow), and another rate can tip a score that would be zero to
+// either side, and so change the run.
 //
 // # When it converges, and when it does not
 //

@@ -110,7 +110,7 @@ func (p Poly) kernel(d int) (kern, error) {
 		return kern{}, fmt.Errorf("perceptron: Poly.Degree is %d, want >= 0", p.Degree)
 	case !(p.Gamma >= 0) || math.IsInf(p.Gamma, 1):
 		return kern{}, fmt.Errorf("perceptron: Poly.Gamma is %v, want a finite value >= 0", p.Gamma)
-	case math.IsNaN(p.Coef0) || math.IsInf(p.Coef0, 0):
+	case !finite(p.Coef0):
 		return kern{}, fmt.Errorf("perceptron: Poly.Coef0 is %v, want a finite value", p.Coef0)
 	}
 	k := kern{kind: polyKernel, degree: p.Degree, gamma: p.Gamma, coef0: p.Coef0}
@@ -327,9 +327,8 @@ type Kernel struct {
 	// Rate is the learning rate, the size of each update. Zero means 1.
 	// Training starts from the empty hypothesis, so the rate only scales
 	// every a_j and b: exactly if it is a power of two, short of underflow,
-	// and then changing no
-	// prediction. Another rate rounds, and can change the mistakes of the
-	// run.
+	// and then changing no prediction. Another rate rounds, and can change
+	// the mistakes of the run.
 	Rate float64
 
 	// Rand, if not nil, shuffles the order in which Fit visits the rows,
@@ -390,9 +389,9 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 // Learn trains the kernel perceptron on one example, as one visit of Fit
 // does, and reports whether it was a mistake and so caused an update.
 // Learn continues a fitted Kernel with the kernel and bias setting it was
-// fitted with, whatever Func and NoBias say now; on a Kernel that has not been fitted it starts from the
-// empty hypothesis on rows of the length of x. Each call counts as one
-// visit for the voted and averaged rules. Learn calls OnUpdate with epoch
+// fitted with, whatever Func and NoBias say now; on a Kernel that has not
+// been fitted it starts from the empty hypothesis on rows of the length of
+// x. Each call counts as one visit for the voted and averaged rules. Learn calls OnUpdate with epoch
 // 0 and index -1, and leaves Stats as they are. It does not retain x: at
 // each mistake it stores a copy, so a row that Learn gets wrong several
 // times is stored several times, where Fit stores each row once.
@@ -718,7 +717,7 @@ func (m *kmodel) learn(x []float64, y, rate float64, budget int, rnd *rand.Rand)
 	buf := getScratch(m.vectors())
 	s := m.score(x, PredictLast, *buf)
 	putScratch(buf)
-	if math.IsNaN(s) || math.IsInf(s, 0) {
+	if !finite(s) {
 		return false, scoreError("x", s)
 	}
 	// Removals by Budget could only take the sum back towards zero.
@@ -753,7 +752,7 @@ func (m *kmodel) checkFinite() error {
 	if j := nonFinite(m.last); j >= 0 {
 		return fmt.Errorf("perceptron: the coefficient of support vector %d overflowed to %v: lower Rate", j, m.last[j])
 	}
-	if math.IsNaN(m.sumA) || math.IsInf(m.sumA, 0) {
+	if !finite(m.sumA) {
 		return fmt.Errorf("perceptron: the sum of the coefficients overflowed to %v: lower Rate", m.sumA)
 	}
 	return nil
@@ -1180,7 +1179,7 @@ func (t *trainer) visit(epoch, i int) (bool, error) {
 	t.visits++
 	t.seen[i] = t.base + len(t.log)
 	y, s := t.ds.y[i], t.f[i]+t.b
-	if math.IsNaN(s) || math.IsInf(s, 0) {
+	if !finite(s) {
 		return false, scoreError(fmt.Sprintf("row %d", i), s)
 	}
 	if y*s > 0 {

@@ -99,7 +99,7 @@ func hyperplaneData(X mat.Matrix, y, w []float64, b float64) (*dataset, error) {
 	if j := nonFinite(w); j >= 0 {
 		return nil, fmt.Errorf("perceptron: w[%d] is %v, want a finite value", j, w[j])
 	}
-	if math.IsNaN(b) || math.IsInf(b, 0) {
+	if !finite(b) {
 		return nil, fmt.Errorf("perceptron: b is %v, want a finite value", b)
 	}
 	return ds, nil
@@ -113,7 +113,7 @@ func hyperplaneData(X mat.Matrix, y, w []float64, b float64) (*dataset, error) {
 func (ds *dataset) margins(w []float64, b float64, f func(i int, m float64)) error {
 	for i := range ds.n {
 		m := ds.y[i] * (floats.Dot(w, ds.row(i)) + b)
-		if math.IsNaN(m) || math.IsInf(m, 0) {
+		if !finite(m) {
 			if err := ds.rowError(i); err != nil {
 				return err
 			}

@@ -73,8 +73,8 @@ type Perceptron struct {
 	// Rate is the learning rate, the size of each update. Zero means 1.
 	// From zero initial weights and bias the rate only scales w and b:
 	// exactly if it is a power of two, short of underflow, and then
-	// changing no prediction.
-	// Another rate rounds, and can change the mistakes of the run.
+	// changing no prediction. Another rate rounds, and can change the
+	// mistakes of the run.
 	Rate float64
 
 	// Rand, if not nil, shuffles the order in which Fit visits the rows,
@@ -266,7 +266,7 @@ func (l *linear) checkFinite() error {
 	if j := nonFinite(l.w); j >= 0 {
 		return fmt.Errorf("perceptron: w[%d] overflowed to %v: scale X or lower Rate", j, l.w[j])
 	}
-	if math.IsNaN(l.b) || math.IsInf(l.b, 0) {
+	if !finite(l.b) {
 		return fmt.Errorf("perceptron: the bias overflowed to %v: scale X or lower Rate", l.b)
 	}
 	return nil
@@ -302,11 +302,11 @@ func (s settings) resolve(d int) (settings, error) {
 	switch {
 	case s.epochs < 0:
 		return s, fmt.Errorf("perceptron: Epochs is %d, want >= 0", s.epochs)
-	case s.rate < 0 || math.IsNaN(s.rate) || math.IsInf(s.rate, 0):
+	case s.rate < 0 || !finite(s.rate):
 		return s, fmt.Errorf("perceptron: Rate is %v, want a finite value >= 0", s.rate)
 	case s.w0 != nil && len(s.w0) != d:
 		return s, fmt.Errorf("perceptron: InitWeights has length %d, want %d (the number of columns)", len(s.w0), d)
-	case math.IsNaN(s.b0) || math.IsInf(s.b0, 0):
+	case !finite(s.b0):
 		return s, fmt.Errorf("perceptron: InitBias is %v, want a finite value", s.b0)
 	case s.noBias && s.b0 != 0:
 		return s, fmt.Errorf("perceptron: InitBias is %v with NoBias set, want 0", s.b0)
@@ -351,7 +351,7 @@ func (s *settings) pass(l *linear, ds *dataset, epoch int, order []int, mistake 
 		}
 		x, y := ds.row(i), ds.y[i]
 		a := l.score(x)
-		if math.IsNaN(a) || math.IsInf(a, 0) {
+		if !finite(a) {
 			if err := ds.rowError(i); err != nil {
 				return mistakes, err
 			}
@@ -477,20 +477,12 @@ func rowsOf(X mat.Matrix) *dataset {
 	return &dataset{n: raw.Rows, d: raw.Cols, stride: raw.Stride, data: raw.Data}
 }
 
-// check returns an error if row i holds NaN or an infinity. zeros must be
-// d zeros: the products of a row with zeros are all zero unless an element
-// is NaN or infinite, so floats.Dot finds a bad row at the speed of its
-// assembly, and the slow search runs only on a bad row.
-func (ds *dataset) check(i int, zeros []float64) error {
-	if floats.Dot(ds.row(i), zeros) == 0 {
-		return nil
-	}
-	return ds.rowError(i)
-}
-
 // checkRows returns an error naming the first NaN or infinity in the rows
 // of ds taken in order, or in index order if order is nil, for the
-// routines that must trust every row before they read any.
+// routines that must trust every row before they read any. The products
+// of a row with zeros are all zero unless an element is NaN or infinite,
+// so floats.Dot finds a bad row at the speed of its assembly, and the slow
+// search runs only on a bad row.
 func (ds *dataset) checkRows(order []int) error {
 	zeros := make([]float64, ds.d)
 	for p := range ds.n {
@@ -498,8 +490,10 @@ func (ds *dataset) checkRows(order []int) error {
 		if order != nil {
 			i = order[p]
 		}
-		if err := ds.check(i, zeros); err != nil {
-			return err
+		if floats.Dot(ds.row(i), zeros) != 0 {
+			if err := ds.rowError(i); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -555,10 +549,13 @@ func checkExample(x []float64, y float64, d int) error {
 	return nil
 }
 
+// finite reports whether v is neither NaN nor an infinity.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
 // nonFinite returns the index of the first NaN or infinity in x, or -1.
 func nonFinite(x []float64) int {
 	for j, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !finite(v) {
 			return j
 		}
 	}

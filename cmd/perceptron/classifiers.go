@@ -113,7 +113,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	})
 	fs.Float64Var(&o.initBias, "init-bias", 0, "all but kernel: the bias that training starts from")
 	fs.BoolVar(&o.checkAll, "check-all", false, "pocket: count the misclassified rows of the weights after every update, not only after a record run (slow)")
-	fs.Func("kernel", "kernel: the kernel `K`: linear (the default), poly, (gamma·x·z + coef0)^degree, or rbf, exp(-gamma·|x-z|²)", func(s string) error {
+	fs.Func("kernel", "kernel: the kernel `K`: linear (the default; the demo's is rbf), poly, (gamma·x·z + coef0)^degree, or rbf, exp(-gamma·|x-z|²)", func(s string) error {
 		switch s {
 		case "linear", "poly", "rbf":
 			o.kernel = s
@@ -125,7 +125,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&o.gamma, "gamma", 0, "kernel: gamma of -kernel poly or rbf; 0 means 1/(the number of features)")
 	fs.Float64Var(&o.coef0, "coef0", 0, "kernel: coef0 of -kernel poly")
 	fs.IntVar(&o.budget, "budget", 0, "kernel: the most mistakes, and so support vectors, the hypothesis keeps; 0 means no limit")
-	fs.Func("prediction", "kernel: the prediction `RULE`: last (the default), voted or averaged", func(s string) error {
+	fs.Func("prediction", "kernel: the prediction `RULE`: last (the default; the demo's is averaged), voted or averaged", func(s string) error {
 		for _, p := range []perceptron.Prediction{perceptron.PredictLast, perceptron.PredictVoted, perceptron.PredictAveraged} {
 			if s == p.String() {
 				o.prediction = p
