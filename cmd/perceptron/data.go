@@ -404,19 +404,41 @@ func (lr *lineReader) next() (string, int, error) {
 	return strings.TrimSuffix(text, "\r"), lr.line, nil
 }
 
-// readIDXFiles reads an IDX data set. path is IMAGES,LABELS, or the images
-// alone if their name holds "images-idx3", when the labels are the file
-// named with "labels-idx1" in its place. The labels are read only if
-// labels is not nil: its pos and neg are two class numbers, and the images
-// of other classes are left out.
-func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
-	imPath, lbPath, ok := strings.Cut(path, ",")
-	if !ok && labels != nil {
+// inputFiles returns the files that readData reads for path.
+func inputFiles(path string, spec dataSpec) []string {
+	if format, err := formatOf(path, spec); err == nil && format == "idx" {
+		im, lb, err := idxPaths(path, spec.labels != nil)
+		if err == nil && lb != "" {
+			return []string{im, lb}
+		}
+		return []string{im}
+	}
+	return []string{path}
+}
+
+// idxPaths returns the files of the IDX data set path: IMAGES,LABELS, or
+// the images alone if their name holds "images-idx3", when the labels are
+// the file named with "labels-idx1" in its place. LABELS is empty if
+// labels is false and path names no labels file.
+func idxPaths(path string, labels bool) (images, lbls string, err error) {
+	images, lbls, ok := strings.Cut(path, ",")
+	if !ok && labels {
 		dir, base := filepath.Split(path)
 		if !strings.Contains(base, "images-idx3") {
-			return nil, usagef("%s: name the IDX labels file too, as IMAGES,LABELS", path)
+			return "", "", usagef("%s: name the IDX labels file too, as IMAGES,LABELS", path)
 		}
-		lbPath = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+		lbls = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+	}
+	return images, lbls, nil
+}
+
+// readIDXFiles reads the IDX data set path, as idxPaths names its files.
+// The labels are read only if labels is not nil: its pos and neg are two
+// class numbers, and the images of other classes are left out.
+func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
+	imPath, lbPath, err := idxPaths(path, labels != nil)
+	if err != nil {
+		return nil, err
 	}
 	open := func(p string) (*os.File, error) {
 		f, err := os.Open(p)

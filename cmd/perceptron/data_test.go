@@ -105,7 +105,9 @@ func TestBadInput(t *testing.T) {
 		{"f.csv", good, []string{"-format", "xml"}, 2, `-format "xml": want csv, libsvm or idx`},
 		{"f.txt", good, nil, 2, "cannot tell the format of"},
 		{"f.csv", good, []string{"-plot", "p.gif"}, 2, "-plot p.gif: want a file name ending in .svg or .png"},
-		{"f.csv", good, []string{"-plot", "nodir/p.svg"}, 1, "nodir/p.svg"},
+		{"f.csv", good, []string{"-plot", "nodir/p.svg"}, 2, "-plot nodir/p.svg: directory nodir: no such file or directory"},
+		{"f.csv", good, []string{"-o", "f.csv"}, 2, "-o f.csv is the input file f.csv"},
+		{"f.csv", good, []string{"-plot", "f.svg", "-o", "f.svg"}, 2, "-o f.svg and -plot f.svg are the same file"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			dir := t.TempDir()
@@ -355,14 +357,14 @@ func TestSplit(t *testing.T) {
 func TestWriteFilesAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.json")
-	err := writeFiles(outFile{a, []byte("a")}, outFile{filepath.Join(dir, "no", "b.svg"), []byte("b")})
+	err := writeFiles(outFile{"-o", a, []byte("a")}, outFile{"-plot", filepath.Join(dir, "no", "b.svg"), []byte("b")})
 	if err == nil {
 		t.Fatal("no error writing into a missing directory")
 	}
 	if names := listDir(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)
 	}
-	if err := writeFiles(outFile{a, []byte("a")}); err != nil {
+	if err := writeFiles(outFile{"-o", a, []byte("a")}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(a); string(b) != "a" || len(listDir(t, dir)) != 1 {

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 )
 
 // The model file of the command holds the library's JSON form of the
@@ -136,54 +135,4 @@ func takes(m model, d int) (ok bool) {
 	}()
 	m.Predict(make([]float64, d))
 	return true
-}
-
-// outFile is a file that the command writes.
-type outFile struct {
-	path string
-	data []byte
-}
-
-// writeFiles writes each file to a temporary file beside it, and renames
-// them into place only when all have been written, so that a failure
-// leaves no file half written.
-func writeFiles(files ...outFile) (err error) {
-	var temps []string
-	defer func() {
-		if err != nil {
-			for _, t := range temps {
-				os.Remove(t)
-			}
-		}
-	}()
-	for _, f := range files {
-		dir, base := filepath.Split(f.path)
-		if dir == "" {
-			dir = "."
-		}
-		t, err := os.CreateTemp(dir, "."+base+".tmp*")
-		if err != nil {
-			return fmt.Errorf("writing %s: %v", f.path, err)
-		}
-		temps = append(temps, t.Name())
-		_, err = t.Write(f.data)
-		if err == nil {
-			err = t.Chmod(0o644)
-		}
-		if err == nil {
-			err = t.Sync()
-		}
-		if cerr := t.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("writing %s: %v", f.path, err)
-		}
-	}
-	for i, f := range files {
-		if err := os.Rename(temps[i], f.path); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -206,6 +206,12 @@ func (j *job) plotFormat() (string, error) {
 	return plotFormat(j.plot)
 }
 
+// outFiles returns the files that the flags name for writing; a path is
+// empty if its flag was not given.
+func (j *job) outFiles() []outFile {
+	return []outFile{{flag: "-o", path: j.out}, {flag: "-plot", path: j.plot}}
+}
+
 // startProgress sets up the progress reports that the flags ask for.
 func (j *job) startProgress(stderr io.Writer) {
 	if j.progress {
@@ -256,6 +262,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(j.outFiles(), inputFiles(files[0], spec)); err != nil {
+		return err
+	}
 	ds, err := readData(files[0], spec, 0)
 	if err != nil {
 		return err
@@ -273,13 +282,13 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	outs := []outFile{{j.out, data}}
+	outs := []outFile{{"-o", j.out, data}}
 	if pf != "" {
 		img, err := drawPlot(pf, raw, sc, []*result{r}, pos, neg)
 		if err != nil {
 			return err
 		}
-		outs = append(outs, outFile{j.plot, img})
+		outs = append(outs, outFile{"-plot", j.plot, img})
 	}
 	if err := writeFiles(outs...); err != nil {
 		return err
@@ -423,6 +432,13 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var ins []string
+	for _, f := range files {
+		ins = append(ins, inputFiles(f, spec)...)
+	}
+	if err := checkOutputs(j.outFiles(), ins); err != nil {
+		return err
+	}
 	train, err := readData(files[0], spec, 0)
 	if err != nil {
 		return err
@@ -514,7 +530,7 @@ func (j *job) evaluate(names []string, train, test *dataset, pf, pos, neg, intro
 		if err != nil {
 			return err
 		}
-		if err := writeFiles(outFile{j.plot, img}); err != nil {
+		if err := writeFiles(outFile{"-plot", j.plot, img}); err != nil {
 			return err
 		}
 	}
