@@ -27,6 +27,10 @@ type dataset struct {
 	name string
 	X    *mat.Dense
 	y    []float64
+
+	// features names the columns of X, as a header named them; nil if
+	// the file has none.
+	features []string
 }
 
 // dataSpec says how to read a data file.
@@ -176,12 +180,16 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	var header []string
 	if spec.header {
 		header = append(header, rec...)
+		hline := line
 		rec, line, err = read()
 		if err == io.EOF {
 			return nil, fmt.Errorf("%s: no rows after the header", name)
 		}
 		if err != nil {
 			return nil, err
+		}
+		if len(header) != len(rec) {
+			return nil, fmt.Errorf("%s:%d: the header has %d fields, want %d as the rows have from line %d", name, hline, len(header), len(rec), line)
 		}
 	}
 
@@ -246,7 +254,13 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	if lc < 0 {
 		y = nil
 	}
-	return &dataset{name: name, X: mat.NewDense(len(data)/nfeat, nfeat, data), y: y}, nil
+	ds := &dataset{name: name, X: mat.NewDense(len(data)/nfeat, nfeat, data), y: y}
+	for j, h := range header {
+		if j != lc {
+			ds.features = append(ds.features, strings.TrimSpace(h))
+		}
+	}
+	return ds, nil
 }
 
 // labelColumn returns the index of the label column that spec names in
@@ -268,9 +282,6 @@ func labelColumn(spec string, header []string, nf int) (int, error) {
 	}
 	if header == nil {
 		return 0, fmt.Errorf("-label %q: no header names the columns (use -header)", spec)
-	}
-	if len(header) != nf {
-		return 0, fmt.Errorf("-label %q: the header has %d fields and the rows %d", spec, len(header), nf)
 	}
 	for j, h := range header {
 		if strings.TrimSpace(h) == spec {

@@ -58,6 +58,8 @@ func TestBadInput(t *testing.T) {
 		{"f.csv", []byte(""), nil, 1, "f.csv: empty file"},
 		{"f.csv", []byte("\n\n"), nil, 1, "f.csv: empty file"},
 		{"f.csv", []byte("a,b,c\n"), []string{"-header"}, 1, "f.csv: no rows after the header"},
+		{"f.csv", []byte("569,30,malignant,benign\n1,2,1\n"), []string{"-header"}, 1, "f.csv:1: the header has 4 fields, want 3 as the rows have from line 2"},
+		{"f.csv", []byte("a,b\n\n1,2,1\n"), []string{"-header", "-label", "b"}, 1, "f.csv:1: the header has 2 fields, want 3 as the rows have from line 3"},
 		{"f.csv", []byte("x,y,class\n1,2,1\n"), nil, 1, `f.csv:1: field 1: "x" is not a number (if line 1 is a header, use -header)`},
 		{"f.csv", []byte("1,NaN,1\n"), nil, 1, `f.csv:1: field 2: "NaN" is not a finite number`},
 		{"f.csv", []byte("1,1e999,1\n"), nil, 1, `f.csv:1: field 2: "1e999" is not a finite number`},
@@ -369,5 +371,27 @@ func TestWriteFilesAllOrNothing(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(a); string(b) != "a" || len(listDir(t, dir)) != 1 {
 		t.Errorf("wrote %q; files %v", b, listDir(t, dir))
+	}
+}
+
+// The shipped data file has a header that names its 31 columns, the
+// features as scikit-learn names them and the class last.
+func TestShippedDataHeader(t *testing.T) {
+	spec := dataSpec{header: true, label: "target", labels: &labeler{pos: "0", neg: "1"}}
+	ds, err := readCSV(bytes.NewReader(breastCancer), "breast_cancer.csv", spec, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, d := ds.X.Dims()
+	if n != 569 || d != 30 || len(ds.features) != 30 {
+		t.Fatalf("%d rows, %d features, %d names", n, d, len(ds.features))
+	}
+	for j, want := range map[int]string{0: "mean radius", 10: "radius error", 29: "worst fractal dimension"} {
+		if ds.features[j] != want {
+			t.Errorf("feature %d is %q, want %q", j+1, ds.features[j], want)
+		}
+	}
+	if names := slices.Compact(slices.Sorted(slices.Values(ds.features))); len(names) != 30 {
+		t.Errorf("the feature names are not all different: %q", ds.features)
 	}
 }

@@ -56,7 +56,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(j.outFiles(), nil); err != nil {
 		return err
 	}
-	spec := dataSpec{header: true, label: "last", labels: &labeler{pos: "0", neg: "1"}}
+	spec := dataSpec{header: true, label: "target", labels: &labeler{pos: "0", neg: "1"}}
 	ds, err := readCSV(bytes.NewReader(breastCancer), "breast_cancer.csv", spec, 0)
 	if err != nil {
 		return err
