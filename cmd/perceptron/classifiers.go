@@ -160,7 +160,7 @@ func (o *options) check(fs *flag.FlagSet, names []string) error {
 			return
 		}
 		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, n) }) {
-			err = usagef("-%s: only -classifier %s takes this flag", f.Name, orList(takers))
+			err = usagef("-%s: only -classifier %s takes this flag", f.Name, joinWords(takers, "or"))
 			return
 		}
 		switch {
@@ -175,12 +175,13 @@ func (o *options) check(fs *flag.FlagSet, names []string) error {
 	return err
 }
 
-// orList returns the words joined as in "a, b or c".
-func orList(words []string) string {
+// joinWords returns the words joined as in "a, b or c", with conj for
+// "or".
+func joinWords(words []string, conj string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
 // kernelFunc returns the kernel of the flags; nil means linear.

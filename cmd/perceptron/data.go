@@ -12,13 +12,15 @@ import (
 	"io"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/seed5ae3614e/perceptron/internal/fashion"
+	idx "github.com/seed5ae3614e/perceptron/internal/fashion"
 )
 
 // dataset is a data file read into dense rows, with labels -1 and +1 if the
@@ -473,12 +475,23 @@ func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
 	return readIDX(imf, imPath, lbf, lbPath, labels, d)
 }
 
+// idxPrefix starts the errors of the IDX package, which name the package;
+// the command's messages name the file instead. It follows the package's
+// name, so that renaming the package changes only its import.
+var idxPrefix = path.Base(reflect.TypeFor[idx.IDX]().PkgPath()) + ": "
+
+// idxError returns err of the IDX package as an error about the file
+// name.
+func idxError(name string, err error) error {
+	return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), idxPrefix))
+}
+
 // readIDX reads IDX images, and their labels if labels is not nil, with the
 // pixels scaled to [0, 1].
 func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labels *labeler, d int) (*dataset, error) {
-	im, err := fashion.ReadIDX(images)
+	im, err := idx.ReadIDX(images)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", imName, err)
+		return nil, idxError(imName, err)
 	}
 	if len(im.Data) == 0 {
 		return nil, fmt.Errorf("%s: no pixels in images of dimensions %v", imName, im.Dims)
@@ -488,14 +501,14 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 		y []float64
 	)
 	if labels == nil {
-		X, err = fashion.Images(im)
+		X, err = idx.Images(im)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", imName, err)
+			return nil, idxError(imName, err)
 		}
 	} else {
-		lb, err := fashion.ReadIDX(lbs)
+		lb, err := idx.ReadIDX(lbs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", lbName, err)
+			return nil, idxError(lbName, err)
 		}
 		if labels.pos == "" {
 			return nil, usagef("IDX labels are class numbers: choose two with -pos and -neg")
@@ -505,13 +518,60 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 		if err1 != nil || err2 != nil {
 			return nil, usagef("IDX labels are class numbers: -pos %q and -neg %q must be whole numbers", labels.pos, labels.neg)
 		}
-		X, y, err = fashion.Select(im, lb, pos, neg)
+		if len(lb.Dims) == 1 {
+			if err := classesPresent(lb.Data, pos, neg); err != nil {
+				return nil, fmt.Errorf("%s: %v", lbName, err)
+			}
+		}
+		X, y, err = idx.Select(im, lb, pos, neg)
 		if err != nil {
-			return nil, fmt.Errorf("%s, %s: %v", imName, lbName, err)
+			return nil, idxError(imName+", "+lbName, err)
 		}
 	}
 	if _, c := X.Dims(); d > 0 && c != d {
 		return nil, fmt.Errorf("%s: images of %d pixels, but the model has %d features", imName, c, d)
 	}
 	return &dataset{name: imName, X: X, y: y}, nil
+}
+
+// classesPresent returns an error that names the classes present if pos or
+// neg is not among the labels: a class that never occurs would leave the
+// classifier one class to learn.
+func classesPresent(labels []byte, pos, neg int) error {
+	var present [256]bool
+	for _, c := range labels {
+		present[c] = true
+	}
+	var absent []string
+	for _, c := range []struct {
+		flag  string
+		class int
+	}{{"-pos", pos}, {"-neg", neg}} {
+		if c.class < 0 || c.class > 255 || !present[c.class] {
+			absent = append(absent, fmt.Sprintf("class %d (%s)", c.class, c.flag))
+		}
+	}
+	if absent == nil {
+		return nil
+	}
+	var runs []string
+	for c := 0; c < len(present); c++ {
+		if !present[c] {
+			continue
+		}
+		end := c
+		for end+1 < len(present) && present[end+1] {
+			end++
+		}
+		switch {
+		case end == c:
+			runs = append(runs, strconv.Itoa(c))
+		case end == c+1:
+			runs = append(runs, strconv.Itoa(c), strconv.Itoa(end))
+		default:
+			runs = append(runs, fmt.Sprintf("%d to %d", c, end))
+		}
+		c = end
+	}
+	return fmt.Errorf("no image of %s; the classes present are %s", strings.Join(absent, " or "), joinWords(runs, "and"))
 }

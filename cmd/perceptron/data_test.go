@@ -87,7 +87,9 @@ func TestBadInput(t *testing.T) {
 		{"c-images-idx3-ubyte", gzipped(im)[:15], []string{"-pos", "0", "-neg", "1"}, 1, "c-images-idx3-ubyte: …unexpected EOF"},
 		{"a-images-idx3-ubyte", im, []string{"-pos", "0", "-neg", "1"}, 2, "a-labels-idx1-ubyte: no such file"},
 		{"b-images-idx3-ubyte", im, []string{"-pos", "0", "-neg", "1"}, 1, "b-images-idx3-ubyte, b-labels-idx1-ubyte: …images [3 2 2] do not match labels [2]"},
-		{"c-images-idx3-ubyte", im, []string{"-pos", "5", "-neg", "6"}, 1, "c-images-idx3-ubyte, c-labels-idx1-ubyte: …no image of class 5 or 6"},
+		{"c-images-idx3-ubyte", im, []string{"-pos", "5", "-neg", "6"}, 1, "c-labels-idx1-ubyte: no image of class 5 (-pos) or class 6 (-neg); the classes present are 0 and 1"},
+		{"c-images-idx3-ubyte", im, []string{"-pos", "0", "-neg", "11"}, 1, "c-labels-idx1-ubyte: no image of class 11 (-neg); the classes present are 0 and 1"},
+		{"d-images-idx3-ubyte", im, []string{"-pos", "1", "-neg", "300"}, 1, "d-labels-idx1-ubyte: no image of class 300 (-neg); the classes present are 1 to 3"},
 		{"c-images-idx3-ubyte", idxFile(0x08, []int{0, 2}, nil), []string{"-pos", "0", "-neg", "1"}, 1, "c-images-idx3-ubyte: no pixels in images of dimensions [0 2]"},
 		{"c-images-idx3-ubyte", im, []string{"-pos", "T-shirt", "-neg", "6"}, 2, `IDX labels are class numbers: -pos "T-shirt" and -neg "6"`},
 		{"c-images-idx3-ubyte", im, nil, 2, "IDX labels are class numbers: choose two with -pos and -neg"},
@@ -122,6 +124,9 @@ func TestBadInput(t *testing.T) {
 			if strings.HasPrefix(c.file, "b-") {
 				writeFile(t, dir, "b-labels-idx1-ubyte", idxFile(0x08, []int{2}, []byte{0, 1}))
 			}
+			if strings.HasPrefix(c.file, "d-") {
+				writeFile(t, dir, "d-labels-idx1-ubyte", idxFile(0x08, []int{3}, []byte{3, 1, 2}))
+			}
 			if strings.HasPrefix(c.file, "c-") {
 				writeFile(t, dir, "c-labels-idx1-ubyte", idxFile(0x08, []int{3}, []byte{0, 1, 0}))
 			}
@@ -130,6 +135,9 @@ func TestBadInput(t *testing.T) {
 			code, out, errs := runCmd(append(append([]string{"train", "-o", "m.json"}, c.flags...), c.file)...)
 			if code != c.code || out != "" || !strings.HasPrefix(errs, "perceptron: ") || !containsInOrder(errs, c.want) || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, one line with %q", code, out, errs, c.code, c.want)
+			}
+			if strings.Contains(errs, idxPrefix) {
+				t.Errorf("stderr %q names the IDX package", errs)
 			}
 			if after := listDir(t, dir); !slices.Equal(after, before) {
 				t.Errorf("files %v after, %v before", after, before)
