@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -47,9 +48,21 @@ type dataSpec struct {
 	// number counted from 1, a name from the header, or none.
 	label string
 
+	// labelFlag names where label comes from, for messages: -label, or
+	// the model's -label.
+	labelFlag string
+
 	// labels maps the file's labels to -1 and +1; nil means that the
 	// labels are not read.
 	labels *labeler
+}
+
+// useModelLabel sets the label column to that of the saved model s, if
+// -label did not set it.
+func (s *dataSpec) useModelLabel(m *saved) {
+	if s.label == "" {
+		s.label, s.labelFlag = m.label, "the model's -label"
+	}
 }
 
 // labeler maps the labels of a file to -1 and +1: pos to +1 and neg to -1,
@@ -196,7 +209,7 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	}
 
 	nf, first := len(rec), line
-	lc, err := labelColumn(spec.label, header, nf)
+	lc, err := spec.labelColumn(header, nf)
 	if err != nil {
 		return nil, usagef("%s:%d: %v", name, line, err)
 	}
@@ -208,7 +221,14 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	case nfeat == 0:
 		return nil, fmt.Errorf("%s:%d: no feature columns", name, line)
 	case d > 0 && nfeat != d:
-		return nil, fmt.Errorf("%s:%d: %d features, want %d as the model has", name, line, nfeat, d)
+		hint := ""
+		switch {
+		case lc >= 0 && nfeat+1 == d:
+			hint = " (if the file has no label column, use -label none)"
+		case lc < 0 && nfeat-1 == d:
+			hint = " (if a column is the label, name it with -label)"
+		}
+		return nil, fmt.Errorf("%s:%d: %d features, want %d as the model has%s", name, line, nfeat, d, hint)
 	}
 
 	// A header read as data fails on its first line: say what may be wrong.
@@ -265,9 +285,10 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	return ds, nil
 }
 
-// labelColumn returns the index of the label column that spec names in
-// rows of nf fields, or -1 for none.
-func labelColumn(spec string, header []string, nf int) (int, error) {
+// labelColumn returns the index of the label column that s names in rows
+// of nf fields, or -1 for none.
+func (s dataSpec) labelColumn(header []string, nf int) (int, error) {
+	flag, spec := cmp.Or(s.labelFlag, "-label"), s.label
 	switch spec {
 	case "", "last":
 		return nf - 1, nil
@@ -278,19 +299,19 @@ func labelColumn(spec string, header []string, nf int) (int, error) {
 	}
 	if k, err := strconv.Atoi(spec); err == nil {
 		if k < 1 || k > nf {
-			return 0, fmt.Errorf("-label %d: the rows have %d fields", k, nf)
+			return 0, fmt.Errorf("%s %d: the rows have %d fields", flag, k, nf)
 		}
 		return k - 1, nil
 	}
 	if header == nil {
-		return 0, fmt.Errorf("-label %q: no header names the columns (use -header)", spec)
+		return 0, fmt.Errorf("%s %q: no header names the columns (use -header)", flag, spec)
 	}
 	for j, h := range header {
 		if strings.TrimSpace(h) == spec {
 			return j, nil
 		}
 	}
-	return 0, fmt.Errorf("-label %q: no such column in the header", spec)
+	return 0, fmt.Errorf("%s %q: no such column in the header", flag, spec)
 }
 
 // parseNumber parses a feature value, which must be a finite number.

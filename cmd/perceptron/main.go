@@ -130,12 +130,17 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// dataFlags defines the flags that say how to read a data file; label is
-// the default label column.
-func (j *job) dataFlags(fs *flag.FlagSet, label string, labels bool) {
+// defaultLabel is the label column of a CSV file that training reads
+// without -label: the end of the row, as most CSV files put it.
+const defaultLabel = "last"
+
+// dataFlags defines the flags that say how to read a data file; labels
+// says whether the command maps labels with -pos and -neg.
+func (j *job) dataFlags(fs *flag.FlagSet, labels bool) {
 	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
 	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
-	fs.StringVar(&j.label, "label", label, "CSV: the label column: last, first, a number from 1, a name from the header, or none")
+	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
+		defaultLabel+" in training; with a saved model, the column that train used)")
 	if labels {
 		fs.StringVar(&j.pos, "pos", "", "the label that becomes +1 (IDX: a class number); with -neg")
 		fs.StringVar(&j.neg, "neg", "", "the label that becomes -1 (IDX: a class number); with -pos")
@@ -182,9 +187,12 @@ func (j *job) spec(training bool) (dataSpec, error) {
 	default:
 		return dataSpec{}, usagef("-format %q: want csv, libsvm or idx", j.format)
 	}
-	s := dataSpec{format: j.format, header: j.header, label: j.label}
+	s := dataSpec{format: j.format, header: j.header, label: j.label, labelFlag: "-label"}
 	if !training {
 		return s, nil
+	}
+	if s.label == "" {
+		s.label = defaultLabel
 	}
 	switch {
 	case (j.pos == "") != (j.neg == ""):
@@ -221,9 +229,10 @@ func (j *job) startProgress(stderr io.Writer) {
 
 const trainHelp = `Usage: perceptron train [flags] FILE
 
-Train fits one classifier on the rows of FILE and saves it, with the labels
-and the standardisation of the features, to the file -o names. It prints the
-training accuracy and statistics.
+Train fits one classifier on the rows of FILE and saves it, with the labels,
+the label column and the standardisation of the features, to the file -o
+names, gzipped if the name ends in .gz. It prints the training accuracy and
+statistics.
 
 Example:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
@@ -236,7 +245,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train")
 	fs.StringVar(&j.classifier, "classifier", "perceptron", "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
-	j.dataFlags(fs, "last", true)
+	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
 	if err != nil {
@@ -277,8 +286,8 @@ func train(args []string, stdout, stderr io.Writer) error {
 	}
 	_, d := ds.X.Dims()
 	pos, neg := spec.labels.names()
-	s := &saved{classifier: j.classifier, m: r.m, features: d, pos: pos, neg: neg, sc: sc}
-	data, err := s.encode()
+	s := &saved{classifier: j.classifier, m: r.m, features: d, pos: pos, neg: neg, label: spec.label, sc: sc}
+	data, err := s.modelData(j.out)
 	if err != nil {
 		return err
 	}
@@ -333,11 +342,14 @@ const predictHelp = `Usage: perceptron predict [flags] FILE
 Predict labels each row of FILE with the model that train saved, one label a
 line, as the labels of the training file were written; -score adds the score,
 the decision function whose sign is the prediction. The rows must have the
-features of the training rows, which predict standardises as train did. A
-label column, if -label names one, is skipped.
+features of the training rows, which predict standardises as train did. The
+label column of a CSV file, the one train read unless -label names another,
+is skipped; a file without one needs -label none. A model file whose name
+ends in .gz is read gzipped.
 
-Example:
-  perceptron predict -model cancer.json -header -label last -score cmd/perceptron/data/breast_cancer.csv
+Examples:
+  perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
+  perceptron predict -model cancer.json -label none new-rows.csv
 
 Flags:
 `
@@ -347,7 +359,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("predict")
 	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved (required)")
 	fs.BoolVar(&j.score, "score", false, "write the score after each label, separated by a tab")
-	j.dataFlags(fs, "none", false)
+	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
 	if err != nil {
 		return err
@@ -366,6 +378,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	spec.useModelLabel(s)
 	ds, err := readData(files[0], spec, s.features)
 	if err != nil {
 		return err
@@ -415,7 +428,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval")
 	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
 	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of TRAIN to test on")
-	j.dataFlags(fs, "last", true)
+	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {

@@ -6,9 +6,11 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -613,7 +615,9 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ old, new, want string }{
-		{`"version":1,"classifier"`, `"version":2,"classifier"`, "model file version 2, want 1"},
+		{`"version":2,"classifier"`, `"version":3,"classifier"`, "model file version 3, want 2 or 1"},
+		{`"label":"last"`, `"label":""`, "no label column, want the -label of training"},
+		{`"version":2,"classifier"`, `"version":1,"classifier"`, "a label column in a model file of version 1"},
 		{`"format":"perceptron-command-model"`, `"format":"other"`, "not a model file of this command"},
 		{`"type":"Perceptron"`, `"type":"Pocket"`, "the model is a Pocket, not a Perceptron"},
 		{`"type":"Perceptron","version":1`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 1"},
@@ -648,8 +652,112 @@ func TestPredictChecksFeatures(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "does not take 3 features") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
-	code, _, errs = runCmd("predict", "-model", model, data)
-	if code != 1 || !strings.Contains(errs, "d.csv:1: 3 features, want 2 as the model has") {
-		t.Errorf("predict on rows with a label column: exit %d, stderr %q", code, errs)
+	code, _, errs = runCmd("predict", "-model", model, "-label", "none", data)
+	if code != 1 || !strings.Contains(errs, "d.csv:1: 3 features, want 2 as the model has (if a column is the label, name it with -label)") {
+		t.Errorf("predict -label none on rows with a label column: exit %d, stderr %q", code, errs)
 	}
+	unlabelled := writeFile(t, dir, "u.csv", []byte("1,2\n-1,-2\n"))
+	code, _, errs = runCmd("predict", "-model", model, unlabelled)
+	if code != 1 || !strings.Contains(errs, "u.csv:1: 1 features, want 2 as the model has (if the file has no label column, use -label none)") {
+		t.Errorf("predict on rows without a label column: exit %d, stderr %q", code, errs)
+	}
+}
+
+// Predict without -label skips the column that train read the labels
+// from, and -label overrides it; a model file of version 1, which records
+// no label column, keeps predict's old default, none.
+func TestPredictUsesTrainLabel(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(8, 8))
+	X, y := randomData(rnd, 30, 3)
+	headed := writeFile(t, dir, "h.csv", csvOf(X, y, 1, "yes", "no", true))
+	plain := writeFile(t, dir, "p.csv", csvOf(X, y, 1, "yes", "no", false))
+	bare := writeFile(t, dir, "b.csv", csvOf(X, y, -1, "", "", false))
+	model := filepath.Join(dir, "m.json")
+	predictions := func(args ...string) string {
+		t.Helper()
+		code, out, errs := runCmd(append([]string{"predict", "-model", model, "-score"}, args...)...)
+		if code != 0 {
+			t.Fatalf("predict %q: exit %d: %s", args, code, errs)
+		}
+		return out
+	}
+	for _, label := range []string{"2", "class"} {
+		data := headed
+		if label == "2" {
+			data = plain
+		}
+		if code, _, errs := runCmd("train", "-header="+strconv.FormatBool(data == headed), "-label", label, "-pos", "yes", "-neg", "no", "-o", model, data); code != 0 {
+			t.Fatalf("train -label %s: exit %d: %s", label, code, errs)
+		}
+		want := predictions("-label", "none", bare)
+		if got := predictions("-header="+strconv.FormatBool(data == headed), data); got != want {
+			t.Errorf("trained with -label %s, predict without -label wrote\n%s\nwant\n%s", label, got, want)
+		}
+	}
+	code, _, errs := runCmd("predict", "-model", model, headed)
+	if code != 2 || !strings.Contains(errs, `h.csv:1: the model's -label "class": no header names the columns (use -header)`) {
+		t.Errorf("a column named by the model, without -header: exit %d, stderr %q", code, errs)
+	}
+
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := strings.Replace(strings.Replace(string(b), `"version":2,`, `"version":1,`, 1), `"label":"class",`, "", 1)
+	old := writeFile(t, dir, "old.json", []byte(v1))
+	code, out, errs := runCmd("predict", "-model", old, "-score", bare)
+	if code != 0 || out != predictions("-label", "none", bare) {
+		t.Errorf("a version 1 model on unlabelled rows: exit %d, stderr %q", code, errs)
+	}
+}
+
+// A model file whose name ends in .gz is gzipped, and predict and eval
+// -model read it as the plain file.
+func TestGzipModel(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", twoFeatures)
+	plain, zipped := filepath.Join(dir, "m.json"), filepath.Join(dir, "m.json.gz")
+	for _, m := range []string{plain, zipped} {
+		if code, _, errs := runCmd("train", "-classifier", "kernel", "-o", m, data); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	zb, _ := os.ReadFile(zipped)
+	pb, _ := os.ReadFile(plain)
+	if !bytes.HasPrefix(zb, []byte{0x1f, 0x8b}) || bytes.HasPrefix(pb, []byte{0x1f, 0x8b}) {
+		t.Fatalf("m.json.gz starts %q, m.json %q", zb[:min(4, len(zb))], pb[:min(4, len(pb))])
+	}
+	if !bytes.Equal(gunzip(t, zb), pb) {
+		t.Errorf("m.json.gz unzips to\n%s\nnot\n%s", gunzip(t, zb), pb)
+	}
+	var outs []string
+	for _, m := range []string{plain, zipped} {
+		code, out, errs := runCmd("predict", "-model", m, "-score", data)
+		if code != 0 {
+			t.Fatalf("predict -model %s: exit %d: %s", m, code, errs)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("the gzipped model predicts\n%s\nthe plain one\n%s", outs[1], outs[0])
+	}
+	bad := writeFile(t, dir, "bad.json.gz", zb[:len(zb)/2])
+	code, _, errs := runCmd("predict", "-model", bad, data)
+	if code != 1 || !strings.HasPrefix(errs, "perceptron: "+bad+": ") {
+		t.Errorf("a truncated gzipped model: exit %d, stderr %q", code, errs)
+	}
+}
+
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
