@@ -175,6 +175,14 @@ func (o *options) check(fs *flag.FlagSet, names []string) error {
 	return err
 }
 
+// article returns the indefinite article of word: "an" before a vowel.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
 // joinWords returns the words joined as in "a, b or c", with conj for
 // "or".
 func joinWords(words []string, conj string) string {

@@ -100,7 +100,7 @@ func widen(ds *dataset, d int) *dataset {
 type result struct {
 	name  string
 	m     model
-	fit   time.Duration
+	fit   time.Duration // negative if not known
 	train float64
 	test  float64 // NaN if there is no test set
 	stats perceptron.Stats
@@ -195,9 +195,12 @@ func percent(a float64) string {
 	return fmt.Sprintf("%.2f%%", 100*a)
 }
 
-// duration rounds d to three or four significant figures.
+// duration rounds d to three or four significant figures; a negative d
+// is not known.
 func duration(d time.Duration) string {
 	switch {
+	case d < 0:
+		return "-"
 	case d < time.Millisecond:
 		return d.Round(time.Microsecond / 10).String()
 	case d < time.Second:

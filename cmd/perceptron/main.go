@@ -28,7 +28,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -407,6 +409,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 }
 
 const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
+       perceptron eval -model MODEL [flags] TEST
 
 Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
 those of TEST, or, without TEST, on a seeded random split of TRAIN. The
@@ -414,8 +417,14 @@ features are standardised on the training rows alone. It prints a table of
 the training and test accuracy, the mistakes and epochs of training, whether
 it converged, and the time it took.
 
+With -model, eval fits nothing: it tests the model that train saved on the
+rows of TEST, read with the model's labels, label column and
+standardisation, and prints the test accuracy beside the model's training
+statistics. Only -format, -header, -label and -progress go with -model.
+
 Examples:
   perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
+  perceptron eval -model cancer.json -header cmd/perceptron/data/breast_cancer.csv
   perceptron eval -pos 0 -neg 6 -epochs 10 -standardize=false \
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
     /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
@@ -428,11 +437,15 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval")
 	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
 	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of TRAIN to test on")
+	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved on TEST, fitting nothing")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {
 		return err
+	}
+	if j.model != "" {
+		return j.evalModel(fs, files, stdout, stderr)
 	}
 	names, pf, err := j.evalFlags(fs)
 	if err != nil {
@@ -488,6 +501,59 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	intro += fmt.Sprintf("; %d features%s; +1 is %q, -1 is %q\n", d, how, pos, neg)
 	return j.evaluate(names, train, test, pf, pos, neg, intro, stdout, stderr)
+}
+
+// modelFlags are the flags of eval that go with -model.
+var modelFlags = []string{"model", "format", "header", "label", "progress"}
+
+// evalModel tests the saved model -model on the one file in files.
+func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !slices.Contains(modelFlags, f.Name) {
+			var with []string
+			for _, name := range modelFlags[1:] {
+				with = append(with, "-"+name)
+			}
+			err = usagef("-%s: eval -model tests a saved model, and takes only %s", f.Name, joinWords(with, "and"))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("eval -model: want one test file, got %d (see perceptron eval -h)", len(files))
+	}
+	spec, err := j.spec(false)
+	if err != nil {
+		return err
+	}
+	s, err := loadModel(j.model)
+	if err != nil {
+		return err
+	}
+	spec.useModelLabel(s)
+	if spec.label == "none" {
+		return usagef("eval -model: %s none: the test rows need their labels", spec.labelFlag)
+	}
+	spec.labels = &labeler{}
+	if !sameLabel(s.pos, "+1") || !sameLabel(s.neg, "-1") {
+		spec.labels = &labeler{pos: s.pos, neg: s.neg}
+	}
+	test, err := readData(files[0], spec, s.features)
+	if err != nil {
+		return err
+	}
+	if s.sc != nil {
+		s.sc.apply(test.X)
+	}
+	j.startProgress(stderr)
+	r := &result{name: s.classifier, m: s.m, fit: -1, train: math.NaN(), stats: s.m.Stats()}
+	r.test = accuracy(s.m, test)
+	n, _ := test.X.Dims()
+	fmt.Fprintf(stdout, "%s: %s %s model of %d features%s; %s: %d test rows; +1 is %q, -1 is %q\n",
+		j.model, article(s.classifier), s.classifier, s.features, scaled(s.sc), test.name, n, s.pos, s.neg)
+	return writeTable(stdout, []*result{r})
 }
 
 // classifiers returns the names of the classifiers that -classifier asks

@@ -761,3 +761,62 @@ func gunzip(t *testing.T, b []byte) []byte {
 	}
 	return out
 }
+
+// Eval -model tests a saved model on a file, with the model's labels,
+// label column and standardisation, as predict labels the rows.
+func TestEvalModel(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(9, 9))
+	X, y := randomData(rnd, 60, 3)
+	train := writeFile(t, dir, "train.csv", csvOf(X.Slice(0, 40, 0, 3).(*mat.Dense), y[:40], 0, "yes", "no", true))
+	test := writeFile(t, dir, "test.csv", csvOf(mat.DenseCopyOf(X.Slice(40, 60, 0, 3)), y[40:], 0, "yes", "no", true))
+	for _, c := range classifiers {
+		model := filepath.Join(dir, c.name+".json.gz")
+		code, _, errs := runCmd("train", "-classifier", c.name, "-header", "-label", "class", "-pos", "yes", "-neg", "no", "-epochs", "50", "-o", model, train)
+		if code != 0 {
+			t.Fatalf("train: exit %d: %s", code, errs)
+		}
+		code, out, errs := runCmd("predict", "-model", model, "-header", test)
+		if code != 0 {
+			t.Fatalf("predict: exit %d: %s", code, errs)
+		}
+		right := 0
+		for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if (l == "yes") == (y[40+i] > 0) {
+				right++
+			}
+		}
+		code, out, errs = runCmd("eval", "-model", model, "-header", test)
+		if code != 0 {
+			t.Fatalf("eval -model: exit %d: %s", code, errs)
+		}
+		rows := parseTable(t, out)
+		if len(rows) != 1 {
+			t.Fatalf("eval -model printed\n%s", out)
+		}
+		r := rows[0]
+		s, err := loadModel(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := s.m.Stats()
+		if r.name != c.name || r.train != "-" || r.test != percent(float64(right)/20) || r.mistakes != st.Mistakes || r.epochs != st.Epochs || r.fitTime != "-" {
+			t.Errorf("%s: eval -model row %+v; predict is right on %d of 20 rows, Stats %+v", c.name, r, right, st)
+		}
+	}
+	model := filepath.Join(dir, "perceptron.json.gz")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-epochs", "3", test}, "-epochs: eval -model tests a saved model, and takes only -format, -header, -label and -progress"},
+		{[]string{"-pos", "1", "-neg", "2", test}, "-neg: eval -model tests a saved model"},
+		{[]string{"-header", train, test}, "eval -model: want one test file, got 2"},
+		{[]string{"-label", "none", test}, "eval -model: -label none: the test rows need their labels"},
+	} {
+		code, out, errs := runCmd(append([]string{"eval", "-model", model}, c.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errs, c.want)
+		}
+	}
+}
