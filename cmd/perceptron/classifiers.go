@@ -53,7 +53,7 @@ var classifiers = []struct {
 		k := &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
 			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias}
 		if o.progress != nil {
-			k.OnUpdate = func(epoch, _, _ int, _ float64) { o.progress.update(epoch) }
+			k.OnUpdate = func(epoch, i, _ int, _ float64) { o.progress.update(epoch, i) }
 		}
 		return k
 	}},
@@ -220,7 +220,7 @@ func (o *options) onLinearUpdate() func(epoch, i int, w []float64, b float64) {
 	if o.progress == nil {
 		return nil
 	}
-	return func(epoch, _ int, _ []float64, _ float64) { o.progress.update(epoch) }
+	return func(epoch, i int, _ []float64, _ float64) { o.progress.update(epoch, i) }
 }
 
 func parseFloats(s string) ([]float64, error) {

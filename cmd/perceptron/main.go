@@ -548,8 +548,11 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 		s.sc.apply(test.X)
 	}
 	j.startProgress(stderr)
+	if p := j.opts.progress; p != nil {
+		p.name = s.classifier
+	}
 	r := &result{name: s.classifier, m: s.m, fit: -1, train: math.NaN(), stats: s.m.Stats()}
-	r.test = accuracy(s.m, test)
+	r.test = accuracy(s.m, test, j.opts.progress, "the test rows")
 	n, _ := test.X.Dims()
 	fmt.Fprintf(stdout, "%s: %s %s model of %d features%s; %s: %d test rows; +1 is %q, -1 is %q\n",
 		j.model, article(s.classifier), s.classifier, s.features, scaled(s.sc), test.name, n, s.pos, s.neg)

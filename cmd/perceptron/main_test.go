@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,12 +158,25 @@ func TestDemoMatchesLibrary(t *testing.T) {
 	if got.epochs != st.Epochs || got.mistakes != st.Mistakes {
 		t.Errorf("demo: %d epochs, %d mistakes; library: %d, %d", got.epochs, got.mistakes, st.Epochs, st.Mistakes)
 	}
-	if want := percent(accuracy(&p, train)); got.train != want {
+	if want := percent(predictAccuracy(&p, train)); got.train != want {
 		t.Errorf("demo: train accuracy %s, library %s", got.train, want)
 	}
-	if want := percent(accuracy(&p, test)); got.test != want {
+	if want := percent(predictAccuracy(&p, test)); got.test != want {
 		t.Errorf("demo: test accuracy %s, library %s", got.test, want)
 	}
+}
+
+// predictAccuracy returns the fraction of the rows of ds that m.Predict
+// labels right.
+func predictAccuracy(m perceptron.Classifier, ds *dataset) float64 {
+	n, _ := ds.X.Dims()
+	right := 0
+	for i := range n {
+		if m.Predict(ds.X.RawRowView(i)) == ds.y[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(n)
 }
 
 // writeFile writes content to name in dir and returns its path.
@@ -544,7 +558,7 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	r := parseTable(t, out)[0]
-	want := fmt.Sprintf("perceptron: done: %d epochs, %d mistakes, converged, ", r.epochs, r.mistakes)
+	want := fmt.Sprintf("perceptron: done: %s, %s, converged, ", plural(r.epochs, "epoch"), plural(r.mistakes, "mistake"))
 	if !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
 		t.Errorf("progress %q, want one line starting %q", errs, want)
 	}
@@ -563,6 +577,46 @@ func TestProgress(t *testing.T) {
 	defer null.Close()
 	if isTerminal(null) {
 		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
+}
+
+// Every progress report of training names the epoch of the most, and,
+// once a row is done, the rows a second and the most time left; the
+// scoring after a kernel's fit reports too.
+func TestProgressReports(t *testing.T) {
+	old, oldTTY := progressEveryLine, progressEveryTTY
+	progressEveryLine, progressEveryTTY = 0, 0
+	defer func() { progressEveryLine, progressEveryTTY = old, oldTTY }()
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(4, 4))
+	X, y := randomData(rnd, 50, 2)
+	data := writeFile(t, dir, "d.csv", csvOf(X, y, 2, "1", "-1", false))
+	epoch := regexp.MustCompile(`^kernel: epoch ([0-9]+) of 7, [0-9]+ mistakes?(, [0-9]+ rows/s, at most [0-9hms]+ left)?, [0-9.µmhs]+ elapsed$`)
+	scoringLine := regexp.MustCompile(`^kernel: scoring the (training|test) rows: ([0-9]+) of ([0-9]+) rows, [0-9]+ rows/s, [0-9hms]+ left, [0-9.µmhs]+ elapsed$`)
+	scoredLine := regexp.MustCompile(`^kernel: scored the (training|test) rows: [0-9]+ rows, [0-9.µmhs]+ elapsed$`)
+	code, _, errs := runCmd("eval", "-classifier", "kernel", "-epochs", "7", "-progress", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var epochs, scoring, scored []string
+	for _, l := range strings.Split(strings.TrimSuffix(errs, "\n"), "\n") {
+		switch {
+		case epoch.MatchString(l):
+			epochs = append(epochs, l)
+			if !strings.Contains(l, "rows/s") {
+				t.Errorf("no pace in %q, of rows visited in order", l)
+			}
+		case scoringLine.MatchString(l):
+			scoring = append(scoring, l)
+		case scoredLine.MatchString(l):
+			scored = append(scored, scoredLine.FindStringSubmatch(l)[1])
+		case strings.HasPrefix(l, "kernel: done: "):
+		default:
+			t.Errorf("progress line %q", l)
+		}
+	}
+	if len(epochs) == 0 || len(scoring) != 2 || !slices.Equal(scored, []string{"training", "test"}) {
+		t.Errorf("progress:\n%s", errs)
 	}
 }
 
