@@ -108,7 +108,7 @@ func TestBadInput(t *testing.T) {
 		{"f.csv", good, []string{"-label", "none"}, 2, "-label none: training needs the labels"},
 		{"f.csv", good, []string{"-format", "xml"}, 2, `-format "xml": want csv, libsvm or idx`},
 		{"f.txt", good, nil, 2, "cannot tell the format of"},
-		{"f.csv", good, []string{"-plot", "p.gif"}, 2, "-plot p.gif: want a file name ending in .svg or .png"},
+		{"f.csv", good, []string{"-plot", "p.gif"}, 2, "-plot p.gif: want a file name ending in .svg, .png or .pdf (or .eps"},
 		{"f.csv", good, []string{"-plot", "nodir/p.svg"}, 2, "-plot nodir/p.svg: directory nodir: no such file or directory"},
 		{"f.csv", good, []string{"-o", "f.csv"}, 2, "-o f.csv is the input file f.csv"},
 		{"f.csv", good, []string{"-plot", "f.svg", "-o", "f.svg"}, 2, "-o f.svg and -plot f.svg are the same file"},

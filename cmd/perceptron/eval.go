@@ -80,7 +80,7 @@ func split(ds *dataset, test float64, seed uint64) (train, tst *dataset, err err
 			X.SetRow(k, ds.X.RawRowView(i))
 			y[k] = ds.y[i]
 		}
-		return &dataset{name: ds.name, X: X, y: y}
+		return &dataset{name: ds.name, X: X, y: y, features: ds.features}
 	}
 	return part(perm[nt:]), part(perm[:nt]), nil
 }

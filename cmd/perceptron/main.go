@@ -154,7 +154,7 @@ func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 	j.opts.addFlags(fs)
 	fs.Uint64Var(&j.opts.seed, "seed", 1, "seed of the split and of -shuffle")
 	fs.BoolVar(&j.standardize, "standardize", true, "standardise the features to mean 0 and deviation 1 on the training rows")
-	fs.StringVar(&j.plot, "plot", "", "draw the data, boundaries and mistakes per epoch to `FILE`.svg or .png")
+	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
 	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr (default: when stderr is a terminal)")
 }
 
@@ -309,8 +309,10 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "saved the model to %s\n", j.out)
-	return err
+	if _, err := fmt.Fprintf(stdout, "saved the model to %s\n", j.out); err != nil {
+		return err
+	}
+	return j.wrotePlot(stdout)
 }
 
 // prepare standardises the features of train, and of test if not nil, if
@@ -319,7 +321,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 func (j *job) prepare(train, test *dataset, keep bool) (raw *dataset, sc *scaler) {
 	raw = train
 	if keep && j.standardize {
-		raw = &dataset{name: train.name, X: mat.DenseCopyOf(train.X), y: train.y}
+		raw = &dataset{name: train.name, X: mat.DenseCopyOf(train.X), y: train.y, features: train.features}
 	}
 	if !j.standardize {
 		return raw, nil
@@ -617,5 +619,17 @@ func (j *job) evaluate(names []string, train, test *dataset, pf, pos, neg, intro
 		}
 	}
 	fmt.Fprint(stdout, intro)
-	return writeTable(stdout, rs)
+	if err := writeTable(stdout, rs); err != nil {
+		return err
+	}
+	return j.wrotePlot(stdout)
+}
+
+// wrotePlot says where the plot went, if -plot asked for one.
+func (j *job) wrotePlot(stdout io.Writer) error {
+	if j.plot == "" {
+		return nil
+	}
+	_, err := fmt.Fprintf(stdout, "wrote the plot to %s\n", j.plot)
+	return err
 }

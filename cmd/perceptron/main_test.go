@@ -620,37 +620,68 @@ func TestProgressReports(t *testing.T) {
 	}
 }
 
+// Plots come in the formats the help names; the axes are named by the
+// header or by feature numbers, the legend names the classes without
+// repeating a label, the SVG fonts fall back to those that every browser
+// has, and the command says where the plot went.
 func TestPlot(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(5, 5))
 	X2, y2 := randomData(rnd, 50, 2)
 	X5, y5 := randomData(rnd, 50, 5)
 	two := writeFile(t, dir, "two.csv", csvOf(X2, y2, 2, "1", "-1", false))
+	named := writeFile(t, dir, "named.csv", csvOf(X2, y2, 2, "yes", "no", true))
 	five := writeFile(t, dir, "five.csv", csvOf(X5, y5, 5, "1", "-1", false))
 	for _, c := range []struct {
-		args  []string
-		magic string
+		args      []string
+		ext       string
+		has, lack []string
 	}{
 		// A few epochs: the voted perceptron's boundary costs a vote of
 		// every voter at each point of the grid.
-		{[]string{"eval", "-epochs", "20", two}, "<svg"},
-		{[]string{"eval", "-epochs", "20", five}, "<svg"},
-		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, "\x89PNG"},
-		{[]string{"demo"}, "\x89PNG"},
+		{[]string{"eval", "-epochs", "20", two}, ".svg", []string{">feature 1<", ">feature 2<", ">+1<", ">-1<", ">voted<"}, []string{"(+1)"}},
+		{[]string{"eval", "-epochs", "20", "-header", "-pos", "yes", "-neg", "no", named}, ".svg", []string{">f1<", ">f2<", ">yes (+1)<", ">no (-1)<"}, []string{">feature 1<"}},
+		{[]string{"eval", "-epochs", "20", five}, ".svg", []string{">epoch<", ">mistakes<"}, []string{"feature"}},
+		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, ".png", nil, nil},
+		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, ".pdf", nil, nil},
+		{[]string{"demo"}, ".png", nil, nil},
 	} {
-		ext := ".svg"
-		if c.magic != "<svg" {
-			ext = ".png"
-		}
-		img := filepath.Join(dir, "plot"+ext)
+		img := filepath.Join(dir, "plot"+c.ext)
 		os.Remove(img)
-		code, _, errs := runCmd(append(c.args, "-plot", img)...)
+		code, out, errs := runCmd(append(c.args, "-plot", img)...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
 		}
+		if !strings.HasSuffix(out, "\nwrote the plot to "+img+"\n") {
+			t.Errorf("%v: stdout ends %q", c.args, out[max(0, len(out)-80):])
+		}
 		b, err := os.ReadFile(img)
-		if err != nil || !bytes.Contains(b[:min(len(b), 300)], []byte(c.magic)) {
+		magic := map[string]string{".svg": "<svg", ".png": "\x89PNG", ".pdf": "%PDF"}[c.ext]
+		if err != nil || !bytes.Contains(b[:min(len(b), 300)], []byte(magic)) {
 			t.Errorf("%v: plot file %.40q, %v", c.args, b, err)
+		}
+		for _, s := range c.has {
+			if !bytes.Contains(b, []byte(s)) {
+				t.Errorf("%v: the plot has no %q", c.args, s)
+			}
+		}
+		for _, s := range c.lack {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("%v: the plot has %q", c.args, s)
+			}
+		}
+		if c.ext != ".svg" {
+			continue
+		}
+		fonts := regexp.MustCompile(`font-family:([^;"]*)`).FindAllSubmatch(b, -1)
+		if len(fonts) == 0 {
+			t.Errorf("%v: no font in the SVG", c.args)
+		}
+		for _, f := range fonts {
+			if family := string(f[1]); !strings.HasSuffix(family, ",sans-serif") {
+				t.Errorf("%v: font-family %q ends in no generic family", c.args, family)
+				break
+			}
 		}
 	}
 }
