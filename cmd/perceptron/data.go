@@ -228,7 +228,7 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 		case lc < 0 && nfeat-1 == d:
 			hint = " (if a column is the label, name it with -label)"
 		}
-		return nil, fmt.Errorf("%s:%d: %d features, want %d as the model has%s", name, line, nfeat, d, hint)
+		return nil, fmt.Errorf("%s:%d: %s, want %d as the model has%s", name, line, plural(nfeat, "feature"), d, hint)
 	}
 
 	// A header read as data fails on its first line: say what may be wrong.

@@ -232,7 +232,7 @@ func TestEvalWidths(t *testing.T) {
 	tr := writeFile(t, dir, "train.csv", []byte("1,1\n-1,-1\n"))
 	te := writeFile(t, dir, "test.csv", []byte("1,2,1\n-1,-1,-1\n"))
 	code, _, errs = runCmd("eval", tr, te)
-	if code != 1 || !strings.Contains(errs, "train.csv has 1 features and "+te+" 2") {
+	if code != 1 || !strings.Contains(errs, "train.csv has 1 feature and "+te+" 2") {
 		t.Errorf("dense: exit %d, %s", code, errs)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 )
 
@@ -158,6 +159,16 @@ func decodeModel(data []byte) (*saved, error) {
 	m, ok := newModel(f.Classifier, &options{})
 	if !ok {
 		return nil, fmt.Errorf("classifier %q is not one of %s", f.Classifier, classifierNames())
+	}
+	// The command names the types itself: the library's message would
+	// put "a" before any name.
+	var typ struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(f.Model, &typ) == nil && typ.Type != "" {
+		if want := reflect.TypeOf(m).Elem().Name(); typ.Type != want {
+			return nil, fmt.Errorf("the model is %s %s, not %s %s", article(typ.Type), typ.Type, article(want), want)
+		}
 	}
 	if err := json.Unmarshal(f.Model, m); err != nil {
 		return nil, errors.New(libError(err))

@@ -17,6 +17,12 @@
 // It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files. Run
 // perceptron -h, or perceptron COMMAND -h, for the details.
 //
+// The classifiers are the perceptron (Rosenblatt, 1958), the pocket
+// algorithm with ratchet (Gallant, 1990), the voted and averaged
+// perceptrons (Freund and Schapire, 1999) and the kernel perceptron
+// (Aizerman, Braverman and Rozonoer, 1964), with the budget of Cavallanti,
+// Cesa-Bianchi and Gentile (2007).
+//
 // It exits with code 0 on success, 1 if the work fails (a malformed data
 // file, say), and 2 on a usage error: an unknown flag, a bad flag value, a
 // flag that the chosen classifier or kernel does not take, or an input
@@ -81,6 +87,16 @@ Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svml
 or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*, gzipped or not); -format
 says which when the name does not. Labels must be -1 and +1, unless -pos and -neg
 name the labels that become +1 and -1.
+
+Classifiers (-classifier):
+  perceptron   F. Rosenblatt (1958), Psychological Review 65(6)
+  pocket       the pocket algorithm with ratchet, S. I. Gallant (1990),
+               IEEE Transactions on Neural Networks 1(2)
+  averaged     Y. Freund and R. E. Schapire (1999), Machine Learning 37(3)
+  voted        Y. Freund and R. E. Schapire (1999), Machine Learning 37(3)
+  kernel       M. A. Aizerman, E. M. Braverman and L. I. Rozonoer (1964),
+               Automation and Remote Control 25; -budget: G. Cavallanti,
+               N. Cesa-Bianchi and C. Gentile (2007), Machine Learning 69(2-3)
 
 Run perceptron COMMAND -h for the flags of a command.
 `
@@ -482,7 +498,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		if format, _ := formatOf(files[0], spec); format == "libsvm" {
 			train, test = widen(train, max(dtr, dte)), widen(test, max(dtr, dte))
 		} else if dtr != dte {
-			return fmt.Errorf("%s has %d features and %s %d", train.name, dtr, test.name, dte)
+			return fmt.Errorf("%s has %s and %s %d", train.name, plural(dtr, "feature"), test.name, dte)
 		}
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()

@@ -708,6 +708,8 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		{`"type":"Perceptron","version":1`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 1"},
 		{`"classifier":"perceptron"`, `"classifier":"forest"`, `classifier "forest" is not one of`},
 		{`"classifier":"perceptron"`, `"classifier":"voted"`, "the model is a Perceptron, not a Voted"},
+		{`"classifier":"perceptron"`, `"classifier":"averaged"`, "the model is a Perceptron, not an Averaged"},
+		{`"type":"Perceptron"`, `"type":"Averaged"`, "the model is an Averaged, not a Perceptron"},
 		{`"features":2`, `"features":3`, "standardisation of 2 means and 2 scales, want 3"},
 		{`"pos":"+1"`, `"pos":"-1"`, "want two different labels"},
 	} {
@@ -743,7 +745,7 @@ func TestPredictChecksFeatures(t *testing.T) {
 	}
 	unlabelled := writeFile(t, dir, "u.csv", []byte("1,2\n-1,-2\n"))
 	code, _, errs = runCmd("predict", "-model", model, unlabelled)
-	if code != 1 || !strings.Contains(errs, "u.csv:1: 1 features, want 2 as the model has (if the file has no label column, use -label none)") {
+	if code != 1 || !strings.Contains(errs, "u.csv:1: 1 feature, want 2 as the model has (if the file has no label column, use -label none)") {
 		t.Errorf("predict on rows without a label column: exit %d, stderr %q", code, errs)
 	}
 }
