@@ -25,8 +25,11 @@
 //
 // It exits with code 0 on success, 1 if the work fails (a malformed data
 // file, say), and 2 on a usage error: an unknown flag, a bad flag value, a
-// flag that the chosen classifier or kernel does not take, or an input
-// file that cannot be opened. It writes no file when it fails.
+// flag that the chosen classifier or kernel does not take, an input file
+// that cannot be opened, or an output (-o, -plot) that is not a regular
+// file or is one of the inputs. It writes no file when it fails. It
+// replaces an output file whole, keeping its permissions, and writes
+// through a symbolic link to the file it points to.
 package main
 
 import (

@@ -799,8 +799,8 @@ func TestPredictUsesTrainLabel(t *testing.T) {
 	}
 }
 
-// A model file whose name ends in .gz is gzipped, and predict and eval
-// -model read it as the plain file.
+// A model file whose name ends in .gz is gzipped, and predict reads it as
+// the plain file.
 func TestGzipModel(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, dir, "d.csv", twoFeatures)
