@@ -53,7 +53,7 @@ var classifiers = []struct {
 		k := &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
 			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias}
 		if o.progress != nil {
-			k.OnUpdate = func(epoch, _, _ int, _ float64) { o.progress.update(epoch) }
+			k.OnUpdate = func(epoch, i, _ int, _ float64) { o.progress.update(epoch, i) }
 		}
 		return k
 	}},
@@ -160,7 +160,7 @@ func (o *options) check(fs *flag.FlagSet, names []string) error {
 			return
 		}
 		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, n) }) {
-			err = usagef("-%s: only -classifier %s takes this flag", f.Name, orList(takers))
+			err = usagef("-%s: only -classifier %s takes this flag", f.Name, joinWords(takers, "or"))
 			return
 		}
 		switch {
@@ -175,12 +175,21 @@ func (o *options) check(fs *flag.FlagSet, names []string) error {
 	return err
 }
 
-// orList returns the words joined as in "a, b or c".
-func orList(words []string) string {
+// article returns the indefinite article of word: "an" before a vowel.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// joinWords returns the words joined as in "a, b or c", with conj for
+// "or".
+func joinWords(words []string, conj string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
 // kernelFunc returns the kernel of the flags; nil means linear.
@@ -211,7 +220,7 @@ func (o *options) onLinearUpdate() func(epoch, i int, w []float64, b float64) {
 	if o.progress == nil {
 		return nil
 	}
-	return func(epoch, _ int, _ []float64, _ float64) { o.progress.update(epoch) }
+	return func(epoch, i int, _ []float64, _ float64) { o.progress.update(epoch, i) }
 }
 
 func parseFloats(s string) ([]float64, error) {

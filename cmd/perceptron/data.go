@@ -6,19 +6,22 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/seed5ae3614e/perceptron/internal/fashion"
+	idx "github.com/seed5ae3614e/perceptron/internal/fashion"
 )
 
 // dataset is a data file read into dense rows, with labels -1 and +1 if the
@@ -27,6 +30,10 @@ type dataset struct {
 	name string
 	X    *mat.Dense
 	y    []float64
+
+	// features names the columns of X, as a header named them; nil if
+	// the file has none.
+	features []string
 }
 
 // dataSpec says how to read a data file.
@@ -41,9 +48,21 @@ type dataSpec struct {
 	// number counted from 1, a name from the header, or none.
 	label string
 
+	// labelFlag names where label comes from, for messages: -label, or
+	// the model's -label.
+	labelFlag string
+
 	// labels maps the file's labels to -1 and +1; nil means that the
 	// labels are not read.
 	labels *labeler
+}
+
+// useModelLabel sets the label column to that of the saved model s, if
+// -label did not set it.
+func (s *dataSpec) useModelLabel(m *saved) {
+	if s.label == "" {
+		s.label, s.labelFlag = m.label, "the model's -label"
+	}
 }
 
 // labeler maps the labels of a file to -1 and +1: pos to +1 and neg to -1,
@@ -176,6 +195,7 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	var header []string
 	if spec.header {
 		header = append(header, rec...)
+		hline := line
 		rec, line, err = read()
 		if err == io.EOF {
 			return nil, fmt.Errorf("%s: no rows after the header", name)
@@ -183,10 +203,13 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(header) != len(rec) {
+			return nil, fmt.Errorf("%s:%d: the header has %d fields, want %d as the rows have from line %d", name, hline, len(header), len(rec), line)
+		}
 	}
 
 	nf, first := len(rec), line
-	lc, err := labelColumn(spec.label, header, nf)
+	lc, err := spec.labelColumn(header, nf)
 	if err != nil {
 		return nil, usagef("%s:%d: %v", name, line, err)
 	}
@@ -198,7 +221,14 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	case nfeat == 0:
 		return nil, fmt.Errorf("%s:%d: no feature columns", name, line)
 	case d > 0 && nfeat != d:
-		return nil, fmt.Errorf("%s:%d: %d features, want %d as the model has", name, line, nfeat, d)
+		hint := ""
+		switch {
+		case lc >= 0 && nfeat+1 == d:
+			hint = " (if the file has no label column, use -label none)"
+		case lc < 0 && nfeat-1 == d:
+			hint = " (if a column is the label, name it with -label)"
+		}
+		return nil, fmt.Errorf("%s:%d: %s, want %d as the model has%s", name, line, plural(nfeat, "feature"), d, hint)
 	}
 
 	// A header read as data fails on its first line: say what may be wrong.
@@ -246,12 +276,19 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	if lc < 0 {
 		y = nil
 	}
-	return &dataset{name: name, X: mat.NewDense(len(data)/nfeat, nfeat, data), y: y}, nil
+	ds := &dataset{name: name, X: mat.NewDense(len(data)/nfeat, nfeat, data), y: y}
+	for j, h := range header {
+		if j != lc {
+			ds.features = append(ds.features, strings.TrimSpace(h))
+		}
+	}
+	return ds, nil
 }
 
-// labelColumn returns the index of the label column that spec names in
-// rows of nf fields, or -1 for none.
-func labelColumn(spec string, header []string, nf int) (int, error) {
+// labelColumn returns the index of the label column that s names in rows
+// of nf fields, or -1 for none.
+func (s dataSpec) labelColumn(header []string, nf int) (int, error) {
+	flag, spec := cmp.Or(s.labelFlag, "-label"), s.label
 	switch spec {
 	case "", "last":
 		return nf - 1, nil
@@ -262,22 +299,19 @@ func labelColumn(spec string, header []string, nf int) (int, error) {
 	}
 	if k, err := strconv.Atoi(spec); err == nil {
 		if k < 1 || k > nf {
-			return 0, fmt.Errorf("-label %d: the rows have %d fields", k, nf)
+			return 0, fmt.Errorf("%s %d: the rows have %d fields", flag, k, nf)
 		}
 		return k - 1, nil
 	}
 	if header == nil {
-		return 0, fmt.Errorf("-label %q: no header names the columns (use -header)", spec)
-	}
-	if len(header) != nf {
-		return 0, fmt.Errorf("-label %q: the header has %d fields and the rows %d", spec, len(header), nf)
+		return 0, fmt.Errorf("%s %q: no header names the columns (use -header)", flag, spec)
 	}
 	for j, h := range header {
 		if strings.TrimSpace(h) == spec {
 			return j, nil
 		}
 	}
-	return 0, fmt.Errorf("-label %q: no such column in the header", spec)
+	return 0, fmt.Errorf("%s %q: no such column in the header", flag, spec)
 }
 
 // parseNumber parses a feature value, which must be a finite number.
@@ -404,19 +438,41 @@ func (lr *lineReader) next() (string, int, error) {
 	return strings.TrimSuffix(text, "\r"), lr.line, nil
 }
 
-// readIDXFiles reads an IDX data set. path is IMAGES,LABELS, or the images
-// alone if their name holds "images-idx3", when the labels are the file
-// named with "labels-idx1" in its place. The labels are read only if
-// labels is not nil: its pos and neg are two class numbers, and the images
-// of other classes are left out.
-func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
-	imPath, lbPath, ok := strings.Cut(path, ",")
-	if !ok && labels != nil {
+// inputFiles returns the files that readData reads for path.
+func inputFiles(path string, spec dataSpec) []string {
+	if format, err := formatOf(path, spec); err == nil && format == "idx" {
+		im, lb, err := idxPaths(path, spec.labels != nil)
+		if err == nil && lb != "" {
+			return []string{im, lb}
+		}
+		return []string{im}
+	}
+	return []string{path}
+}
+
+// idxPaths returns the files of the IDX data set path: IMAGES,LABELS, or
+// the images alone if their name holds "images-idx3", when the labels are
+// the file named with "labels-idx1" in its place. LABELS is empty if
+// labels is false and path names no labels file.
+func idxPaths(path string, labels bool) (images, lbls string, err error) {
+	images, lbls, ok := strings.Cut(path, ",")
+	if !ok && labels {
 		dir, base := filepath.Split(path)
 		if !strings.Contains(base, "images-idx3") {
-			return nil, usagef("%s: name the IDX labels file too, as IMAGES,LABELS", path)
+			return "", "", usagef("%s: name the IDX labels file too, as IMAGES,LABELS", path)
 		}
-		lbPath = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+		lbls = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+	}
+	return images, lbls, nil
+}
+
+// readIDXFiles reads the IDX data set path, as idxPaths names its files.
+// The labels are read only if labels is not nil: its pos and neg are two
+// class numbers, and the images of other classes are left out.
+func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
+	imPath, lbPath, err := idxPaths(path, labels != nil)
+	if err != nil {
+		return nil, err
 	}
 	open := func(p string) (*os.File, error) {
 		f, err := os.Open(p)
@@ -440,12 +496,23 @@ func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
 	return readIDX(imf, imPath, lbf, lbPath, labels, d)
 }
 
+// idxPrefix starts the errors of the IDX package, which name the package;
+// the command's messages name the file instead. It follows the package's
+// name, so that renaming the package changes only its import.
+var idxPrefix = path.Base(reflect.TypeFor[idx.IDX]().PkgPath()) + ": "
+
+// idxError returns err of the IDX package as an error about the file
+// name.
+func idxError(name string, err error) error {
+	return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), idxPrefix))
+}
+
 // readIDX reads IDX images, and their labels if labels is not nil, with the
 // pixels scaled to [0, 1].
 func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labels *labeler, d int) (*dataset, error) {
-	im, err := fashion.ReadIDX(images)
+	im, err := idx.ReadIDX(images)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", imName, err)
+		return nil, idxError(imName, err)
 	}
 	if len(im.Data) == 0 {
 		return nil, fmt.Errorf("%s: no pixels in images of dimensions %v", imName, im.Dims)
@@ -455,14 +522,14 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 		y []float64
 	)
 	if labels == nil {
-		X, err = fashion.Images(im)
+		X, err = idx.Images(im)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", imName, err)
+			return nil, idxError(imName, err)
 		}
 	} else {
-		lb, err := fashion.ReadIDX(lbs)
+		lb, err := idx.ReadIDX(lbs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", lbName, err)
+			return nil, idxError(lbName, err)
 		}
 		if labels.pos == "" {
 			return nil, usagef("IDX labels are class numbers: choose two with -pos and -neg")
@@ -472,13 +539,60 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 		if err1 != nil || err2 != nil {
 			return nil, usagef("IDX labels are class numbers: -pos %q and -neg %q must be whole numbers", labels.pos, labels.neg)
 		}
-		X, y, err = fashion.Select(im, lb, pos, neg)
+		if len(lb.Dims) == 1 {
+			if err := classesPresent(lb.Data, pos, neg); err != nil {
+				return nil, fmt.Errorf("%s: %v", lbName, err)
+			}
+		}
+		X, y, err = idx.Select(im, lb, pos, neg)
 		if err != nil {
-			return nil, fmt.Errorf("%s, %s: %v", imName, lbName, err)
+			return nil, idxError(imName+", "+lbName, err)
 		}
 	}
 	if _, c := X.Dims(); d > 0 && c != d {
 		return nil, fmt.Errorf("%s: images of %d pixels, but the model has %d features", imName, c, d)
 	}
 	return &dataset{name: imName, X: X, y: y}, nil
+}
+
+// classesPresent returns an error that names the classes present if pos or
+// neg is not among the labels: a class that never occurs would leave the
+// classifier one class to learn.
+func classesPresent(labels []byte, pos, neg int) error {
+	var present [256]bool
+	for _, c := range labels {
+		present[c] = true
+	}
+	var absent []string
+	for _, c := range []struct {
+		flag  string
+		class int
+	}{{"-pos", pos}, {"-neg", neg}} {
+		if c.class < 0 || c.class > 255 || !present[c.class] {
+			absent = append(absent, fmt.Sprintf("class %d (%s)", c.class, c.flag))
+		}
+	}
+	if absent == nil {
+		return nil
+	}
+	var runs []string
+	for c := 0; c < len(present); c++ {
+		if !present[c] {
+			continue
+		}
+		end := c
+		for end+1 < len(present) && present[end+1] {
+			end++
+		}
+		switch {
+		case end == c:
+			runs = append(runs, strconv.Itoa(c))
+		case end == c+1:
+			runs = append(runs, strconv.Itoa(c), strconv.Itoa(end))
+		default:
+			runs = append(runs, fmt.Sprintf("%d to %d", c, end))
+		}
+		c = end
+	}
+	return fmt.Errorf("no image of %s; the classes present are %s", strings.Join(absent, " or "), joinWords(runs, "and"))
 }

@@ -58,6 +58,8 @@ func TestBadInput(t *testing.T) {
 		{"f.csv", []byte(""), nil, 1, "f.csv: empty file"},
 		{"f.csv", []byte("\n\n"), nil, 1, "f.csv: empty file"},
 		{"f.csv", []byte("a,b,c\n"), []string{"-header"}, 1, "f.csv: no rows after the header"},
+		{"f.csv", []byte("569,30,malignant,benign\n1,2,1\n"), []string{"-header"}, 1, "f.csv:1: the header has 4 fields, want 3 as the rows have from line 2"},
+		{"f.csv", []byte("a,b\n\n1,2,1\n"), []string{"-header", "-label", "b"}, 1, "f.csv:1: the header has 2 fields, want 3 as the rows have from line 3"},
 		{"f.csv", []byte("x,y,class\n1,2,1\n"), nil, 1, `f.csv:1: field 1: "x" is not a number (if line 1 is a header, use -header)`},
 		{"f.csv", []byte("1,NaN,1\n"), nil, 1, `f.csv:1: field 2: "NaN" is not a finite number`},
 		{"f.csv", []byte("1,1e999,1\n"), nil, 1, `f.csv:1: field 2: "1e999" is not a finite number`},
@@ -85,7 +87,9 @@ func TestBadInput(t *testing.T) {
 		{"c-images-idx3-ubyte", gzipped(im)[:15], []string{"-pos", "0", "-neg", "1"}, 1, "c-images-idx3-ubyte: …unexpected EOF"},
 		{"a-images-idx3-ubyte", im, []string{"-pos", "0", "-neg", "1"}, 2, "a-labels-idx1-ubyte: no such file"},
 		{"b-images-idx3-ubyte", im, []string{"-pos", "0", "-neg", "1"}, 1, "b-images-idx3-ubyte, b-labels-idx1-ubyte: …images [3 2 2] do not match labels [2]"},
-		{"c-images-idx3-ubyte", im, []string{"-pos", "5", "-neg", "6"}, 1, "c-images-idx3-ubyte, c-labels-idx1-ubyte: …no image of class 5 or 6"},
+		{"c-images-idx3-ubyte", im, []string{"-pos", "5", "-neg", "6"}, 1, "c-labels-idx1-ubyte: no image of class 5 (-pos) or class 6 (-neg); the classes present are 0 and 1"},
+		{"c-images-idx3-ubyte", im, []string{"-pos", "0", "-neg", "11"}, 1, "c-labels-idx1-ubyte: no image of class 11 (-neg); the classes present are 0 and 1"},
+		{"d-images-idx3-ubyte", im, []string{"-pos", "1", "-neg", "300"}, 1, "d-labels-idx1-ubyte: no image of class 300 (-neg); the classes present are 1 to 3"},
 		{"c-images-idx3-ubyte", idxFile(0x08, []int{0, 2}, nil), []string{"-pos", "0", "-neg", "1"}, 1, "c-images-idx3-ubyte: no pixels in images of dimensions [0 2]"},
 		{"c-images-idx3-ubyte", im, []string{"-pos", "T-shirt", "-neg", "6"}, 2, `IDX labels are class numbers: -pos "T-shirt" and -neg "6"`},
 		{"c-images-idx3-ubyte", im, nil, 2, "IDX labels are class numbers: choose two with -pos and -neg"},
@@ -104,8 +108,10 @@ func TestBadInput(t *testing.T) {
 		{"f.csv", good, []string{"-label", "none"}, 2, "-label none: training needs the labels"},
 		{"f.csv", good, []string{"-format", "xml"}, 2, `-format "xml": want csv, libsvm or idx`},
 		{"f.txt", good, nil, 2, "cannot tell the format of"},
-		{"f.csv", good, []string{"-plot", "p.gif"}, 2, "-plot p.gif: want a file name ending in .svg or .png"},
-		{"f.csv", good, []string{"-plot", "nodir/p.svg"}, 1, "nodir/p.svg"},
+		{"f.csv", good, []string{"-plot", "p.gif"}, 2, "-plot p.gif: want a file name ending in .svg, .png or .pdf (or .eps"},
+		{"f.csv", good, []string{"-plot", "nodir/p.svg"}, 2, "-plot nodir/p.svg: directory nodir: no such file or directory"},
+		{"f.csv", good, []string{"-o", "f.csv"}, 2, "-o f.csv is the input file f.csv"},
+		{"f.csv", good, []string{"-plot", "f.svg", "-o", "f.svg"}, 2, "-o f.svg and -plot f.svg are the same file"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			dir := t.TempDir()
@@ -118,6 +124,9 @@ func TestBadInput(t *testing.T) {
 			if strings.HasPrefix(c.file, "b-") {
 				writeFile(t, dir, "b-labels-idx1-ubyte", idxFile(0x08, []int{2}, []byte{0, 1}))
 			}
+			if strings.HasPrefix(c.file, "d-") {
+				writeFile(t, dir, "d-labels-idx1-ubyte", idxFile(0x08, []int{3}, []byte{3, 1, 2}))
+			}
 			if strings.HasPrefix(c.file, "c-") {
 				writeFile(t, dir, "c-labels-idx1-ubyte", idxFile(0x08, []int{3}, []byte{0, 1, 0}))
 			}
@@ -126,6 +135,9 @@ func TestBadInput(t *testing.T) {
 			code, out, errs := runCmd(append(append([]string{"train", "-o", "m.json"}, c.flags...), c.file)...)
 			if code != c.code || out != "" || !strings.HasPrefix(errs, "perceptron: ") || !containsInOrder(errs, c.want) || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, one line with %q", code, out, errs, c.code, c.want)
+			}
+			if strings.Contains(errs, idxPrefix) {
+				t.Errorf("stderr %q names the IDX package", errs)
 			}
 			if after := listDir(t, dir); !slices.Equal(after, before) {
 				t.Errorf("files %v after, %v before", after, before)
@@ -220,7 +232,7 @@ func TestEvalWidths(t *testing.T) {
 	tr := writeFile(t, dir, "train.csv", []byte("1,1\n-1,-1\n"))
 	te := writeFile(t, dir, "test.csv", []byte("1,2,1\n-1,-1,-1\n"))
 	code, _, errs = runCmd("eval", tr, te)
-	if code != 1 || !strings.Contains(errs, "train.csv has 1 features and "+te+" 2") {
+	if code != 1 || !strings.Contains(errs, "train.csv has 1 feature and "+te+" 2") {
 		t.Errorf("dense: exit %d, %s", code, errs)
 	}
 }
@@ -355,17 +367,39 @@ func TestSplit(t *testing.T) {
 func TestWriteFilesAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.json")
-	err := writeFiles(outFile{a, []byte("a")}, outFile{filepath.Join(dir, "no", "b.svg"), []byte("b")})
+	err := writeFiles(outFile{"-o", a, []byte("a")}, outFile{"-plot", filepath.Join(dir, "no", "b.svg"), []byte("b")})
 	if err == nil {
 		t.Fatal("no error writing into a missing directory")
 	}
 	if names := listDir(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)
 	}
-	if err := writeFiles(outFile{a, []byte("a")}); err != nil {
+	if err := writeFiles(outFile{"-o", a, []byte("a")}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(a); string(b) != "a" || len(listDir(t, dir)) != 1 {
 		t.Errorf("wrote %q; files %v", b, listDir(t, dir))
+	}
+}
+
+// The shipped data file has a header that names its 31 columns, the
+// features as scikit-learn names them and the class last.
+func TestShippedDataHeader(t *testing.T) {
+	spec := dataSpec{header: true, label: "target", labels: &labeler{pos: "0", neg: "1"}}
+	ds, err := readCSV(bytes.NewReader(breastCancer), "breast_cancer.csv", spec, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, d := ds.X.Dims()
+	if n != 569 || d != 30 || len(ds.features) != 30 {
+		t.Fatalf("%d rows, %d features, %d names", n, d, len(ds.features))
+	}
+	for j, want := range map[int]string{0: "mean radius", 10: "radius error", 29: "worst fractal dimension"} {
+		if ds.features[j] != want {
+			t.Errorf("feature %d is %q, want %q", j+1, ds.features[j], want)
+		}
+	}
+	if names := slices.Compact(slices.Sorted(slices.Values(ds.features))); len(names) != 30 {
+		t.Errorf("the feature names are not all different: %q", ds.features)
 	}
 }

@@ -53,7 +53,10 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if len(files) > 0 {
 		return usagef("demo: takes no file, got %q (eval reads your own data)", files[0])
 	}
-	spec := dataSpec{header: true, label: "last", labels: &labeler{pos: "0", neg: "1"}}
+	if err := checkOutputs(j.outFiles(), nil); err != nil {
+		return err
+	}
+	spec := dataSpec{header: true, label: "target", labels: &labeler{pos: "0", neg: "1"}}
 	ds, err := readCSV(bytes.NewReader(breastCancer), "breast_cancer.csv", spec, 0)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -79,7 +80,7 @@ func split(ds *dataset, test float64, seed uint64) (train, tst *dataset, err err
 			X.SetRow(k, ds.X.RawRowView(i))
 			y[k] = ds.y[i]
 		}
-		return &dataset{name: ds.name, X: X, y: y}
+		return &dataset{name: ds.name, X: X, y: y, features: ds.features}
 	}
 	return part(perm[nt:]), part(perm[:nt]), nil
 }
@@ -100,7 +101,7 @@ func widen(ds *dataset, d int) *dataset {
 type result struct {
 	name  string
 	m     model
-	fit   time.Duration
+	fit   time.Duration // negative if not known
 	train float64
 	test  float64 // NaN if there is no test set
 	stats perceptron.Stats
@@ -114,7 +115,8 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 		return nil, usagef("unknown classifier %q: want one of %s", name, classifierNames())
 	}
 	if o.progress != nil {
-		o.progress.begin(name)
+		n, _ := train.X.Dims()
+		o.progress.begin(name, cmp.Or(o.epochs, perceptron.DefaultEpochs), n, !o.shuffle)
 	}
 	start := time.Now()
 	err := m.Fit(train.X, train.y)
@@ -127,24 +129,61 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 		// settings.
 		return nil, usagef("training %s: %s", name, libError(err))
 	}
-	r.train = accuracy(m, train)
+	r.train = accuracy(m, train, o.progress, "the training rows")
 	if test != nil {
-		r.test = accuracy(m, test)
+		r.test = accuracy(m, test, o.progress, "the test rows")
 	}
 	r.stats = m.Stats()
 	return r, nil
 }
 
-// accuracy returns the fraction of the rows of ds that m labels right.
-func accuracy(m perceptron.Classifier, ds *dataset) float64 {
-	n, _ := ds.X.Dims()
+// accuracy returns the fraction of the rows of ds that m labels right. If
+// p is not nil it reports the progress of a classifier that scores rows in
+// bulk, which can take long, as scoring task.
+func accuracy(m model, ds *dataset, p *progress, task string) float64 {
 	right := 0
-	for i := range n {
-		if m.Predict(ds.X.RawRowView(i)) == ds.y[i] {
+	for i, s := range scoreRows(m, ds.X, p, task) {
+		// Predict is +1 where Score is >= 0.
+		if (s >= 0) == (ds.y[i] > 0) {
 			right++
 		}
 	}
-	return float64(right) / float64(n)
+	return float64(right) / float64(len(ds.y))
+}
+
+// rowScorer is a classifier that scores many rows at once, faster than a
+// row at a time; the kernel perceptron is one.
+type rowScorer interface {
+	ScoreRows(dst []float64, X mat.Matrix) []float64
+}
+
+// scoreChunk is the number of rows that scoreRows scores between two
+// progress reports: enough for ScoreRows to share out over the cores.
+const scoreChunk = 1024
+
+// scoreRows returns the scores by m of the rows of X. If p is not nil it
+// reports the progress of a rowScorer as scoring task.
+func scoreRows(m model, X *mat.Dense, p *progress, task string) []float64 {
+	n, d := X.Dims()
+	scores := make([]float64, n)
+	rs, ok := m.(rowScorer)
+	if !ok {
+		for i := range n {
+			scores[i] = m.Score(X.RawRowView(i))
+		}
+		return scores
+	}
+	if p == nil {
+		return rs.ScoreRows(scores, X)
+	}
+	p.beginScoring(task, n)
+	for lo := 0; lo < n; lo += scoreChunk {
+		hi := min(n, lo+scoreChunk)
+		rs.ScoreRows(scores[lo:hi], X.Slice(lo, hi, 0, d))
+		p.scored(hi)
+	}
+	p.endScoring()
+	return scores
 }
 
 // writeTable writes the results as an aligned table: names to the left,
@@ -188,6 +227,14 @@ func tableRows(rs []*result) [][]string {
 	return rows
 }
 
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 func percent(a float64) string {
 	if math.IsNaN(a) {
 		return "-"
@@ -195,9 +242,12 @@ func percent(a float64) string {
 	return fmt.Sprintf("%.2f%%", 100*a)
 }
 
-// duration rounds d to three or four significant figures.
+// duration rounds d to three or four significant figures; a negative d
+// is not known.
 func duration(d time.Duration) string {
 	switch {
+	case d < 0:
+		return "-"
 	case d < time.Millisecond:
 		return d.Round(time.Microsecond / 10).String()
 	case d < time.Second:

@@ -6,21 +6,28 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
-	"path/filepath"
+	"reflect"
+	"strings"
 )
 
 // The model file of the command holds the library's JSON form of the
 // fitted classifier and what the command needs to read rows as it did in
 // training: the number of features, the labels that +1 and -1 stand for,
-// and the standardisation of the features.
+// the standardisation of the features, and the label column of a CSV file.
+// A file whose name ends in .gz is gzipped.
+//
+// Version 1 had no label column; predict's default for it was none, which
+// such a file keeps.
 const (
 	modelFormat  = "perceptron-command-model"
-	modelVersion = 1
+	modelVersion = 2
 )
 
 type modelFile struct {
@@ -30,6 +37,7 @@ type modelFile struct {
 	Features   int             `json:"features"`
 	Pos        string          `json:"pos"`
 	Neg        string          `json:"neg"`
+	Label      string          `json:"label"`
 	Mean       []float64       `json:"mean"`
 	Scale      []float64       `json:"scale"`
 	Model      json.RawMessage `json:"model"`
@@ -41,6 +49,7 @@ type saved struct {
 	m          model
 	features   int
 	pos, neg   string
+	label      string  // the -label of training
 	sc         *scaler // nil if the features are not standardised
 }
 
@@ -56,6 +65,7 @@ func (s *saved) encode() ([]byte, error) {
 		Features:   s.features,
 		Pos:        s.pos,
 		Neg:        s.neg,
+		Label:      s.label,
 		Model:      m,
 	}
 	if s.sc != nil {
@@ -65,12 +75,43 @@ func (s *saved) encode() ([]byte, error) {
 	return append(data, '\n'), err
 }
 
-// loadModel reads the model file at path. A file that cannot be opened is
-// a usage error.
+// modelData returns the model file's bytes for a file at path: gzipped if
+// the name ends in .gz.
+func (s *saved) modelData(path string) ([]byte, error) {
+	data, err := s.encode()
+	if err != nil || !isGzipName(path) {
+		return data, err
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func isGzipName(path string) bool {
+	return strings.HasSuffix(strings.ToLower(path), ".gz")
+}
+
+// loadModel reads the model file at path, gzipped or not. A file that
+// cannot be opened is a usage error.
 func loadModel(path string) (*saved, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageError{err}
+	}
+	// JSON never starts with gzip's magic number: the content tells,
+	// whatever the name.
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err == nil {
+			data, err = io.ReadAll(zr)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
 	}
 	s, err := decodeModel(data)
 	if err != nil {
@@ -87,8 +128,8 @@ func decodeModel(data []byte) (*saved, error) {
 	if err := json.Unmarshal(data, &head); err != nil || head.Format != modelFormat {
 		return nil, errors.New("not a model file of this command")
 	}
-	if head.Version != modelVersion {
-		return nil, fmt.Errorf("model file version %d, want %d", head.Version, modelVersion)
+	if head.Version != modelVersion && head.Version != 1 {
+		return nil, fmt.Errorf("model file version %d, want %d or 1", head.Version, modelVersion)
 	}
 	var f modelFile
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -97,6 +138,12 @@ func decodeModel(data []byte) (*saved, error) {
 		return nil, err
 	}
 	switch {
+	case head.Version == 1 && f.Label != "":
+		return nil, errors.New("a label column in a model file of version 1, which has none")
+	case head.Version == 1:
+		f.Label = "none"
+	case f.Label == "":
+		return nil, errors.New("no label column, want the -label of training")
 	case f.Features < 1:
 		return nil, fmt.Errorf("%d features, want at least 1", f.Features)
 	case f.Pos == "" || f.Neg == "" || sameLabel(f.Pos, f.Neg):
@@ -113,13 +160,23 @@ func decodeModel(data []byte) (*saved, error) {
 	if !ok {
 		return nil, fmt.Errorf("classifier %q is not one of %s", f.Classifier, classifierNames())
 	}
+	// The command names the types itself: the library's message would
+	// put "a" before any name.
+	var typ struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(f.Model, &typ) == nil && typ.Type != "" {
+		if want := reflect.TypeOf(m).Elem().Name(); typ.Type != want {
+			return nil, fmt.Errorf("the model is %s %s, not %s %s", article(typ.Type), typ.Type, article(want), want)
+		}
+	}
 	if err := json.Unmarshal(f.Model, m); err != nil {
 		return nil, errors.New(libError(err))
 	}
 	if !takes(m, f.Features) {
 		return nil, fmt.Errorf("the %s model does not take %d features", f.Classifier, f.Features)
 	}
-	s := &saved{classifier: f.Classifier, m: m, features: f.Features, pos: f.Pos, neg: f.Neg}
+	s := &saved{classifier: f.Classifier, m: m, features: f.Features, pos: f.Pos, neg: f.Neg, label: f.Label}
 	if f.Mean != nil {
 		s.sc = &scaler{mean: f.Mean, scale: f.Scale}
 	}
@@ -136,54 +193,4 @@ func takes(m model, d int) (ok bool) {
 	}()
 	m.Predict(make([]float64, d))
 	return true
-}
-
-// outFile is a file that the command writes.
-type outFile struct {
-	path string
-	data []byte
-}
-
-// writeFiles writes each file to a temporary file beside it, and renames
-// them into place only when all have been written, so that a failure
-// leaves no file half written.
-func writeFiles(files ...outFile) (err error) {
-	var temps []string
-	defer func() {
-		if err != nil {
-			for _, t := range temps {
-				os.Remove(t)
-			}
-		}
-	}()
-	for _, f := range files {
-		dir, base := filepath.Split(f.path)
-		if dir == "" {
-			dir = "."
-		}
-		t, err := os.CreateTemp(dir, "."+base+".tmp*")
-		if err != nil {
-			return fmt.Errorf("writing %s: %v", f.path, err)
-		}
-		temps = append(temps, t.Name())
-		_, err = t.Write(f.data)
-		if err == nil {
-			err = t.Chmod(0o644)
-		}
-		if err == nil {
-			err = t.Sync()
-		}
-		if cerr := t.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("writing %s: %v", f.path, err)
-		}
-	}
-	for i, f := range files {
-		if err := os.Rename(temps[i], f.path); err != nil {
-			return err
-		}
-	}
-	return nil
 }

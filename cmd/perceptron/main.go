@@ -17,10 +17,19 @@
 // It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files. Run
 // perceptron -h, or perceptron COMMAND -h, for the details.
 //
+// The classifiers are the perceptron (Rosenblatt, 1958), the pocket
+// algorithm with ratchet (Gallant, 1990), the voted and averaged
+// perceptrons (Freund and Schapire, 1999) and the kernel perceptron
+// (Aizerman, Braverman and Rozonoer, 1964), with the budget of Cavallanti,
+// Cesa-Bianchi and Gentile (2007).
+//
 // It exits with code 0 on success, 1 if the work fails (a malformed data
 // file, say), and 2 on a usage error: an unknown flag, a bad flag value, a
-// flag that the chosen classifier or kernel does not take, or an input
-// file that cannot be opened. It writes no file when it fails.
+// flag that the chosen classifier or kernel does not take, an input file
+// that cannot be opened, or an output (-o, -plot) that is not a regular
+// file or is one of the inputs. It writes no file when it fails. It
+// replaces an output file whole, keeping its permissions, and writes
+// through a symbolic link to the file it points to.
 package main
 
 import (
@@ -28,7 +37,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,6 +91,16 @@ or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*, gzipped or not); -fo
 says which when the name does not. Labels must be -1 and +1, unless -pos and -neg
 name the labels that become +1 and -1.
 
+Classifiers (-classifier):
+  perceptron   F. Rosenblatt (1958), Psychological Review 65(6)
+  pocket       the pocket algorithm with ratchet, S. I. Gallant (1990),
+               IEEE Transactions on Neural Networks 1(2)
+  averaged     Y. Freund and R. E. Schapire (1999), Machine Learning 37(3)
+  voted        Y. Freund and R. E. Schapire (1999), Machine Learning 37(3)
+  kernel       M. A. Aizerman, E. M. Braverman and L. I. Rozonoer (1964),
+               Automation and Remote Control 25; -budget: G. Cavallanti,
+               N. Cesa-Bianchi and C. Gentile (2007), Machine Learning 69(2-3)
+
 Run perceptron COMMAND -h for the flags of a command.
 `
 
@@ -130,12 +151,17 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// dataFlags defines the flags that say how to read a data file; label is
-// the default label column.
-func (j *job) dataFlags(fs *flag.FlagSet, label string, labels bool) {
+// defaultLabel is the label column of a CSV file that training reads
+// without -label: the end of the row, as most CSV files put it.
+const defaultLabel = "last"
+
+// dataFlags defines the flags that say how to read a data file; labels
+// says whether the command maps labels with -pos and -neg.
+func (j *job) dataFlags(fs *flag.FlagSet, labels bool) {
 	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
 	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
-	fs.StringVar(&j.label, "label", label, "CSV: the label column: last, first, a number from 1, a name from the header, or none")
+	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
+		defaultLabel+" in training; with a saved model, the column that train used)")
 	if labels {
 		fs.StringVar(&j.pos, "pos", "", "the label that becomes +1 (IDX: a class number); with -neg")
 		fs.StringVar(&j.neg, "neg", "", "the label that becomes -1 (IDX: a class number); with -pos")
@@ -147,7 +173,7 @@ func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 	j.opts.addFlags(fs)
 	fs.Uint64Var(&j.opts.seed, "seed", 1, "seed of the split and of -shuffle")
 	fs.BoolVar(&j.standardize, "standardize", true, "standardise the features to mean 0 and deviation 1 on the training rows")
-	fs.StringVar(&j.plot, "plot", "", "draw the data, boundaries and mistakes per epoch to `FILE`.svg or .png")
+	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
 	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr (default: when stderr is a terminal)")
 }
 
@@ -182,9 +208,12 @@ func (j *job) spec(training bool) (dataSpec, error) {
 	default:
 		return dataSpec{}, usagef("-format %q: want csv, libsvm or idx", j.format)
 	}
-	s := dataSpec{format: j.format, header: j.header, label: j.label}
+	s := dataSpec{format: j.format, header: j.header, label: j.label, labelFlag: "-label"}
 	if !training {
 		return s, nil
+	}
+	if s.label == "" {
+		s.label = defaultLabel
 	}
 	switch {
 	case (j.pos == "") != (j.neg == ""):
@@ -206,6 +235,12 @@ func (j *job) plotFormat() (string, error) {
 	return plotFormat(j.plot)
 }
 
+// outFiles returns the files that the flags name for writing; a path is
+// empty if its flag was not given.
+func (j *job) outFiles() []outFile {
+	return []outFile{{flag: "-o", path: j.out}, {flag: "-plot", path: j.plot}}
+}
+
 // startProgress sets up the progress reports that the flags ask for.
 func (j *job) startProgress(stderr io.Writer) {
 	if j.progress {
@@ -215,9 +250,10 @@ func (j *job) startProgress(stderr io.Writer) {
 
 const trainHelp = `Usage: perceptron train [flags] FILE
 
-Train fits one classifier on the rows of FILE and saves it, with the labels
-and the standardisation of the features, to the file -o names. It prints the
-training accuracy and statistics.
+Train fits one classifier on the rows of FILE and saves it, with the labels,
+the label column and the standardisation of the features, to the file -o
+names, gzipped if the name ends in .gz. It prints the training accuracy and
+statistics.
 
 Example:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
@@ -230,7 +266,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train")
 	fs.StringVar(&j.classifier, "classifier", "perceptron", "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
-	j.dataFlags(fs, "last", true)
+	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
 	if err != nil {
@@ -256,6 +292,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(j.outFiles(), inputFiles(files[0], spec)); err != nil {
+		return err
+	}
 	ds, err := readData(files[0], spec, 0)
 	if err != nil {
 		return err
@@ -268,18 +307,18 @@ func train(args []string, stdout, stderr io.Writer) error {
 	}
 	_, d := ds.X.Dims()
 	pos, neg := spec.labels.names()
-	s := &saved{classifier: j.classifier, m: r.m, features: d, pos: pos, neg: neg, sc: sc}
-	data, err := s.encode()
+	s := &saved{classifier: j.classifier, m: r.m, features: d, pos: pos, neg: neg, label: spec.label, sc: sc}
+	data, err := s.modelData(j.out)
 	if err != nil {
 		return err
 	}
-	outs := []outFile{{j.out, data}}
+	outs := []outFile{{"-o", j.out, data}}
 	if pf != "" {
 		img, err := drawPlot(pf, raw, sc, []*result{r}, pos, neg)
 		if err != nil {
 			return err
 		}
-		outs = append(outs, outFile{j.plot, img})
+		outs = append(outs, outFile{"-plot", j.plot, img})
 	}
 	if err := writeFiles(outs...); err != nil {
 		return err
@@ -289,8 +328,10 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "saved the model to %s\n", j.out)
-	return err
+	if _, err := fmt.Fprintf(stdout, "saved the model to %s\n", j.out); err != nil {
+		return err
+	}
+	return j.wrotePlot(stdout)
 }
 
 // prepare standardises the features of train, and of test if not nil, if
@@ -299,7 +340,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 func (j *job) prepare(train, test *dataset, keep bool) (raw *dataset, sc *scaler) {
 	raw = train
 	if keep && j.standardize {
-		raw = &dataset{name: train.name, X: mat.DenseCopyOf(train.X), y: train.y}
+		raw = &dataset{name: train.name, X: mat.DenseCopyOf(train.X), y: train.y, features: train.features}
 	}
 	if !j.standardize {
 		return raw, nil
@@ -324,11 +365,14 @@ const predictHelp = `Usage: perceptron predict [flags] FILE
 Predict labels each row of FILE with the model that train saved, one label a
 line, as the labels of the training file were written; -score adds the score,
 the decision function whose sign is the prediction. The rows must have the
-features of the training rows, which predict standardises as train did. A
-label column, if -label names one, is skipped.
+features of the training rows, which predict standardises as train did. The
+label column of a CSV file, the one train read unless -label names another,
+is skipped; a file without one needs -label none. A model file whose name
+ends in .gz is read gzipped.
 
-Example:
-  perceptron predict -model cancer.json -header -label last -score cmd/perceptron/data/breast_cancer.csv
+Examples:
+  perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
+  perceptron predict -model cancer.json -label none new-rows.csv
 
 Flags:
 `
@@ -338,7 +382,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("predict")
 	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved (required)")
 	fs.BoolVar(&j.score, "score", false, "write the score after each label, separated by a tab")
-	j.dataFlags(fs, "none", false)
+	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
 	if err != nil {
 		return err
@@ -357,6 +401,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	spec.useModelLabel(s)
 	ds, err := readData(files[0], spec, s.features)
 	if err != nil {
 		return err
@@ -385,6 +430,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 }
 
 const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
+       perceptron eval -model MODEL [flags] TEST
 
 Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
 those of TEST, or, without TEST, on a seeded random split of TRAIN. The
@@ -392,8 +438,14 @@ features are standardised on the training rows alone. It prints a table of
 the training and test accuracy, the mistakes and epochs of training, whether
 it converged, and the time it took.
 
+With -model, eval fits nothing: it tests the model that train saved on the
+rows of TEST, read with the model's labels, label column and
+standardisation, and prints the test accuracy beside the model's training
+statistics. Only -format, -header, -label and -progress go with -model.
+
 Examples:
   perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
+  perceptron eval -model cancer.json -header cmd/perceptron/data/breast_cancer.csv
   perceptron eval -pos 0 -neg 6 -epochs 10 -standardize=false \
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
     /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
@@ -406,11 +458,15 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval")
 	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
 	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of TRAIN to test on")
-	j.dataFlags(fs, "last", true)
+	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved on TEST, fitting nothing")
+	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {
 		return err
+	}
+	if j.model != "" {
+		return j.evalModel(fs, files, stdout, stderr)
 	}
 	names, pf, err := j.evalFlags(fs)
 	if err != nil {
@@ -421,6 +477,13 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	spec, err := j.spec(true)
 	if err != nil {
+		return err
+	}
+	var ins []string
+	for _, f := range files {
+		ins = append(ins, inputFiles(f, spec)...)
+	}
+	if err := checkOutputs(j.outFiles(), ins); err != nil {
 		return err
 	}
 	train, err := readData(files[0], spec, 0)
@@ -438,7 +501,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		if format, _ := formatOf(files[0], spec); format == "libsvm" {
 			train, test = widen(train, max(dtr, dte)), widen(test, max(dtr, dte))
 		} else if dtr != dte {
-			return fmt.Errorf("%s has %d features and %s %d", train.name, dtr, test.name, dte)
+			return fmt.Errorf("%s has %s and %s %d", train.name, plural(dtr, "feature"), test.name, dte)
 		}
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()
@@ -459,6 +522,62 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	intro += fmt.Sprintf("; %d features%s; +1 is %q, -1 is %q\n", d, how, pos, neg)
 	return j.evaluate(names, train, test, pf, pos, neg, intro, stdout, stderr)
+}
+
+// modelFlags are the flags of eval that go with -model.
+var modelFlags = []string{"model", "format", "header", "label", "progress"}
+
+// evalModel tests the saved model -model on the one file in files.
+func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !slices.Contains(modelFlags, f.Name) {
+			var with []string
+			for _, name := range modelFlags[1:] {
+				with = append(with, "-"+name)
+			}
+			err = usagef("-%s: eval -model tests a saved model, and takes only %s", f.Name, joinWords(with, "and"))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("eval -model: want one test file, got %d (see perceptron eval -h)", len(files))
+	}
+	spec, err := j.spec(false)
+	if err != nil {
+		return err
+	}
+	s, err := loadModel(j.model)
+	if err != nil {
+		return err
+	}
+	spec.useModelLabel(s)
+	if spec.label == "none" {
+		return usagef("eval -model: %s none: the test rows need their labels", spec.labelFlag)
+	}
+	spec.labels = &labeler{}
+	if !sameLabel(s.pos, "+1") || !sameLabel(s.neg, "-1") {
+		spec.labels = &labeler{pos: s.pos, neg: s.neg}
+	}
+	test, err := readData(files[0], spec, s.features)
+	if err != nil {
+		return err
+	}
+	if s.sc != nil {
+		s.sc.apply(test.X)
+	}
+	j.startProgress(stderr)
+	if p := j.opts.progress; p != nil {
+		p.name = s.classifier
+	}
+	r := &result{name: s.classifier, m: s.m, fit: -1, train: math.NaN(), stats: s.m.Stats()}
+	r.test = accuracy(s.m, test, j.opts.progress, "the test rows")
+	n, _ := test.X.Dims()
+	fmt.Fprintf(stdout, "%s: %s %s model of %d features%s; %s: %d test rows; +1 is %q, -1 is %q\n",
+		j.model, article(s.classifier), s.classifier, s.features, scaled(s.sc), test.name, n, s.pos, s.neg)
+	return writeTable(stdout, []*result{r})
 }
 
 // classifiers returns the names of the classifiers that -classifier asks
@@ -514,10 +633,22 @@ func (j *job) evaluate(names []string, train, test *dataset, pf, pos, neg, intro
 		if err != nil {
 			return err
 		}
-		if err := writeFiles(outFile{j.plot, img}); err != nil {
+		if err := writeFiles(outFile{"-plot", j.plot, img}); err != nil {
 			return err
 		}
 	}
 	fmt.Fprint(stdout, intro)
-	return writeTable(stdout, rs)
+	if err := writeTable(stdout, rs); err != nil {
+		return err
+	}
+	return j.wrotePlot(stdout)
+}
+
+// wrotePlot says where the plot went, if -plot asked for one.
+func (j *job) wrotePlot(stdout io.Writer) error {
+	if j.plot == "" {
+		return nil
+	}
+	_, err := fmt.Fprintf(stdout, "wrote the plot to %s\n", j.plot)
+	return err
 }

@@ -6,14 +6,17 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,12 +158,25 @@ func TestDemoMatchesLibrary(t *testing.T) {
 	if got.epochs != st.Epochs || got.mistakes != st.Mistakes {
 		t.Errorf("demo: %d epochs, %d mistakes; library: %d, %d", got.epochs, got.mistakes, st.Epochs, st.Mistakes)
 	}
-	if want := percent(accuracy(&p, train)); got.train != want {
+	if want := percent(predictAccuracy(&p, train)); got.train != want {
 		t.Errorf("demo: train accuracy %s, library %s", got.train, want)
 	}
-	if want := percent(accuracy(&p, test)); got.test != want {
+	if want := percent(predictAccuracy(&p, test)); got.test != want {
 		t.Errorf("demo: test accuracy %s, library %s", got.test, want)
 	}
+}
+
+// predictAccuracy returns the fraction of the rows of ds that m.Predict
+// labels right.
+func predictAccuracy(m perceptron.Classifier, ds *dataset) float64 {
+	n, _ := ds.X.Dims()
+	right := 0
+	for i := range n {
+		if m.Predict(ds.X.RawRowView(i)) == ds.y[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(n)
 }
 
 // writeFile writes content to name in dir and returns its path.
@@ -542,7 +558,7 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	r := parseTable(t, out)[0]
-	want := fmt.Sprintf("perceptron: done: %d epochs, %d mistakes, converged, ", r.epochs, r.mistakes)
+	want := fmt.Sprintf("perceptron: done: %s, %s, converged, ", plural(r.epochs, "epoch"), plural(r.mistakes, "mistake"))
 	if !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
 		t.Errorf("progress %q, want one line starting %q", errs, want)
 	}
@@ -564,37 +580,108 @@ func TestProgress(t *testing.T) {
 	}
 }
 
+// Every progress report of training names the epoch of the most, and,
+// once a row is done, the rows a second and the most time left; the
+// scoring after a kernel's fit reports too.
+func TestProgressReports(t *testing.T) {
+	old, oldTTY := progressEveryLine, progressEveryTTY
+	progressEveryLine, progressEveryTTY = 0, 0
+	defer func() { progressEveryLine, progressEveryTTY = old, oldTTY }()
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(4, 4))
+	X, y := randomData(rnd, 50, 2)
+	data := writeFile(t, dir, "d.csv", csvOf(X, y, 2, "1", "-1", false))
+	epoch := regexp.MustCompile(`^kernel: epoch ([0-9]+) of 7, [0-9]+ mistakes?(, [0-9]+ rows/s, at most [0-9hms]+ left)?, [0-9.µmhs]+ elapsed$`)
+	scoringLine := regexp.MustCompile(`^kernel: scoring the (training|test) rows: ([0-9]+) of ([0-9]+) rows, [0-9]+ rows/s, [0-9hms]+ left, [0-9.µmhs]+ elapsed$`)
+	scoredLine := regexp.MustCompile(`^kernel: scored the (training|test) rows: [0-9]+ rows, [0-9.µmhs]+ elapsed$`)
+	code, _, errs := runCmd("eval", "-classifier", "kernel", "-epochs", "7", "-progress", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var epochs, scoring, scored []string
+	for _, l := range strings.Split(strings.TrimSuffix(errs, "\n"), "\n") {
+		switch {
+		case epoch.MatchString(l):
+			epochs = append(epochs, l)
+			if !strings.Contains(l, "rows/s") {
+				t.Errorf("no pace in %q, of rows visited in order", l)
+			}
+		case scoringLine.MatchString(l):
+			scoring = append(scoring, l)
+		case scoredLine.MatchString(l):
+			scored = append(scored, scoredLine.FindStringSubmatch(l)[1])
+		case strings.HasPrefix(l, "kernel: done: "):
+		default:
+			t.Errorf("progress line %q", l)
+		}
+	}
+	if len(epochs) == 0 || len(scoring) != 2 || !slices.Equal(scored, []string{"training", "test"}) {
+		t.Errorf("progress:\n%s", errs)
+	}
+}
+
+// Plots come in the formats the help names; the axes are named by the
+// header or by feature numbers, the legend names the classes without
+// repeating a label, the SVG fonts fall back to those that every browser
+// has, and the command says where the plot went.
 func TestPlot(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(5, 5))
 	X2, y2 := randomData(rnd, 50, 2)
 	X5, y5 := randomData(rnd, 50, 5)
 	two := writeFile(t, dir, "two.csv", csvOf(X2, y2, 2, "1", "-1", false))
+	named := writeFile(t, dir, "named.csv", csvOf(X2, y2, 2, "yes", "no", true))
 	five := writeFile(t, dir, "five.csv", csvOf(X5, y5, 5, "1", "-1", false))
 	for _, c := range []struct {
-		args  []string
-		magic string
+		args      []string
+		ext       string
+		has, lack []string
 	}{
 		// A few epochs: the voted perceptron's boundary costs a vote of
 		// every voter at each point of the grid.
-		{[]string{"eval", "-epochs", "20", two}, "<svg"},
-		{[]string{"eval", "-epochs", "20", five}, "<svg"},
-		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, "\x89PNG"},
-		{[]string{"demo"}, "\x89PNG"},
+		{[]string{"eval", "-epochs", "20", two}, ".svg", []string{">feature 1<", ">feature 2<", ">+1<", ">-1<", ">voted<"}, []string{"(+1)"}},
+		{[]string{"eval", "-epochs", "20", "-header", "-pos", "yes", "-neg", "no", named}, ".svg", []string{">f1<", ">f2<", ">yes (+1)<", ">no (-1)<"}, []string{">feature 1<"}},
+		{[]string{"eval", "-epochs", "20", five}, ".svg", []string{">epoch<", ">mistakes<"}, []string{"feature"}},
+		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, ".png", nil, nil},
+		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, ".pdf", nil, nil},
+		{[]string{"demo"}, ".png", nil, nil},
 	} {
-		ext := ".svg"
-		if c.magic != "<svg" {
-			ext = ".png"
-		}
-		img := filepath.Join(dir, "plot"+ext)
+		img := filepath.Join(dir, "plot"+c.ext)
 		os.Remove(img)
-		code, _, errs := runCmd(append(c.args, "-plot", img)...)
+		code, out, errs := runCmd(append(c.args, "-plot", img)...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
 		}
+		if !strings.HasSuffix(out, "\nwrote the plot to "+img+"\n") {
+			t.Errorf("%v: stdout ends %q", c.args, out[max(0, len(out)-80):])
+		}
 		b, err := os.ReadFile(img)
-		if err != nil || !bytes.Contains(b[:min(len(b), 300)], []byte(c.magic)) {
+		magic := map[string]string{".svg": "<svg", ".png": "\x89PNG", ".pdf": "%PDF"}[c.ext]
+		if err != nil || !bytes.Contains(b[:min(len(b), 300)], []byte(magic)) {
 			t.Errorf("%v: plot file %.40q, %v", c.args, b, err)
+		}
+		for _, s := range c.has {
+			if !bytes.Contains(b, []byte(s)) {
+				t.Errorf("%v: the plot has no %q", c.args, s)
+			}
+		}
+		for _, s := range c.lack {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("%v: the plot has %q", c.args, s)
+			}
+		}
+		if c.ext != ".svg" {
+			continue
+		}
+		fonts := regexp.MustCompile(`font-family:([^;"]*)`).FindAllSubmatch(b, -1)
+		if len(fonts) == 0 {
+			t.Errorf("%v: no font in the SVG", c.args)
+		}
+		for _, f := range fonts {
+			if family := string(f[1]); !strings.HasSuffix(family, ",sans-serif") {
+				t.Errorf("%v: font-family %q ends in no generic family", c.args, family)
+				break
+			}
 		}
 	}
 }
@@ -613,12 +700,16 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ old, new, want string }{
-		{`"version":1,"classifier"`, `"version":2,"classifier"`, "model file version 2, want 1"},
+		{`"version":2,"classifier"`, `"version":3,"classifier"`, "model file version 3, want 2 or 1"},
+		{`"label":"last"`, `"label":""`, "no label column, want the -label of training"},
+		{`"version":2,"classifier"`, `"version":1,"classifier"`, "a label column in a model file of version 1"},
 		{`"format":"perceptron-command-model"`, `"format":"other"`, "not a model file of this command"},
 		{`"type":"Perceptron"`, `"type":"Pocket"`, "the model is a Pocket, not a Perceptron"},
 		{`"type":"Perceptron","version":1`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 1"},
 		{`"classifier":"perceptron"`, `"classifier":"forest"`, `classifier "forest" is not one of`},
 		{`"classifier":"perceptron"`, `"classifier":"voted"`, "the model is a Perceptron, not a Voted"},
+		{`"classifier":"perceptron"`, `"classifier":"averaged"`, "the model is a Perceptron, not an Averaged"},
+		{`"type":"Perceptron"`, `"type":"Averaged"`, "the model is an Averaged, not a Perceptron"},
 		{`"features":2`, `"features":3`, "standardisation of 2 means and 2 scales, want 3"},
 		{`"pos":"+1"`, `"pos":"-1"`, "want two different labels"},
 	} {
@@ -648,8 +739,171 @@ func TestPredictChecksFeatures(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "does not take 3 features") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
-	code, _, errs = runCmd("predict", "-model", model, data)
-	if code != 1 || !strings.Contains(errs, "d.csv:1: 3 features, want 2 as the model has") {
-		t.Errorf("predict on rows with a label column: exit %d, stderr %q", code, errs)
+	code, _, errs = runCmd("predict", "-model", model, "-label", "none", data)
+	if code != 1 || !strings.Contains(errs, "d.csv:1: 3 features, want 2 as the model has (if a column is the label, name it with -label)") {
+		t.Errorf("predict -label none on rows with a label column: exit %d, stderr %q", code, errs)
+	}
+	unlabelled := writeFile(t, dir, "u.csv", []byte("1,2\n-1,-2\n"))
+	code, _, errs = runCmd("predict", "-model", model, unlabelled)
+	if code != 1 || !strings.Contains(errs, "u.csv:1: 1 feature, want 2 as the model has (if the file has no label column, use -label none)") {
+		t.Errorf("predict on rows without a label column: exit %d, stderr %q", code, errs)
+	}
+}
+
+// Predict without -label skips the column that train read the labels
+// from, and -label overrides it; a model file of version 1, which records
+// no label column, keeps predict's old default, none.
+func TestPredictUsesTrainLabel(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(8, 8))
+	X, y := randomData(rnd, 30, 3)
+	headed := writeFile(t, dir, "h.csv", csvOf(X, y, 1, "yes", "no", true))
+	plain := writeFile(t, dir, "p.csv", csvOf(X, y, 1, "yes", "no", false))
+	bare := writeFile(t, dir, "b.csv", csvOf(X, y, -1, "", "", false))
+	model := filepath.Join(dir, "m.json")
+	predictions := func(args ...string) string {
+		t.Helper()
+		code, out, errs := runCmd(append([]string{"predict", "-model", model, "-score"}, args...)...)
+		if code != 0 {
+			t.Fatalf("predict %q: exit %d: %s", args, code, errs)
+		}
+		return out
+	}
+	for _, label := range []string{"2", "class"} {
+		data := headed
+		if label == "2" {
+			data = plain
+		}
+		if code, _, errs := runCmd("train", "-header="+strconv.FormatBool(data == headed), "-label", label, "-pos", "yes", "-neg", "no", "-o", model, data); code != 0 {
+			t.Fatalf("train -label %s: exit %d: %s", label, code, errs)
+		}
+		want := predictions("-label", "none", bare)
+		if got := predictions("-header="+strconv.FormatBool(data == headed), data); got != want {
+			t.Errorf("trained with -label %s, predict without -label wrote\n%s\nwant\n%s", label, got, want)
+		}
+	}
+	code, _, errs := runCmd("predict", "-model", model, headed)
+	if code != 2 || !strings.Contains(errs, `h.csv:1: the model's -label "class": no header names the columns (use -header)`) {
+		t.Errorf("a column named by the model, without -header: exit %d, stderr %q", code, errs)
+	}
+
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := strings.Replace(strings.Replace(string(b), `"version":2,`, `"version":1,`, 1), `"label":"class",`, "", 1)
+	old := writeFile(t, dir, "old.json", []byte(v1))
+	code, out, errs := runCmd("predict", "-model", old, "-score", bare)
+	if code != 0 || out != predictions("-label", "none", bare) {
+		t.Errorf("a version 1 model on unlabelled rows: exit %d, stderr %q", code, errs)
+	}
+}
+
+// A model file whose name ends in .gz is gzipped, and predict reads it as
+// the plain file.
+func TestGzipModel(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", twoFeatures)
+	plain, zipped := filepath.Join(dir, "m.json"), filepath.Join(dir, "m.json.gz")
+	for _, m := range []string{plain, zipped} {
+		if code, _, errs := runCmd("train", "-classifier", "kernel", "-o", m, data); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	zb, _ := os.ReadFile(zipped)
+	pb, _ := os.ReadFile(plain)
+	if !bytes.HasPrefix(zb, []byte{0x1f, 0x8b}) || bytes.HasPrefix(pb, []byte{0x1f, 0x8b}) {
+		t.Fatalf("m.json.gz starts %q, m.json %q", zb[:min(4, len(zb))], pb[:min(4, len(pb))])
+	}
+	if !bytes.Equal(gunzip(t, zb), pb) {
+		t.Errorf("m.json.gz unzips to\n%s\nnot\n%s", gunzip(t, zb), pb)
+	}
+	var outs []string
+	for _, m := range []string{plain, zipped} {
+		code, out, errs := runCmd("predict", "-model", m, "-score", data)
+		if code != 0 {
+			t.Fatalf("predict -model %s: exit %d: %s", m, code, errs)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("the gzipped model predicts\n%s\nthe plain one\n%s", outs[1], outs[0])
+	}
+	bad := writeFile(t, dir, "bad.json.gz", zb[:len(zb)/2])
+	code, _, errs := runCmd("predict", "-model", bad, data)
+	if code != 1 || !strings.HasPrefix(errs, "perceptron: "+bad+": ") {
+		t.Errorf("a truncated gzipped model: exit %d, stderr %q", code, errs)
+	}
+}
+
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Eval -model tests a saved model on a file, with the model's labels,
+// label column and standardisation, as predict labels the rows.
+func TestEvalModel(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(9, 9))
+	X, y := randomData(rnd, 60, 3)
+	train := writeFile(t, dir, "train.csv", csvOf(X.Slice(0, 40, 0, 3).(*mat.Dense), y[:40], 0, "yes", "no", true))
+	test := writeFile(t, dir, "test.csv", csvOf(mat.DenseCopyOf(X.Slice(40, 60, 0, 3)), y[40:], 0, "yes", "no", true))
+	for _, c := range classifiers {
+		model := filepath.Join(dir, c.name+".json.gz")
+		code, _, errs := runCmd("train", "-classifier", c.name, "-header", "-label", "class", "-pos", "yes", "-neg", "no", "-epochs", "50", "-o", model, train)
+		if code != 0 {
+			t.Fatalf("train: exit %d: %s", code, errs)
+		}
+		code, out, errs := runCmd("predict", "-model", model, "-header", test)
+		if code != 0 {
+			t.Fatalf("predict: exit %d: %s", code, errs)
+		}
+		right := 0
+		for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if (l == "yes") == (y[40+i] > 0) {
+				right++
+			}
+		}
+		code, out, errs = runCmd("eval", "-model", model, "-header", test)
+		if code != 0 {
+			t.Fatalf("eval -model: exit %d: %s", code, errs)
+		}
+		rows := parseTable(t, out)
+		if len(rows) != 1 {
+			t.Fatalf("eval -model printed\n%s", out)
+		}
+		r := rows[0]
+		s, err := loadModel(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := s.m.Stats()
+		if r.name != c.name || r.train != "-" || r.test != percent(float64(right)/20) || r.mistakes != st.Mistakes || r.epochs != st.Epochs || r.fitTime != "-" {
+			t.Errorf("%s: eval -model row %+v; predict is right on %d of 20 rows, Stats %+v", c.name, r, right, st)
+		}
+	}
+	model := filepath.Join(dir, "perceptron.json.gz")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-epochs", "3", test}, "-epochs: eval -model tests a saved model, and takes only -format, -header, -label and -progress"},
+		{[]string{"-pos", "1", "-neg", "2", test}, "-neg: eval -model tests a saved model"},
+		{[]string{"-header", train, test}, "eval -model: want one test file, got 2"},
+		{[]string{"-label", "none", test}, "eval -model: -label none: the test rows need their labels"},
+	} {
+		code, out, errs := runCmd(append([]string{"eval", "-model", model}, c.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errs, c.want)
+		}
 	}
 }

@@ -14,73 +14,122 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
+// plotFormats are the plot formats that the help names; draw.Formats has
+// a few more, which work too.
+const plotFormats = ".svg, .png or .pdf"
+
 // plotFormat returns the image format of the plot file path, told by its
 // extension.
 func plotFormat(path string) (string, error) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	if ext == "" || !slices.Contains(draw.Formats(), ext) {
-		return "", usagef("-plot %s: want a file name ending in .svg or .png", path)
+		return "", usagef("-plot %s: want a file name ending in %s (or .%s)", path, plotFormats, strings.Join(slices.DeleteFunc(draw.Formats(), func(f string) bool {
+			return strings.Contains(plotFormats, "."+f)
+		}), ", ."))
 	}
 	return ext, nil
 }
+
+// The plots are in Liberation Sans, which a browser that lacks it shows
+// in a font of the same widths, named after it in the SVG file.
+func init() {
+	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+}
+
+var (
+	svgFont     = []byte("font-family:Liberation Sans;")
+	svgFallback = []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+)
 
 // gridSize is the number of points of the grid, along each axis, on which
 // the boundaries are traced.
 const gridSize = 200
 
+// Sizes of the plots and the space between them and their legends.
+const (
+	plotWidth  = 13 * vg.Centimeter
+	plotHeight = 11 * vg.Centimeter
+	legendGap  = 4 * vg.Millimeter
+)
+
 // drawPlot draws, if the data have two features, the training rows in
 // their own units and the boundary of each classifier beside the mistakes
-// per epoch of each; otherwise the mistakes per epoch alone. raw is the
+// per epoch of each; otherwise the mistakes per epoch alone. Each plot has
+// its legend on its right, outside it, where it covers nothing. raw is the
 // training data before standardisation by sc, which may be nil. It returns
 // the image in format.
 func drawPlot(format string, raw *dataset, sc *scaler, rs []*result, pos, neg string) ([]byte, error) {
-	curves, err := mistakesPlot(rs)
+	curves, curvesKey, err := mistakesPlot(rs)
 	if err != nil {
 		return nil, err
 	}
-	plots := []*plot.Plot{curves}
-	w := 14 * vg.Centimeter
+	plots, keys := []*plot.Plot{curves}, []plot.Legend{curvesKey}
 	if _, d := raw.X.Dims(); d == 2 {
-		points, err := boundaryPlot(raw, sc, rs, pos, neg)
+		points, pointsKey, err := boundaryPlot(raw, sc, rs, pos, neg)
 		if err != nil {
 			return nil, err
 		}
-		plots = []*plot.Plot{points, curves}
-		w = 26 * vg.Centimeter
+		plots, keys = []*plot.Plot{points, curves}, []plot.Legend{pointsKey, curvesKey}
 	}
-	c, err := draw.NewFormattedCanvas(w, 11*vg.Centimeter, format)
+	var keyWidth vg.Length
+	for _, k := range keys {
+		r := k.Rectangle(draw.Canvas{})
+		keyWidth = max(keyWidth, r.Max.X-r.Min.X)
+	}
+	pad := 2*legendGap + keyWidth
+	w := vg.Length(len(plots))*(plotWidth+pad) + vg.Millimeter
+	c, err := draw.NewFormattedCanvas(w, plotHeight, format)
 	if err != nil {
 		return nil, err
 	}
-	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Centimeter, PadTop: vg.Millimeter, PadBottom: vg.Millimeter, PadLeft: vg.Millimeter, PadRight: vg.Millimeter}
-	canvases := plot.Align([][]*plot.Plot{plots}, tiles, draw.New(c))
+	dc := draw.New(c)
+	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: pad, PadTop: vg.Millimeter, PadBottom: vg.Millimeter, PadLeft: vg.Millimeter, PadRight: pad}
+	canvases := plot.Align([][]*plot.Plot{plots}, tiles, dc)
 	for j, p := range plots {
-		p.Draw(canvases[0][j])
+		pc := canvases[0][j]
+		p.Draw(pc)
+		kc := pc
+		kc.Min.X, kc.Max.X = pc.Max.X+legendGap, pc.Max.X+legendGap+keyWidth
+		kc.Max.Y -= vg.Centimeter
+		keys[j].Draw(kc)
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
+	if format == "svg" {
+		return bytes.ReplaceAll(buf.Bytes(), svgFont, svgFallback), nil
+	}
 	return buf.Bytes(), nil
 }
 
-// mistakesPlot draws the mistakes per epoch of each classifier.
-func mistakesPlot(rs []*result) (*plot.Plot, error) {
+// newLegend returns a legend at the top left of the canvas it is drawn on.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.Top, l.Left = true, true
+	return l
+}
+
+// mistakesPlot draws the mistakes per epoch of each classifier, and
+// returns the plot and its legend.
+func mistakesPlot(rs []*result) (*plot.Plot, plot.Legend, error) {
 	p := plot.New()
+	key := newLegend()
 	p.Title.Text = "Mistakes per epoch"
 	p.X.Label.Text = "epoch"
 	p.Y.Label.Text = "mistakes"
 	p.X.Tick.Marker = wholeTicks{}
 	p.Y.Tick.Marker = wholeTicks{}
 	p.Y.Min = 0
-	p.Legend.Top = true
 	for i, r := range rs {
 		if r.stats.Epochs == 0 {
 			continue
@@ -91,7 +140,7 @@ func mistakesPlot(rs []*result) (*plot.Plot, error) {
 		}
 		l, s, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return nil, err
+			return nil, key, err
 		}
 		l.Color = plotutil.DarkColors[i%len(plotutil.DarkColors)]
 		p.Add(l)
@@ -99,20 +148,39 @@ func mistakesPlot(rs []*result) (*plot.Plot, error) {
 			s.Color = l.Color
 			p.Add(s)
 		}
-		p.Legend.Add(r.name, l)
+		key.Add(r.name, l)
 	}
-	return p, nil
+	return p, key, nil
+}
+
+// classKey returns the legend's name of the class that the label name
+// stands for, value being +1 or -1: the value alone if the name is it.
+func classKey(name, value string) string {
+	if sameLabel(name, value) {
+		return value
+	}
+	return fmt.Sprintf("%s (%s)", name, value)
+}
+
+// featureName returns the name of feature j of ds, counted from 0: the
+// header's, or its number.
+func featureName(ds *dataset, j int) string {
+	if j < len(ds.features) && ds.features[j] != "" {
+		return ds.features[j]
+	}
+	return fmt.Sprintf("feature %d", j+1)
 }
 
 // boundaryPlot draws the training rows, in their own units, and the
 // boundary of each classifier: the line where its score is 0, traced on a
-// grid of points standardised as the training rows were.
-func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plot.Plot, error) {
+// grid of points standardised as the training rows were. It returns the
+// plot and its legend.
+func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plot.Plot, plot.Legend, error) {
 	p := plot.New()
+	key := newLegend()
 	p.Title.Text = "Training rows and boundaries"
-	p.X.Label.Text = "feature 1"
-	p.Y.Label.Text = "feature 2"
-	p.Legend.Top = true
+	p.X.Label.Text = featureName(raw, 0)
+	p.Y.Label.Text = featureName(raw, 1)
 
 	n, _ := raw.X.Dims()
 	var xp, xn plotter.XYs
@@ -135,36 +203,31 @@ func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plo
 		shape draw.GlyphDrawer
 		color color.Color
 	}{
-		{xp, fmt.Sprintf("%s (+1)", pos), draw.CircleGlyph{}, color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}},
-		{xn, fmt.Sprintf("%s (-1)", neg), draw.CrossGlyph{}, color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}},
+		{xp, classKey(pos, "+1"), draw.CircleGlyph{}, color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}},
+		{xn, classKey(neg, "-1"), draw.CrossGlyph{}, color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}},
 	} {
 		if len(g.xys) == 0 {
 			continue
 		}
 		s, err := plotter.NewScatter(g.xys)
 		if err != nil {
-			return nil, err
+			return nil, key, err
 		}
 		s.GlyphStyle.Shape, s.GlyphStyle.Color = g.shape, g.color
 		p.Add(s)
-		p.Legend.Add(g.name, s)
+		key.Add(g.name, s)
 	}
 
-	// The grid spans the rows with a margin, and a wider one at the top
-	// that leaves room for the legend.
+	// The grid spans the rows with a margin.
 	axes := make([][]float64, 2)
 	for j := range axes {
 		pad := 0.05 * (hi[j] - lo[j])
 		if pad == 0 {
 			pad = 1
 		}
-		top := pad
-		if j == 1 {
-			top = 8 * pad
-		}
 		axes[j] = make([]float64, gridSize)
 		for k := range axes[j] {
-			axes[j][k] = lo[j] - pad + (hi[j]-lo[j]+pad+top)*float64(k)/(gridSize-1)
+			axes[j][k] = lo[j] - pad + (hi[j]-lo[j]+2*pad)*float64(k)/(gridSize-1)
 		}
 	}
 	for i, r := range rs {
@@ -175,9 +238,9 @@ func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plo
 		style.Width = vg.Points(1.5)
 		c.LineStyles[0] = style
 		p.Add(boundary{c})
-		p.Legend.Add(r.name, &plotter.Line{LineStyle: style})
+		key.Add(r.name, &plotter.Line{LineStyle: style})
 	}
-	return p, nil
+	return p, key, nil
 }
 
 // boundary is a contour without glyph boxes. The contour plotter gives one
@@ -198,18 +261,16 @@ type scoreGrid struct {
 // newScoreGrid scores every point of the grid xs × ys with m after
 // standardising it with sc, if not nil.
 func newScoreGrid(xs, ys []float64, m model, sc *scaler) *scoreGrid {
-	g := &scoreGrid{xs: xs, ys: ys, z: make([]float64, len(xs)*len(ys))}
-	x := make([]float64, 2)
+	X := mat.NewDense(len(xs)*len(ys), 2, nil)
 	for r, yv := range ys {
 		for c, xv := range xs {
-			x[0], x[1] = xv, yv
-			if sc != nil {
-				sc.row(x)
-			}
-			g.z[r*len(xs)+c] = m.Score(x)
+			X.SetRow(r*len(xs)+c, []float64{xv, yv})
 		}
 	}
-	return g
+	if sc != nil {
+		sc.apply(X)
+	}
+	return &scoreGrid{xs: xs, ys: ys, z: scoreRows(m, X, nil, "")}
 }
 
 func (g *scoreGrid) Dims() (c, r int)   { return len(g.xs), len(g.ys) }

@@ -12,24 +12,33 @@ import (
 )
 
 // The least time between two progress reports: on a terminal, where a
-// report replaces the last, and elsewhere, where each adds a line.
-const (
+// report replaces the last, and elsewhere, where each adds a line. Tests
+// set them to zero.
+var (
 	progressEveryTTY  = 200 * time.Millisecond
 	progressEveryLine = time.Second
 )
 
-// progress reports a training run on w as it goes: the epoch, the mistakes
-// so far and the time elapsed. On a terminal it rewrites one line, which it
-// clears at the end; elsewhere it writes a line per report and a last line
-// with the run's Stats.
+// progress reports a training run, or the scoring of rows, on w as it
+// goes: how far it is of how far it may go, the rows a second, the most
+// time left, and the time elapsed. On a terminal it rewrites one line,
+// which it clears at the end; elsewhere it writes a line per report and a
+// last line with the outcome.
 type progress struct {
-	w        io.Writer
-	tty      bool
-	name     string
-	start    time.Time
-	last     time.Time
-	epoch    int
-	mistakes int
+	w     io.Writer
+	tty   bool
+	name  string // the classifier's
+	task  string // what is scored, or "" for training
+	start time.Time
+	last  time.Time
+
+	// Training visits rows rows an epoch for at most epochs epochs; the
+	// row index of an update tells the progress within an epoch only if
+	// the rows are visited in order.
+	epochs, rows int
+	inOrder      bool
+	epoch        int
+	mistakes     int
 }
 
 // isTerminal reports whether w is a terminal: a character device other
@@ -47,29 +56,56 @@ func isTerminal(w io.Writer) bool {
 	return err != nil || !os.SameFile(fi, null)
 }
 
-// begin starts the report of the run of the classifier called name.
-func (p *progress) begin(name string) {
-	p.name = name
+// begin starts the report of the training of the classifier called name
+// on rows rows for at most epochs epochs.
+func (p *progress) begin(name string, epochs, rows int, inOrder bool) {
+	*p = progress{w: p.w, tty: p.tty, name: name, epochs: epochs, rows: rows, inOrder: inOrder}
 	p.start = time.Now()
 	p.last = p.start
-	p.epoch, p.mistakes = 0, 0
 }
 
-// update counts an update in epoch.
-func (p *progress) update(epoch int) {
+// update counts an update at row i of epoch.
+func (p *progress) update(epoch, i int) {
 	p.epoch = epoch
 	p.mistakes++
+	now := time.Now()
+	if !p.due(now) {
+		return
+	}
+	done := (epoch - 1) * p.rows
+	if p.inOrder {
+		done += i + 1
+	}
+	p.report(fmt.Sprintf("epoch %d of %d, %s%s", epoch, p.epochs, plural(p.mistakes, "mistake"),
+		p.pace(done, p.epochs*p.rows, now, "at most ")), now)
+}
+
+// due reports whether a report is due at now, and if so takes it as made.
+func (p *progress) due(now time.Time) bool {
 	every := progressEveryLine
 	if p.tty {
 		every = progressEveryTTY
 	}
-	if now := time.Now(); now.Sub(p.last) >= every {
-		p.last = now
-		p.report(fmt.Sprintf("epoch %d, %d mistakes", p.epoch, p.mistakes), now)
+	if now.Sub(p.last) < every {
+		return false
 	}
+	p.last = now
+	return true
 }
 
-// end finishes the report with the Stats of the run of m.
+// pace returns the rows a second of done rows of total, and the time the
+// rest would take at that pace, prefixed by bound.
+func (p *progress) pace(done, total int, now time.Time, bound string) string {
+	elapsed := now.Sub(p.start).Seconds()
+	if done <= 0 || elapsed <= 0 {
+		return ""
+	}
+	rate := float64(done) / elapsed
+	left := time.Duration(float64(total-done) / rate * float64(time.Second))
+	return fmt.Sprintf(", %.0f rows/s, %s%v left", rate, bound, left.Round(time.Second))
+}
+
+// end finishes the report of training with the Stats of the run of m.
 func (p *progress) end(m model) {
 	if p.tty {
 		fmt.Fprint(p.w, "\r\x1b[K")
@@ -80,14 +116,38 @@ func (p *progress) end(m model) {
 	if st.Converged {
 		conv = "converged"
 	}
-	p.report(fmt.Sprintf("done: %d epochs, %d mistakes, %s", st.Epochs, st.Mistakes, conv), time.Now())
+	p.report(fmt.Sprintf("done: %s, %s, %s", plural(st.Epochs, "epoch"), plural(st.Mistakes, "mistake"), conv), time.Now())
+}
+
+// beginScoring starts the report of the scoring of rows rows of task by
+// the classifier of the last training run, or p.name.
+func (p *progress) beginScoring(task string, rows int) {
+	*p = progress{w: p.w, tty: p.tty, name: p.name, task: task, rows: rows}
+	p.start = time.Now()
+	p.last = p.start
+}
+
+// scored reports that done rows have been scored.
+func (p *progress) scored(done int) {
+	if now := time.Now(); p.due(now) {
+		p.report(fmt.Sprintf("scoring %s: %d of %s%s", p.task, done, plural(p.rows, "row"), p.pace(done, p.rows, now, "")), now)
+	}
+}
+
+// endScoring finishes the report of scoring.
+func (p *progress) endScoring() {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		return
+	}
+	p.report(fmt.Sprintf("scored %s: %s", p.task, plural(p.rows, "row")), time.Now())
 }
 
 func (p *progress) report(msg string, now time.Time) {
 	elapsed := now.Sub(p.start).Round(time.Millisecond)
 	if p.tty {
-		fmt.Fprintf(p.w, "\r%s: %s, %v\x1b[K", p.name, msg, elapsed)
+		fmt.Fprintf(p.w, "\r%s: %s, %v elapsed\x1b[K", p.name, msg, elapsed)
 		return
 	}
-	fmt.Fprintf(p.w, "%s: %s, %v\n", p.name, msg, elapsed)
+	fmt.Fprintf(p.w, "%s: %s, %v elapsed\n", p.name, msg, elapsed)
 }
