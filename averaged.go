@@ -60,7 +60,7 @@ type Averaged struct {
 
 	// OnUpdate is called after every update, as in Perceptron. It sees
 	// the running weights w, not their average.
-	OnUpdate func(epoch, i int, w []float64, b float64)
+	OnUpdate func(Update)
 
 	lin   linear
 	stats Stats
@@ -84,11 +84,9 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	}
 	lin := s.start(ds.d)
 	g := make([]float64, ds.n) // the sum of c·Rate·y over the mistakes on each row
-	stats, err := s.run(ds, func(epoch int, order []int) (int, error) {
-		return s.pass(&lin, ds, epoch, order, func(i, c int) {
-			g[i] += float64(c) * s.rate * ds.y[i]
-		})
-	})
+	stats, err := s.run(ds, newRule(ds, &lin, &s, func(i, c int) {
+		g[i] += float64(c) * s.rate * ds.y[i]
+	}))
 	if err != nil {
 		return err
 	}
@@ -100,7 +98,7 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	lin.b *= c
 	for i, gi := range g {
 		if gi != 0 {
-			s.update(&lin, ds.row(i), -gi) // subtracts row i's share of u and β
+			lin.move(ds.row(i), -gi, !s.noBias) // subtracts row i's share of u and β
 		}
 	}
 	for j := range lin.w {
@@ -119,13 +117,13 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 // fitted or if len(x) is not the number of weights. Predict and Score may
 // be called concurrently with each other, but not with Fit.
 func (a *Averaged) Predict(x []float64) float64 {
-	return sign(a.lin.checked(x, "Predict").score(x))
+	return sign(a.lin.checked(x, "Predict").score(vec{x}))
 }
 
 // Score returns the decision function w·x+b of the averaged w and b. It
 // panics as Predict does.
 func (a *Averaged) Score(x []float64) float64 {
-	return a.lin.checked(x, "Score").score(x)
+	return a.lin.checked(x, "Score").score(vec{x})
 }
 
 // Weights returns a copy of the averaged weights.

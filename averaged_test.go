@@ -37,7 +37,7 @@ func TestAveragedMatchesNaive(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(41, 42))
 	for k := range 400 {
 		n, d := 1+rnd.IntN(25), 1+rnd.IntN(5)
-		rows, X, y := randomSet(rnd, n, d)
+		rows, X, y := intSet(rnd, n, d)
 		tr := randomTrial(rnd, d)
 		var a Averaged
 		set(&a, tr.settings())
@@ -95,7 +95,7 @@ func TestAveragedRateScales(t *testing.T) {
 	// the run, so their average too.
 	rnd := rand.New(rand.NewPCG(43, 44))
 	for range 50 {
-		_, X, y := randomSet(rnd, 20, 4)
+		_, X, y := intSet(rnd, 20, 4)
 		one, half := &Averaged{Epochs: 7}, &Averaged{Epochs: 7, Rate: 0.5}
 		if err := one.Fit(X, y); err != nil {
 			t.Fatal(err)

@@ -29,7 +29,8 @@ func ExamplePerceptron_and() {
 	y := []float64{-1, -1, -1, 1}
 
 	p := &perceptron.Perceptron{
-		OnUpdate: func(epoch, i int, w []float64, b float64) {
+		OnUpdate: func(u perceptron.Update) {
+			epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
 			fmt.Printf("epoch %d, row %d: w=(%.0f, %.0f) b=%.0f\n", epoch, i, w[0], w[1], b)
 		},
 	}
@@ -86,7 +87,8 @@ func ExamplePerceptron_threePoints() {
 	p := &perceptron.Perceptron{
 		NoBias:      true,
 		InitWeights: []float64{1, -0.8},
-		OnUpdate: func(epoch, i int, w []float64, _ float64) {
+		OnUpdate: func(u perceptron.Update) {
+			epoch, i, w := u.Epoch, u.Row, u.Weights
 			fmt.Printf("epoch %d: x%d is a mistake, w=(%.1f, %.1f)\n", epoch, i+1, w[0], w[1])
 		},
 	}
@@ -148,7 +150,8 @@ func ExamplePerceptron_simpleDataset() {
 
 	p := &perceptron.Perceptron{
 		Epochs: 5,
-		OnUpdate: func(epoch, i int, w []float64, b float64) {
+		OnUpdate: func(u perceptron.Update) {
+			epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
 			x := X.RawRowView(i)
 			fmt.Printf("epoch %d: (%.0f,%.0f) is a mistake, w=(%.0f, %.0f) b=%.0f\n", epoch, x[0], x[1], w[0], w[1], b)
 		},

@@ -17,32 +17,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// randomProblem returns n rows of d features on widely different scales,
-// with labels from a random hyperplane and some flipped, so that some fits
-// converge and some do not.
-func randomProblem(rnd *rand.Rand, n, d int) (*mat.Dense, []float64) {
-	X := mat.NewDense(n, d, nil)
-	y := make([]float64, n)
-	w := make([]float64, d)
-	for j := range w {
-		w[j] = rnd.NormFloat64()
-	}
-	flip := rnd.Float64() * 0.2
-	for i := range n {
-		x := X.RawRowView(i)
-		s := rnd.NormFloat64()
-		for j := range x {
-			x[j] = rnd.NormFloat64() * math.Pow(10, float64(rnd.IntN(7)-3))
-			s += w[j] * x[j]
-		}
-		y[i] = sign(s)
-		if rnd.Float64() < flip {
-			y[i] = -y[i]
-		}
-	}
-	return X, y
-}
-
 // randomPerceptron returns a perceptron with random settings valid for d
 // columns.
 func randomPerceptron(rnd *rand.Rand, d int) *Perceptron {
@@ -66,18 +40,6 @@ func randomPerceptron(rnd *rand.Rand, d int) *Perceptron {
 	return p
 }
 
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // savable is a classifier that saves and loads as JSON.
 type savable interface {
 	Classifier
@@ -97,7 +59,7 @@ func testJSONRoundTrip(t *testing.T, newC func(rnd *rand.Rand, d int) savable, c
 	rnd := rand.New(rand.NewPCG(6, 1))
 	for trial := range 200 {
 		n, d := 1+rnd.IntN(40), 1+rnd.IntN(12)
-		X, y := randomProblem(rnd, n, d)
+		X, y := scaledSet(rnd, n, d)
 		p := newC(rnd, d)
 		if err := p.Fit(X, y); err != nil {
 			t.Fatalf("trial %d: Fit: %v", trial, err)
@@ -193,7 +155,7 @@ func TestPerceptronJSONKeepsRandAndOnUpdate(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	called := false
-	q := &Perceptron{Rand: r, OnUpdate: func(int, int, []float64, float64) { called = true }}
+	q := &Perceptron{Rand: r, OnUpdate: func(Update) { called = true }}
 	if err := json.Unmarshal(data, q); err != nil {
 		t.Fatal(err)
 	}

@@ -22,44 +22,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// intData returns n rows of d small integers and random labels, so that
-// the linear and polynomial kernels are exact in float64 and no line is
-// likely to separate the rows.
-func intData(rnd *rand.Rand, n, d int) (*mat.Dense, []float64) {
-	X := mat.NewDense(n, d, nil)
-	y := make([]float64, n)
-	for i := range n {
-		for j := range d {
-			X.Set(i, j, float64(rnd.IntN(7)-3))
-		}
-		y[i] = float64(2*rnd.IntN(2) - 1)
-	}
-	return X, y
-}
-
-// realData returns n rows of d values in [0, 1) labelled by whether they
-// lie inside a ball about the centre, with a tenth of the labels flipped.
-func realData(rnd *rand.Rand, n, d int) (*mat.Dense, []float64) {
-	X := mat.NewDense(n, d, nil)
-	y := make([]float64, n)
-	for i := range n {
-		var r2 float64
-		for j := range d {
-			v := rnd.Float64()
-			X.Set(i, j, v)
-			r2 += (v - 0.5) * (v - 0.5)
-		}
-		y[i] = 1
-		if r2 > float64(d)/12 {
-			y[i] = -1
-		}
-		if rnd.IntN(10) == 0 {
-			y[i] = -y[i]
-		}
-	}
-	return X, y
-}
-
 type kernelUpdate struct {
 	epoch, i int
 	b        float64
@@ -72,16 +34,18 @@ func TestKernelLinearIsPerceptron(t *testing.T) {
 	for seed := range uint64(20) {
 		rnd := rand.New(rand.NewPCG(seed, 1))
 		n, d := 20+rnd.IntN(200), 1+rnd.IntN(12)
-		X, y := intData(rnd, n, d)
+		_, X, y := intSet(rnd, n, d)
 		noBias := seed%2 == 1
 		rate := float64(1 + seed%3)
 		shuffle := seed%4 >= 2
 
 		var pu, ku []kernelUpdate
-		p := &Perceptron{Epochs: 15, Rate: rate, NoBias: noBias, OnUpdate: func(epoch, i int, _ []float64, b float64) {
+		p := &Perceptron{Epochs: 15, Rate: rate, NoBias: noBias, OnUpdate: func(u Update) {
+			epoch, i, b := u.Epoch, u.Row, u.Bias
 			pu = append(pu, kernelUpdate{epoch, i, b})
 		}}
-		k := &Kernel{Epochs: 15, Rate: rate, NoBias: noBias, OnUpdate: func(epoch, i, _ int, b float64) {
+		k := &Kernel{Epochs: 15, Rate: rate, NoBias: noBias, OnUpdate: func(u Update) {
+			epoch, i, b := u.Epoch, u.Row, u.Bias
 			ku = append(ku, kernelUpdate{epoch, i, b})
 		}}
 		if shuffle {
@@ -273,13 +237,13 @@ func TestKernelNaive(t *testing.T) {
 		exact := seed%3 != 2
 		switch seed % 3 {
 		case 0:
-			X, y = intData(rnd, n, d)
+			_, X, y = intSet(rnd, n, d)
 			f = Linear{}
 		case 1:
-			X, y = intData(rnd, n, d)
+			_, X, y = intSet(rnd, n, d)
 			f = Poly{Degree: 1 + int(seed%4), Gamma: 1, Coef0: float64(seed % 2)}
 		case 2:
-			X, y = realData(rnd, n, d)
+			X, y = ballSet(rnd, n, d)
 			f = RBF{Gamma: 0.5 + rnd.Float64()}
 		}
 		budget := 0
@@ -296,7 +260,8 @@ func TestKernelNaive(t *testing.T) {
 
 		k := &Kernel{Func: f, Epochs: epochs, Budget: budget, NoBias: noBias, Rate: rate}
 		var ku []kernelUpdate
-		k.OnUpdate = func(epoch, i, vectors int, b float64) {
+		k.OnUpdate = func(u Update) {
+			epoch, i, vectors, b := u.Epoch, u.Row, u.Vectors, u.Bias
 			ku = append(ku, kernelUpdate{epoch, i, b})
 			if budget > 0 && vectors > budget {
 				t.Fatalf("seed %d: %d support vectors, budget %d", seed, vectors, budget)
@@ -349,22 +314,14 @@ func TestKernelNaive(t *testing.T) {
 	}
 }
 
-// near reports whether a and b are equal, or if not exact within a
-// relative 1e-9.
-func near(a, b float64, exact bool) bool {
-	if exact {
-		return a == b
-	}
-	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
-}
-
 // Budget keeps at most Budget mistakes. With Budget 1 the hypothesis is
 // the last mistake alone, and a budget no run reaches changes nothing.
 func TestKernelBudget(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 5))
-	X, y := realData(rnd, 300, 4)
+	X, y := ballSet(rnd, 300, 4)
 	var last kernelUpdate
-	k := &Kernel{Func: RBF{Gamma: 2}, Epochs: 3, Budget: 1, OnUpdate: func(epoch, i, vectors int, b float64) {
+	k := &Kernel{Func: RBF{Gamma: 2}, Epochs: 3, Budget: 1, OnUpdate: func(u Update) {
+		epoch, i, vectors, b := u.Epoch, u.Row, u.Vectors, u.Bias
 		if vectors != 1 || b != y[i] {
 			t.Fatalf("row %d: %d vectors, b=%v with Budget 1", i, vectors, b)
 		}
@@ -414,8 +371,8 @@ func TestKernelBudget(t *testing.T) {
 		if mistake {
 			mistakes++
 		}
-		if s.m.vectors() > 25 || len(s.m.mistakes) > 25 || len(s.m.sv) != s.m.vectors()*4 {
-			t.Fatalf("Learn stores %d vectors and %d mistakes with Budget 25", s.m.vectors(), len(s.m.mistakes))
+		if s.m.vectors() > 25 || len(s.m.h.mistakes) > 25 || s.m.sv.n != s.m.vectors() || len(s.m.sv.data) != s.m.vectors()*4 {
+			t.Fatalf("Learn stores %d vectors and %d mistakes with Budget 25", s.m.vectors(), len(s.m.h.mistakes))
 		}
 	}
 	if mistakes < 100 {
@@ -439,7 +396,7 @@ func TestKernelBudgetUniform(t *testing.T) {
 	for seed := range uint64(trials) {
 		k := &Kernel{Epochs: 1, Budget: budget, NoBias: true, Rand: rand.New(rand.NewPCG(seed, 7))}
 		var rows []int
-		k.OnUpdate = func(_, i, _ int, _ float64) { rows = append(rows, i) }
+		k.OnUpdate = func(u Update) { rows = append(rows, u.Row) }
 		if err := k.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
@@ -589,7 +546,7 @@ func TestKernelOverflow(t *testing.T) {
 	if _, err := huge.Learn([]float64{-1}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the update on x would overflow the sum of the coefficients") {
 		t.Errorf("Learn with Rate 1e308: error %v", err)
 	}
-	if huge.m.visits != 1 || huge.m.vectors() != 1 {
+	if huge.m.h.visits != 1 || huge.m.vectors() != 1 {
 		t.Errorf("a failed Learn changed the Kernel")
 	}
 
@@ -597,34 +554,13 @@ func TestKernelOverflow(t *testing.T) {
 	if _, err := l.Learn([]float64{1e103}, 1); err != nil {
 		t.Fatal(err)
 	}
-	visits, vectors := l.m.visits, l.m.vectors()
+	visits, vectors := l.m.h.visits, l.m.vectors()
 	if _, err := l.Learn([]float64{-1e103}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the score of x is -Inf") {
 		t.Errorf("Learn error %v", err)
 	}
-	if l.m.visits != visits || l.m.vectors() != vectors {
+	if l.m.h.visits != visits || l.m.vectors() != vectors {
 		t.Errorf("a failed Learn changed the Kernel")
 	}
-}
-
-// checkGoroutines fails t if the goroutines have not fallen back within
-// a second to before, their number before what says.
-func checkGoroutines(t *testing.T, before int, what string) {
-	t.Helper()
-	for range 100 {
-		if runtime.NumGoroutine() <= before {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after %s, %d before", n, what, before)
-	}
-}
-
-func panics(f func()) (p bool) {
-	defer func() { p = recover() != nil }()
-	f()
-	return false
 }
 
 func TestKernelPanics(t *testing.T) {
@@ -686,7 +622,7 @@ func TestKernelEval(t *testing.T) {
 // A user kernel trains as the built-in one it computes.
 func TestKernelCustom(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(8, 8))
-	X, y := intData(rnd, 150, 5)
+	_, X, y := intSet(rnd, 150, 5)
 	poly := Poly{Degree: 2, Gamma: 1, Coef0: 1}
 	a := &Kernel{Func: poly, Epochs: 5, Prediction: PredictVoted}
 	b := &Kernel{Func: Custom(func(x, z []float64) float64 {
@@ -712,7 +648,7 @@ func TestKernelCustom(t *testing.T) {
 // to split its work.
 func TestKernelDeterministic(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(9, 9))
-	X, y := realData(rnd, 700, 60)
+	X, y := ballSet(rnd, 700, 60)
 	fit := func(procs int) ([]float64, *Kernel) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		k := &Kernel{Func: RBF{Gamma: 0.05}, Epochs: 4, Budget: 300, Rand: rand.New(rand.NewPCG(1, 2)), Prediction: PredictAveraged}
@@ -736,7 +672,7 @@ func TestKernelDeterministic(t *testing.T) {
 // Predict is safe for concurrent use, and ScoreRows agrees with Score.
 func TestKernelConcurrent(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(10, 10))
-	X, y := realData(rnd, 300, 6)
+	X, y := ballSet(rnd, 300, 6)
 	for _, p := range []Prediction{PredictLast, PredictVoted, PredictAveraged} {
 		k := &Kernel{Func: RBF{Gamma: 1}, Epochs: 3, Prediction: p}
 		if err := k.Fit(X, y); err != nil {
@@ -770,7 +706,7 @@ func TestKernelConcurrent(t *testing.T) {
 // stream of Learn calls builds the model one epoch of Fit builds.
 func TestKernelLearn(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(11, 11))
-	X, y := intData(rnd, 300, 5)
+	_, X, y := intSet(rnd, 300, 5)
 	for _, budget := range []int{0, 40} {
 		f := &Kernel{Func: Poly{Degree: 2, Gamma: 1, Coef0: 1}, Epochs: 1, Budget: budget}
 		if err := f.Fit(X, y); err != nil {
@@ -809,7 +745,7 @@ func TestKernelLearn(t *testing.T) {
 // returned changes no prediction.
 func TestKernelCopies(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(12, 12))
-	X, y := realData(rnd, 100, 3)
+	X, y := ballSet(rnd, 100, 3)
 	k := &Kernel{Func: RBF{Gamma: 3}, Epochs: 2}
 	if err := k.Fit(X, y); err != nil {
 		t.Fatal(err)
@@ -830,7 +766,7 @@ func TestKernelCopies(t *testing.T) {
 func TestKernelAllocs(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(13, 13))
 	for _, p := range []Prediction{PredictLast, PredictVoted, PredictAveraged} {
-		X, y := realData(rnd, 200, 5)
+		X, y := ballSet(rnd, 200, 5)
 		k := &Kernel{Func: RBF{Gamma: 1}, Epochs: 2, Prediction: p}
 		if err := k.Fit(X, y); err != nil {
 			t.Fatal(err)
@@ -849,7 +785,7 @@ func TestKernelAllocs(t *testing.T) {
 		t.Errorf("a correct Learn allocates %v times", a)
 	}
 	fitAllocs := func(n int) float64 {
-		X, y := realData(rand.New(rand.NewPCG(14, 14)), n, 5)
+		X, y := ballSet(rand.New(rand.NewPCG(14, 14)), n, 5)
 		return testing.AllocsPerRun(3, func() {
 			k := &Kernel{Func: RBF{Gamma: 1}, Epochs: 3}
 			if err := k.Fit(X, y); err != nil {
@@ -878,7 +814,7 @@ func TestPredictionString(t *testing.T) {
 // included, though rows now have several mistakes each.
 func TestKernelLearnContinues(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(15, 15))
-	X, y := intData(rnd, 200, 4)
+	_, X, y := intSet(rnd, 200, 4)
 	for _, budget := range []int{0, 60, 150} {
 		newK := func(epochs int) *Kernel {
 			return &Kernel{Func: Poly{Degree: 2, Gamma: 1, Coef0: 1}, Epochs: epochs, Budget: budget}

@@ -17,49 +17,6 @@ import (
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )
 
-// marginSet returns n rows of d features uniform in [-1, 1), labelled by
-// the side of the unit-normal hyperplane w·x+b = 0 for a random w and, if
-// bias, a random b in [-0.3, 0.3], keeping only rows at least gap from it,
-// so that the hyperplane has margin at least gap. Both labels occur if n
-// is at least 2.
-func marginSet(rnd *rand.Rand, n, d int, gap float64, bias bool) (X *mat.Dense, y, w []float64, b float64) {
-	w = make([]float64, d)
-	for {
-		norm := 0.0
-		for j := range w {
-			w[j] = rnd.NormFloat64()
-			norm += w[j] * w[j]
-		}
-		if norm > 0 {
-			for j := range w {
-				w[j] /= math.Sqrt(norm)
-			}
-			break
-		}
-	}
-	if bias {
-		b = 0.6*rnd.Float64() - 0.3
-	}
-	X = mat.NewDense(n, d, nil)
-	y = make([]float64, n)
-	for i := range n {
-		x := X.RawRowView(i)
-		for {
-			s := b
-			for j := range x {
-				x[j] = 2*rnd.Float64() - 1
-				s += w[j] * x[j]
-			}
-			// Force the second row to the other side from the first.
-			if math.Abs(s) >= gap && (i != 1 || sign(s) != y[0]) {
-				y[i] = sign(s)
-				break
-			}
-		}
-	}
-	return X, y, w, b
-}
-
 // naiveMargin is the geometric margin min y(w·x+b)/‖w‖ by plain loops.
 func naiveMargin(X mat.Matrix, y, w []float64, b float64) float64 {
 	n, d := X.Dims()

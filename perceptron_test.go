@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -66,57 +65,11 @@ func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *
 	return w, b, perEpoch, trace
 }
 
-// randomSet returns n rows of d small integers in [-3, 3] and random labels,
-// so that every sum the perceptron forms is exact in float64.
-func randomSet(rnd *rand.Rand, n, d int) ([][]float64, *mat.Dense, []float64) {
-	rows := make([][]float64, n)
-	X := mat.NewDense(n, d, nil)
-	y := make([]float64, n)
-	for i := range rows {
-		rows[i] = X.RawRowView(i)
-		for j := range rows[i] {
-			rows[i][j] = float64(rnd.IntN(7) - 3)
-		}
-		y[i] = float64(2*rnd.IntN(2) - 1)
-	}
-	return rows, X, y
-}
-
-// separableSet returns n rows of d values in [-1, 1] labelled by a random
-// hyperplane, keeping only rows at distance at least gap from it.
-func separableSet(rnd *rand.Rand, n, d int, gap float64) (*mat.Dense, []float64) {
-	w := make([]float64, d)
-	norm := 0.0
-	for j := range w {
-		w[j] = rnd.NormFloat64()
-		norm += w[j] * w[j]
-	}
-	norm = math.Sqrt(norm)
-	b := 0.3 * rnd.NormFloat64()
-	X := mat.NewDense(n, d, nil)
-	y := make([]float64, n)
-	for i := range n {
-		x := X.RawRowView(i)
-		for {
-			a := b
-			for j := range x {
-				x[j] = 2*rnd.Float64() - 1
-				a += w[j] * x[j]
-			}
-			if math.Abs(a)/norm >= gap {
-				y[i] = sign(a)
-				break
-			}
-		}
-	}
-	return X, y
-}
-
 func TestPerceptronMatchesNaive(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for trial := range 300 {
 		n, d := 1+rnd.IntN(30), 1+rnd.IntN(6)
-		rows, X, y := randomSet(rnd, n, d)
+		rows, X, y := intSet(rnd, n, d)
 		epochs := 1 + rnd.IntN(20)
 		rate := []float64{0, 1, 0.5, 2}[rnd.IntN(4)]
 		bias := rnd.IntN(2) == 0
@@ -138,7 +91,8 @@ func TestPerceptronMatchesNaive(t *testing.T) {
 		}
 		var trace []update
 		p := &Perceptron{Epochs: epochs, Rate: rate, Rand: fitRand, NoBias: !bias, InitWeights: w0, InitBias: b0,
-			OnUpdate: func(epoch, i int, w []float64, b float64) {
+			OnUpdate: func(u Update) {
+				epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
 				trace = append(trace, update{epoch, i, slices.Clone(w), b})
 			},
 		}
@@ -192,7 +146,8 @@ func TestPerceptronTraces(t *testing.T) {
 	three := &Perceptron{
 		NoBias:      true,
 		InitWeights: []float64{1, -0.8},
-		OnUpdate: func(_, _ int, w []float64, b float64) {
+		OnUpdate: func(u Update) {
+			w, b := u.Weights, u.Bias
 			if b != 0 {
 				t.Errorf("3 points: bias %v through the origin", b)
 			}
@@ -219,7 +174,7 @@ func TestPerceptronConvergesOnSeparableData(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for trial := range 200 {
 		n, d := 2+rnd.IntN(60), 1+rnd.IntN(8)
-		X, y := separableSet(rnd, n, d, 0.05)
+		X, y, _, _ := marginSet(rnd, n, d, 0.05, true)
 		p := &Perceptron{Epochs: 100000}
 		if trial%2 == 1 {
 			p.Rand = rand.New(rand.NewPCG(uint64(trial), 0))
@@ -322,7 +277,7 @@ func TestPerceptronRateScales(t *testing.T) {
 	// From zero weights the rate scales w and b and changes no update.
 	rnd := rand.New(rand.NewPCG(5, 6))
 	for range 50 {
-		_, X, y := randomSet(rnd, 20, 4)
+		_, X, y := intSet(rnd, 20, 4)
 		one, half := &Perceptron{Epochs: 7}, &Perceptron{Epochs: 7, Rate: 0.5}
 		if err := one.Fit(X, y); err != nil {
 			t.Fatal(err)
@@ -396,7 +351,7 @@ func TestFailedFitKeepsModel(t *testing.T) {
 	}
 	w, b, st := p.Weights(), p.Bias(), p.Stats()
 	var updates int
-	p.OnUpdate = func(int, int, []float64, float64) { updates++ }
+	p.OnUpdate = func(Update) { updates++ }
 	bad := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, math.NaN()})
 	if err := p.Fit(bad, []float64{-1, -1, -1, 1}); err == nil {
 		t.Fatal("Fit with NaN succeeded")
@@ -417,7 +372,7 @@ func TestFailedFitKeepsModel(t *testing.T) {
 
 func TestFitKeepsInputs(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
-	_, X, y := randomSet(rnd, 40, 5)
+	_, X, y := intSet(rnd, 40, 5)
 	Xc, yc := mat.DenseCopyOf(X), slices.Clone(y)
 	w0 := []float64{1, 2, 3, 4, 5}
 	w0c := slices.Clone(w0)
@@ -445,7 +400,7 @@ type matrixOnly struct{ mat.Matrix }
 
 func TestFitMatrixKinds(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(9, 10))
-	_, big, y := randomSet(rnd, 30, 8)
+	_, big, y := intSet(rnd, 30, 8)
 	// A strided view: rows 0..29, columns 2..6 of big.
 	view := big.Slice(0, 30, 2, 7).(*mat.Dense)
 	want := &Perceptron{Epochs: 10}
@@ -485,19 +440,6 @@ func TestDeterminism(t *testing.T) {
 	if !slices.Equal(a.Weights(), b.Weights()) || a.Bias() != b.Bias() || !slices.Equal(a.Stats().EpochMistakes, b.Stats().EpochMistakes) {
 		t.Fatal("same data, settings and seed gave different models")
 	}
-}
-
-// mustPanic reports an error named name unless f panics with a value whose
-// text contains want.
-func mustPanic(t *testing.T, name, want string, f func()) {
-	t.Helper()
-	defer func() {
-		r := recover()
-		if r == nil || !strings.Contains(fmt.Sprint(r), want) {
-			t.Errorf("%s: panic %v, want one containing %q", name, r, want)
-		}
-	}()
-	f()
 }
 
 func TestPredictPanics(t *testing.T) {
@@ -594,7 +536,7 @@ func TestAllocs(t *testing.T) {
 func TestLearn(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(11, 12))
 	for range 50 {
-		rows, X, y := randomSet(rnd, 25, 3)
+		rows, X, y := intSet(rnd, 25, 3)
 		// One epoch of Fit in order is Learn on every row in order.
 		fit := &Perceptron{Epochs: 1, Rate: 0.5}
 		if err := fit.Fit(X, y); err != nil {
@@ -663,7 +605,8 @@ func TestLearnErrors(t *testing.T) {
 		t.Fatal("failed Learn started a model")
 	}
 	var calls []update
-	p.OnUpdate = func(epoch, i int, w []float64, b float64) {
+	p.OnUpdate = func(u Update) {
+		epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
 		calls = append(calls, update{epoch, i, slices.Clone(w), b})
 	}
 	if _, err := p.Learn([]float64{1, 2}, 1); err != nil {

@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
@@ -67,7 +66,7 @@ type Pocket struct {
 
 	// OnUpdate is called after every update, as in Perceptron. It sees
 	// the running weights, not the pocket.
-	OnUpdate func(epoch, i int, w []float64, b float64)
+	OnUpdate func(Update)
 
 	// CheckAll makes Fit count the misclassified rows of the weights
 	// after every update, not only of those with a record run, so that the
@@ -100,7 +99,6 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 	lin := s.start(ds.d)
 	pocket := s.start(ds.d)
 	t := newTally(ds, p.CheckAll)
-	defer t.close()
 	best := t.count(&pocket, ds.n+1)
 	keep := func(e int) {
 		copy(pocket.w, lin.w)
@@ -135,12 +133,10 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 			}
 		}
 	}
-	stats, err := s.run(ds, func(epoch int, order []int) (int, error) {
-		return s.pass(&lin, ds, epoch, order, func(i, visit int) {
-			judge(visit)
-			made = visit
-		})
-	})
+	stats, err := s.run(ds, newRule(ds, &lin, &s, func(_, t int) {
+		judge(t)
+		made = t
+	}))
 	if err != nil {
 		return err
 	}
@@ -162,13 +158,13 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 // len(x) is not the number of weights. Predict and Score may be called
 // concurrently with each other, but not with Fit.
 func (p *Pocket) Predict(x []float64) float64 {
-	return sign(p.lin.checked(x, "Predict").score(x))
+	return sign(p.lin.checked(x, "Predict").score(vec{x}))
 }
 
 // Score returns the decision function w·x+b of the pocket w and b. It
 // panics as Predict does.
 func (p *Pocket) Score(x []float64) float64 {
-	return p.lin.checked(x, "Score").score(x)
+	return p.lin.checked(x, "Score").score(vec{x})
 }
 
 // Weights returns a copy of the pocket weights.
@@ -207,31 +203,20 @@ func (p *Pocket) settings() settings {
 // weights one update apart, which mostly misclassify the same rows, so a
 // count that cannot win meets its mistakes early and stops. The default
 // mode counts weights many updates apart, and mostly counts that win and
-// read every row: on a large set, helper goroutines read parts of the rows
-// at the same time, and the parts stop together once their sum reaches the
+// read every row: on a large set, the workers read parts of the rows at
+// the same time, and the parts stop together once their sum reaches the
 // limit.
 type tally struct {
 	ds      *dataset
 	perm    []int
 	toFront bool
-
-	parts []tallyPart // the parts of perm that the helpers count
-	work  chan *tallyPart
-	done  chan struct{}
-	found atomic.Int64 // the misclassified rows found by all parts of a count
-}
-
-// tallyPart is a part of a count: the rows of perm a helper reads.
-type tallyPart struct {
-	perm  []int
-	l     *linear
-	limit int
-	m     int
+	shared  bool         // the counts are spread over the workers
+	found   atomic.Int64 // the misclassified rows found by all parts of a count
 }
 
 // minTally is the least number of multiplications, n·d, for which the
-// default mode's counts are shared with helpers: a hand-over costs a few
-// microseconds.
+// default mode's counts are shared with the workers: a hand-over costs a
+// few microseconds.
 const minTally = 1 << 17
 
 func newTally(ds *dataset, toFront bool) *tally {
@@ -239,60 +224,37 @@ func newTally(ds *dataset, toFront bool) *tally {
 	for i := range perm {
 		perm[i] = i
 	}
-	t := &tally{ds: ds, perm: perm, toFront: toFront}
-	if p := runtime.GOMAXPROCS(0); p > 1 && !toFront && ds.n*ds.d >= minTally {
-		t.parts = make([]tallyPart, p-1)
-		t.work = make(chan *tallyPart, p-1)
-		t.done = make(chan struct{}, p-1)
-		for h := range t.parts {
-			t.parts[h].perm = perm[ds.n*(h+1)/p : ds.n*(h+2)/p]
-			go t.help()
-		}
-	}
-	return t
-}
-
-// close stops the helpers.
-func (t *tally) close() {
-	if t.work != nil {
-		close(t.work)
-	}
-}
-
-func (t *tally) help() {
-	for part := range t.work {
-		part.m = t.countPart(part.l, part.perm, part.limit)
-		t.done <- struct{}{}
-	}
+	return &tally{ds: ds, perm: perm, toFront: toFront, shared: !toFront && ds.n*ds.d >= minTally}
 }
 
 // count returns the number of rows that l misclassifies if it is below
 // limit, and limit otherwise.
 func (t *tally) count(l *linear, limit int) int {
-	if t.parts == nil {
-		return t.countPart(l, t.perm, limit)
+	parts := workers()
+	if !t.shared || parts == 1 {
+		return t.countPart(l, t.perm, limit, false)
 	}
 	t.found.Store(0)
-	for h := range t.parts {
-		t.parts[h].l, t.parts[h].limit = l, limit
-		t.work <- &t.parts[h]
+	m := make([]int, parts)
+	n := len(t.perm)
+	parallel(parts, func() func(int) {
+		return func(h int) {
+			m[h] = t.countPart(l, t.perm[n*h/parts:n*(h+1)/parts], limit, true)
+		}
+	})
+	sum := 0
+	for _, mh := range m {
+		sum += mh
 	}
-	m := t.countPart(l, t.perm[:len(t.perm)/(len(t.parts)+1)], limit)
-	for range t.parts {
-		<-t.done
-	}
-	for _, part := range t.parts {
-		m += part.m
-	}
-	return min(m, limit)
+	return min(sum, limit)
 }
 
 // countPart counts the rows of perm that l misclassifies, stopping when
-// the count of this part, or with helpers that of all parts, reaches limit.
-func (t *tally) countPart(l *linear, perm []int, limit int) int {
+// the count of this part, or if shared of all parts, reaches limit.
+func (t *tally) countPart(l *linear, perm []int, limit int, shared bool) int {
 	m := 0
 	for p, i := range perm {
-		if m == limit || t.parts != nil && t.found.Load() >= int64(limit) {
+		if m == limit || shared && t.found.Load() >= int64(limit) {
 			break
 		}
 		if sign(l.score(t.ds.row(i))) != t.ds.y[i] {
@@ -300,7 +262,7 @@ func (t *tally) countPart(l *linear, perm []int, limit int) int {
 				perm[p], perm[m] = perm[m], perm[p]
 			}
 			m++
-			if t.parts != nil {
+			if shared {
 				t.found.Add(1)
 			}
 		}

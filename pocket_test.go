@@ -66,7 +66,7 @@ func TestPocketMatchesNaive(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(31, 32))
 	for k := range 400 {
 		n, d := 1+rnd.IntN(25), 1+rnd.IntN(4)
-		rows, X, y := randomSet(rnd, n, d)
+		rows, X, y := intSet(rnd, n, d)
 		tr := randomTrial(rnd, d)
 		for _, checkAll := range []bool{false, true} {
 			s := tr.settings()
@@ -209,7 +209,7 @@ func TestPocketSharedCounts(t *testing.T) {
 	// On integer rows, where float64 sums are exact, against the naive
 	// pocket.
 	rnd := rand.New(rand.NewPCG(7, 8))
-	rows, Xi, yi := randomSet(rnd, 1400, 96)
+	rows, Xi, yi := intSet(rnd, 1400, 96)
 	procs := runtime.GOMAXPROCS(3)
 	for _, random := range []bool{false, true} {
 		tr := trial{epochs: 3, rate: 1, seed: 9, random: random, bias: true}

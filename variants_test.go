@@ -172,7 +172,7 @@ func TestNaiveVisitsMatchNaivePerceptron(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(21, 22))
 	for range 100 {
 		n, d := 1+rnd.IntN(20), 1+rnd.IntN(4)
-		rows, _, y := randomSet(rnd, n, d)
+		rows, _, y := intSet(rnd, n, d)
 		tr := randomTrial(rnd, d)
 		visits, perEpoch := naiveVisits(rows, y, tr)
 		rate := tr.rate
@@ -194,13 +194,14 @@ func TestVariantsRunAsPerceptron(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(23, 24))
 	for k := range 200 {
 		n, d := 1+rnd.IntN(25), 1+rnd.IntN(5)
-		_, X, y := randomSet(rnd, n, d)
+		_, X, y := intSet(rnd, n, d)
 		if k%2 == 1 {
 			X, y = benchData(n, d)
 		}
 		tr := randomTrial(rnd, d)
-		record := func(trace *[]update) func(int, int, []float64, float64) {
-			return func(epoch, i int, w []float64, b float64) {
+		record := func(trace *[]update) func(Update) {
+			return func(u Update) {
+				epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
 				*trace = append(*trace, update{epoch, i, slices.Clone(w), b})
 			}
 		}
@@ -328,7 +329,7 @@ func predictions(c Classifier, X *mat.Dense) []float64 {
 
 func TestVariantsFitKeepsInputs(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(25, 26))
-	_, X, y := randomSet(rnd, 40, 5)
+	_, X, y := intSet(rnd, 40, 5)
 	Xc, yc := mat.DenseCopyOf(X), slices.Clone(y)
 	w0 := []float64{1, 2, 3, 4, 5}
 	w0c := slices.Clone(w0)
@@ -362,7 +363,7 @@ func TestVariantsFitKeepsInputs(t *testing.T) {
 
 func TestVariantsMatrixKinds(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(27, 28))
-	_, big, y := randomSet(rnd, 30, 8)
+	_, big, y := intSet(rnd, 30, 8)
 	view := big.Slice(0, 30, 2, 7).(*mat.Dense)
 	dense := mat.DenseCopyOf(view)
 	// NaN outside the view must not be seen.
@@ -503,7 +504,7 @@ func TestVariantsSeparable(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(29, 30))
 	for k := range 100 {
 		n, d := 2+rnd.IntN(60), 1+rnd.IntN(8)
-		X, y := separableSet(rnd, n, d, 0.05)
+		X, y, _, _ := marginSet(rnd, n, d, 0.05, true)
 		for _, kind := range variantKinds {
 			c := kind.make(Perceptron{Epochs: 100000, Rand: rand.New(rand.NewPCG(uint64(k), 0))})
 			if err := c.Fit(X, y); err != nil {
@@ -576,7 +577,7 @@ func TestBadValueFirstVisit(t *testing.T) {
 	for seed := range uint64(200) {
 		rnd := rand.New(rand.NewPCG(seed, 77))
 		n, d := 2+rnd.IntN(40), 1+rnd.IntN(6)
-		_, X, y := randomSet(rnd, n, d)
+		_, X, y := intSet(rnd, n, d)
 		for range 1 + rnd.IntN(3) {
 			X.Set(rnd.IntN(n), rnd.IntN(d), bad[rnd.IntN(len(bad))])
 		}
@@ -608,8 +609,9 @@ func TestBadValueFirstVisit(t *testing.T) {
 				t.Errorf("seed %d, %s: Fit returned %v, want %q", seed, name, err, want)
 			}
 		}
-		finite := func(name string) func(epoch, i int, w []float64, b float64) {
-			return func(epoch, i int, w []float64, b float64) {
+		finite := func(name string) func(Update) {
+			return func(u Update) {
+				i, w, b := u.Row, u.Weights, u.Bias
 				if j := nonFinite(append(slices.Clone(w), b)); j >= 0 {
 					t.Errorf("seed %d, %s: OnUpdate saw w or b not finite after row %d", seed, name, i)
 				}
@@ -622,7 +624,8 @@ func TestBadValueFirstVisit(t *testing.T) {
 			check(kind.name, c.Fit(X, y))
 		}
 		for _, f := range []KernelFunc{Linear{}, Poly{}, RBF{}} {
-			k := Kernel{Func: f, Epochs: 3, Rand: newRand(), OnUpdate: func(epoch, i, vectors int, b float64) {
+			k := Kernel{Func: f, Epochs: 3, Rand: newRand(), OnUpdate: func(u Update) {
+				i := u.Row
 				if nonFinite(X.RawRowView(i)) >= 0 {
 					t.Errorf("seed %d, Kernel %T: OnUpdate after a mistake on bad row %d", seed, f, i)
 				}

@@ -6,9 +6,7 @@ package perceptron
 
 import (
 	"math/rand/v2"
-	"slices"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -60,11 +58,11 @@ type Voted struct {
 
 	// OnUpdate is called after every update with the new voter's weights,
 	// as in Perceptron.
-	OnUpdate func(epoch, i int, w []float64, b float64)
+	OnUpdate func(Update)
 
 	first linear    // w_0, b_0
 	last  linear    // w_K, b_K
-	rows  []float64 // the distinct mistaken rows, one after another
+	rows  *rows     // the distinct mistaken rows
 	steps []float64 // Rate·y of each distinct row
 	unit  float64   // 1 if the steps move the bias, 0 through the origin
 	votes []vote    // votes[0] is w_0's; votes[k] is the k-th mistake's
@@ -91,15 +89,13 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	lin := s.start(ds.d)
-	first := linear{w: slices.Clone(lin.w), b: lin.b}
+	w0 := lin.clone()
 	// Each vote holds first the visit that made it; the count of a vote
 	// is the number of visits from it to the next vote's.
 	votes := []vote{{row: -1}}
-	stats, err := s.run(ds, func(epoch int, order []int) (int, error) {
-		return s.pass(&lin, ds, epoch, order, func(i, visit int) {
-			votes = append(votes, vote{row: i, count: visit})
-		})
-	})
+	stats, err := s.run(ds, newRule(ds, &lin, &s, func(i, visit int) {
+		votes = append(votes, vote{row: i, count: visit})
+	}))
 	if err != nil {
 		return err
 	}
@@ -116,28 +112,26 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 
 	// Number the distinct mistaken rows, and store each once.
 	slot := make([]int, ds.n) // 1 + the number of row i, or 0 if not stored
-	m := 0
+	var first []int           // the rows in the order of their numbers
 	for k := 1; k < len(votes); k++ {
 		i := votes[k].row
 		if slot[i] == 0 {
-			m++
-			slot[i] = m
+			first = append(first, i)
+			slot[i] = len(first)
 		}
 		votes[k].row = slot[i] - 1
 	}
-	rows := make([]float64, m*ds.d)
-	steps := make([]float64, m)
-	for i, r := range slot {
-		if r > 0 {
-			copy(rows[(r-1)*ds.d:], ds.row(i))
-			steps[r-1] = s.rate * ds.y[i]
-		}
+	rows := newRows(ds.d, len(first))
+	steps := make([]float64, len(first))
+	for r, i := range first {
+		rows.append(ds.row(i))
+		steps[r] = s.rate * ds.y[i]
 	}
 	v.unit = 1
 	if s.noBias {
 		v.unit = 0
 	}
-	v.first, v.last, v.rows, v.steps, v.stats = first, lin, rows, steps, stats
+	v.first, v.last, v.rows, v.steps, v.stats = w0, lin, rows, steps, stats
 	v.votes = append(make([]vote, 0, len(votes)), votes...)
 	return nil
 }
@@ -160,16 +154,15 @@ func (v *Voted) Score(x []float64) float64 {
 // vote returns the vote on x; method names the caller in a panic.
 func (v *Voted) vote(x []float64, method string) float64 {
 	v.last.checked(x, method)
-	a := v.first.score(x)
+	a := v.first.score(vec{x})
 	vote := float64(v.votes[0].count) * sign(a)
 	if len(v.steps) == 0 {
 		return vote
 	}
 	buf := getScratch(len(v.steps))
 	t := *buf
-	d := len(x)
 	for r, step := range v.steps {
-		t[r] = step * (floats.Dot(v.rows[r*d:(r+1)*d], x) + v.unit)
+		t[r] = step * (v.rows.row(r).dot(x) + v.unit)
 	}
 	for _, vt := range v.votes[1:] {
 		a += t[vt.row]

@@ -55,7 +55,7 @@ func TestVotedMatchesNaive(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(51, 52))
 	for k := range 400 {
 		n, d := 1+rnd.IntN(25), 1+rnd.IntN(5)
-		rows, X, y := randomSet(rnd, n, d)
+		rows, X, y := intSet(rnd, n, d)
 		tr := randomTrial(rnd, d)
 		var v Voted
 		set(&v, tr.settings())
@@ -67,7 +67,7 @@ func TestVotedMatchesNaive(t *testing.T) {
 		if !slices.Equal(v.Weights(), last.w) || v.Bias() != last.b {
 			t.Fatalf("trial %d: last weights w=%v b=%v, want w=%v b=%v", k, v.Weights(), v.Bias(), last.w, last.b)
 		}
-		test, _, _ := randomSet(rnd, 30, d)
+		test, _, _ := intSet(rnd, 30, d)
 		for _, x := range append(test, rows...) {
 			if got, want := v.Score(x), naiveVote(voters, x); got != want {
 				t.Fatalf("trial %d (%+v): vote on %v is %v, want %v", k, tr, x, got, want)
@@ -93,12 +93,12 @@ func TestVotedMatchesNaive(t *testing.T) {
 			t.Fatalf("trial %d: counts sum to %d, want %d visits", k, total, st.Epochs*n)
 		}
 		m := len(v.steps)
-		if len(v.rows) != m*d || m > min(n, st.Mistakes) {
-			t.Fatalf("trial %d: %d stored rows of %d values for %d rows and %d mistakes", k, m, len(v.rows), n, st.Mistakes)
+		if v.rows.n != m || len(v.rows.data) != m*d || m > min(n, st.Mistakes) {
+			t.Fatalf("trial %d: %d stored rows of %d values for %d rows and %d mistakes", k, m, len(v.rows.data), n, st.Mistakes)
 		}
 		for r := range m {
-			if !slices.ContainsFunc(rows, func(x []float64) bool { return slices.Equal(x, v.rows[r*d:(r+1)*d]) }) {
-				t.Fatalf("trial %d: stored row %v is not a row of X", k, v.rows[r*d:(r+1)*d])
+			if !slices.ContainsFunc(rows, func(x []float64) bool { return slices.Equal(x, v.rows.row(r).val) }) {
+				t.Fatalf("trial %d: stored row %v is not a row of X", k, v.rows.row(r).val)
 			}
 		}
 	}
@@ -111,8 +111,8 @@ func TestVotedDistinctRows(t *testing.T) {
 	if err := v.Fit(mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0}), []float64{1, 1, -1, -1}); err != nil {
 		t.Fatal(err)
 	}
-	if len(v.votes) != 3+4*99+1 || len(v.steps) != 4 || len(v.rows) != 8 {
-		t.Fatalf("%d votes, %d rows of %d values; want 400 votes, 4 rows of 8 values", len(v.votes), len(v.steps), len(v.rows))
+	if len(v.votes) != 3+4*99+1 || len(v.steps) != 4 || len(v.rows.data) != 8 {
+		t.Fatalf("%d votes, %d rows of %d values; want 400 votes, 4 rows of 8 values", len(v.votes), len(v.steps), len(v.rows.data))
 	}
 }
 

@@ -35,27 +35,23 @@ var classifiers = []struct {
 }{
 	{"perceptron", func(o *options) model {
 		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate()}
 	}},
 	{"pocket", func(o *options) model {
 		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate(), CheckAll: o.checkAll}
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate(), CheckAll: o.checkAll}
 	}},
 	{"averaged", func(o *options) model {
 		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate()}
 	}},
 	{"voted", func(o *options) model {
 		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onLinearUpdate()}
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate()}
 	}},
 	{"kernel", func(o *options) model {
-		k := &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
-			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias}
-		if o.progress != nil {
-			k.OnUpdate = func(epoch, i, _ int, _ float64) { o.progress.update(epoch, i) }
-		}
-		return k
+		return &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
+			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias, OnUpdate: o.onUpdate()}
 	}},
 }
 
@@ -215,12 +211,12 @@ func (o *options) rand() *rand.Rand {
 	return rand.New(rand.NewPCG(o.seed, 1))
 }
 
-// onLinearUpdate returns the OnUpdate callback of the linear classifiers.
-func (o *options) onLinearUpdate() func(epoch, i int, w []float64, b float64) {
+// onUpdate returns the OnUpdate callback of the classifiers.
+func (o *options) onUpdate() func(perceptron.Update) {
 	if o.progress == nil {
 		return nil
 	}
-	return func(epoch, i int, _ []float64, _ float64) { o.progress.update(epoch, i) }
+	return func(u perceptron.Update) { o.progress.update(u.Epoch, u.Row) }
 }
 
 func parseFloats(s string) ([]float64, error) {

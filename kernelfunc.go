@@ -1,0 +1,208 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// KernelFunc is a kernel: a function K(x, z) that is an inner product of x
+// and z mapped into some feature space. Linear, Poly, RBF and Custom are
+// kernel functions.
+type KernelFunc interface {
+	// Eval returns K(x, z). It panics if x and z differ in length or if
+	// the kernel's parameters are not valid.
+	Eval(x, z []float64) float64
+
+	// kernel returns the kernel for rows of length d with its defaults
+	// filled in, or an error if a parameter is not valid.
+	kernel(d int) (kern, error)
+}
+
+// Linear is the linear kernel x·z. With it, Kernel is the perceptron in
+// dual form.
+type Linear struct{}
+
+// Poly is the polynomial kernel (Gamma·x·z + Coef0)^Degree.
+//
+// Degree must not be negative; zero means 3. Gamma must be finite and not
+// negative; zero means 1/d for rows of length d. Coef0 must be finite.
+// The kernel of Freund and Schapire (1999), (x·z + 1)^3, is
+// Poly{Degree: 3, Gamma: 1, Coef0: 1}.
+type Poly struct {
+	Degree int
+	Gamma  float64
+	Coef0  float64
+}
+
+// RBF is the Gaussian radial basis function kernel exp(-Gamma·||x-z||²).
+//
+// Gamma must be finite and not negative; zero means 1/d for rows of
+// length d. The squared distance is computed as ||x||² + ||z||² - 2·x·z,
+// clamped at zero, so that a fitted Kernel takes the dot products of many
+// pairs at once. Eval takes the three dot products with one routine, and
+// so gives exactly 1 when x equals z; Fit and Score take x·z for many rows
+// at once with gonum's matrix-vector product, whose rounding differs from
+// that of the norms, so there K(x, x) is 1 only to within rounding. The
+// expansion loses precision on rows far from the origin compared with
+// their distances: centre the data.
+type RBF struct {
+	Gamma float64
+}
+
+// Custom is a kernel given by a function. The function must be symmetric,
+// K(x, z) = K(z, x), must not modify or retain its arguments, and must be
+// safe for concurrent use: Kernel calls it from several goroutines. If it
+// panics, the panic reaches the caller of the Kernel method that called
+// it, on the caller's goroutine. It must not call runtime.Goexit, as
+// testing's FailNow does.
+type Custom func(x, z []float64) float64
+
+// Eval returns x·z.
+func (Linear) Eval(x, z []float64) float64 { return evalKernel(Linear{}, x, z) }
+
+// Eval returns (Gamma·x·z + Coef0)^Degree.
+func (p Poly) Eval(x, z []float64) float64 { return evalKernel(p, x, z) }
+
+// Eval returns exp(-Gamma·||x-z||²).
+func (r RBF) Eval(x, z []float64) float64 { return evalKernel(r, x, z) }
+
+// Eval returns f(x, z).
+func (f Custom) Eval(x, z []float64) float64 { return evalKernel(f, x, z) }
+
+func evalKernel(f KernelFunc, x, z []float64) float64 {
+	if len(x) != len(z) {
+		panic(fmt.Sprintf("perceptron: x has length %d, z has length %d", len(x), len(z)))
+	}
+	k, err := f.kernel(len(x))
+	if err != nil {
+		panic(err)
+	}
+	if k.kind == customKernel {
+		return k.f(x, z)
+	}
+	var xn, zn float64
+	if k.norms() {
+		xn, zn = floats.Dot(x, x), floats.Dot(z, z)
+	}
+	return k.ofDot(floats.Dot(x, z), xn, zn)
+}
+
+func (Linear) kernel(int) (kern, error) { return kern{kind: linearKernel}, nil }
+
+func (p Poly) kernel(d int) (kern, error) {
+	switch {
+	case p.Degree < 0:
+		return kern{}, fmt.Errorf("perceptron: Poly.Degree is %d, want >= 0", p.Degree)
+	case !(p.Gamma >= 0) || math.IsInf(p.Gamma, 1):
+		return kern{}, fmt.Errorf("perceptron: Poly.Gamma is %v, want a finite value >= 0", p.Gamma)
+	case !finite(p.Coef0):
+		return kern{}, fmt.Errorf("perceptron: Poly.Coef0 is %v, want a finite value", p.Coef0)
+	}
+	k := kern{kind: polyKernel, degree: p.Degree, gamma: p.Gamma, coef0: p.Coef0}
+	if k.degree == 0 {
+		k.degree = 3
+	}
+	if k.gamma == 0 {
+		k.gamma = 1 / float64(d)
+	}
+	return k, nil
+}
+
+func (r RBF) kernel(d int) (kern, error) {
+	if !(r.Gamma >= 0) || math.IsInf(r.Gamma, 1) {
+		return kern{}, fmt.Errorf("perceptron: RBF.Gamma is %v, want a finite value >= 0", r.Gamma)
+	}
+	k := kern{kind: rbfKernel, gamma: r.Gamma}
+	if k.gamma == 0 {
+		k.gamma = 1 / float64(d)
+	}
+	return k, nil
+}
+
+func (f Custom) kernel(int) (kern, error) {
+	if f == nil {
+		return kern{}, errors.New("perceptron: Custom kernel is nil")
+	}
+	return kern{kind: customKernel, f: f}, nil
+}
+
+type kernelKind int
+
+const (
+	linearKernel kernelKind = iota
+	polyKernel
+	rbfKernel
+	customKernel
+)
+
+// kern is a kernel with its parameters resolved. The built-in kernels are
+// functions of x·z and, for RBF, of the squared norms of x and z, so that
+// the kernel values of many pairs come from dot products that gonum's
+// BLAS computes a matrix at a time.
+type kern struct {
+	kind         kernelKind
+	degree       int
+	gamma, coef0 float64
+	f            func(x, z []float64) float64
+}
+
+// norms reports whether the kernel needs the squared norms of its
+// arguments.
+func (k *kern) norms() bool { return k.kind == rbfKernel }
+
+// ofDot returns the kernel value of a pair with dot product s and squared
+// norms xn and zn.
+func (k *kern) ofDot(s, xn, zn float64) float64 {
+	switch k.kind {
+	case polyKernel:
+		return powi(k.gamma*s+k.coef0, k.degree)
+	case rbfKernel:
+		return math.Exp(-k.gamma * max(xn+zn-2*s, 0))
+	}
+	return s
+}
+
+// powi returns x^n by repeated squaring.
+func powi(x float64, n int) float64 {
+	r := 1.0
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			r *= x
+		}
+		x *= x
+	}
+	return r
+}
+
+// values sets dst[q] = K(v, a_q) for the rows a_q of a, which has
+// len(dst) rows. an holds the squared norms of the rows of a and vn that
+// of v when the kernel needs them.
+func (k *kern) values(dst []float64, a *rows, an []float64, v vec, vn float64) {
+	if len(dst) == 0 {
+		return
+	}
+	if k.kind == customKernel {
+		for q := range dst {
+			dst[q] = k.f(v.val, a.row(q).val)
+		}
+		return
+	}
+	a.products(dst, v)
+	if k.kind == linearKernel {
+		return
+	}
+	for q, s := range dst {
+		var aq float64
+		if an != nil {
+			aq = an[q]
+		}
+		dst[q] = k.ofDot(s, aq, vn)
+	}
+}

@@ -1,0 +1,259 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// kernelVersion is the version of the JSON form of Kernel.
+const kernelVersion = 1
+
+// kernelFuncJSON is the JSON form of a kernel function: its name, linear,
+// poly or rbf, and the parameters of Poly and RBF. The parameters that a
+// kernel does not have are zero.
+type kernelFuncJSON struct {
+	Name   string  `json:"name"`
+	Degree int     `json:"degree"`
+	Gamma  float64 `json:"gamma"`
+	Coef0  float64 `json:"coef0"`
+}
+
+// kernelSettingsJSON is the JSON form of the settings of Kernel. Func is
+// null for a nil Func.
+type kernelSettingsJSON struct {
+	Func       *kernelFuncJSON `json:"func"`
+	Prediction string          `json:"prediction"`
+	Budget     int             `json:"budget"`
+	Epochs     int             `json:"epochs"`
+	Rate       float64         `json:"rate"`
+	NoBias     bool            `json:"noBias"`
+}
+
+// kernelModelJSON is the JSON form of a fitted kernel perceptron, as Kernel
+// keeps it. The coefficients and the sum of the steps are saved, not summed
+// again on loading, since a Budget's removals subtract from them.
+type kernelModelJSON struct {
+	Kernel         kernelFuncJSON `json:"kernel"`        // with its parameters as Fit resolved them
+	Features       int            `json:"features"`      // the length of the rows
+	ThroughOrigin  bool           `json:"throughOrigin"` // trained without a bias
+	SupportVectors [][]float64    `json:"supportVectors"`
+	Coefficients   []float64      `json:"coefficients"`   // of each support vector in the last hypothesis
+	StepSum        float64        `json:"stepSum"`        // the sum of the steps of the mistakes: the bias, unless through the origin
+	MistakeVectors []int          `json:"mistakeVectors"` // the support vector of each mistake
+	MistakeSteps   []float64      `json:"mistakeSteps"`   // Rate·y of each mistake
+	MistakeVisits  []int          `json:"mistakeVisits"`  // the visit, counted from 1, of each mistake
+	Visits         int            `json:"visits"`
+	Removed        int            `json:"removed"` // the visit of the last removal by Budget, or 0
+}
+
+// kernelFuncToJSON returns the JSON form of f, or an error if f, such as a
+// Custom kernel, cannot be saved.
+func kernelFuncToJSON(f KernelFunc) (*kernelFuncJSON, error) {
+	switch f := f.(type) {
+	case nil:
+		return nil, nil
+	case Linear:
+		return &kernelFuncJSON{Name: "linear"}, nil
+	case Poly:
+		return &kernelFuncJSON{Name: "poly", Degree: f.Degree, Gamma: f.Gamma, Coef0: f.Coef0}, nil
+	case RBF:
+		return &kernelFuncJSON{Name: "rbf", Gamma: f.Gamma}, nil
+	case Custom:
+		return nil, errors.New("perceptron: MarshalJSON: a Custom kernel is a Go function, which cannot be saved")
+	}
+	return nil, fmt.Errorf("perceptron: MarshalJSON: a kernel of type %T cannot be saved: use Linear, Poly or RBF", f)
+}
+
+// kernelFunc returns the kernel function of j.
+func (j *kernelFuncJSON) kernelFunc() (KernelFunc, error) {
+	switch j.Name {
+	case "linear":
+		if j.Degree != 0 || j.Gamma != 0 || j.Coef0 != 0 {
+			return nil, errors.New("perceptron: Kernel model: the linear kernel has no parameters, want degree, gamma and coef0 0")
+		}
+		return Linear{}, nil
+	case "poly":
+		return Poly{Degree: j.Degree, Gamma: j.Gamma, Coef0: j.Coef0}, nil
+	case "rbf":
+		if j.Degree != 0 || j.Coef0 != 0 {
+			return nil, errors.New("perceptron: Kernel model: the rbf kernel has gamma alone, want degree and coef0 0")
+		}
+		return RBF{Gamma: j.Gamma}, nil
+	}
+	return nil, fmt.Errorf("perceptron: Kernel model: unknown kernel %q, want linear, poly or rbf", j.Name)
+}
+
+// json returns the JSON form of the resolved kernel k, which is not a
+// Custom one.
+func (k *kern) json() kernelFuncJSON {
+	name := map[kernelKind]string{linearKernel: "linear", polyKernel: "poly", rbfKernel: "rbf"}[k.kind]
+	return kernelFuncJSON{Name: name, Degree: k.degree, Gamma: k.gamma, Coef0: k.coef0}
+}
+
+// MarshalJSON returns the JSON form of the fitted kernel perceptron: its
+// type and format version, the settings Func, Prediction, Budget, Epochs,
+// Rate and NoBias, the model as Kernel keeps it (the kernel it was fitted
+// with, with its parameters resolved, the support vectors and their
+// coefficients, and every mistake of the hypothesis, with its support
+// vector, step and visit), and Stats. Rand and OnUpdate are not saved.
+//
+// MarshalJSON returns an error if the Kernel has not been fitted, if its
+// kernel, or the one it was fitted with, is a Custom one (a Go function,
+// which no file can hold) or of a type other than Linear, Poly and RBF, or
+// if the settings are not valid.
+func (k *Kernel) MarshalJSON() ([]byte, error) {
+	if k.m == nil {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	m := k.m
+	if m.k.kind == customKernel {
+		return nil, errors.New("perceptron: MarshalJSON: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved")
+	}
+	f, err := kernelFuncToJSON(k.Func)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := k.resolve(m.d); err != nil {
+		return nil, err
+	}
+	s := kernelSettingsJSON{Func: f, Prediction: k.Prediction.String(), Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias}
+	h := &m.h
+	j := kernelModelJSON{
+		Kernel:         m.k.json(),
+		Features:       m.d,
+		ThroughOrigin:  m.beta == 0,
+		SupportVectors: make([][]float64, m.vectors()),
+		Coefficients:   m.last,
+		StepSum:        h.sumA,
+		MistakeVectors: make([]int, len(h.mistakes)),
+		MistakeSteps:   make([]float64, len(h.mistakes)),
+		MistakeVisits:  make([]int, len(h.mistakes)),
+		Visits:         h.visits,
+		Removed:        h.removed,
+	}
+	for v := range j.SupportVectors {
+		j.SupportVectors[v] = m.sv.row(v).val
+	}
+	for i, u := range h.mistakes {
+		j.MistakeVectors[i], j.MistakeSteps[i], j.MistakeVisits[i] = u.v, u.a, u.t
+	}
+	return marshalModel("Kernel", kernelVersion, s, j, k.stats)
+}
+
+// UnmarshalJSON sets the kernel perceptron to the fitted model in data, as
+// written by MarshalJSON: its settings, model and Stats. Rand and OnUpdate
+// keep the values they had. The loaded Kernel predicts exactly as the saved
+// one did, under each Prediction rule, and Learn goes on from its
+// hypothesis; with a Budget and a nil Rand, Learn draws the mistakes to
+// remove from a fresh source with the fixed seed, not from where the saved
+// Kernel's source had got to.
+//
+// UnmarshalJSON returns an error, and changes nothing, if data is not the
+// JSON form of a Kernel of this format version or is not valid, as when a
+// kernel or a prediction rule is unknown, a kernel parameter or a setting
+// is not valid, or the parts of the model do not agree with each other. As
+// encoding/json asks, the JSON null changes nothing.
+func (k *Kernel) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s kernelSettingsJSON
+	var j kernelModelJSON
+	st, err := unmarshalModel(data, "Kernel", kernelVersion, &s, &j)
+	if err != nil {
+		return err
+	}
+	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias}
+	if s.Func != nil {
+		if set.Func, err = s.Func.kernelFunc(); err != nil {
+			return err
+		}
+	}
+	switch s.Prediction {
+	case "last":
+		set.Prediction = PredictLast
+	case "voted":
+		set.Prediction = PredictVoted
+	case "averaged":
+		set.Prediction = PredictAveraged
+	default:
+		return fmt.Errorf("perceptron: Kernel model: prediction %q, want last, voted or averaged", s.Prediction)
+	}
+	if j.Features < 1 {
+		return fmt.Errorf("perceptron: Kernel model has %d features, want at least 1", j.Features)
+	}
+	if _, _, err := set.resolve(j.Features); err != nil {
+		return err
+	}
+	m, err := j.model()
+	if err != nil {
+		return err
+	}
+	k.Func, k.Prediction, k.Budget, k.Epochs, k.Rate, k.NoBias = set.Func, set.Prediction, set.Budget, set.Epochs, set.Rate, set.NoBias
+	k.m, k.stats = m, st
+	return nil
+}
+
+// model returns the model that j describes, or an error if it is not
+// valid.
+func (j *kernelModelJSON) model() (*kmodel, error) {
+	f, err := j.Kernel.kernelFunc()
+	if err != nil {
+		return nil, err
+	}
+	kn, err := f.kernel(j.Features)
+	if err != nil {
+		return nil, err
+	}
+	if kn.json() != j.Kernel {
+		// Resolving filled in a default: Fit would have saved it.
+		return nil, fmt.Errorf("perceptron: Kernel model: the %s kernel has degree %d and gamma %v, want the values it was fitted with, > 0", j.Kernel.Name, j.Kernel.Degree, j.Kernel.Gamma)
+	}
+	d, u, n := j.Features, len(j.SupportVectors), len(j.MistakeVectors)
+	switch {
+	case len(j.Coefficients) != u:
+		return nil, fmt.Errorf("perceptron: Kernel model has %d support vectors and %d coefficients, want as many", u, len(j.Coefficients))
+	case len(j.MistakeSteps) != n || len(j.MistakeVisits) != n:
+		return nil, fmt.Errorf("perceptron: Kernel model has %d mistake vectors, %d steps and %d visits, want as many", n, len(j.MistakeSteps), len(j.MistakeVisits))
+	case j.Visits < 1:
+		return nil, fmt.Errorf("perceptron: Kernel model has %d visits, want at least 1", j.Visits)
+	case j.Removed < 0 || j.Removed > j.Visits:
+		return nil, fmt.Errorf("perceptron: Kernel model's last removal is at visit %d, want 0 to %d", j.Removed, j.Visits)
+	}
+	m := newModel(kn, d, !j.ThroughOrigin)
+	m.sv = newRows(d, u)
+	for v, x := range j.SupportVectors {
+		if len(x) != d {
+			return nil, fmt.Errorf("perceptron: Kernel model's support vector %d has length %d, want %d", v, len(x), d)
+		}
+		m.sv.append(vec{x})
+		if kn.norms() {
+			m.norm = append(m.norm, vec{x}.norm2())
+		}
+	}
+	h := &m.h
+	m.last, h.refs, h.vectors = j.Coefficients, make([]int, u), u
+	h.mistakes = make([]mistake, n)
+	for i, v := range j.MistakeVectors {
+		t := j.MistakeVisits[i]
+		switch {
+		case v < 0 || v >= u:
+			return nil, fmt.Errorf("perceptron: Kernel model's mistake %d is on support vector %d, want one of its %d", i+1, v, u)
+		case t < 1 || t > j.Visits || i > 0 && t <= j.MistakeVisits[i-1]:
+			// A visit makes at most one mistake.
+			return nil, fmt.Errorf("perceptron: Kernel model's mistake %d is at visit %d, want one after the last mistake's and at most %d", i+1, t, j.Visits)
+		}
+		h.mistakes[i] = mistake{v: v, a: j.MistakeSteps[i], t: t}
+		h.refs[v]++
+	}
+	if v := slices.Index(h.refs, 0); v >= 0 {
+		return nil, fmt.Errorf("perceptron: Kernel model's support vector %d has no mistake", v)
+	}
+	h.sumA, h.visits, h.removed = j.StepSum, j.Visits, j.Removed
+	return m, nil
+}

@@ -1,0 +1,439 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// Fit visits the rows a block at a time. Before the visits of a block its
+// rows are brought up to date with the changes to the hypothesis since
+// their last visit, in two parts: the bulk, the changes made before the
+// visits of the block lookahead blocks earlier, which the other goroutines
+// compute ahead, while the visits go on; and the rest, which the visiting
+// goroutine adds when the block's turn comes. The split depends on the
+// data and the settings alone, so the sums do too.
+const (
+	// blockRows is the number of rows in a block; their copy, 64·d
+	// numbers, stays in the L2 cache while every support vector passes.
+	blockRows = 64
+
+	// lookahead is the number of blocks whose bulk is computed ahead of
+	// the visits.
+	lookahead = 2
+
+	// chunkChanges is the number of changes in one unit of the bulk's
+	// parallel work.
+	chunkChanges = 16
+)
+
+// change is one change to the hypothesis during Fit: a term
+// delta·K(x_row, ·), and delta·beta on the bias. norm is the squared norm
+// of x_row if the kernel needs it.
+type change struct {
+	row   int
+	delta float64
+	norm  float64
+}
+
+// trainer is the state of one Fit.
+//
+// It keeps, for every row i, the part f[i] of its score made of the
+// changes with index below seen[i], and a log of the changes. A mistake
+// inside a block is spread at once to the rows of the block still to be
+// visited. The log keeps only the changes that some row has not seen.
+type trainer struct {
+	ds     *dataset
+	k      kern
+	rate   float64
+	beta   float64
+	budget int
+	rnd    *rand.Rand
+	ownRnd bool // rnd is the fixed-seed source, not Kernel.Rand
+
+	f    []float64
+	seen []int
+	norm []float64 // squared norms of the rows, if the kernel needs them
+	log  []change  // the changes from index base on
+	base int
+
+	h hypothesis // v of a mistake is a row
+
+	order   []int // the visits of this epoch
+	inOrder []int // the rows in index order, once needed
+	pos     int   // the visits made in this epoch
+	blocks  []block
+	cur     *block    // the block being visited
+	k0      []float64 // the visiting goroutine's kernel values
+
+	mu    sync.Mutex
+	cond  sync.Cond // a block was queued or its bulk done, or stop
+	queue []*block  // blocks whose bulk has chunks to hand out
+	stop  bool
+	panic any // the first panic of a chunk, for start to raise
+	wait  func()
+}
+
+// block is a block of visits and the catch-up of its rows.
+type block struct {
+	rows []int     // the visits, in order
+	x    *rows     // copy of the rows, in order
+	xn   []float64 // their squared norms
+
+	// The bulk: changes log, those from index from up to upto, reach the
+	// rows late, those with seen < upto, sorted by seen so that a change
+	// reaches a prefix of them. lx and ln are a copy of late and their
+	// norms; part[c] is the sum of chunk c of the changes for each.
+	upto, from int
+	log        []change
+	late       []int
+	lateSeen   []int
+	lx         *rows
+	ln         []float64
+	chunks     int
+	part       []float64
+	handed     int // chunks handed out
+	done       int // chunks done
+}
+
+func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
+	t := &trainer{
+		ds:     ds,
+		k:      k,
+		rate:   s.rate,
+		budget: kp.Budget,
+		rnd:    kp.Rand,
+		f:      make([]float64, ds.n),
+		seen:   make([]int, ds.n),
+		h:      hypothesis{refs: make([]int, ds.n)},
+		blocks: make([]block, lookahead+1),
+		queue:  make([]*block, 0, lookahead+1),
+		k0:     make([]float64, blockRows),
+	}
+	t.cond.L = &t.mu
+	if !s.noBias {
+		t.beta = 1
+	}
+	if t.rnd == nil {
+		t.rnd, t.ownRnd = rand.New(rand.NewPCG(budgetSeed, 0)), true
+	}
+	if k.norms() {
+		// The rows do not change during Fit: one pass gives their norms.
+		t.norm = make([]float64, ds.n)
+		for i := range t.norm {
+			t.norm[i] = ds.row(i).norm2()
+		}
+	}
+	for i := range t.blocks {
+		b := &t.blocks[i]
+		b.x = newRows(ds.d, blockRows)
+		b.xn = make([]float64, blockRows)
+		b.late = make([]int, 0, blockRows)
+		b.lateSeen = make([]int, 0, blockRows)
+		b.lx = newRows(ds.d, blockRows)
+		b.ln = make([]float64, blockRows)
+	}
+	t.wait = background(t.help)
+	return t
+}
+
+// close stops the helpers.
+func (t *trainer) close() {
+	t.mu.Lock()
+	t.stop = true
+	t.cond.Broadcast()
+	t.mu.Unlock()
+	t.wait()
+}
+
+// epoch starts an epoch that visits the rows in order, or in index order
+// if order is nil. Before the first epoch it checks the rows for NaN and
+// infinities in the order of its visits, since the kernel meets a row
+// before its visit, in the work done ahead.
+func (t *trainer) epoch(e int, order []int) error {
+	if order == nil {
+		// The blocks hold slices of the order, so index order needs one.
+		if t.inOrder == nil {
+			t.inOrder = make([]int, t.ds.n)
+			for i := range t.inOrder {
+				t.inOrder[i] = i
+			}
+		}
+		order = t.inOrder
+	}
+	if e == 1 {
+		if err := t.ds.check(order); err != nil {
+			return err
+		}
+	}
+	t.order, t.pos = order, 0
+	if t.h.visits > 0 {
+		// Every row has been visited and no bulk is under way, so the log
+		// before the oldest last visit will not be needed again.
+		lo := slices.Min(t.seen)
+		t.log = t.log[:copy(t.log, t.log[lo-t.base:])]
+		t.base = lo
+	}
+	for b := range lookahead {
+		t.queueBlock(b)
+	}
+	return nil
+}
+
+// queueBlock prepares block b of the epoch, if there is one, and queues its
+// bulk: the changes logged so far.
+func (t *trainer) queueBlock(b int) {
+	lo := b * blockRows
+	if lo >= len(t.order) {
+		return
+	}
+	blk := &t.blocks[b%len(t.blocks)]
+	blk.rows = t.order[lo:min(lo+blockRows, len(t.order))]
+	blk.upto = t.base + len(t.log)
+	blk.late, blk.lateSeen = blk.late[:0], blk.lateSeen[:0]
+	blk.x.reset()
+	for q, r := range blk.rows {
+		blk.x.append(t.ds.row(r))
+		if t.norm != nil {
+			blk.xn[q] = t.norm[r]
+		}
+		if t.seen[r] < blk.upto {
+			blk.late = append(blk.late, r)
+			blk.lateSeen = append(blk.lateSeen, t.seen[r])
+		}
+	}
+	// Sort by seen, by insertion: blocks are small.
+	for i := 1; i < len(blk.late); i++ {
+		for j := i; j > 0 && blk.lateSeen[j] < blk.lateSeen[j-1]; j-- {
+			blk.late[j], blk.late[j-1] = blk.late[j-1], blk.late[j]
+			blk.lateSeen[j], blk.lateSeen[j-1] = blk.lateSeen[j-1], blk.lateSeen[j]
+		}
+	}
+	blk.chunks, blk.handed, blk.done = 0, 0, 0
+	if len(blk.late) == 0 {
+		return
+	}
+	blk.lx.reset()
+	for q, r := range blk.late {
+		blk.lx.append(t.ds.row(r))
+		if t.norm != nil {
+			blk.ln[q] = t.norm[r]
+		}
+	}
+	blk.from = blk.lateSeen[0]
+	blk.log = t.log[blk.from-t.base : blk.upto-t.base]
+	blk.chunks = (blk.upto - blk.from + chunkChanges - 1) / chunkChanges
+	nl := len(blk.late)
+	blk.part = slices.Grow(blk.part[:0], blk.chunks*nl)[:blk.chunks*nl]
+	t.mu.Lock()
+	t.queue = append(t.queue, blk)
+	t.cond.Broadcast()
+	t.mu.Unlock()
+}
+
+// help is a helper goroutine: it computes chunks of the queued bulks,
+// oldest first, until close.
+func (t *trainer) help() {
+	k := make([]float64, blockRows)
+	t.mu.Lock()
+	for {
+		t.prune()
+		if t.stop {
+			t.mu.Unlock()
+			return
+		}
+		if len(t.queue) == 0 {
+			t.cond.Wait()
+			continue
+		}
+		t.work(t.queue[0], k)
+	}
+}
+
+// prune drops from the queue the bulks with no chunk left to hand out.
+// It is called with t.mu held.
+func (t *trainer) prune() {
+	n := 0
+	for n < len(t.queue) && t.queue[n].handed == t.queue[n].chunks {
+		n++
+	}
+	t.queue = t.queue[:copy(t.queue, t.queue[n:])]
+}
+
+// work hands out the next chunk of blk's bulk, computes it and counts it
+// done. It is called, and returns, with t.mu held. A panic of the chunk,
+// which a Custom kernel can raise on a helper, is kept for start to raise
+// on Fit's goroutine.
+func (t *trainer) work(blk *block, k []float64) {
+	c := blk.handed
+	blk.handed++
+	t.mu.Unlock()
+	p := t.try(blk, c, k)
+	t.mu.Lock()
+	if t.panic == nil {
+		t.panic = p
+	}
+	if blk.done++; blk.done == blk.chunks {
+		t.cond.Broadcast()
+	}
+}
+
+// try computes chunk c of blk's bulk and returns the value of its panic, or
+// nil.
+func (t *trainer) try(blk *block, c int, k []float64) (p any) {
+	defer func() { p = recover() }()
+	t.chunk(blk, c, k)
+	return nil
+}
+
+// chunk computes chunk c of blk's bulk into part[c], with k as scratch.
+// It reads only blk and the rows of X.
+func (t *trainer) chunk(blk *block, c int, k []float64) {
+	nl := len(blk.late)
+	part := blk.part[c*nl : c*nl+nl]
+	clear(part)
+	lo := c * chunkChanges
+	q := 0 // change e reaches late[:q], the rows with seen <= e
+	for e := lo; e < min(lo+chunkChanges, len(blk.log)); e++ {
+		for q < nl && blk.lateSeen[q] <= blk.from+e {
+			q++
+		}
+		ch := blk.log[e]
+		t.k.values(k[:q], blk.lx, blk.ln, t.ds.row(ch.row), ch.norm)
+		floats.AddScaled(part[:q], ch.delta, k[:q])
+	}
+}
+
+// start makes block b the block to visit: it waits for its bulk, lending
+// a hand, adds it and the changes made since, and queues the bulk of the
+// block lookahead blocks on.
+func (t *trainer) start(b int) {
+	blk := &t.blocks[b%len(t.blocks)]
+	t.mu.Lock()
+	for blk.done < blk.chunks {
+		if blk.handed < blk.chunks {
+			t.work(blk, t.k0)
+		} else {
+			t.cond.Wait()
+		}
+	}
+	t.prune() // blk is done, as are those before it: none stays queued
+	p := t.panic
+	t.mu.Unlock()
+	if p != nil {
+		panic(p)
+	}
+	nl := len(blk.late)
+	for q, r := range blk.late {
+		var s float64
+		for c := range blk.chunks {
+			s += blk.part[c*nl+q]
+		}
+		t.f[r] += s
+	}
+	// Every row of the block has now seen the changes before upto.
+	k := t.k0[:len(blk.rows)]
+	for _, ch := range t.log[blk.upto-t.base:] {
+		t.k.values(k, blk.x, blk.xn, t.ds.row(ch.row), ch.norm)
+		for q, r := range blk.rows {
+			t.f[r] += ch.delta * k[q]
+		}
+	}
+	t.cur = blk
+	t.queueBlock(b + lookahead)
+}
+
+// visit is Fit's visit of row i. It returns an error if the row's score is
+// not finite.
+func (t *trainer) visit(i, _ int) (bool, error) {
+	p := t.pos % blockRows
+	if p == 0 {
+		t.start(t.pos / blockRows)
+	}
+	t.pos++
+	t.h.visits++
+	t.seen[i] = t.base + len(t.log)
+	y, s := t.ds.y[i], t.f[i]+t.h.bias(t.beta)
+	if !finite(s) {
+		return false, scoreError(fmt.Sprintf("row %d", i), s)
+	}
+	if y*s > 0 {
+		return false, nil
+	}
+	if t.budget > 0 && len(t.h.mistakes) == t.budget {
+		u := t.h.drop(t.rnd)
+		t.change(u.v, -u.a, p)
+	}
+	a := t.rate * y
+	t.h.add(i, a)
+	t.change(i, a, p)
+	return true, nil
+}
+
+func (t *trainer) update() Update {
+	return Update{Bias: t.h.bias(t.beta), Vectors: t.h.vectors}
+}
+
+// change logs the change delta·K(x_row, ·) to the hypothesis, made at
+// position p of the block, and spreads it to the rows after p.
+func (t *trainer) change(row int, delta float64, p int) {
+	ch := change{row: row, delta: delta}
+	if t.norm != nil {
+		ch.norm = t.norm[row]
+	}
+	t.log = append(t.log, ch)
+	blk := t.cur
+	rest := blk.rows[p+1:]
+	if len(rest) == 0 {
+		return
+	}
+	k := t.k0[:len(rest)]
+	after := blk.x.sub(p+1, len(blk.rows))
+	t.k.values(k, &after, blk.xn[p+1:], t.ds.row(row), ch.norm)
+	for q, r := range rest {
+		t.f[r] += delta * k[q]
+	}
+}
+
+// model returns the fitted model: copies of the rows with a mistake, in
+// the order of their first mistake.
+func (t *trainer) model() *kmodel {
+	m := newModel(t.k, t.ds.d, t.beta == 1)
+	if t.ownRnd {
+		m.rnd = t.rnd // Learn continues its draws
+	}
+	m.h.visits, m.h.removed = t.h.visits, t.h.removed
+	u := t.h.vectors
+	m.sv = newRows(t.ds.d, u)
+	if m.k.norms() {
+		m.norm = make([]float64, 0, u)
+	}
+	m.last = make([]float64, 0, u)
+	m.h.refs = make([]int, 0, u)
+	m.h.mistakes = make([]mistake, 0, len(t.h.mistakes))
+	index := t.seen // no longer needed: reused as the row's vector index + 1
+	clear(index)
+	for _, e := range t.h.mistakes {
+		if index[e.v] == 0 {
+			var xn float64
+			if m.k.norms() {
+				xn = t.norm[e.v]
+			}
+			index[e.v] = m.store(t.ds.row(e.v), xn) + 1
+		}
+		v := index[e.v] - 1
+		m.h.mistakes = append(m.h.mistakes, mistake{v: v, a: e.a, t: e.t})
+		m.last[v] += e.a
+		m.h.refs[v]++
+		m.h.sumA += e.a
+	}
+	m.h.vectors = m.vectors()
+	return m
+}
