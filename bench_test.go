@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/seed5ae3614e/perceptron/internal/fashion"
+	"github.com/seed5ae3614e/perceptron/internal/idx"
 	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
@@ -318,7 +318,7 @@ func BenchmarkKernelScoreRows(b *testing.B) {
 // against Shirt: 12,000 rows of 784 pixels. It skips if the data are not
 // installed.
 func BenchmarkKernelFashion(b *testing.B) {
-	X, y, _, _, err := fashion.Pair(fashion.Dir, fashion.TShirt, fashion.Shirt)
+	X, y, _, _, err := idx.FashionPair(idx.FashionDir, idx.TShirt, idx.Shirt)
 	if err != nil {
 		b.Skipf("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist): %v", err)
 	}

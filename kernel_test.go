@@ -224,10 +224,6 @@ func (nk *naiveKernel) scores(x []float64) (last, voted, averaged float64) {
 // to rounding. The sizes cross block boundaries and the budget's draws
 // interleave with the shuffles.
 func TestKernelNaive(t *testing.T) {
-	type setup struct {
-		f     KernelFunc
-		exact bool
-	}
 	for seed := range uint64(24) {
 		rnd := rand.New(rand.NewPCG(seed, 3))
 		n, d := 40+rnd.IntN(160), 1+rnd.IntN(8)

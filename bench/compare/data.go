@@ -14,7 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/seed5ae3614e/perceptron/internal/fashion"
+	"github.com/seed5ae3614e/perceptron/internal/idx"
 	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
@@ -41,11 +41,11 @@ const (
 
 // loadFashion returns the Fashion-MNIST pair called name from dir.
 func loadFashion(dir, name string) (*dataSet, error) {
-	for _, p := range fashion.Pairs {
+	for _, p := range idx.FashionPairs {
 		if p.Name != name {
 			continue
 		}
-		Xtr, ytr, Xte, yte, err := fashion.Pair(dir, p.Pos, p.Neg)
+		Xtr, ytr, Xte, yte, err := idx.FashionPair(dir, p.Pos, p.Neg)
 		if err != nil {
 			return nil, err
 		}

@@ -13,7 +13,7 @@
 //
 //	go run ./bench/compare
 //
-// The data are the three Fashion-MNIST class pairs of internal/fashion
+// The data are the three Fashion-MNIST class pairs of internal/idx
 // (Debian's dataset-fashion-mnist) and a synthetic dense set of 100,000
 // training rows of 100 features (internal/synth). Every system trains on
 // the same rows, with the same float64 values, in the same order: the
@@ -75,7 +75,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
-	"github.com/seed5ae3614e/perceptron/internal/fashion"
+	"github.com/seed5ae3614e/perceptron/internal/idx"
 )
 
 // entry is one of this library's classifiers in the comparison.
@@ -192,7 +192,7 @@ func main() {
 		orders  = flag.Int("orders", 10, "shuffled orders in which to compare Kernel poly 3 voted's test accuracy under the notes' rule and under Weka's")
 		sets    = flag.String("sets", "tshirt-shirt,pullover-coat,sneaker-ankleboot,synthetic", "comma-separated data sets")
 		skip    = flag.String("skip", "", "comma-separated peers to leave out: sklearn, svc (LinearSVC and SVC), weka")
-		fdir    = flag.String("fashion", fashion.Dir, "directory of the Fashion-MNIST files")
+		fdir    = flag.String("fashion", idx.FashionDir, "directory of the Fashion-MNIST files")
 		python  = flag.String("python", "/usr/bin/python3", "Python with scikit-learn")
 		wekaJar = flag.String("weka", "/usr/share/java/weka.jar", "Weka's jar")
 		keep    = flag.Bool("keep", false, "keep the temporary directory of data files")
@@ -580,11 +580,9 @@ func floor(X *mat.Dense, repeat int) time.Duration {
 		}
 		best = min(best, time.Since(start))
 	}
-	floorSink = sum
+	runtime.KeepAlive(sum)
 	return best
 }
-
-var floorSink float64
 
 // machine prints what the figures were measured on.
 func machine() {

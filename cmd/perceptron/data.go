@@ -13,15 +13,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
-	idx "github.com/seed5ae3614e/perceptron/internal/fashion"
+	"github.com/seed5ae3614e/perceptron/internal/idx"
 )
 
 // dataset is a data file read into dense rows, with labels -1 and +1 if the
@@ -496,21 +494,16 @@ func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
 	return readIDX(imf, imPath, lbf, lbPath, labels, d)
 }
 
-// idxPrefix starts the errors of the IDX package, which name the package;
-// the command's messages name the file instead. It follows the package's
-// name, so that renaming the package changes only its import.
-var idxPrefix = path.Base(reflect.TypeFor[idx.IDX]().PkgPath()) + ": "
-
-// idxError returns err of the IDX package as an error about the file
-// name.
+// idxError returns err of the IDX reader, which names no file, as an error
+// about the file name.
 func idxError(name string, err error) error {
-	return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), idxPrefix))
+	return fmt.Errorf("%s: %v", name, err)
 }
 
 // readIDX reads IDX images, and their labels if labels is not nil, with the
 // pixels scaled to [0, 1].
 func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labels *labeler, d int) (*dataset, error) {
-	im, err := idx.ReadIDX(images)
+	im, err := idx.Read(images)
 	if err != nil {
 		return nil, idxError(imName, err)
 	}
@@ -527,7 +520,7 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 			return nil, idxError(imName, err)
 		}
 	} else {
-		lb, err := idx.ReadIDX(lbs)
+		lb, err := idx.Read(lbs)
 		if err != nil {
 			return nil, idxError(lbName, err)
 		}

@@ -2,10 +2,10 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Package fashion reads IDX files, the format of MNIST and Fashion-MNIST,
-// and builds the binary class pairs that this module's evaluations and
-// benchmarks use.
-package fashion
+// Package idx reads IDX files, the format of MNIST and Fashion-MNIST, and
+// builds the Fashion-MNIST class pairs that this module's evaluations and
+// benchmarks use. Its errors carry no prefix: the caller names the file.
+package idx
 
 import (
 	"bufio"
@@ -21,8 +21,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Dir is where Debian's dataset-fashion-mnist package installs the files.
-const Dir = "/usr/share/datasets/fashion-mnist"
+// FashionDir is where Debian's dataset-fashion-mnist package installs the
+// Fashion-MNIST files.
+const FashionDir = "/usr/share/datasets/fashion-mnist"
 
 // Class indices of Fashion-MNIST used by the standard pairs.
 const (
@@ -34,9 +35,9 @@ const (
 	AnkleBoot = 9
 )
 
-// Pairs are the binary tasks of the benchmarks: the first class is +1 and
-// the second -1.
-var Pairs = []struct {
+// FashionPairs are the binary tasks of the benchmarks: the first class is
+// +1 and the second -1.
+var FashionPairs = []struct {
 	Name     string
 	Pos, Neg int
 }{
@@ -45,67 +46,67 @@ var Pairs = []struct {
 	{"sneaker-ankleboot", Sneaker, AnkleBoot},
 }
 
-// IDX is the content of an IDX file: its dimension sizes and its bytes.
-type IDX struct {
+// File is the content of an IDX file: its dimension sizes and its bytes.
+type File struct {
 	Dims []int
 	Data []byte
 }
 
-// ReadIDX reads an IDX file of unsigned bytes (type code 0x08), gzipped or
+// Read reads an IDX file of unsigned bytes (type code 0x08), gzipped or
 // not.
-func ReadIDX(r io.Reader) (*IDX, error) {
+func Read(r io.Reader) (*File, error) {
 	br := bufio.NewReader(r)
 	if head, err := br.Peek(2); err == nil && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("fashion: %v", err)
+			return nil, fmt.Errorf("%v", err)
 		}
 		defer zr.Close()
 		br = bufio.NewReader(zr)
 	}
 	var magic [4]byte
 	if _, err := io.ReadFull(br, magic[:]); err != nil {
-		return nil, fmt.Errorf("fashion: reading the magic number: %v", err)
+		return nil, fmt.Errorf("reading the magic number: %v", err)
 	}
 	if magic[0] != 0 || magic[1] != 0 {
-		return nil, fmt.Errorf("fashion: bad magic number % x: not an IDX file", magic)
+		return nil, fmt.Errorf("bad magic number % x: not an IDX file", magic)
 	}
 	if magic[2] != 0x08 {
-		return nil, fmt.Errorf("fashion: element type 0x%02x, want 0x08 (unsigned byte)", magic[2])
+		return nil, fmt.Errorf("element type 0x%02x, want 0x08 (unsigned byte)", magic[2])
 	}
 	nd := int(magic[3])
 	if nd == 0 {
-		return nil, errors.New("fashion: no dimensions")
+		return nil, errors.New("no dimensions")
 	}
 	dims := make([]int, nd)
 	size := 1
 	for i := range dims {
 		var v uint32
 		if err := binary.Read(br, binary.BigEndian, &v); err != nil {
-			return nil, fmt.Errorf("fashion: reading dimension %d: %v", i, err)
+			return nil, fmt.Errorf("reading dimension %d: %v", i, err)
 		}
 		dims[i] = int(v)
 		if dims[i] != 0 && size > (1<<31)/dims[i] {
-			return nil, fmt.Errorf("fashion: dimensions %v are too large", dims[:i+1])
+			return nil, fmt.Errorf("dimensions %v are too large", dims[:i+1])
 		}
 		size *= dims[i]
 	}
 	var buf bytes.Buffer
 	n, err := io.CopyN(&buf, br, int64(size))
 	if err != nil {
-		return nil, fmt.Errorf("fashion: %d bytes of data, want %d: %v", n, size, err)
+		return nil, fmt.Errorf("%d bytes of data, want %d: %v", n, size, err)
 	}
-	return &IDX{Dims: dims, Data: buf.Bytes()}, nil
+	return &File{Dims: dims, Data: buf.Bytes()}, nil
 }
 
-// ReadIDXFile reads the IDX file at path.
-func ReadIDXFile(path string) (*IDX, error) {
+// ReadFile reads the IDX file at path.
+func ReadFile(path string) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	m, err := ReadIDX(f)
+	m, err := Read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -115,12 +116,12 @@ func ReadIDXFile(path string) (*IDX, error) {
 // Select returns the images of classes pos and neg, in file order, as the
 // rows of a matrix with pixels scaled to [0, 1], with labels +1 for pos and
 // -1 for neg.
-func Select(images, labels *IDX, pos, neg int) (*mat.Dense, []float64, error) {
+func Select(images, labels *File, pos, neg int) (*mat.Dense, []float64, error) {
 	if len(images.Dims) < 2 || len(labels.Dims) != 1 || images.Dims[0] != labels.Dims[0] || images.Dims[0] == 0 {
-		return nil, nil, fmt.Errorf("fashion: images %v do not match labels %v", images.Dims, labels.Dims)
+		return nil, nil, fmt.Errorf("images %v do not match labels %v", images.Dims, labels.Dims)
 	}
 	if pos == neg {
-		return nil, nil, fmt.Errorf("fashion: classes %d and %d are the same", pos, neg)
+		return nil, nil, fmt.Errorf("classes %d and %d are the same", pos, neg)
 	}
 	y := make([]float64, 0, len(labels.Data))
 	for _, c := range labels.Data {
@@ -132,7 +133,7 @@ func Select(images, labels *IDX, pos, neg int) (*mat.Dense, []float64, error) {
 		}
 	}
 	if len(y) == 0 {
-		return nil, nil, fmt.Errorf("fashion: no image of class %d or %d", pos, neg)
+		return nil, nil, fmt.Errorf("no image of class %d or %d", pos, neg)
 	}
 	d := len(images.Data) / images.Dims[0]
 	X := mat.NewDense(len(y), d, nil)
@@ -150,15 +151,15 @@ func Select(images, labels *IDX, pos, neg int) (*mat.Dense, []float64, error) {
 	return X, y, nil
 }
 
-// Pair loads the training and test sets of classes pos (+1) and neg (-1)
-// from the four Fashion-MNIST files in dir.
-func Pair(dir string, pos, neg int) (Xtrain *mat.Dense, ytrain []float64, Xtest *mat.Dense, ytest []float64, err error) {
+// FashionPair loads the training and test sets of classes pos (+1) and
+// neg (-1) from the four Fashion-MNIST files in dir.
+func FashionPair(dir string, pos, neg int) (Xtrain *mat.Dense, ytrain []float64, Xtest *mat.Dense, ytest []float64, err error) {
 	load := func(prefix string) (*mat.Dense, []float64, error) {
-		im, err := ReadIDXFile(filepath.Join(dir, prefix+"-images-idx3-ubyte.gz"))
+		im, err := ReadFile(filepath.Join(dir, prefix+"-images-idx3-ubyte.gz"))
 		if err != nil {
 			return nil, nil, err
 		}
-		lb, err := ReadIDXFile(filepath.Join(dir, prefix+"-labels-idx1-ubyte.gz"))
+		lb, err := ReadFile(filepath.Join(dir, prefix+"-labels-idx1-ubyte.gz"))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -173,9 +174,9 @@ func Pair(dir string, pos, neg int) (Xtrain *mat.Dense, ytrain []float64, Xtest 
 
 // Images returns every image of an IDX file of images, in file order, as
 // the rows of a matrix with pixels scaled to [0, 1].
-func Images(images *IDX) (*mat.Dense, error) {
+func Images(images *File) (*mat.Dense, error) {
 	if len(images.Dims) < 2 || len(images.Data) == 0 {
-		return nil, fmt.Errorf("fashion: dimensions %v are not those of images", images.Dims)
+		return nil, fmt.Errorf("dimensions %v are not those of images", images.Dims)
 	}
 	data := make([]float64, len(images.Data))
 	for i, px := range images.Data {

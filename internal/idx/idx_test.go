@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package fashion
+package idx
 
 import (
 	"bytes"
@@ -35,11 +35,11 @@ func TestReadIDXAndSelect(t *testing.T) {
 	images := idx([]int{4, 1, 2}, []byte{0, 255, 51, 102, 1, 2, 204, 0})
 	labels := idx([]int{4}, []byte{3, 0, 5, 3})
 	for name, enc := range map[string]func([]byte) []byte{"plain": func(b []byte) []byte { return b }, "gzip": gz} {
-		im, err := ReadIDX(bytes.NewReader(enc(images)))
+		im, err := Read(bytes.NewReader(enc(images)))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		lb, err := ReadIDX(bytes.NewReader(enc(labels)))
+		lb, err := Read(bytes.NewReader(enc(labels)))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -82,7 +82,7 @@ func TestReadIDXErrors(t *testing.T) {
 		{"huge", idx([]int{1 << 20, 1 << 20}, nil), "too large"},
 		{"gzip, then garbage", append(gz([]byte{0, 0, 8}), 1, 2), "reading the magic number"},
 	} {
-		_, err := ReadIDX(bytes.NewReader(tc.in))
+		_, err := Read(bytes.NewReader(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
@@ -92,14 +92,14 @@ func TestReadIDXErrors(t *testing.T) {
 // TestInstalled reads the installed test files, the smaller ones: Pair
 // reads the training files the same way.
 func TestInstalled(t *testing.T) {
-	if _, err := os.Stat(Dir); err != nil {
+	if _, err := os.Stat(FashionDir); err != nil {
 		t.Skipf("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist): %v", err)
 	}
-	im, err := ReadIDXFile(filepath.Join(Dir, "t10k-images-idx3-ubyte.gz"))
+	im, err := ReadFile(filepath.Join(FashionDir, "t10k-images-idx3-ubyte.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb, err := ReadIDXFile(filepath.Join(Dir, "t10k-labels-idx1-ubyte.gz"))
+	lb, err := ReadFile(filepath.Join(FashionDir, "t10k-labels-idx1-ubyte.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +116,11 @@ func TestInstalled(t *testing.T) {
 	}
 }
 
-func FuzzReadIDX(f *testing.F) {
+func FuzzRead(f *testing.F) {
 	f.Add(idx([]int{2, 2}, []byte{1, 2, 3, 4}))
 	f.Add(gz(idx([]int{1}, []byte{7})))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := ReadIDX(bytes.NewReader(b))
+		m, err := Read(bytes.NewReader(b))
 		if err != nil {
 			return
 		}
