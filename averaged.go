@@ -11,20 +11,22 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Averaged is the averaged perceptron. It trains as Perceptron does and
-// predicts with the average of the weights after every example visit, so
-// that each weight vector counts as often as the number of visits it
-// survived. That is the vote of the voted perceptron (Freund and Schapire,
-// 1999) with each voter's score in place of its sign, at the cost of a
-// single perceptron's prediction.
+// Averaged is the averaged perceptron (Freund and Schapire, 1999; Collins,
+// 2002). It trains as Perceptron does, for Epochs epochs, and predicts
+// with the average of the weights after every example visit, so that each
+// weight vector counts as often as the number of visits it survived. That
+// is the vote of the voted perceptron with each voter's score in place of
+// its sign, at the cost of a single perceptron's prediction.
 //
 // Fit computes the average with the cached-weights trick of Daumé's A
-// Course in Machine Learning (chapter 4, algorithm 7), which the course
-// notes (003) give. c is the number of visits so far. A mistake on (x, y)
-// at visit c+1 moves w and b by Rate·y·x and Rate·y, as Perceptron does,
-// and the cached weights u and β by c·Rate·y·x and c·Rate·y. After T visits, T·w−u is the
-// sum of the weights after each visit and T·b−β that of the biases, and
-// Fit keeps their averages (T·w−u)/T and (T·b−β)/T.
+// Course in Machine Learning (chapter 4, algorithm 7). c is the number of
+// visits so far. A mistake on (x, y) at visit c+1 moves w and b by
+// Rate·y·x and Rate·y, as Perceptron does, and the cached weights u and β
+// by c·Rate·y·x and c·Rate·y. After T visits, T·w−u is the sum of the
+// weights after each visit and T·b−β that of the biases. Fit keeps these
+// sums and T: the prediction is the sign of the summed score, so that it
+// is exact wherever the sums are, as on integer data, and an exact tie is
+// +1 as for every other classifier; Score and Weights divide by T.
 //
 // Fit does not move u at each mistake: it adds c·Rate·y to a sum kept for
 // the row, one float64 per row, and at the end forms u and β from these
@@ -32,14 +34,19 @@ import (
 // costs what Perceptron's does, a mistake one addition more, and the
 // average one axpy for each distinct row that was a mistake.
 //
-// The notes start the count at 1, which averages in the starting weights
-// once more and divides by T+1; from zero starting weights and bias that only
-// scales the average by T/(T+1), which in exact arithmetic changes no
-// prediction.
+// Daumé's algorithm runs all Epochs epochs. Once an epoch makes no
+// mistake the weights can no longer change, so Fit stops passing over the
+// data and adds the visits of the epochs left, each with the last weights,
+// in closed form: the average is that of all Epochs epochs, and Stats
+// reports the epochs passed. Daumé starts the count at 1, which averages
+// in the starting weights once more and divides by T+1; from zero
+// starting weights and bias that only scales the average by T/(T+1), which
+// in exact arithmetic changes no prediction.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Averaged struct {
-	// Epochs is the most passes over the data, as in Perceptron.
+	// Epochs is the number of passes over the data whose weights the
+	// average takes. Zero means DefaultEpochs.
 	Epochs int
 
 	// Rate is the learning rate, as in Perceptron.
@@ -62,17 +69,17 @@ type Averaged struct {
 	// the running weights w, not their average.
 	OnUpdate func(Update)
 
-	lin   linear
-	stats Stats
+	sum    linear  // the sums of the weights and biases after each visit
+	visits float64 // the number of visits, T
+	stats  Stats
 }
 
 // Fit trains the averaged perceptron on the rows of X with labels y. It
-// runs as Perceptron's Fit does, with the same stopping rule and the same
-// errors, and keeps the average of the weights after each of the visits
-// it made, the last epoch's included. It forms the sum of those weights
-// before it divides, for accuracy, so it also returns an error if the sum
-// overflows, as it can on data near the largest float64 even when the
-// average would not.
+// runs as Perceptron's Fit does, with the same errors, and keeps the sum
+// of the weights after each of the visits of Epochs epochs. As it forms
+// that sum before it divides, for accuracy, it also returns an error if
+// the sum overflows, as it can on data near the largest float64 even when
+// the average would not.
 func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y)
 	if err != nil {
@@ -90,10 +97,12 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
-	c := float64(stats.Epochs * ds.n)
 	if err := lin.checkFinite(); err != nil {
 		return err
 	}
+	// The visits of the epochs not passed add the last weights: T·w−u
+	// counts them, as u stops growing with the mistakes.
+	c := float64(s.epochs * ds.n)
 	floats.Scale(c, lin.w)
 	lin.b *= c
 	for i, gi := range g {
@@ -101,40 +110,47 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 			lin.move(ds.row(i), -gi, !s.noBias) // subtracts row i's share of u and β
 		}
 	}
-	for j := range lin.w {
-		lin.w[j] /= c
-	}
-	lin.b /= c
 	if err := lin.checkFinite(); err != nil {
 		return err
 	}
-	a.lin, a.stats = lin, stats
+	a.sum, a.visits, a.stats = lin, c, stats
 	return nil
 }
 
-// Predict returns the label of x: +1 if w·x+b >= 0 for the averaged w and
-// b, and -1 otherwise. It panics if the averaged perceptron has not been
-// fitted or if len(x) is not the number of weights. Predict and Score may
-// be called concurrently with each other, but not with Fit.
+// Predict returns the label of x: +1 if the summed score S_w·x+S_b is
+// >= 0, and -1 otherwise, where S_w and S_b are the sums of the weights
+// and biases after each visit. It panics if the averaged perceptron has
+// not been fitted or if len(x) is not the number of weights. Predict and
+// Score may be called concurrently with each other, but not with Fit.
 func (a *Averaged) Predict(x []float64) float64 {
-	return sign(a.lin.checked(x, "Predict").score(vec{x}))
+	return sign(a.sum.checked(x, "Predict").score(vec{x}))
 }
 
-// Score returns the decision function w·x+b of the averaged w and b. It
-// panics as Predict does.
+// Score returns the average score (S_w·x+S_b)/T, whose sign is the
+// prediction. It panics as Predict does.
 func (a *Averaged) Score(x []float64) float64 {
-	return a.lin.checked(x, "Score").score(vec{x})
+	return a.sum.checked(x, "Score").score(vec{x}) / a.visits
 }
 
-// Weights returns a copy of the averaged weights.
+// Weights returns the averaged weights S_w/T.
 // It returns nil if the averaged perceptron has not been fitted.
 func (a *Averaged) Weights() []float64 {
-	return append([]float64(nil), a.lin.w...)
+	if !a.sum.fitted() {
+		return nil
+	}
+	w := make([]float64, a.sum.dim())
+	for j, v := range a.sum.w {
+		w[j] = v / a.visits
+	}
+	return w
 }
 
-// Bias returns the averaged bias.
+// Bias returns the averaged bias S_b/T.
 func (a *Averaged) Bias() float64 {
-	return a.lin.b
+	if !a.sum.fitted() {
+		return 0
+	}
+	return a.sum.b / a.visits
 }
 
 // Stats returns a description of the training run of the last successful

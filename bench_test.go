@@ -152,8 +152,8 @@ func BenchmarkPocketFit(b *testing.B) {
 	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs} })
 }
 
-func BenchmarkPocketCheckAllFit(b *testing.B) {
-	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs, CheckAll: true} })
+func BenchmarkPocketRatchetFit(b *testing.B) {
+	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs, Ratchet: true} })
 }
 
 func BenchmarkPocketPredict(b *testing.B) {

@@ -273,10 +273,10 @@ func wrong(c perceptron.Classifier, X *mat.Dense, y []float64) int {
 }
 
 // The first update makes w=2, b=1, which misclassify only the noisy point.
-// Their first right answer beats the run of the starting weights, which
-// had none, so the ratchet counts them and pockets them; they go on to a
-// run of three, which no later weights beat. The perceptron itself ends at
-// w=-1, b=-1, which get four of the five points wrong.
+// The pocket counts them and every later weights of the run, and keeps
+// them: the weights w=2, b=0 that the fourth update makes tie with them,
+// and the earlier stay. The perceptron itself ends at w=-1, b=-1, which
+// get four of the five points wrong.
 func ExamplePocket() {
 	X, y := line()
 	p := &perceptron.Pocket{Epochs: 2}
@@ -298,10 +298,11 @@ func ExamplePocket() {
 // No line gets more than 3 of the 4 XOR points right. Visited in order,
 // the perceptron cycles through four weight vectors, one of which,
 // w=(-1, -1) b=0, gets 3 right; it ends each epoch at w=(-1, -1) b=-1,
-// which gets 2 right. CheckAll counts every weight vector of the run and
-// pockets the best. (In the default mode the pocket keeps the starting
-// weights here: in this order every vector after the first epoch
-// misclassifies the next row, so none has a run to be counted for.)
+// which gets 2 right. The pocket counts every weight vector of the run and
+// keeps the best. (With Ratchet, Gallant's rule counts only weights whose
+// run of right answers beats the pocket's; in this order every vector after
+// the first epoch misclassifies the next row, so it keeps w=(0, 0) b=1,
+// which gets 2 right.)
 func ExamplePocket_xor() {
 	X := mat.NewDense(4, 2, []float64{
 		0, 0,
@@ -311,7 +312,7 @@ func ExamplePocket_xor() {
 	})
 	y := []float64{1, 1, -1, -1}
 
-	p := &perceptron.Pocket{Epochs: 3, CheckAll: true}
+	p := &perceptron.Pocket{Epochs: 3}
 	if err := p.Fit(X, y); err != nil {
 		log.Fatal(err)
 	}
@@ -341,7 +342,7 @@ func ExamplePocket_simpleDataset() {
 	})
 	y := []float64{1, 1, -1, -1}
 
-	p := &perceptron.Pocket{Epochs: 4, CheckAll: true}
+	p := &perceptron.Pocket{Epochs: 4}
 	if err := p.Fit(X, y); err != nil {
 		log.Fatal(err)
 	}

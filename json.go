@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // A fitted classifier saves as one JSON object of the same shape for every
@@ -69,25 +70,45 @@ func marshalModel[S, M any](typ string, version int, s S, m M, st Stats) ([]byte
 	})
 }
 
-// unmarshalModel decodes the JSON form of a fitted classifier of type typ
-// and the given version into s and m, and returns its checked Stats. It
-// rejects unknown fields, so that a misspelt or foreign file is not read as
-// a model with default values. It leaves s and m alone on error.
-func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) (Stats, error) {
+// modelVersion returns the format version of the JSON form of a fitted
+// classifier of type typ, or an error if data is not such a form.
+func modelVersion(data []byte, typ string) (int, error) {
 	var head struct {
 		Type    string `json:"type"`
 		Version int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return Stats{}, fmt.Errorf("perceptron: not a %s model: %v", typ, err)
+		return 0, fmt.Errorf("perceptron: not %s model: %v", article(typ), err)
 	}
 	switch {
 	case head.Type == "":
-		return Stats{}, fmt.Errorf("perceptron: not a %s model: no type", typ)
+		return 0, fmt.Errorf("perceptron: not %s model: no type", article(typ))
 	case head.Type != typ:
-		return Stats{}, fmt.Errorf("perceptron: the model is a %s, not a %s", head.Type, typ)
-	case head.Version != version:
-		return Stats{}, fmt.Errorf("perceptron: %s model format version %d, want %d", typ, head.Version, version)
+		return 0, fmt.Errorf("perceptron: the model is %s, not %s", article(head.Type), article(typ))
+	}
+	return head.Version, nil
+}
+
+// article returns the name of a classifier type with its indefinite
+// article.
+func article(typ string) string {
+	if strings.ContainsRune("AEIOU", rune(typ[0])) {
+		return "an " + typ
+	}
+	return "a " + typ
+}
+
+// unmarshalModel decodes the JSON form of a fitted classifier of type typ
+// and the given version into s and m, and returns its checked Stats. It
+// rejects unknown fields, so that a misspelt or foreign file is not read as
+// a model with default values. It leaves s and m alone on error.
+func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) (Stats, error) {
+	v0, err := modelVersion(data, typ)
+	if err != nil {
+		return Stats{}, err
+	}
+	if v0 != version {
+		return Stats{}, fmt.Errorf("perceptron: %s model format version %d, want %d", typ, v0, version)
 	}
 	var v modelJSON[S, M]
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -220,11 +241,18 @@ func unmarshalLinear(data []byte, typ string, version int) (settingsJSON, linear
 	return s, lin, st, err
 }
 
-// pocketVersion is the version of the JSON form of Pocket.
-const pocketVersion = 1
+// pocketVersion is the version of the JSON form of Pocket. Version 1 had
+// the setting checkAll where version 2 has ratchet.
+const pocketVersion = 2
 
 // pocketSettingsJSON is the JSON form of the settings of Pocket.
 type pocketSettingsJSON struct {
+	settingsJSON
+	Ratchet bool `json:"ratchet"`
+}
+
+// pocketSettingsV1 is the JSON form of the settings of Pocket in version 1.
+type pocketSettingsV1 struct {
 	settingsJSON
 	CheckAll bool `json:"checkAll"`
 }
@@ -238,14 +266,14 @@ type pocketJSON struct {
 
 // MarshalJSON returns the JSON form of the fitted pocket: its type and
 // format version, the settings Epochs, Rate, NoBias, InitWeights, InitBias
-// and CheckAll, the pocket weights and bias, Misclassified, and Stats. Rand
+// and Ratchet, the pocket weights and bias, Misclassified, and Stats. Rand
 // and OnUpdate are not saved. MarshalJSON returns an error if the pocket
 // has not been fitted, or if the settings are not valid.
 func (p *Pocket) MarshalJSON() ([]byte, error) {
 	if !p.lin.fitted() {
 		return nil, errors.New("perceptron: MarshalJSON called before Fit")
 	}
-	s := pocketSettingsJSON{p.settings().json(), p.CheckAll}
+	s := pocketSettingsJSON{p.settings().json(), p.Ratchet}
 	m := pocketJSON{linearJSON{Weights: p.lin.w, Bias: p.lin.b}, p.misclassified}
 	if _, err := loadLinear("Pocket", s.settingsJSON, m.linearJSON); err != nil {
 		return nil, err
@@ -258,8 +286,13 @@ func (p *Pocket) MarshalJSON() ([]byte, error) {
 // Stats. Rand and OnUpdate keep the values they had. The loaded pocket
 // predicts exactly as the saved one did.
 //
+// A model of format version 1 loads if its checkAll was set, which kept
+// the pocket as Fit now does by default. Otherwise its pocket was kept by
+// a rule that Pocket no longer has, so that its settings would train
+// another model, and UnmarshalJSON returns an error naming checkAll.
+//
 // UnmarshalJSON returns an error, and changes nothing, if data is not the
-// JSON form of a Pocket of this format version or is not valid. As
+// JSON form of a Pocket of format version 1 or 2 or is not valid. As
 // encoding/json asks, the JSON null changes nothing.
 func (p *Pocket) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
@@ -267,7 +300,21 @@ func (p *Pocket) UnmarshalJSON(data []byte) error {
 	}
 	var s pocketSettingsJSON
 	var m pocketJSON
-	st, err := unmarshalModel(data, "Pocket", pocketVersion, &s, &m)
+	var st Stats
+	version, err := modelVersion(data, "Pocket")
+	if err != nil {
+		return err
+	}
+	if version == 1 {
+		var s1 pocketSettingsV1
+		st, err = unmarshalModel(data, "Pocket", 1, &s1, &m)
+		if err == nil && !s1.CheckAll {
+			err = errors.New("perceptron: Pocket model of format version 1 with checkAll false: its pocket rule is gone, refit it")
+		}
+		s.settingsJSON = s1.settingsJSON
+	} else {
+		st, err = unmarshalModel(data, "Pocket", pocketVersion, &s, &m)
+	}
 	if err != nil {
 		return err
 	}
@@ -282,41 +329,81 @@ func (p *Pocket) UnmarshalJSON(data []byte) error {
 		// A run that converged separated the data, and so does its pocket.
 		return fmt.Errorf("perceptron: Pocket model misclassifies %d rows of a run that converged, want 0", m.Misclassified)
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.InitBias, p.CheckAll = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias, s.CheckAll
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.InitBias, p.Ratchet = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias, s.Ratchet
 	p.lin, p.misclassified, p.stats = lin, m.Misclassified, st
 	return nil
 }
 
-// averagedVersion is the version of the JSON form of Averaged.
-const averagedVersion = 1
+// averagedVersion is the version of the JSON form of Averaged. Version 1
+// saved the averaged weights and bias, version 2 their sums and the
+// number of visits.
+const averagedVersion = 2
+
+// averagedJSON is the JSON form of the model of Averaged: the sums of the
+// weights and biases after each visit, and the number of visits.
+type averagedJSON struct {
+	SumWeights []float64 `json:"sumWeights"`
+	SumBias    float64   `json:"sumBias"`
+	Visits     int       `json:"visits"`
+}
 
 // MarshalJSON returns the JSON form of the fitted averaged perceptron: its
 // type and format version, the settings Epochs, Rate, NoBias, InitWeights
-// and InitBias, the averaged weights and bias, and Stats. Rand and OnUpdate
-// are not saved. MarshalJSON returns an error if the averaged perceptron
-// has not been fitted, or if the settings are not valid.
+// and InitBias, the sums of the weights and biases and the number of
+// visits, and Stats. Rand and OnUpdate are not saved. MarshalJSON returns
+// an error if the averaged perceptron has not been fitted, or if the
+// settings are not valid.
 func (a *Averaged) MarshalJSON() ([]byte, error) {
-	return marshalLinear("Averaged", averagedVersion, a.settings(), a.lin, a.stats)
+	if !a.sum.fitted() {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	s := a.settings().json()
+	if _, err := loadLinear("Averaged", s, linearJSON{Weights: a.sum.w, Bias: a.sum.b}); err != nil {
+		return nil, err
+	}
+	return marshalModel("Averaged", averagedVersion, s, averagedJSON{a.sum.w, a.sum.b, int(a.visits)}, a.stats)
 }
 
 // UnmarshalJSON sets the averaged perceptron to the fitted model in data,
-// as written by MarshalJSON: its settings, averaged weights and bias, and
-// Stats. Rand and OnUpdate keep the values they had. The loaded averaged
-// perceptron predicts exactly as the saved one did.
+// as written by MarshalJSON: its settings, sums of weights and biases,
+// number of visits, and Stats. Rand and OnUpdate keep the values they
+// had. The loaded averaged perceptron predicts exactly as the saved one
+// did. A model of format version 1 holds the averaged weights and bias;
+// it loads as their sums over one visit, and so predicts as it did.
 //
 // UnmarshalJSON returns an error, and changes nothing, if data is not the
-// JSON form of an Averaged of this format version or is not valid. As
+// JSON form of an Averaged of format version 1 or 2 or is not valid. As
 // encoding/json asks, the JSON null changes nothing.
 func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
-	s, lin, st, err := unmarshalLinear(data, "Averaged", averagedVersion)
+	version, err := modelVersion(data, "Averaged")
 	if err != nil {
 		return err
 	}
+	var s settingsJSON
+	var m averagedJSON
+	var st Stats
+	if version == 1 {
+		var m1 linearJSON
+		st, err = unmarshalModel(data, "Averaged", 1, &s, &m1)
+		m = averagedJSON{m1.Weights, m1.Bias, 1}
+	} else {
+		st, err = unmarshalModel(data, "Averaged", averagedVersion, &s, &m)
+	}
+	if err != nil {
+		return err
+	}
+	sum, err := loadLinear("Averaged", s, linearJSON{Weights: m.SumWeights, Bias: m.SumBias})
+	if err != nil {
+		return err
+	}
+	if m.Visits < 1 {
+		return fmt.Errorf("perceptron: Averaged model has %d visits, want at least 1", m.Visits)
+	}
 	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.InitBias = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.InitBias
-	a.lin, a.stats = lin, st
+	a.sum, a.visits, a.stats = sum, float64(m.Visits), st
 	return nil
 }
 

@@ -42,10 +42,9 @@ func randomPerceptron(rnd *rand.Rand, d int) *Perceptron {
 
 // savable is a classifier that saves and loads as JSON.
 type savable interface {
-	Classifier
+	Scorer
 	json.Marshaler
 	json.Unmarshaler
-	Score(x []float64) float64
 	Stats() Stats
 }
 
@@ -304,18 +303,26 @@ func twoPoints() (*mat.Dense, []float64) {
 	return mat.NewDense(2, 1, []float64{1, -1}), []float64{1, -1}
 }
 
-// The pocket of the trace: the ratchet counts (2, 0) at its first right
-// visit, in epoch 2, finds it misclassifies no row, and pockets it.
-const goodPocket = `{"type":"Pocket","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"checkAll":false},"model":{"weights":[2],"bias":0,"misclassified":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+// The pocket of the trace: the starting weights (0, 0) and (1, 1), made
+// by the first update, misclassify one row each, and (2, 0), made by the
+// second, none.
+const goodPocket = `{"type":"Pocket","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"ratchet":false},"model":{"weights":[2],"bias":0,"misclassified":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
-// The average of the trace: the weights after the four visits are (1, 1),
-// (2, 0), (2, 0) and (2, 0), whose average is (7/4, 1/4).
-const goodAveraged = `{"type":"Averaged","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[1.75],"bias":0.25},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+// A pocket saved by format version 1, whose checkAll kept the exact pocket.
+const goodPocketV1 = `{"type":"Pocket","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"checkAll":true},"model":{"weights":[2],"bias":0,"misclassified":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// The sums of the trace: the weights after the DefaultEpochs·2 visits are
+// (1, 1), then (2, 0) for the other 1999, whose sum is (3999, 1).
+const goodAveraged = `{"type":"Averaged","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"sumWeights":[3999],"sumBias":1,"visits":2000},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// An averaged perceptron saved by format version 1, with its average
+// after the two epochs it passed: (7/4, 1/4).
+const goodAveragedV1 = `{"type":"Averaged","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[1.75],"bias":0.25},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // The voters of the trace: (0, 0) survives no visit, (1, 1) its own, and
-// (2, 0) its own and the two of epoch 2. Each row was a mistake once, in
+// (2, 0) its own and the other 1998 of DefaultEpochs epochs. Each row was a mistake once, in
 // order.
-const goodVoted = `{"type":"Voted","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"first":{"weights":[0],"bias":0},"throughOrigin":false,"rows":[[1],[-1]],"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,3]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+const goodVoted = `{"type":"Voted","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"first":{"weights":[0],"bias":0},"throughOrigin":false,"rows":[[1],[-1]],"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,1999]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // MarshalJSON of each variant writes the hand-traced form of its fit on
 // twoPoints.
@@ -376,12 +383,12 @@ func checkLinear(t *testing.T, saved, loaded savable) {
 
 func TestPocketJSONRoundTrip(t *testing.T) {
 	testJSONRoundTrip(t, randomVariant(func() variant { return &Pocket{} }, func(rnd *rand.Rand, c variant) {
-		c.(*Pocket).CheckAll = rnd.IntN(2) == 0
+		c.(*Pocket).Ratchet = rnd.IntN(2) == 0
 	}), func(t *testing.T, saved, loaded savable, X *mat.Dense, y []float64) {
 		checkLinear(t, saved, loaded)
 		p, q := saved.(*Pocket), loaded.(*Pocket)
-		if q.Misclassified() != p.Misclassified() || q.CheckAll != p.CheckAll {
-			t.Fatalf("loaded Misclassified %d CheckAll %t, saved %d %t", q.Misclassified(), q.CheckAll, p.Misclassified(), p.CheckAll)
+		if q.Misclassified() != p.Misclassified() || q.Ratchet != p.Ratchet {
+			t.Fatalf("loaded Misclassified %d Ratchet %t, saved %d %t", q.Misclassified(), q.Ratchet, p.Misclassified(), p.Ratchet)
 		}
 	})
 }
@@ -410,7 +417,7 @@ func TestVotedJSONNoMistakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `"model":{"first":{"weights":[1],"bias":-0.5},"throughOrigin":false,"rows":[],"steps":[],"mistakeRows":[],"counts":[2]}`
+	const want = `"model":{"first":{"weights":[1],"bias":-0.5},"throughOrigin":false,"rows":[],"steps":[],"mistakeRows":[],"counts":[2000]}`
 	if !strings.Contains(string(data), want) {
 		t.Fatalf("saved %s, want it to contain %s", data, want)
 	}
@@ -418,8 +425,9 @@ func TestVotedJSONNoMistakes(t *testing.T) {
 	if err := json.Unmarshal(data, &q); err != nil {
 		t.Fatal(err)
 	}
-	// The one voter, x - 0.5, has count 2.
-	for _, c := range []struct{ x, score float64 }{{0.5, 2}, {0.4, -2}, {-3, -2}} {
+	// The one voter, x - 0.5, survives every visit of DefaultEpochs
+	// epochs: its count is 2000.
+	for _, c := range []struct{ x, score float64 }{{0.5, 2000}, {0.4, -2000}, {-3, -2000}} {
 		if got := q.Score([]float64{c.x}); got != c.score {
 			t.Errorf("Score(%v) = %v, want %v", c.x, got, c.score)
 		}
@@ -429,14 +437,22 @@ func TestVotedJSONNoMistakes(t *testing.T) {
 func TestPocketUnmarshalJSONErrors(t *testing.T) {
 	g := goodPocket
 	testUnmarshalJSONErrors(t, &Pocket{}, g, []struct{ data, want string }{
-		{strings.Replace(g, `"Pocket"`, `"Averaged"`, 1), "the model is a Averaged, not a Pocket"},
-		{strings.Replace(g, `"version":1`, `"version":2`, 1), "Pocket model format version 2, want 1"},
+		{strings.Replace(g, `"Pocket"`, `"Averaged"`, 1), "the model is an Averaged, not a Pocket"},
+		{strings.Replace(g, `"version":2`, `"version":3`, 1), "Pocket model format version 3, want 2"},
 		{strings.Replace(g, `"misclassified":0`, `"misclassified":-1`, 1), "Pocket model misclassifies -1 rows, want >= 0"},
 		{strings.Replace(g, `"misclassified":0`, `"misclassified":1`, 1), "misclassifies 1 rows of a run that converged, want 0"},
-		{strings.Replace(g, `"checkAll":false`, `"checkAll":"yes"`, 1), "cannot unmarshal string"},
-		{strings.Replace(g, `"checkAll":false`, `"checkAll":false,"ratchet":true`, 1), `unknown field "ratchet"`},
+		{strings.Replace(g, `"ratchet":false`, `"ratchet":"yes"`, 1), "cannot unmarshal string"},
+		{strings.Replace(g, `"ratchet":false`, `"ratchet":false,"checkAll":true`, 1), `unknown field "checkAll"`},
 		{strings.Replace(g, `"weights":[2]`, `"weights":[]`, 1), "Pocket model has no weights"},
+		// Version 1 without checkAll kept its pocket by a rule that is gone.
+		{strings.Replace(goodPocketV1, `"checkAll":true`, `"checkAll":false`, 1), "Pocket model of format version 1 with checkAll false"},
+		{strings.Replace(goodPocketV1, `"checkAll":true`, `"ratchet":true`, 1), `unknown field "ratchet"`},
 	})
+	// Version 1 with checkAll loads as the exact pocket, which it was.
+	var v1 Pocket
+	if err := json.Unmarshal([]byte(goodPocketV1), &v1); err != nil || v1.Ratchet || v1.Misclassified() != 0 || v1.Predict([]float64{-1}) != -1 {
+		t.Errorf("version 1 pocket: %v, Ratchet %v, Misclassified %d", err, v1.Ratchet, v1.Misclassified())
+	}
 	// A pocket that misclassifies rows is fine if the run did not converge.
 	bad := strings.Replace(strings.Replace(g, `"misclassified":0`, `"misclassified":1`, 1), `"converged":true`, `"converged":false`, 1)
 	var p Pocket
@@ -448,13 +464,21 @@ func TestPocketUnmarshalJSONErrors(t *testing.T) {
 func TestAveragedUnmarshalJSONErrors(t *testing.T) {
 	g := goodAveraged
 	testUnmarshalJSONErrors(t, &Averaged{}, g, []struct{ data, want string }{
-		{strings.Replace(g, `"Averaged"`, `"Voted"`, 1), "the model is a Voted, not a Averaged"},
-		{strings.Replace(g, `"version":1`, `"version":0`, 1), "Averaged model format version 0, want 1"},
-		{strings.Replace(g, `"noBias":false`, `"noBias":true`, 1), "Averaged model has bias 0.25 with noBias set, want 0"},
+		{strings.Replace(g, `"Averaged"`, `"Voted"`, 1), "the model is a Voted, not an Averaged"},
+		{strings.Replace(g, `"version":2`, `"version":0`, 1), "Averaged model format version 0, want 2"},
+		{strings.Replace(g, `"noBias":false`, `"noBias":true`, 1), "Averaged model has bias 1 with noBias set, want 0"},
 		{strings.Replace(g, `"initWeights":null`, `"initWeights":[1,2]`, 1), "InitWeights has length 2, want 1"},
-		{strings.Replace(g, `"bias":0.25`, `"bias":0.25,"count":4`, 1), `unknown field "count"`},
+		{strings.Replace(g, `"visits":2000`, `"visits":2000,"count":4`, 1), `unknown field "count"`},
+		{strings.Replace(g, `"visits":2000`, `"visits":0`, 1), "Averaged model has 0 visits, want at least 1"},
 		{strings.Replace(g, `"epochMistakes":[2,0]`, `"epochMistakes":[2,1]`, 1), "stats: 2 mistakes, but the epochs made 3"},
+		{strings.Replace(goodAveragedV1, `"bias":0.25`, `"bias":0.25,"visits":4`, 1), `unknown field "visits"`},
 	})
+	// Version 1 loads its average as sums over one visit, and predicts as
+	// it did.
+	var v1 Averaged
+	if err := json.Unmarshal([]byte(goodAveragedV1), &v1); err != nil || v1.Weights()[0] != 1.75 || v1.Bias() != 0.25 || v1.Score([]float64{-1}) != -1.5 {
+		t.Errorf("version 1 averaged perceptron: %v, w=%v b=%v", err, v1.Weights(), v1.Bias())
+	}
 }
 
 func TestVotedUnmarshalJSONErrors(t *testing.T) {
@@ -468,17 +492,17 @@ func TestVotedUnmarshalJSONErrors(t *testing.T) {
 	testUnmarshalJSONErrors(t, &Voted{}, g, []struct{ data, want string }{
 		{r(`"Voted"`, `"Perceptron"`), "the model is a Perceptron, not a Voted"},
 		{r(`"version":1`, `"version":3`), "Voted model format version 3, want 1"},
-		{r(`"counts":[0,1,3]`, `"counts":[0,1,3],"last":{"weights":[2],"bias":0}`), `unknown field "last"`},
+		{r(`"counts":[0,1,1999]`, `"counts":[0,1,1999],"last":{"weights":[2],"bias":0}`), `unknown field "last"`},
 		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[],"bias":0}`), "Voted model has no weights"},
 		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[0],"bias":1e999}`), "1e999"},
 		{r(`"noBias":false`, `"noBias":true`) + `x`, "not a Voted model"},
 		{r(`"initWeights":null`, `"initWeights":[1,2]`), "InitWeights has length 2, want 1"},
 		{r(`"bias":0},"throughOrigin":false`, `"bias":0.5},"throughOrigin":true`), "Voted model through the origin has first bias 0.5, want 0"},
 		{r(`"steps":[1,-1]`, `"steps":[1]`), "Voted model has 2 rows and 1 steps, want as many"},
-		{r(`"counts":[0,1,3]`, `"counts":[0,1]`), "Voted model has 2 mistakes and 2 counts, want one count more"},
+		{r(`"counts":[0,1,1999]`, `"counts":[0,1]`), "Voted model has 2 mistakes and 2 counts, want one count more"},
 		{r(`"mistakes":2,"epochMistakes":[2,0]`, `"mistakes":3,"epochMistakes":[3,0]`), "Voted model has 2 mistakes, but Stats 3"},
-		{r(`"counts":[0,1,3]`, `"counts":[-1,1,3]`), "Voted model's first count is -1, want >= 0"},
-		{r(`"counts":[0,1,3]`, `"counts":[0,0,3]`), "Voted model's count 1 is 0, want >= 1"},
+		{r(`"counts":[0,1,1999]`, `"counts":[-1,1,1999]`), "Voted model's first count is -1, want >= 0"},
+		{r(`"counts":[0,1,1999]`, `"counts":[0,0,1999]`), "Voted model's count 1 is 0, want >= 1"},
 		{r(`"rows":[[1],[-1]]`, `"rows":[[1],[-1,0]]`), "Voted model's row 1 has length 2, want 1"},
 		{r(`"first":{"weights":[0]`, `"first":{"weights":[0,0]`), "Voted model's row 0 has length 1, want 2"},
 		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,2]`), "Voted model's mistake 2 is on row 2, want one of its 2 rows"},
@@ -598,7 +622,7 @@ func sameKernels(t *testing.T, p, q *Kernel, X *mat.Dense) {
 // The kernel perceptron of the trace: with the linear kernel it makes the
 // mistakes of the perceptron, storing x = 1 with step +1 at visit 1 and
 // x = -1 with step -1 at visit 2, and makes none in visits 3 and 4.
-const goodKernel = `{"type":"Kernel","version":1,"settings":{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false},"model":{"kernel":{"name":"linear","degree":0,"gamma":0,"coef0":0},"features":1,"throughOrigin":false,"supportVectors":[[1],[-1]],"coefficients":[1,-1],"stepSum":0,"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":4,"removed":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+const goodKernel = `{"type":"Kernel","version":1,"settings":{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false},"model":{"kernel":{"name":"linear","degree":0,"gamma":0,"coef0":0},"features":1,"throughOrigin":false,"supportVectors":[[1],[-1]],"coefficients":[1,-1],"stepSum":0,"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":2000,"removed":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // MarshalJSON writes the hand-traced form, with the kernel's settings as
 // given and its parameters as resolved: RBF's zero Gamma is 1/d.
@@ -671,8 +695,8 @@ func TestJSONSettingsChangedAfterFit(t *testing.T) {
 		want      string
 	}{
 		{&Perceptron{}, func(c savable) { c.(*Perceptron).Rate = 3 }, func(c savable) { c.(*Perceptron).Rate = -1 }, "perceptron: Rate is -1"},
-		{&Pocket{}, func(c savable) { c.(*Pocket).CheckAll = true }, func(c savable) { c.(*Pocket).InitWeights = []float64{1, 2} }, "perceptron: InitWeights has length 2, want 1"},
-		{&Averaged{InitBias: 1}, func(c savable) { c.(*Averaged).Epochs = 2 }, func(c savable) { c.(*Averaged).NoBias = true }, "model has bias 0.25 with noBias set, want 0"},
+		{&Pocket{}, func(c savable) { c.(*Pocket).Ratchet = true }, func(c savable) { c.(*Pocket).InitWeights = []float64{1, 2} }, "perceptron: InitWeights has length 2, want 1"},
+		{&Averaged{InitBias: 1}, func(c savable) { c.(*Averaged).Epochs = 2 }, func(c savable) { c.(*Averaged).NoBias = true }, "model has bias 1 with noBias set, want 0"},
 		{&Voted{}, func(c savable) { c.(*Voted).NoBias = true }, func(c savable) { c.(*Voted).Epochs = -1 }, "perceptron: Epochs is -1"},
 		{&Kernel{}, func(c savable) { c.(*Kernel).NoBias = true; c.(*Kernel).Func = RBF{} }, func(c savable) { c.(*Kernel).Rate = math.Inf(1) }, "perceptron: Rate is +Inf"},
 	} {
@@ -733,12 +757,12 @@ func TestKernelUnmarshalJSONErrors(t *testing.T) {
 		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[1,2,3]`), "Kernel model has 2 mistake vectors, 2 steps and 3 visits, want as many"},
 		{r(`"mistakeVectors":[0,1]`, `"mistakeVectors":[0,2]`), "Kernel model's mistake 2 is on support vector 2, want one of its 2"},
 		{r(`"mistakeVectors":[0,1]`, `"mistakeVectors":[0,0]`), "Kernel model's support vector 1 has no mistake"},
-		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[2,2]`), "Kernel model's mistake 2 is at visit 2, want one after the last mistake's and at most 4"},
+		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[2,2]`), "Kernel model's mistake 2 is at visit 2, want one after the last mistake's and at most 2000"},
 		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[0,2]`), "Kernel model's mistake 1 is at visit 0"},
-		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[1,5]`), "Kernel model's mistake 2 is at visit 5"},
-		{r(`"visits":4`, `"visits":0`), "Kernel model has 0 visits, want at least 1"},
-		{r(`"removed":0`, `"removed":5`), "Kernel model's last removal is at visit 5, want 0 to 4"},
-		{r(`"removed":0`, `"removed":-1`), "Kernel model's last removal is at visit -1, want 0 to 4"},
+		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[1,2001]`), "Kernel model's mistake 2 is at visit 2001"},
+		{r(`"visits":2000`, `"visits":0`), "Kernel model has 0 visits, want at least 1"},
+		{r(`"removed":0`, `"removed":2001`), "Kernel model's last removal is at visit 2001, want 0 to 2000"},
+		{r(`"removed":0`, `"removed":-1`), "Kernel model's last removal is at visit -1, want 0 to 2000"},
 		{r(`"mistakes":2,`, `"mistakes":1,`), "stats: 1 mistakes, but the epochs made 2"},
 		{r(`"mistakes":2,`, `"mistakes":5,`), "stats: 5 mistakes, but the epochs made 2"},
 		{r(`"stepSum":0`, `"stepSum":0,"bias":0`), `unknown field "bias"`},

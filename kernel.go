@@ -26,11 +26,13 @@ const (
 	// PredictVoted predicts with the vote of every hypothesis of the run,
 	// each weighted by the number of visits it survived: the score is
 	// sum_k c_k·sign(f_k(x)), which is the sum of sign(f_t(x)) over the
-	// hypotheses f_t after every visit t.
+	// hypotheses f_t after every visit t of Epochs epochs, as Voted does.
 	PredictVoted
 
 	// PredictAveraged predicts with the average hypothesis: the score is
-	// the mean of f_t(x) over the hypotheses f_t after every visit t.
+	// the mean of f_t(x) over the hypotheses f_t after every visit t of
+	// Epochs epochs, as Averaged does. Its sign is that of the sum before
+	// the division, so an exact tie is +1.
 	PredictAveraged
 )
 
@@ -179,6 +181,9 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 	if err := m.checkFinite(); err != nil {
 		return err
 	}
+	// After an epoch with no mistake the hypothesis no longer changes: the
+	// voted and averaged rules count it for the visits of the epochs left.
+	m.h.visits = s.epochs * ds.n
 	k.m, k.stats = m, stats
 	return nil
 }

@@ -184,6 +184,10 @@ func (nk *naiveKernel) fit(X *mat.Dense, y []float64) {
 			nk.updates = append(nk.updates, kernelUpdate{epoch, i, nk.beta * nk.rate * nk.sumY()})
 		}
 		if mistakes == 0 {
+			// The hypothesis no longer changes: the voted and averaged
+			// rules of Freund and Schapire count it for every visit of
+			// the epochs left.
+			nk.visits += (nk.epochs - epoch) * n
 			break
 		}
 	}
@@ -224,6 +228,7 @@ func (nk *naiveKernel) scores(x []float64) (last, voted, averaged float64) {
 // to rounding. The sizes cross block boundaries and the budget's draws
 // interleave with the shuffles.
 func TestKernelNaive(t *testing.T) {
+	early := 0 // the runs that converge before their last epoch
 	for seed := range uint64(24) {
 		rnd := rand.New(rand.NewPCG(seed, 3))
 		n, d := 40+rnd.IntN(160), 1+rnd.IntN(8)
@@ -233,8 +238,15 @@ func TestKernelNaive(t *testing.T) {
 		exact := seed%3 != 2
 		switch seed % 3 {
 		case 0:
-			_, X, y = intSet(rnd, n, d)
+			var rows [][]float64
+			rows, X, y = intSet(rnd, n, d)
 			f = Linear{}
+			if seed%2 == 0 {
+				// Separable, so that some runs converge early.
+				for i, x := range rows {
+					y[i] = sign(x[0] + 0.5)
+				}
+			}
 		case 1:
 			_, X, y = intSet(rnd, n, d)
 			f = Poly{Degree: 1 + int(seed%4), Gamma: 1, Coef0: float64(seed % 2)}
@@ -248,6 +260,9 @@ func TestKernelNaive(t *testing.T) {
 		}
 		shuffle := seed%5 < 3
 		epochs := 1 + rnd.IntN(6)
+		if seed%6 == 0 {
+			epochs += 20 // the separable sets
+		}
 		noBias := seed%6 == 5
 		rate := 1.0
 		if !exact {
@@ -275,6 +290,9 @@ func TestKernelNaive(t *testing.T) {
 		}
 		if err := k.Fit(X, y); err != nil {
 			t.Fatal(err)
+		}
+		if st := k.Stats(); st.Converged && st.Epochs < epochs {
+			early++
 		}
 		nk.fit(X, y)
 
@@ -307,6 +325,9 @@ func TestKernelNaive(t *testing.T) {
 				}
 			}
 		}
+	}
+	if early == 0 {
+		t.Error("no run converged before its last epoch: the epochs left are not tested")
 	}
 }
 

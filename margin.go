@@ -340,13 +340,14 @@ type MaxMargin struct {
 
 // DatasetMargin returns the margin of the rows of X with labels y, and a
 // hyperplane that nearly attains it. For separable data the margin is the
-// largest geometric margin of any hyperplane, the dataset margin of the
-// notes (003): with a bias, half the distance between the convex hulls of
-// the two classes; through the origin, the distance from the origin to the
-// convex hull of the points y_i·x_i. For data that are not separable the
-// hulls meet, and DatasetMargin takes the margin as 0, their distance,
-// though no hyperplane then has a positive geometric margin and the
-// notes' margin is -∞; W may then be zero, with Lower -Inf.
+// largest geometric margin of any hyperplane, the margin of a data set in
+// Daumé's A Course in Machine Learning (chapter 4): with a bias, half the
+// distance between the convex hulls of the two classes; through the
+// origin, the distance from the origin to the convex hull of the points
+// y_i·x_i. For data that are not separable the hulls meet, and
+// DatasetMargin takes the margin as 0, their distance, though no
+// hyperplane then has a positive geometric margin and Daumé's margin is
+// -∞; W may then be zero, with Lower -Inf.
 //
 // The result certifies itself: the margin of the data lies between Lower,
 // the margin of the returned hyperplane, and Upper. DatasetMargin iterates
@@ -363,9 +364,7 @@ type MaxMargin struct {
 //
 // Each iteration makes one pass over the data, in O(nd) time, and then
 // works on the at most d+66 rows that the pass picks, in O(d³) time at
-// most. The iterations needed grow slowly with n and with d: on the
-// benchmarks' separable data 4, 10 and 16 for n = 10³, 10⁴ and 10⁵ rows
-// in 10 dimensions, and 8, 21 and 62 in 100 dimensions. Besides X,
+// most; the iterations needed grow slowly with n and with d. Besides X,
 // DatasetMargin needs O(n + d²) memory.
 //
 // DatasetMargin returns an error if X and y are not valid as Fit requires,

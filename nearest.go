@@ -36,10 +36,9 @@ import (
 // algorithm converge as O(1/k), zig-zagging near the optimum. The
 // algorithm of Mitchell, Dem'yanov and Malozemov (MDM), which moves weight
 // between pairs of points, converges linearly, but slowly once many points
-// support the optimum: on the benchmarks' 1,000 rows in 10 dimensions it
-// takes 7,882 steps, each a pass over the data, where this solver makes 4
-// passes. Wolfe's algorithm needs a few hundred linear solves of the size
-// of the corral, at most d+2.
+// support the optimum, each of its steps a pass over the data. Wolfe's
+// algorithm needs few passes, and linear solves of the size of the
+// corral, at most d+2.
 //
 // The points that matter are few: the corral and the points of least
 // score. So the cycles run on a working set of them, with their Gram

@@ -5,43 +5,50 @@
 package perceptron
 
 import (
+	"cmp"
 	"math/rand/v2"
-	"sync/atomic"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// Pocket is a variant of the pocket algorithm with ratchet of Gallant
-// (Perceptron-based learning algorithms, IEEE Transactions on Neural
-// Networks 1(2), 1990), which the course notes (000, 8.2) describe: it
-// runs the perceptron, keeps in its pocket the best weights it has
-// counted, those that misclassify the fewest training rows, and predicts
-// with them. It suits data that no hyperplane separates, on which the
-// perceptron's last weights may be far from the best it visited.
+// Pocket is the pocket algorithm (Gallant, Perceptron-based learning
+// algorithms, IEEE Transactions on Neural Networks 1(2), 1990): it runs the
+// perceptron, keeps in its pocket the best weights of the run, those that
+// misclassify the fewest training rows, and predicts with them. It suits
+// data that no hyperplane separates, on which the perceptron's last
+// weights may be far from the best it visited.
 //
-// The pocket starts with the starting weights. Each weight vector of the
-// run has a run: the number of consecutive examples it classified right, as
-// the perceptron's rule judges them, from the update that made it. When the
-// current weights' run grows longer than the pocket's, Fit counts the
-// training rows they misclassify, once, and pockets them if they
-// misclassify strictly fewer than the pocket: the ratchet, which keeps a
-// lucky run of worse weights out of the pocket. The pocket's run is that of
-// its weights, which goes on growing while they are still the perceptron's.
-// Here Fit departs from Gallant, who keeps the run the weights had when
-// they were pocketed: that lower bar puts many more weights up for a
-// count, so it costs more and can find better weights, which this rule
-// misses. Long runs are rare, so the default mode counts seldom. If
-// CheckAll is set, Fit counts the weights after every update instead, and
-// so returns the best weights of the run.
+// By default the pocket is exact: the candidates are the starting weights
+// and the weights after every update, and the pocket is the candidate that
+// misclassifies the fewest training rows, the earliest of those if several
+// tie. A row counts as misclassified when Predict with the weights gets it
+// wrong, a score of zero being +1. Fit counts every candidate, so an update
+// costs at least as many dot products as the pocket misclassifies rows,
+// and n for a candidate that wins: a count stops as soon as the candidate
+// has as many misclassified rows as the pocket, since it can no longer
+// win. The counts read first the rows nearest the pocket's hyperplane,
+// where the mistakes of weights near the pocket lie, so that most stop
+// early; they keep a copy of those rows, at most 4 times as many as the
+// pocket misclassifies and at most half the training rows, so as to read
+// them from contiguous memory.
+// The candidates are counted a batch at a time, on GOMAXPROCS goroutines;
+// the pocket does not depend on their number.
 //
-// A count stops as soon as the weights have as many misclassified rows as
-// the pocket, since they can no longer win; a count that wins reads every
-// row. In the default mode, on sets of at least 2^17 values, GOMAXPROCS
-// goroutines share each count, which comes out the same. A row counts as
-// misclassified when Predict with the weights gets it wrong. Fit keeps the
-// count of the pocket, for Misclassified. If an epoch makes no mistake, the
-// run has separated the data: Fit stops as Perceptron's does, and the
-// pocket misclassifies nothing.
+// With Ratchet set, Fit keeps the pocket by Gallant's rule instead, the
+// pocket algorithm with ratchet: the run of the current weights, the
+// number of consecutive visits they classified right by the perceptron's
+// test, is counted, and when it grows longer than the pocket's run, the
+// weights replace the pocket only if they also misclassify fewer training
+// rows; the pocket's run is then the run that put them there. As Gallant
+// starts with an empty pocket, the first weights counted replace the
+// starting weights unless they misclassify every row. Counts are then
+// fewer, each on one goroutine, and the pocket need not be the best
+// weights of the run.
+//
+// If an epoch makes no mistake, the run has separated the data: Fit stops
+// as Perceptron's does, and the pocket is weights that misclassify no row.
+// Fit keeps the count of the pocket, for Misclassified.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Pocket struct {
@@ -58,7 +65,7 @@ type Pocket struct {
 	NoBias bool
 
 	// InitWeights are the starting weights, as in Perceptron, and the
-	// first pocket.
+	// first candidate.
 	InitWeights []float64
 
 	// InitBias is the starting bias, as in Perceptron.
@@ -68,16 +75,10 @@ type Pocket struct {
 	// the running weights, not the pocket.
 	OnUpdate func(Update)
 
-	// CheckAll makes Fit count the misclassified rows of the weights
-	// after every update, not only of those with a record run, so that the
-	// pocket is the weight vector of the run with the fewest misclassified
-	// rows, the earliest of those if several tie. Each update then costs a
-	// count: at least as many dot products as the pocket misclassifies
-	// rows, and n for a count that wins. On 12000 noisy rows of 784
-	// features, that made a 10-epoch Fit several hundred times as long as
-	// Perceptron's, where the default mode's counts made it under three
-	// times as long.
-	CheckAll bool
+	// Ratchet makes Fit keep the pocket by Gallant's ratchet, which counts
+	// only the weights whose run beats the pocket's, instead of every
+	// candidate. It costs less, and can miss the best weights of the run.
+	Ratchet bool
 
 	lin           linear
 	misclassified int
@@ -97,59 +98,25 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	lin := s.start(ds.d)
-	pocket := s.start(ds.d)
-	t := newTally(ds, p.CheckAll)
-	best := t.count(&pocket, ds.n+1)
-	keep := func(e int) {
-		copy(pocket.w, lin.w)
-		pocket.b = lin.b
-		best = e
+	c := newCounter(ds)
+	defer c.crew.stop()
+	pk := &pocket{l: lin.clone(), e: c.first(&lin)}
+	var kept func(i, t int)
+	var last func(end int, converged bool)
+	if p.Ratchet {
+		kept, last = pk.ratchet(c, &lin, ds.n)
+	} else {
+		kept, last = pk.exact(c, &lin)
 	}
-
-	// The weights change only at mistakes, so judge weighs each weight
-	// vector of the run when its life ends, at the next mistake or at the
-	// end of the run, with the visits it lived. made is the visit that
-	// made the current weights, -1 for the starting ones. record is the
-	// pocket's run, which grows with its weights' run while they are the
-	// perceptron's: only the starting weights are still the perceptron's
-	// when they are pocketed, as the others are pocketed when they die.
-	made, record := -1, 0
-	judge := func(end int) {
-		run := end - made - 1
-		switch {
-		case p.CheckAll:
-			if made < 0 {
-				return // counted before the run
-			}
-			if e := t.count(&lin, best); e < best {
-				keep(e)
-			}
-		case made < 0:
-			record = run // the starting weights, pocketed before the run
-		case run > record:
-			if e := t.count(&lin, best); e < best {
-				keep(e)
-				record = run
-			}
-		}
-	}
-	stats, err := s.run(ds, newRule(ds, &lin, &s, func(_, t int) {
-		judge(t)
-		made = t
-	}))
+	stats, err := s.run(ds, newRule(ds, &lin, &s, kept))
 	if err != nil {
 		return err
 	}
 	if err := lin.checkFinite(); err != nil {
 		return err
 	}
-	judge(stats.Epochs * ds.n)
-	if stats.Converged && best > 0 {
-		// The last weights classify every row right, but their run need
-		// not have beaten the record.
-		keep(0)
-	}
-	p.lin, p.misclassified, p.stats = pocket, best, stats
+	last(stats.Epochs*ds.n, stats.Converged)
+	p.lin, p.misclassified, p.stats = pk.l, pk.e, stats
 	return nil
 }
 
@@ -195,77 +162,290 @@ func (p *Pocket) settings() settings {
 	return settings{epochs: p.Epochs, rate: p.Rate, rnd: p.Rand, noBias: p.NoBias, w0: p.InitWeights, b0: p.InitBias, onUpdate: p.OnUpdate}
 }
 
-// tally counts the training rows that weights misclassify, reading them in
-// the order of perm.
+// pocket is the pocket of a run: its weights and the number of training
+// rows they misclassify.
+type pocket struct {
+	l linear
+	e int
+}
+
+// keep puts a copy of l, which misclassifies e rows, in the pocket.
+func (pk *pocket) keep(l *linear, e int) {
+	copy(pk.l.w, l.w)
+	pk.l.b, pk.e = l.b, e
+}
+
+// exact returns the hooks by which Fit keeps the exact pocket of the run
+// of lin: kept, for the rule, and last, for the end of the run. The
+// weights at a call of kept are the candidate that the previous update
+// made, or at the first call the starting weights, counted already; the
+// last candidate is lin at the end. Candidates are copied into a batch and
+// counted together; the batch then updates the pocket in the order of the
+// run, so that the earliest candidate wins a tie.
+func (pk *pocket) exact(c *counter, lin *linear) (kept func(i, t int), last func(end int, converged bool)) {
+	cands := c.batch[:0]
+	flush := func() {
+		c.count(cands, pk.e)
+		won := -1
+		for k := range cands {
+			if c.e[k] < pk.e {
+				pk.keep(&cands[k], c.e[k])
+				won = k
+			}
+		}
+		if won >= 0 {
+			c.reorder(won, pk.e)
+		}
+		cands = cands[:0]
+	}
+	push := func() {
+		cands = cands[:len(cands)+1]
+		l := &cands[len(cands)-1]
+		copy(l.w, lin.w)
+		l.b = lin.b
+		if len(cands) == cap(cands) {
+			flush()
+		}
+	}
+	updates := 0
+	kept = func(int, int) {
+		if updates > 0 {
+			push()
+		}
+		updates++
+	}
+	last = func(int, bool) {
+		if updates > 0 {
+			push()
+		}
+		flush()
+	}
+	return kept, last
+}
+
+// ratchet returns the hooks by which Fit keeps the pocket of the run of
+// lin by Gallant's ratchet on n rows. The weights change only at
+// mistakes, so it judges each weight vector of the run when its life ends,
+// at the next mistake or at the end of the run, by the visits it lived:
+// its run beats the pocket's if it is longer, which it first was after
+// record+1 visits, so that the pocket's run becomes record+1.
+func (pk *pocket) ratchet(c *counter, lin *linear, n int) (kept func(i, t int), last func(end int, converged bool)) {
+	// Gallant's pocket starts empty: its count is taken as n, every row
+	// misclassified, and the starting weights in it keep their own count
+	// if nothing replaces them.
+	e0 := pk.e
+	pk.e = n
+	made, record, counted := -1, 0, false
+	cands := c.batch[:1]
+	judge := func(end int) {
+		if run := end - made - 1; run > record {
+			copy(cands[0].w, lin.w)
+			cands[0].b = lin.b
+			c.count(cands, pk.e)
+			if c.e[0] < pk.e {
+				pk.keep(lin, c.e[0])
+				record++
+				counted = true
+				c.reorder(0, pk.e)
+			}
+		}
+	}
+	kept = func(_, t int) {
+		judge(t)
+		made = t
+	}
+	last = func(end int, converged bool) {
+		judge(end)
+		switch {
+		case converged && pk.e > 0:
+			// The last weights misclassify no row, though their run need
+			// not have beaten the pocket's.
+			pk.keep(lin, 0)
+		case !counted:
+			pk.e = e0
+		}
+	}
+	return kept, last
+}
+
+// countBatch is the number of candidates that the exact pocket counts
+// together.
+const countBatch = 16
+
+// counter counts the training rows that candidate weights misclassify.
 //
-// If toFront is set, each count moves the rows it finds misclassified to
-// the front of perm, for the next count to read first. CheckAll counts
-// weights one update apart, which mostly misclassify the same rows, so a
-// count that cannot win meets its mistakes early and stops. The default
-// mode counts weights many updates apart, and mostly counts that win and
-// read every row: on a large set, the workers read parts of the rows at
-// the same time, and the parts stop together once their sum reaches the
-// limit.
-type tally struct {
-	ds      *dataset
-	perm    []int
-	toFront bool
-	shared  bool         // the counts are spread over the workers
-	found   atomic.Int64 // the misclassified rows found by all parts of a count
+// A count that cannot win must reach the pocket's count of mistakes, and
+// it reaches it soonest on the rows that the candidate misclassifies. The
+// counter keeps the rows of each label in the order of their margin
+// y(w·x+b) under the pocket, the least first: the rows that the pocket
+// misclassifies, then those nearest its hyperplane, where weights near the
+// pocket err. Such weights often differ from the pocket mostly by a shift
+// of every score, which makes them err on the rows of one label, so a
+// count reads the two labels' rows in chunks, each time from the label
+// whose rows it has found more often misclassified. The first rows of each
+// order are copied into contiguous memory, which the counts read at the
+// speed of a stream, where rows in a random order would each start one.
+type counter struct {
+	ds    *dataset
+	lists [2]rowList
+	crew  *crew
+
+	// The batch of candidates that the crew counts, their counts, and the
+	// scores of each row under candidates whose count read every row.
+	batch  []linear
+	limit  int
+	e      []int
+	scores [][]float64
+
+	// The pocket's count when the orders were last made, and scratch for
+	// making them.
+	ordered  int
+	byMargin []margined
 }
 
-// minTally is the least number of multiplications, n·d, for which the
-// default mode's counts are shared with the workers: a hand-over costs a
-// few microseconds.
-const minTally = 1 << 17
-
-func newTally(ds *dataset, toFront bool) *tally {
-	perm := make([]int, ds.n)
-	for i := range perm {
-		perm[i] = i
-	}
-	return &tally{ds: ds, perm: perm, toFront: toFront, shared: !toFront && ds.n*ds.d >= minTally}
+// margined is a row and its margin.
+type margined struct {
+	m float64
+	i int
 }
 
-// count returns the number of rows that l misclassifies if it is below
-// limit, and limit otherwise.
-func (t *tally) count(l *linear, limit int) int {
-	parts := workers()
-	if !t.shared || parts == 1 {
-		return t.countPart(l, t.perm, limit, false)
+// rowList is the rows of one label, in order, with a copy of the first
+// front.n of them.
+type rowList struct {
+	order []int
+	front *rows
+}
+
+// row returns the p-th row of l.
+func (l *rowList) row(ds *dataset, p int) vec {
+	if p < l.front.n {
+		return l.front.row(p)
 	}
-	t.found.Store(0)
-	m := make([]int, parts)
-	n := len(t.perm)
-	parallel(parts, func() func(int) {
-		return func(h int) {
-			m[h] = t.countPart(l, t.perm[n*h/parts:n*(h+1)/parts], limit, true)
+	return ds.row(l.order[p])
+}
+
+// countChunk is the number of rows a count reads from one label at a
+// time.
+const countChunk = 16
+
+func newCounter(ds *dataset) *counter {
+	c := &counter{
+		ds:     ds,
+		batch:  make([]linear, countBatch),
+		e:      make([]int, countBatch),
+		scores: make([][]float64, countBatch),
+	}
+	for k := range c.batch {
+		c.batch[k].w = make([]float64, ds.d)
+		c.scores[k] = make([]float64, ds.n)
+	}
+	c.byMargin = make([]margined, ds.n)
+	pos := 0
+	for _, y := range ds.y {
+		if y > 0 {
+			pos++
 		}
-	})
-	sum := 0
-	for _, mh := range m {
-		sum += mh
 	}
-	return min(sum, limit)
+	c.lists[0].order = make([]int, 0, pos)
+	c.lists[1].order = make([]int, 0, ds.n-pos)
+	for g := range c.lists {
+		c.lists[g].front = &rows{d: ds.d, stride: ds.d}
+	}
+	for i, y := range ds.y {
+		g := label(y)
+		c.lists[g].order = append(c.lists[g].order, i)
+	}
+	c.crew = newCrew(workers(), func() func(int) { return c.countOne })
+	return c
 }
 
-// countPart counts the rows of perm that l misclassifies, stopping when
-// the count of this part, or if shared of all parts, reaches limit.
-func (t *tally) countPart(l *linear, perm []int, limit int, shared bool) int {
+// label returns the list of the rows with label y: 0 for +1, 1 for -1.
+func label(y float64) int {
+	if y > 0 {
+		return 0
+	}
+	return 1
+}
+
+// first counts the rows that l misclassifies, and orders the rows by
+// their margins under l.
+func (c *counter) first(l *linear) int {
+	copy(c.batch[0].w, l.w)
+	c.batch[0].b = l.b
+	c.count(c.batch[:1], c.ds.n+1)
+	c.reorder(0, c.e[0])
+	return c.e[0]
+}
+
+// reorder orders the rows by their margins under candidate k of the last
+// batch, which misclassifies e rows and whose count read every row, if
+// the pocket's count has fallen enough since the last order for the
+// orders to change much.
+func (c *counter) reorder(k, e int) {
+	if c.ordered > 0 && e > c.ordered*19/20 {
+		return
+	}
+	c.ordered = e
+	scores := c.scores[k]
+	for g := range c.lists {
+		l := &c.lists[g]
+		byMargin := c.byMargin[:len(l.order)]
+		for p, i := range l.order {
+			byMargin[p] = margined{c.ds.y[i] * scores[i], i}
+		}
+		slices.SortFunc(byMargin, func(a, b margined) int { return cmp.Compare(a.m, b.m) })
+		for p := range l.order {
+			l.order[p] = byMargin[p].i
+		}
+		// The counts only fall, so the first front is the largest.
+		size := min(len(l.order), 2*e+countChunk, c.ds.n/4)
+		if l.front.data == nil {
+			l.front = newRows(c.ds.d, size)
+		}
+		l.front.reset()
+		for _, i := range l.order[:size] {
+			l.front.append(c.ds.row(i))
+		}
+	}
+}
+
+// count sets c.e[k] to the number of rows that cands[k] misclassifies if
+// it is below limit, and to limit otherwise, for every candidate at once.
+func (c *counter) count(cands []linear, limit int) {
+	c.limit = limit
+	c.crew.do(len(cands))
+}
+
+// countOne counts candidate k of the batch, and keeps its scores.
+func (c *counter) countOne(k int) {
+	l, scores := &c.batch[k], c.scores[k]
+	var read, wrong [2]int
 	m := 0
-	for p, i := range perm {
-		if m == limit || shared && t.found.Load() >= int64(limit) {
-			break
+	for m < c.limit {
+		// Read from the label whose rows have been misclassified more
+		// often, by the rule of succession.
+		g := 0
+		if (wrong[1]+1)*(read[0]+2) > (wrong[0]+1)*(read[1]+2) {
+			g = 1
 		}
-		if sign(l.score(t.ds.row(i))) != t.ds.y[i] {
-			if t.toFront {
-				perm[p], perm[m] = perm[m], perm[p]
+		if read[g] == len(c.lists[g].order) {
+			g = 1 - g
+			if read[g] == len(c.lists[g].order) {
+				break
 			}
-			m++
-			if shared {
-				t.found.Add(1)
+		}
+		list := &c.lists[g]
+		end := min(read[g]+countChunk, len(list.order))
+		for p := read[g]; p < end && m < c.limit; p++ {
+			i := list.order[p]
+			a := l.score(list.row(c.ds, p))
+			scores[i] = a
+			read[g]++
+			if sign(a) != c.ds.y[i] {
+				wrong[g]++
+				m++
 			}
 		}
 	}
-	return m
+	c.e[k] = m
 }

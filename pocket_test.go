@@ -14,17 +14,18 @@ import (
 )
 
 // naivePocket is the pocket of the naive run, as an independent reference.
-// With checkAll it is the earliest weights of the run with the fewest
-// misclassified rows. Otherwise it is Gallant's ratchet written out
-// without Pocket's economies: every candidate is counted in full, and
-// counted again at every step of its run.
-func naivePocket(X [][]float64, y []float64, tr trial, checkAll bool) (w []float64, b float64, errors int) {
-	visits, perEpoch := naiveVisits(X, y, tr)
+// By default it is the earliest of the starting weights and the weights
+// after each update with the fewest misclassified rows. With ratchet it is
+// Gallant's ratchet written out without Pocket's economies: a pocket that
+// starts empty, and the current weights counted in full at every step of
+// their run longer than the pocket's.
+func naivePocket(X [][]float64, y []float64, tr trial, ratchet bool) (w []float64, b float64, errors int) {
+	visits, perEpoch := naiveVisits(X, y, tr, true)
 	w = make([]float64, len(X[0]))
 	copy(w, tr.w0)
 	b = tr.b0
 	errors = naiveErrors(X, y, w, b)
-	if checkAll {
+	if !ratchet {
 		for _, v := range visits {
 			if !v.mistake {
 				continue
@@ -33,27 +34,23 @@ func naivePocket(X [][]float64, y []float64, tr trial, checkAll bool) (w []float
 				w, b, errors = v.w, v.b, e
 			}
 		}
-	} else {
-		// record is the run of the pocket weights, which grows with run
-		// while they are the current weights.
-		run, record, pocketed := 0, 0, true
-		for _, v := range visits {
-			switch {
-			case v.mistake:
-				run, pocketed = 0, false
-			case pocketed:
-				run++
-				record = run
-			default:
-				run++
-				if run > record {
-					if e := naiveErrors(X, y, v.w, v.b); e < errors {
-						w, b, errors = v.w, v.b, e
-						record, pocketed = run, true
-					}
-				}
+		return w, b, errors
+	}
+	best, run, record := len(X), 0, 0
+	for _, v := range visits {
+		if v.mistake {
+			run = 0
+			continue
+		}
+		run++
+		if run > record {
+			if e := naiveErrors(X, y, v.w, v.b); e < best {
+				w, b, best, record = v.w, v.b, e, run
 			}
 		}
+	}
+	if best < len(X) {
+		errors = best
 	}
 	if perEpoch[len(perEpoch)-1] == 0 && errors > 0 {
 		last := visits[len(visits)-1]
@@ -68,17 +65,47 @@ func TestPocketMatchesNaive(t *testing.T) {
 		n, d := 1+rnd.IntN(25), 1+rnd.IntN(4)
 		rows, X, y := intSet(rnd, n, d)
 		tr := randomTrial(rnd, d)
-		for _, checkAll := range []bool{false, true} {
+		for _, ratchet := range []bool{false, true} {
 			s := tr.settings()
-			p := &Pocket{Epochs: s.Epochs, Rate: s.Rate, Rand: s.Rand, NoBias: s.NoBias, InitWeights: s.InitWeights, InitBias: s.InitBias, CheckAll: checkAll}
+			p := &Pocket{Epochs: s.Epochs, Rate: s.Rate, Rand: s.Rand, NoBias: s.NoBias, InitWeights: s.InitWeights, InitBias: s.InitBias, Ratchet: ratchet}
 			if err := p.Fit(X, y); err != nil {
 				t.Fatal(err)
 			}
-			w, b, errors := naivePocket(rows, y, tr, checkAll)
+			w, b, errors := naivePocket(rows, y, tr, ratchet)
 			if !slices.Equal(p.Weights(), w) || p.Bias() != b || p.Misclassified() != errors {
-				t.Fatalf("trial %d, CheckAll %t: pocket w=%v b=%v with %d misclassified, want w=%v b=%v with %d",
-					k, checkAll, p.Weights(), p.Bias(), p.Misclassified(), w, b, errors)
+				t.Fatalf("trial %d, Ratchet %t: pocket w=%v b=%v with %d misclassified, want w=%v b=%v with %d",
+					k, ratchet, p.Weights(), p.Bias(), p.Misclassified(), w, b, errors)
 			}
+		}
+	}
+}
+
+// TestPocketNoisy checks the exact pocket against the naive one on many
+// larger noisy sets of integers, where the counts are long enough for the
+// batches, the order of the rows and the early stops to matter.
+func TestPocketNoisy(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(35, 36))
+	for k := range 40 {
+		n, d := 50+rnd.IntN(250), 1+rnd.IntN(6)
+		rows, X, y := intSet(rnd, n, d)
+		// Labels from a hyperplane, one in ten flipped.
+		for i, x := range rows {
+			y[i] = sign(x[0] - x[d-1] + 0.5)
+			if rnd.IntN(10) == 0 {
+				y[i] = -y[i]
+			}
+		}
+		tr := randomTrial(rnd, d)
+		tr.epochs = 1 + rnd.IntN(8)
+		var p Pocket
+		set(&p, tr.settings())
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		w, b, errors := naivePocket(rows, y, tr, false)
+		if !slices.Equal(p.Weights(), w) || p.Bias() != b || p.Misclassified() != errors {
+			t.Fatalf("trial %d: pocket w=%v b=%v with %d misclassified, want w=%v b=%v with %d",
+				k, p.Weights(), p.Bias(), p.Misclassified(), w, b, errors)
 		}
 	}
 }
@@ -96,12 +123,12 @@ func TestPocketProperties(t *testing.T) {
 		}
 		tr := randomTrial(rnd, d)
 		tr.epochs = 1 + rnd.IntN(30)
-		var ratchet, all Pocket
+		var ratchet, exact Pocket
 		set(&ratchet, tr.settings())
-		set(&all, tr.settings())
-		all.CheckAll = true
+		set(&exact, tr.settings())
+		ratchet.Ratchet = true
 		last := tr.settings()
-		for _, c := range []Classifier{&ratchet, &all, &last} {
+		for _, c := range []Classifier{&ratchet, &exact, &last} {
 			if err := c.Fit(X, y); err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +138,7 @@ func TestPocketProperties(t *testing.T) {
 			start = naiveErrors(rows, y, tr.w0, tr.b0)
 		}
 		final := naiveErrors(rows, y, last.Weights(), last.Bias())
-		for name, p := range map[string]*Pocket{"ratchet": &ratchet, "CheckAll": &all} {
+		for name, p := range map[string]*Pocket{"Ratchet": &ratchet, "exact": &exact} {
 			wrong := 0
 			for i, x := range rows {
 				if p.Predict(x) != y[i] {
@@ -121,20 +148,21 @@ func TestPocketProperties(t *testing.T) {
 			if p.Misclassified() != wrong {
 				t.Fatalf("trial %d, %s: Misclassified %d, but Predict gets %d rows wrong", k, name, p.Misclassified(), wrong)
 			}
-			if wrong > start {
-				t.Fatalf("trial %d, %s: the pocket misclassifies %d rows, the starting weights %d", k, name, wrong, start)
-			}
 		}
-		// Both pockets are weights of the same run, and CheckAll's is the
-		// best of them all.
-		if all.Misclassified() > ratchet.Misclassified() || all.Misclassified() > final {
-			t.Fatalf("trial %d: CheckAll's pocket misclassifies %d rows, the ratchet's %d, the last weights %d",
-				k, all.Misclassified(), ratchet.Misclassified(), final)
+		// Both pockets are weights of the same run, and the exact one is
+		// the best of them all.
+		if exact.Misclassified() > ratchet.Misclassified() || exact.Misclassified() > final || exact.Misclassified() > start {
+			t.Fatalf("trial %d: the exact pocket misclassifies %d rows, the ratchet's %d, the last weights %d, the starting weights %d",
+				k, exact.Misclassified(), ratchet.Misclassified(), final, start)
 		}
 	}
 }
 
 func TestPocketTraces(t *testing.T) {
+	line := mat.NewDense(5, 1, []float64{2, 1, -1, -2, 3})
+	xor := mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0})
+	simple := mat.NewDense(4, 2, []float64{1, 1, 2, 2, 1, 2, 2, 1})
+	and := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1})
 	for _, tc := range []struct {
 		name     string
 		X        *mat.Dense
@@ -145,36 +173,32 @@ func TestPocketTraces(t *testing.T) {
 		errors   int
 		perEpoch []int
 	}{
-		// ExamplePocket: the weights (2, 1) that the first update makes
-		// misclassify only the noisy point, and their run of 3 is never
-		// beaten.
-		{"line", mat.NewDense(5, 1, []float64{2, 1, -1, -2, 3}), []float64{1, 1, -1, -1, -1},
-			Pocket{Epochs: 3}, []float64{2}, 1, 1, []int{2, 3, 2}},
-		// XOR in order: the first count, of (0, 0; 1), ties with the
-		// starting weights, and from epoch 2 on every visit is a mistake,
-		// so no weights have a run: the ratchet keeps the starting
-		// weights. ExamplePocket_xor: CheckAll finds (-1, -1; 0), made by
-		// the first update of epoch 2, which gets 3 of 4 right.
-		{"XOR", mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0}), []float64{1, 1, -1, -1},
-			Pocket{Epochs: 3}, []float64{0, 0}, 0, 2, []int{3, 4, 4}},
-		{"XOR CheckAll", mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0}), []float64{1, 1, -1, -1},
-			Pocket{Epochs: 3, CheckAll: true}, []float64{-1, -1}, 0, 1, []int{3, 4, 4}},
-		// The simple dataset of the notes: ExamplePocket_simpleDataset.
-		{"simple", mat.NewDense(4, 2, []float64{1, 1, 2, 2, 1, 2, 2, 1}), []float64{1, 1, -1, -1},
-			Pocket{Epochs: 4}, []float64{0, 0}, 0, 2, []int{2, 2, 2, 4}},
-		{"simple CheckAll", mat.NewDense(4, 2, []float64{1, 1, 2, 2, 1, 2, 2, 1}), []float64{1, 1, -1, -1},
-			Pocket{Epochs: 4, CheckAll: true}, []float64{2, -2}, 1, 1, []int{2, 2, 2, 4}},
-		// AND converges in epoch 9 (ExamplePerceptron_and): the pocket is
-		// the last weights, which misclassify nothing.
-		{"AND", mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1}), []float64{-1, -1, -1, 1},
-			Pocket{}, []float64{3, 2}, -4, 0, []int{2, 3, 3, 2, 2, 3, 2, 1, 0}},
-		// CheckAll finds earlier weights that misclassify nothing: (2, 1;
-		// -3), made in epoch 5, scores 0 on (1, 1), which Predict labels
-		// +1 but the perceptron's rule counts as a mistake. The pocket
-		// keeps them, the earliest of the weights without a misclassified
-		// row.
-		{"AND CheckAll", mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1}), []float64{-1, -1, -1, 1},
-			Pocket{CheckAll: true}, []float64{2, 1}, -3, 0, []int{2, 3, 3, 2, 2, 3, 2, 1, 0}},
+		// ExamplePocket: the weights (2; 1) that the first update makes
+		// misclassify only the noisy point; (2; 0) and (1; 0) later tie
+		// with them. By the ratchet they are the first weights counted,
+		// after a run of 1, and the later ones do not beat them.
+		{"line", line, []float64{1, 1, -1, -1, -1}, Pocket{Epochs: 3}, []float64{2}, 1, 1, []int{2, 3, 2}},
+		{"line Ratchet", line, []float64{1, 1, -1, -1, -1}, Pocket{Epochs: 3, Ratchet: true}, []float64{2}, 1, 1, []int{2, 3, 2}},
+		// XOR in order (ExamplePocket_xor): (-1, -1; 0), made by the first
+		// update of epoch 2, gets 3 of 4 right, every other weights 2. The
+		// ratchet counts only (0, 0; 1), the one weights with a run, and
+		// pockets it in place of the uncounted starting weights; from
+		// epoch 2 on every visit is a mistake.
+		{"XOR", xor, []float64{1, 1, -1, -1}, Pocket{Epochs: 3}, []float64{-1, -1}, 0, 1, []int{3, 4, 4}},
+		{"XOR Ratchet", xor, []float64{1, 1, -1, -1}, Pocket{Epochs: 3, Ratchet: true}, []float64{0, 0}, 1, 2, []int{3, 4, 4}},
+		// The simple dataset of the notes (ExamplePocket_simpleDataset):
+		// (2, -2; 1), made by the third update of epoch 4, gets 3 of 4
+		// right, every other weights 2. The ratchet counts (1, 1; 1) after
+		// a run of 1, and no later weights have a run of 2.
+		{"simple", simple, []float64{1, 1, -1, -1}, Pocket{Epochs: 4}, []float64{2, -2}, 1, 1, []int{2, 2, 2, 4}},
+		{"simple Ratchet", simple, []float64{1, 1, -1, -1}, Pocket{Epochs: 4, Ratchet: true}, []float64{1, 1}, 1, 2, []int{2, 2, 2, 4}},
+		// AND converges in epoch 9 (ExamplePerceptron_and). (2, 1; -3),
+		// made in epoch 5, scores 0 on (1, 1), which Predict labels +1 but
+		// the perceptron's rule counts as a mistake: the exact pocket
+		// keeps them, the earliest weights without a misclassified row.
+		// The ratchet keeps the last weights, which misclassify nothing.
+		{"AND", and, []float64{-1, -1, -1, 1}, Pocket{}, []float64{2, 1}, -3, 0, []int{2, 3, 3, 2, 2, 3, 2, 1, 0}},
+		{"AND Ratchet", and, []float64{-1, -1, -1, 1}, Pocket{Ratchet: true}, []float64{3, 2}, -4, 0, []int{2, 3, 3, 2, 2, 3, 2, 1, 0}},
 	} {
 		p := tc.p
 		if err := p.Fit(tc.X, tc.y); err != nil {
@@ -187,17 +211,13 @@ func TestPocketTraces(t *testing.T) {
 	}
 }
 
-// TestPocketSharedCounts checks that counts shared among goroutines, on a
-// set large enough for them, give the pocket that one goroutine gives, on
-// rows in order and shuffled.
-func TestPocketSharedCounts(t *testing.T) {
+// TestPocketWorkers checks that the pocket does not depend on the number
+// of goroutines that count, on rows in order and shuffled, for both rules.
+func TestPocketWorkers(t *testing.T) {
 	X, y := benchData(1500, 100)
-	if n, d := X.Dims(); n*d < minTally {
-		t.Fatalf("%d×%d set: counts are not shared", n, d)
-	}
-	fit := func(procs int, shuffle bool) *Pocket {
+	fit := func(procs int, shuffle, ratchet bool) *Pocket {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		p := &Pocket{Epochs: 20}
+		p := &Pocket{Epochs: 8, Ratchet: ratchet}
 		if shuffle {
 			p.Rand = rand.New(rand.NewPCG(5, 6))
 		}
@@ -206,41 +226,25 @@ func TestPocketSharedCounts(t *testing.T) {
 		}
 		return p
 	}
-	// On integer rows, where float64 sums are exact, against the naive
-	// pocket.
-	rnd := rand.New(rand.NewPCG(7, 8))
-	rows, Xi, yi := intSet(rnd, 1400, 96)
-	procs := runtime.GOMAXPROCS(3)
-	for _, random := range []bool{false, true} {
-		tr := trial{epochs: 3, rate: 1, seed: 9, random: random, bias: true}
-		var p Pocket
-		set(&p, tr.settings())
-		if err := p.Fit(Xi, yi); err != nil {
-			t.Fatal(err)
-		}
-		w, b, e := naivePocket(rows, yi, tr, false)
-		if !slices.Equal(p.Weights(), w) || p.Bias() != b || p.Misclassified() != e {
-			t.Errorf("shuffle %v: the pocket misclassifies %d rows, the naive pocket %d, or their weights differ", random, p.Misclassified(), e)
-		}
-	}
-	runtime.GOMAXPROCS(procs)
 	for _, shuffle := range []bool{false, true} {
-		one, three := fit(1, shuffle), fit(3, shuffle)
-		if !slices.Equal(one.Weights(), three.Weights()) || one.Bias() != three.Bias() || one.Misclassified() != three.Misclassified() {
-			t.Errorf("shuffle %v: with 3 goroutines the pocket misclassifies %d rows, with 1 %d, or its weights differ",
-				shuffle, three.Misclassified(), one.Misclassified())
-		}
-		wrong := 0
-		for i := range y {
-			if three.Predict(X.RawRowView(i)) != y[i] {
-				wrong++
+		for _, ratchet := range []bool{false, true} {
+			one, three := fit(1, shuffle, ratchet), fit(3, shuffle, ratchet)
+			if !slices.Equal(one.Weights(), three.Weights()) || one.Bias() != three.Bias() || one.Misclassified() != three.Misclassified() {
+				t.Errorf("shuffle %v, Ratchet %v: with 3 goroutines the pocket misclassifies %d rows, with 1 %d, or its weights differ",
+					shuffle, ratchet, three.Misclassified(), one.Misclassified())
 			}
-		}
-		if wrong != three.Misclassified() {
-			t.Errorf("shuffle %v: Misclassified %d, but Predict gets %d rows wrong", shuffle, three.Misclassified(), wrong)
-		}
-		if three.Stats().Epochs != 20 || one.Misclassified() == 0 {
-			t.Errorf("shuffle %v: the run converged: no count was tested", shuffle)
+			wrong := 0
+			for i := range y {
+				if three.Predict(X.RawRowView(i)) != y[i] {
+					wrong++
+				}
+			}
+			if wrong != three.Misclassified() {
+				t.Errorf("shuffle %v, Ratchet %v: Misclassified %d, but Predict gets %d rows wrong", shuffle, ratchet, three.Misclassified(), wrong)
+			}
+			if three.Stats().Converged || one.Misclassified() == 0 {
+				t.Errorf("shuffle %v, Ratchet %v: the run converged: no count was tested", shuffle, ratchet)
+			}
 		}
 	}
 }

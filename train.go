@@ -125,7 +125,7 @@ type learner interface {
 // or after s.epochs epochs.
 func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 	// In index order there is no order to hold: the page faults of n
-	// fresh ints cost most of an epoch's time at 100000×100.
+	// fresh ints can cost as much as an epoch.
 	var order []int
 	if s.rnd != nil {
 		order = make([]int, ds.n)

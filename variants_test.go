@@ -22,8 +22,7 @@ import (
 
 // variant is a classifier built on the perceptron's run.
 type variant interface {
-	Classifier
-	Score(x []float64) float64
+	Scorer
 	Weights() []float64
 	Bias() float64
 	Stats() Stats
@@ -37,8 +36,8 @@ var variantKinds = []struct {
 	{"Pocket", func(p Perceptron) variant {
 		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, InitBias: p.InitBias, OnUpdate: p.OnUpdate}
 	}},
-	{"Pocket CheckAll", func(p Perceptron) variant {
-		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, InitBias: p.InitBias, OnUpdate: p.OnUpdate, CheckAll: true}
+	{"Pocket Ratchet", func(p Perceptron) variant {
+		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, InitBias: p.InitBias, OnUpdate: p.OnUpdate, Ratchet: true}
 	}},
 	{"Averaged", func(p Perceptron) variant {
 		return &Averaged{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, InitBias: p.InitBias, OnUpdate: p.OnUpdate}
@@ -102,8 +101,11 @@ type naiveVisit struct {
 }
 
 // naiveVisits runs the perceptron as naivePerceptron does and returns the
-// weights and bias after every visit, and the mistakes of each epoch.
-func naiveVisits(X [][]float64, y []float64, tr trial) (visits []naiveVisit, perEpoch []int) {
+// weights and bias after every visit, and the mistakes of each epoch. If
+// stop is set it stops after the first epoch with no mistake, as
+// Perceptron does; otherwise it runs every epoch, as the voted and
+// averaged perceptrons of Freund and Schapire and of Daumé do.
+func naiveVisits(X [][]float64, y []float64, tr trial, stop bool) (visits []naiveVisit, perEpoch []int) {
 	rate := tr.rate
 	if rate == 0 {
 		rate = 1
@@ -144,7 +146,7 @@ func naiveVisits(X [][]float64, y []float64, tr trial) (visits []naiveVisit, per
 			visits = append(visits, naiveVisit{slices.Clone(w), b, mistake})
 		}
 		perEpoch = append(perEpoch, m)
-		if m == 0 {
+		if m == 0 && stop {
 			break
 		}
 	}
@@ -174,7 +176,7 @@ func TestNaiveVisitsMatchNaivePerceptron(t *testing.T) {
 		n, d := 1+rnd.IntN(20), 1+rnd.IntN(4)
 		rows, _, y := intSet(rnd, n, d)
 		tr := randomTrial(rnd, d)
-		visits, perEpoch := naiveVisits(rows, y, tr)
+		visits, perEpoch := naiveVisits(rows, y, tr, true)
 		rate := tr.rate
 		if rate == 0 {
 			rate = 1
@@ -631,6 +633,35 @@ func TestBadValueFirstVisit(t *testing.T) {
 				}
 			}}
 			check(fmt.Sprintf("Kernel %T", f), k.Fit(X, y))
+		}
+	}
+}
+
+// TestZeroValuesAND fits the zero value of every classifier on the AND
+// gate, which a line separates: each must then classify all four rows,
+// Voted and Averaged with the published algorithms' full epochs, whose
+// last weights outvote the earlier ones, and Kernel under each rule.
+func TestZeroValuesAND(t *testing.T) {
+	X := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1})
+	y := []float64{-1, -1, -1, 1}
+	cs := map[string]Classifier{
+		"Perceptron":     &Perceptron{},
+		"Pocket":         &Pocket{},
+		"Pocket Ratchet": &Pocket{Ratchet: true},
+		"Averaged":       &Averaged{},
+		"Voted":          &Voted{},
+	}
+	for _, p := range []Prediction{PredictLast, PredictVoted, PredictAveraged} {
+		cs["Kernel "+p.String()] = &Kernel{Prediction: p}
+	}
+	for name, c := range cs {
+		if err := c.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		for i := range y {
+			if got := c.Predict(X.RawRowView(i)); got != y[i] {
+				t.Errorf("%s: Predict(%v) = %v, want %v", name, X.RawRowView(i), got, y[i])
+			}
 		}
 	}
 }

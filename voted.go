@@ -12,11 +12,16 @@ import (
 
 // Voted is the voted perceptron of Freund and Schapire (Large margin
 // classification using the perceptron algorithm, Machine Learning 37(3),
-// 1999), which the course notes (003) give. It trains as Perceptron does,
-// and every weight vector w_k, b_k that the run produces votes with weight
-// c_k, the number of visits after which it was the current one: the visit
-// that made it, and those it then classified right. Voted predicts the sign
-// of the vote sum_k c_k·sign(w_k·x+b_k).
+// 1999). It trains as Perceptron does, for Epochs epochs, and every weight
+// vector w_k, b_k that the run produces votes with weight c_k, the number
+// of visits after which it was the current one: the visit that made it,
+// and those it then classified right. Voted predicts the sign of the vote
+// sum_k c_k·sign(w_k·x+b_k), +1 on a tie.
+//
+// Freund and Schapire run all Epochs epochs. Once an epoch makes no
+// mistake the weights can no longer change, so Fit stops passing over the
+// data and adds the visits of the epochs left to the count of the last
+// weights, in closed form; Stats reports the epochs passed.
 //
 // Voted keeps the run compactly instead of as K+1 weight vectors: the
 // starting weights, one copy of each row that was ever a mistake with its
@@ -37,7 +42,8 @@ import (
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Voted struct {
-	// Epochs is the most passes over the data, as in Perceptron.
+	// Epochs is the number of passes over the data whose visits the votes
+	// count. Zero means DefaultEpochs.
 	Epochs int
 
 	// Rate is the learning rate, as in Perceptron.
@@ -76,9 +82,8 @@ type vote struct {
 }
 
 // Fit trains the voted perceptron on the rows of X with labels y. It runs
-// as Perceptron's Fit does, with the same stopping rule and the same
-// errors, and keeps the voters of the run, those of the last epoch
-// included.
+// as Perceptron's Fit does, with the same errors, and keeps the voters of
+// the run of Epochs epochs.
 func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y)
 	if err != nil {
@@ -102,8 +107,9 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	if err := lin.checkFinite(); err != nil {
 		return err
 	}
+	// The last weights survive the epochs not passed too.
 	for k := range votes {
-		next := stats.Epochs * ds.n
+		next := s.epochs * ds.n
 		if k+1 < len(votes) {
 			next = votes[k+1].count
 		}

@@ -24,37 +24,85 @@ func workers() int { return runtime.GOMAXPROCS(0) }
 // work, and parallel panics with the first value on the caller's
 // goroutine.
 func parallel(n int, newWork func() func(i int)) {
-	var (
-		next  atomic.Int64
-		wg    sync.WaitGroup
-		once  sync.Once
-		first any
-	)
-	run := func() {
-		defer func() {
-			if p := recover(); p != nil {
-				once.Do(func() { first = p })
-				next.Store(int64(n))
+	c := newCrew(min(workers(), n), newWork)
+	defer c.stop()
+	c.do(n)
+}
+
+// crew is a set of goroutines that make the calls of parallel batch after
+// batch, for work that comes in many small batches: the goroutines start
+// once, and a batch allocates nothing.
+type crew struct {
+	work  []func(int) // work[0] is the caller's
+	start chan struct{}
+	done  sync.WaitGroup
+	n     int
+	next  atomic.Int64
+	mu    sync.Mutex
+	first any // the first panic of the batch
+}
+
+// newCrew returns a crew of size goroutines, the caller's among them,
+// each with its work function from newWork.
+func newCrew(size int, newWork func() func(i int)) *crew {
+	c := &crew{work: make([]func(int), max(size, 1)), start: make(chan struct{}, size)}
+	c.work[0] = newWork()
+	var ready sync.WaitGroup
+	for h := 1; h < len(c.work); h++ {
+		ready.Add(1)
+		go func() {
+			c.work[h] = newWork()
+			ready.Done()
+			for range c.start {
+				c.run(h)
+				c.done.Done()
 			}
 		}()
-		work := newWork()
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= n {
-				return
-			}
-			work(i)
-		}
 	}
-	for range min(workers(), n) - 1 {
-		wg.Go(run)
+	ready.Wait()
+	return c
+}
+
+// do makes the calls work(i) for every i in [0, n) as parallel does.
+func (c *crew) do(n int) {
+	c.n = n
+	c.next.Store(0)
+	c.first = nil
+	helpers := max(min(len(c.work), n)-1, 0)
+	c.done.Add(helpers)
+	for range helpers {
+		c.start <- struct{}{}
 	}
-	run()
-	wg.Wait()
-	if first != nil {
-		panic(first)
+	c.run(0)
+	c.done.Wait()
+	if c.first != nil {
+		panic(c.first)
 	}
 }
+
+// run makes calls of the batch on goroutine h until none is left.
+func (c *crew) run(h int) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.mu.Lock()
+			if c.first == nil {
+				c.first = p
+			}
+			c.mu.Unlock()
+			c.next.Store(int64(c.n))
+		}
+	}()
+	for {
+		i := int(c.next.Add(1)) - 1
+		if i >= c.n {
+			return
+		}
+		c.work[h](i)
+	}
+}
+
+// stop ends the crew's goroutines.
+func (c *crew) stop() { close(c.start) }
 
 // background starts workers()-1 goroutines that run f, for work that goes
 // on beside the caller's, and returns a function that waits for them to

@@ -301,8 +301,7 @@ func wekaClassified(votes []float64, j int, y []float64) classified {
 // scorer is a classifier with a decision function and the statistics of
 // its training run.
 type scorer interface {
-	perceptron.Classifier
-	Score(x []float64) float64
+	perceptron.Scorer
 	Stats() perceptron.Stats
 }
 

@@ -19,10 +19,9 @@ import (
 // model is what the command needs of a classifier: it fits, predicts,
 // scores, describes its training run, and saves and loads as JSON.
 type model interface {
-	perceptron.Classifier
+	perceptron.Scorer
 	json.Marshaler
 	json.Unmarshaler
-	Score(x []float64) float64
 	Stats() perceptron.Stats
 }
 
@@ -39,7 +38,7 @@ var classifiers = []struct {
 	}},
 	{"pocket", func(o *options) model {
 		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate(), CheckAll: o.checkAll}
+			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate(), Ratchet: o.ratchet}
 	}},
 	{"averaged", func(o *options) model {
 		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
@@ -84,7 +83,7 @@ type options struct {
 	noBias      bool
 	initWeights []float64
 	initBias    float64
-	checkAll    bool
+	ratchet     bool
 	kernel      string
 	degree      int
 	gamma       float64
@@ -108,7 +107,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 		return err
 	})
 	fs.Float64Var(&o.initBias, "init-bias", 0, "all but kernel: the bias that training starts from")
-	fs.BoolVar(&o.checkAll, "check-all", false, "pocket: count the misclassified rows of the weights after every update, not only after a record run (slow)")
+	fs.BoolVar(&o.ratchet, "ratchet", false, "pocket: keep the pocket by Gallant's ratchet, which counts only weights with a record run, not the best weights of the run (faster)")
 	fs.Func("kernel", "kernel: the kernel `K`: linear (the default; the demo's is rbf), poly, (gamma·x·z + coef0)^degree, or rbf, exp(-gamma·|x-z|²)", func(s string) error {
 		switch s {
 		case "linear", "poly", "rbf":
@@ -137,7 +136,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 var only = map[string][]string{
 	"init-weights": {"perceptron", "pocket", "averaged", "voted"},
 	"init-bias":    {"perceptron", "pocket", "averaged", "voted"},
-	"check-all":    {"pocket"},
+	"ratchet":      {"pocket"},
 	"kernel":       {"kernel"},
 	"degree":       {"kernel"},
 	"gamma":        {"kernel"},

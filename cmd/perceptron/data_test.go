@@ -204,7 +204,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"train", "-classifier", "kernel", "-o", "m.json", "-gamma", "0.5", data}, "-gamma: only -kernel poly and rbf have gamma"},
 		{[]string{"train", "-classifier", "kernel", "-o", "m.json", "-kernel", "rbf", "-degree", "2", data}, "-degree: only -kernel poly has a degree"},
 		{[]string{"train", "-o", "m.json", "-kernel", "rbf", data}, "-kernel: only -classifier kernel takes this flag"},
-		{[]string{"train", "-classifier", "averaged", "-o", "m.json", "-check-all", data}, "-check-all: only -classifier pocket takes this flag"},
+		{[]string{"train", "-classifier", "averaged", "-o", "m.json", "-ratchet", data}, "-ratchet: only -classifier pocket takes this flag"},
 		{[]string{"train", "-classifier", "kernel", "-o", "m.json", "-init-bias", "1", data}, "-init-bias: only -classifier perceptron, pocket, averaged or voted takes this flag"},
 		{[]string{"eval", "-classifier", "voted", "-prediction", "voted", data}, "-prediction: only -classifier kernel takes this flag"},
 		{[]string{"eval", "-classifier", "kernel", "-kernel", "rbf", "-degree", "0", data}, "-degree: only -kernel poly has a degree"},

@@ -414,7 +414,7 @@ func TestTrainSavesSettings(t *testing.T) {
 		args := []string{"train", "-classifier", c.name, "-o", model, "-epochs", "7", "-rate", "0.5", "-no-bias", "-shuffle", "-seed", "4"}
 		switch c.name {
 		case "pocket":
-			args = append(args, "-check-all")
+			args = append(args, "-ratchet")
 		case "kernel":
 			args = append(args, "-kernel", "poly", "-degree", "2", "-gamma", "0.25", "-coef0", "1.5", "-budget", "3", "-prediction", "voted")
 		}
@@ -440,7 +440,7 @@ func TestTrainSavesSettings(t *testing.T) {
 		want := map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "initWeights": []any{1.0, -2.0}, "initBias": 0.0}
 		switch c.name {
 		case "pocket":
-			want["checkAll"] = true
+			want["ratchet"] = true
 		case "kernel":
 			want = map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "budget": 3.0, "prediction": "voted",
 				"func": map[string]any{"name": "poly", "degree": 2.0, "gamma": 0.25, "coef0": 1.5}}
@@ -455,7 +455,7 @@ func TestTrainSavesSettings(t *testing.T) {
 // classifier and with one that takes it; TestTrainSavesSettings shows
 // that they reach them.
 func TestFlagsOfSomeClassifiers(t *testing.T) {
-	code, out, errs := runCmd("demo", "-epochs", "5", "-check-all", "-init-bias", "0.5", "-kernel", "poly", "-degree", "2", "-budget", "7")
+	code, out, errs := runCmd("demo", "-epochs", "5", "-ratchet", "-init-bias", "0.5", "-kernel", "poly", "-degree", "2", "-budget", "7")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -464,7 +464,7 @@ func TestFlagsOfSomeClassifiers(t *testing.T) {
 	}
 	data := writeFile(t, t.TempDir(), "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n-2,0,-1\n"))
 	for _, args := range [][]string{
-		{"-classifier", "pocket", "-check-all", "-init-weights", "1,1"},
+		{"-classifier", "pocket", "-ratchet", "-init-weights", "1,1"},
 		{"-classifier", "kernel", "-kernel", "rbf", "-gamma", "0.5", "-prediction", "voted"},
 	} {
 		if code, _, errs := runCmd(append(append([]string{"eval"}, args...), data, data)...); code != 0 {
