@@ -123,13 +123,32 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 // not been fitted or if len(x) is not the number of weights. Predict and
 // Score may be called concurrently with each other, but not with Fit.
 func (a *Averaged) Predict(x []float64) float64 {
-	return sign(a.sum.checked(x, "Predict").score(vec{x}))
+	return sign(a.sum.checked(x, "Predict").score(vec{val: x}))
 }
 
 // Score returns the average score (S_w·x+S_b)/T, whose sign is the
 // prediction. It panics as Predict does.
 func (a *Averaged) Score(x []float64) float64 {
-	return a.sum.checked(x, "Score").score(vec{x}) / a.visits
+	return a.sum.checked(x, "Score").score(vec{val: x}) / a.visits
+}
+
+// ScoreRows returns in dst, which it allocates if dst is nil, the scores
+// of the rows of X, dense or sparse, as Score computes them: exactly for
+// dense rows, and up to rounding for sparse ones, read in O(non-zeros). It
+// spreads the rows over GOMAXPROCS goroutines. It panics as Score does,
+// if X does not have the number of columns the model was fitted on, if
+// dst is not nil and its length is not the number of rows of X, or if X is
+// a mat.RowNonZeroDoer that yields an element out of range or not finite.
+func (a *Averaged) ScoreRows(dst []float64, X mat.Matrix) []float64 {
+	l := a.sum.fittedFor("ScoreRows")
+	return scoreRows(dst, X, l.dim(), func(x vec) float64 { return l.score(x) / a.visits })
+}
+
+// PredictRows returns in dst, which it allocates if dst is nil, the labels
+// of the rows of X, dense or sparse: the signs of the scores of ScoreRows.
+// It panics as ScoreRows does.
+func (a *Averaged) PredictRows(dst []float64, X mat.Matrix) []float64 {
+	return signs(a.ScoreRows(dst, X))
 }
 
 // Weights returns the averaged weights S_w/T.

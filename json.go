@@ -6,9 +6,11 @@ package perceptron
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -57,6 +59,109 @@ type settingsJSON struct {
 type linearJSON struct {
 	Weights []float64 `json:"weights"`
 	Bias    float64   `json:"bias"`
+}
+
+// rowsJSON is the compact JSON form of stored rows, exact to the bit:
+// Values holds their float64s, little-endian, in base64. Dense rows hold
+// every value, one row after another; the elements of sparse row i are
+// the Values from Starts[i] up to Starts[i+1], at the columns Indices.
+type rowsJSON struct {
+	Rows    int        `json:"rows"`
+	Cols    int        `json:"cols"`
+	Sparse  bool       `json:"sparse"`
+	Starts  []int      `json:"starts,omitempty"`
+	Indices []int      `json:"indices,omitempty"`
+	Values  floatsJSON `json:"values"`
+}
+
+// rowsToJSON returns the JSON form of the store r.
+func rowsToJSON(r *rows) rowsJSON {
+	j := rowsJSON{Rows: r.n, Cols: r.d, Sparse: r.sparse()}
+	if !j.Sparse {
+		j.Values = r.data[:r.n*r.d]
+		return j
+	}
+	lo, hi := r.ptr[0], r.ptr[r.n]
+	j.Starts = make([]int, r.n+1)
+	for i, p := range r.ptr[:r.n+1] {
+		j.Starts[i] = p - lo
+	}
+	j.Indices, j.Values = r.ind[lo:hi], r.data[lo:hi]
+	return j
+}
+
+// rows returns the store that j describes, or an error naming what is
+// wrong with it; what names the rows in the error.
+func (j *rowsJSON) rows(what string) (*rows, error) {
+	switch {
+	case j.Rows < 0 || j.Cols < 1:
+		return nil, fmt.Errorf("%s: %d rows of %d columns, want at least 1 column", what, j.Rows, j.Cols)
+	case !j.Sparse && len(j.Values) != j.Rows*j.Cols:
+		return nil, fmt.Errorf("%s: %d values for %d rows of %d, want as many", what, len(j.Values), j.Rows, j.Cols)
+	case !j.Sparse && (j.Starts != nil || j.Indices != nil):
+		return nil, fmt.Errorf("%s: dense rows with starts or indices", what)
+	case j.Sparse && len(j.Starts) != j.Rows+1:
+		return nil, fmt.Errorf("%s: %d starts for %d sparse rows, want one more", what, len(j.Starts), j.Rows)
+	case j.Sparse && (j.Starts[0] != 0 || j.Starts[j.Rows] != len(j.Values) || len(j.Indices) != len(j.Values)):
+		return nil, fmt.Errorf("%s: starts from %d to %d for %d indices and %d values, want from 0 to as many as both", what, j.Starts[0], j.Starts[j.Rows], len(j.Indices), len(j.Values))
+	}
+	if j.Sparse {
+		for i := range j.Rows {
+			lo, hi := j.Starts[i], j.Starts[i+1]
+			if hi < lo || hi > len(j.Values) {
+				return nil, fmt.Errorf("%s: row %d spans [%d, %d)", what, i, lo, hi)
+			}
+			if err := checkSparseRow(j.Indices[lo:hi], j.Values[lo:hi], j.Cols); err != nil {
+				return nil, fmt.Errorf("%s: row %d: %v", what, i, err)
+			}
+		}
+		return &rows{n: j.Rows, d: j.Cols, ptr: j.Starts, ind: j.Indices, data: j.Values}, nil
+	}
+	if k := nonFinite(j.Values); k >= 0 {
+		return nil, fmt.Errorf("%s: row %d: column %d is %v, want a finite value", what, k/j.Cols, k%j.Cols, j.Values[k])
+	}
+	return &rows{n: j.Rows, d: j.Cols, stride: j.Cols, data: j.Values}, nil
+}
+
+// denseRows returns rows given as slices of d values, as format version 1
+// of Voted and Kernel saved them, or an error naming what is wrong.
+func denseRows(x [][]float64, d int, what string) (*rows, error) {
+	r := newRows(d, len(x), false)
+	for i, xi := range x {
+		if len(xi) != d {
+			return nil, fmt.Errorf("%s %d has length %d, want %d", what, i, len(xi), d)
+		}
+		r.append(vec{val: xi})
+	}
+	return r, nil
+}
+
+// floatsJSON is float64s in JSON as their little-endian bytes in base64:
+// exact, and about half as long as the shortest decimals of most values.
+type floatsJSON []float64
+
+func (f floatsJSON) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 8*len(f))
+	for i, v := range f {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	return json.Marshal(b)
+}
+
+func (f *floatsJSON) UnmarshalJSON(data []byte) error {
+	var b []byte
+	if err := json.Unmarshal(data, &b); err != nil {
+		return err
+	}
+	if len(b)%8 != 0 {
+		return fmt.Errorf("%d bytes of float64s, want a multiple of 8", len(b))
+	}
+	v := make(floatsJSON, len(b)/8)
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	*f = v
+	return nil
 }
 
 // marshalModel returns the JSON form of a fitted classifier of type typ.
@@ -407,19 +512,21 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// votedVersion is the version of the JSON form of Voted.
-const votedVersion = 1
+// votedVersion is the version of the JSON form of Voted. Version 1 saved
+// the rows as arrays of numbers, version 2 in the compact form of rowsJSON,
+// dense or sparse.
+const votedVersion = 2
 
 // votedJSON is the JSON form of the voters of Voted, as Voted keeps them.
 // The last weights are not saved: they are the first moved by the step of
 // every mistake, and loading computes them so.
 type votedJSON struct {
-	First         linearJSON  `json:"first"`         // w_0 and b_0
-	ThroughOrigin bool        `json:"throughOrigin"` // the steps leave the bias alone
-	Rows          [][]float64 `json:"rows"`          // the distinct mistaken rows, in the order of their first mistake
-	Steps         []float64   `json:"steps"`         // Rate·y of each row
-	MistakeRows   []int       `json:"mistakeRows"`   // the row, in Rows, of each mistake
-	Counts        []int       `json:"counts"`        // c_0, then the count of the voter each mistake made
+	First         linearJSON      `json:"first"`         // w_0 and b_0
+	ThroughOrigin bool            `json:"throughOrigin"` // the steps leave the bias alone
+	Rows          json.RawMessage `json:"rows"`          // the distinct mistaken rows, in the order of their first mistake
+	Steps         []float64       `json:"steps"`         // Rate·y of each row
+	MistakeRows   []int           `json:"mistakeRows"`   // the row, in Rows, of each mistake
+	Counts        []int           `json:"counts"`        // c_0, then the count of the voter each mistake made
 }
 
 // MarshalJSON returns the JSON form of the fitted voted perceptron: its
@@ -439,16 +546,17 @@ func (v *Voted) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	s := v.settings().json()
+	rows, err := json.Marshal(rowsToJSON(v.rows))
+	if err != nil {
+		return nil, err
+	}
 	m := votedJSON{
 		First:         linearJSON{Weights: v.first.w, Bias: v.first.b},
 		ThroughOrigin: v.unit == 0,
-		Rows:          make([][]float64, len(v.steps)),
+		Rows:          rows,
 		Steps:         v.steps,
 		MistakeRows:   make([]int, len(v.votes)-1),
 		Counts:        make([]int, len(v.votes)),
-	}
-	for r := range m.Rows {
-		m.Rows[r] = v.rows.row(r).val
 	}
 	for k, vt := range v.votes {
 		if k > 0 {
@@ -465,7 +573,7 @@ func (v *Voted) MarshalJSON() ([]byte, error) {
 // the saved one did.
 //
 // UnmarshalJSON returns an error, and changes nothing, if data is not the
-// JSON form of a Voted of this format version or is not valid, as when the
+// JSON form of a Voted of format version 1 or 2 or is not valid, as when the
 // parts of the voters do not agree in length with each other, with the
 // number of weights or with Stats. As encoding/json asks, the JSON null
 // changes nothing.
@@ -473,9 +581,16 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	version, err := modelVersion(data, "Voted")
+	if err != nil {
+		return err
+	}
+	if version != 1 {
+		version = votedVersion
+	}
 	var sj settingsJSON
 	var m votedJSON
-	st, err := unmarshalModel(data, "Voted", votedVersion, &sj, &m)
+	st, err := unmarshalModel(data, "Voted", version, &sj, &m)
 	if err != nil {
 		return err
 	}
@@ -486,24 +601,35 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	if _, err := sj.settings().resolve(d); err != nil {
 		return err
 	}
+	var rows *rows
+	if version == 1 {
+		var x [][]float64
+		if err = json.Unmarshal(m.Rows, &x); err == nil {
+			rows, err = denseRows(x, d, "row")
+		}
+	} else {
+		var j rowsJSON
+		if err = json.Unmarshal(m.Rows, &j); err == nil {
+			rows, err = j.rows("rows")
+		}
+		if err == nil && j.Cols != d {
+			err = fmt.Errorf("rows of %d columns, want %d", j.Cols, d)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("perceptron: Voted model's %v", err)
+	}
 	switch {
 	case m.ThroughOrigin && m.First.Bias != 0:
 		return fmt.Errorf("perceptron: Voted model through the origin has first bias %v, want 0", m.First.Bias)
-	case len(m.Steps) != len(m.Rows):
-		return fmt.Errorf("perceptron: Voted model has %d rows and %d steps, want as many", len(m.Rows), len(m.Steps))
+	case len(m.Steps) != rows.n:
+		return fmt.Errorf("perceptron: Voted model has %d rows and %d steps, want as many", rows.n, len(m.Steps))
 	case len(m.Counts) != len(m.MistakeRows)+1:
 		return fmt.Errorf("perceptron: Voted model has %d mistakes and %d counts, want one count more", len(m.MistakeRows), len(m.Counts))
 	case len(m.MistakeRows) != st.Mistakes:
 		return fmt.Errorf("perceptron: Voted model has %d mistakes, but Stats %d", len(m.MistakeRows), st.Mistakes)
 	case m.Counts[0] < 0:
 		return fmt.Errorf("perceptron: Voted model's first count is %d, want >= 0", m.Counts[0])
-	}
-	rows := newRows(d, len(m.Rows))
-	for r, x := range m.Rows {
-		if len(x) != d {
-			return fmt.Errorf("perceptron: Voted model's row %d has length %d, want %d", r, len(x), d)
-		}
-		rows.append(vec{x})
 	}
 	votes := make([]vote, len(m.Counts))
 	votes[0] = vote{row: -1, count: m.Counts[0]}
@@ -512,8 +638,8 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	seen := 0
 	for k, r := range m.MistakeRows {
 		switch {
-		case r < 0 || r >= len(m.Rows):
-			return fmt.Errorf("perceptron: Voted model's mistake %d is on row %d, want one of its %d rows", k+1, r, len(m.Rows))
+		case r < 0 || r >= rows.n:
+			return fmt.Errorf("perceptron: Voted model's mistake %d is on row %d, want one of its %d rows", k+1, r, rows.n)
 		case r > seen:
 			// Fit numbers the rows in the order of their first mistake.
 			return fmt.Errorf("perceptron: Voted model's mistake %d is the first on row %d, want row %d", k+1, r, seen)
@@ -526,8 +652,8 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 		votes[k+1] = vote{row: r, count: m.Counts[k+1]}
 		last.move(rows.row(r), m.Steps[r], !m.ThroughOrigin)
 	}
-	if seen != len(m.Rows) {
-		return fmt.Errorf("perceptron: Voted model has %d rows, but its mistakes are on %d", len(m.Rows), seen)
+	if seen != rows.n {
+		return fmt.Errorf("perceptron: Voted model has %d rows, but its mistakes are on %d", rows.n, seen)
 	}
 	if last.checkFinite() != nil {
 		return errors.New("perceptron: Voted model's last weights overflow")

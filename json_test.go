@@ -322,7 +322,11 @@ const goodAveragedV1 = `{"type":"Averaged","version":1,"settings":{"epochs":0,"r
 // The voters of the trace: (0, 0) survives no visit, (1, 1) its own, and
 // (2, 0) its own and the other 1998 of DefaultEpochs epochs. Each row was a mistake once, in
 // order.
-const goodVoted = `{"type":"Voted","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"first":{"weights":[0],"bias":0},"throughOrigin":false,"rows":[[1],[-1]],"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,1999]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+const goodVoted = `{"type":"Voted","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"first":{"weights":[0],"bias":0},"throughOrigin":false,"rows":{"rows":2,"cols":1,"sparse":false,"values":"AAAAAAAA8D8AAAAAAADwvw=="},"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,1999]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// A voted perceptron saved by format version 1, whose rows were arrays of
+// numbers.
+const goodVotedV1 = `{"type":"Voted","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"first":{"weights":[0],"bias":0},"throughOrigin":false,"rows":[[1],[-1]],"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,1999]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // MarshalJSON of each variant writes the hand-traced form of its fit on
 // twoPoints.
@@ -417,7 +421,7 @@ func TestVotedJSONNoMistakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `"model":{"first":{"weights":[1],"bias":-0.5},"throughOrigin":false,"rows":[],"steps":[],"mistakeRows":[],"counts":[2000]}`
+	const want = `"model":{"first":{"weights":[1],"bias":-0.5},"throughOrigin":false,"rows":{"rows":0,"cols":1,"sparse":false,"values":""},"steps":[],"mistakeRows":[],"counts":[2000]}`
 	if !strings.Contains(string(data), want) {
 		t.Fatalf("saved %s, want it to contain %s", data, want)
 	}
@@ -491,7 +495,7 @@ func TestVotedUnmarshalJSONErrors(t *testing.T) {
 	}
 	testUnmarshalJSONErrors(t, &Voted{}, g, []struct{ data, want string }{
 		{r(`"Voted"`, `"Perceptron"`), "the model is a Perceptron, not a Voted"},
-		{r(`"version":1`, `"version":3`), "Voted model format version 3, want 1"},
+		{r(`"version":2`, `"version":3`), "Voted model format version 3, want 2"},
 		{r(`"counts":[0,1,1999]`, `"counts":[0,1,1999],"last":{"weights":[2],"bias":0}`), `unknown field "last"`},
 		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[],"bias":0}`), "Voted model has no weights"},
 		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[0],"bias":1e999}`), "1e999"},
@@ -503,13 +507,20 @@ func TestVotedUnmarshalJSONErrors(t *testing.T) {
 		{r(`"mistakes":2,"epochMistakes":[2,0]`, `"mistakes":3,"epochMistakes":[3,0]`), "Voted model has 2 mistakes, but Stats 3"},
 		{r(`"counts":[0,1,1999]`, `"counts":[-1,1,1999]`), "Voted model's first count is -1, want >= 0"},
 		{r(`"counts":[0,1,1999]`, `"counts":[0,0,1999]`), "Voted model's count 1 is 0, want >= 1"},
-		{r(`"rows":[[1],[-1]]`, `"rows":[[1],[-1,0]]`), "Voted model's row 1 has length 2, want 1"},
-		{r(`"first":{"weights":[0]`, `"first":{"weights":[0,0]`), "Voted model's row 0 has length 1, want 2"},
+		{strings.Replace(goodVotedV1, `"rows":[[1],[-1]]`, `"rows":[[1],[-1,0]]`, 1), "Voted model's row 1 has length 2, want 1"},
+		{strings.Replace(goodVotedV1, `"first":{"weights":[0]`, `"first":{"weights":[0,0]`, 1), "Voted model's row 0 has length 1, want 2"},
+		{r(`"first":{"weights":[0]`, `"first":{"weights":[0,0]`), "Voted model's rows of 1 columns, want 2"},
+		{r(`"rows":2,"cols":1`, `"rows":3,"cols":1`), "Voted model's rows: 2 values for 3 rows of 1, want as many"},
+		{r(`"values":"AAAAAAAA8D8AAAAAAADwvw=="`, `"values":"AAAA"`), "3 bytes of float64s, want a multiple of 8"},
+		{r(`"sparse":false,`, `"sparse":false,"starts":[0,1,2],`), "Voted model's rows: dense rows with starts or indices"},
+		{r(`"cols":1,"sparse":false,`, `"cols":1,"sparse":true,"starts":[0,1,2],"indices":[0,1],`), "Voted model's rows: row 1: column 1 is out of range [0, 1)"},
+		{r(`"cols":1,"sparse":false,`, `"cols":1,"sparse":true,"starts":[0,2,2],"indices":[0,0],`), "Voted model's rows: row 0: column 0 appears twice"},
+		{r(`"cols":1,"sparse":false,`, `"cols":1,"sparse":true,"starts":[0,1],"indices":[0,0],`), "Voted model's rows: 2 starts for 2 sparse rows, want one more"},
 		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,2]`), "Voted model's mistake 2 is on row 2, want one of its 2 rows"},
 		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,-1]`), "Voted model's mistake 2 is on row -1, want one of its 2 rows"},
 		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[1,0]`), "Voted model's mistake 1 is the first on row 1, want row 0"},
 		{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,0]`), "Voted model has 2 rows, but its mistakes are on 1"},
-		{strings.NewReplacer(`"rate":0`, `"rate":1e308`, `"rows":[[1],[-1]]`, `"rows":[[2],[-1]]`, `"steps":[1,-1]`, `"steps":[1e308,-1e308]`).Replace(g),
+		{strings.NewReplacer(`"rate":0`, `"rate":1e308`, `"values":"AAAAAAAA8D8AAAAAAADwvw=="`, `"values":"AAAAAAAAAEAAAAAAAADwvw=="`, `"steps":[1,-1]`, `"steps":[1e308,-1e308]`).Replace(g),
 			"Voted model's last weights overflow"},
 	})
 }
@@ -622,7 +633,11 @@ func sameKernels(t *testing.T, p, q *Kernel, X *mat.Dense) {
 // The kernel perceptron of the trace: with the linear kernel it makes the
 // mistakes of the perceptron, storing x = 1 with step +1 at visit 1 and
 // x = -1 with step -1 at visit 2, and makes none in visits 3 and 4.
-const goodKernel = `{"type":"Kernel","version":1,"settings":{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false},"model":{"kernel":{"name":"linear","degree":0,"gamma":0,"coef0":0},"features":1,"throughOrigin":false,"supportVectors":[[1],[-1]],"coefficients":[1,-1],"stepSum":0,"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":2000,"removed":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+const goodKernel = `{"type":"Kernel","version":2,"settings":{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false},"model":{"kernel":{"name":"linear","degree":0,"gamma":0,"coef0":0},"features":1,"throughOrigin":false,"supportVectors":{"rows":2,"cols":1,"sparse":false,"values":"AAAAAAAA8D8AAAAAAADwvw=="},"coefficients":[1,-1],"stepSum":0,"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":2000,"removed":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+
+// A kernel perceptron saved by format version 1, whose support vectors
+// were arrays of numbers.
+const goodKernelV1 = `{"type":"Kernel","version":1,"settings":{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false},"model":{"kernel":{"name":"linear","degree":0,"gamma":0,"coef0":0},"features":1,"throughOrigin":false,"supportVectors":[[1],[-1]],"coefficients":[1,-1],"stepSum":0,"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":2000,"removed":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // MarshalJSON writes the hand-traced form, with the kernel's settings as
 // given and its parameters as resolved: RBF's zero Gamma is 1/d.
@@ -737,7 +752,7 @@ func TestKernelUnmarshalJSONErrors(t *testing.T) {
 	}
 	testUnmarshalJSONErrors(t, &Kernel{}, g, []struct{ data, want string }{
 		{r(`"Kernel"`, `"Voted"`), "the model is a Voted, not a Kernel"},
-		{r(`"version":1`, `"version":2`), "Kernel model format version 2, want 1"},
+		{r(`"version":2`, `"version":3`), "Kernel model format version 3, want 2"},
 		{r(`"func":null`, `"func":{"name":"sigmoid","degree":0,"gamma":0,"coef0":0}`), `Kernel model: unknown kernel "sigmoid", want linear, poly or rbf`},
 		{r(`"func":null`, `"func":{"name":"linear","degree":0,"gamma":1,"coef0":0}`), "the linear kernel has no parameters"},
 		{r(`"func":null`, `"func":{"name":"rbf","degree":2,"gamma":1,"coef0":0}`), "the rbf kernel has gamma alone"},
@@ -751,7 +766,8 @@ func TestKernelUnmarshalJSONErrors(t *testing.T) {
 		{r(`"kernel":{"name":"linear"`, `"kernel":{"name":"poly"`), "the poly kernel has degree 0 and gamma 0, want the values it was fitted with, > 0"},
 		{r(`"kernel":{"name":"linear","degree":0,"gamma":0`, `"kernel":{"name":"rbf","degree":0,"gamma":-0.5`), "RBF.Gamma is -0.5"},
 		{r(`"features":1`, `"features":0`), "Kernel model has 0 features, want at least 1"},
-		{r(`"supportVectors":[[1],[-1]]`, `"supportVectors":[[1],[-1,2]]`), "Kernel model's support vector 1 has length 2, want 1"},
+		{strings.Replace(goodKernelV1, `"supportVectors":[[1],[-1]]`, `"supportVectors":[[1],[-1,2]]`, 1), "Kernel model's support vector 1 has length 2, want 1"},
+		{r(`"features":1`, `"features":2`), "Kernel model's support vectors of 1 columns, want 2"},
 		{r(`"coefficients":[1,-1]`, `"coefficients":[1]`), "Kernel model has 2 support vectors and 1 coefficients, want as many"},
 		{r(`"mistakeSteps":[1,-1]`, `"mistakeSteps":[1]`), "Kernel model has 2 mistake vectors, 1 steps and 2 visits, want as many"},
 		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[1,2,3]`), "Kernel model has 2 mistake vectors, 2 steps and 3 visits, want as many"},

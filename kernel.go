@@ -216,13 +216,13 @@ func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
 	}
 	m := k.m
 	if m == nil {
-		m = newModel(kn, d, !k.NoBias)
+		m = newModel(kn, d, !k.NoBias, false)
 	}
 	rnd := k.Rand
 	if rnd == nil {
 		rnd = m.rnd
 	}
-	mistake, err := m.learn(vec{x}, y, s.rate, k.Budget, rnd)
+	mistake, err := m.learn(vec{val: x}, y, s.rate, k.Budget, rnd)
 	if err != nil {
 		return false, err
 	}
@@ -231,6 +231,59 @@ func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
 		s.notify(0, -1, m.update)
 	}
 	return mistake, nil
+}
+
+// LearnRows trains the kernel perceptron on the rows of X, dense or
+// sparse, with labels y, visiting each row once in order, as Learn does,
+// and returns the number of mistakes. On a Kernel that has not been
+// fitted it starts as Learn does, with rows of the width of X, stored
+// sparse if X is.
+//
+// LearnRows returns an error, and changes nothing, if X or y are not
+// valid as Fit requires them, if X does not have the number of columns of
+// the model, or if a setting or a kernel parameter is not valid. If a
+// score is not finite or an update would overflow, it returns an error
+// after learning the rows before it.
+func (k *Kernel) LearnRows(X mat.Matrix, y []float64) (int, error) {
+	ds, err := newDataset(X, y)
+	if err != nil {
+		return 0, err
+	}
+	d := ds.d
+	if k.m != nil {
+		d = k.m.d
+	}
+	s, kn, err := k.resolve(d)
+	if err != nil {
+		return 0, err
+	}
+	if ds.d != d {
+		return 0, fmt.Errorf("perceptron: X has %d columns, want %d", ds.d, d)
+	}
+	if err := ds.check(nil); err != nil {
+		return 0, err
+	}
+	m := k.m
+	if m == nil {
+		m = newModel(kn, d, !k.NoBias, ds.sparse())
+	}
+	rnd := k.Rand
+	if rnd == nil {
+		rnd = m.rnd
+	}
+	mistakes := 0
+	for i := range ds.n {
+		mistake, err := m.learn(ds.row(i), ds.y[i], s.rate, k.Budget, rnd)
+		if err != nil {
+			return mistakes, err
+		}
+		k.m = m
+		if mistake {
+			mistakes++
+			s.notify(0, -1, m.update)
+		}
+	}
+	return mistakes, nil
 }
 
 // resolve checks the settings and the kernel for rows of length d.
@@ -274,7 +327,7 @@ func (k *Kernel) Predict(x []float64) float64 {
 func (k *Kernel) Score(x []float64) float64 {
 	m := k.checked(len(x), "Score")
 	buf := getScratch(m.vectors())
-	s := m.score(vec{x}, k.Prediction, *buf)
+	s := m.score(vec{val: x}, k.Prediction, *buf)
 	putScratch(buf)
 	return s
 }
@@ -296,10 +349,13 @@ func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	if len(dst) != r {
 		panic(fmt.Sprintf("perceptron: dst has length %d, want %d (the number of rows of X)", len(dst), r))
 	}
-	xs := rowsOf(X)
+	xs, err := rowsOf(X)
+	if err != nil {
+		panic(err)
+	}
 	parallel((r+blockRows-1)/blockRows, func() func(int) {
 		u := m.vectors()
-		bx := newRows(m.d, blockRows)
+		bx := newRows(m.d, blockRows, xs.sparse())
 		bn := make([]float64, blockRows)
 		kv := make([]float64, blockRows)
 		kt := make([]float64, blockRows*u) // kt[q·u+v] = K(sv_v, row q)
@@ -461,8 +517,10 @@ type kmodel struct {
 // budgetSeed seeds the source of Budget's draws when Kernel.Rand is nil.
 const budgetSeed = 0x6b65726e656c // "kernel"
 
-func newModel(k kern, d int, bias bool) *kmodel {
-	m := &kmodel{k: k, d: d, sv: newRows(d, 0), rnd: rand.New(rand.NewPCG(budgetSeed, 0))}
+// newModel returns an empty model of the kernel k on rows of length d,
+// which it stores sparse if sparse is set.
+func newModel(k kern, d int, bias, sparse bool) *kmodel {
+	m := &kmodel{k: k, d: d, sv: newRows(d, 0, sparse), rnd: rand.New(rand.NewPCG(budgetSeed, 0))}
 	if bias {
 		m.beta = 1
 	}

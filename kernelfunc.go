@@ -189,8 +189,26 @@ func (k *kern) values(dst []float64, a *rows, an []float64, v vec, vn float64) {
 		return
 	}
 	if k.kind == customKernel {
+		// A Custom kernel takes dense rows: sparse ones are spread out
+		// into scratch of length d.
+		vx, az := v.val, (*[]float64)(nil)
+		if v.ind != nil {
+			vb := getScratch(a.d)
+			defer putScratch(vb)
+			v.denseTo(*vb)
+			vx = *vb
+		}
+		if a.sparse() {
+			az = getScratch(a.d)
+			defer putScratch(az)
+		}
 		for q := range dst {
-			dst[q] = k.f(v.val, a.row(q).val)
+			z := a.row(q)
+			if az != nil {
+				z.denseTo(*az)
+				z.val = *az
+			}
+			dst[q] = k.f(vx, z.val)
 		}
 		return
 	}

@@ -5,13 +5,16 @@
 package perceptron
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 )
 
-// kernelVersion is the version of the JSON form of Kernel.
-const kernelVersion = 1
+// kernelVersion is the version of the JSON form of Kernel. Version 1 saved
+// the support vectors as arrays of numbers, version 2 in the compact form
+// of rowsJSON, dense or sparse.
+const kernelVersion = 2
 
 // kernelFuncJSON is the JSON form of a kernel function: its name, linear,
 // poly or rbf, and the parameters of Poly and RBF. The parameters that a
@@ -38,17 +41,17 @@ type kernelSettingsJSON struct {
 // keeps it. The coefficients and the sum of the steps are saved, not summed
 // again on loading, since a Budget's removals subtract from them.
 type kernelModelJSON struct {
-	Kernel         kernelFuncJSON `json:"kernel"`        // with its parameters as Fit resolved them
-	Features       int            `json:"features"`      // the length of the rows
-	ThroughOrigin  bool           `json:"throughOrigin"` // trained without a bias
-	SupportVectors [][]float64    `json:"supportVectors"`
-	Coefficients   []float64      `json:"coefficients"`   // of each support vector in the last hypothesis
-	StepSum        float64        `json:"stepSum"`        // the sum of the steps of the mistakes: the bias, unless through the origin
-	MistakeVectors []int          `json:"mistakeVectors"` // the support vector of each mistake
-	MistakeSteps   []float64      `json:"mistakeSteps"`   // Rate·y of each mistake
-	MistakeVisits  []int          `json:"mistakeVisits"`  // the visit, counted from 1, of each mistake
-	Visits         int            `json:"visits"`
-	Removed        int            `json:"removed"` // the visit of the last removal by Budget, or 0
+	Kernel         kernelFuncJSON  `json:"kernel"`        // with its parameters as Fit resolved them
+	Features       int             `json:"features"`      // the length of the rows
+	ThroughOrigin  bool            `json:"throughOrigin"` // trained without a bias
+	SupportVectors json.RawMessage `json:"supportVectors"`
+	Coefficients   []float64       `json:"coefficients"`   // of each support vector in the last hypothesis
+	StepSum        float64         `json:"stepSum"`        // the sum of the steps of the mistakes: the bias, unless through the origin
+	MistakeVectors []int           `json:"mistakeVectors"` // the support vector of each mistake
+	MistakeSteps   []float64       `json:"mistakeSteps"`   // Rate·y of each mistake
+	MistakeVisits  []int           `json:"mistakeVisits"`  // the visit, counted from 1, of each mistake
+	Visits         int             `json:"visits"`
+	Removed        int             `json:"removed"` // the visit of the last removal by Budget, or 0
 }
 
 // kernelFuncToJSON returns the JSON form of f, or an error if f, such as a
@@ -122,12 +125,16 @@ func (k *Kernel) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	s := kernelSettingsJSON{Func: f, Prediction: k.Prediction.String(), Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias}
+	sv, err := json.Marshal(rowsToJSON(m.sv))
+	if err != nil {
+		return nil, err
+	}
 	h := &m.h
 	j := kernelModelJSON{
 		Kernel:         m.k.json(),
 		Features:       m.d,
 		ThroughOrigin:  m.beta == 0,
-		SupportVectors: make([][]float64, m.vectors()),
+		SupportVectors: sv,
 		Coefficients:   m.last,
 		StepSum:        h.sumA,
 		MistakeVectors: make([]int, len(h.mistakes)),
@@ -135,9 +142,6 @@ func (k *Kernel) MarshalJSON() ([]byte, error) {
 		MistakeVisits:  make([]int, len(h.mistakes)),
 		Visits:         h.visits,
 		Removed:        h.removed,
-	}
-	for v := range j.SupportVectors {
-		j.SupportVectors[v] = m.sv.row(v).val
 	}
 	for i, u := range h.mistakes {
 		j.MistakeVectors[i], j.MistakeSteps[i], j.MistakeVisits[i] = u.v, u.a, u.t
@@ -154,7 +158,7 @@ func (k *Kernel) MarshalJSON() ([]byte, error) {
 // Kernel's source had got to.
 //
 // UnmarshalJSON returns an error, and changes nothing, if data is not the
-// JSON form of a Kernel of this format version or is not valid, as when a
+// JSON form of a Kernel of format version 1 or 2 or is not valid, as when a
 // kernel or a prediction rule is unknown, a kernel parameter or a setting
 // is not valid, or the parts of the model do not agree with each other. As
 // encoding/json asks, the JSON null changes nothing.
@@ -162,9 +166,16 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	version, err := modelVersion(data, "Kernel")
+	if err != nil {
+		return err
+	}
+	if version != 1 {
+		version = kernelVersion
+	}
 	var s kernelSettingsJSON
 	var j kernelModelJSON
-	st, err := unmarshalModel(data, "Kernel", kernelVersion, &s, &j)
+	st, err := unmarshalModel(data, "Kernel", version, &s, &j)
 	if err != nil {
 		return err
 	}
@@ -190,7 +201,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if _, _, err := set.resolve(j.Features); err != nil {
 		return err
 	}
-	m, err := j.model()
+	m, err := j.model(version)
 	if err != nil {
 		return err
 	}
@@ -199,9 +210,9 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// model returns the model that j describes, or an error if it is not
-// valid.
-func (j *kernelModelJSON) model() (*kmodel, error) {
+// model returns the model that j, of the given format version,
+// describes, or an error if it is not valid.
+func (j *kernelModelJSON) model(version int) (*kmodel, error) {
 	f, err := j.Kernel.kernelFunc()
 	if err != nil {
 		return nil, err
@@ -214,7 +225,26 @@ func (j *kernelModelJSON) model() (*kmodel, error) {
 		// Resolving filled in a default: Fit would have saved it.
 		return nil, fmt.Errorf("perceptron: Kernel model: the %s kernel has degree %d and gamma %v, want the values it was fitted with, > 0", j.Kernel.Name, j.Kernel.Degree, j.Kernel.Gamma)
 	}
-	d, u, n := j.Features, len(j.SupportVectors), len(j.MistakeVectors)
+	d, n := j.Features, len(j.MistakeVectors)
+	var sv *rows
+	if version == 1 {
+		var x [][]float64
+		if err = json.Unmarshal(j.SupportVectors, &x); err == nil {
+			sv, err = denseRows(x, d, "support vector")
+		}
+	} else {
+		var r rowsJSON
+		if err = json.Unmarshal(j.SupportVectors, &r); err == nil {
+			sv, err = r.rows("support vectors")
+		}
+		if err == nil && r.Cols != d {
+			err = fmt.Errorf("support vectors of %d columns, want %d", r.Cols, d)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("perceptron: Kernel model's %v", err)
+	}
+	u := sv.n
 	switch {
 	case len(j.Coefficients) != u:
 		return nil, fmt.Errorf("perceptron: Kernel model has %d support vectors and %d coefficients, want as many", u, len(j.Coefficients))
@@ -225,15 +255,11 @@ func (j *kernelModelJSON) model() (*kmodel, error) {
 	case j.Removed < 0 || j.Removed > j.Visits:
 		return nil, fmt.Errorf("perceptron: Kernel model's last removal is at visit %d, want 0 to %d", j.Removed, j.Visits)
 	}
-	m := newModel(kn, d, !j.ThroughOrigin)
-	m.sv = newRows(d, u)
-	for v, x := range j.SupportVectors {
-		if len(x) != d {
-			return nil, fmt.Errorf("perceptron: Kernel model's support vector %d has length %d, want %d", v, len(x), d)
-		}
-		m.sv.append(vec{x})
-		if kn.norms() {
-			m.norm = append(m.norm, vec{x}.norm2())
+	m := newModel(kn, d, !j.ThroughOrigin, sv.sparse())
+	m.sv = sv
+	if kn.norms() {
+		for v := range u {
+			m.norm = append(m.norm, sv.row(v).norm2())
 		}
 	}
 	h := &m.h

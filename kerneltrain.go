@@ -133,11 +133,11 @@ func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
 	}
 	for i := range t.blocks {
 		b := &t.blocks[i]
-		b.x = newRows(ds.d, blockRows)
+		b.x = newRows(ds.d, blockRows, ds.sparse())
 		b.xn = make([]float64, blockRows)
 		b.late = make([]int, 0, blockRows)
 		b.lateSeen = make([]int, 0, blockRows)
-		b.lx = newRows(ds.d, blockRows)
+		b.lx = newRows(ds.d, blockRows, ds.sparse())
 		b.ln = make([]float64, blockRows)
 	}
 	t.wait = background(t.help)
@@ -405,13 +405,13 @@ func (t *trainer) change(row int, delta float64, p int) {
 // model returns the fitted model: copies of the rows with a mistake, in
 // the order of their first mistake.
 func (t *trainer) model() *kmodel {
-	m := newModel(t.k, t.ds.d, t.beta == 1)
+	m := newModel(t.k, t.ds.d, t.beta == 1, t.ds.sparse())
 	if t.ownRnd {
 		m.rnd = t.rnd // Learn continues its draws
 	}
 	m.h.visits, m.h.removed = t.h.visits, t.h.removed
 	u := t.h.vectors
-	m.sv = newRows(t.ds.d, u)
+	m.sv = newRows(t.ds.d, u, t.ds.sparse())
 	if m.k.norms() {
 		m.norm = make([]float64, 0, u)
 	}

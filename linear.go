@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // linear is the hyperplane w·x+b that the linear classifiers train and
@@ -52,9 +54,7 @@ func (l *linear) checkFinite() error {
 // checked returns l, panicking in the manner of gonum if l cannot score x.
 // method names the caller in the message.
 func (l *linear) checked(x []float64, method string) *linear {
-	if !l.fitted() {
-		panic("perceptron: " + method + " called before Fit")
-	}
+	l.fittedFor(method)
 	if len(x) != len(l.w) {
 		panic(fmt.Sprintf("perceptron: x has length %d, want %d", len(x), len(l.w)))
 	}
@@ -129,4 +129,55 @@ func (r *rule) judge(x vec, y, a float64, i, t int) (bool, error) {
 
 func (r *rule) update() Update {
 	return Update{Weights: r.l.w, Bias: r.l.b}
+}
+
+// rowChunk is the number of rows that one call of a parallel scoring of
+// many rows scores.
+const rowChunk = 256
+
+// scoreRows sets dst[i] to score(x_i) for the rows x_i of X, dense or
+// sparse, spreading the rows over the workers, and returns dst, which it
+// allocates if it is nil. It panics if X does not have d columns, if dst
+// has the wrong length, or if X is a mat.RowNonZeroDoer whose elements
+// are not valid.
+func scoreRows(dst []float64, X mat.Matrix, d int, score func(x vec) float64) []float64 {
+	r, c := X.Dims()
+	if c != d {
+		panic(fmt.Sprintf("perceptron: X has %d columns, want %d", c, d))
+	}
+	if dst == nil {
+		dst = make([]float64, r)
+	}
+	if len(dst) != r {
+		panic(fmt.Sprintf("perceptron: dst has length %d, want %d (the number of rows of X)", len(dst), r))
+	}
+	xs, err := rowsOf(X)
+	if err != nil {
+		panic(err)
+	}
+	parallel((r+rowChunk-1)/rowChunk, func() func(int) {
+		return func(b int) {
+			for i := b * rowChunk; i < min(r, (b+1)*rowChunk); i++ {
+				dst[i] = score(xs.row(i))
+			}
+		}
+	})
+	return dst
+}
+
+// signs replaces every score in s by its label.
+func signs(s []float64) []float64 {
+	for i, a := range s {
+		s[i] = sign(a)
+	}
+	return s
+}
+
+// fittedFor returns l, panicking in the manner of gonum if it has not been
+// fitted; method names the caller in the message.
+func (l *linear) fittedFor(method string) *linear {
+	if !l.fitted() {
+		panic("perceptron: " + method + " called before Fit")
+	}
+	return l
 }

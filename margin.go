@@ -150,8 +150,11 @@ func geometric(m, nw float64) float64 {
 // |w_j| <= 1/max_i |x_ij| separates with y_i(w·x_i+b) > 1.2e-9·(d+1); in
 // between, where float64 cannot tell, either answer may come.
 //
-// Separable returns an error if X and y are not valid as Fit requires, or
-// if the simplex method fails.
+// The linear program is dense, of d+2 rows and n+2d columns, and its
+// simplex method takes O(d²) time per pivot: Separable returns an error if
+// it would have more than 2^27 elements, as on text with tens of
+// thousands of features. It also returns an error if X and y are not
+// valid as Fit requires, or if the simplex method fails.
 func Separable(X mat.Matrix, y []float64) (bool, error) {
 	ds, err := newDataset(X, y)
 	if err != nil {
@@ -184,6 +187,9 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	// difference of the two rows in each column, and starting from it
 	// spares lp.Simplex a phase one.
 	n, d := ds.n, ds.d
+	if (d+2)*(n+2*d) > maxSimplex {
+		return false, fmt.Errorf("perceptron: Separable: the linear program of %d rows and %d columns is too large for the simplex method, at most %d elements", d+2, n+2*d, maxSimplex)
+	}
 	scale := make([]float64, d)
 	for i := range n {
 		ds.row(i).each(func(j int, v float64) {
@@ -246,6 +252,10 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	}
 	return t > 6*eps*float64(d+1), nil
 }
+
+// maxSimplex is the most elements of the dense linear program that
+// Separable solves: 2^27 float64s take a gigabyte.
+const maxSimplex = 1 << 27
 
 // classes returns the number of distinct labels in ds, 1 or 2.
 func (ds *dataset) classes() int {

@@ -61,16 +61,18 @@ type nearest struct {
 	// With two groups p does not change if every row moves by the same
 	// vector, so the rows are taken about their mean, center, which
 	// keeps far-off data as well conditioned as data about the origin.
-	// pcen is p·center.
+	// pcen is p·center, and cc center·center.
 	center []float64
 	pcen   float64
+	cc     float64
 	least  [2]float64 // the least score of each group in the last pass
 
 	// The working set: its rows, their Gram matrix and scores, and the
 	// corral as indices into the working set, with the Cholesky
 	// factorization of its matrix M (see affine).
 	set    []int
-	rows   []float64 // the points z_i of the working set, about the center
+	rows   []float64 // the points z_i of the working set, about the center, on dense rows
+	xc     []float64 // x_i·center of the working set, on sparse rows
 	gram   []float64
 	ws     []float64
 	corral []int
@@ -148,11 +150,13 @@ func (np *nearest) start() {
 		floats.Scale(1/(count[0]+count[1]), mean)
 		floats.Scale(1/count[0], means[0])
 		floats.Scale(1/count[1], means[1])
+		np.cc = floats.Dot(mean, mean)
+		norms := [2]float64{floats.Dot(means[0], means[0]), floats.Dot(means[1], means[1])}
 		best := [2]float64{math.Inf(1), math.Inf(1)}
 		for i := range ds.n {
 			x, g := ds.row(i), np.group(i)
-			np.r = math.Max(np.r, x.distance(mean))
-			if dist := x.distance(means[1-g]); dist < best[g] {
+			np.r = math.Max(np.r, x.distance(mean, np.cc))
+			if dist := x.distance(means[1-g], norms[1-g]); dist < best[g] {
 				best[g], first[g] = dist, i
 			}
 		}
@@ -250,22 +254,31 @@ func (np *nearest) work() {
 	np.choose()
 	ds, set := np.ds, np.set
 	m, d := len(set), ds.d
-	np.rows = slices.Grow(np.rows[:0], m*d)[:m*d]
-	for a, i := range set {
-		z := np.rows[a*d : a*d+d]
-		ds.row(i).denseTo(z)
-		if np.center != nil {
-			floats.Sub(z, np.center)
+	if ds.sparse() {
+		np.xc = slices.Grow(np.xc[:0], m)[:m]
+		for a, i := range set {
+			np.xc[a] = 0
+			if np.center != nil {
+				np.xc[a] = ds.row(i).dot(np.center)
+			}
 		}
-		floats.Scale(ds.y[i], z)
+	} else {
+		np.rows = slices.Grow(np.rows[:0], m*d)[:m*d]
+		for a, i := range set {
+			z := np.rows[a*d : a*d+d]
+			ds.row(i).denseTo(z)
+			if np.center != nil {
+				floats.Sub(z, np.center)
+			}
+			floats.Scale(ds.y[i], z)
+		}
 	}
 	np.gram = slices.Grow(np.gram[:0], m*m)[:m*m]
 	aug2 := np.aug * np.aug
 	np.shift = 0
 	for a := range set {
-		za := np.rows[a*d : a*d+d]
 		for c := range a + 1 {
-			g := floats.Dot(za, np.rows[c*d:c*d+d]) + aug2*ds.y[set[a]]*ds.y[set[c]]
+			g := np.product(a, c) + aug2*ds.y[set[a]]*ds.y[set[c]]
 			np.gram[a*m+c], np.gram[c*m+a] = g, g
 		}
 		np.shift = math.Max(np.shift, np.gram[a*m+a])
@@ -318,18 +331,25 @@ func (np *nearest) work() {
 // be affinely independent of the corral, when the next step only moves p
 // nearer the point of least norm of the corral's affine hull.
 func (np *nearest) cycle(minor bool) (k int, add, ok bool) {
-	set, ws, d := np.set, np.ws, np.ds.d
+	set, ws := np.set, np.ws
 	wp := np.wp
 	clear(wp)
-	wpc := 0.0
+	wpc, shift := 0.0, 0.0
 	for _, c := range np.corral {
 		a := np.alpha[set[c]]
-		floats.AddScaled(wp, a, np.rows[c*d:c*d+d])
+		shift += np.addPoint(wp, c, a)
 		wpc += a * np.ds.y[set[c]]
 	}
+	if shift != 0 {
+		floats.AddScaled(wp, -shift, np.center)
+	}
 	wpc *= np.aug
+	wcen := 0.0
+	if np.ds.sparse() && np.center != nil {
+		wcen = floats.Dot(wp, np.center)
+	}
 	for a, i := range set {
-		ws[a] = floats.Dot(wp, np.rows[a*d:a*d+d]) + np.aug*np.ds.y[i]*wpc
+		ws[a] = np.pointDot(wp, a, wcen) + np.aug*np.ds.y[i]*wpc
 	}
 
 	lo := [2]float64{math.Inf(1), math.Inf(1)}
@@ -369,6 +389,50 @@ func (np *nearest) cycle(minor bool) (k int, add, ok bool) {
 		return at[g], true, true
 	}
 	return 0, false, true
+}
+
+// The points of the working set are z_a = y_a(x_a - center) on their
+// first d coordinates. On dense rows work copies them, about the center,
+// which keeps far-off data as well conditioned as data about the origin;
+// on sparse rows, where the copies would be dense, product, addPoint and
+// pointDot expand the products instead, in O(non-zeros).
+
+// product returns z_a·z_c over the first d coordinates.
+func (np *nearest) product(a, c int) float64 {
+	ds, d := np.ds, np.ds.d
+	if !ds.sparse() {
+		return floats.Dot(np.rows[a*d:a*d+d], np.rows[c*d:c*d+d])
+	}
+	ia, ic := np.set[a], np.set[c]
+	p := ds.row(ia).dotVec(ds.row(ic)) - np.xc[a] - np.xc[c] + np.cc
+	return ds.y[ia] * ds.y[ic] * p
+}
+
+// addPoint adds coef·z_a to the dense w, and returns the multiple of the
+// center that it leaves the caller to subtract.
+func (np *nearest) addPoint(w []float64, a int, coef float64) float64 {
+	ds, d := np.ds, np.ds.d
+	if !ds.sparse() {
+		floats.AddScaled(w, coef, np.rows[a*d:a*d+d])
+		return 0
+	}
+	i := np.set[a]
+	ds.row(i).addTo(w, coef*ds.y[i])
+	if np.center == nil {
+		return 0
+	}
+	return coef * ds.y[i]
+}
+
+// pointDot returns w·z_a over the first d coordinates; wcen is w·center on
+// sparse rows.
+func (np *nearest) pointDot(w []float64, a int, wcen float64) float64 {
+	ds, d := np.ds, np.ds.d
+	if !ds.sparse() {
+		return floats.Dot(w, np.rows[a*d:a*d+d])
+	}
+	i := np.set[a]
+	return ds.y[i] * (ds.row(i).dot(w) - wcen)
 }
 
 // mcol sets np.col to the column of M for point a of the working set

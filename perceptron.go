@@ -143,7 +143,7 @@ func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
 		lin = s.start(d)
 	}
 	r := rule{l: &lin, rate: s.rate, noBias: s.noBias, guard: true}
-	mistake, err := r.judge(vec{x}, y, lin.score(vec{x}), -1, 0)
+	mistake, err := r.judge(vec{val: x}, y, lin.score(vec{val: x}), -1, 0)
 	if err != nil {
 		return false, err
 	}
@@ -154,19 +154,92 @@ func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
 	return mistake, nil
 }
 
+// LearnRows trains the perceptron on the rows of X, dense or sparse, with
+// labels y, visiting each row once in order, as Learn does, and returns
+// the number of mistakes. On a perceptron that has not been fitted it
+// starts as Learn does, with rows of the width of X.
+//
+// LearnRows returns an error, and changes nothing, if X or y are not
+// valid as Fit requires them, if X does not have the number of columns of
+// the weights, or if a setting is not valid. If an update would overflow
+// the weights, it returns an error after learning the rows before it.
+func (p *Perceptron) LearnRows(X mat.Matrix, y []float64) (int, error) {
+	ds, err := newDataset(X, y)
+	if err != nil {
+		return 0, err
+	}
+	d, s := ds.d, p.settings()
+	if p.lin.fitted() {
+		d, s.w0, s.b0 = p.lin.dim(), nil, 0
+	}
+	if s, err = s.resolve(d); err != nil {
+		return 0, err
+	}
+	switch {
+	case ds.d != d:
+		return 0, fmt.Errorf("perceptron: X has %d columns, want %d", ds.d, d)
+	case s.noBias && p.lin.b != 0:
+		return 0, fmt.Errorf("perceptron: NoBias is set, but the bias is %v, want 0", p.lin.b)
+	}
+	if err := ds.check(nil); err != nil {
+		return 0, err
+	}
+	lin := p.lin
+	if !lin.fitted() {
+		lin = s.start(d)
+	}
+	r := rule{ds: ds, l: &lin, rate: s.rate, noBias: s.noBias, guard: true}
+	mistakes := 0
+	for i := range ds.n {
+		x := ds.row(i)
+		mistake, err := r.judge(x, ds.y[i], lin.score(x), i, 0)
+		if err != nil {
+			if i > 0 {
+				p.lin = lin
+			}
+			return mistakes, err
+		}
+		if mistake {
+			mistakes++
+			s.notify(0, -1, r.update)
+		}
+	}
+	p.lin = lin
+	return mistakes, nil
+}
+
 // Predict returns the label of x: +1 if w·x+b >= 0, and -1 otherwise
 // (also if x holds NaN). It panics if the perceptron has not been fitted or
 // if len(x) is not the number of weights. Predict and Score may be called
 // concurrently with each other, but not with Fit or Learn.
 func (p *Perceptron) Predict(x []float64) float64 {
-	return sign(p.lin.checked(x, "Predict").score(vec{x}))
+	return sign(p.lin.checked(x, "Predict").score(vec{val: x}))
 }
 
 // Score returns the decision function w·x+b, whose sign is the prediction
 // and whose size, divided by the norm of w, is the distance of x from the
 // hyperplane. It panics as Predict does.
 func (p *Perceptron) Score(x []float64) float64 {
-	return p.lin.checked(x, "Score").score(vec{x})
+	return p.lin.checked(x, "Score").score(vec{val: x})
+}
+
+// ScoreRows returns in dst, which it allocates if dst is nil, the scores
+// of the rows of X, dense or sparse, as Score computes them: exactly for
+// dense rows, and up to rounding for sparse ones, read in O(non-zeros). It
+// spreads the rows over GOMAXPROCS goroutines. It panics as Score does,
+// if X does not have the number of columns the model was fitted on, if
+// dst is not nil and its length is not the number of rows of X, or if X is
+// a mat.RowNonZeroDoer that yields an element out of range or not finite.
+func (p *Perceptron) ScoreRows(dst []float64, X mat.Matrix) []float64 {
+	l := p.lin.fittedFor("ScoreRows")
+	return scoreRows(dst, X, l.dim(), l.score)
+}
+
+// PredictRows returns in dst, which it allocates if dst is nil, the labels
+// of the rows of X, dense or sparse: the signs of the scores of ScoreRows.
+// It panics as ScoreRows does.
+func (p *Perceptron) PredictRows(dst []float64, X mat.Matrix) []float64 {
+	return signs(p.ScoreRows(dst, X))
 }
 
 // Weights returns a copy of the weights w.

@@ -125,13 +125,32 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 // len(x) is not the number of weights. Predict and Score may be called
 // concurrently with each other, but not with Fit.
 func (p *Pocket) Predict(x []float64) float64 {
-	return sign(p.lin.checked(x, "Predict").score(vec{x}))
+	return sign(p.lin.checked(x, "Predict").score(vec{val: x}))
 }
 
 // Score returns the decision function w·x+b of the pocket w and b. It
 // panics as Predict does.
 func (p *Pocket) Score(x []float64) float64 {
-	return p.lin.checked(x, "Score").score(vec{x})
+	return p.lin.checked(x, "Score").score(vec{val: x})
+}
+
+// ScoreRows returns in dst, which it allocates if dst is nil, the scores
+// of the rows of X, dense or sparse, as Score computes them: exactly for
+// dense rows, and up to rounding for sparse ones, read in O(non-zeros). It
+// spreads the rows over GOMAXPROCS goroutines. It panics as Score does,
+// if X does not have the number of columns the model was fitted on, if
+// dst is not nil and its length is not the number of rows of X, or if X is
+// a mat.RowNonZeroDoer that yields an element out of range or not finite.
+func (p *Pocket) ScoreRows(dst []float64, X mat.Matrix) []float64 {
+	l := p.lin.fittedFor("ScoreRows")
+	return scoreRows(dst, X, l.dim(), l.score)
+}
+
+// PredictRows returns in dst, which it allocates if dst is nil, the labels
+// of the rows of X, dense or sparse: the signs of the scores of ScoreRows.
+// It panics as ScoreRows does.
+func (p *Pocket) PredictRows(dst []float64, X mat.Matrix) []float64 {
+	return signs(p.ScoreRows(dst, X))
 }
 
 // Weights returns a copy of the pocket weights.
@@ -318,7 +337,7 @@ type rowList struct {
 
 // row returns the p-th row of l.
 func (l *rowList) row(ds *dataset, p int) vec {
-	if p < l.front.n {
+	if l.front != nil && p < l.front.n {
 		return l.front.row(p)
 	}
 	return ds.row(l.order[p])
@@ -348,9 +367,6 @@ func newCounter(ds *dataset) *counter {
 	}
 	c.lists[0].order = make([]int, 0, pos)
 	c.lists[1].order = make([]int, 0, ds.n-pos)
-	for g := range c.lists {
-		c.lists[g].front = &rows{d: ds.d, stride: ds.d}
-	}
 	for i, y := range ds.y {
 		g := label(y)
 		c.lists[g].order = append(c.lists[g].order, i)
@@ -399,8 +415,8 @@ func (c *counter) reorder(k, e int) {
 		}
 		// The counts only fall, so the first front is the largest.
 		size := min(len(l.order), 2*e+countChunk, c.ds.n/4)
-		if l.front.data == nil {
-			l.front = newRows(c.ds.d, size)
+		if l.front == nil {
+			l.front = newRows(c.ds.d, size, c.ds.sparse())
 		}
 		l.front.reset()
 		for _, i := range l.order[:size] {

@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"math"
 
+	"slices"
+	"sort"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -16,82 +19,254 @@ import (
 )
 
 // rows is a matrix of samples as the algorithms read it, one row at a
-// time. Every algorithm reads its data through rows and vec, and through
-// nothing else.
+// time: dense, every value of a row in a run of data, or sparse, in
+// compressed sparse row form. Every algorithm reads its data through rows
+// and vec, and through nothing else.
 type rows struct {
-	n, d   int
+	n, d int
+
+	// Dense rows: row i is data[i·stride:i·stride+d].
 	stride int
 	data   []float64
+
+	// Sparse rows, if ptr is not nil: row i holds the values
+	// data[ptr[i]:ptr[i+1]] at the columns ind[ptr[i]:ptr[i+1]], in
+	// increasing order.
+	ptr []int
+	ind []int
 }
 
-// vec is one row: its d values.
+// vec is one row: all its values, or if ind is not nil the values val at
+// the columns ind, in increasing order, and zeros elsewhere.
 type vec struct {
+	ind []int
 	val []float64
 }
 
+// noColumns are the columns of a sparse row of zeros, which must not be
+// nil.
+var noColumns = []int{}
+
 // rowsOf returns the rows of X: those of a mat.RawMatrixer, such as
-// *mat.Dense, in place, and those of any other matrix copied once.
-func rowsOf(X mat.Matrix) *rows {
-	rm, ok := X.(mat.RawMatrixer)
-	if !ok {
-		rm = mat.DenseCopyOf(X)
+// *mat.Dense, and of a *CSR in place; those of any other
+// mat.RowNonZeroDoer copied once, sparse; and those of any other matrix
+// copied once, dense. It returns an error naming the row and the column
+// if a mat.RowNonZeroDoer yields an element out of range, twice, or NaN
+// or infinite.
+func rowsOf(X mat.Matrix) (*rows, error) {
+	switch m := X.(type) {
+	case mat.RawMatrixer:
+		raw := m.RawMatrix()
+		return &rows{n: raw.Rows, d: raw.Cols, stride: raw.Stride, data: raw.Data}, nil
+	case *CSR:
+		return &rows{n: m.r, d: m.c, ptr: m.ptr, ind: m.ind, data: m.val}, nil
+	case mat.RowNonZeroDoer:
+		return sparseCopy(X, m)
 	}
-	raw := rm.RawMatrix()
-	return &rows{n: raw.Rows, d: raw.Cols, stride: raw.Stride, data: raw.Data}
+	raw := mat.DenseCopyOf(X).RawMatrix()
+	return &rows{n: raw.Rows, d: raw.Cols, stride: raw.Stride, data: raw.Data}, nil
 }
 
-// newRows returns an empty store of rows of length d, which append fills,
-// with room for size rows.
-func newRows(d, size int) *rows {
+// sparseCopy copies the rows of X, which m reads, into sparse rows.
+func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
+	n, d := X.Dims()
+	r := newRows(d, 0, true)
+	x := vec{ind: noColumns}
+	for i := range n {
+		x.ind, x.val = x.ind[:0], x.val[:0]
+		m.DoRowNonZero(i, func(_, j int, v float64) {
+			x.ind = append(x.ind, j)
+			x.val = append(x.val, v)
+		})
+		if !slices.IsSorted(x.ind) {
+			sort.Sort(byColumn(x))
+		}
+		if err := checkSparseRow(x.ind, x.val, d); err != nil {
+			return nil, fmt.Errorf("perceptron: X row %d: %v", i, err)
+		}
+		r.append(x)
+	}
+	return r, nil
+}
+
+// byColumn sorts the elements of a sparse vec by their columns.
+type byColumn vec
+
+func (x byColumn) Len() int           { return len(x.ind) }
+func (x byColumn) Less(a, b int) bool { return x.ind[a] < x.ind[b] }
+func (x byColumn) Swap(a, b int) {
+	x.ind[a], x.ind[b] = x.ind[b], x.ind[a]
+	x.val[a], x.val[b] = x.val[b], x.val[a]
+}
+
+// newRows returns an empty store of rows of length d, sparse or dense,
+// which append fills, with room for size dense rows.
+func newRows(d, size int, sparse bool) *rows {
+	if sparse {
+		return &rows{d: d, ptr: []int{0}}
+	}
 	return &rows{d: d, stride: d, data: make([]float64, 0, size*d)}
+}
+
+// sparse reports whether the rows are sparse.
+func (r *rows) sparse() bool { return r.ptr != nil }
+
+// nnz returns the number of values that the rows hold.
+func (r *rows) nnz() int {
+	if r.sparse() {
+		return r.ptr[r.n] - r.ptr[0]
+	}
+	return r.n * r.d
 }
 
 // row returns row i.
 func (r *rows) row(i int) vec {
+	if r.ptr != nil {
+		lo, hi := r.ptr[i], r.ptr[i+1]
+		if lo == hi {
+			return vec{ind: noColumns}
+		}
+		return vec{r.ind[lo:hi:hi], r.data[lo:hi:hi]}
+	}
 	off := i * r.stride
-	return vec{r.data[off : off+r.d : off+r.d]}
+	return vec{nil, r.data[off : off+r.d : off+r.d]}
 }
 
 // sub returns rows lo to hi-1 of r, in place.
 func (r *rows) sub(lo, hi int) rows {
+	if r.sparse() {
+		return rows{n: hi - lo, d: r.d, ptr: r.ptr[lo : hi+1], ind: r.ind, data: r.data}
+	}
 	return rows{n: hi - lo, d: r.d, stride: r.stride, data: r.data[lo*r.stride:]}
 }
 
 // reset empties a store from newRows, keeping its memory.
 func (r *rows) reset() {
 	r.n, r.data = 0, r.data[:0]
+	if r.sparse() {
+		r.ptr, r.ind = r.ptr[:1], r.ind[:0]
+	}
 }
 
-// append adds a copy of x as the last row of a store from newRows.
+// append adds a copy of x as the last row of a store from newRows, in the
+// store's form: a sparse store keeps the non-zeros of a dense x.
 func (r *rows) append(x vec) {
-	r.data = append(r.data, x.val...)
 	r.n++
+	switch {
+	case r.sparse() && x.ind != nil:
+		r.ind = append(r.ind, x.ind...)
+		r.data = append(r.data, x.val...)
+	case r.sparse():
+		for j, v := range x.val {
+			if v != 0 {
+				r.ind = append(r.ind, j)
+				r.data = append(r.data, v)
+			}
+		}
+	case x.ind != nil:
+		off := len(r.data)
+		r.data = slices.Grow(r.data, r.d)[:off+r.d]
+		x.denseTo(r.data[off:])
+		return
+	default:
+		r.data = append(r.data, x.val...)
+		return
+	}
+	r.ptr = append(r.ptr, len(r.ind))
 }
 
 // swapRemove removes row i of a store from newRows, moving the last row
 // into its place.
 func (r *rows) swapRemove(i int) {
 	last := r.n - 1
-	copy(r.data[i*r.d:(i+1)*r.d], r.data[last*r.d:])
-	r.data = r.data[:last*r.d]
 	r.n--
+	if !r.sparse() {
+		copy(r.data[i*r.d:(i+1)*r.d], r.data[last*r.d:])
+		r.data = r.data[:last*r.d]
+		return
+	}
+	// Move the last row's elements over row i's, shifting those between.
+	lo, hi, end := r.ptr[i], r.ptr[i+1], r.ptr[last]
+	x := r.row(last)
+	k := len(x.ind)
+	if i < last {
+		ind := append([]int(nil), x.ind...)
+		val := append([]float64(nil), x.val...)
+		shift := k - (hi - lo)
+		r.ind = slices.Replace(r.ind[:end], lo, hi, ind...)
+		r.data = slices.Replace(r.data[:end], lo, hi, val...)
+		for p := i + 1; p <= last; p++ {
+			r.ptr[p] += shift
+		}
+	} else {
+		r.ind, r.data = r.ind[:lo], r.data[:lo]
+	}
+	r.ptr = r.ptr[:last+1]
 }
 
-// products sets dst[q] = a_q·v for the len(dst) rows a_q of r, all at
-// once, with gonum's matrix-vector product, whose rounding may differ from
-// that of dot.
+// products sets dst[q] = a_q·v for the len(dst) rows a_q of r: dense rows
+// and a dense v all at once, with gonum's matrix-vector product, whose
+// rounding may differ from that of dot.
 func (r *rows) products(dst []float64, v vec) {
+	if r.sparse() || v.ind != nil {
+		for q := range dst {
+			dst[q] = r.row(q).dotVec(v)
+		}
+		return
+	}
 	blas64.Gemv(blas.NoTrans, 1,
 		blas64.General{Rows: len(dst), Cols: r.d, Stride: r.stride, Data: r.data},
 		blas64.Vector{N: r.d, Inc: 1, Data: v.val},
 		0, blas64.Vector{N: len(dst), Inc: 1, Data: dst})
 }
 
-// dot returns x·w.
-func (x vec) dot(w []float64) float64 { return floats.Dot(x.val, w) }
+// dot returns x·w for a dense w.
+func (x vec) dot(w []float64) float64 {
+	if x.ind == nil {
+		return floats.Dot(x.val, w)
+	}
+	var s float64
+	for k, j := range x.ind {
+		s += x.val[k] * w[j]
+	}
+	return s
+}
 
-// addTo adds a·x to w.
-func (x vec) addTo(w []float64, a float64) { floats.AddScaled(w, a, x.val) }
+// dotVec returns x·z: for two sparse rows, from a merge of their columns.
+func (x vec) dotVec(z vec) float64 {
+	switch {
+	case z.ind == nil:
+		return x.dot(z.val)
+	case x.ind == nil:
+		return z.dot(x.val)
+	}
+	var s float64
+	a, b := 0, 0
+	for a < len(x.ind) && b < len(z.ind) {
+		switch ja, jb := x.ind[a], z.ind[b]; {
+		case ja == jb:
+			s += x.val[a] * z.val[b]
+			a++
+			b++
+		case ja < jb:
+			a++
+		default:
+			b++
+		}
+	}
+	return s
+}
+
+// addTo adds a·x to the dense w.
+func (x vec) addTo(w []float64, a float64) {
+	if x.ind == nil {
+		floats.AddScaled(w, a, x.val)
+		return
+	}
+	for k, j := range x.ind {
+		w[j] += a * x.val[k]
+	}
+}
 
 // norm2 returns x·x.
 func (x vec) norm2() float64 { return floats.Dot(x.val, x.val) }
@@ -100,36 +275,62 @@ func (x vec) norm2() float64 { return floats.Dot(x.val, x.val) }
 // overflow.
 func (x vec) norm() float64 { return floats.Norm(x.val, 2) }
 
-// distance returns the Euclidean distance between x and the dense z.
-func (x vec) distance(z []float64) float64 { return floats.Distance(x.val, z, 2) }
+// distance returns the Euclidean distance between x and the dense z,
+// whose squared norm is zz. For a sparse x it takes ||x||² - 2x·z + zz, in
+// O(non-zeros), which loses precision on rows far from the origin compared
+// with their distance.
+func (x vec) distance(z []float64, zz float64) float64 {
+	if x.ind == nil {
+		return floats.Distance(x.val, z, 2)
+	}
+	return math.Sqrt(max(0, x.norm2()-2*x.dot(z)+zz))
+}
 
 // each calls f with every stored element of x and its column.
 func (x vec) each(f func(j int, v float64)) {
-	for j, v := range x.val {
+	for k, v := range x.val {
+		j := k
+		if x.ind != nil {
+			j = x.ind[k]
+		}
 		f(j, v)
 	}
 }
 
 // denseTo writes x into dst, of length d.
-func (x vec) denseTo(dst []float64) { copy(dst, x.val) }
+func (x vec) denseTo(dst []float64) {
+	if x.ind == nil {
+		copy(dst, x.val)
+		return
+	}
+	clear(dst)
+	for k, j := range x.ind {
+		dst[j] = x.val[k]
+	}
+}
 
 // bad returns the column and value of the first NaN or infinity in x, or
 // -1.
 func (x vec) bad() (j int, v float64) {
-	if j := nonFinite(x.val); j >= 0 {
-		return j, x.val[j]
+	k := nonFinite(x.val)
+	switch {
+	case k < 0:
+		return -1, 0
+	case x.ind != nil:
+		return x.ind[k], x.val[k]
 	}
-	return -1, 0
+	return k, x.val[k]
 }
 
 // finiteAfter reports whether w+a·x is finite.
 func (x vec) finiteAfter(w []float64, a float64) bool {
-	for j, v := range x.val {
+	ok := true
+	x.each(func(j int, v float64) {
 		if math.IsInf(w[j]+a*v, 0) {
-			return false
+			ok = false
 		}
-	}
-	return true
+	})
+	return ok
 }
 
 // rowError returns an error naming the first NaN or infinity in row i, or
@@ -191,7 +392,11 @@ func newDataset(X mat.Matrix, y []float64) (*dataset, error) {
 	if err := checkLabels(y); err != nil {
 		return nil, err
 	}
-	return &dataset{rows: rowsOf(X), y: y}, nil
+	r, err := rowsOf(X)
+	if err != nil {
+		return nil, err
+	}
+	return &dataset{rows: r, y: y}, nil
 }
 
 // checkExample returns an error if (x, y) is not a valid example of

@@ -127,7 +127,7 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 		}
 		votes[k].row = slot[i] - 1
 	}
-	rows := newRows(ds.d, len(first))
+	rows := newRows(ds.d, len(first), ds.sparse())
 	steps := make([]float64, len(first))
 	for r, i := range first {
 		rows.append(ds.row(i))
@@ -160,7 +160,12 @@ func (v *Voted) Score(x []float64) float64 {
 // vote returns the vote on x; method names the caller in a panic.
 func (v *Voted) vote(x []float64, method string) float64 {
 	v.last.checked(x, method)
-	a := v.first.score(vec{x})
+	return v.score(vec{val: x})
+}
+
+// score returns the vote on x.
+func (v *Voted) score(x vec) float64 {
+	a := v.first.score(x)
 	vote := float64(v.votes[0].count) * sign(a)
 	if len(v.steps) == 0 {
 		return vote
@@ -168,7 +173,7 @@ func (v *Voted) vote(x []float64, method string) float64 {
 	buf := getScratch(len(v.steps))
 	t := *buf
 	for r, step := range v.steps {
-		t[r] = step * (v.rows.row(r).dot(x) + v.unit)
+		t[r] = step * (v.rows.row(r).dotVec(x) + v.unit)
 	}
 	for _, vt := range v.votes[1:] {
 		a += t[vt.row]
@@ -176,6 +181,25 @@ func (v *Voted) vote(x []float64, method string) float64 {
 	}
 	putScratch(buf)
 	return vote
+}
+
+// ScoreRows returns in dst, which it allocates if dst is nil, the scores
+// of the rows of X, dense or sparse, as Score computes them: exactly for
+// dense rows, and up to rounding for sparse ones, read in O(non-zeros). It
+// spreads the rows over GOMAXPROCS goroutines. It panics as Score does,
+// if X does not have the number of columns the model was fitted on, if
+// dst is not nil and its length is not the number of rows of X, or if X is
+// a mat.RowNonZeroDoer that yields an element out of range or not finite.
+func (v *Voted) ScoreRows(dst []float64, X mat.Matrix) []float64 {
+	l := v.last.fittedFor("ScoreRows")
+	return scoreRows(dst, X, l.dim(), v.score)
+}
+
+// PredictRows returns in dst, which it allocates if dst is nil, the labels
+// of the rows of X, dense or sparse: the signs of the scores of ScoreRows.
+// It panics as ScoreRows does.
+func (v *Voted) PredictRows(dst []float64, X mat.Matrix) []float64 {
+	return signs(v.ScoreRows(dst, X))
 }
 
 // Weights returns a copy of the last weights of the run, w_K, those that

@@ -1,0 +1,137 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// CSR is a sparse matrix in compressed sparse row form, the form of text
+// and other high-dimensional data: row i holds the values
+// Val[Ptr[i]:Ptr[i+1]] at the columns Ind[Ptr[i]:Ptr[i+1]], and every
+// other element of the row is zero. It is a mat.Matrix and a
+// mat.RowNonZeroDoer, so every classifier reads it in O(non-zeros) per
+// row, and never densifies it.
+//
+// The zero value is an empty matrix; NewCSR makes one with elements.
+type CSR struct {
+	r, c int
+	ptr  []int
+	ind  []int
+	val  []float64
+}
+
+var (
+	_ mat.Matrix         = (*CSR)(nil)
+	_ mat.RowNonZeroDoer = (*CSR)(nil)
+)
+
+// NewCSR returns the r×c matrix whose row i holds val[ptr[i]:ptr[i+1]] at
+// the columns ind[ptr[i]:ptr[i+1]]. The matrix uses the three slices as
+// its own: the caller must not modify them afterwards.
+//
+// NewCSR returns an error if r or c is negative, if ptr does not have r+1
+// elements that start at 0, never decrease and end at len(ind), if ind and
+// val differ in length, or if in some row the columns are not sorted and
+// unique or in [0, c), or a value is NaN or infinite; the error names the
+// row and the column. Explicit zeros are allowed.
+func NewCSR(r, c int, ptr, ind []int, val []float64) (*CSR, error) {
+	switch {
+	case r < 0 || c < 0:
+		return nil, fmt.Errorf("perceptron: NewCSR: dimensions %d×%d, want them >= 0", r, c)
+	case len(ptr) != r+1:
+		return nil, fmt.Errorf("perceptron: NewCSR: ptr has %d elements, want %d (rows+1)", len(ptr), r+1)
+	case ptr[0] != 0:
+		return nil, fmt.Errorf("perceptron: NewCSR: ptr[0] is %d, want 0", ptr[0])
+	case len(ind) != len(val):
+		return nil, fmt.Errorf("perceptron: NewCSR: %d column indices and %d values, want as many", len(ind), len(val))
+	case ptr[r] != len(ind):
+		return nil, fmt.Errorf("perceptron: NewCSR: ptr[%d] is %d, want %d (the number of values)", r, ptr[r], len(ind))
+	}
+	for i := range r {
+		lo, hi := ptr[i], ptr[i+1]
+		if hi < lo || hi > len(ind) {
+			return nil, fmt.Errorf("perceptron: NewCSR: row %d spans [%d, %d), want a span of [0, %d)", i, lo, hi, len(ind))
+		}
+		if err := checkSparseRow(ind[lo:hi], val[lo:hi], c); err != nil {
+			return nil, fmt.Errorf("perceptron: NewCSR: row %d: %v", i, err)
+		}
+	}
+	return &CSR{r: r, c: c, ptr: ptr, ind: ind, val: val}, nil
+}
+
+// checkSparseRow returns an error naming the first column of a row of c
+// columns that is out of order, repeated or out of range, or whose value
+// is NaN or infinite.
+func checkSparseRow(ind []int, val []float64, c int) error {
+	for k, j := range ind {
+		switch {
+		case j < 0 || j >= c:
+			return fmt.Errorf("column %d is out of range [0, %d)", j, c)
+		case k > 0 && j == ind[k-1]:
+			return fmt.Errorf("column %d appears twice", j)
+		case k > 0 && j < ind[k-1]:
+			return fmt.Errorf("column %d comes after column %d, want increasing columns", j, ind[k-1])
+		case !finite(val[k]):
+			return fmt.Errorf("column %d is %v, want a finite value", j, val[k])
+		}
+	}
+	return nil
+}
+
+// Dims returns the number of rows and columns of m.
+func (m *CSR) Dims() (r, c int) { return m.r, m.c }
+
+// At returns the element at row i and column j, by a binary search of the
+// row. It panics if i or j is out of range.
+func (m *CSR) At(i, j int) float64 {
+	if i < 0 || i >= m.r {
+		panic(mat.ErrRowAccess)
+	}
+	if j < 0 || j >= m.c {
+		panic(mat.ErrColAccess)
+	}
+	ind, val := m.Row(i)
+	if k, ok := slices.BinarySearch(ind, j); ok {
+		return val[k]
+	}
+	return 0
+}
+
+// T returns the transpose of m, as an implicit transpose.
+func (m *CSR) T() mat.Matrix { return mat.Transpose{Matrix: m} }
+
+// IsEmpty reports whether m has no elements, as the zero CSR has none.
+func (m *CSR) IsEmpty() bool { return m.r == 0 || m.c == 0 }
+
+// NNZ returns the number of stored elements of m.
+func (m *CSR) NNZ() int { return len(m.ind) }
+
+// Row returns the columns and the values of the stored elements of row i,
+// as m holds them: the caller must not modify them. It panics if i is out
+// of range.
+func (m *CSR) Row(i int) (ind []int, val []float64) {
+	if i < 0 || i >= m.r {
+		panic(mat.ErrRowAccess)
+	}
+	lo, hi := m.ptr[i], m.ptr[i+1]
+	return m.ind[lo:hi:hi], m.val[lo:hi:hi]
+}
+
+// DoRowNonZero calls fn for each stored element of row i, in the order of
+// the columns. It panics if i is out of range.
+func (m *CSR) DoRowNonZero(i int, fn func(i, j int, v float64)) {
+	ind, val := m.Row(i)
+	for k, j := range ind {
+		fn(i, j, val[k])
+	}
+}
+
+// errNoRows is the error for a matrix with no rows.
+var errNoRows = errors.New("perceptron: X has no rows")
