@@ -111,14 +111,6 @@ func newRows(d, size int, sparse bool) *rows {
 // sparse reports whether the rows are sparse.
 func (r *rows) sparse() bool { return r.ptr != nil }
 
-// nnz returns the number of values that the rows hold.
-func (r *rows) nnz() int {
-	if r.sparse() {
-		return r.ptr[r.n] - r.ptr[0]
-	}
-	return r.n * r.d
-}
-
 // row returns row i.
 func (r *rows) row(i int) vec {
 	if r.ptr != nil {

@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -132,6 +131,3 @@ func (m *CSR) DoRowNonZero(i int, fn func(i, j int, v float64)) {
 		fn(i, j, val[k])
 	}
 }
-
-// errNoRows is the error for a matrix with no rows.
-var errNoRows = errors.New("perceptron: X has no rows")

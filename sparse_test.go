@@ -78,8 +78,12 @@ func TestSparseMatchesDense(t *testing.T) {
 			func() Scorer { return &Averaged{Epochs: epochs, NoBias: noBias} },
 			func() Scorer { return &Voted{Epochs: epochs, NoBias: noBias} },
 			func() Scorer { return &Kernel{Epochs: epochs, NoBias: noBias} },
-			func() Scorer { return &Kernel{Func: Poly{Degree: 2, Gamma: 1, Coef0: 1}, Epochs: epochs, NoBias: noBias, Prediction: PredictVoted} },
-			func() Scorer { return &Kernel{Func: Poly{Degree: 3, Gamma: 0.5}, Epochs: epochs, Budget: 5, Prediction: PredictAveraged} },
+			func() Scorer {
+				return &Kernel{Func: Poly{Degree: 2, Gamma: 1, Coef0: 1}, Epochs: epochs, NoBias: noBias, Prediction: PredictVoted}
+			},
+			func() Scorer {
+				return &Kernel{Func: Poly{Degree: 3, Gamma: 0.5}, Epochs: epochs, Budget: 5, Prediction: PredictAveraged}
+			},
 		}
 		for k, mk := range makers {
 			var fits []Scorer
