@@ -5,7 +5,9 @@
 package perceptron
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/seed5ae3614e/perceptron/bench/libsvm"
 	"github.com/seed5ae3614e/perceptron/internal/idx"
 	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
@@ -65,23 +68,29 @@ func benchFit(b *testing.B, newC func() Classifier) {
 	for _, sz := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
 			X, y := benchData(sz.n, sz.d)
-			var c Classifier
-			b.ReportAllocs()
-			for b.Loop() {
-				c = newC()
-				if err := c.Fit(X, y); err != nil {
-					b.Fatal(err)
-				}
-			}
-			epochs := benchEpochs
-			if s, ok := c.(interface{ Stats() Stats }); ok {
-				st := s.Stats()
-				epochs = st.Epochs
-				b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*sz.n), "mistakes/visit")
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*epochs), "ns/epoch")
+			benchFitOn(b, X, y, newC)
 		})
 	}
+}
+
+// benchFitOn runs Fit of the classifier that newC returns on X and y, and
+// reports what benchFit reports.
+func benchFitOn(b *testing.B, X mat.Matrix, y []float64, newC func() Classifier) {
+	var c Classifier
+	b.ReportAllocs()
+	for b.Loop() {
+		c = newC()
+		if err := c.Fit(X, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+	epochs := benchEpochs
+	if s, ok := c.(interface{ Stats() Stats }); ok {
+		st := s.Stats()
+		epochs = st.Epochs
+		b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*len(y)), "mistakes/visit")
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*epochs), "ns/epoch")
 }
 
 // benchPredict fits c and runs its Predict on every row, for every size,
@@ -130,6 +139,73 @@ func BenchmarkFloor(b *testing.B) {
 			benchSink = sum
 		})
 	}
+}
+
+// benchDebian returns the training rows of libs (+1) against libdevel
+// (-1) of the Debian sections data set, read once from libsvm.DebianDir
+// beside the module, or skips b if the data are not there. The unit tests
+// never read them.
+func benchDebian(b *testing.B) (*CSR, []float64) {
+	debianCache.once.Do(func() {
+		s, _, err := libsvm.DebianPair(libsvm.DebianDir, libsvm.Libs, libsvm.LibDevel)
+		if err != nil {
+			debianCache.err = err
+			return
+		}
+		debianCache.X, debianCache.err = NewCSR(s.Rows, s.Cols, s.Ptr, s.Ind, s.Val)
+		debianCache.y = s.Y
+	})
+	switch {
+	case errors.Is(debianCache.err, fs.ErrNotExist):
+		b.Skipf("the Debian sections data set is not in %s: %v", libsvm.DebianDir, debianCache.err)
+	case debianCache.err != nil:
+		b.Fatal(debianCache.err)
+	}
+	return debianCache.X, debianCache.y
+}
+
+var debianCache struct {
+	once sync.Once
+	X    *CSR
+	y    []float64
+	err  error
+}
+
+// BenchmarkFloorSparse passes once over the rows of the sparse set and
+// takes each row's dot product with a fixed dense vector, in a bare loop
+// over the non-zeros: the least work an epoch on sparse rows can do, which
+// the sparse Fit benchmarks' ns/epoch is measured against.
+func BenchmarkFloorSparse(b *testing.B) {
+	X, _ := benchDebian(b)
+	n, d := X.Dims()
+	v := make([]float64, d)
+	for j := range v {
+		v[j] = float64(j%7) - 3
+	}
+	var sum float64
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range n {
+			ind, val := X.Row(i)
+			var s float64
+			for k, j := range ind {
+				s += val[k] * v[j]
+			}
+			sum += s
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
+	benchSink = sum
+}
+
+func BenchmarkPerceptronFitSparse(b *testing.B) {
+	X, y := benchDebian(b)
+	benchFitOn(b, X, y, func() Classifier { return &Perceptron{Epochs: benchEpochs} })
+}
+
+func BenchmarkAveragedFitSparse(b *testing.B) {
+	X, y := benchDebian(b)
+	benchFitOn(b, X, y, func() Classifier { return &Averaged{Epochs: benchEpochs} })
 }
 
 func BenchmarkPerceptronFit(b *testing.B) {
