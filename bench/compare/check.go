@@ -12,7 +12,10 @@ package main
 //     Hinge(threshold=0), whose derivative is -y when y·p <= 0, with
 //     p = w·x + b: a score of zero is a mistake, as in this library. The
 //     update is w += eta0·y·x and, with a dense X, b += eta0·y (the
-//     intercept decay is 1 for dense data).
+//     intercept decay is 1 for dense data). With a sparse X the intercept
+//     decay is SPARSE_INTERCEPT_DECAY, 0.01: b += 0.01·eta0·y, so on
+//     sparse rows the two sides train different models, and only their
+//     times and accuracies are compared.
 //   - With tol=None there is no stopping rule: every one of the max_iter
 //     epochs runs. This library stops at the first epoch with no mistake;
 //     the weights cannot change after such an epoch, since the same rows
@@ -71,14 +74,68 @@ func averageTol(visits int) float64 {
 	return 64 * float64(visits) * 0x1p-53
 }
 
-// checks runs the agreement checks on the classifiers that ran.
+// checks runs the agreement checks on the classifiers that ran, and on
+// sparse rows the targets.
 func (r *run) checks() {
-	if r.sklearnRan {
+	switch {
+	case r.sklearnRan && r.ds.sparse():
+		r.checkLines = append(r.checkLines, "check: no weights compared: on sparse rows scikit-learn steps the intercept by 0.01·eta0·y, and trains another model")
+	case r.sklearnRan:
 		r.checkSklearn()
 	}
 	for _, w := range r.wekaRuns {
 		r.checkWeka(w)
 	}
+	if r.ds.sparse() {
+		r.targets()
+	}
+}
+
+// Targets on sparse rows, for Perceptron and Averaged on the same CSR:
+// scikit-learn's time per epoch at least sparsePeerRatio times ours, our
+// epoch at most sparseFloorRatio times the floor, and the CSR and the
+// memory that Fit allocates at most sparseMemRatio times the CSR.
+const (
+	sparsePeerRatio  = 3
+	sparseFloorRatio = 1.5
+	sparseMemRatio   = 2
+)
+
+// targets checks the targets on sparse rows.
+func (r *run) targets() {
+	csr := csrBytes(r.ds.train.(*perceptron.CSR))
+	for _, name := range []string{"Perceptron", "Averaged"} {
+		i := slices.IndexFunc(r.rows, func(w row) bool { return w.system == "this library" && w.model == name })
+		if i < 0 {
+			continue
+		}
+		ours := r.rows[i]
+		for _, p := range r.rows {
+			if p.vs == name {
+				ratio := perEpoch(p) / perEpoch(ours)
+				r.target(fmt.Sprintf("%s: %s %s per epoch / ours %.2fx", name, p.system, p.model, ratio),
+					ratio >= sparsePeerRatio, fmt.Sprintf(">= %gx", float64(sparsePeerRatio)))
+			}
+		}
+		ratio := perEpoch(ours) / r.floor.Seconds()
+		r.target(fmt.Sprintf("%s: ours per epoch / floor %.2fx", name, ratio),
+			ratio <= sparseFloorRatio, fmt.Sprintf("<= %gx", sparseFloorRatio))
+		m := ours.mem
+		ratio = float64(csr+m.allocated) / float64(csr)
+		r.target(fmt.Sprintf("%s: memory during Fit / CSR %.2fx: the CSR, %.2f MB, and at most the %.2f MB that Fit allocates (the whole live heap at most %.2f MB)",
+			name, ratio, mb(csr), mb(m.allocated), mb(m.live+m.allocated)),
+			ratio <= sparseMemRatio, fmt.Sprintf("<= %gx", float64(sparseMemRatio)))
+	}
+}
+
+// target records whether a target was met.
+func (r *run) target(what string, met bool, want string) {
+	if met {
+		r.checkLines = append(r.checkLines, fmt.Sprintf("target: %s: met (want %s)", what, want))
+		return
+	}
+	r.checkLines = append(r.checkLines, fmt.Sprintf("!!! target: %s: MISSED (want %s)", what, want))
+	r.failed++
 }
 
 // checkSklearn checks Perceptron and Averaged against scikit-learn.
@@ -109,7 +166,8 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 		}
 		return v
 	}
-	n, _ := r.ds.train.Dims()
+	Xtr, Xte := r.ds.dense()
+	n, _ := Xtr.Dims()
 	tol := averageTol(n * k)
 	coef, standard := read("coef"), read("standard")
 	if coef == nil || standard == nil {
@@ -118,7 +176,7 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 	for _, set := range []struct {
 		name string
 		X    *mat.Dense
-	}{{"train", r.ds.train}, {"test", r.ds.test}} {
+	}{{"train", Xtr}, {"test", Xte}} {
 		pred, dec := read("pred."+set.name), read("dec."+set.name)
 		if pred == nil || dec == nil {
 			return
@@ -193,7 +251,8 @@ func (r *run) checkWeka(w wekaRun) {
 		r.verdict(what, outcome{false, "the model has no Score or no Stats"})
 		return
 	}
-	j, err := fitWeka(c, ds.train, ds.ytrain)
+	Xtr, Xte := ds.dense()
+	j, err := fitWeka(c, Xtr, ds.ytrain)
 	if err != nil {
 		r.verdict(what, outcome{false, err.Error()})
 		return
@@ -202,8 +261,8 @@ func (r *run) checkWeka(w wekaRun) {
 		r.verdict(what, outcome{false, fmt.Sprintf("%d mistakes: Weka stops at %d", m, wekaMaxK)})
 		return
 	}
-	train := wekaClassified(scores(c, ds.train), j, ds.ytrain)
-	test := wekaClassified(scores(c, ds.test), j, ds.ytest)
+	train := wekaClassified(scores(c, Xtr), j, ds.ytrain)
+	test := wekaClassified(scores(c, Xte), j, ds.ytest)
 	agree := train == w.fit.train && test == w.fit.test
 	detail := fmt.Sprintf("train %d of %d, test %d of %d; Weka %d and %d", train.right, train.rows, test.right, test.rows, w.fit.train.right, w.fit.test.right)
 	r.verdict(what, outcome{agree, detail})
@@ -222,13 +281,14 @@ func (r *run) checkWeka(w wekaRun) {
 // costs accuracy.
 func (r *run) compareOrders(name string, newC func() scorer) {
 	ds := r.ds
-	n, d := ds.train.Dims()
+	Xtr, Xte := ds.dense()
+	n, d := Xtr.Dims()
 	X, y := mat.NewDense(n, d, nil), make([]float64, n)
 	var ours, weka float64
 	ahead, behind := 0, 0
 	for k := range r.orders {
 		for i, p := range rand.New(rand.NewPCG(uint64(k+1), 0)).Perm(n) {
-			X.SetRow(i, ds.train.RawRowView(p))
+			X.SetRow(i, Xtr.RawRowView(p))
 			y[i] = ds.ytrain[p]
 		}
 		c := newC()
@@ -243,7 +303,7 @@ func (r *run) compareOrders(name string, newC func() scorer) {
 			r.fail("orders: %s as Weka: %v", name, err)
 			return
 		}
-		b := wekaClassified(scores(c, ds.test), j, ds.ytest).accuracy()
+		b := wekaClassified(scores(c, Xte), j, ds.ytest).accuracy()
 		ours += a
 		weka += b
 		switch {

@@ -410,3 +410,49 @@ func TestCheckWeka(t *testing.T) {
 		}
 	}
 }
+
+// TestSklearnCSR runs scikit-learn's Perceptron on the AND gate as the
+// command hands it sparse rows, and checks that it trains on the same
+// rows by the rule that check.go describes for sparse input, the
+// intercept stepped by 0.01·eta0·y.
+func TestSklearnCSR(t *testing.T) {
+	t.Parallel()
+	X, err := perceptron.NewCSR(4, 2, []int{0, 0, 1, 2, 4}, []int{1, 0, 0, 1}, []float64{1, 1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := []float64{-1, -1, -1, 1}
+	ds := &dataSet{name: "and", train: X, ytrain: y, test: X, ytest: y}
+	dir := t.TempDir()
+	if err := sklearnFiles(dir, ds); err != nil {
+		t.Fatal(err)
+	}
+	const epochs = 12
+	res, _, err := runSklearn("/usr/bin/python3", dir, ds, []string{fmt.Sprintf("perceptron:%d:1", epochs)})
+	if _, ok := err.(errMissing); ok {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	coef, err := readFloats(filepath.Join(dir, fmt.Sprintf("perceptron-%d.coef", epochs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, b := make([]float64, 2), 0.0
+	for range epochs {
+		for i := range 4 {
+			x := mat.Row(nil, i, X)
+			if y[i]*(floats.Dot(w, x)+b) <= 0 {
+				floats.AddScaled(w, y[i], x)
+				b += 0.01 * y[i]
+			}
+		}
+	}
+	if want := append(w, b); !floats.EqualApprox(coef, want, 1e-12) {
+		t.Errorf("coef_ and intercept_ %v, want %v", coef, want)
+	}
+	if res[0].NIter != epochs {
+		t.Errorf("scikit-learn ran %d epochs, want %d", res[0].NIter, epochs)
+	}
+}

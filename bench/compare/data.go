@@ -14,22 +14,46 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/bench/libsvm"
 	"github.com/seed5ae3614e/perceptron/internal/idx"
 	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
 // dataSet is a training and a test set that every system sees row for row.
 type dataSet struct {
-	name   string
-	about  string
-	train  *mat.Dense
+	name  string
+	about string
+
+	// train and test are both *mat.Dense or both *perceptron.CSR.
+	train  mat.Matrix
 	ytrain []float64
-	test   *mat.Dense
+	test   mat.Matrix
 	ytest  []float64
 
 	// linearOnly leaves out the kernel models and their peers, whose
 	// cost grows with the square of the rows.
 	linearOnly bool
+
+	// timedOnly leaves out every model but those timed against
+	// scikit-learn's Perceptron and SGDClassifier.
+	timedOnly bool
+}
+
+// sparse reports whether the rows of ds are sparse.
+func (ds *dataSet) sparse() bool {
+	_, ok := ds.train.(*perceptron.CSR)
+	return ok
+}
+
+// dense returns the rows of a dense ds, for the peers and checks that
+// read dense rows only: Weka's, and those of the weights.
+func (ds *dataSet) dense() (train, test *mat.Dense) {
+	train, ok := ds.train.(*mat.Dense)
+	if !ok {
+		panic("compare: " + ds.name + " is sparse")
+	}
+	return train, ds.test.(*mat.Dense)
 }
 
 // Shape of the synthetic set: n training rows, nTest test rows, d features.
@@ -61,6 +85,52 @@ func loadFashion(dir, name string) (*dataSet, error) {
 	return nil, fmt.Errorf("no Fashion-MNIST pair called %q", name)
 }
 
+// debianPairs are the class pairs of the Debian sections data set that
+// the command runs on: the first class is +1 and the second -1.
+var debianPairs = map[string][2]int{
+	"libs-libdevel": {libsvm.Libs, libsvm.LibDevel},
+}
+
+// loadDebian returns the Debian sections pair called name from dir, as
+// CSR matrices.
+func loadDebian(dir, name string) (*dataSet, error) {
+	pair, ok := debianPairs[name]
+	if !ok {
+		return nil, fmt.Errorf("no Debian sections pair called %q", name)
+	}
+	train, test, err := libsvm.DebianPair(dir, pair[0], pair[1])
+	if err != nil {
+		return nil, err
+	}
+	Xtr, err := perceptron.NewCSR(train.Rows, train.Cols, train.Ptr, train.Ind, train.Val)
+	if err != nil {
+		return nil, err
+	}
+	Xte, err := perceptron.NewCSR(test.Rows, test.Cols, test.Ptr, test.Ind, test.Val)
+	if err != nil {
+		return nil, err
+	}
+	return &dataSet{
+		name: name,
+		about: fmt.Sprintf("Debian sections %d (+1) and %d (-1), word presence, sparse: %d non-zeros in the training rows, a CSR of %.2f MB",
+			pair[0], pair[1], Xtr.NNZ(), mb(csrBytes(Xtr))),
+		train:     Xtr,
+		ytrain:    train.Y,
+		test:      Xte,
+		ytest:     test.Y,
+		timedOnly: true,
+	}, nil
+}
+
+// csrBytes returns the size of the slices of m: rows+1 and NNZ ints, and
+// NNZ float64 values.
+func csrBytes(m *perceptron.CSR) uint64 {
+	r, _ := m.Dims()
+	return uint64(8 * (r + 1 + 2*m.NNZ()))
+}
+
+func mb(bytes uint64) float64 { return float64(bytes) / 1e6 }
+
 // loadSynthetic returns synth.Data's set of synthN+synthNTest rows, split
 // into its first synthN rows for training and the rest for testing.
 func loadSynthetic() *dataSet {
@@ -74,6 +144,31 @@ func loadSynthetic() *dataSet {
 		ytest:      y[synthN:],
 		linearOnly: true,
 	}
+}
+
+// writeCSR writes the slices of the rows of m, which numpy reads with
+// np.fromfile, into three files: base+".indptr" and base+".indices", as
+// little-endian int64, and base+".data", as little-endian float64.
+func writeCSR(base string, m *perceptron.CSR) error {
+	r, _ := m.Dims()
+	ptr := make([]int64, 1, r+1)
+	ind := make([]int64, 0, m.NNZ())
+	val := make([]float64, 0, m.NNZ())
+	for i := range r {
+		is, vs := m.Row(i)
+		for _, j := range is {
+			ind = append(ind, int64(j))
+		}
+		val = append(val, vs...)
+		ptr = append(ptr, int64(len(ind)))
+	}
+	for ext, data := range map[string]any{".indptr": ptr, ".indices": ind, ".data": val} {
+		err := create(base+ext, func(w io.Writer) error { return binary.Write(w, binary.LittleEndian, data) })
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeFloats writes the rows of X, then nothing else, as little-endian

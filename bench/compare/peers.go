@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 //go:embed sklearn_fit.py
@@ -56,14 +58,23 @@ func (f *sklearnFit) fastest() time.Duration {
 	return time.Duration(slices.Min(f.Seconds) * float64(time.Second))
 }
 
-// sklearnFiles writes the data set and the script into dir.
+// sklearnFiles writes the data set and the script into dir: the rows as
+// raw float64, or if they are sparse as the three slices of a CSR matrix.
 func sklearnFiles(dir string, ds *dataSet) error {
-	for name, X := range map[string]*mat.Dense{
-		"train.x": ds.train,
+	files := map[string]*mat.Dense{
 		"train.y": mat.NewDense(len(ds.ytrain), 1, ds.ytrain),
-		"test.x":  ds.test,
 		"test.y":  mat.NewDense(len(ds.ytest), 1, ds.ytest),
-	} {
+	}
+	if ds.sparse() {
+		for name, X := range map[string]mat.Matrix{"train": ds.train, "test": ds.test} {
+			if err := writeCSR(filepath.Join(dir, name), X.(*perceptron.CSR)); err != nil {
+				return err
+			}
+		}
+	} else {
+		files["train.x"], files["test.x"] = ds.dense()
+	}
+	for name, X := range files {
 		err := create(filepath.Join(dir, name), func(w io.Writer) error { return writeFloats(w, X) })
 		if err != nil {
 			return err
@@ -83,6 +94,9 @@ func runSklearn(python, dir string, ds *dataSet, fits []string) ([]sklearnFit, m
 	nt, _ := ds.test.Dims()
 	args := []string{filepath.Join(dir, "sklearn_fit.py"), "--dir", dir,
 		"--n", strconv.Itoa(n), "--ntest", strconv.Itoa(nt), "--d", strconv.Itoa(d)}
+	if ds.sparse() {
+		args = append(args, "--csr")
+	}
 	cmd := exec.Command(python, append(args, fits...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

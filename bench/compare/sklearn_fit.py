@@ -7,6 +7,11 @@
 bench/compare embeds this script, writes it next to the data and runs it
 with /usr/bin/python3. The data are raw little-endian float64 files:
 train.x, train.y, test.x and test.y, rows in the order of the Go side.
+With --csr the rows are sparse, and train.x and test.x are each three
+files, NAME.indptr and NAME.indices (int64) and NAME.data (float64), the
+slices of a CSR matrix, which the script fits on as a scipy.sparse
+csr_matrix with 32-bit indices, the form scikit-learn trains on without a
+copy.
 
 Each FIT argument is KEY:EPOCHS:REPEAT. The script fits the model REPEAT
 times, timing only fit with time.perf_counter, and prints one JSON object
@@ -30,6 +35,7 @@ import warnings
 
 try:
     import numpy as np
+    import scipy.sparse
     import sklearn
     from sklearn.linear_model import Perceptron, SGDClassifier
     from sklearn.svm import SVC, LinearSVC
@@ -70,6 +76,19 @@ def load(path, rows, cols):
     return a.reshape(rows, cols) if cols > 1 else a
 
 
+def load_csr(base, rows, cols):
+    indptr = np.fromfile(base + ".indptr", dtype="<i8")
+    indices = np.fromfile(base + ".indices", dtype="<i8")
+    data = np.fromfile(base + ".data", dtype="<f8")
+    if indptr.size != rows + 1 or indices.size != data.size or indptr[-1] != data.size:
+        raise SystemExit("sklearn_fit.py: %s: %d row pointers, %d indices and %d values for %d rows"
+                         % (base, indptr.size, indices.size, data.size, rows))
+    X = scipy.sparse.csr_matrix(
+        (data, indices.astype(np.int32), indptr.astype(np.int32)), shape=(rows, cols))
+    X.has_sorted_indices = True
+    return X
+
+
 def save(path, *parts):
     np.concatenate([np.ravel(p) for p in parts]).astype("<f8").tofile(path)
 
@@ -80,13 +99,19 @@ def main():
     ap.add_argument("--n", type=int, required=True)
     ap.add_argument("--ntest", type=int, required=True)
     ap.add_argument("--d", type=int, required=True)
+    ap.add_argument("--csr", action="store_true")
     ap.add_argument("fits", nargs="+", metavar="FIT")
     args = ap.parse_args()
 
-    print(json.dumps({"versions": {"scikit-learn": sklearn.__version__, "numpy": np.__version__}}), flush=True)
-    X = load(os.path.join(args.dir, "train.x"), args.n, args.d)
+    print(json.dumps({"versions": {"scikit-learn": sklearn.__version__, "numpy": np.__version__,
+                                   "scipy": scipy.__version__}}), flush=True)
+    if args.csr:
+        X = load_csr(os.path.join(args.dir, "train"), args.n, args.d)
+        Xt = load_csr(os.path.join(args.dir, "test"), args.ntest, args.d)
+    else:
+        X = load(os.path.join(args.dir, "train.x"), args.n, args.d)
+        Xt = load(os.path.join(args.dir, "test.x"), args.ntest, args.d)
     y = load(os.path.join(args.dir, "train.y"), args.n, 1)
-    Xt = load(os.path.join(args.dir, "test.x"), args.ntest, args.d)
     yt = load(os.path.join(args.dir, "test.y"), args.ntest, 1)
 
     for spec in args.fits:
