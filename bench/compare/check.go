@@ -25,10 +25,11 @@ package main
 //     mean (Bottou's trick), so coef_ and intercept_ are the mean of the
 //     weights after each of the T = n·epochs visits. Averaged computes the
 //     same mean by Daumé's cached weights (the check allows a positive
-//     factor between the two, which changes no prediction, and prints it);
-//     but Averaged stops at a mistake-free epoch, after which scikit-learn
-//     would go on averaging the same weights, so the check runs
-//     scikit-learn for as many epochs as Averaged ran.
+//     factor between the two, which changes no prediction, and prints it).
+//     Averaged stops passing over the data at a mistake-free epoch, but
+//     adds the visits of the epochs left with the last weights, as
+//     scikit-learn goes on averaging them: both average over all the
+//     epochs.
 //   - predict gives the first class, -1, for a score of exactly zero, and
 //     this library gives +1.
 //
@@ -105,11 +106,10 @@ const (
 func (r *run) targets() {
 	csr := csrBytes(r.ds.train.(*perceptron.CSR))
 	for _, name := range []string{"Perceptron", "Averaged"} {
-		i := slices.IndexFunc(r.rows, func(w row) bool { return w.system == "this library" && w.model == name })
-		if i < 0 {
+		ours, ok := r.library(name)
+		if !ok {
 			continue
 		}
-		ours := r.rows[i]
 		for _, p := range r.rows {
 			if p.vs == name {
 				ratio := perEpoch(p) / perEpoch(ours)
@@ -155,9 +155,9 @@ func (r *run) checkSklearn() {
 }
 
 // checkAveraged checks Averaged against scikit-learn's averaged
-// SGDClassifier run for as many epochs as Averaged ran.
+// SGDClassifier, both run for -epochs epochs.
 func (r *run) checkAveraged(a perceptron.Classifier) {
-	k := r.ranEpochs("Averaged")
+	k := r.epochs
 	base := filepath.Join(r.dir, fmt.Sprintf("sgd-avg-%d.", k))
 	read := func(name string) []float64 {
 		v, err := readFloats(base + name)

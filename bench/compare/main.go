@@ -430,11 +430,6 @@ func (r *run) sklearn() {
 	for _, p := range ps {
 		fits = append(fits, fmt.Sprintf("%s:%d:%d", p.key, max(cmp.Or(p.epochs, r.epochs), 0), r.reps(p.repeat)))
 	}
-	// The averaged model averages over the examples it visits, so the
-	// check needs scikit-learn to stop where Averaged stopped.
-	if k := r.ranEpochs("Averaged"); k > 0 && k != r.epochs && r.ran("scikit-learn", "sgd-avg") && !r.ds.sparse() {
-		fits = append(fits, fmt.Sprintf("sgd-avg:%d:1", k))
-	}
 	progress("%s: scikit-learn: %s", r.ds.name, strings.Join(fits, " "))
 	if err := sklearnFiles(r.dir, r.ds); err != nil {
 		r.fail("scikit-learn: writing the data: %v", err)
@@ -508,15 +503,15 @@ func (r *run) weka() {
 	}
 }
 
-// ranEpochs returns the number of epochs that our classifier called name
-// ran, or 0 if it did not run.
-func (r *run) ranEpochs(name string) int {
+// library returns the row of our classifier called name, and whether it
+// ran.
+func (r *run) library(name string) (row, bool) {
 	for _, w := range r.rows {
 		if w.system == "this library" && w.model == name {
-			return w.epochs
+			return w, true
 		}
 	}
-	return 0
+	return row{}, false
 }
 
 // table prints the rows, each of our classifiers followed by the peers
