@@ -156,7 +156,7 @@ func (r *run) checkSklearn() {
 
 // checkAveraged checks Averaged against scikit-learn's averaged
 // SGDClassifier, both run for -epochs epochs.
-func (r *run) checkAveraged(a perceptron.Classifier) {
+func (r *run) checkAveraged(a perceptron.Scorer) {
 	k := r.epochs
 	base := filepath.Join(r.dir, fmt.Sprintf("sgd-avg-%d.", k))
 	read := func(name string) []float64 {
@@ -182,12 +182,9 @@ func (r *run) checkAveraged(a perceptron.Classifier) {
 			return
 		}
 		what := fmt.Sprintf("Averaged = scikit-learn averaged SGDClassifier after %d epochs: %s predictions", k, set.name)
-		r.verdict(what, comparePredictions(predict(a, set.X), pred, dec, set.X, coef, tol))
+		r.verdict(what, comparePredictions(a.PredictRows(nil, set.X), pred, dec, set.X, coef, tol))
 	}
-	if lin, ok := a.(interface {
-		Weights() []float64
-		Bias() float64
-	}); ok {
+	if lin, ok := a.(*perceptron.Averaged); ok {
 		what := fmt.Sprintf("Averaged = scikit-learn averaged SGDClassifier after %d epochs: weights and bias up to a positive factor", k)
 		r.verdict(what, compareScaled(lin.Weights(), lin.Bias(), coef, tol))
 	}
@@ -261,8 +258,8 @@ func (r *run) checkWeka(w wekaRun) {
 		r.verdict(what, outcome{false, fmt.Sprintf("%d mistakes: Weka stops at %d", m, wekaMaxK)})
 		return
 	}
-	train := wekaClassified(scores(c, Xtr), j, ds.ytrain)
-	test := wekaClassified(scores(c, Xte), j, ds.ytest)
+	train := wekaClassified(c.ScoreRows(nil, Xtr), j, ds.ytrain)
+	test := wekaClassified(c.ScoreRows(nil, Xte), j, ds.ytest)
 	agree := train == w.fit.train && test == w.fit.test
 	detail := fmt.Sprintf("train %d of %d, test %d of %d; Weka %d and %d", train.right, train.rows, test.right, test.rows, w.fit.train.right, w.fit.test.right)
 	r.verdict(what, outcome{agree, detail})
@@ -296,14 +293,14 @@ func (r *run) compareOrders(name string, newC func() scorer) {
 			r.fail("orders: %s: %v", name, err)
 			return
 		}
-		a := accuracy(predict(c, ds.test), ds.ytest)
+		a := accuracy(c.PredictRows(nil, ds.test), ds.ytest)
 		c = newC()
 		j, err := fitWeka(c, X, y)
 		if err != nil {
 			r.fail("orders: %s as Weka: %v", name, err)
 			return
 		}
-		b := wekaClassified(scores(c, Xte), j, ds.ytest).accuracy()
+		b := wekaClassified(c.ScoreRows(nil, Xte), j, ds.ytest).accuracy()
 		ours += a
 		weka += b
 		switch {
@@ -363,21 +360,6 @@ func wekaClassified(votes []float64, j int, y []float64) classified {
 type scorer interface {
 	perceptron.Scorer
 	Stats() perceptron.Stats
-}
-
-// scores returns the scores of c for the rows of X.
-func scores(c scorer, X *mat.Dense) []float64 {
-	if b, ok := c.(interface {
-		ScoreRows(dst []float64, X mat.Matrix) []float64
-	}); ok {
-		return b.ScoreRows(nil, X)
-	}
-	n, _ := X.Dims()
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = c.Score(X.RawRowView(i))
-	}
-	return s
 }
 
 // ran reports whether the model key of system ran on this data set.

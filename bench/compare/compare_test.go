@@ -268,7 +268,7 @@ func TestSklearnAND(t *testing.T) {
 		epochs: epochs, repeat: 1,
 		python: "/usr/bin/python3",
 		skip:   []string{"svc", "weka"},
-		fitted: map[string]perceptron.Classifier{},
+		fitted: map[string]perceptron.Scorer{},
 	}
 	if failed := r.all(); failed != 0 {
 		t.Fatalf("%d failures: %q %q", failed, r.notes, r.checkLines)
@@ -387,7 +387,7 @@ func TestCheckWeka(t *testing.T) {
 		r := &run{
 			ds: ds, dir: t.TempDir(), epochs: 10, repeat: 1, orders: 3, wekaJar: jar,
 			skip:   []string{"sklearn", "svc"},
-			fitted: map[string]perceptron.Classifier{},
+			fitted: map[string]perceptron.Scorer{},
 		}
 		if failed := r.all(); failed != 0 {
 			t.Fatalf("%s: %d failures: %q %q", ds.name, failed, r.notes, r.checkLines)

@@ -106,37 +106,37 @@ type entry struct {
 	// rows; it does not run on the synthetic set.
 	quadratic bool
 
-	new func(epochs int) perceptron.Classifier
+	new func(epochs int) perceptron.Scorer
 }
 
 // entries are this library's classifiers, with the settings that match
 // their peers'.
 var entries = []entry{
-	{name: "Perceptron", repeat: true, new: func(e int) perceptron.Classifier {
+	{name: "Perceptron", repeat: true, new: func(e int) perceptron.Scorer {
 		return &perceptron.Perceptron{Epochs: e}
 	}},
-	{name: "Averaged", repeat: true, new: func(e int) perceptron.Classifier {
+	{name: "Averaged", repeat: true, new: func(e int) perceptron.Scorer {
 		return &perceptron.Averaged{Epochs: e}
 	}},
-	{name: "Pocket", new: func(e int) perceptron.Classifier {
+	{name: "Pocket", new: func(e int) perceptron.Scorer {
 		return &perceptron.Pocket{Epochs: e}
 	}},
 	// Voted predicts with one dot product per distinct row that was a
 	// mistake, so predicting the training set costs in proportion to the
 	// square of the rows.
-	{name: "Voted", epochs: 1, quadratic: true, new: func(e int) perceptron.Classifier {
+	{name: "Voted", epochs: 1, quadratic: true, new: func(e int) perceptron.Scorer {
 		return &perceptron.Voted{Epochs: e}
 	}},
 	// Weka's kernel (x·z+1)^3 has no bias besides the kernel's constant.
-	{name: "Kernel poly 3 voted", epochs: 1, quadratic: true, new: func(e int) perceptron.Classifier {
+	{name: "Kernel poly 3 voted", epochs: 1, quadratic: true, new: func(e int) perceptron.Scorer {
 		return &perceptron.Kernel{Func: wekaPoly3, NoBias: true, Prediction: perceptron.PredictVoted, Epochs: e}
 	}},
-	{name: "Kernel poly 3 averaged", epochs: 1, quadratic: true, new: func(e int) perceptron.Classifier {
+	{name: "Kernel poly 3 averaged", epochs: 1, quadratic: true, new: func(e int) perceptron.Scorer {
 		return &perceptron.Kernel{Func: wekaPoly3, NoBias: true, Prediction: perceptron.PredictAveraged, Epochs: e}
 	}},
 	// The RBF kernel that issue 4's evaluation (bench/kernel) found
 	// closest to SVC, against which it is there for its accuracy.
-	{name: "Kernel rbf averaged", epochs: 2, quadratic: true, new: func(e int) perceptron.Classifier {
+	{name: "Kernel rbf averaged", epochs: 2, quadratic: true, new: func(e int) perceptron.Scorer {
 		return &perceptron.Kernel{Func: perceptron.RBF{Gamma: 0.04}, Prediction: perceptron.PredictAveraged, Epochs: e}
 	}},
 }
@@ -263,7 +263,7 @@ func main() {
 		r := &run{
 			ds: ds, dir: dir, epochs: *epochs, repeat: *repeat, orders: *orders,
 			python: *python, wekaJar: *wekaJar, skip: skipped,
-			fitted: map[string]perceptron.Classifier{},
+			fitted: map[string]perceptron.Scorer{},
 		}
 		failed += r.all()
 		if !*keep {
@@ -288,7 +288,7 @@ type run struct {
 	rows       []row
 	notes      []string
 	checkLines []string
-	fitted     map[string]perceptron.Classifier // our classifiers by entry name
+	fitted     map[string]perceptron.Scorer // our classifiers by entry name
 	floor      time.Duration
 	sklearnRan bool
 	wekaRuns   []wekaRun
@@ -386,7 +386,7 @@ type fitMemory struct {
 func (r *run) ours(e entry) error {
 	epochs, reps := cmp.Or(e.epochs, r.epochs), r.reps(e.repeat)
 	var (
-		c             perceptron.Classifier
+		c             perceptron.Scorer
 		best          time.Duration
 		before, after runtime.MemStats
 	)
@@ -413,8 +413,8 @@ func (r *run) ours(e entry) error {
 	r.fitted[e.name] = c
 	r.rows = append(r.rows, row{
 		system: "this library", model: e.name, epochs: ran, fit: best, mem: mem,
-		train: accuracy(predict(c, r.ds.train), r.ds.ytrain),
-		test:  accuracy(predict(c, r.ds.test), r.ds.ytest),
+		train: accuracy(c.PredictRows(nil, r.ds.train), r.ds.ytrain),
+		test:  accuracy(c.PredictRows(nil, r.ds.test), r.ds.ytest),
 	})
 	return nil
 }
@@ -573,21 +573,6 @@ func decimals(v float64) int {
 }
 
 func ms(t time.Duration) float64 { return t.Seconds() * 1000 }
-
-// predict returns the labels that c predicts for the rows of X.
-func predict(c perceptron.Classifier, X mat.Matrix) []float64 {
-	if b, ok := c.(interface {
-		PredictRows(dst []float64, X mat.Matrix) []float64
-	}); ok {
-		return b.PredictRows(nil, X)
-	}
-	n, _ := X.Dims()
-	pred := make([]float64, n)
-	for i := range pred {
-		pred[i] = c.Predict(mat.Row(nil, i, X))
-	}
-	return pred
-}
 
 // accuracy returns the fraction of pred that equals y.
 func accuracy(pred, y []float64) float64 {
