@@ -14,6 +14,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,6 +35,25 @@ type Set struct {
 // Rows+1 and NNZ ints, and NNZ float64 values.
 func (s *Set) Bytes() int {
 	return 8 * (len(s.Ptr) + len(s.Ind) + len(s.Val))
+}
+
+// Normalize scales every row of s that is not empty to unit Euclidean
+// length, the usual scaling of rows of word counts or presence: unscaled,
+// a long text weighs more in every update than a short one.
+func (s *Set) Normalize() {
+	for i := range s.Rows {
+		v := s.Val[s.Ptr[i]:s.Ptr[i+1]]
+		var q float64
+		for _, a := range v {
+			q += a * a
+		}
+		if q > 0 {
+			q = math.Sqrt(q)
+			for k := range v {
+				v[k] /= q
+			}
+		}
+	}
 }
 
 // Read reads the rows of r, one a line: a label, then index:value pairs
@@ -130,12 +150,16 @@ const (
 	Libs     = 15
 )
 
+// DebianClasses is the number of classes of the Debian sections data
+// set, numbered 0 to DebianClasses-1.
+const DebianClasses = 35
+
 // DebianPair returns the training and test rows of the Debian sections
 // data set in dir whose class is pos, labelled +1, or neg, labelled -1,
 // in the order of the files. Both sets have DebianFeatures columns, or as
 // many as the largest index in either file.
 func DebianPair(dir string, pos, neg int) (train, test *Set, err error) {
-	label := func(c float64) (float64, bool) {
+	return debian(dir, func(c float64) (float64, bool) {
 		switch c {
 		case float64(pos):
 			return 1, true
@@ -143,7 +167,21 @@ func DebianPair(dir string, pos, neg int) (train, test *Set, err error) {
 			return -1, true
 		}
 		return 0, false
-	}
+	})
+}
+
+// DebianAll returns every training and test row of the Debian sections
+// data set in dir, in the order of the files, labelled with their class
+// numbers. Both sets have DebianFeatures columns, or as many as the
+// largest index in either file.
+func DebianAll(dir string) (train, test *Set, err error) {
+	return debian(dir, func(c float64) (float64, bool) { return c, true })
+}
+
+// debian reads the training and test files of the Debian sections data
+// set in dir, as ReadFile does with label, and gives both sets the same
+// columns.
+func debian(dir string, label func(c float64) (y float64, keep bool)) (train, test *Set, err error) {
 	train, err = ReadFile(filepath.Join(dir, "debian-sections.train.svm.gz"), label)
 	if err != nil {
 		return nil, nil, err

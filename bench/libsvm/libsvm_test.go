@@ -64,3 +64,19 @@ func TestReadErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalize(t *testing.T) {
+	s := &Set{
+		Rows: 4, Cols: 4,
+		Ptr: []int{0, 2, 2, 3, 7},
+		Ind: []int{0, 3, 1, 0, 1, 2, 3},
+		Val: []float64{3, -4, 2, 1, 1, 1, 1},
+		Y:   []float64{1, 1, -1, -1},
+	}
+	s.Normalize()
+	// Lengths 5, 0 (an empty row, left as it is), 2 and 2.
+	want := []float64{3.0 / 5, -4.0 / 5, 1, 0.5, 0.5, 0.5, 0.5}
+	if !reflect.DeepEqual(s.Val, want) {
+		t.Errorf("got %v, want %v", s.Val, want)
+	}
+}
