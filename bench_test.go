@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -220,6 +221,210 @@ func BenchmarkPerceptronFitSparse(b *testing.B) {
 func BenchmarkAveragedFitSparse(b *testing.B) {
 	X, y := benchDebian(b)
 	benchFitOn(b, X, y, func() Classifier { return &Averaged{Epochs: benchEpochs} })
+}
+
+// classSizes are the (n, d) shapes of the multiclass benchmarks, each
+// with classK classes; 12000×784 is the size of a Fashion-MNIST class pair.
+var classSizes = []struct{ n, d int }{
+	{1000, 100},
+	{12000, 784},
+}
+
+// classK is the number of classes of the dense multiclass benchmarks, as
+// many as Fashion-MNIST has.
+const classK = 10
+
+var classCache = map[[2]int][]float64{}
+
+// benchClasses returns the rows of benchData(n, d) with labels of classK
+// classes, 0 to classK-1: the class whose row of a seeded random teacher
+// scores the row, centred, highest, with one label in twenty replaced by
+// a random class, so that no linear model separates them. The same n and
+// d give the same data.
+func benchClasses(n, d int) (*mat.Dense, []float64) {
+	X, _ := benchData(n, d)
+	if y, ok := classCache[[2]int{n, d}]; ok {
+		return X, y
+	}
+	rnd := rand.New(rand.NewPCG(uint64(n), uint64(d)+classK))
+	teacher := make([]float64, classK*d)
+	for j := range teacher {
+		teacher[j] = rnd.NormFloat64()
+	}
+	y := make([]float64, n)
+	centred := make([]float64, d)
+	for i := range n {
+		floats.AddConst(-0.5, floats.ScaleTo(centred, 1, X.RawRowView(i)))
+		best := math.Inf(-1)
+		for c := range classK {
+			if s := floats.Dot(centred, teacher[c*d:(c+1)*d]); s > best {
+				best, y[i] = s, float64(c)
+			}
+		}
+		if rnd.IntN(20) == 0 {
+			y[i] = float64(rnd.IntN(classK))
+		}
+	}
+	classCache[[2]int{n, d}] = y
+	return X, y
+}
+
+// benchClassFit runs Fit of the classifier that newC returns on every
+// multiclass size, and reports what benchFit reports.
+func benchClassFit(b *testing.B, newC func() Classifier) {
+	for _, sz := range classSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d,K=%d", sz.n, sz.d, classK), func(b *testing.B) {
+			X, y := benchClasses(sz.n, sz.d)
+			benchFitOn(b, X, y, newC)
+		})
+	}
+}
+
+// BenchmarkFloorMulticlass streams the rows once and takes each row's dot
+// product with classK fixed vectors, one after the other: the least work
+// an epoch of a model of classK scores can do on dense rows, which the
+// multiclass Fit benchmarks' ns/epoch is measured against.
+func BenchmarkFloorMulticlass(b *testing.B) {
+	for _, sz := range classSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d,K=%d", sz.n, sz.d, classK), func(b *testing.B) {
+			X, _ := benchClasses(sz.n, sz.d)
+			v := make([]float64, classK*sz.d)
+			for j := range v {
+				v[j] = float64(j%7) - 3
+			}
+			var sum float64
+			b.ReportAllocs()
+			for b.Loop() {
+				sum += denseClassFloor(X, v, classK)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
+			benchSink = sum
+		})
+	}
+}
+
+// denseClassFloor returns the sum of the K dot products of each row of X
+// with the K vectors of length d laid end to end in v; a function of its
+// own for the reason sparseFloor is.
+func denseClassFloor(X *mat.Dense, v []float64, K int) float64 {
+	n, d := X.Dims()
+	var sum float64
+	for i := range n {
+		x := X.RawRowView(i)
+		for c := range K {
+			sum += floats.Dot(x, v[c*d:(c+1)*d])
+		}
+	}
+	return sum
+}
+
+func BenchmarkPerceptronFitMulticlass(b *testing.B) {
+	benchClassFit(b, func() Classifier { return &Perceptron{Epochs: benchEpochs} })
+}
+
+func BenchmarkAveragedFitMulticlass(b *testing.B) {
+	benchClassFit(b, func() Classifier { return &Averaged{Epochs: benchEpochs} })
+}
+
+// BenchmarkOneVsRestFit trains a binary Perceptron per class, the way
+// scikit-learn learns classK classes, where the multiclass benchmarks
+// learn them together.
+func BenchmarkOneVsRestFit(b *testing.B) {
+	benchClassFit(b, func() Classifier {
+		return &OneVsRest{New: func() Scorer { return &Perceptron{Epochs: benchEpochs} }}
+	})
+}
+
+// benchDebianClasses returns the training rows of the Debian sections
+// data set with all their classes, each row scaled to unit length as
+// bench/compare scales them, read once from libsvm.DebianDir beside the
+// module, or skips b if the data are not there.
+func benchDebianClasses(b *testing.B) (*CSR, []float64) {
+	debianClasses.once.Do(func() {
+		s, _, err := libsvm.DebianAll(libsvm.DebianDir)
+		if err != nil {
+			debianClasses.err = err
+			return
+		}
+		s.Normalize()
+		debianClasses.X, debianClasses.err = NewCSR(s.Rows, s.Cols, s.Ptr, s.Ind, s.Val)
+		debianClasses.y = s.Y
+		runtime.GC()
+	})
+	switch {
+	case errors.Is(debianClasses.err, fs.ErrNotExist):
+		b.Skipf("the Debian sections data set is not in %s: %v", libsvm.DebianDir, debianClasses.err)
+	case debianClasses.err != nil:
+		b.Fatal(debianClasses.err)
+	}
+	return debianClasses.X, debianClasses.y
+}
+
+var debianClasses struct {
+	once sync.Once
+	X    *CSR
+	y    []float64
+	err  error
+}
+
+// BenchmarkFloorMulticlassSparse passes once over the rows of the Debian
+// sections data set and adds, for each non-zero x_j of a row, x_j times
+// the weights of feature j for every class, side by side as the library
+// lays them, to the row's scores, in a bare loop: the least work an epoch
+// of a model of the 35 classes can do on these rows.
+func BenchmarkFloorMulticlassSparse(b *testing.B) {
+	X, _ := benchDebianClasses(b)
+	_, d := X.Dims()
+	w := make([]float64, d*libsvm.DebianClasses)
+	for j := range w {
+		w[j] = float64(j%7) - 3
+	}
+	var sum float64
+	b.ReportAllocs()
+	for b.Loop() {
+		sum += sparseClassFloor(X, w, libsvm.DebianClasses)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
+	benchSink = sum
+}
+
+// sparseClassFloor returns the sum of the K scores of the rows of X under
+// the feature-major weights w; a function of its own for the reason
+// sparseFloor is.
+func sparseClassFloor(X *CSR, w []float64, K int) float64 {
+	n, _ := X.Dims()
+	s := make([]float64, K)
+	var sum float64
+	for i := range n {
+		clear(s)
+		ind, val := X.Row(i)
+		for k, j := range ind {
+			v, wj := val[k], w[j*K:j*K+K]
+			for c := range s {
+				s[c] += v * wj[c]
+			}
+		}
+		sum += s[i%K]
+	}
+	return sum
+}
+
+// The sparse multiclass Fits visit the rows in a fresh order every epoch,
+// as bench/compare fits them: the file is in the order of the package
+// names.
+
+func BenchmarkPerceptronFitMulticlassSparse(b *testing.B) {
+	X, y := benchDebianClasses(b)
+	benchFitOn(b, X, y, func() Classifier {
+		return &Perceptron{Epochs: benchEpochs, Rand: rand.New(rand.NewPCG(1, 0))}
+	})
+}
+
+func BenchmarkAveragedFitMulticlassSparse(b *testing.B) {
+	X, y := benchDebianClasses(b)
+	benchFitOn(b, X, y, func() Classifier {
+		return &Averaged{Epochs: benchEpochs, Rand: rand.New(rand.NewPCG(1, 0))}
+	})
 }
 
 func BenchmarkPerceptronFit(b *testing.B) {
