@@ -325,8 +325,21 @@ func fitWeka(c scorer, X *mat.Dense, y []float64) (int, error) {
 	if j == n {
 		return j, errors.New("every training row is +1, so Weka makes no mistake")
 	}
+	// Weka's classes are neg and pos whatever rows it trains on: the rows
+	// from its first mistake on may all be neg.
+	switch c := c.(type) {
+	case *perceptron.Voted:
+		c.Labels = wekaClasses
+	case *perceptron.Kernel:
+		c.Labels = wekaClasses
+	default:
+		return j, fmt.Errorf("no classes can be fixed for a %T", c)
+	}
 	return j, c.Fit(X.Slice(j, n, 0, d), y[j:])
 }
+
+// wekaClasses are the classes of Weka's VotedPerceptron, neg and pos.
+var wekaClasses = []float64{-1, 1}
 
 // wekaStart returns the number of rows before the first -1 label in y,
 // which Weka's empty hypothesis classifies right.
