@@ -78,6 +78,10 @@ func averageTol(visits int) float64 {
 // checks runs the agreement checks on the classifiers that ran, and on
 // sparse rows the targets.
 func (r *run) checks() {
+	if r.ds.check != nil {
+		r.ds.check(r)
+		return
+	}
 	switch {
 	case r.sklearnRan && r.ds.sparse():
 		r.checkLines = append(r.checkLines, "check: no weights compared: on sparse rows scikit-learn steps the intercept by 0.01·eta0·y, and trains another model")

@@ -38,6 +38,13 @@ type dataSet struct {
 	// timedOnly leaves out every model but those timed against
 	// scikit-learn's Perceptron and SGDClassifier.
 	timedOnly bool
+
+	// entries and peers, if not nil, are the models that run on the set,
+	// in place of the package's entries and peers; check, if not nil,
+	// checks them, in place of the checks of two classes.
+	entries []entry
+	peers   []peer
+	check   func(*run)
 }
 
 // sparse reports whether the rows of ds are sparse.

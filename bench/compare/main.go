@@ -3,11 +3,11 @@
 // license that can be found in the LICENSE file.
 
 // Command compare runs this library's classifiers and their peers,
-// scikit-learn and Weka as installed, on the same data on the same machine,
-// and prints for each data set a table of fit times, the ratio of each
-// peer's time to this library's, and training and test accuracy. It checks
-// that the peers and this library agree where they must, and says loudly
-// when they do not.
+// scikit-learn, Weka and LIBLINEAR as installed, on the same data on the
+// same machine, and prints for each data set a table of fit times, the
+// ratio of each peer's time to this library's, and training and test
+// accuracy. It checks that the peers and this library agree where they
+// must, and says loudly when they do not.
 //
 // Run it from the root of the module:
 //
@@ -17,18 +17,23 @@
 // (Debian's dataset-fashion-mnist), a synthetic dense set of 100,000
 // training rows of 100 features (internal/synth), and a sparse set, libs
 // against libdevel of the Debian sections data set (bench/libsvm), read
-// from the directory that -sparse names. Every system trains on the same
-// rows, with the same float64 values, in the same order: the command
-// writes them into a temporary directory for scikit-learn, as raw float64
-// or, for the sparse set, as the raw slices of a CSR matrix, and for
-// Weka, as ARFF, and removes it at the end. Weka's VotedPerceptron
+// from the directory that -sparse names; and three sets of more than two
+// classes (multiclass.go): fashion-10, every class of Fashion-MNIST,
+// debian-35, every class of the Debian sections with each row scaled to
+// unit length, and onevsrest, a check. Every system trains on the same
+// rows, with the same float64 values, in the same order, but on the
+// multiclass sets that shuffle them: the command writes them into a
+// temporary directory for scikit-learn, as raw float64 or, for sparse
+// sets, as the raw slices of a CSR matrix, for Weka, as ARFF, and for
+// LIBLINEAR, as a LIBSVM file, and removes it at the end. Weka's VotedPerceptron
 // shuffles its training set with a fixed seed; the ARFF rows are written
 // in the order that this shuffle turns into theirs.
 //
 // Only fitting is timed: this library by the clock around Fit,
 // scikit-learn by time.perf_counter around fit in the Python script that
-// the command embeds (sklearn_fit.py), and Weka by its own "Time taken to
-// build model". The models that scikit-learn's Perceptron and
+// the command embeds (sklearn_fit.py), Weka by its own "Time taken to
+// build model", and LIBLINEAR by the wall time of liblinear-train, which
+// reads the data from a file. The models that scikit-learn's Perceptron and
 // SGDClassifier are set against are fitted -repeat times on each side and
 // the fastest fit counts; every other model is fitted once. Ratios are per
 // epoch: each time is divided by the number of epochs that the model ran.
@@ -52,11 +57,12 @@
 // fails to run.
 //
 // A peer that is not installed is skipped with a message that says how to
-// install it. The command takes about ten minutes on two cores,
+// install it, and a data set that is missing with a message that says
+// where it should be. The command takes about half an hour on two cores,
 // most of it in Weka (its evaluation of the voted rule on the training
-// rows takes longer than its fit) and the peers' support vector machines;
-// -skip leaves peers out, -orders 0 the comparison over orders, and
-// -sets libs-libdevel runs the sparse set alone, in seconds.
+// rows takes longer than its fit), the peers' support vector machines and
+// LIBLINEAR; -skip leaves peers out, -orders 0 the comparison over
+// orders, and -sets libs-libdevel runs the sparse set alone, in seconds.
 //
 // The sparse set runs Perceptron and Averaged and their scikit-learn
 // peers only, and checks no weights: scikit-learn steps the intercept
@@ -66,6 +72,21 @@
 // memory during Fit against the CSR's own, where the memory during Fit is
 // the CSR and what Fit allocates, which bounds how much the live heap can
 // grow during Fit.
+//
+// On fashion-10 and debian-35 this library's Averaged learns the classes
+// together, the multiclass perceptron, where scikit-learn's averaged
+// SGDClassifier learns each class against the rest; both visit the rows
+// in a fresh random order every epoch, each with a seeded generator of its
+// own, for the same number of epochs. debian-35 adds LIBLINEAR's
+// liblinear-train (Debian's liblinear-tools), its default solver and
+// Crammer and Singer's, for their accuracy and time. The command checks
+// the targets of multiclass.go: Averaged's test accuracy, and
+// scikit-learn's fit time against Averaged's. On onevsrest, the first
+// 10,000 training images of Fashion-MNIST with pixels the integers of the
+// files, so that every sum is exact, it checks that OneVsRest over
+// Perceptron and scikit-learn's Perceptron, which learns more than two
+// classes one against the rest, end with the same weights and make the
+// same predictions, every one.
 package main
 
 import (
@@ -205,8 +226,8 @@ func main() {
 		epochs  = flag.Int("epochs", 10, "epochs `E` of the linear models on both sides")
 		repeat  = flag.Int("repeat", 5, "fits of the models set against scikit-learn's Perceptron and SGDClassifier, on each side; the fastest counts")
 		orders  = flag.Int("orders", 10, "shuffled orders in which to compare Kernel poly 3 voted's test accuracy under the notes' rule and under Weka's")
-		sets    = flag.String("sets", "tshirt-shirt,pullover-coat,sneaker-ankleboot,synthetic,libs-libdevel", "comma-separated data sets")
-		skip    = flag.String("skip", "", "comma-separated peers to leave out: sklearn, svc (LinearSVC and SVC), weka")
+		sets    = flag.String("sets", "tshirt-shirt,pullover-coat,sneaker-ankleboot,synthetic,libs-libdevel,fashion-10,debian-35,onevsrest", "comma-separated data sets")
+		skip    = flag.String("skip", "", "comma-separated peers to leave out: sklearn, svc (LinearSVC and SVC), weka, liblinear")
 		fdir    = flag.String("fashion", idx.FashionDir, "directory of the Fashion-MNIST files")
 		sdir    = flag.String("sparse", libsvm.DebianDir, "directory of the Debian sections files, the sparse data set")
 		python  = flag.String("python", "/usr/bin/python3", "Python with scikit-learn")
@@ -238,22 +259,10 @@ func main() {
 
 	failed := 0
 	for _, name := range strings.Split(*sets, ",") {
-		var ds *dataSet
-		switch _, debian := debianPairs[name]; {
-		case name == "synthetic":
-			ds = loadSynthetic()
-		case debian:
-			ds, err = loadDebian(*sdir, name)
-			if err != nil {
-				fmt.Printf("== %s: skipped: %v (the data set is in ../shared/data beside the module; -sparse names its directory)\n\n", name, err)
-				continue
-			}
-		default:
-			ds, err = loadFashion(*fdir, name)
-			if err != nil {
-				fmt.Printf("== %s: skipped: %v (install the data with: apt-get install dataset-fashion-mnist)\n\n", name, err)
-				continue
-			}
+		ds, install, err := load(name, *fdir, *sdir)
+		if err != nil {
+			fmt.Printf("== %s: skipped: %v (%s)\n\n", name, err, install)
+			continue
 		}
 		dir := filepath.Join(tmp, name)
 		if err := os.Mkdir(dir, 0o755); err != nil {
@@ -274,6 +283,34 @@ func main() {
 		fmt.Printf("!!! %d check(s), target(s) or peer run(s) FAILED: see the lines marked !!! above\n", failed)
 		os.Exit(1)
 	}
+}
+
+// load returns the data set called name, with Fashion-MNIST read from
+// fdir and the Debian sections from sdir, or an error and how to install
+// the data.
+func load(name, fdir, sdir string) (ds *dataSet, install string, err error) {
+	const (
+		fashion = "install the data with: apt-get install dataset-fashion-mnist"
+		debian  = "the data set is in ../shared/data beside the module; -sparse names its directory"
+	)
+	switch _, pair := debianPairs[name]; {
+	case name == "synthetic":
+		return loadSynthetic(), "", nil
+	case pair:
+		ds, err = loadDebian(sdir, name)
+		return ds, debian, err
+	case name == "debian-35":
+		ds, err = loadDebianClasses(sdir)
+		return ds, debian, err
+	case name == "fashion-10":
+		ds, err = loadFashionClasses(fdir)
+		return ds, fashion, err
+	case name == "onevsrest":
+		ds, err = loadOneVsRest(fdir)
+		return ds, fashion, err
+	}
+	ds, err = loadFashion(fdir, name)
+	return ds, fashion, err
 }
 
 // run is the comparison on one data set.
@@ -308,10 +345,15 @@ func (r *run) all() int {
 	n, d := ds.train.Dims()
 	nt, _ := ds.test.Dims()
 	fmt.Printf("== %s: %d training rows, %d test rows, %d features\n   %s\n", ds.name, n, nt, d, ds.about)
-	r.floor = floor(ds.train, r.repeat, r.epochs)
-	fmt.Printf("   floor: one pass of dot products over the training rows takes %.2f ms\n", ms(r.floor))
+	S := scoresOf(ds.ytrain)
+	r.floor = floor(ds.train, S, r.repeat, r.epochs)
+	if S == 1 {
+		fmt.Printf("   floor: one pass of dot products over the training rows takes %.2f ms\n", ms(r.floor))
+	} else {
+		fmt.Printf("   floor: one pass of the %d scores of every training row, in a bare loop, takes %.2f ms\n", S, ms(r.floor))
+	}
 
-	for _, e := range entries {
+	for _, e := range r.entries() {
 		if e.quadratic && ds.linearOnly || !e.repeat && ds.timedOnly {
 			continue
 		}
@@ -322,6 +364,7 @@ func (r *run) all() int {
 	}
 	r.sklearn()
 	r.weka()
+	r.liblinear()
 	r.table()
 	progress("%s: checks", ds.name)
 	r.checks()
@@ -346,11 +389,23 @@ func (r *run) note(format string, args ...any) {
 	r.notes = append(r.notes, fmt.Sprintf(format, args...))
 }
 
-// active returns the peers that run on this data set, noting those that
-// -skip leaves out.
+// entries returns this library's models that run on this data set.
+func (r *run) entries() []entry {
+	if r.ds.entries != nil {
+		return r.ds.entries
+	}
+	return entries
+}
+
+// active returns the peers of system that run on this data set, leaving
+// out those that -skip names.
 func (r *run) active(system string) []peer {
+	all := peers
+	if r.ds.peers != nil {
+		all = r.ds.peers
+	}
 	var ps []peer
-	for _, p := range peers {
+	for _, p := range all {
 		switch {
 		case p.system != system:
 		case p.quadratic && r.ds.linearOnly:
@@ -585,33 +640,57 @@ func accuracy(pred, y []float64) float64 {
 	return float64(right) / float64(len(y))
 }
 
-// floor returns the time of one pass that takes the dot product of every
-// row of X, a *mat.Dense or a *perceptron.CSR, with a fixed dense vector:
-// the least work an epoch can do, as BenchmarkFloor and, for sparse rows,
-// BenchmarkFloorSparse measure it. It times repeat runs of passes passes
-// and returns the fastest run's time per pass, so that the floor, timed as
-// the Fits are, meets the machine's other work as often as they do.
-func floor(X mat.Matrix, repeat, passes int) time.Duration {
+// floor returns the time of one pass that computes the S scores of every
+// row of X, a *mat.Dense or a *perceptron.CSR, under fixed dense weights:
+// the least work an epoch can do. For one score it takes the dot product
+// of each row with a vector, as BenchmarkFloor and, for sparse rows,
+// BenchmarkFloorSparse measure it; for more, on dense rows, the dot
+// products with S vectors, one after the other, as
+// BenchmarkFloorMulticlass does, and on sparse rows, for each non-zero
+// x_j, adds x_j times the S weights of feature j, side by side as the
+// library lays them, to the scores, as BenchmarkFloorMulticlassSparse
+// does. It times repeat runs of passes passes and returns the fastest
+// run's time per pass, so that the floor, timed as the Fits are, meets
+// the machine's other work as often as they do.
+func floor(X mat.Matrix, S, repeat, passes int) time.Duration {
 	n, d := X.Dims()
-	v := make([]float64, d)
+	v := make([]float64, d*S)
 	for j := range v {
 		v[j] = float64(j%7) - 3
 	}
+	s := make([]float64, S)
 	pass := func() float64 {
 		var sum float64
 		switch X := X.(type) {
 		case *mat.Dense:
 			for i := range n {
-				sum += floats.Dot(X.RawRowView(i), v)
+				x := X.RawRowView(i)
+				for c := range S {
+					sum += floats.Dot(x, v[c*d:(c+1)*d])
+				}
 			}
 		case *perceptron.CSR:
-			for i := range n {
-				ind, val := X.Row(i)
-				var s float64
-				for k, j := range ind {
-					s += val[k] * v[j]
+			if S == 1 {
+				for i := range n {
+					ind, val := X.Row(i)
+					var s float64
+					for k, j := range ind {
+						s += val[k] * v[j]
+					}
+					sum += s
 				}
-				sum += s
+				break
+			}
+			for i := range n {
+				clear(s)
+				ind, val := X.Row(i)
+				for k, j := range ind {
+					x, w := val[k], v[j*S:j*S+S]
+					for c := range s {
+						s[c] += x * w[c]
+					}
+				}
+				sum += s[i%S]
 			}
 		default:
 			panic(fmt.Sprintf("compare: floor of a %T", X))

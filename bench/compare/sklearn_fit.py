@@ -60,6 +60,21 @@ def make(key, epochs):
             tol=None,
             max_iter=epochs,
         )
+    if key == "sgd-avg-shuffled":
+        # As sgd-avg, visiting the rows in a fresh random order every
+        # epoch; with more than two classes, one against the rest.
+        return SGDClassifier(
+            loss="perceptron",
+            learning_rate="constant",
+            eta0=1,
+            penalty=None,
+            alpha=0,
+            average=True,
+            shuffle=True,
+            random_state=0,
+            tol=None,
+            max_iter=epochs,
+        )
     if key == "linearsvc":
         return LinearSVC(random_state=0)
     if key == "svc-rbf":
