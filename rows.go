@@ -394,9 +394,9 @@ var gatherBytes = 1 << 18
 type gather struct {
 	src   *rows
 	order []int
-	block int        // rows a block
-	pos   int        // visits made in the epoch
-	buf   [2]*rows   // the blocks being visited and being gathered
+	block int      // rows a block
+	pos   int      // visits made in the epoch
+	buf   [2]*rows // the blocks being visited and being gathered
 	done  [2]sync.WaitGroup
 }
 
