@@ -13,13 +13,17 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/seed5ae3614e/perceptron"
 )
 
 // model is what the command needs of a classifier: it fits, predicts,
-// scores, describes its training run, and saves and loads as JSON.
+// scores a row or many rows at once, dense or sparse, describes its
+// training run, and saves and loads as JSON.
 type model interface {
 	perceptron.Scorer
+	ScoreRows(dst []float64, X mat.Matrix) []float64
 	json.Marshaler
 	json.Unmarshaler
 	Stats() perceptron.Stats

@@ -138,8 +138,8 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 }
 
 // accuracy returns the fraction of the rows of ds that m labels right. If
-// p is not nil it reports the progress of a classifier that scores rows in
-// bulk, which can take long, as scoring task.
+// p is not nil it reports the progress of the scoring, which can take long,
+// as scoring task.
 func accuracy(m model, ds *dataset, p *progress, task string) float64 {
 	right := 0
 	for i, s := range scoreRows(m, ds.X, p, task) {
@@ -151,35 +151,22 @@ func accuracy(m model, ds *dataset, p *progress, task string) float64 {
 	return float64(right) / float64(len(ds.y))
 }
 
-// rowScorer is a classifier that scores many rows at once, faster than a
-// row at a time; the kernel perceptron is one.
-type rowScorer interface {
-	ScoreRows(dst []float64, X mat.Matrix) []float64
-}
-
 // scoreChunk is the number of rows that scoreRows scores between two
 // progress reports: enough for ScoreRows to share out over the cores.
 const scoreChunk = 1024
 
 // scoreRows returns the scores by m of the rows of X. If p is not nil it
-// reports the progress of a rowScorer as scoring task.
+// reports the progress as scoring task.
 func scoreRows(m model, X *mat.Dense, p *progress, task string) []float64 {
 	n, d := X.Dims()
 	scores := make([]float64, n)
-	rs, ok := m.(rowScorer)
-	if !ok {
-		for i := range n {
-			scores[i] = m.Score(X.RawRowView(i))
-		}
-		return scores
-	}
 	if p == nil {
-		return rs.ScoreRows(scores, X)
+		return m.ScoreRows(scores, X)
 	}
 	p.beginScoring(task, n)
 	for lo := 0; lo < n; lo += scoreChunk {
 		hi := min(n, lo+scoreChunk)
-		rs.ScoreRows(scores[lo:hi], X.Slice(lo, hi, 0, d))
+		m.ScoreRows(scores[lo:hi], X.Slice(lo, hi, 0, d))
 		p.scored(hi)
 	}
 	p.endScoring()

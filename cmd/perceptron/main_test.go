@@ -544,7 +544,8 @@ func TestEvalStandardisesOnTrainingRowsOnly(t *testing.T) {
 }
 
 // Progress goes to stderr only when asked, as stderr is not a terminal in
-// tests; the last line reports the run.
+// tests; a line reports the run, and the last the scoring of the training
+// rows.
 func TestProgress(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n"))
@@ -558,9 +559,10 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	r := parseTable(t, out)[0]
-	want := fmt.Sprintf("perceptron: done: %s, %s, converged, ", plural(r.epochs, "epoch"), plural(r.mistakes, "mistake"))
-	if !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
-		t.Errorf("progress %q, want one line starting %q", errs, want)
+	done := fmt.Sprintf("perceptron: done: %s, %s, converged, ", plural(r.epochs, "epoch"), plural(r.mistakes, "mistake"))
+	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], done) || !strings.HasPrefix(lines[1], "perceptron: scored the training rows: 3 rows, ") {
+		t.Errorf("progress %q, want a line starting %q and one of the scoring", errs, done)
 	}
 	f, err := os.Create(filepath.Join(dir, "stderr"))
 	if err != nil {
