@@ -19,14 +19,15 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/internal/idx"
 )
 
-// dataset is a data file read into dense rows, with labels -1 and +1 if the
+// dataset is a data file read into rows, with labels -1 and +1 if the
 // file's labels were read.
 type dataset struct {
 	name string
-	X    *mat.Dense
+	X    mat.Matrix // a *mat.Dense, or a *perceptron.CSR if the file is sparse
 	y    []float64
 
 	// features names the columns of X, as a header named them; nil if
@@ -332,16 +333,15 @@ func parseNumber(s string) (float64, error) {
 // line a label and then index:value pairs with indices from 1 in
 // increasing order; missing features are zero. A # starts a comment, and
 // blank lines are skipped. The rows have d features, or as many as the
-// largest index if d is 0.
+// largest index if d is 0. They are sparse, held in memory in proportion
+// to their non-zeros.
 func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, error) {
-	type entry struct {
-		row, col int
-		v        float64
-	}
 	var (
-		entries []entry
-		y       []float64
-		n, maxj int
+		ptr  = []int{0}
+		ind  []int
+		val  []float64
+		y    []float64
+		maxj int
 	)
 	lr := newLineReader(r)
 	for {
@@ -391,10 +391,16 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 			}
 			prev = j
 			maxj = max(maxj, j)
-			entries = append(entries, entry{n, j - 1, v})
+			// An explicit zero, of either sign, is left out, as every
+			// other zero is: -0 would not survive writing back.
+			if v != 0 {
+				ind = append(ind, j-1)
+				val = append(val, v)
+			}
 		}
-		n++
+		ptr = append(ptr, len(ind))
 	}
+	n := len(ptr) - 1
 	if n == 0 {
 		return nil, fmt.Errorf("%s: empty file", name)
 	}
@@ -404,12 +410,9 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 	if d == 0 {
 		return nil, fmt.Errorf("%s: no features on any line", name)
 	}
-	if n > maxCells/d {
-		return nil, fmt.Errorf("%s: %d rows of %d features are too many to hold", name, n, d)
-	}
-	X := mat.NewDense(n, d, nil)
-	for _, e := range entries {
-		X.Set(e.row, e.col, e.v)
+	X, err := perceptron.NewCSR(n, d, ptr, ind, val)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", name, libError(err))
 	}
 	return &dataset{name: name, X: X, y: y}, nil
 }

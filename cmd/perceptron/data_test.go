@@ -259,8 +259,9 @@ func TestReadCSVLabelColumns(t *testing.T) {
 			t.Errorf("-label %s: %v", c.label, err)
 			continue
 		}
-		if r, d := ds.X.Dims(); r != 2 || d != 2 || !slices.Equal(ds.X.RawMatrix().Data, c.X) || !slices.Equal(ds.y, c.y) {
-			t.Errorf("-label %s: X %v y %v, want %v %v", c.label, ds.X.RawMatrix().Data, ds.y, c.X, c.y)
+		X := ds.X.(*mat.Dense).RawMatrix().Data
+		if r, d := ds.X.Dims(); r != 2 || d != 2 || !slices.Equal(X, c.X) || !slices.Equal(ds.y, c.y) {
+			t.Errorf("-label %s: X %v y %v, want %v %v", c.label, X, ds.y, c.X, c.y)
 		}
 	}
 }
@@ -298,7 +299,7 @@ func TestScaler(t *testing.T) {
 		4, 40, 5,
 	})
 	sc := fitScaler(X)
-	sc.apply(X)
+	sc.applyDense(X)
 	s := math.Sqrt(1.25)
 	want := []float64{
 		-1.5 / s, -1.5 / s, 0,

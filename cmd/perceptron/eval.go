@@ -20,38 +20,110 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
-// scaler standardises features: x_j becomes (x_j - mean_j) / scale_j.
+// scaler standardises features: x_j becomes (x_j - mean_j) / scale_j, or
+// x_j / scale_j if mean is nil, as for sparse rows, which centring would
+// fill.
 type scaler struct {
 	mean, scale []float64
 }
 
-// fitScaler returns the scaler that gives every column of X mean 0 and
-// standard deviation 1 (over the n rows, as scikit-learn's StandardScaler
-// does). A constant column is only centred.
-func fitScaler(X *mat.Dense) *scaler {
-	n, d := X.Dims()
+// fitScaler returns the scaler that gives every column of X standard
+// deviation 1 over the n rows, as scikit-learn's StandardScaler does, and
+// mean 0 if X is dense. Sparse rows it scales without centring, as
+// StandardScaler(with_mean=False) does, with the deviations computed in
+// O(non-zeros), the zeros counted. A constant column keeps its scale.
+func fitScaler(X mat.Matrix) *scaler {
+	if m, ok := X.(*perceptron.CSR); ok {
+		return fitSparseScaler(m)
+	}
+	D := X.(*mat.Dense)
+	n, d := D.Dims()
 	mean := make([]float64, d)
 	for i := range n {
-		floats.Add(mean, X.RawRowView(i))
+		floats.Add(mean, D.RawRowView(i))
 	}
 	floats.Scale(1/float64(n), mean)
 	scale := make([]float64, d)
 	for i := range n {
-		for j, v := range X.RawRowView(i) {
+		for j, v := range D.RawRowView(i) {
 			scale[j] += (v - mean[j]) * (v - mean[j])
 		}
 	}
-	for j, v := range scale {
-		scale[j] = math.Sqrt(v / float64(n))
-		if scale[j] == 0 {
-			scale[j] = 1
-		}
+	for j, ss := range scale {
+		scale[j] = deviation(ss, mean[j], n)
 	}
 	return &scaler{mean: mean, scale: scale}
 }
 
-// apply standardises the rows of X in place.
-func (s *scaler) apply(X *mat.Dense) {
+// fitSparseScaler is fitScaler for sparse rows.
+func fitSparseScaler(m *perceptron.CSR) *scaler {
+	n, d := m.Dims()
+	mean := make([]float64, d)
+	count := make([]int, d)
+	for i := range n {
+		ind, val := m.Row(i)
+		for k, j := range ind {
+			mean[j] += val[k]
+			count[j]++
+		}
+	}
+	floats.Scale(1/float64(n), mean)
+	// The sum of squares of the deviations from the mean, the zeros' in
+	// one term: a sum of squares, which does not cancel.
+	scale := make([]float64, d)
+	for i := range n {
+		ind, val := m.Row(i)
+		for k, j := range ind {
+			scale[j] += (val[k] - mean[j]) * (val[k] - mean[j])
+		}
+	}
+	for j, ss := range scale {
+		scale[j] = deviation(ss+float64(n-count[j])*mean[j]*mean[j], mean[j], n)
+	}
+	return &scaler{scale: scale}
+}
+
+// deviation returns the standard deviation of a column of n values whose
+// deviations from their mean have the sum of squares ss, or 1 if the
+// column is constant: if its variance is within the rounding of its mean,
+// as scikit-learn's StandardScaler judges it. A constant column of
+// non-zeros is common in sparse data, and its deviation, mere rounding,
+// would blow it up.
+func deviation(ss, mean float64, n int) float64 {
+	const eps = 0x1p-52
+	v, fn := ss/float64(n), float64(n)
+	if v <= fn*eps*v+(fn*mean*eps)*(fn*mean*eps) {
+		return 1
+	}
+	return math.Sqrt(v)
+}
+
+// apply standardises the rows of ds: dense rows in place, sparse rows in
+// a new matrix, sparse still unless s centres them, which fills them.
+func (s *scaler) apply(ds *dataset) error {
+	m, ok := ds.X.(*perceptron.CSR)
+	switch {
+	case ok && s.mean == nil:
+		_, c := m.Dims()
+		X, err := copyCSR(m, nil, c, s.scale)
+		if err != nil {
+			return fmt.Errorf("%s: standardising: %s", ds.name, libError(err))
+		}
+		ds.X = X
+		return nil
+	case ok:
+		// A model trained on dense rows centres its features.
+		if n, d := m.Dims(); n > maxCells/d {
+			return fmt.Errorf("%s: %d rows of %d features are too many to hold centred, as the model's standardisation would have them", ds.name, n, d)
+		}
+		ds.X = denseOf(m)
+	}
+	s.applyDense(ds.X.(*mat.Dense))
+	return nil
+}
+
+// applyDense standardises the dense rows X in place.
+func (s *scaler) applyDense(X *mat.Dense) {
 	n, _ := X.Dims()
 	for i := range n {
 		s.row(X.RawRowView(i))
@@ -60,41 +132,29 @@ func (s *scaler) apply(X *mat.Dense) {
 
 // row standardises x in place.
 func (s *scaler) row(x []float64) {
-	floats.Sub(x, s.mean)
+	if s.mean != nil {
+		floats.Sub(x, s.mean)
+	}
 	floats.Div(x, s.scale)
 }
 
 // split returns the rows of ds in a random order drawn from seed, cut into
 // a test set of the fraction test of them and a training set of the rest.
 func split(ds *dataset, test float64, seed uint64) (train, tst *dataset, err error) {
-	n, d := ds.X.Dims()
+	n, _ := ds.X.Dims()
 	nt := int(math.Round(test * float64(n)))
 	if nt < 1 || nt >= n {
 		return nil, nil, fmt.Errorf("%s: %d rows do not split into %v test and the rest training, with at least one row in each", ds.name, n, test)
 	}
 	perm := rand.New(rand.NewPCG(seed, 0)).Perm(n)
-	part := func(idx []int) *dataset {
-		X := mat.NewDense(len(idx), d, nil)
-		y := make([]float64, len(idx))
-		for k, i := range idx {
-			X.SetRow(k, ds.X.RawRowView(i))
+	part := func(rows []int) *dataset {
+		y := make([]float64, len(rows))
+		for k, i := range rows {
 			y[k] = ds.y[i]
 		}
-		return &dataset{name: ds.name, X: X, y: y, features: ds.features}
+		return &dataset{name: ds.name, X: takeRows(ds.X, rows), y: y, features: ds.features}
 	}
 	return part(perm[nt:]), part(perm[:nt]), nil
-}
-
-// widen returns ds with its rows padded with zero features to d columns:
-// a sparse file has as many features as its largest index.
-func widen(ds *dataset, d int) *dataset {
-	n, c := ds.X.Dims()
-	if c == d {
-		return ds
-	}
-	X := mat.NewDense(n, d, nil)
-	X.Slice(0, n, 0, c).(*mat.Dense).Copy(ds.X)
-	return &dataset{name: ds.name, X: X, y: ds.y}
 }
 
 // result is a classifier trained and tested.
@@ -157,8 +217,8 @@ const scoreChunk = 1024
 
 // scoreRows returns the scores by m of the rows of X. If p is not nil it
 // reports the progress as scoring task.
-func scoreRows(m model, X *mat.Dense, p *progress, task string) []float64 {
-	n, d := X.Dims()
+func scoreRows(m model, X mat.Matrix, p *progress, task string) []float64 {
+	n, _ := X.Dims()
 	scores := make([]float64, n)
 	if p == nil {
 		return m.ScoreRows(scores, X)
@@ -166,7 +226,7 @@ func scoreRows(m model, X *mat.Dense, p *progress, task string) []float64 {
 	p.beginScoring(task, n)
 	for lo := 0; lo < n; lo += scoreChunk {
 		hi := min(n, lo+scoreChunk)
-		m.ScoreRows(scores[lo:hi], X.Slice(lo, hi, 0, d))
+		m.ScoreRows(scores[lo:hi], rowRange(X, lo, hi))
 		p.scored(hi)
 	}
 	p.endScoring()

@@ -15,6 +15,8 @@ import (
 	"os"
 	"reflect"
 	"strings"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // The model file of the command holds the library's JSON form of the
@@ -24,7 +26,8 @@ import (
 // A file whose name ends in .gz is gzipped.
 //
 // Version 1 had no label column; predict's default for it was none, which
-// such a file keeps.
+// such a file keeps. A model trained on sparse rows has scales and no
+// means: its features are scaled, not centred.
 const (
 	modelFormat  = "perceptron-command-model"
 	modelVersion = 2
@@ -148,8 +151,8 @@ func decodeModel(data []byte) (*saved, error) {
 		return nil, fmt.Errorf("%d features, want at least 1", f.Features)
 	case f.Pos == "" || f.Neg == "" || sameLabel(f.Pos, f.Neg):
 		return nil, fmt.Errorf("labels %q and %q, want two different labels", f.Pos, f.Neg)
-	case len(f.Mean) != len(f.Scale) || (f.Mean != nil && len(f.Mean) != f.Features):
-		return nil, fmt.Errorf("standardisation of %d means and %d scales, want %d of each", len(f.Mean), len(f.Scale), f.Features)
+	case f.Scale != nil && len(f.Scale) != f.Features || f.Mean != nil && len(f.Mean) != len(f.Scale):
+		return nil, fmt.Errorf("standardisation of %d means and %d scales, want %d scales, and as many means or none", len(f.Mean), len(f.Scale), f.Features)
 	}
 	for j, v := range f.Scale {
 		if !(v > 0) || math.IsInf(v, 0) {
@@ -177,20 +180,25 @@ func decodeModel(data []byte) (*saved, error) {
 		return nil, fmt.Errorf("the %s model does not take %d features", f.Classifier, f.Features)
 	}
 	s := &saved{classifier: f.Classifier, m: m, features: f.Features, pos: f.Pos, neg: f.Neg, label: f.Label}
-	if f.Mean != nil {
+	if f.Scale != nil {
 		s.sc = &scaler{mean: f.Mean, scale: f.Scale}
 	}
 	return s, nil
 }
 
-// takes reports whether m predicts rows of d features. The classifiers
-// panic on a row of the wrong length, and have no other way to tell.
+// takes reports whether m scores rows of d features. The classifiers
+// panic on rows of the wrong width, and have no other way to tell. The row
+// is sparse: d may be large.
 func takes(m model, d int) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
 	}()
-	m.Predict(make([]float64, d))
+	zero, err := perceptron.NewCSR(1, d, []int{0, 0}, nil, nil)
+	if err != nil {
+		return false
+	}
+	m.ScoreRows(nil, zero)
 	return true
 }

@@ -10,13 +10,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // The seed corpora of these targets are in testdata/fuzz; run one with
 // go test -fuzz FuzzReadCSV ./cmd/perceptron.
 
 // checkRead checks what a reader returned: an error that names the file,
-// or rows of finite numbers with one label, -1 or +1, each.
+// or rows of finite numbers, sparse rows without zeros, with one label, -1
+// or +1, each.
 func checkRead(t *testing.T, ds *dataset, err error, name string, labels bool) {
 	t.Helper()
 	if err != nil {
@@ -37,21 +42,45 @@ func checkRead(t *testing.T, ds *dataset, err error, name string, labels bool) {
 			t.Fatalf("label %v", v)
 		}
 	}
-	for _, v := range ds.X.RawMatrix().Data {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			t.Fatalf("value %v", v)
+	m, sparse := ds.X.(*perceptron.CSR)
+	for i := range n {
+		var x []float64
+		if sparse {
+			_, x = m.Row(i)
+		} else {
+			x = ds.X.(*mat.Dense).RawRowView(i)
+		}
+		for _, v := range x {
+			if math.IsNaN(v) || math.IsInf(v, 0) || sparse && v == 0 {
+				t.Fatalf("row %d: value %v", i, v)
+			}
 		}
 	}
 }
 
-// sameData reports whether a and b hold the same bits.
+// sameData reports whether a and b hold rows of the same kind and labels
+// of the same bits.
 func sameData(a, b *dataset) bool {
-	ra, rb := a.X.RawMatrix(), b.X.RawMatrix()
-	if ra.Rows != rb.Rows || ra.Cols != rb.Cols || (a.y == nil) != (b.y == nil) || !slices.Equal(a.y, b.y) {
+	ra, ca := a.X.Dims()
+	rb, cb := b.X.Dims()
+	if ra != rb || ca != cb || (a.y == nil) != (b.y == nil) || !slices.Equal(a.y, b.y) {
 		return false
 	}
-	for i, v := range ra.Data {
-		if math.Float64bits(v) != math.Float64bits(rb.Data[i]) {
+	sameBits := func(x, z []float64) bool {
+		return slices.EqualFunc(x, z, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
+	}
+	ma, sa := a.X.(*perceptron.CSR)
+	mb, sb := b.X.(*perceptron.CSR)
+	if sa != sb {
+		return false
+	}
+	if !sa {
+		return sameBits(a.X.(*mat.Dense).RawMatrix().Data, b.X.(*mat.Dense).RawMatrix().Data)
+	}
+	for i := range ra {
+		ia, va := ma.Row(i)
+		ib, vb := mb.Row(i)
+		if !slices.Equal(ia, ib) || !sameBits(va, vb) {
 			return false
 		}
 	}
@@ -92,7 +121,7 @@ func FuzzReadCSV(f *testing.F) {
 					_, lc = ds.X.Dims()
 				}
 			}
-			text := csvOf(ds.X, ds.y, lc, pos, neg, spec.header)
+			text := csvOf(ds.X.(*mat.Dense), ds.y, lc, pos, neg, spec.header)
 			again, err := readCSV(bytes.NewReader(text), "f.csv", spec, 0)
 			if err != nil || !sameData(ds, again) {
 				t.Fatalf("read %q, wrote %q, read back %v (%v)", data, text, again, err)
@@ -137,7 +166,7 @@ func FuzzReadIDX(f *testing.F) {
 				continue
 			}
 			checkRead(t, ds, nil, "im", lab != nil)
-			for _, v := range ds.X.RawMatrix().Data {
+			for _, v := range ds.X.(*mat.Dense).RawMatrix().Data {
 				if v < 0 || v > 1 {
 					t.Fatalf("pixel %v", v)
 				}
@@ -157,11 +186,17 @@ func FuzzDecodeModel(f *testing.F) {
 		if err != nil {
 			return
 		}
-		x := make([]float64, s.features)
-		if s.sc != nil {
-			s.sc.row(x)
+		zero, err := perceptron.NewCSR(1, s.features, []int{0, 0}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		_ = s.m.Predict(x)
+		ds := &dataset{name: "zero", X: zero}
+		if s.sc != nil {
+			if err := s.sc.apply(ds); err != nil {
+				return
+			}
+		}
+		_ = s.m.ScoreRows(nil, ds.X)
 		out, err := s.encode()
 		if err != nil {
 			t.Fatalf("loaded %s, cannot save it: %v", data, err)

@@ -42,8 +42,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 func main() {
@@ -172,7 +170,7 @@ func (j *job) dataFlags(fs *flag.FlagSet, labels bool) {
 func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 	j.opts.addFlags(fs)
 	fs.Uint64Var(&j.opts.seed, "seed", 1, "seed of the split and of -shuffle")
-	fs.BoolVar(&j.standardize, "standardize", true, "standardise the features to mean 0 and deviation 1 on the training rows")
+	fs.BoolVar(&j.standardize, "standardize", true, "standardise the features to mean 0 and deviation 1 on the training rows; sparse rows are scaled to deviation 1, not centred, which would fill them")
 	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
 	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr (default: when stderr is a terminal)")
 }
@@ -299,7 +297,10 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	raw, sc := j.prepare(ds, nil, pf != "")
+	raw, sc, err := j.prepare(ds, nil, pf != "")
+	if err != nil {
+		return err
+	}
 	j.startProgress(stderr)
 	r, err := fitModel(j.classifier, &j.opts, ds, nil)
 	if err != nil {
@@ -335,27 +336,35 @@ func train(args []string, stdout, stderr io.Writer) error {
 }
 
 // prepare standardises the features of train, and of test if not nil, if
-// the flags ask for it, and returns the scaler, or nil. If keep is set it
-// returns a copy of the training rows as they were.
-func (j *job) prepare(train, test *dataset, keep bool) (raw *dataset, sc *scaler) {
-	raw = train
-	if keep && j.standardize {
-		raw = &dataset{name: train.name, X: mat.DenseCopyOf(train.X), y: train.y, features: train.features}
+// the flags ask for it, and returns the scaler, or nil. If plot is set it
+// returns the training rows as they were for the plot, or nil if the plot
+// does not draw them.
+func (j *job) prepare(train, test *dataset, plot bool) (raw *dataset, sc *scaler, err error) {
+	if plot {
+		raw = plotRows(train)
 	}
 	if !j.standardize {
-		return raw, nil
+		return raw, nil, nil
 	}
 	sc = fitScaler(train.X)
-	sc.apply(train.X)
-	if test != nil {
-		sc.apply(test.X)
+	if err := sc.apply(train); err != nil {
+		return nil, nil, err
 	}
-	return raw, sc
+	if test != nil {
+		if err := sc.apply(test); err != nil {
+			return nil, nil, err
+		}
+	}
+	return raw, sc, nil
 }
 
+// scaled describes the standardisation sc, which may be nil.
 func scaled(sc *scaler) string {
-	if sc == nil {
+	switch {
+	case sc == nil:
 		return ""
+	case sc.mean == nil:
+		return ", scaled, not centred, as the rows are sparse"
 	}
 	return ", standardised"
 }
@@ -407,13 +416,13 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if s.sc != nil {
-		s.sc.apply(ds.X)
+		if err := s.sc.apply(ds); err != nil {
+			return err
+		}
 	}
 	var b strings.Builder
-	n, _ := ds.X.Dims()
-	for i := range n {
+	for _, v := range scoreRows(s.m, ds.X, nil, "") {
 		// Predict is +1 where Score is >= 0: one score serves both.
-		v := s.m.Score(ds.X.RawRowView(i))
 		label := s.neg
 		if v >= 0 {
 			label = s.pos
@@ -498,10 +507,12 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		}
 		_, dtr := train.X.Dims()
 		_, dte := test.X.Dims()
-		if format, _ := formatOf(files[0], spec); format == "libsvm" {
-			train, test = widen(train, max(dtr, dte)), widen(test, max(dtr, dte))
-		} else if dtr != dte {
+		// Sparse rows widen to those of the other file; dense rows must
+		// agree.
+		if d := max(dtr, dte); dtr < d && !isSparse(train.X) || dte < d && !isSparse(test.X) {
 			return fmt.Errorf("%s has %s and %s %d", train.name, plural(dtr, "feature"), test.name, dte)
+		} else if dtr != dte {
+			train, test = widen(train, d), widen(test, d)
 		}
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()
@@ -516,9 +527,12 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	_, d := train.X.Dims()
 	pos, neg := spec.labels.names()
-	how := ", standardised on the training rows"
-	if !j.standardize {
-		how = ""
+	how := ""
+	switch {
+	case j.standardize && isSparse(train.X):
+		how = ", scaled on the training rows, not centred, as the rows are sparse"
+	case j.standardize:
+		how = ", standardised on the training rows"
 	}
 	intro += fmt.Sprintf("; %d features%s; +1 is %q, -1 is %q\n", d, how, pos, neg)
 	return j.evaluate(names, train, test, pf, pos, neg, intro, stdout, stderr)
@@ -566,7 +580,9 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 		return err
 	}
 	if s.sc != nil {
-		s.sc.apply(test.X)
+		if err := s.sc.apply(test); err != nil {
+			return err
+		}
 	}
 	j.startProgress(stderr)
 	if p := j.opts.progress; p != nil {
@@ -618,7 +634,10 @@ func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error)
 // tests the classifiers names, draws the plot in format pf if not empty,
 // and prints intro and the table.
 func (j *job) evaluate(names []string, train, test *dataset, pf, pos, neg, intro string, stdout, stderr io.Writer) error {
-	raw, sc := j.prepare(train, test, pf != "")
+	raw, sc, err := j.prepare(train, test, pf != "")
+	if err != nil {
+		return err
+	}
 	j.startProgress(stderr)
 	var rs []*result
 	for _, name := range names {

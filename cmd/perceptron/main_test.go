@@ -143,7 +143,7 @@ func TestDemoMatchesLibrary(t *testing.T) {
 	}
 	for j := range d {
 		mean, sd := stat.PopMeanStdDev(mat.Col(nil, j, train.X), nil)
-		for _, X := range []*mat.Dense{train.X, test.X} {
+		for _, X := range []*mat.Dense{train.X.(*mat.Dense), test.X.(*mat.Dense)} {
 			r, _ := X.Dims()
 			for i := range r {
 				X.Set(i, j, (X.At(i, j)-mean)/sd)
@@ -172,7 +172,7 @@ func predictAccuracy(m perceptron.Classifier, ds *dataset) float64 {
 	n, _ := ds.X.Dims()
 	right := 0
 	for i := range n {
-		if m.Predict(ds.X.RawRowView(i)) == ds.y[i] {
+		if m.Predict(ds.X.(*mat.Dense).RawRowView(i)) == ds.y[i] {
 			right++
 		}
 	}
@@ -249,13 +249,25 @@ func csvOf(X *mat.Dense, y []float64, lc int, pos, neg string, header bool) []by
 	return b.Bytes()
 }
 
-// libsvmOf writes X and y in the LIBSVM format, leaving out zeros.
-func libsvmOf(X *mat.Dense, y []float64) []byte {
+// libsvmOf writes X, dense or sparse, and y in the LIBSVM format, leaving
+// out zeros.
+func libsvmOf(X mat.Matrix, y []float64) []byte {
 	var b bytes.Buffer
 	n, _ := X.Dims()
 	for i := range n {
 		fmt.Fprintf(&b, "%+g", y[i])
-		for j, v := range X.RawRowView(i) {
+		var ind []int
+		var val []float64
+		if m, ok := X.(*perceptron.CSR); ok {
+			ind, val = m.Row(i)
+		} else {
+			val = X.(*mat.Dense).RawRowView(i)
+		}
+		for k, v := range val {
+			j := k
+			if ind != nil {
+				j = ind[k]
+			}
 			if v != 0 {
 				fmt.Fprintf(&b, " %d:%s", j+1, strconv.FormatFloat(v, 'g', -1, 64))
 			}
@@ -307,7 +319,7 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		// The same fit in memory.
 		sc := fitScaler(X)
 		Xs := mat.DenseCopyOf(X)
-		sc.apply(Xs)
+		sc.applyDense(Xs)
 		m, _ := newModel(name, o)
 		if err := m.Fit(Xs, y); err != nil {
 			t.Fatal(err)
@@ -325,21 +337,22 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		if len(lines) != n {
 			t.Fatalf("predict wrote %d lines for %d rows", len(lines), n)
 		}
+		scores := m.ScoreRows(nil, Xs)
 		for i, l := range lines {
 			label, score, _ := strings.Cut(l, "\t")
-			x := Xs.RawRowView(i)
-			want := m.Score(x)
-			if score != strconv.FormatFloat(want, 'g', -1, 64) {
+			if want := scores[i]; score != strconv.FormatFloat(want, 'g', -1, 64) {
 				t.Fatalf("%s: row %d: score %s, want %v", name, i, score, want)
 			}
-			if wl := map[float64]string{1: "yes", -1: "no"}[m.Predict(x)]; label != wl {
+			if wl := map[bool]string{true: "yes", false: "no"}[scores[i] >= 0]; label != wl {
 				t.Fatalf("%s: row %d: label %s, want %s", name, i, label, wl)
 			}
 		}
 	}
 }
 
-// The same rows in CSV, LIBSVM and IDX train the same model.
+// The same rows in CSV, LIBSVM and IDX train the same model, dense or
+// sparse, as they are: standardisation scales sparse rows without
+// centring them.
 func TestFormatsAgree(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -384,7 +397,7 @@ func TestFormatsAgree(t *testing.T) {
 	var models []json.RawMessage
 	for _, src := range sources {
 		model := filepath.Join(dir, "m.json")
-		code, _, errs := runCmd(append([]string{"train", "-o", model}, src...)...)
+		code, _, errs := runCmd(append([]string{"train", "-standardize=false", "-o", model}, src...)...)
 		if code != 0 {
 			t.Fatalf("train %v: exit %d: %s", src, code, errs)
 		}
@@ -634,6 +647,9 @@ func TestPlot(t *testing.T) {
 	two := writeFile(t, dir, "two.csv", csvOf(X2, y2, 2, "1", "-1", false))
 	named := writeFile(t, dir, "named.csv", csvOf(X2, y2, 2, "yes", "no", true))
 	five := writeFile(t, dir, "five.csv", csvOf(X5, y5, 5, "1", "-1", false))
+	// Sparse rows of two features are drawn; of more, the mistakes alone.
+	twoSparse := writeFile(t, dir, "two.svm", libsvmOf(X2, y2))
+	fiveSparse := writeFile(t, dir, "five.svm", libsvmOf(X5, y5))
 	for _, c := range []struct {
 		args      []string
 		ext       string
@@ -644,6 +660,8 @@ func TestPlot(t *testing.T) {
 		{[]string{"eval", "-epochs", "20", two}, ".svg", []string{">feature 1<", ">feature 2<", ">+1<", ">-1<", ">voted<"}, []string{"(+1)"}},
 		{[]string{"eval", "-epochs", "20", "-header", "-pos", "yes", "-neg", "no", named}, ".svg", []string{">f1<", ">f2<", ">yes (+1)<", ">no (-1)<"}, []string{">feature 1<"}},
 		{[]string{"eval", "-epochs", "20", five}, ".svg", []string{">epoch<", ">mistakes<"}, []string{"feature"}},
+		{[]string{"eval", "-epochs", "20", twoSparse}, ".svg", []string{">feature 1<", ">feature 2<", ">+1<", ">-1<", ">kernel<"}, nil},
+		{[]string{"eval", "-epochs", "20", fiveSparse}, ".svg", []string{">epoch<", ">mistakes<"}, []string{"feature"}},
 		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, ".png", nil, nil},
 		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, ".pdf", nil, nil},
 		{[]string{"demo"}, ".png", nil, nil},
@@ -713,6 +731,7 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		{`"classifier":"perceptron"`, `"classifier":"averaged"`, "the model is a Perceptron, not an Averaged"},
 		{`"type":"Perceptron"`, `"type":"Averaged"`, "the model is an Averaged, not a Perceptron"},
 		{`"features":2`, `"features":3`, "standardisation of 2 means and 2 scales, want 3"},
+		{`"scale":[1,2]`, `"scale":null`, "standardisation of 2 means and 0 scales, want 2 scales, and as many means or none"},
 		{`"pos":"+1"`, `"pos":"-1"`, "want two different labels"},
 	} {
 		if !bytes.Contains(good, []byte(c.old)) {

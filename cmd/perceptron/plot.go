@@ -21,6 +21,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // plotFormats are the plot formats that the help names; draw.Formats has
@@ -61,19 +63,35 @@ const (
 	legendGap  = 4 * vg.Millimeter
 )
 
-// drawPlot draws, if the data have two features, the training rows in
-// their own units and the boundary of each classifier beside the mistakes
-// per epoch of each; otherwise the mistakes per epoch alone. Each plot has
-// its legend on its right, outside it, where it covers nothing. raw is the
-// training data before standardisation by sc, which may be nil. It returns
-// the image in format.
+// plotRows returns a dense copy of the rows of ds for the plot if they
+// have two features, or nil: the plot draws the rows of two features
+// alone, which are few numbers even if the file was sparse.
+func plotRows(ds *dataset) *dataset {
+	if _, d := ds.X.Dims(); d != 2 {
+		return nil
+	}
+	X, ok := ds.X.(*mat.Dense)
+	if ok {
+		X = mat.DenseCopyOf(X)
+	} else {
+		X = denseOf(ds.X.(*perceptron.CSR))
+	}
+	return &dataset{name: ds.name, X: X, y: ds.y, features: ds.features}
+}
+
+// drawPlot draws, if raw is not nil, the training rows in their own units
+// and the boundary of each classifier beside the mistakes per epoch of
+// each; otherwise the mistakes per epoch alone. Each plot has its legend
+// on its right, outside it, where it covers nothing. raw is the training
+// data from plotRows, before standardisation by sc, which may be nil. It
+// returns the image in format.
 func drawPlot(format string, raw *dataset, sc *scaler, rs []*result, pos, neg string) ([]byte, error) {
 	curves, curvesKey, err := mistakesPlot(rs)
 	if err != nil {
 		return nil, err
 	}
 	plots, keys := []*plot.Plot{curves}, []plot.Legend{curvesKey}
-	if _, d := raw.X.Dims(); d == 2 {
+	if raw != nil {
 		points, pointsKey, err := boundaryPlot(raw, sc, rs, pos, neg)
 		if err != nil {
 			return nil, err
@@ -182,12 +200,13 @@ func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plo
 	p.X.Label.Text = featureName(raw, 0)
 	p.Y.Label.Text = featureName(raw, 1)
 
-	n, _ := raw.X.Dims()
+	X := raw.X.(*mat.Dense)
+	n, _ := X.Dims()
 	var xp, xn plotter.XYs
 	lo := []float64{math.Inf(1), math.Inf(1)}
 	hi := []float64{math.Inf(-1), math.Inf(-1)}
 	for i := range n {
-		x := raw.X.RawRowView(i)
+		x := X.RawRowView(i)
 		for j := range lo {
 			lo[j], hi[j] = min(lo[j], x[j]), max(hi[j], x[j])
 		}
@@ -268,7 +287,7 @@ func newScoreGrid(xs, ys []float64, m model, sc *scaler) *scoreGrid {
 		}
 	}
 	if sc != nil {
-		sc.apply(X)
+		sc.applyDense(X)
 	}
 	return &scoreGrid{xs: xs, ys: ys, z: scoreRows(m, X, nil, "")}
 }

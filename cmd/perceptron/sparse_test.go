@@ -1,0 +1,224 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/seed5ae3614e/perceptron"
+)
+
+// sparseData returns n rows of d features with about perRow non-zeros
+// each, of varied scales, labelled by a random hyperplane: as a CSR and as
+// the same rows dense.
+func sparseData(rnd *rand.Rand, n, d, perRow int) (*perceptron.CSR, *mat.Dense, []float64) {
+	w := make([]float64, d)
+	for j := range w {
+		w[j] = rnd.NormFloat64()
+	}
+	ptr := []int{0}
+	var ind []int
+	var val []float64
+	y := make([]float64, n)
+	for i := range n {
+		s := 0.0
+		for j := range d {
+			if rnd.IntN(d) >= perRow {
+				continue
+			}
+			v := rnd.NormFloat64() * math.Pow(10, float64(j%3-1))
+			ind = append(ind, j)
+			val = append(val, v)
+			s += w[j] * v
+		}
+		ptr = append(ptr, len(ind))
+		y[i] = 1
+		if s < 0 {
+			y[i] = -1
+		}
+	}
+	m, err := perceptron.NewCSR(n, d, ptr, ind, val)
+	if err != nil {
+		panic(err)
+	}
+	return m, denseOf(m), y
+}
+
+// The scaler of sparse rows gives each column deviation 1 over all the
+// rows, zeros counted, and does not centre them: it divides the stored
+// values and stores no others. A column of zeros, or of one value in
+// every row, keeps its scale.
+func TestSparseScaler(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	const n, d = 50, 7
+	ptr := []int{0}
+	var ind []int
+	var val []float64
+	for range n {
+		for j := range d {
+			switch {
+			case j == 3: // all zero
+			case j == 4: // the same value in every row
+				ind, val = append(ind, j), append(val, 0.1)
+			case rnd.IntN(3) == 0:
+				ind, val = append(ind, j), append(val, rnd.NormFloat64()*float64(j+1))
+			}
+		}
+		ptr = append(ptr, len(ind))
+	}
+	m, err := perceptron.NewCSR(n, d, ptr, ind, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := fitScaler(m)
+	if sc.mean != nil || len(sc.scale) != d {
+		t.Fatalf("mean %v, %d scales", sc.mean, len(sc.scale))
+	}
+	D := denseOf(m)
+	for j := range d {
+		want := stat.PopStdDev(mat.Col(nil, j, D), nil)
+		if j == 3 || j == 4 {
+			want = 1
+		}
+		// Up to the rounding of sums taken in another order.
+		if math.Abs(sc.scale[j]-want) > 1e-14*want {
+			t.Errorf("column %d: scale %v, want %v", j, sc.scale[j], want)
+		}
+	}
+	ds := &dataset{name: "s", X: m}
+	if err := sc.apply(ds); err != nil {
+		t.Fatal(err)
+	}
+	s := ds.X.(*perceptron.CSR)
+	if s.NNZ() != m.NNZ() {
+		t.Fatalf("%d non-zeros scaled, %d before", s.NNZ(), m.NNZ())
+	}
+	for i := range n {
+		ia, va := m.Row(i)
+		ib, vb := s.Row(i)
+		if !slices.Equal(ia, ib) {
+			t.Fatalf("row %d: columns %v, then %v", i, ia, ib)
+		}
+		for k, j := range ia {
+			if vb[k] != va[k]/sc.scale[j] {
+				t.Fatalf("row %d column %d: %v scaled by %v is %v", i, j, va[k], sc.scale[j], vb[k])
+			}
+		}
+	}
+}
+
+// A split of sparse rows holds the rows of the same split of them dense.
+func TestSplitSparse(t *testing.T) {
+	m, D, y := sparseData(rand.New(rand.NewPCG(2, 2)), 30, 8, 3)
+	strain, stest, err := split(&dataset{name: "s", X: m, y: y}, 0.3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dtrain, dtest, err := split(&dataset{name: "d", X: D, y: y}, 0.3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct{ s, d *dataset }{{strain, dtrain}, {stest, dtest}} {
+		sm, ok := p.s.X.(*perceptron.CSR)
+		if !ok {
+			t.Fatalf("a split of sparse rows is %T", p.s.X)
+		}
+		if !mat.Equal(denseOf(sm), p.d.X) || !slices.Equal(p.s.y, p.d.y) {
+			t.Errorf("sparse part\n%v\ndense part\n%v", mat.Formatted(denseOf(sm)), mat.Formatted(p.d.X))
+		}
+	}
+}
+
+// A model trained on sparse rows saves scales and no means; predict and
+// eval -model scale the rows of a LIBSVM file, or of a CSV file of the
+// same rows, as train scaled the training rows, without centring them.
+func TestSparseModel(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(3, 3))
+	const n, d = 60, 40
+	_, D, y := sparseData(rnd, n, d, 5)
+	svm := writeFile(t, dir, "d.svm", libsvmOf(D, y))
+	csv := writeFile(t, dir, "d.csv", csvOf(D, y, d, "1", "-1", false))
+	model := filepath.Join(dir, "m.json")
+	code, out, errs := runCmd("train", "-epochs", "50", "-o", model, svm)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "scaled, not centred, as the rows are sparse") {
+		t.Errorf("train does not say how it scaled the rows:\n%s", out)
+	}
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f modelFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.Mean != nil || len(f.Scale) != d {
+		t.Fatalf("the model saves %d means and %d scales, want none and %d", len(f.Mean), len(f.Scale), d)
+	}
+
+	// The same fit in memory.
+	ds, err := readData(svm, dataSpec{labels: &labeler{}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := fitScaler(ds.X)
+	if err := sc.apply(ds); err != nil {
+		t.Fatal(err)
+	}
+	m := &perceptron.Perceptron{Epochs: 50}
+	if err := m.Fit(ds.X, ds.y); err != nil {
+		t.Fatal(err)
+	}
+	Ds := mat.DenseCopyOf(D)
+	sc.applyDense(Ds)
+	for _, c := range []struct {
+		file   string
+		scores []float64
+	}{
+		{svm, m.ScoreRows(nil, ds.X)},
+		{csv, m.ScoreRows(nil, Ds)},
+	} {
+		code, out, errs := runCmd("predict", "-model", model, "-score", c.file)
+		if code != 0 {
+			t.Fatalf("predict %s: exit %d: %s", c.file, code, errs)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != n {
+			t.Fatalf("predict %s wrote %d lines for %d rows", c.file, len(lines), n)
+		}
+		right := 0
+		for i, l := range lines {
+			label, score, _ := strings.Cut(l, "\t")
+			want := c.scores[i]
+			if score != strconv.FormatFloat(want, 'g', -1, 64) || label != map[bool]string{true: "+1", false: "-1"}[want >= 0] {
+				t.Fatalf("predict %s: row %d: %q, want score %v", c.file, i, l, want)
+			}
+			if (want >= 0) == (y[i] > 0) {
+				right++
+			}
+		}
+		code, out, errs = runCmd("eval", "-model", model, c.file)
+		if code != 0 {
+			t.Fatalf("eval -model %s: exit %d: %s", c.file, code, errs)
+		}
+		if r := parseTable(t, out)[0]; r.test != percent(float64(right)/n) {
+			t.Errorf("eval -model %s: test accuracy %s, predict is right on %d of %d rows", c.file, r.test, right, n)
+		}
+	}
+}
