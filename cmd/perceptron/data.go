@@ -107,9 +107,11 @@ func sameLabel(a, b string) bool {
 	return err1 == nil && err2 == nil && x == y
 }
 
-// maxCells is the most numbers a data file may hold in dense rows, 512 MiB
-// of them: a guard against a sparse file whose feature index asks for a
-// huge matrix. Fashion-MNIST's 60,000 training images take 47 million.
+// maxCells is the most numbers the command holds in dense rows, 512 MiB of
+// them: a guard for a dense file, and for the sparse rows that a model
+// trained on dense ones centres; Fashion-MNIST's 60,000 training images
+// take 47 million. It is also the most features of a sparse file, whose
+// weights are dense: text has a few million.
 var maxCells = 1 << 26
 
 // formatOf returns the format of the data file at path: spec's, or the one
@@ -331,10 +333,12 @@ func parseNumber(s string) (float64, error) {
 
 // readLIBSVM reads the sparse text format of LIBSVM and SVMlight: on each
 // line a label and then index:value pairs with indices from 1 in
-// increasing order; missing features are zero. A # starts a comment, and
-// blank lines are skipped. The rows have d features, or as many as the
-// largest index if d is 0. They are sparse, held in memory in proportion
-// to their non-zeros.
+// increasing order; missing features are zero. A qid:N right after the
+// label, as SVMlight writes a query's id, is ignored; a # starts a
+// comment, and blank lines are skipped. The rows have d features, or as
+// many as the largest index if d is 0. They are sparse, held in memory in
+// proportion to their non-zeros: an explicit zero, of either sign, is left
+// out, as every other zero is.
 func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, error) {
 	var (
 		ptr  = []int{0}
@@ -355,35 +359,49 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
-		fields := strings.Fields(text)
-		if len(fields) == 0 {
-			continue
-		}
-		if labels != nil {
-			v, err := labels.label(fields[0])
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+		k, prev := 0, 0
+		for f := range strings.FieldsSeq(text) {
+			k++
+			if k == 1 {
+				if strings.Contains(f, ":") {
+					return nil, fmt.Errorf("%s:%d: no label: the line starts with %q", name, line, f)
+				}
+				if labels != nil {
+					v, err := labels.label(f)
+					if err != nil {
+						return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+					}
+					y = append(y, v)
+				}
+				continue
 			}
-			y = append(y, v)
-		}
-		prev := 0
-		for _, f := range fields[1:] {
 			is, vs, ok := strings.Cut(f, ":")
 			if !ok {
 				return nil, fmt.Errorf("%s:%d: %q is not index:value", name, line, f)
 			}
+			if is == "qid" {
+				if k != 2 {
+					return nil, fmt.Errorf("%s:%d: %q: a qid comes right after the label", name, line, f)
+				}
+				if _, err := strconv.Atoi(vs); err != nil {
+					return nil, fmt.Errorf("%s:%d: %q: qid %q is not a whole number", name, line, f, vs)
+				}
+				continue
+			}
 			j, err := strconv.Atoi(is)
 			switch {
+			case errors.Is(err, strconv.ErrRange), err == nil && j > maxCells:
+				return nil, fmt.Errorf("%s:%d: %q: index %s is too large: the command takes at most %d features", name, line, f, is, maxCells)
 			case err != nil:
 				return nil, fmt.Errorf("%s:%d: %q: index %q is not a whole number", name, line, f, is)
 			case j < 1:
 				return nil, fmt.Errorf("%s:%d: %q: index %d, want indices from 1", name, line, f, j)
-			case j <= prev:
+			case j == prev:
+				return nil, fmt.Errorf("%s:%d: %q: index %d appears twice", name, line, f, j)
+			case j < prev:
 				return nil, fmt.Errorf("%s:%d: %q: index %d after %d, want increasing indices", name, line, f, j, prev)
 			case d > 0 && j > d:
 				return nil, fmt.Errorf("%s:%d: %q: index %d, but the model has %d features", name, line, f, j, d)
-			case j > maxCells:
-				return nil, fmt.Errorf("%s:%d: %q: index %d is too large", name, line, f, j)
 			}
 			v, err := parseNumber(vs)
 			if err != nil {
@@ -391,14 +409,15 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 			}
 			prev = j
 			maxj = max(maxj, j)
-			// An explicit zero, of either sign, is left out, as every
-			// other zero is: -0 would not survive writing back.
+			// -0 would not survive writing back, which leaves out zeros.
 			if v != 0 {
 				ind = append(ind, j-1)
 				val = append(val, v)
 			}
 		}
-		ptr = append(ptr, len(ind))
+		if k > 0 {
+			ptr = append(ptr, len(ind))
+		}
 	}
 	n := len(ptr) - 1
 	if n == 0 {

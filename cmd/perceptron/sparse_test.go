@@ -222,3 +222,42 @@ func TestSparseModel(t *testing.T) {
 		}
 	}
 }
+
+// The LIBSVM reader skips a qid after the label, comments and blank
+// lines, leaves out explicit zeros of either sign, and gives the rows as
+// many columns as the largest index, a zero's too, or as the model has.
+func TestReadLIBSVM(t *testing.T) {
+	text := "+1 qid:3 1:2 4:-0 # comment\r\n\n-1 2:0.5 3:0.0 5:0e5\n+1 1:-0\n"
+	type elem struct {
+		j int
+		v float64
+	}
+	want := [][]elem{{{0, 2}}, {{1, 0.5}}, nil}
+	for _, d := range []int{0, 5, 6} {
+		ds, err := readLIBSVM(strings.NewReader(text), "f.svm", &labeler{}, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, ok := ds.X.(*perceptron.CSR)
+		if !ok {
+			t.Fatalf("d %d: rows %T, want a CSR", d, ds.X)
+		}
+		if n, c := m.Dims(); n != 3 || c != max(d, 5) || !slices.Equal(ds.y, []float64{1, -1, 1}) {
+			t.Errorf("d %d: %d×%d rows, labels %v", d, n, c, ds.y)
+		}
+		for i, w := range want {
+			ind, val := m.Row(i)
+			var got []elem
+			for k, j := range ind {
+				got = append(got, elem{j, val[k]})
+			}
+			if !slices.Equal(got, w) {
+				t.Errorf("d %d: row %d is %v, want %v", d, i, got, w)
+			}
+		}
+	}
+	_, err := readLIBSVM(strings.NewReader(text), "f.svm", &labeler{}, 4)
+	if want := `f.svm:3: "5:0e5": index 5, but the model has 4 features`; err == nil || err.Error() != want {
+		t.Errorf("rows wider than the model: %v, want %s", err, want)
+	}
+}
