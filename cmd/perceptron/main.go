@@ -297,6 +297,8 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	n, d := ds.X.Dims()
+	shape := fmt.Sprintf("%s, %s%s", plural(n, "row"), plural(d, "feature"), nonZeros(ds.X))
 	raw, sc, err := j.prepare(ds, nil, pf != "")
 	if err != nil {
 		return err
@@ -306,7 +308,6 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, d := ds.X.Dims()
 	pos, neg := spec.labels.names()
 	s := &saved{classifier: j.classifier, m: r.m, features: d, pos: pos, neg: neg, label: spec.label, sc: sc}
 	data, err := s.modelData(j.out)
@@ -324,8 +325,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(outs...); err != nil {
 		return err
 	}
-	n, _ := ds.X.Dims()
-	fmt.Fprintf(stdout, "%s: %d rows, %d features%s; +1 is %q, -1 is %q\n", ds.name, n, d, scaled(sc), pos, neg)
+	fmt.Fprintf(stdout, "%s: %s%s; +1 is %q, -1 is %q\n", ds.name, shape, scaled(sc), pos, neg)
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -516,14 +516,14 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		}
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()
-		intro = fmt.Sprintf("%s: %d training rows; %s: %d test rows", train.name, ntr, test.name, nte)
+		intro = fmt.Sprintf("%s: %s%s; %s: %s%s", train.name, plural(ntr, "training row"), nonZeros(train.X), test.name, plural(nte, "test row"), nonZeros(test.X))
 	} else {
 		if train, test, err = split(train, j.split, j.opts.seed); err != nil {
 			return err
 		}
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()
-		intro = fmt.Sprintf("%s, split with seed %d: %d training rows, %d test rows", train.name, j.opts.seed, ntr, nte)
+		intro = fmt.Sprintf("%s, split with seed %d: %s%s; %s%s", train.name, j.opts.seed, plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
 	}
 	_, d := train.X.Dims()
 	pos, neg := spec.labels.names()
@@ -534,7 +534,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	case j.standardize:
 		how = ", standardised on the training rows"
 	}
-	intro += fmt.Sprintf("; %d features%s; +1 is %q, -1 is %q\n", d, how, pos, neg)
+	intro += fmt.Sprintf("; %s%s; +1 is %q, -1 is %q\n", plural(d, "feature"), how, pos, neg)
 	return j.evaluate(names, train, test, pf, pos, neg, intro, stdout, stderr)
 }
 
@@ -579,6 +579,8 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	n, _ := test.X.Dims()
+	rows := plural(n, "test row") + nonZeros(test.X)
 	if s.sc != nil {
 		if err := s.sc.apply(test); err != nil {
 			return err
@@ -590,9 +592,8 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	}
 	r := &result{name: s.classifier, m: s.m, fit: -1, train: math.NaN(), stats: s.m.Stats()}
 	r.test = accuracy(s.m, test, j.opts.progress, "the test rows")
-	n, _ := test.X.Dims()
-	fmt.Fprintf(stdout, "%s: %s %s model of %d features%s; %s: %d test rows; +1 is %q, -1 is %q\n",
-		j.model, article(s.classifier), s.classifier, s.features, scaled(s.sc), test.name, n, s.pos, s.neg)
+	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; +1 is %q, -1 is %q\n",
+		j.model, article(s.classifier), s.classifier, plural(s.features, "feature"), scaled(s.sc), test.name, rows, s.pos, s.neg)
 	return writeTable(stdout, []*result{r})
 }
 

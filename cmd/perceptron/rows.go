@@ -5,6 +5,10 @@
 package main
 
 import (
+	"fmt"
+	"math"
+	"strconv"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -122,4 +126,22 @@ func widen(ds *dataset, d int) *dataset {
 func isSparse(X mat.Matrix) bool {
 	_, ok := X.(*perceptron.CSR)
 	return ok
+}
+
+// nonZeros returns, for sparse rows X, their non-zeros and the fraction of
+// the elements that they are, as ", 901234 non-zeros (0.032%)": two
+// significant figures of a fraction that text makes small. It returns ""
+// for dense rows.
+func nonZeros(X mat.Matrix) string {
+	m, ok := X.(*perceptron.CSR)
+	if !ok {
+		return ""
+	}
+	n, d := m.Dims()
+	p := 100 * float64(m.NNZ()) / (float64(n) * float64(d))
+	prec := 2
+	if p > 0 && p < 1 {
+		prec = 1 - int(math.Floor(math.Log10(p)))
+	}
+	return fmt.Sprintf(", %s (%s%%)", plural(m.NNZ(), "non-zero"), strconv.FormatFloat(p, 'f', prec, 64))
 }

@@ -261,3 +261,37 @@ func TestReadLIBSVM(t *testing.T) {
 		t.Errorf("rows wider than the model: %v, want %s", err, want)
 	}
 }
+
+// The summaries of train and eval count the non-zeros of sparse rows, and
+// say that they are scaled, not centred.
+func TestSparseSummary(t *testing.T) {
+	dir := t.TempDir()
+	train := writeFile(t, dir, "a.svm", []byte("+1 1:1 4:2\n-1 2:1\n+1 3:-1 4:1\n"))
+	test := writeFile(t, dir, "b.svm", []byte("+1 1:1\n-1 2:3\n"))
+	wide := writeFile(t, dir, "c.svm", []byte("+1 1:1\n-1 200000:1\n"))
+	model := filepath.Join(dir, "m.json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "-o", model, wide},
+			wide + `: 2 rows, 200000 features, 2 non-zeros (0.00050%), scaled, not centred, as the rows are sparse; +1 is "+1", -1 is "-1"`},
+		{[]string{"train", "-o", model, "-standardize=false", train},
+			train + `: 3 rows, 4 features, 5 non-zeros (41.67%); +1 is "+1", -1 is "-1"`},
+		{[]string{"train", "-o", model, train},
+			train + `: 3 rows, 4 features, 5 non-zeros (41.67%), scaled, not centred, as the rows are sparse; +1 is "+1", -1 is "-1"`},
+		{[]string{"eval", "-classifier", "perceptron", train, test},
+			train + ": 3 training rows, 5 non-zeros (41.67%); " + test + ": 2 test rows, 2 non-zeros (25.00%); " +
+				`4 features, scaled on the training rows, not centred, as the rows are sparse; +1 is "+1", -1 is "-1"`},
+		{[]string{"eval", "-model", model, test},
+			model + ": a perceptron model of 4 features, scaled, not centred, as the rows are sparse; " + test + `: 2 test rows, 2 non-zeros (25.00%); +1 is "+1", -1 is "-1"`},
+	} {
+		code, out, errs := runCmd(c.args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", c.args, code, errs)
+		}
+		if first, _, _ := strings.Cut(out, "\n"); first != c.want {
+			t.Errorf("%q: summary\n%s\nwant\n%s", c.args, first, c.want)
+		}
+	}
+}
