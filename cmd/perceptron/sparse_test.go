@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -292,6 +293,52 @@ func TestSparseSummary(t *testing.T) {
 		}
 		if first, _, _ := strings.Cut(out, "\n"); first != c.want {
 			t.Errorf("%q: summary\n%s\nwant\n%s", c.args, first, c.want)
+		}
+	}
+}
+
+// Rows of two million features, a few of them non-zero, train and predict
+// in memory in proportion to their non-zeros and the features: a few
+// vectors of the features, such as the weights and the scales, and none
+// of the rows, which would take 32 GB dense.
+func TestWideSparse(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(7, 7))
+	const n, d = 2000, 2_000_000
+	var b strings.Builder
+	y := make([]string, n)
+	for i := range n {
+		// Feature 1 is the label, so that training converges at once.
+		y[i] = map[bool]string{true: "+1", false: "-1"}[rnd.IntN(2) == 0]
+		b.WriteString(y[i] + " 1:" + y[i])
+		prev := 1
+		for range 4 {
+			prev += 1 + rnd.IntN((d-prev)/8)
+			b.WriteString(" " + strconv.Itoa(prev) + ":" + strconv.FormatFloat(rnd.NormFloat64(), 'g', -1, 64))
+		}
+		if i == 0 {
+			b.WriteString(" " + strconv.Itoa(d) + ":1")
+		}
+		b.WriteByte('\n')
+	}
+	data := writeFile(t, dir, "wide.svm", []byte(b.String()))
+	model := filepath.Join(dir, "m.json")
+	for _, args := range [][]string{{"train", "-o", model, data}, {"predict", "-model", model, data}} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		code, out, errs := runCmd(args...)
+		runtime.ReadMemStats(&after)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", args[0], code, errs)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32*8*d {
+			t.Errorf("%s allocated %d MiB, more than 32 numbers a feature", args[0], alloc>>20)
+		}
+		if args[0] == "train" && !strings.HasPrefix(out, data+": 2000 rows, 2000000 features, 10001 non-zeros") {
+			t.Errorf("train printed\n%s", out)
+		}
+		if args[0] == "predict" && out != strings.Join(y, "\n")+"\n" {
+			t.Errorf("predict labels the rows\n%.100s…\nnot as their labels\n%.100s…", out, strings.Join(y, "\n"))
 		}
 	}
 }
