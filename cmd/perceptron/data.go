@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"compress/gzip"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -120,7 +121,8 @@ func formatOf(path string, spec dataSpec) (string, error) {
 	if spec.format != "" {
 		return spec.format, nil
 	}
-	base := strings.ToLower(filepath.Base(path))
+	// A gzipped file is named for its content, and .gz.
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
 	switch {
 	case strings.HasSuffix(base, ".csv"):
 		return "csv", nil
@@ -149,13 +151,27 @@ func readData(path string, spec dataSpec, d int) (*dataset, error) {
 		return nil, usageError{err}
 	}
 	defer f.Close()
+	r, err := gunzipped(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
 	switch format {
 	case "csv":
-		return readCSV(f, path, spec, d)
+		return readCSV(r, path, spec, d)
 	case "libsvm":
-		return readLIBSVM(f, path, spec.labels, d)
+		return readLIBSVM(r, path, spec.labels, d)
 	}
 	return nil, usagef("unknown format %q: want csv, libsvm or idx", format)
+}
+
+// gunzipped returns the content of r, gunzipped if it starts with gzip's
+// magic number: text never does, so the content tells, whatever the name.
+func gunzipped(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); string(magic) != "\x1f\x8b" {
+		return br, nil
+	}
+	return gzip.NewReader(br)
 }
 
 // readCSV reads comma-separated rows of numbers, one of whose columns may
@@ -339,6 +355,10 @@ func parseNumber(s string) (float64, error) {
 // many as the largest index if d is 0. They are sparse, held in memory in
 // proportion to their non-zeros: an explicit zero, of either sign, is left
 // out, as every other zero is.
+//
+// If labels has pos and neg, the rows of other numeric labels are left
+// out, as the classes of a multi-class file that are not chosen; their
+// indices still count in the features of the file.
 func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, error) {
 	var (
 		ptr  = []int{0}
@@ -346,6 +366,8 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 		val  []float64
 		y    []float64
 		maxj int
+		left int     // rows left out
+		seen [2]bool // whether a row of label -1, +1 was read
 	)
 	lr := newLineReader(r)
 	for {
@@ -359,20 +381,27 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
-		k, prev := 0, 0
+		k, prev, keep := 0, 0, true
 		for f := range strings.FieldsSeq(text) {
 			k++
 			if k == 1 {
 				if strings.Contains(f, ":") {
 					return nil, fmt.Errorf("%s:%d: no label: the line starts with %q", name, line, f)
 				}
-				if labels != nil {
-					v, err := labels.label(f)
-					if err != nil {
-						return nil, fmt.Errorf("%s:%d: %v", name, line, err)
-					}
-					y = append(y, v)
+				if labels == nil {
+					continue
 				}
+				v, err := labels.label(f)
+				if _, nerr := parseNumber(f); err != nil && labels.pos != "" && nerr == nil {
+					keep = false
+					left++
+					continue
+				}
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+				}
+				y = append(y, v)
+				seen[int(v+1)/2] = true
 				continue
 			}
 			is, vs, ok := strings.Cut(f, ":")
@@ -410,14 +439,26 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 			prev = j
 			maxj = max(maxj, j)
 			// -0 would not survive writing back, which leaves out zeros.
-			if v != 0 {
+			if v != 0 && keep {
 				ind = append(ind, j-1)
 				val = append(val, v)
 			}
 		}
-		if k > 0 {
+		if k > 0 && keep {
 			ptr = append(ptr, len(ind))
 		}
+	}
+	if left > 0 && !(seen[0] && seen[1]) {
+		var absent []string
+		for _, c := range []struct {
+			flag, label string
+			seen        bool
+		}{{"-pos", labels.pos, seen[1]}, {"-neg", labels.neg, seen[0]}} {
+			if !c.seen {
+				absent = append(absent, fmt.Sprintf("%q (%s)", c.label, c.flag))
+			}
+		}
+		return nil, fmt.Errorf("%s: no row has the label %s, and %s of other labels are left out", name, joinWords(absent, "or"), plural(left, "row"))
 	}
 	n := len(ptr) - 1
 	if n == 0 {

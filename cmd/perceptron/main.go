@@ -85,9 +85,11 @@ const usage = `Usage:
                                        or on a seeded split of TRAIN
 
 Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight)
-or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*, gzipped or not); -format
-says which when the name does not. Labels must be -1 and +1, unless -pos and -neg
-name the labels that become +1 and -1.
+or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), gzipped or not (*.gz);
+-format says which when the name does not. Labels must be -1 and +1, unless -pos and
+-neg name the labels that become +1 and -1; from a LIBSVM or IDX file of more classes,
+they pick two, and the rows of the others are left out. LIBSVM rows stay sparse, and
+-standardize scales them without centring them.
 
 Classifiers (-classifier):
   perceptron   F. Rosenblatt (1958), Psychological Review 65(6)
@@ -161,7 +163,7 @@ func (j *job) dataFlags(fs *flag.FlagSet, labels bool) {
 	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
 		defaultLabel+" in training; with a saved model, the column that train used)")
 	if labels {
-		fs.StringVar(&j.pos, "pos", "", "the label that becomes +1 (IDX: a class number); with -neg")
+		fs.StringVar(&j.pos, "pos", "", "the label that becomes +1 (IDX: a class number; LIBSVM and IDX leave out the rows of labels neither -pos nor -neg); with -neg")
 		fs.StringVar(&j.neg, "neg", "", "the label that becomes -1 (IDX: a class number); with -pos")
 	}
 }

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -339,6 +340,53 @@ func TestWideSparse(t *testing.T) {
 		}
 		if args[0] == "predict" && out != strings.Join(y, "\n")+"\n" {
 			t.Errorf("predict labels the rows\n%.100s…\nnot as their labels\n%.100s…", out, strings.Join(y, "\n"))
+		}
+	}
+}
+
+// With -pos and -neg, a LIBSVM file of more classes gives the rows of the
+// two, and its width counts the others.
+func TestLIBSVMClasses(t *testing.T) {
+	text := "0 1:1\n1 5:1\n2 1:-1 3:1\n1 2:2\n0 1:2 3:4\n"
+	ds, err := readLIBSVM(strings.NewReader(text), "f.svm", &labeler{pos: "2", neg: "0"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ds.X.(*perceptron.CSR)
+	want := mat.NewDense(3, 5, []float64{
+		1, 0, 0, 0, 0,
+		-1, 0, 1, 0, 0,
+		2, 0, 4, 0, 0,
+	})
+	if !mat.Equal(denseOf(m), want) || !slices.Equal(ds.y, []float64{-1, 1, -1}) {
+		t.Errorf("rows\n%v\nlabels %v", mat.Formatted(denseOf(m)), ds.y)
+	}
+}
+
+// A gzipped data file reads as the file itself, whatever its name.
+func TestGzippedData(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(4, 4))
+	_, D, y := sparseData(rnd, 30, 6, 3)
+	for _, c := range []struct{ plain, zipped string }{
+		{writeFile(t, dir, "d.svm", libsvmOf(D, y)), writeFile(t, dir, "d.svm.gz", gzipped(libsvmOf(D, y)))},
+		{writeFile(t, dir, "d.csv", csvOf(D, y, 6, "1", "-1", false)), writeFile(t, dir, "d.csv.gz", gzipped(csvOf(D, y, 6, "1", "-1", false)))},
+		{writeFile(t, dir, "e.svm", libsvmOf(D, y)), writeFile(t, dir, "e-zipped.svm", gzipped(libsvmOf(D, y)))},
+	} {
+		var models [2][]byte
+		for k, data := range []string{c.plain, c.zipped} {
+			model := filepath.Join(dir, "m.json")
+			if code, _, errs := runCmd("train", "-o", model, data); code != 0 {
+				t.Fatalf("train %s: exit %d: %s", data, code, errs)
+			}
+			b, err := os.ReadFile(model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			models[k] = b
+		}
+		if !bytes.Equal(models[0], models[1]) {
+			t.Errorf("%s trains\n%s\nbut %s\n%s", c.zipped, models[1], c.plain, models[0])
 		}
 	}
 }
