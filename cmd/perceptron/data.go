@@ -391,12 +391,14 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 				if labels == nil {
 					continue
 				}
-				v, err := labels.label(f)
-				if _, nerr := parseNumber(f); err != nil && labels.pos != "" && nerr == nil {
-					keep = false
-					left++
-					continue
+				if labels.pos != "" && !sameLabel(f, labels.pos) && !sameLabel(f, labels.neg) {
+					if _, err := parseNumber(f); err == nil {
+						keep = false
+						left++
+						continue
+					}
 				}
+				v, err := labels.label(f)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 				}
@@ -412,19 +414,20 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 				if k != 2 {
 					return nil, fmt.Errorf("%s:%d: %q: a qid comes right after the label", name, line, f)
 				}
-				if _, err := strconv.Atoi(vs); err != nil {
+				if _, err := strconv.Atoi(vs); err != nil && !errors.Is(err, strconv.ErrRange) {
 					return nil, fmt.Errorf("%s:%d: %q: qid %q is not a whole number", name, line, f, vs)
 				}
 				continue
 			}
+			// Atoi gives a number beyond int as the int nearest it.
 			j, err := strconv.Atoi(is)
 			switch {
-			case errors.Is(err, strconv.ErrRange), err == nil && j > maxCells:
-				return nil, fmt.Errorf("%s:%d: %q: index %s is too large: the command takes at most %d features", name, line, f, is, maxCells)
-			case err != nil:
+			case err != nil && !errors.Is(err, strconv.ErrRange):
 				return nil, fmt.Errorf("%s:%d: %q: index %q is not a whole number", name, line, f, is)
 			case j < 1:
-				return nil, fmt.Errorf("%s:%d: %q: index %d, want indices from 1", name, line, f, j)
+				return nil, fmt.Errorf("%s:%d: %q: index %s, want indices from 1", name, line, f, is)
+			case j > maxCells:
+				return nil, fmt.Errorf("%s:%d: %q: index %s is too large: the command takes at most %d features", name, line, f, is, maxCells)
 			case j == prev:
 				return nil, fmt.Errorf("%s:%d: %q: index %d appears twice", name, line, f, j)
 			case j < prev:

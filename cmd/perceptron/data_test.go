@@ -78,6 +78,7 @@ func TestBadInput(t *testing.T) {
 		{"f.svm", []byte("+1 a:1\n"), nil, 1, `f.svm:1: "a:1": index "a" is not a whole number`},
 		{"f.svm", []byte("+1 :1\n"), nil, 1, `f.svm:1: ":1": index "" is not a whole number`},
 		{"f.svm", []byte("+1 99999999999999999999:1\n"), nil, 1, `f.svm:1: "99999999999999999999:1": index 99999999999999999999 is too large`},
+		{"f.svm", []byte("+1 -99999999999999999999:1\n"), nil, 1, `f.svm:1: "-99999999999999999999:1": index -99999999999999999999, want indices from 1`},
 		{"f.svm", []byte("+1 100000000:1\n"), nil, 1, `f.svm:1: "100000000:1": index 100000000 is too large: the command takes at most 67108864 features`},
 		{"f.svm", []byte("+1 1\n"), nil, 1, `f.svm:1: "1" is not index:value`},
 		{"f.svm", []byte("+1 2:1\n-1 1:nan\n"), nil, 1, `f.svm:2: "1:nan": "nan" is not a finite number`},
