@@ -252,6 +252,15 @@ func TestEvalWidths(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "train.csv has 1 feature and "+te+" 2") {
 		t.Errorf("dense: exit %d, %s", code, errs)
 	}
+	// Sparse rows widen to dense ones, never the other way.
+	code, out, errs = runCmd("eval", train, te)
+	if code != 0 || !strings.Contains(out, "2 features") {
+		t.Errorf("sparse and dense: exit %d, %s%s", code, out, errs)
+	}
+	code, _, errs = runCmd("eval", test, te)
+	if code != 1 || !strings.Contains(errs, "test.svm has 3 features and "+te+" 2") {
+		t.Errorf("sparse and narrower dense: exit %d, %s", code, errs)
+	}
 }
 
 func TestReadCSVLabelColumns(t *testing.T) {

@@ -445,9 +445,11 @@ const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
 
 Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
 those of TEST, or, without TEST, on a seeded random split of TRAIN. The
-features are standardised on the training rows alone. It prints a table of
-the training and test accuracy, the mistakes and epochs of training, whether
-it converged, and the time it took.
+features are standardised on the training rows alone (sparse rows are
+scaled, not centred). The rows of sparse files of different widths widen
+to the wider. It prints a table of the training and test accuracy, the
+mistakes and epochs of training, whether it converged, and the time it
+took.
 
 With -model, eval fits nothing: it tests the model that train saved on the
 rows of TEST, read with the model's labels, label column and
@@ -511,11 +513,11 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		_, dte := test.X.Dims()
 		// Sparse rows widen to those of the other file; dense rows must
 		// agree.
-		if d := max(dtr, dte); dtr < d && !isSparse(train.X) || dte < d && !isSparse(test.X) {
+		d := max(dtr, dte)
+		if dtr < d && !isSparse(train.X) || dte < d && !isSparse(test.X) {
 			return fmt.Errorf("%s has %s and %s %d", train.name, plural(dtr, "feature"), test.name, dte)
-		} else if dtr != dte {
-			train, test = widen(train, d), widen(test, d)
 		}
+		train, test = widen(train, d), widen(test, d)
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()
 		intro = fmt.Sprintf("%s: %s%s; %s: %s%s", train.name, plural(ntr, "training row"), nonZeros(train.X), test.name, plural(nte, "test row"), nonZeros(test.X))
