@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -28,11 +29,15 @@ import (
 // is exact wherever the sums are, as on integer data, and an exact tie is
 // +1 as for every other classifier; Score and Weights divide by T.
 //
-// Fit does not move u at each mistake: it adds c·Rate·y to a sum kept for
-// the row, one float64 per row, and at the end forms u and β from these
-// sums, reading each row that was ever a mistake once more. A visit thus
-// costs what Perceptron's does, a mistake one addition more, and the
-// average one axpy for each distinct row that was a mistake.
+// With two classes Fit does not move u at each mistake: it adds c·Rate·y
+// to a sum kept for the row, one float64 per row, and at the end forms u
+// and β from these sums, reading each row that was ever a mistake once
+// more. A visit thus costs what Perceptron's does, a mistake one addition
+// more, and the average one axpy for each distinct row that was a
+// mistake. With K classes the cached weights are those of every class, and
+// a mistake moves the two classes it moves in w in u as well: O(K) plus
+// the non-zeros of the row on sparse rows, and two strided axpys of d
+// on dense ones. Predictions take the class of the greatest summed score.
 //
 // Daumé's algorithm runs all Epochs epochs. Once an epoch makes no
 // mistake the weights can no longer change, so Fit stops passing over the
@@ -65,13 +70,17 @@ type Averaged struct {
 	// InitBias is the starting bias, as in Perceptron.
 	InitBias float64
 
+	// Labels are the classes, as in Perceptron.
+	Labels []float64
+
 	// OnUpdate is called after every update, as in Perceptron. It sees
 	// the running weights w, not their average.
 	OnUpdate func(Update)
 
-	sum    linear  // the sums of the weights and biases after each visit
-	visits float64 // the number of visits, T
-	stats  Stats
+	sum     linear  // the sums of the weights and biases after each visit
+	visits  float64 // the number of visits, T
+	classes []float64
+	stats   Stats
 }
 
 // Fit trains the averaged perceptron on the rows of X with labels y. It
@@ -81,19 +90,33 @@ type Averaged struct {
 // the sum overflows, as it can on data near the largest float64 even when
 // the average would not.
 func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y)
+	ds, err := newDataset(X, y, a.Labels)
 	if err != nil {
 		return err
 	}
-	s, err := a.settings().resolve(ds.d)
+	S := scores(ds.classes)
+	s, err := a.settings().resolve(ds.d, S)
 	if err != nil {
 		return err
 	}
-	lin := s.start(ds.d)
-	g := make([]float64, ds.n) // the sum of c·Rate·y over the mistakes on each row
-	stats, err := s.run(ds, newRule(ds, &lin, &s, func(i, c int) {
-		g[i] += float64(c) * s.rate * ds.y[i]
-	}))
+	lin := s.start(ds.d, S)
+	var kept func(i, c, other int)
+	var u linear // the cached weights, with more than two classes
+	var g []float64
+	if S == 1 {
+		g = make([]float64, ds.n) // the sum of c·Rate·y over the mistakes on each row
+		kept = func(i, c, _ int) {
+			g[i] += float64(c) * s.rate * ds.y[i]
+		}
+	} else {
+		u = linear{w: make([]float64, ds.d*S), b: make([]float64, S)}
+		kept = func(i, c, other int) {
+			x, a := ds.row(i), float64(c)*s.rate
+			u.move(x, ds.cls[i], a, !s.noBias)
+			u.move(x, other, -a, !s.noBias)
+		}
+	}
+	stats, err := s.run(ds, newRule(ds, &lin, &s, kept))
 	if err != nil {
 		return err
 	}
@@ -104,72 +127,96 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	// counts them, as u stops growing with the mistakes.
 	c := float64(s.epochs * ds.n)
 	floats.Scale(c, lin.w)
-	lin.b *= c
-	for i, gi := range g {
-		if gi != 0 {
-			lin.move(ds.row(i), -gi, !s.noBias) // subtracts row i's share of u and β
+	floats.Scale(c, lin.b)
+	if S == 1 {
+		for i, gi := range g {
+			if gi != 0 {
+				lin.move(ds.row(i), 0, -gi, !s.noBias) // subtracts row i's share of u and β
+			}
 		}
+	} else {
+		floats.Sub(lin.w, u.w)
+		floats.Sub(lin.b, u.b)
 	}
 	if err := lin.checkFinite(); err != nil {
 		return err
 	}
-	a.sum, a.visits, a.stats = lin, c, stats
+	a.sum, a.visits, a.classes, a.stats = lin, c, ds.classes, stats
 	return nil
 }
 
-// Predict returns the label of x: +1 if the summed score S_w·x+S_b is
-// >= 0, and -1 otherwise, where S_w and S_b are the sums of the weights
-// and biases after each visit. It panics if the averaged perceptron has
-// not been fitted or if len(x) is not the number of weights. Predict and
-// Score may be called concurrently with each other, but not with Fit.
+// Predict returns the class of x that the summed scores S_w·x+S_b
+// choose, as Perceptron's Predict does with its scores, where S_w and S_b
+// are the sums of the weights and biases after each visit: so that a tie
+// is decided exactly where the sums are exact, not after rounding by the
+// division. It panics if the averaged perceptron has not been fitted or
+// if len(x) is not the number of columns. Predict and the scoring methods
+// may be called concurrently with each other, but not with Fit.
 func (a *Averaged) Predict(x []float64) float64 {
-	return sign(a.sum.checked(x, "Predict").score(vec{val: x}))
+	return a.sum.checked(x, "Predict").predict(a.classes, vec{val: x})
 }
 
-// Score returns the average score (S_w·x+S_b)/T, whose sign is the
-// prediction. It panics as Predict does.
+// Score returns the average score (S_w·x+S_b)/T of two classes, whose
+// sign is the prediction. It panics as Predict does, and for more
+// classes.
 func (a *Averaged) Score(x []float64) float64 {
-	return a.sum.checked(x, "Score").score(vec{val: x}) / a.visits
+	return a.sum.binaryScore(x, a.visits, "Score")
 }
 
-// ScoreRows returns in dst, which it allocates if dst is nil, the scores
-// of the rows of X, dense or sparse, as Score computes them: exactly for
-// dense rows, and up to rounding for sparse ones, read in O(non-zeros). It
-// spreads the rows over GOMAXPROCS goroutines. It panics as Score does,
-// if X does not have the number of columns the model was fitted on, if
-// dst is not nil and its length is not the number of rows of X, or if X is
-// a mat.RowNonZeroDoer that yields an element out of range or not finite.
+// Scores returns the average scores of x, the summed scores divided by T,
+// in dst, which it allocates if dst is nil. It panics as Predict does, or
+// if dst is not nil and has the wrong length.
+func (a *Averaged) Scores(dst, x []float64) []float64 {
+	return a.sum.scoresTo(dst, x, a.visits, "Scores")
+}
+
+// ScoreRows returns the average scores of the rows of X, as Perceptron's
+// ScoreRows does.
 func (a *Averaged) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	l := a.sum.fittedFor("ScoreRows")
-	return scoreRows(dst, X, l.dim(), func(x vec) float64 { return l.score(x) / a.visits })
+	return a.sum.scoreRows(dst, X, a.visits)
 }
 
-// PredictRows returns in dst, which it allocates if dst is nil, the labels
-// of the rows of X, dense or sparse: the signs of the scores of ScoreRows.
-// It panics as ScoreRows does.
+// PredictRows returns the classes of the rows of X, as Predict chooses
+// them, as Perceptron's PredictRows does.
 func (a *Averaged) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return signs(a.ScoreRows(dst, X))
+	return a.sum.predictRows(dst, X, a.classes)
 }
 
-// Weights returns the averaged weights S_w/T.
-// It returns nil if the averaged perceptron has not been fitted.
+// Classes returns a copy of the classes, in ascending order, or nil if
+// the averaged perceptron has not been fitted.
+func (a *Averaged) Classes() []float64 {
+	return slices.Clone(a.classes)
+}
+
+// Weights returns the averaged weights S_w/T, laid out as Perceptron's
+// Weights. It returns nil if the averaged perceptron has not been fitted.
 func (a *Averaged) Weights() []float64 {
-	if !a.sum.fitted() {
+	return divided(a.sum.w, a.visits)
+}
+
+// Bias returns the averaged bias S_b/T of two classes, or 0 if the
+// averaged perceptron has not been fitted. It panics for more classes.
+func (a *Averaged) Bias() float64 {
+	return a.sum.bias("Bias") / max(a.visits, 1)
+}
+
+// Biases returns the averaged biases S_b/T: one for two classes, and one
+// per class for more.
+func (a *Averaged) Biases() []float64 {
+	return divided(a.sum.b, a.visits)
+}
+
+// divided returns the elements of x, each divided by d, or nil if x is
+// nil.
+func divided(x []float64, d float64) []float64 {
+	if x == nil {
 		return nil
 	}
-	w := make([]float64, a.sum.dim())
-	for j, v := range a.sum.w {
-		w[j] = v / a.visits
+	q := make([]float64, len(x))
+	for j, v := range x {
+		q[j] = v / d
 	}
-	return w
-}
-
-// Bias returns the averaged bias S_b/T.
-func (a *Averaged) Bias() float64 {
-	if !a.sum.fitted() {
-		return 0
-	}
-	return a.sum.b / a.visits
+	return q
 }
 
 // Stats returns a description of the training run of the last successful
@@ -179,5 +226,5 @@ func (a *Averaged) Stats() Stats {
 }
 
 func (a *Averaged) settings() settings {
-	return settings{epochs: a.Epochs, rate: a.Rate, rnd: a.Rand, noBias: a.NoBias, w0: a.InitWeights, b0: a.InitBias, onUpdate: a.OnUpdate}
+	return settings{epochs: a.Epochs, rate: a.Rate, rnd: a.Rand, noBias: a.NoBias, w0: a.InitWeights, b0: a.InitBias, labels: a.Labels, onUpdate: a.OnUpdate}
 }

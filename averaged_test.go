@@ -107,7 +107,7 @@ func TestAveragedExactTie(t *testing.T) {
 		if aw := a.Weights(); aw[0]*x[0]+aw[1]*x[1] < 0 {
 			ties++ // the rounded average would have said -1
 		}
-		kn := &Kernel{Prediction: PredictAveraged, Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: true}
+		kn := &Kernel{Prediction: PredictAveraged, Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: true, Labels: binaryLabels}
 		if tr.w0 != nil {
 			continue // Kernel starts from the empty hypothesis
 		}

@@ -30,7 +30,7 @@ func ExamplePerceptron_and() {
 
 	p := &perceptron.Perceptron{
 		OnUpdate: func(u perceptron.Update) {
-			epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
+			epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Biases[0]
 			fmt.Printf("epoch %d, row %d: w=(%.0f, %.0f) b=%.0f\n", epoch, i, w[0], w[1], b)
 		},
 	}
@@ -151,7 +151,7 @@ func ExamplePerceptron_simpleDataset() {
 	p := &perceptron.Perceptron{
 		Epochs: 5,
 		OnUpdate: func(u perceptron.Update) {
-			epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
+			epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Biases[0]
 			x := X.RawRowView(i)
 			fmt.Printf("epoch %d: (%.0f,%.0f) is a mistake, w=(%.0f, %.0f) b=%.0f\n", epoch, x[0], x[1], w[0], w[1], b)
 		},
@@ -246,7 +246,7 @@ func ExamplePerceptron_MarshalJSON() {
 	fmt.Println(err)
 
 	// Output:
-	// {"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[3,2],"bias":-4},"stats":{"epochs":9,"converged":true,"mistakes":18,"epochMistakes":[2,3,3,2,2,3,2,1,0]}}
+	// {"type":"Perceptron","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"labels":null},"model":{"classes":[-1,1],"weights":[3,2],"biases":[-4]},"stats":{"epochs":9,"converged":true,"mistakes":18,"epochMistakes":[2,3,3,2,2,3,2,1,0]}}
 	// [0 0]: saved -1, loaded -1
 	// [0 1]: saved -1, loaded -1
 	// [1 0]: saved -1, loaded -1
@@ -631,4 +631,90 @@ func ExampleNovikoffBound() {
 	// order 2: 27 updates in 6 epochs, boundary's margin 0.0004
 	// order 3: 26 updates in 8 epochs, boundary's margin 0.0027
 	// order 4: 27 updates in 10 epochs, boundary's margin 0.0085
+}
+
+// With three classes the perceptron keeps a weight vector and a bias per
+// class and predicts the class of the greatest score. A visit is a
+// mistake unless the true class scores strictly above the others; then
+// the true class gains x and 1, and the greatest other class, the first
+// of ties, loses them. By hand, from zero: (2, 0) of class 10 ties at 0
+// with class 20, which loses; (0, 2) of class 20 scores -1 against 1 for
+// class 10, which loses; (-2, -2) of class 30 ties at 0 with both others,
+// and class 10, the first, loses. The second epoch scores 7, -4, -3 on
+// the first row, -1, 4, -3 on the second and -9, 0, 9 on the third: no
+// mistake.
+func ExamplePerceptron_threeClasses() {
+	X := mat.NewDense(3, 2, []float64{
+		2, 0,
+		0, 2,
+		-2, -2,
+	})
+	y := []float64{10, 20, 30}
+
+	show := func(w, b []float64) string {
+		W := mat.NewDense(2, 3, w) // feature j, class c at w[j*3+c]
+		s := ""
+		for c := range 3 {
+			s += fmt.Sprintf(" (%2.0f, %2.0f; %2.0f)", W.At(0, c), W.At(1, c), b[c])
+		}
+		return s
+	}
+	p := &perceptron.Perceptron{
+		OnUpdate: func(u perceptron.Update) {
+			fmt.Printf("epoch %d, row %d:%s\n", u.Epoch, u.Row, show(u.Weights, u.Biases))
+		},
+	}
+	if err := p.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	st := p.Stats()
+	fmt.Printf("classes %v, converged=%t after %d epochs and %d updates\n", p.Classes(), st.Converged, st.Epochs, st.Mistakes)
+	fmt.Println("w and b of classes 10, 20, 30:" + show(p.Weights(), p.Biases()))
+	for _, x := range [][]float64{{1, 3}, {0, 0}} {
+		s := p.Scores(nil, x)
+		fmt.Printf("%v: scores %.0f, class %.0f\n", x, s, p.Predict(x))
+	}
+
+	// Output:
+	// epoch 1, row 0: ( 2,  0;  1) (-2,  0; -1) ( 0,  0;  0)
+	// epoch 1, row 1: ( 2, -2;  0) (-2,  2;  0) ( 0,  0;  0)
+	// epoch 1, row 2: ( 4,  0; -1) (-2,  2;  0) (-2, -2;  1)
+	// classes [10 20 30], converged=true after 2 epochs and 3 updates
+	// w and b of classes 10, 20, 30: ( 4,  0; -1) (-2,  2;  0) (-2, -2;  1)
+	// [1 3]: scores [3 4 -7], class 20
+	// [0 0]: scores [-1 0 1], class 30
+}
+
+// OneVsRest trains a binary classifier per class, the class against the
+// rest, and predicts the class whose classifier scores highest: the way
+// scikit-learn's Perceptron learns more than two classes. New sets the
+// classifiers' settings. Each test point lies in one of the three
+// clusters and gets its class.
+func ExampleOneVsRest() {
+	X := mat.NewDense(6, 2, []float64{
+		2, 0,
+		3, 1,
+		0, 2,
+		-1, 3,
+		-2, -2,
+		-1, -3,
+	})
+	y := []float64{10, 10, 20, 20, 30, 30}
+
+	o := &perceptron.OneVsRest{
+		New: func() perceptron.Scorer { return &perceptron.Averaged{Epochs: 10} },
+	}
+	if err := o.Fit(X, y); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("classes %v, %d classifiers\n", o.Classes(), len(o.Models()))
+	for _, x := range [][]float64{{3, 0}, {0, 3}, {-2, -1}} {
+		fmt.Printf("%v: class %.0f\n", x, o.Predict(x))
+	}
+
+	// Output:
+	// classes [10 20 30], 3 classifiers
+	// [3 0]: class 10
+	// [0 3]: class 20
+	// [-2 -1]: class 30
 }

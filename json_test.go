@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,8 @@ import (
 // randomPerceptron returns a perceptron with random settings valid for d
 // columns.
 func randomPerceptron(rnd *rand.Rand, d int) *Perceptron {
-	p := &Perceptron{Epochs: rnd.IntN(30)}
+	// The labels are -1 and +1 even where the rows have one of them.
+	p := &Perceptron{Epochs: rnd.IntN(30), Labels: binaryLabels}
 	if rnd.IntN(2) == 0 {
 		p.Rate = rnd.Float64() * 3
 	}
@@ -128,7 +130,8 @@ func TestPerceptronJSONRoundTrip(t *testing.T) {
 func TestPerceptronJSONSpecialFloats(t *testing.T) {
 	w := []float64{math.Copysign(0, -1), math.SmallestNonzeroFloat64, -math.MaxFloat64, 0.1, 1.0 / 3, 1e-300}
 	p := &Perceptron{}
-	p.lin = linear{w: append([]float64(nil), w...), b: math.Copysign(0, -1)}
+	p.lin = linear{w: append([]float64(nil), w...), b: []float64{math.Copysign(0, -1)}}
+	p.classes = defaultClasses
 	data, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
@@ -173,8 +176,16 @@ func TestPerceptronMarshalJSONErrors(t *testing.T) {
 }
 
 func TestPerceptronUnmarshalJSONErrors(t *testing.T) {
-	const good = `{"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[1,2],"bias":3},"stats":{"epochs":2,"converged":true,"mistakes":3,"epochMistakes":[3,0]}}`
+	const good = `{"type":"Perceptron","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"labels":null},"model":{"classes":[-1,1],"weights":[1,2],"biases":[3]},"stats":{"epochs":2,"converged":true,"mistakes":3,"epochMistakes":[3,0]}}`
+	const v1 = `{"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"weights":[1,2],"bias":3},"stats":{"epochs":2,"converged":true,"mistakes":3,"epochMistakes":[3,0]}}`
+	// Version 1 loads, with the classes -1 and +1, as version 2 does.
 	var p Perceptron
+	if err := json.Unmarshal([]byte(v1), &p); err != nil {
+		t.Fatalf("version 1 model: %v", err)
+	}
+	if !slices.Equal(p.Classes(), []float64{-1, 1}) || p.Bias() != 3 || p.Predict([]float64{-4, 0}) != -1 {
+		t.Errorf("version 1 model loads as classes %v, bias %v", p.Classes(), p.Bias())
+	}
 	if err := json.Unmarshal([]byte(good), &p); err != nil {
 		t.Fatalf("good model: %v", err)
 	}
@@ -184,14 +195,22 @@ func TestPerceptronUnmarshalJSONErrors(t *testing.T) {
 		{good + `x`, "not a Perceptron model"},
 		{`{"weights":[1]}`, "not a Perceptron model: no type"},
 		{strings.Replace(good, `"Perceptron"`, `"Pocket"`, 1), "the model is a Pocket, not a Perceptron"},
-		{strings.Replace(good, `"version":1`, `"version":2`, 1), "Perceptron model format version 2, want 1"},
-		{strings.Replace(good, `"version":1,`, ``, 1), "Perceptron model format version 0, want 1"},
-		{strings.Replace(good, `"bias":3`, `"bias":3,"margin":1`, 1), `unknown field "margin"`},
+		{strings.Replace(good, `"version":2`, `"version":3`, 1), "Perceptron model format version 3, want 2"},
+		{strings.Replace(good, `"version":2,`, ``, 1), "Perceptron model format version 0, want 2"},
+		{strings.Replace(good, `"biases":[3]`, `"biases":[3],"margin":1`, 1), `unknown field "margin"`},
+		{strings.Replace(good, `"biases":[3]`, `"bias":3`, 1), `unknown field "bias"`},
+		{strings.Replace(v1, `"bias":3`, `"biases":[3]`, 1), `unknown field "biases"`},
+		{strings.Replace(good, `"biases":[3]`, `"biases":[3,4]`, 1), "Perceptron model has 2 biases for 2 classes, want 1"},
+		{strings.Replace(good, `"classes":[-1,1]`, `"classes":[1,-1]`, 1), "Perceptron model has classes [1 -1], want at least two, ascending"},
+		{strings.Replace(good, `"classes":[-1,1]`, `"classes":[1]`, 1), "Perceptron model has classes [1], want at least two"},
+		{strings.Replace(good, `"classes":[-1,1]`, `"classes":[-1,1,2]`, 1), "Perceptron model has 1 biases for 3 classes, want 3"},
+		{strings.Replace(good, `"labels":null`, `"labels":[1,1]`, 1), "Labels lists the single class [1], want at least two"},
 		{strings.Replace(good, `"weights":[1,2]`, `"weights":[1,"a"]`, 1), "cannot unmarshal string"},
 		{strings.Replace(good, `"weights":[1,2]`, `"weights":[1,1e999]`, 1), "1e999"},
-		{strings.Replace(good, `"weights":[1,2]`, `"weights":[]`, 1), "Perceptron model has no weights"},
-		{strings.Replace(good, `,"model":{"weights":[1,2],"bias":3}`, ``, 1), "Perceptron model has no weights"},
-		{strings.Replace(good, `"noBias":false`, `"noBias":true`, 1), "bias 3 with noBias set"},
+		{strings.Replace(good, `"weights":[1,2]`, `"weights":[]`, 1), "Perceptron model has 0 weights for 1 biases"},
+		{strings.Replace(good, `,"model":{"classes":[-1,1],"weights":[1,2],"biases":[3]}`, ``, 1), "Perceptron model has classes [], want at least two"},
+		{strings.Replace(v1, `,"model":{"weights":[1,2],"bias":3}`, ``, 1), "Perceptron model has 0 weights"},
+		{strings.Replace(good, `"noBias":false`, `"noBias":true`, 1), "biases [3] with noBias set"},
 		{strings.Replace(good, `"initWeights":null`, `"initWeights":[1]`, 1), "InitWeights has length 1, want 2"},
 		{strings.Replace(good, `"rate":0`, `"rate":-1`, 1), "Rate is -1"},
 		{strings.Replace(good, `"epochs":0`, `"epochs":-2`, 1), "Epochs is -2"},
@@ -306,14 +325,14 @@ func twoPoints() (*mat.Dense, []float64) {
 // The pocket of the trace: the starting weights (0, 0) and (1, 1), made
 // by the first update, misclassify one row each, and (2, 0), made by the
 // second, none.
-const goodPocket = `{"type":"Pocket","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"ratchet":false},"model":{"weights":[2],"bias":0,"misclassified":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+const goodPocket = `{"type":"Pocket","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"labels":null,"ratchet":false},"model":{"classes":[-1,1],"weights":[2],"biases":[0],"misclassified":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // A pocket saved by format version 1, whose checkAll kept the exact pocket.
 const goodPocketV1 = `{"type":"Pocket","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"checkAll":true},"model":{"weights":[2],"bias":0,"misclassified":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // The sums of the trace: the weights after the DefaultEpochs·2 visits are
 // (1, 1), then (2, 0) for the other 1999, whose sum is (3999, 1).
-const goodAveraged = `{"type":"Averaged","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"sumWeights":[3999],"sumBias":1,"visits":2000},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+const goodAveraged = `{"type":"Averaged","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"labels":null},"model":{"classes":[-1,1],"sumWeights":[3999],"sumBiases":[1],"visits":2000},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // An averaged perceptron saved by format version 1, with its average
 // after the two epochs it passed: (7/4, 1/4).
@@ -322,7 +341,7 @@ const goodAveragedV1 = `{"type":"Averaged","version":1,"settings":{"epochs":0,"r
 // The voters of the trace: (0, 0) survives no visit, (1, 1) its own, and
 // (2, 0) its own and the other 1998 of DefaultEpochs epochs. Each row was a mistake once, in
 // order.
-const goodVoted = `{"type":"Voted","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0},"model":{"first":{"weights":[0],"bias":0},"throughOrigin":false,"rows":{"rows":2,"cols":1,"sparse":false,"values":"AAAAAAAA8D8AAAAAAADwvw=="},"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,1999]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+const goodVoted = `{"type":"Voted","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"labels":null},"model":{"classes":[-1,1],"first":{"weights":[0],"biases":[0]},"throughOrigin":false,"rows":{"rows":2,"cols":1,"sparse":false,"values":"AAAAAAAA8D8AAAAAAADwvw=="},"steps":[1,-1],"mistakeRows":[0,1],"counts":[0,1,1999]},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // A voted perceptron saved by format version 1, whose rows were arrays of
 // numbers.
@@ -421,7 +440,7 @@ func TestVotedJSONNoMistakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `"model":{"first":{"weights":[1],"bias":-0.5},"throughOrigin":false,"rows":{"rows":0,"cols":1,"sparse":false,"values":""},"steps":[],"mistakeRows":[],"counts":[2000]}`
+	const want = `"model":{"classes":[-1,1],"first":{"weights":[1],"biases":[-0.5]},"throughOrigin":false,"rows":{"rows":0,"cols":1,"sparse":false,"values":""},"steps":[],"mistakeRows":[],"counts":[2000]}`
 	if !strings.Contains(string(data), want) {
 		t.Fatalf("saved %s, want it to contain %s", data, want)
 	}
@@ -446,11 +465,11 @@ func TestPocketUnmarshalJSONErrors(t *testing.T) {
 		{strings.Replace(g, `"misclassified":0`, `"misclassified":-1`, 1), "Pocket model misclassifies -1 rows, want >= 0"},
 		{strings.Replace(g, `"misclassified":0`, `"misclassified":1`, 1), "misclassifies 1 rows of a run that converged, want 0"},
 		{strings.Replace(g, `"ratchet":false`, `"ratchet":"yes"`, 1), "cannot unmarshal string"},
-		{strings.Replace(g, `"ratchet":false`, `"ratchet":false,"checkAll":true`, 1), `unknown field "checkAll"`},
-		{strings.Replace(g, `"weights":[2]`, `"weights":[]`, 1), "Pocket model has no weights"},
+		{strings.Replace(g, `"ratchet":false`, `"ratchet":false,"checkAll":true`, 1), "Pocket model of format version 2 with checkAll"},
+		{strings.Replace(g, `"weights":[2]`, `"weights":[]`, 1), "Pocket model has 0 weights for 1 biases"},
 		// Version 1 without checkAll kept its pocket by a rule that is gone.
 		{strings.Replace(goodPocketV1, `"checkAll":true`, `"checkAll":false`, 1), "Pocket model of format version 1 with checkAll false"},
-		{strings.Replace(goodPocketV1, `"checkAll":true`, `"ratchet":true`, 1), `unknown field "ratchet"`},
+		{strings.Replace(goodPocketV1, `"checkAll":true`, `"ratchet":true`, 1), "Pocket model of format version 1 without checkAll"},
 	})
 	// Version 1 with checkAll loads as the exact pocket, which it was.
 	var v1 Pocket
@@ -470,7 +489,7 @@ func TestAveragedUnmarshalJSONErrors(t *testing.T) {
 	testUnmarshalJSONErrors(t, &Averaged{}, g, []struct{ data, want string }{
 		{strings.Replace(g, `"Averaged"`, `"Voted"`, 1), "the model is a Voted, not an Averaged"},
 		{strings.Replace(g, `"version":2`, `"version":0`, 1), "Averaged model format version 0, want 2"},
-		{strings.Replace(g, `"noBias":false`, `"noBias":true`, 1), "Averaged model has bias 1 with noBias set, want 0"},
+		{strings.Replace(g, `"noBias":false`, `"noBias":true`, 1), "Averaged model has biases [1] with noBias set, want 0"},
 		{strings.Replace(g, `"initWeights":null`, `"initWeights":[1,2]`, 1), "InitWeights has length 2, want 1"},
 		{strings.Replace(g, `"visits":2000`, `"visits":2000,"count":4`, 1), `unknown field "count"`},
 		{strings.Replace(g, `"visits":2000`, `"visits":0`, 1), "Averaged model has 0 visits, want at least 1"},
@@ -497,11 +516,14 @@ func TestVotedUnmarshalJSONErrors(t *testing.T) {
 		{r(`"Voted"`, `"Perceptron"`), "the model is a Perceptron, not a Voted"},
 		{r(`"version":2`, `"version":3`), "Voted model format version 3, want 2"},
 		{r(`"counts":[0,1,1999]`, `"counts":[0,1,1999],"last":{"weights":[2],"bias":0}`), `unknown field "last"`},
-		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[],"bias":0}`), "Voted model has no weights"},
-		{r(`"first":{"weights":[0],"bias":0}`, `"first":{"weights":[0],"bias":1e999}`), "1e999"},
+		{r(`"first":{"weights":[0],"biases":[0]}`, `"first":{"weights":[],"biases":[0]}`), "Voted model has 0 weights for 1 biases"},
+		{r(`"first":{"weights":[0],"biases":[0]}`, `"first":{"weights":[0],"biases":[1e999]}`), "1e999"},
+		{r(`"first":{"weights":[0],"biases":[0]}`, `"first":{"weights":[0],"bias":0}`), `unknown field "bias"`},
+		{r(`"classes":[-1,1],`, ``), "Voted model has classes [], want at least two"},
+		{strings.Replace(goodVotedV1, `"first":{"weights":[0],"bias":0}`, `"first":{"weights":[],"bias":0}`, 1), "Voted model's row 0 has length 1, want 0"},
 		{r(`"noBias":false`, `"noBias":true`) + `x`, "not a Voted model"},
 		{r(`"initWeights":null`, `"initWeights":[1,2]`), "InitWeights has length 2, want 1"},
-		{r(`"bias":0},"throughOrigin":false`, `"bias":0.5},"throughOrigin":true`), "Voted model through the origin has first bias 0.5, want 0"},
+		{r(`"biases":[0]},"throughOrigin":false`, `"biases":[0.5]},"throughOrigin":true`), "Voted model through the origin has first biases [0.5], want 0"},
 		{r(`"steps":[1,-1]`, `"steps":[1]`), "Voted model has 2 rows and 1 steps, want as many"},
 		{r(`"counts":[0,1,1999]`, `"counts":[0,1]`), "Voted model has 2 mistakes and 2 counts, want one count more"},
 		{r(`"mistakes":2,"epochMistakes":[2,0]`, `"mistakes":3,"epochMistakes":[3,0]`), "Voted model has 2 mistakes, but Stats 3"},
@@ -548,7 +570,7 @@ func randomKernel(rnd *rand.Rand, d int) savable {
 		return &Kernel{}
 	}
 	p := randomPerceptron(rnd, d)
-	k := &Kernel{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, Prediction: Prediction(rnd.IntN(3))}
+	k := &Kernel{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, Labels: p.Labels, Prediction: Prediction(rnd.IntN(3))}
 	switch rnd.IntN(4) {
 	case 1:
 		k.Func = Linear{}
@@ -633,7 +655,7 @@ func sameKernels(t *testing.T, p, q *Kernel, X *mat.Dense) {
 // The kernel perceptron of the trace: with the linear kernel it makes the
 // mistakes of the perceptron, storing x = 1 with step +1 at visit 1 and
 // x = -1 with step -1 at visit 2, and makes none in visits 3 and 4.
-const goodKernel = `{"type":"Kernel","version":2,"settings":{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false},"model":{"kernel":{"name":"linear","degree":0,"gamma":0,"coef0":0},"features":1,"throughOrigin":false,"supportVectors":{"rows":2,"cols":1,"sparse":false,"values":"AAAAAAAA8D8AAAAAAADwvw=="},"coefficients":[1,-1],"stepSum":0,"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":2000,"removed":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
+const goodKernel = `{"type":"Kernel","version":2,"settings":{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false,"labels":null},"model":{"classes":[-1,1],"kernel":{"name":"linear","degree":0,"gamma":0,"coef0":0},"features":1,"throughOrigin":false,"supportVectors":{"rows":2,"cols":1,"sparse":false,"values":"AAAAAAAA8D8AAAAAAADwvw=="},"coefficients":[1,-1],"stepSums":[0],"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":2000,"removed":0},"stats":{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}}`
 
 // A kernel perceptron saved by format version 1, whose support vectors
 // were arrays of numbers.
@@ -660,8 +682,8 @@ func TestKernelMarshalJSONTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`"settings":{"func":{"name":"rbf","degree":0,"gamma":0,"coef0":0},"prediction":"voted","budget":5,"epochs":0,"rate":0,"noBias":true}`,
-		`"model":{"kernel":{"name":"rbf","degree":0,"gamma":0.5,"coef0":0},"features":2,"throughOrigin":true,`,
+		`"settings":{"func":{"name":"rbf","degree":0,"gamma":0,"coef0":0},"prediction":"voted","budget":5,"epochs":0,"rate":0,"noBias":true,"labels":null}`,
+		`"model":{"classes":[-1,1],"kernel":{"name":"rbf","degree":0,"gamma":0.5,"coef0":0},"features":2,"throughOrigin":true,`,
 	} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("MarshalJSON gives\n%s\nwant it to contain\n%s", got, want)
@@ -711,7 +733,7 @@ func TestJSONSettingsChangedAfterFit(t *testing.T) {
 	}{
 		{&Perceptron{}, func(c savable) { c.(*Perceptron).Rate = 3 }, func(c savable) { c.(*Perceptron).Rate = -1 }, "perceptron: Rate is -1"},
 		{&Pocket{}, func(c savable) { c.(*Pocket).Ratchet = true }, func(c savable) { c.(*Pocket).InitWeights = []float64{1, 2} }, "perceptron: InitWeights has length 2, want 1"},
-		{&Averaged{InitBias: 1}, func(c savable) { c.(*Averaged).Epochs = 2 }, func(c savable) { c.(*Averaged).NoBias = true }, "model has bias 1 with noBias set, want 0"},
+		{&Averaged{InitBias: 1}, func(c savable) { c.(*Averaged).Epochs = 2 }, func(c savable) { c.(*Averaged).NoBias = true }, "model has biases [1] with noBias set, want 0"},
 		{&Voted{}, func(c savable) { c.(*Voted).NoBias = true }, func(c savable) { c.(*Voted).Epochs = -1 }, "perceptron: Epochs is -1"},
 		{&Kernel{}, func(c savable) { c.(*Kernel).NoBias = true; c.(*Kernel).Func = RBF{} }, func(c savable) { c.(*Kernel).Rate = math.Inf(1) }, "perceptron: Rate is +Inf"},
 	} {
@@ -768,7 +790,7 @@ func TestKernelUnmarshalJSONErrors(t *testing.T) {
 		{r(`"features":1`, `"features":0`), "Kernel model has 0 features, want at least 1"},
 		{strings.Replace(goodKernelV1, `"supportVectors":[[1],[-1]]`, `"supportVectors":[[1],[-1,2]]`, 1), "Kernel model's support vector 1 has length 2, want 1"},
 		{r(`"features":1`, `"features":2`), "Kernel model's support vectors of 1 columns, want 2"},
-		{r(`"coefficients":[1,-1]`, `"coefficients":[1]`), "Kernel model has 2 support vectors and 1 coefficients, want as many"},
+		{r(`"coefficients":[1,-1]`, `"coefficients":[1]`), "Kernel model has 2 support vectors and 1 coefficients, want 2"},
 		{r(`"mistakeSteps":[1,-1]`, `"mistakeSteps":[1]`), "Kernel model has 2 mistake vectors, 1 steps and 2 visits, want as many"},
 		{r(`"mistakeVisits":[1,2]`, `"mistakeVisits":[1,2,3]`), "Kernel model has 2 mistake vectors, 2 steps and 3 visits, want as many"},
 		{r(`"mistakeVectors":[0,1]`, `"mistakeVectors":[0,2]`), "Kernel model's mistake 2 is on support vector 2, want one of its 2"},
@@ -781,7 +803,11 @@ func TestKernelUnmarshalJSONErrors(t *testing.T) {
 		{r(`"removed":0`, `"removed":-1`), "Kernel model's last removal is at visit -1, want 0 to 2000"},
 		{r(`"mistakes":2,`, `"mistakes":1,`), "stats: 1 mistakes, but the epochs made 2"},
 		{r(`"mistakes":2,`, `"mistakes":5,`), "stats: 5 mistakes, but the epochs made 2"},
-		{r(`"stepSum":0`, `"stepSum":0,"bias":0`), `unknown field "bias"`},
+		{r(`"stepSums":[0]`, `"stepSums":[0],"bias":0`), `unknown field "bias"`},
+		{r(`"stepSums":[0]`, `"stepSum":0`), "Kernel model of format version 2 with stepSum"},
+		{r(`"stepSums":[0]`, `"stepSums":[0,0]`), "Kernel model has 2 sums of steps for 2 classes, want 1"},
+		{r(`"classes":[-1,1]`, `"classes":[-1,1,2]`), "Kernel model has 2 support vectors and 2 coefficients, want 6"},
+		{strings.Replace(goodKernelV1, `"stepSum":0`, `"stepSums":[0]`, 1), "Kernel model of format version 1 without stepSum"},
 	})
 }
 

@@ -5,13 +5,10 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -68,7 +65,14 @@ func (p Prediction) check() error {
 // rows x_j with a mistake are the support vectors; a row that is a mistake
 // in several epochs is stored once, with the sum of its a_j. With the
 // Linear kernel and exact sums, as on integer data, Kernel makes the
-// mistakes Perceptron makes. Training starts from the empty hypothesis:
+// mistakes Perceptron makes. With K classes Kernel is the multiclass
+// perceptron of Perceptron in the feature space: one support-vector set
+// with K coefficients per vector, f_c(x) = sum_j a_jc·K(x_j, x) + b_c for
+// each class c, and a mistake on a row of class t, one where f_t does not
+// exceed every other f_c, adds Rate to a_jt and b_t and subtracts it from
+// the coefficient and bias of the other class of highest score; a visit
+// computes the kernel values of the row once for all K scores.
+// Training starts from the empty hypothesis:
 // Kernel has no InitWeights or InitBias, as a weight vector of the input
 // space is not a point of the kernel's feature space.
 //
@@ -140,9 +144,12 @@ type Kernel struct {
 	// with Coef0 > 0 has a constant feature of its own.
 	NoBias bool
 
+	// Labels are the classes, as in Perceptron.
+	Labels []float64
+
 	// OnUpdate, if not nil, is called after every update with the epoch,
 	// the row that was a mistake, and the number of support vectors and
-	// the bias of the new hypothesis. The dual form has no weight vector
+	// the biases of the new hypothesis. The dual form has no weight vector
 	// to report.
 	OnUpdate func(Update)
 
@@ -155,15 +162,16 @@ type Kernel struct {
 // epoch with no mistake, or after Epochs epochs.
 //
 // Fit returns an error if X has no rows, if len(y) is not the number of
-// rows, if a label is not -1 or +1, if X holds NaN or an infinity, or if a
-// setting or a kernel parameter is not valid; it checks X before any
-// visit. It also returns an error if a row's score, a coefficient or the
-// bias is not finite, as when the kernel values or Rate are huge. A failed
-// Fit leaves the Kernel as it was; OnUpdate may have been called for the
-// visits before the error. Fit does not modify X or y and keeps no
-// reference to them.
+// rows, if a label is NaN or infinite or not among Labels, if y has a
+// single class, if X holds NaN or an infinity, or if a setting or a
+// kernel parameter is not valid; it checks X before any visit. It also
+// returns an error if a row's score, a coefficient or a bias is not
+// finite, as when the kernel values or Rate are huge. A failed Fit leaves
+// the Kernel as it was; OnUpdate may have been called for the visits
+// before the error. Fit reads X as the package documentation says, does
+// not modify X or y, and keeps no reference to them.
 func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y)
+	ds, err := newDataset(X, y, k.Labels)
 	if err != nil {
 		return err
 	}
@@ -190,39 +198,33 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 
 // Learn trains the kernel perceptron on one example, as one visit of Fit
 // does, and reports whether it was a mistake and so caused an update.
-// Learn continues a fitted Kernel with the kernel and bias setting it was
-// fitted with, whatever Func and NoBias say now; on a Kernel that has not
-// been fitted it starts from the empty hypothesis on rows of the length of
-// x. Each call counts as one visit for the voted and averaged rules. Learn calls OnUpdate with epoch
-// 0 and index -1, and leaves Stats as they are. It does not retain x: at
-// each mistake it stores a copy, so a row that Learn gets wrong several
-// times is stored several times, where Fit stores each row once.
+// Learn continues a fitted Kernel with the kernel, the bias setting and
+// the classes it was fitted with, whatever Func, NoBias and Labels say
+// now; on a Kernel that has not been fitted it starts from the empty
+// hypothesis on rows of the length of x, with the classes of Labels, or
+// -1 and +1. Each call counts as one visit for the voted and averaged
+// rules. Learn calls OnUpdate with epoch 0 and index -1, and leaves Stats
+// as they are. It does not retain x: at each mistake it stores a copy, so
+// a row that Learn gets wrong several times is stored several times,
+// where Fit stores each row once.
 //
-// Learn returns an error, and changes nothing, if y is not -1 or +1, if x
-// holds NaN or an infinity, if x has the wrong length, if a setting or a
-// kernel parameter is not valid, if the score of x is not finite, or if
-// the update would overflow the sum of the coefficients.
+// Learn returns an error, and changes nothing, if y is not one of the
+// classes, if x holds NaN or an infinity, if x has the wrong length, if a
+// setting or a kernel parameter is not valid, if a score of x is not
+// finite, or if the update would overflow the sum of the coefficients.
 func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
-	d := len(x)
-	if k.m != nil {
-		d = k.m.d
-	}
-	s, kn, err := k.resolve(d)
+	m, s, err := k.learner(len(x), false)
 	if err != nil {
 		return false, err
 	}
-	if err := checkExample(x, y, d); err != nil {
+	if err := checkExample(x, m.d); err != nil {
 		return false, err
 	}
-	m := k.m
-	if m == nil {
-		m = newModel(kn, d, !k.NoBias, false)
+	c, err := class(m.classes, y)
+	if err != nil {
+		return false, err
 	}
-	rnd := k.Rand
-	if rnd == nil {
-		rnd = m.rnd
-	}
-	mistake, err := m.learn(vec{val: x}, y, s.rate, k.Budget, rnd)
+	mistake, err := m.learn(vec{val: x}, c, s.rate, k.Budget, k.budgetRand(m))
 	if err != nil {
 		return false, err
 	}
@@ -240,40 +242,36 @@ func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
 // sparse if X is.
 //
 // LearnRows returns an error, and changes nothing, if X or y are not
-// valid as Fit requires them, if X does not have the number of columns of
-// the model, or if a setting or a kernel parameter is not valid. If a
-// score is not finite or an update would overflow, it returns an error
-// after learning the rows before it.
+// valid as Fit requires them, if a label is not one of the classes, if X
+// does not have the number of columns of the model, or if a setting or a
+// kernel parameter is not valid. If a score is not finite or an update
+// would overflow, it returns an error after learning the rows before it.
 func (k *Kernel) LearnRows(X mat.Matrix, y []float64) (int, error) {
-	ds, err := newDataset(X, y)
+	_, d := X.Dims()
+	m, s, err := k.learner(d, isSparse(X))
 	if err != nil {
 		return 0, err
 	}
-	d := ds.d
-	if k.m != nil {
-		d = k.m.d
-	}
-	s, kn, err := k.resolve(d)
+	ds, err := newDataset(X, y, m.classes)
 	if err != nil {
 		return 0, err
 	}
-	if ds.d != d {
-		return 0, fmt.Errorf("perceptron: X has %d columns, want %d", ds.d, d)
+	if ds.d != m.d {
+		return 0, fmt.Errorf("perceptron: X has %d columns, want %d", ds.d, m.d)
 	}
 	if err := ds.check(nil); err != nil {
 		return 0, err
 	}
-	m := k.m
-	if m == nil {
-		m = newModel(kn, d, !k.NoBias, ds.sparse())
-	}
-	rnd := k.Rand
-	if rnd == nil {
-		rnd = m.rnd
-	}
+	rnd := k.budgetRand(m)
 	mistakes := 0
 	for i := range ds.n {
-		mistake, err := m.learn(ds.row(i), ds.y[i], s.rate, k.Budget, rnd)
+		c := 1
+		if ds.cls != nil {
+			c = ds.cls[i]
+		} else if ds.y[i] < 0 {
+			c = 0
+		}
+		mistake, err := m.learn(ds.row(i), c, s.rate, k.Budget, rnd)
 		if err != nil {
 			return mistakes, err
 		}
@@ -286,9 +284,48 @@ func (k *Kernel) LearnRows(X mat.Matrix, y []float64) (int, error) {
 	return mistakes, nil
 }
 
+// learner returns the model that Learn goes on from, or a new one on rows
+// of length d, stored sparse if sparse is set, and the resolved settings.
+func (k *Kernel) learner(d int, sparse bool) (*kmodel, settings, error) {
+	if k.m != nil {
+		d = k.m.d
+	}
+	s, kn, err := k.resolve(d)
+	if err != nil {
+		return nil, s, err
+	}
+	if k.m != nil {
+		return k.m, s, nil
+	}
+	classes, err := startClasses(k.Labels)
+	if err != nil {
+		return nil, s, err
+	}
+	return newModel(kn, d, classes, !k.NoBias, sparse), s, nil
+}
+
+// budgetRand returns the source of Budget's draws for Learn on m.
+func (k *Kernel) budgetRand(m *kmodel) *rand.Rand {
+	if k.Rand != nil {
+		return k.Rand
+	}
+	return m.rnd
+}
+
+// isSparse reports whether X is read as sparse rows.
+func isSparse(X mat.Matrix) bool {
+	switch X.(type) {
+	case mat.RawMatrixer:
+		return false
+	case mat.RowNonZeroDoer:
+		return true
+	}
+	return false
+}
+
 // resolve checks the settings and the kernel for rows of length d.
 func (k *Kernel) resolve(d int) (settings, kern, error) {
-	s, err := settings{epochs: k.Epochs, rate: k.Rate, rnd: k.Rand, noBias: k.NoBias, onUpdate: k.OnUpdate}.resolve(d)
+	s, err := settings{epochs: k.Epochs, rate: k.Rate, rnd: k.Rand, noBias: k.NoBias, labels: k.Labels, onUpdate: k.OnUpdate}.resolve(d, 1)
 	if err != nil {
 		return s, kern{}, err
 	}
@@ -306,49 +343,101 @@ func (k *Kernel) resolve(d int) (settings, kern, error) {
 	return s, kn, err
 }
 
-// Predict returns the label of x, +1 if Score(x) >= 0 and -1 otherwise.
-// It panics if the Kernel has not been fitted, if len(x) is not the
-// number of columns it was fitted on, or if Prediction is not valid.
-// Predict and Score may be called concurrently with each other, but not
-// with Fit or Learn.
+// Predict returns the class of x under the Prediction rule: for two
+// classes the second if the score is >= 0 and the first otherwise, and for
+// more the class of the greatest score, the first of those if several
+// tie; for PredictAveraged it decides from the sums before their division
+// by the visits, so that a tie is exact where they are. It panics if the
+// Kernel has not been fitted, if len(x) is not the number of columns it
+// was fitted on, or if Prediction is not valid. Predict and the scoring
+// methods may be called concurrently with each other, but not with Fit or
+// Learn.
 func (k *Kernel) Predict(x []float64) float64 {
-	return sign(k.Score(x))
+	m := k.checked(len(x), "Predict")
+	buf := getScratch(m.scores())
+	defer putScratch(buf)
+	m.scoresOf(*buf, vec{val: x}, k.Prediction)
+	return decide(m.classes, *buf)
 }
 
-// Score returns the decision function of x under the Prediction rule,
-// whose sign is the prediction: for PredictLast the last hypothesis f(x);
-// for PredictVoted the vote sum_k c_k·sign(f_k(x)), where hypothesis f_k
-// survived c_k visits; for PredictAveraged the mean of f_t(x) over the
-// hypotheses after every visit (with a Budget, over the visits from the
-// last removal on). Voted and averaged scores take one pass over the
-// mistakes, after one kernel value per support vector, whose running sum
-// gives the score of each hypothesis from that of the one before. Score
-// panics as Predict does.
+// Score returns the decision function of x of two classes under the
+// Prediction rule, whose sign is the prediction: for PredictLast the last
+// hypothesis f(x); for PredictVoted the vote sum_k c_k·sign(f_k(x)), where
+// hypothesis f_k survived c_k visits; for PredictAveraged the mean of
+// f_t(x) over the hypotheses after every visit (with a Budget, over the
+// visits from the last removal on). Voted and averaged scores take one
+// pass over the mistakes, after one kernel value per support vector, whose
+// running sum gives the score of each hypothesis from that of the one
+// before. Score panics as Predict does, and for more classes.
 func (k *Kernel) Score(x []float64) float64 {
 	m := k.checked(len(x), "Score")
-	buf := getScratch(m.vectors())
-	s := m.score(vec{val: x}, k.Prediction, *buf)
-	putScratch(buf)
-	return s
+	if m.scores() != 1 {
+		panic(fmt.Sprintf("perceptron: Score of a model of %d classes: use Scores", len(m.classes)))
+	}
+	var s [1]float64
+	div := m.scoresOf(s[:], vec{val: x}, k.Prediction)
+	return s[0] / div
 }
 
-// ScoreRows returns the scores of the rows of X, as Score computes them
-// up to rounding, in dst, which it allocates if dst is nil. It takes the
-// rows in blocks, whose kernel values with a support vector come from one
-// matrix-vector product, and splits the blocks over GOMAXPROCS
-// goroutines; the result does not depend on their number. It panics as
-// Score does, or if dst is not nil and its length is not the number of
-// rows of X.
+// Scores returns the scores of x under the Prediction rule, in dst, which
+// it allocates if dst is nil: for two classes the one score of Score; for
+// more, one per class: of the last hypothesis, the votes of the voters
+// whose greatest score is the class's, or the average score. It panics as
+// Predict does, or if dst is not nil and has the wrong length.
+func (k *Kernel) Scores(dst, x []float64) []float64 {
+	m := k.checked(len(x), "Scores")
+	dst = scoresDst(dst, m.scores())
+	divide(dst, m.scoresOf(dst, vec{val: x}, k.Prediction))
+	return dst
+}
+
+// ScoreRows returns the scores of the rows of X, dense or sparse, as
+// Scores computes them up to rounding, in dst, which it allocates if dst
+// is nil: those of row i at dst[i·S:(i+1)·S], S being the number of
+// scores. It takes the rows in blocks, whose kernel values with a support
+// vector come from one matrix-vector product on dense rows, and splits
+// the blocks over GOMAXPROCS goroutines; the result does not depend on
+// their number. It panics as Scores does, if X does not have the number
+// of columns the model was fitted on, if dst is not nil and has the wrong
+// length, or if X is a mat.RowNonZeroDoer that yields an element out of
+// range or not finite.
 func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	r, c := X.Dims()
-	m := k.checked(c, "ScoreRows")
-	mode := k.Prediction
-	if dst == nil {
-		dst = make([]float64, r)
-	}
-	if len(dst) != r {
-		panic(fmt.Sprintf("perceptron: dst has length %d, want %d (the number of rows of X)", len(dst), r))
-	}
+	n, _ := X.Dims()
+	S := k.checked(k.columns(X), "ScoreRows").scores()
+	dst = rowsDst(dst, n*S)
+	k.eachBlock(X, func(i int, s []float64, div float64) {
+		divide(s, div)
+		copy(dst[i*S:i*S+S], s)
+	})
+	return dst
+}
+
+// PredictRows returns the classes of the rows of X, dense or sparse, as
+// Predict chooses them up to rounding, in dst, which it allocates if dst
+// is nil. It panics as ScoreRows does.
+func (k *Kernel) PredictRows(dst []float64, X mat.Matrix) []float64 {
+	n, _ := X.Dims()
+	m := k.checked(k.columns(X), "PredictRows")
+	dst = rowsDst(dst, n)
+	k.eachBlock(X, func(i int, s []float64, _ float64) {
+		dst[i] = decide(m.classes, s)
+	})
+	return dst
+}
+
+// columns returns the number of columns of X.
+func (k *Kernel) columns(X mat.Matrix) int {
+	_, c := X.Dims()
+	return c
+}
+
+// eachBlock calls f with every row of X, its scores under the Prediction
+// rule before any division and their divisor, taking the rows in blocks
+// whose kernel values with a support vector come from one matrix-vector
+// product, spread over the workers.
+func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)) {
+	r, _ := X.Dims()
+	m, mode := k.m, k.Prediction
 	xs, err := rowsOf(X)
 	if err != nil {
 		panic(err)
@@ -359,6 +448,7 @@ func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 		bn := make([]float64, blockRows)
 		kv := make([]float64, blockRows)
 		kt := make([]float64, blockRows*u) // kt[q·u+v] = K(sv_v, row q)
+		s := make([]float64, m.scores())
 		return func(b int) {
 			lo := b * blockRows
 			nb := min(r-lo, blockRows)
@@ -381,29 +471,18 @@ func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 				}
 			}
 			for q := range nb {
-				dst[lo+q] = m.combine(kt[q*u:q*u+u], mode)
+				div := m.combine(s, kt[q*u:q*u+u], mode)
+				f(lo+q, s, div)
 			}
 		}
 	})
-	return dst
-}
-
-// PredictRows returns the labels of the rows of X, the signs of the scores
-// of ScoreRows, in dst, which it allocates if dst is nil. They are those of
-// Predict, except that a score within rounding of zero can have the other
-// sign. It panics as ScoreRows does.
-func (k *Kernel) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	dst = k.ScoreRows(dst, X)
-	for i, s := range dst {
-		dst[i] = sign(s)
-	}
-	return dst
 }
 
 // SupportVectors returns copies of the support vectors, one per row in the
-// order they were stored, and their coefficients in the last hypothesis,
-// whose score is sum_j coef[j]·K(sv_j, x) + Bias(). It returns nil, nil
-// if the Kernel has not been fitted.
+// order they were stored, and their coefficients in the last hypothesis:
+// for two classes one per vector, whose score is sum_j coef[j]·K(sv_j, x)
+// + Bias(); for K classes K per vector, coef[j·K+c] for class c. It
+// returns nil, nil if the Kernel has not been fitted.
 func (k *Kernel) SupportVectors() (sv *mat.Dense, coef []float64) {
 	m := k.m
 	if m == nil {
@@ -413,15 +492,42 @@ func (k *Kernel) SupportVectors() (sv *mat.Dense, coef []float64) {
 	if u == 0 {
 		return &mat.Dense{}, []float64{}
 	}
-	return mat.NewDense(u, m.d, slices.Clone(m.sv.data)), slices.Clone(m.last)
+	data := make([]float64, u*m.d)
+	for v := range u {
+		m.sv.row(v).denseTo(data[v*m.d : (v+1)*m.d])
+	}
+	return mat.NewDense(u, m.d, data), slices.Clone(m.last)
 }
 
-// Bias returns the bias b of the last hypothesis.
+// Classes returns a copy of the classes, in ascending order, or nil if
+// the Kernel has not been fitted.
+func (k *Kernel) Classes() []float64 {
+	if k.m == nil {
+		return nil
+	}
+	return slices.Clone(k.m.classes)
+}
+
+// Bias returns the bias b of the last hypothesis of two classes, or 0 if
+// the Kernel has not been fitted. It panics for more classes.
 func (k *Kernel) Bias() float64 {
 	if k.m == nil {
 		return 0
 	}
-	return k.m.bias()
+	if k.m.scores() != 1 {
+		panic(fmt.Sprintf("perceptron: Bias of a model of %d classes: use Biases", len(k.m.classes)))
+	}
+	return k.m.h.bias(k.m.beta, 0)
+}
+
+// Biases returns the biases of the last hypothesis: one for two classes,
+// and one per class for more. It returns nil if the Kernel has not been
+// fitted.
+func (k *Kernel) Biases() []float64 {
+	if k.m == nil {
+		return nil
+	}
+	return k.m.h.biases(k.m.beta)
 }
 
 // Stats returns a description of the training run of the last successful
@@ -443,234 +549,4 @@ func (k *Kernel) checked(d int, method string) *kmodel {
 		panic(err)
 	}
 	return k.m
-}
-
-// mistake is one mistake of the hypothesis: it added a·K(x_v, ·), and
-// with a bias a, at visit t (counted from 1). v indexes a row of the
-// training set during Fit and a stored support vector after.
-type mistake struct {
-	v int
-	a float64
-	t int
-}
-
-// hypothesis is the list of the mistakes whose terms make a kernel
-// perceptron's hypothesis, and the count of visits, as Fit's trainer and a
-// fitted model keep them. Its methods are the one way that Fit and Learn
-// change a hypothesis.
-type hypothesis struct {
-	mistakes []mistake
-	refs     []int   // per vector, the number of its mistakes
-	vectors  int     // the vectors with a mistake
-	sumA     float64 // the sum of a over the mistakes
-	visits   int
-	removed  int // the visit of the last removal by Budget, or 0
-}
-
-// drop removes a mistake drawn from rnd, as Budget asks, and returns it.
-func (h *hypothesis) drop(rnd *rand.Rand) mistake {
-	j := rnd.IntN(len(h.mistakes))
-	u := h.mistakes[j]
-	h.mistakes = slices.Delete(h.mistakes, j, j+1)
-	h.removed = h.visits
-	h.sumA -= u.a
-	if h.refs[u.v]--; h.refs[u.v] == 0 {
-		h.vectors--
-	}
-	return u
-}
-
-// add adds a mistake on vector v with step a at the current visit.
-func (h *hypothesis) add(v int, a float64) {
-	h.mistakes = append(h.mistakes, mistake{v: v, a: a, t: h.visits})
-	h.sumA += a
-	if h.refs[v]++; h.refs[v] == 1 {
-		h.vectors++
-	}
-}
-
-// bias returns the bias of the hypothesis, beta times the sum of the
-// steps: zero through the origin.
-func (h *hypothesis) bias(beta float64) float64 {
-	if beta == 0 {
-		return 0
-	}
-	return h.sumA
-}
-
-// kmodel is a fitted kernel perceptron: the support vectors and the
-// mistakes, in the order they were made, from which the three prediction
-// rules follow.
-type kmodel struct {
-	k    kern
-	d    int
-	beta float64 // 1 with a bias, 0 without
-
-	sv   *rows     // the support vectors
-	norm []float64 // their squared norms, if the kernel needs them
-	last []float64 // per support vector, the sum of a over its mistakes
-	h    hypothesis
-
-	rnd *rand.Rand // Learn's draws for Budget when Kernel.Rand is nil
-}
-
-// budgetSeed seeds the source of Budget's draws when Kernel.Rand is nil.
-const budgetSeed = 0x6b65726e656c // "kernel"
-
-// newModel returns an empty model of the kernel k on rows of length d,
-// which it stores sparse if sparse is set.
-func newModel(k kern, d int, bias, sparse bool) *kmodel {
-	m := &kmodel{k: k, d: d, sv: newRows(d, 0, sparse), rnd: rand.New(rand.NewPCG(budgetSeed, 0))}
-	if bias {
-		m.beta = 1
-	}
-	return m
-}
-
-func (m *kmodel) vectors() int  { return len(m.last) }
-func (m *kmodel) bias() float64 { return m.h.bias(m.beta) }
-
-// kernels sets k[v] = K(sv_v, x) for every support vector.
-func (m *kmodel) kernels(k []float64, x vec) {
-	var xn float64
-	if m.k.norms() {
-		xn = x.norm2()
-	}
-	m.k.values(k, m.sv, m.norm, x, xn)
-}
-
-// score returns the score of x under rule p; k is scratch for one kernel
-// value per support vector.
-func (m *kmodel) score(x vec, p Prediction, k []float64) float64 {
-	m.kernels(k, x)
-	return m.combine(k, p)
-}
-
-// combine returns the score under rule p of a row whose kernel value with
-// support vector v is k[v].
-func (m *kmodel) combine(k []float64, p Prediction) float64 {
-	switch p {
-	case PredictVoted:
-		// The hypothesis after mistake j is f_(j-1) plus one term; it is
-		// the hypothesis of the visits from t_j until the next mistake.
-		var f, vote float64
-		from := 1
-		for _, u := range m.h.mistakes {
-			vote += float64(m.exact(from, u.t-1)) * sign(f)
-			f += u.a * (k[u.v] + m.beta)
-			from = u.t
-		}
-		return vote + float64(m.exact(from, m.h.visits))*sign(f)
-	case PredictAveraged:
-		// Mistake j is in the hypotheses of visits t_j, ..., T.
-		var f float64
-		for _, u := range m.h.mistakes {
-			f += u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.h.visits))
-		}
-		return f / float64(m.exact(1, m.h.visits))
-	}
-	return floats.Dot(m.last, k) + m.beta*m.h.sumA
-}
-
-// exact returns the number of visits from a to b whose hypotheses the
-// stored mistakes represent exactly: those from the last removal on.
-func (m *kmodel) exact(a, b int) int {
-	return max(0, b-max(a, m.h.removed)+1)
-}
-
-// mistake makes the update of a mistake on x, whose squared norm is xn,
-// with step a: first, while the hypothesis holds budget mistakes, it
-// removes one drawn from rnd, and the support vector of the removed
-// mistake if it has no other; then it stores x and adds the mistake.
-func (m *kmodel) mistake(x vec, xn, a float64, budget int, rnd *rand.Rand) {
-	for budget > 0 && len(m.h.mistakes) >= budget {
-		u := m.h.drop(rnd)
-		m.last[u.v] -= u.a
-		if m.h.refs[u.v] == 0 {
-			m.removeVector(u.v)
-		}
-	}
-	v := m.store(x, xn)
-	m.h.add(v, a)
-	m.last[v] += a
-}
-
-// store appends x, whose squared norm is xn, to the support vectors, with
-// no mistake yet, and returns its index.
-func (m *kmodel) store(x vec, xn float64) int {
-	m.sv.append(x)
-	if m.k.norms() {
-		m.norm = append(m.norm, xn)
-	}
-	m.last = append(m.last, 0)
-	m.h.refs = append(m.h.refs, 0)
-	return m.vectors() - 1
-}
-
-// removeVector removes support vector v, which has no mistake left; the
-// last support vector takes its place.
-func (m *kmodel) removeVector(v int) {
-	end := m.vectors() - 1
-	m.sv.swapRemove(v)
-	m.last[v], m.last = m.last[end], m.last[:end]
-	m.h.refs[v], m.h.refs = m.h.refs[end], m.h.refs[:end]
-	if m.norm != nil {
-		m.norm[v], m.norm = m.norm[end], m.norm[:end]
-	}
-	for i := range m.h.mistakes {
-		if m.h.mistakes[i].v == end {
-			m.h.mistakes[i].v = v
-		}
-	}
-}
-
-// checkFinite returns an error if a coefficient of m, or their sum, which
-// makes the bias, has overflowed, as a huge Rate can make them.
-func (m *kmodel) checkFinite() error {
-	if j := nonFinite(m.last); j >= 0 {
-		return fmt.Errorf("perceptron: the coefficient of support vector %d overflowed to %v: lower Rate", j, m.last[j])
-	}
-	if !finite(m.h.sumA) {
-		return fmt.Errorf("perceptron: the sum of the coefficients overflowed to %v: lower Rate", m.h.sumA)
-	}
-	return nil
-}
-
-// scoreError returns the error for the score s, not finite, of what: the
-// data are finite, so a kernel value, or its product with a coefficient,
-// has overflowed, or a Custom kernel returned NaN or an infinity.
-func scoreError(what string, s float64) error {
-	return fmt.Errorf("perceptron: the score of %s is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", what, s)
-}
-
-// learn makes Learn's visit of (x, y) with step Rate·y, and reports
-// whether it was a mistake. It returns an error, and changes nothing, if
-// the score of x is not finite or its update would overflow the sum of
-// the coefficients.
-func (m *kmodel) learn(x vec, y, rate float64, budget int, rnd *rand.Rand) (bool, error) {
-	buf := getScratch(m.vectors())
-	s := m.score(x, PredictLast, *buf)
-	putScratch(buf)
-	if !finite(s) {
-		return false, scoreError("x", s)
-	}
-	// Removals by Budget could only take the sum back towards zero.
-	if y*s <= 0 && math.IsInf(m.h.sumA+rate*y, 0) {
-		return false, errors.New("perceptron: the update on x would overflow the sum of the coefficients: lower Rate")
-	}
-	m.h.visits++
-	if y*s > 0 {
-		return false, nil
-	}
-	var xn float64
-	if m.k.norms() {
-		xn = x.norm2()
-	}
-	m.mistake(x, xn, rate*y, budget, rnd)
-	return true, nil
-}
-
-// update describes m after an update, for OnUpdate.
-func (m *kmodel) update() Update {
-	return Update{Bias: m.bias(), Vectors: m.vectors()}
 }

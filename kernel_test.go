@@ -41,11 +41,11 @@ func TestKernelLinearIsPerceptron(t *testing.T) {
 
 		var pu, ku []kernelUpdate
 		p := &Perceptron{Epochs: 15, Rate: rate, NoBias: noBias, OnUpdate: func(u Update) {
-			epoch, i, b := u.Epoch, u.Row, u.Bias
+			epoch, i, b := u.Epoch, u.Row, u.Biases[0]
 			pu = append(pu, kernelUpdate{epoch, i, b})
 		}}
 		k := &Kernel{Epochs: 15, Rate: rate, NoBias: noBias, OnUpdate: func(u Update) {
-			epoch, i, b := u.Epoch, u.Row, u.Bias
+			epoch, i, b := u.Epoch, u.Row, u.Biases[0]
 			ku = append(ku, kernelUpdate{epoch, i, b})
 		}}
 		if shuffle {
@@ -272,7 +272,7 @@ func TestKernelNaive(t *testing.T) {
 		k := &Kernel{Func: f, Epochs: epochs, Budget: budget, NoBias: noBias, Rate: rate}
 		var ku []kernelUpdate
 		k.OnUpdate = func(u Update) {
-			epoch, i, vectors, b := u.Epoch, u.Row, u.Vectors, u.Bias
+			epoch, i, vectors, b := u.Epoch, u.Row, u.Vectors, u.Biases[0]
 			ku = append(ku, kernelUpdate{epoch, i, b})
 			if budget > 0 && vectors > budget {
 				t.Fatalf("seed %d: %d support vectors, budget %d", seed, vectors, budget)
@@ -338,7 +338,7 @@ func TestKernelBudget(t *testing.T) {
 	X, y := ballSet(rnd, 300, 4)
 	var last kernelUpdate
 	k := &Kernel{Func: RBF{Gamma: 2}, Epochs: 3, Budget: 1, OnUpdate: func(u Update) {
-		epoch, i, vectors, b := u.Epoch, u.Row, u.Vectors, u.Bias
+		epoch, i, vectors, b := u.Epoch, u.Row, u.Vectors, u.Biases[0]
 		if vectors != 1 || b != y[i] {
 			t.Fatalf("row %d: %d vectors, b=%v with Budget 1", i, vectors, b)
 		}
@@ -496,7 +496,8 @@ func TestKernelBadData(t *testing.T) {
 	}{
 		{mat.NewDense(3, 2, []float64{0, 1, math.NaN(), 0, 1, 1}), []float64{1, -1, 1}, "perceptron: X[1, 0] is NaN"},
 		{mat.NewDense(3, 2, []float64{0, 1, 1, 0, 1, math.Inf(-1)}), []float64{1, -1, 1}, "perceptron: X[2, 1] is -Inf"},
-		{X, []float64{1, 0, 1}, "perceptron: y[1] is 0"},
+		{X, []float64{1, 1, 1}, "perceptron: y has the single class 1"},
+		{X, []float64{1, math.NaN(), 1}, "perceptron: y[1] is NaN"},
 		{X, []float64{1, -1}, "perceptron: len(y) is 2, want 3"},
 	} {
 		if err := k.Fit(c.X, c.y); err == nil || !strings.HasPrefix(err.Error(), c.want) {
@@ -534,7 +535,7 @@ func TestKernelOverflow(t *testing.T) {
 	}
 	before := k.Score([]float64{0.5})
 	// Row 0 is a mistake; row 1 then scores (-1e206+1)³ = -Inf.
-	err := k.Fit(mat.NewDense(2, 1, []float64{1e103, -1e103}), []float64{1, 1})
+	err := (&Kernel{Func: cube, Labels: binaryLabels}).Fit(mat.NewDense(2, 1, []float64{1e103, -1e103}), []float64{1, 1})
 	if want := "perceptron: the score of row 1 is -Inf: a kernel value, or its product with a coefficient, is not finite"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Fit error %v, want %q", err, want)
 	}
@@ -544,12 +545,12 @@ func TestKernelOverflow(t *testing.T) {
 	}
 	// A huge Rate: the second mistake, on the last visit, takes the sum
 	// of the coefficients, which is the bias, to +Inf.
-	huge := &Kernel{Rate: 1e308, Epochs: 1}
+	huge := &Kernel{Rate: 1e308, Epochs: 1, Labels: binaryLabels}
 	if err := huge.Fit(mat.NewDense(2, 1, []float64{1, -1}), []float64{1, 1}); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the sum of the coefficients overflowed to +Inf") {
 		t.Errorf("Fit with Rate 1e308: error %v", err)
 	}
 	// On a repeated row the coefficient itself overflows.
-	huge = &Kernel{Rate: 1e308, Epochs: 2, NoBias: true}
+	huge = &Kernel{Rate: 1e308, Epochs: 2, NoBias: true, Labels: binaryLabels}
 	if err := huge.Fit(mat.NewDense(1, 1, []float64{0}), []float64{1}); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the coefficient of support vector 0 overflowed to +Inf") {
 		t.Errorf("Fit with Rate 1e308 on a zero row: error %v", err)
 	}

@@ -12,8 +12,11 @@ import (
 )
 
 // kernelVersion is the version of the JSON form of Kernel. Version 1 saved
-// the support vectors as arrays of numbers, version 2 in the compact form
-// of rowsJSON, dense or sparse.
+// two classes, -1 and +1, one sum of steps and the support vectors as
+// arrays of numbers; version 2 the classes and the labels setting, a sum
+// of steps per score, the support vectors in the compact form of
+// rowsJSON, dense or sparse, and with more than two classes the classes
+// that each mistake moved.
 const kernelVersion = 2
 
 // kernelFuncJSON is the JSON form of a kernel function: its name, linear,
@@ -35,21 +38,26 @@ type kernelSettingsJSON struct {
 	Epochs     int             `json:"epochs"`
 	Rate       float64         `json:"rate"`
 	NoBias     bool            `json:"noBias"`
+	Labels     []float64       `json:"labels"`
 }
 
 // kernelModelJSON is the JSON form of a fitted kernel perceptron, as Kernel
 // keeps it. The coefficients and the sum of the steps are saved, not summed
 // again on loading, since a Budget's removals subtract from them.
 type kernelModelJSON struct {
-	Kernel         kernelFuncJSON  `json:"kernel"`        // with its parameters as Fit resolved them
-	Features       int             `json:"features"`      // the length of the rows
-	ThroughOrigin  bool            `json:"throughOrigin"` // trained without a bias
+	Classes        []float64       `json:"classes,omitempty"` // version 2
+	Kernel         kernelFuncJSON  `json:"kernel"`            // with its parameters as Fit resolved them
+	Features       int             `json:"features"`          // the length of the rows
+	ThroughOrigin  bool            `json:"throughOrigin"`     // trained without a bias
 	SupportVectors json.RawMessage `json:"supportVectors"`
-	Coefficients   []float64       `json:"coefficients"`   // of each support vector in the last hypothesis
-	StepSum        float64         `json:"stepSum"`        // the sum of the steps of the mistakes: the bias, unless through the origin
-	MistakeVectors []int           `json:"mistakeVectors"` // the support vector of each mistake
-	MistakeSteps   []float64       `json:"mistakeSteps"`   // Rate·y of each mistake
-	MistakeVisits  []int           `json:"mistakeVisits"`  // the visit, counted from 1, of each mistake
+	Coefficients   []float64       `json:"coefficients"`       // of each support vector in the last hypothesis, one per score
+	StepSum        *float64        `json:"stepSum,omitempty"`  // version 1: the sum of the steps
+	StepSums       []float64       `json:"stepSums,omitempty"` // version 2: per score, the sum of its steps: its bias, unless through the origin
+	MistakeVectors []int           `json:"mistakeVectors"`     // the support vector of each mistake
+	MistakeSteps   []float64       `json:"mistakeSteps"`       // the step of each mistake
+	MistakeVisits  []int           `json:"mistakeVisits"`      // the visit, counted from 1, of each mistake
+	MistakeUp      []int           `json:"mistakeUp,omitempty"`
+	MistakeDown    []int           `json:"mistakeDown,omitempty"` // the classes each mistake moved, with more than two
 	Visits         int             `json:"visits"`
 	Removed        int             `json:"removed"` // the visit of the last removal by Budget, or 0
 }
@@ -109,7 +117,7 @@ func (k *kern) json() kernelFuncJSON {
 // kernel, or the one it was fitted with, is a Custom one (a Go function,
 // which no file can hold) or of a type other than Linear, Poly and RBF, or
 // if the settings are not valid.
-func (k *Kernel) MarshalJSON() ([]byte, error) {
+func (k Kernel) MarshalJSON() ([]byte, error) {
 	if k.m == nil {
 		return nil, errors.New("perceptron: MarshalJSON called before Fit")
 	}
@@ -124,27 +132,35 @@ func (k *Kernel) MarshalJSON() ([]byte, error) {
 	if _, _, err := k.resolve(m.d); err != nil {
 		return nil, err
 	}
-	s := kernelSettingsJSON{Func: f, Prediction: k.Prediction.String(), Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias}
+	s := kernelSettingsJSON{Func: f, Prediction: k.Prediction.String(), Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels}
 	sv, err := json.Marshal(rowsToJSON(m.sv))
 	if err != nil {
 		return nil, err
 	}
 	h := &m.h
 	j := kernelModelJSON{
+		Classes:        m.classes,
 		Kernel:         m.k.json(),
 		Features:       m.d,
 		ThroughOrigin:  m.beta == 0,
 		SupportVectors: sv,
 		Coefficients:   m.last,
-		StepSum:        h.sumA,
+		StepSums:       h.sums,
 		MistakeVectors: make([]int, len(h.mistakes)),
 		MistakeSteps:   make([]float64, len(h.mistakes)),
 		MistakeVisits:  make([]int, len(h.mistakes)),
 		Visits:         h.visits,
 		Removed:        h.removed,
 	}
+	multi := m.scores() > 1
+	if multi {
+		j.MistakeUp, j.MistakeDown = make([]int, len(h.mistakes)), make([]int, len(h.mistakes))
+	}
 	for i, u := range h.mistakes {
 		j.MistakeVectors[i], j.MistakeSteps[i], j.MistakeVisits[i] = u.v, u.a, u.t
+		if multi {
+			j.MistakeUp[i], j.MistakeDown[i] = u.class, u.down
+		}
 	}
 	return marshalModel("Kernel", kernelVersion, s, j, k.stats)
 }
@@ -179,7 +195,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias}
+	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias, Labels: s.Labels}
 	if s.Func != nil {
 		if set.Func, err = s.Func.kernelFunc(); err != nil {
 			return err
@@ -205,7 +221,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	k.Func, k.Prediction, k.Budget, k.Epochs, k.Rate, k.NoBias = set.Func, set.Prediction, set.Budget, set.Epochs, set.Rate, set.NoBias
+	k.Func, k.Prediction, k.Budget, k.Epochs, k.Rate, k.NoBias, k.Labels = set.Func, set.Prediction, set.Budget, set.Epochs, set.Rate, set.NoBias, set.Labels
 	k.m, k.stats = m, st
 	return nil
 }
@@ -226,6 +242,18 @@ func (j *kernelModelJSON) model(version int) (*kmodel, error) {
 		return nil, fmt.Errorf("perceptron: Kernel model: the %s kernel has degree %d and gamma %v, want the values it was fitted with, > 0", j.Kernel.Name, j.Kernel.Degree, j.Kernel.Gamma)
 	}
 	d, n := j.Features, len(j.MistakeVectors)
+	if version == 1 {
+		if j.Classes != nil || j.StepSums != nil || j.StepSum == nil || j.MistakeUp != nil || j.MistakeDown != nil {
+			return nil, errors.New("perceptron: Kernel model of format version 1 without stepSum, or with the classes, stepSums or mistakeUp and mistakeDown of version 2")
+		}
+		j.Classes, j.StepSums = defaultClasses, []float64{*j.StepSum}
+	} else if j.StepSum != nil {
+		return nil, errors.New("perceptron: Kernel model of format version 2 with stepSum, which version 1 had")
+	}
+	if err := loadClasses("Kernel", j.Classes); err != nil {
+		return nil, err
+	}
+	S := scores(j.Classes)
 	var sv *rows
 	if version == 1 {
 		var x [][]float64
@@ -246,8 +274,14 @@ func (j *kernelModelJSON) model(version int) (*kmodel, error) {
 	}
 	u := sv.n
 	switch {
-	case len(j.Coefficients) != u:
-		return nil, fmt.Errorf("perceptron: Kernel model has %d support vectors and %d coefficients, want as many", u, len(j.Coefficients))
+	case len(j.Coefficients) != u*S:
+		return nil, fmt.Errorf("perceptron: Kernel model has %d support vectors and %d coefficients, want %d", u, len(j.Coefficients), u*S)
+	case len(j.StepSums) != S:
+		return nil, fmt.Errorf("perceptron: Kernel model has %d sums of steps for %d classes, want %d", len(j.StepSums), len(j.Classes), S)
+	case S > 1 && (len(j.MistakeUp) != n || len(j.MistakeDown) != n):
+		return nil, fmt.Errorf("perceptron: Kernel model has %d mistakes and %d and %d classes they moved, want as many", n, len(j.MistakeUp), len(j.MistakeDown))
+	case S == 1 && (j.MistakeUp != nil || j.MistakeDown != nil):
+		return nil, errors.New("perceptron: Kernel model of two classes with the classes its mistakes moved")
 	case len(j.MistakeSteps) != n || len(j.MistakeVisits) != n:
 		return nil, fmt.Errorf("perceptron: Kernel model has %d mistake vectors, %d steps and %d visits, want as many", n, len(j.MistakeSteps), len(j.MistakeVisits))
 	case j.Visits < 1:
@@ -255,7 +289,7 @@ func (j *kernelModelJSON) model(version int) (*kmodel, error) {
 	case j.Removed < 0 || j.Removed > j.Visits:
 		return nil, fmt.Errorf("perceptron: Kernel model's last removal is at visit %d, want 0 to %d", j.Removed, j.Visits)
 	}
-	m := newModel(kn, d, !j.ThroughOrigin, sv.sparse())
+	m := newModel(kn, d, j.Classes, !j.ThroughOrigin, sv.sparse())
 	m.sv = sv
 	if kn.norms() {
 		for v := range u {
@@ -274,12 +308,19 @@ func (j *kernelModelJSON) model(version int) (*kmodel, error) {
 			// A visit makes at most one mistake.
 			return nil, fmt.Errorf("perceptron: Kernel model's mistake %d is at visit %d, want one after the last mistake's and at most %d", i+1, t, j.Visits)
 		}
-		h.mistakes[i] = mistake{v: v, a: j.MistakeSteps[i], t: t}
+		u := mistake{v: v, a: j.MistakeSteps[i], t: t, down: -1}
+		if S > 1 {
+			u.class, u.down = j.MistakeUp[i], j.MistakeDown[i]
+			if u.class < 0 || u.class >= S || u.down < 0 || u.down >= S || u.class == u.down {
+				return nil, fmt.Errorf("perceptron: Kernel model's mistake %d moves classes %d and %d, want two of the %d", i+1, u.class, u.down, S)
+			}
+		}
+		h.mistakes[i] = u
 		h.refs[v]++
 	}
 	if v := slices.Index(h.refs, 0); v >= 0 {
 		return nil, fmt.Errorf("perceptron: Kernel model's support vector %d has no mistake", v)
 	}
-	h.sumA, h.visits, h.removed = j.StepSum, j.Visits, j.Removed
+	h.sums, h.visits, h.removed = j.StepSums, j.Visits, j.Removed
 	return m, nil
 }

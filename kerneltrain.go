@@ -35,18 +35,21 @@ const (
 )
 
 // change is one change to the hypothesis during Fit: a term
-// delta·K(x_row, ·), and delta·beta on the bias. norm is the squared norm
+// delta·K(x_row, ·), and delta·beta on the bias, added to score class
+// and, if down is not -1, taken from score down. norm is the squared norm
 // of x_row if the kernel needs it.
 type change struct {
-	row   int
-	delta float64
-	norm  float64
+	row         int
+	delta       float64
+	norm        float64
+	class, down int
 }
 
 // trainer is the state of one Fit.
 //
-// It keeps, for every row i, the part f[i] of its score made of the
-// changes with index below seen[i], and a log of the changes. A mistake
+// It keeps, for every row i, the part f[i·S:(i+1)·S] of its S scores made
+// of the changes with index below seen[i], and a log of the changes. A
+// mistake
 // inside a block is spread at once to the rows of the block still to be
 // visited. The log keeps only the changes that some row has not seen.
 type trainer struct {
@@ -58,11 +61,14 @@ type trainer struct {
 	rnd    *rand.Rand
 	ownRnd bool // rnd is the fixed-seed source, not Kernel.Rand
 
-	f    []float64
-	seen []int
-	norm []float64 // squared norms of the rows, if the kernel needs them
-	log  []change  // the changes from index base on
-	base int
+	S      int       // the number of scores
+	s      []float64 // scratch for the scores of a visit
+	biases []float64 // scratch for OnUpdate
+	f      []float64
+	seen   []int
+	norm   []float64 // squared norms of the rows, if the kernel needs them
+	log    []change  // the changes from index base on
+	base   int
 
 	h hypothesis // v of a mistake is a row
 
@@ -90,7 +96,8 @@ type block struct {
 	// The bulk: changes log, those from index from up to upto, reach the
 	// rows late, those with seen < upto, sorted by seen so that a change
 	// reaches a prefix of them. lx and ln are a copy of late and their
-	// norms; part[c] is the sum of chunk c of the changes for each.
+	// norms; part[(c·len(late)+q)·S+class] is the sum of chunk c of the
+	// changes for score class of row late[q].
 	upto, from int
 	log        []change
 	late       []int
@@ -104,15 +111,19 @@ type block struct {
 }
 
 func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
+	S := scores(ds.classes)
 	t := &trainer{
 		ds:     ds,
 		k:      k,
 		rate:   s.rate,
 		budget: kp.Budget,
 		rnd:    kp.Rand,
-		f:      make([]float64, ds.n),
+		S:      S,
+		s:      make([]float64, S),
+		biases: make([]float64, S),
+		f:      make([]float64, ds.n*S),
 		seen:   make([]int, ds.n),
-		h:      hypothesis{refs: make([]int, ds.n)},
+		h:      hypothesis{refs: make([]int, ds.n), sums: make([]float64, S)},
 		blocks: make([]block, lookahead+1),
 		queue:  make([]*block, 0, lookahead+1),
 		k0:     make([]float64, blockRows),
@@ -230,8 +241,8 @@ func (t *trainer) queueBlock(b int) {
 	blk.from = blk.lateSeen[0]
 	blk.log = t.log[blk.from-t.base : blk.upto-t.base]
 	blk.chunks = (blk.upto - blk.from + chunkChanges - 1) / chunkChanges
-	nl := len(blk.late)
-	blk.part = slices.Grow(blk.part[:0], blk.chunks*nl)[:blk.chunks*nl]
+	size := blk.chunks * len(blk.late) * t.S
+	blk.part = slices.Grow(blk.part[:0], size)[:size]
 	t.mu.Lock()
 	t.queue = append(t.queue, blk)
 	t.cond.Broadcast()
@@ -293,11 +304,11 @@ func (t *trainer) try(blk *block, c int, k []float64) (p any) {
 	return nil
 }
 
-// chunk computes chunk c of blk's bulk into part[c], with k as scratch.
+// chunk computes chunk c of blk's bulk into its part, with k as scratch.
 // It reads only blk and the rows of X.
 func (t *trainer) chunk(blk *block, c int, k []float64) {
-	nl := len(blk.late)
-	part := blk.part[c*nl : c*nl+nl]
+	nl, S := len(blk.late), t.S
+	part := blk.part[c*nl*S : (c+1)*nl*S]
 	clear(part)
 	lo := c * chunkChanges
 	q := 0 // change e reaches late[:q], the rows with seen <= e
@@ -307,7 +318,22 @@ func (t *trainer) chunk(blk *block, c int, k []float64) {
 		}
 		ch := blk.log[e]
 		t.k.values(k[:q], blk.lx, blk.ln, t.ds.row(ch.row), ch.norm)
-		floats.AddScaled(part[:q], ch.delta, k[:q])
+		ch.spread(part, k[:q], S)
+	}
+}
+
+// spread adds the change, of kernel values k with rows 0, 1, ..., to
+// their S scores in f, S a row.
+func (ch *change) spread(f, k []float64, S int) {
+	if S == 1 {
+		floats.AddScaled(f[:len(k)], ch.delta, k)
+		return
+	}
+	for q, kq := range k {
+		f[q*S+ch.class] += ch.delta * kq
+		if ch.down >= 0 {
+			f[q*S+ch.down] -= ch.delta * kq
+		}
 	}
 }
 
@@ -330,21 +356,22 @@ func (t *trainer) start(b int) {
 	if p != nil {
 		panic(p)
 	}
-	nl := len(blk.late)
+	nl, S := len(blk.late), t.S
 	for q, r := range blk.late {
-		var s float64
-		for c := range blk.chunks {
-			s += blk.part[c*nl+q]
+		for j := range S {
+			var s float64
+			for c := range blk.chunks {
+				s += blk.part[(c*nl+q)*S+j]
+			}
+			t.f[r*S+j] += s
 		}
-		t.f[r] += s
 	}
 	// Every row of the block has now seen the changes before upto.
 	k := t.k0[:len(blk.rows)]
-	for _, ch := range t.log[blk.upto-t.base:] {
+	for i := range t.log[blk.upto-t.base:] {
+		ch := &t.log[blk.upto-t.base+i]
 		t.k.values(k, blk.x, blk.xn, t.ds.row(ch.row), ch.norm)
-		for q, r := range blk.rows {
-			t.f[r] += ch.delta * k[q]
-		}
+		t.spreadTo(blk.rows, k, ch)
 	}
 	t.cur = blk
 	t.queueBlock(b + lookahead)
@@ -360,33 +387,47 @@ func (t *trainer) visit(i, _ int) (bool, error) {
 	t.pos++
 	t.h.visits++
 	t.seen[i] = t.base + len(t.log)
-	y, s := t.ds.y[i], t.f[i]+t.h.bias(t.beta)
-	if !finite(s) {
-		return false, scoreError(fmt.Sprintf("row %d", i), s)
+	S, s := t.S, t.s
+	for c := range S {
+		s[c] = t.f[i*S+c] + t.h.bias(t.beta, c)
 	}
-	if y*s > 0 {
-		return false, nil
+	if j := nonFinite(s); j >= 0 {
+		return false, scoreError(fmt.Sprintf("row %d", i), s[j])
+	}
+	class, down, a := 0, -1, t.rate
+	if S == 1 {
+		y := t.ds.y[i]
+		if y*s[0] > 0 {
+			return false, nil
+		}
+		a *= y
+	} else {
+		class, down = t.ds.cls[i], argmax(s, t.ds.cls[i])
+		if s[class] > s[down] {
+			return false, nil
+		}
 	}
 	if t.budget > 0 && len(t.h.mistakes) == t.budget {
 		u := t.h.drop(t.rnd)
-		t.change(u.v, -u.a, p)
+		t.change(change{row: u.v, delta: -u.a, class: u.class, down: u.down}, p)
 	}
-	a := t.rate * y
-	t.h.add(i, a)
-	t.change(i, a, p)
+	t.h.add(i, a, class, down)
+	t.change(change{row: i, delta: a, class: class, down: down}, p)
 	return true, nil
 }
 
 func (t *trainer) update() Update {
-	return Update{Bias: t.h.bias(t.beta), Vectors: t.h.vectors}
+	for c := range t.biases {
+		t.biases[c] = t.h.bias(t.beta, c)
+	}
+	return Update{Biases: t.biases, Vectors: t.h.vectors}
 }
 
-// change logs the change delta·K(x_row, ·) to the hypothesis, made at
-// position p of the block, and spreads it to the rows after p.
-func (t *trainer) change(row int, delta float64, p int) {
-	ch := change{row: row, delta: delta}
+// change logs the change ch to the hypothesis, made at position p of the
+// block, and spreads it to the rows after p.
+func (t *trainer) change(ch change, p int) {
 	if t.norm != nil {
-		ch.norm = t.norm[row]
+		ch.norm = t.norm[ch.row]
 	}
 	t.log = append(t.log, ch)
 	blk := t.cur
@@ -396,16 +437,31 @@ func (t *trainer) change(row int, delta float64, p int) {
 	}
 	k := t.k0[:len(rest)]
 	after := blk.x.sub(p+1, len(blk.rows))
-	t.k.values(k, &after, blk.xn[p+1:], t.ds.row(row), ch.norm)
-	for q, r := range rest {
-		t.f[r] += delta * k[q]
+	t.k.values(k, &after, blk.xn[p+1:], t.ds.row(ch.row), ch.norm)
+	t.spreadTo(rest, k, &ch)
+}
+
+// spreadTo adds the change ch, of kernel values k with the rows r, to
+// their scores.
+func (t *trainer) spreadTo(r []int, k []float64, ch *change) {
+	S := t.S
+	for q, i := range r {
+		if S == 1 {
+			t.f[i] += ch.delta * k[q]
+			continue
+		}
+		t.f[i*S+ch.class] += ch.delta * k[q]
+		if ch.down >= 0 {
+			t.f[i*S+ch.down] -= ch.delta * k[q]
+		}
 	}
 }
 
 // model returns the fitted model: copies of the rows with a mistake, in
 // the order of their first mistake.
 func (t *trainer) model() *kmodel {
-	m := newModel(t.k, t.ds.d, t.beta == 1, t.ds.sparse())
+	S := t.S
+	m := newModel(t.k, t.ds.d, t.ds.classes, t.beta == 1, t.ds.sparse())
 	if t.ownRnd {
 		m.rnd = t.rnd // Learn continues its draws
 	}
@@ -415,7 +471,7 @@ func (t *trainer) model() *kmodel {
 	if m.k.norms() {
 		m.norm = make([]float64, 0, u)
 	}
-	m.last = make([]float64, 0, u)
+	m.last = make([]float64, 0, u*S)
 	m.h.refs = make([]int, 0, u)
 	m.h.mistakes = make([]mistake, 0, len(t.h.mistakes))
 	index := t.seen // no longer needed: reused as the row's vector index + 1
@@ -429,10 +485,14 @@ func (t *trainer) model() *kmodel {
 			index[e.v] = m.store(t.ds.row(e.v), xn) + 1
 		}
 		v := index[e.v] - 1
-		m.h.mistakes = append(m.h.mistakes, mistake{v: v, a: e.a, t: e.t})
-		m.last[v] += e.a
+		m.h.mistakes = append(m.h.mistakes, mistake{v: v, a: e.a, t: e.t, class: e.class, down: e.down})
+		m.last[v*S+e.class] += e.a
+		m.h.sums[e.class] += e.a
+		if e.down >= 0 {
+			m.last[v*S+e.down] -= e.a
+			m.h.sums[e.down] -= e.a
+		}
 		m.h.refs[v]++
-		m.h.sumA += e.a
 	}
 	m.h.vectors = m.vectors()
 	return m

@@ -85,7 +85,7 @@ func ZeroOneError(X mat.Matrix, y, w []float64, b float64) (float64, error) {
 // hyperplaneData checks X and y as Fit does, and w and b against them.
 // The rows are checked by margins as they are read.
 func hyperplaneData(X mat.Matrix, y, w []float64, b float64) (*dataset, error) {
-	ds, err := newDataset(X, y)
+	ds, err := newDataset(X, y, binaryLabels)
 	if err != nil {
 		return nil, err
 	}
@@ -156,14 +156,14 @@ func geometric(m, nw float64) float64 {
 // thousands of features. It also returns an error if X and y are not
 // valid as Fit requires, or if the simplex method fails.
 func Separable(X mat.Matrix, y []float64) (bool, error) {
-	ds, err := newDataset(X, y)
+	ds, err := newDataset(X, y, binaryLabels)
 	if err != nil {
 		return false, err
 	}
 	if err := ds.check(nil); err != nil {
 		return false, err
 	}
-	if ds.classes() < 2 {
+	if ds.single() {
 		return true, nil
 	}
 
@@ -253,18 +253,22 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	return t > 6*eps*float64(d+1), nil
 }
 
+// binaryLabels are the labels of the margin routines: a hyperplane's
+// sides.
+var binaryLabels = []float64{-1, 1}
+
 // maxSimplex is the most elements of the dense linear program that
 // Separable solves: 2^27 float64s take a gigabyte.
 const maxSimplex = 1 << 27
 
-// classes returns the number of distinct labels in ds, 1 or 2.
-func (ds *dataset) classes() int {
+// single reports whether every row of ds has the same label.
+func (ds *dataset) single() bool {
 	for _, v := range ds.y {
 		if v != ds.y[0] {
-			return 2
+			return false
 		}
 	}
-	return 1
+	return true
 }
 
 // DefaultMarginTol is the tolerance used when MarginSettings.Tol is zero.
@@ -317,7 +321,7 @@ func (s *MarginSettings) resolve() (MarginSettings, error) {
 // routine, or the first error in the shape and labels of the data, the
 // settings, and the values of the data, in that order.
 func marginData(X mat.Matrix, y []float64, s *MarginSettings) (*dataset, MarginSettings, error) {
-	ds, err := newDataset(X, y)
+	ds, err := newDataset(X, y, binaryLabels)
 	if err != nil {
 		return nil, MarginSettings{}, err
 	}
@@ -394,7 +398,7 @@ func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, err
 	if err != nil {
 		return MaxMargin{}, err
 	}
-	if !set.NoBias && ds.classes() < 2 {
+	if !set.NoBias && ds.single() {
 		return MaxMargin{W: make([]float64, ds.d), B: ds.y[0], Lower: math.Inf(1), Upper: math.Inf(1)}, nil
 	}
 	groups := 1

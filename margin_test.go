@@ -257,7 +257,7 @@ func TestMarginErrors(t *testing.T) {
 			{X, y, []float64{1}, 0, "perceptron: w has length 1, want 2 (the number of columns of X)"},
 			{X, y, []float64{1, math.Inf(1)}, 0, "perceptron: w[1] is +Inf, want a finite value"},
 			{X, y, []float64{1, 1}, math.NaN(), "perceptron: b is NaN, want a finite value"},
-			{X, []float64{1, 2, 1}, []float64{1, 1}, 0, "perceptron: y[1] is 2, want -1 or +1"},
+			{X, []float64{1, 2, 1}, []float64{1, 1}, 0, "perceptron: y[1] is 2, not one of the classes [-1 1]"},
 			{X, y[:2], []float64{1, 1}, 0, "perceptron: len(y) is 2, want 3 (the number of rows of X)"},
 			{bad, y, []float64{1, 1}, 0, "perceptron: X[1, 1] is NaN, want a finite value"},
 			{huge, y, []float64{1e10, 1e10}, 0, "perceptron: w·x+b overflows at row 1"},
@@ -487,7 +487,7 @@ func TestNovikoffBoundByHand(t *testing.T) {
 				if err != nil || nb.Margin > nb.R || nb.Bound < 1 || nb.Bound-1 > 1e-12 {
 					t.Errorf("row %v, noBias=%t, label %v: %+v, %v", row, noBias, label, nb, err)
 				}
-				p := &Perceptron{NoBias: noBias}
+				p := &Perceptron{NoBias: noBias, Labels: binaryLabels}
 				if err := p.Fit(X, y); err != nil || p.Stats().Mistakes != 1 {
 					t.Errorf("row %v, noBias=%t, label %v: %d mistakes, %v", row, noBias, label, p.Stats().Mistakes, err)
 				}

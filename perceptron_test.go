@@ -90,9 +90,9 @@ func TestPerceptronMatchesNaive(t *testing.T) {
 			fitRand, refRand = rand.New(rand.NewPCG(seed, 7)), rand.New(rand.NewPCG(seed, 7))
 		}
 		var trace []update
-		p := &Perceptron{Epochs: epochs, Rate: rate, Rand: fitRand, NoBias: !bias, InitWeights: w0, InitBias: b0,
+		p := &Perceptron{Epochs: epochs, Rate: rate, Rand: fitRand, NoBias: !bias, InitWeights: w0, InitBias: b0, Labels: binaryLabels,
 			OnUpdate: func(u Update) {
-				epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
+				epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Biases[0]
 				trace = append(trace, update{epoch, i, slices.Clone(w), b})
 			},
 		}
@@ -147,7 +147,7 @@ func TestPerceptronTraces(t *testing.T) {
 		NoBias:      true,
 		InitWeights: []float64{1, -0.8},
 		OnUpdate: func(u Update) {
-			w, b := u.Weights, u.Bias
+			w, b := u.Weights, u.Biases[0]
 			if b != 0 {
 				t.Errorf("3 points: bias %v through the origin", b)
 			}
@@ -224,7 +224,7 @@ func TestMistakeBound(t *testing.T) {
 			gamma = min(gamma, y[i]*a)
 			R = max(R, floats.Norm(x, 2))
 		}
-		p := &Perceptron{NoBias: true, Epochs: 1 << 20, Rate: []float64{0, 0.01, 3}[trial%3]}
+		p := &Perceptron{NoBias: true, Epochs: 1 << 20, Rate: []float64{0, 0.01, 3}[trial%3], Labels: binaryLabels}
 		if trial%2 == 1 {
 			p.Rand = rand.New(rand.NewPCG(uint64(trial), 1))
 		}
@@ -312,21 +312,27 @@ func TestFitErrors(t *testing.T) {
 		{"empty X", Perceptron{}, &mat.Dense{}, nil, "X has no rows"},
 		{"no columns", Perceptron{}, matrixOnly{mat.NewDense(2, 1, nil).Slice(0, 2, 0, 0)}, []float64{1, 1}, "X has no columns"},
 		{"short y", Perceptron{}, X(1, 2, 3, 4), []float64{1}, "len(y) is 1, want 2"},
-		{"bad label", Perceptron{}, X(1, 2, 3, 4), []float64{1, 2}, "y[1] is 2, want -1 or +1"},
-		{"0/1 labels", Perceptron{}, X(1, 2, 3, 4, 5, 6), []float64{1, 0, 1}, "y[1] is 0, want -1 or +1 (the labels look like 0/1: map 0 to -1)"},
-		{"NaN label", Perceptron{}, X(1, 2, 3, 4), []float64{nan, 1}, "y[0] is NaN"},
+		{"single class", Perceptron{}, X(1, 2, 3, 4), []float64{2, 2}, "y has the single class 2: want at least two classes"},
+		{"label not in Labels", Perceptron{Labels: []float64{0, 1}}, X(1, 2, 3, 4), []float64{1, 2}, "y[1] is 2, not one of the classes [0 1]"},
+		{"single Labels", Perceptron{Labels: []float64{1, 1}}, X(1, 2, 3, 4), []float64{1, 1}, "Labels lists the single class [1], want at least two"},
+		{"NaN Labels", Perceptron{Labels: []float64{1, nan}}, X(1, 2, 3, 4), []float64{1, 1}, "Labels[1] is NaN"},
+		{"NaN label", Perceptron{}, X(1, 2, 3, 4), []float64{nan, 1}, "y[0] is NaN, want a finite class value"},
+		{"infinite label", Perceptron{}, X(1, 2, 3, 4, 5, 6), []float64{1, 2, -inf}, "y[2] is -Inf, want a finite class value"},
 		{"NaN in X", Perceptron{}, X(1, 2, 3, nan), []float64{1, -1}, "X[1, 1] is NaN"},
 		{"+Inf in X", Perceptron{}, X(inf, 2, 3, 4), []float64{1, -1}, "X[0, 0] is +Inf"},
 		{"-Inf in X", Perceptron{}, X(1, 2, -inf, 4), []float64{1, -1}, "X[1, 0] is -Inf"},
-		{"NaN in X, shuffled", Perceptron{Rand: rand.New(rand.NewPCG(1, 1))}, X(1, 2, 3, nan), []float64{1, 1}, "X[1, 1] is NaN"},
-		{"negative epochs", Perceptron{Epochs: -1}, X(1, 2), []float64{1}, "Epochs is -1"},
-		{"negative rate", Perceptron{Rate: -0.5}, X(1, 2), []float64{1}, "Rate is -0.5"},
-		{"NaN rate", Perceptron{Rate: nan}, X(1, 2), []float64{1}, "Rate is NaN"},
-		{"infinite rate", Perceptron{Rate: inf}, X(1, 2), []float64{1}, "Rate is +Inf"},
-		{"short InitWeights", Perceptron{InitWeights: []float64{1}}, X(1, 2), []float64{1}, "InitWeights has length 1, want 2"},
-		{"NaN InitWeights", Perceptron{InitWeights: []float64{0, nan}}, X(1, 2), []float64{1}, "InitWeights[1] is NaN"},
-		{"NaN InitBias", Perceptron{InitBias: nan}, X(1, 2), []float64{1}, "InitBias is NaN"},
-		{"InitBias with NoBias", Perceptron{NoBias: true, InitBias: 1}, X(1, 2), []float64{1}, "InitBias is 1 with NoBias set"},
+		{"NaN in X, shuffled", Perceptron{Rand: rand.New(rand.NewPCG(1, 1))}, X(1, 2, 3, nan), []float64{1, -1}, "X[1, 1] is NaN"},
+		{"NaN in X, 3 classes", Perceptron{}, X(1, 2, 3, 4, 5, nan), []float64{1, 2, 3}, "X[2, 1] is NaN"},
+		{"negative epochs", Perceptron{Epochs: -1}, X(1, 2, 3, 4), []float64{1, -1}, "Epochs is -1"},
+		{"negative rate", Perceptron{Rate: -0.5}, X(1, 2, 3, 4), []float64{1, -1}, "Rate is -0.5"},
+		{"NaN rate", Perceptron{Rate: nan}, X(1, 2, 3, 4), []float64{1, -1}, "Rate is NaN"},
+		{"infinite rate", Perceptron{Rate: inf}, X(1, 2, 3, 4), []float64{1, -1}, "Rate is +Inf"},
+		{"short InitWeights", Perceptron{InitWeights: []float64{1}}, X(1, 2, 3, 4), []float64{1, -1}, "InitWeights has length 1, want 2"},
+		{"short InitWeights, 3 classes", Perceptron{InitWeights: []float64{1, 2}}, X(1, 2, 3, 4, 5, 6), []float64{1, 2, 3}, "InitWeights has length 2, want 6 (the number of columns times the 3 classes)"},
+		{"InitBias, 3 classes", Perceptron{InitBias: 1}, X(1, 2, 3, 4, 5, 6), []float64{1, 2, 3}, "InitBias is 1 with 3 classes, want 0"},
+		{"NaN InitWeights", Perceptron{InitWeights: []float64{0, nan}}, X(1, 2, 3, 4), []float64{1, -1}, "InitWeights[1] is NaN"},
+		{"NaN InitBias", Perceptron{InitBias: nan}, X(1, 2, 3, 4), []float64{1, -1}, "InitBias is NaN"},
+		{"InitBias with NoBias", Perceptron{NoBias: true, InitBias: 1}, X(1, 2, 3, 4), []float64{1, -1}, "InitBias is 1 with NoBias set"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.p.Fit(tc.X, tc.y)
@@ -454,7 +460,7 @@ func TestPredictPanics(t *testing.T) {
 }
 
 func TestPredictSignOfZero(t *testing.T) {
-	p := &Perceptron{NoBias: true}
+	p := &Perceptron{NoBias: true, Labels: binaryLabels}
 	// One update on (1, 0) with y=-1 gives w=(-1, 0); (0, 5) scores 0.
 	if err := p.Fit(mat.NewDense(1, 2, []float64{1, 0}), []float64{-1}); err != nil {
 		t.Fatal(err)
@@ -594,7 +600,7 @@ func TestLearnErrors(t *testing.T) {
 		want string
 	}{
 		{nil, 1, "x is empty"},
-		{[]float64{1, 2}, 0, "y is 0, want -1 or +1"},
+		{[]float64{1, 2}, 0, "y is 0, not one of the classes [-1 1]"},
 		{[]float64{math.NaN(), 2}, 1, "x[0] is NaN"},
 	} {
 		if _, err := p.Learn(tc.x, tc.y); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -606,7 +612,7 @@ func TestLearnErrors(t *testing.T) {
 	}
 	var calls []update
 	p.OnUpdate = func(u Update) {
-		epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Bias
+		epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Biases[0]
 		calls = append(calls, update{epoch, i, slices.Clone(w), b})
 	}
 	if _, err := p.Learn([]float64{1, 2}, 1); err != nil {
@@ -626,7 +632,7 @@ func TestLearnErrors(t *testing.T) {
 	// p has the bias 1: through the origin it cannot go on.
 	p.NoBias = true
 	before := slices.Clone(p.Weights())
-	if _, err := p.Learn([]float64{-1, -2}, 1); err == nil || !strings.Contains(err.Error(), "NoBias is set, but the bias is 1, want 0") {
+	if _, err := p.Learn([]float64{-1, -2}, 1); err == nil || !strings.Contains(err.Error(), "NoBias is set, but the biases are [1], want 0") {
 		t.Errorf("Learn with NoBias after a bias: error %v", err)
 	}
 	if !slices.Equal(p.Weights(), before) || p.Bias() != 1 {
@@ -663,10 +669,11 @@ func FuzzFit(f *testing.F) {
 }
 
 // fuzzSet decodes a fuzzed data set of d columns: bytes 253, 254 and 255
-// of xs stand for -Inf, +Inf and NaN and others for c-128; labels 0 and 1
-// of ys for -1 and +1, and others for themselves, none of them a valid
-// label. valid reports whether Fit should accept the set; ok is false if
-// xs holds no row.
+// of xs and ys stand for -Inf, +Inf and NaN, other bytes of xs for c-128,
+// and other labels of ys 0 and 1 for -1 and +1 and others for themselves,
+// class values all. valid reports whether Fit should accept the set: rows
+// and labels of finite values, as many, of at least two classes; ok is
+// false if xs holds no row.
 func fuzzSet(d uint8, xs, ys []byte) (data, y []float64, valid, ok bool) {
 	if d == 0 || len(xs) < int(d) {
 		return nil, nil, false, false
@@ -674,32 +681,30 @@ func fuzzSet(d uint8, xs, ys []byte) (data, y []float64, valid, ok bool) {
 	n := len(xs) / int(d)
 	data = make([]float64, n*int(d))
 	valid = len(ys) == n
+	special := func(c byte) float64 {
+		return []float64{math.Inf(-1), math.Inf(1), math.NaN()}[c-253]
+	}
 	for i := range data {
-		switch c := xs[i]; c {
-		case 253:
-			data[i] = math.Inf(-1)
-		case 254:
-			data[i] = math.Inf(1)
-		case 255:
-			data[i] = math.NaN()
-		default:
-			data[i] = float64(int(c) - 128)
-		}
-		if math.IsNaN(data[i]) || math.IsInf(data[i], 0) {
+		data[i] = float64(int(xs[i]) - 128)
+		if c := xs[i]; c >= 253 {
+			data[i] = special(c)
 			valid = false
 		}
 	}
 	y = make([]float64, len(ys))
 	for i, c := range ys {
-		switch c {
-		case 0:
+		switch {
+		case c >= 253:
+			y[i] = special(c)
+			valid = false
+		case c == 0:
 			y[i] = -1
-		case 1:
-			y[i] = 1
 		default:
 			y[i] = float64(c)
-			valid = false
 		}
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(y)))) < 2 {
+		valid = false
 	}
 	return data, y, valid, true
 }

@@ -23,7 +23,10 @@ import (
 // and the weights after every update, and the pocket is the candidate that
 // misclassifies the fewest training rows, the earliest of those if several
 // tie. A row counts as misclassified when Predict with the weights gets it
-// wrong, a score of zero being +1. Fit counts every candidate, so an update
+// wrong: with two classes, a score of zero is the second class; with more,
+// the first class of the greatest score is the prediction, so that a row
+// whose class ties for the greatest score counts as misclassified unless
+// its class comes first. Fit counts every candidate, so an update
 // costs at least as many dot products as the pocket misclassifies rows,
 // and n for a candidate that wins: a count stops as soon as the candidate
 // has as many misclassified rows as the pocket, since it can no longer
@@ -75,12 +78,16 @@ type Pocket struct {
 	// the running weights, not the pocket.
 	OnUpdate func(Update)
 
+	// Labels are the classes, as in Perceptron.
+	Labels []float64
+
 	// Ratchet makes Fit keep the pocket by Gallant's ratchet, which counts
 	// only the weights whose run beats the pocket's, instead of every
 	// candidate. It costs less, and can miss the best weights of the run.
 	Ratchet bool
 
 	lin           linear
+	classes       []float64
 	misclassified int
 	stats         Stats
 }
@@ -89,19 +96,26 @@ type Pocket struct {
 // Perceptron's Fit does, with the same stopping rule and the same errors,
 // and keeps the pocket weights.
 func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y)
+	ds, err := newDataset(X, y, p.Labels)
 	if err != nil {
 		return err
 	}
-	s, err := p.settings().resolve(ds.d)
+	S := scores(ds.classes)
+	s, err := p.settings().resolve(ds.d, S)
 	if err != nil {
 		return err
 	}
-	lin := s.start(ds.d)
-	c := newCounter(ds)
+	lin := s.start(ds.d, S)
+	c := newCounter(ds, S)
 	defer c.crew.stop()
-	pk := &pocket{l: lin.clone(), e: c.first(&lin)}
-	var kept func(i, t int)
+	// The pocket's count only falls, from that of the starting weights,
+	// or with the ratchet from n, the count of its empty pocket.
+	most := -1
+	if p.Ratchet {
+		most = ds.n
+	}
+	pk := &pocket{l: lin.clone(), e: c.first(&lin, most)}
+	var kept func(i, t, other int)
 	var last func(end int, converged bool)
 	if p.Ratchet {
 		kept, last = pk.ratchet(c, &lin, ds.n)
@@ -116,52 +130,64 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	last(stats.Epochs*ds.n, stats.Converged)
-	p.lin, p.misclassified, p.stats = pk.l, pk.e, stats
+	p.lin, p.classes, p.misclassified, p.stats = pk.l, ds.classes, pk.e, stats
 	return nil
 }
 
-// Predict returns the label of x: +1 if w·x+b >= 0 for the pocket w and
-// b, and -1 otherwise. It panics if the pocket has not been fitted or if
-// len(x) is not the number of weights. Predict and Score may be called
-// concurrently with each other, but not with Fit.
+// Predict returns the class of x that the pocket weights choose, as
+// Perceptron's Predict does. It panics if the pocket has not been fitted
+// or if len(x) is not the number of columns. Predict and the scoring
+// methods may be called concurrently with each other, but not with Fit.
 func (p *Pocket) Predict(x []float64) float64 {
-	return sign(p.lin.checked(x, "Predict").score(vec{val: x}))
+	return p.lin.checked(x, "Predict").predict(p.classes, vec{val: x})
 }
 
-// Score returns the decision function w·x+b of the pocket w and b. It
-// panics as Predict does.
+// Score returns the decision function w·x+b of the pocket of two
+// classes. It panics as Predict does, and for more classes.
 func (p *Pocket) Score(x []float64) float64 {
-	return p.lin.checked(x, "Score").score(vec{val: x})
+	return p.lin.binaryScore(x, 1, "Score")
 }
 
-// ScoreRows returns in dst, which it allocates if dst is nil, the scores
-// of the rows of X, dense or sparse, as Score computes them: exactly for
-// dense rows, and up to rounding for sparse ones, read in O(non-zeros). It
-// spreads the rows over GOMAXPROCS goroutines. It panics as Score does,
-// if X does not have the number of columns the model was fitted on, if
-// dst is not nil and its length is not the number of rows of X, or if X is
-// a mat.RowNonZeroDoer that yields an element out of range or not finite.
+// Scores returns the scores of x under the pocket weights, as
+// Perceptron's Scores does.
+func (p *Pocket) Scores(dst, x []float64) []float64 {
+	return p.lin.scoresTo(dst, x, 1, "Scores")
+}
+
+// ScoreRows returns the scores of the rows of X under the pocket weights,
+// as Perceptron's ScoreRows does.
 func (p *Pocket) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	l := p.lin.fittedFor("ScoreRows")
-	return scoreRows(dst, X, l.dim(), l.score)
+	return p.lin.scoreRows(dst, X, 1)
 }
 
-// PredictRows returns in dst, which it allocates if dst is nil, the labels
-// of the rows of X, dense or sparse: the signs of the scores of ScoreRows.
-// It panics as ScoreRows does.
+// PredictRows returns the classes of the rows of X, as Perceptron's
+// PredictRows does.
 func (p *Pocket) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return signs(p.ScoreRows(dst, X))
+	return p.lin.predictRows(dst, X, p.classes)
 }
 
-// Weights returns a copy of the pocket weights.
-// It returns nil if the pocket has not been fitted.
+// Classes returns a copy of the classes, in ascending order, or nil if
+// the pocket has not been fitted.
+func (p *Pocket) Classes() []float64 {
+	return slices.Clone(p.classes)
+}
+
+// Weights returns a copy of the pocket weights, laid out as Perceptron's
+// Weights.
 func (p *Pocket) Weights() []float64 {
-	return append([]float64(nil), p.lin.w...)
+	return slices.Clone(p.lin.w)
 }
 
-// Bias returns the pocket bias.
+// Bias returns the pocket bias of two classes, or 0 if the pocket has not
+// been fitted. It panics for more classes.
 func (p *Pocket) Bias() float64 {
-	return p.lin.b
+	return p.lin.bias("Bias")
+}
+
+// Biases returns a copy of the pocket biases: one for two classes, and
+// one per class for more.
+func (p *Pocket) Biases() []float64 {
+	return slices.Clone(p.lin.b)
 }
 
 // Misclassified returns the number of training rows that the pocket
@@ -178,7 +204,7 @@ func (p *Pocket) Stats() Stats {
 }
 
 func (p *Pocket) settings() settings {
-	return settings{epochs: p.Epochs, rate: p.Rate, rnd: p.Rand, noBias: p.NoBias, w0: p.InitWeights, b0: p.InitBias, onUpdate: p.OnUpdate}
+	return settings{epochs: p.Epochs, rate: p.Rate, rnd: p.Rand, noBias: p.NoBias, w0: p.InitWeights, b0: p.InitBias, labels: p.Labels, onUpdate: p.OnUpdate}
 }
 
 // pocket is the pocket of a run: its weights and the number of training
@@ -190,8 +216,8 @@ type pocket struct {
 
 // keep puts a copy of l, which misclassifies e rows, in the pocket.
 func (pk *pocket) keep(l *linear, e int) {
-	copy(pk.l.w, l.w)
-	pk.l.b, pk.e = l.b, e
+	pk.l.set(l)
+	pk.e = e
 }
 
 // exact returns the hooks by which Fit keeps the exact pocket of the run
@@ -201,7 +227,7 @@ func (pk *pocket) keep(l *linear, e int) {
 // last candidate is lin at the end. Candidates are copied into a batch and
 // counted together; the batch then updates the pocket in the order of the
 // run, so that the earliest candidate wins a tie.
-func (pk *pocket) exact(c *counter, lin *linear) (kept func(i, t int), last func(end int, converged bool)) {
+func (pk *pocket) exact(c *counter, lin *linear) (kept func(i, t, other int), last func(end int, converged bool)) {
 	cands := c.batch[:0]
 	flush := func() {
 		c.count(cands, pk.e)
@@ -218,16 +244,20 @@ func (pk *pocket) exact(c *counter, lin *linear) (kept func(i, t int), last func
 		cands = cands[:0]
 	}
 	push := func() {
+		if c.inPlace {
+			// Counted at once, before the update, it needs no copy.
+			cands = append(cands, *lin)
+			flush()
+			return
+		}
 		cands = cands[:len(cands)+1]
-		l := &cands[len(cands)-1]
-		copy(l.w, lin.w)
-		l.b = lin.b
+		cands[len(cands)-1].set(lin)
 		if len(cands) == cap(cands) {
 			flush()
 		}
 	}
 	updates := 0
-	kept = func(int, int) {
+	kept = func(int, int, int) {
 		if updates > 0 {
 			push()
 		}
@@ -248,18 +278,17 @@ func (pk *pocket) exact(c *counter, lin *linear) (kept func(i, t int), last func
 // at the next mistake or at the end of the run, by the visits it lived:
 // its run beats the pocket's if it is longer, which it first was after
 // record+1 visits, so that the pocket's run becomes record+1.
-func (pk *pocket) ratchet(c *counter, lin *linear, n int) (kept func(i, t int), last func(end int, converged bool)) {
+func (pk *pocket) ratchet(c *counter, lin *linear, n int) (kept func(i, t, other int), last func(end int, converged bool)) {
 	// Gallant's pocket starts empty: its count is taken as n, every row
 	// misclassified, and the starting weights in it keep their own count
 	// if nothing replaces them.
 	e0 := pk.e
 	pk.e = n
 	made, record, counted := -1, 0, false
-	cands := c.batch[:1]
+	cands := make([]linear, 1)
 	judge := func(end int) {
 		if run := end - made - 1; run > record {
-			copy(cands[0].w, lin.w)
-			cands[0].b = lin.b
+			cands[0] = *lin // counted at once: no copy
 			c.count(cands, pk.e)
 			if c.e[0] < pk.e {
 				pk.keep(lin, c.e[0])
@@ -269,7 +298,7 @@ func (pk *pocket) ratchet(c *counter, lin *linear, n int) (kept func(i, t int), 
 			}
 		}
 	}
-	kept = func(_, t int) {
+	kept = func(_, t, _ int) {
 		judge(t)
 		made = t
 	}
@@ -287,34 +316,41 @@ func (pk *pocket) ratchet(c *counter, lin *linear, n int) (kept func(i, t int), 
 	return kept, last
 }
 
-// countBatch is the number of candidates that the exact pocket counts
-// together.
-const countBatch = 16
+// countBatch is the most candidates that the exact pocket counts
+// together, and countCopies the most float64s their copies take: a
+// candidate larger than that is counted alone, in place.
+const (
+	countBatch  = 16
+	countCopies = 1 << 22
+)
 
 // counter counts the training rows that candidate weights misclassify.
 //
 // A count that cannot win must reach the pocket's count of mistakes, and
 // it reaches it soonest on the rows that the candidate misclassifies. The
-// counter keeps the rows of each label in the order of their margin
-// y(w·x+b) under the pocket, the least first: the rows that the pocket
-// misclassifies, then those nearest its hyperplane, where weights near the
-// pocket err. Such weights often differ from the pocket mostly by a shift
-// of every score, which makes them err on the rows of one label, so a
-// count reads the two labels' rows in chunks, each time from the label
-// whose rows it has found more often misclassified. The first rows of each
-// order are copied into contiguous memory, which the counts read at the
-// speed of a stream, where rows in a random order would each start one.
+// counter keeps the rows of each class in the order of their margin under
+// the pocket, the least first: the rows that the pocket misclassifies,
+// then those nearest its boundaries, where weights near the pocket err.
+// Such weights often differ from the pocket mostly by a shift of the
+// scores, which makes them err on the rows of some classes, so a count
+// reads the classes' rows in chunks, each time from the class whose rows
+// it has found most often misclassified. The first rows of each order are
+// copied into contiguous memory, which the counts read at the speed of a
+// stream, where rows in a random order would each start one.
 type counter struct {
 	ds    *dataset
-	lists [2]rowList
+	lists []rowList // per class
 	crew  *crew
 
-	// The batch of candidates that the crew counts, their counts, and the
-	// scores of each row under candidates whose count read every row.
-	batch  []linear
-	limit  int
-	e      []int
-	scores [][]float64
+	// The copies of candidates, the batch that the crew counts, their
+	// counts, and the margins of each row under candidates whose count
+	// read every row.
+	batch   []linear
+	inPlace bool // the candidates are counted one at a time, not copied
+	cands   []linear
+	limit   int
+	e       []int
+	margins [][]float64
 
 	// The pocket's count when the orders were last made, and scratch for
 	// making them.
@@ -328,7 +364,7 @@ type margined struct {
 	i int
 }
 
-// rowList is the rows of one label, in order, with a copy of the first
+// rowList is the rows of one class, in order, with a copy of the first
 // front.n of them.
 type rowList struct {
 	order []int
@@ -343,54 +379,83 @@ func (l *rowList) row(ds *dataset, p int) vec {
 	return ds.row(l.order[p])
 }
 
-// countChunk is the number of rows a count reads from one label at a
+// countChunk is the number of rows a count reads from one class at a
 // time.
 const countChunk = 16
 
-func newCounter(ds *dataset) *counter {
+// newCounter returns a counter for candidates of S scores on the rows of
+// ds.
+func newCounter(ds *dataset, S int) *counter {
+	size := min(countBatch, max(1, countCopies/(ds.d*S)))
 	c := &counter{
-		ds:     ds,
-		batch:  make([]linear, countBatch),
-		e:      make([]int, countBatch),
-		scores: make([][]float64, countBatch),
+		ds:       ds,
+		lists:    make([]rowList, len(ds.classes)),
+		batch:    make([]linear, size),
+		inPlace:  size == 1,
+		e:        make([]int, size),
+		margins:  make([][]float64, size),
+		byMargin: make([]margined, ds.n),
 	}
 	for k := range c.batch {
-		c.batch[k].w = make([]float64, ds.d)
-		c.scores[k] = make([]float64, ds.n)
-	}
-	c.byMargin = make([]margined, ds.n)
-	pos := 0
-	for _, y := range ds.y {
-		if y > 0 {
-			pos++
+		if !c.inPlace {
+			c.batch[k] = linear{w: make([]float64, ds.d*S), b: make([]float64, S)}
 		}
+		c.margins[k] = make([]float64, ds.n)
 	}
-	c.lists[0].order = make([]int, 0, pos)
-	c.lists[1].order = make([]int, 0, ds.n-pos)
-	for i, y := range ds.y {
-		g := label(y)
+	if c.inPlace {
+		c.batch = c.batch[:0]
+	}
+	count := make([]int, len(c.lists))
+	for i := range ds.n {
+		count[c.class(i)]++
+	}
+	for g := range c.lists {
+		c.lists[g].order = make([]int, 0, count[g])
+	}
+	for i := range ds.n {
+		g := c.class(i)
 		c.lists[g].order = append(c.lists[g].order, i)
 	}
-	c.crew = newCrew(workers(), func() func(int) { return c.countOne })
+	c.crew = newCrew(workers(), func() func(int) {
+		s := make([]float64, S)
+		read, wrong := make([]int, len(c.lists)), make([]int, len(c.lists))
+		return func(k int) { c.countOne(k, s, read, wrong) }
+	})
 	return c
 }
 
-// label returns the list of the rows with label y: 0 for +1, 1 for -1.
-func label(y float64) int {
-	if y > 0 {
-		return 0
+// class returns the index of the class of row i.
+func (c *counter) class(i int) int {
+	if c.ds.cls != nil {
+		return c.ds.cls[i]
 	}
-	return 1
+	if c.ds.y[i] > 0 {
+		return 1
+	}
+	return 0
 }
 
 // first counts the rows that l misclassifies, and orders the rows by
-// their margins under l.
-func (c *counter) first(l *linear) int {
-	copy(c.batch[0].w, l.w)
-	c.batch[0].b = l.b
-	c.count(c.batch[:1], c.ds.n+1)
+// their margins under l. The pocket's count will never be more than
+// most, or if most is -1 the count of l, which sizes the copies of the
+// rows.
+func (c *counter) first(l *linear, most int) int {
+	cands := []linear{l.clone()}
+	c.count(cands, c.ds.n+1)
+	if most < 0 {
+		most = c.e[0]
+	}
+	for g := range c.lists {
+		c.lists[g].front = newRows(c.ds.d, c.frontSize(g, most), c.ds.sparse())
+	}
 	c.reorder(0, c.e[0])
 	return c.e[0]
+}
+
+// frontSize returns the number of rows of class g to copy for a pocket
+// that misclassifies e rows.
+func (c *counter) frontSize(g, e int) int {
+	return min(len(c.lists[g].order), 2*e+countChunk, c.ds.n/4)
 }
 
 // reorder orders the rows by their margins under candidate k of the last
@@ -402,24 +467,19 @@ func (c *counter) reorder(k, e int) {
 		return
 	}
 	c.ordered = e
-	scores := c.scores[k]
+	margins := c.margins[k]
 	for g := range c.lists {
 		l := &c.lists[g]
 		byMargin := c.byMargin[:len(l.order)]
 		for p, i := range l.order {
-			byMargin[p] = margined{c.ds.y[i] * scores[i], i}
+			byMargin[p] = margined{margins[i], i}
 		}
 		slices.SortFunc(byMargin, func(a, b margined) int { return cmp.Compare(a.m, b.m) })
 		for p := range l.order {
 			l.order[p] = byMargin[p].i
 		}
-		// The counts only fall, so the first front is the largest.
-		size := min(len(l.order), 2*e+countChunk, c.ds.n/4)
-		if l.front == nil {
-			l.front = newRows(c.ds.d, size, c.ds.sparse())
-		}
 		l.front.reset()
-		for _, i := range l.order[:size] {
+		for _, i := range l.order[:c.frontSize(g, e)] {
 			l.front.append(c.ds.row(i))
 		}
 	}
@@ -428,40 +488,55 @@ func (c *counter) reorder(k, e int) {
 // count sets c.e[k] to the number of rows that cands[k] misclassifies if
 // it is below limit, and to limit otherwise, for every candidate at once.
 func (c *counter) count(cands []linear, limit int) {
-	c.limit = limit
+	c.cands, c.limit = cands, limit
 	c.crew.do(len(cands))
 }
 
-// countOne counts candidate k of the batch, and keeps its scores.
-func (c *counter) countOne(k int) {
-	l, scores := &c.batch[k], c.scores[k]
-	var read, wrong [2]int
+// countOne counts candidate k of the batch, and keeps the margins of the
+// rows it reads; s is scratch for the scores of a row, read and wrong for
+// the rows read and found misclassified in each class.
+func (c *counter) countOne(k int, s []float64, read, wrong []int) {
+	l, margins := &c.cands[k], c.margins[k]
+	clear(read)
+	clear(wrong)
 	m := 0
 	for m < c.limit {
-		// Read from the label whose rows have been misclassified more
+		// Read from the class whose rows have been misclassified most
 		// often, by the rule of succession.
-		g := 0
-		if (wrong[1]+1)*(read[0]+2) > (wrong[0]+1)*(read[1]+2) {
-			g = 1
-		}
-		if read[g] == len(c.lists[g].order) {
-			g = 1 - g
-			if read[g] == len(c.lists[g].order) {
-				break
+		g := -1
+		for h := range c.lists {
+			if read[h] < len(c.lists[h].order) && (g < 0 || (wrong[h]+1)*(read[g]+2) > (wrong[g]+1)*(read[h]+2)) {
+				g = h
 			}
+		}
+		if g < 0 {
+			break
 		}
 		list := &c.lists[g]
 		end := min(read[g]+countChunk, len(list.order))
 		for p := read[g]; p < end && m < c.limit; p++ {
 			i := list.order[p]
-			a := l.score(list.row(c.ds, p))
-			scores[i] = a
+			margin, misclassified := c.judge(l, list.row(c.ds, p), i, s)
+			margins[i] = margin
 			read[g]++
-			if sign(a) != c.ds.y[i] {
+			if misclassified {
 				wrong[g]++
 				m++
 			}
 		}
 	}
 	c.e[k] = m
+}
+
+// judge returns the margin of row i, x, under l, and whether Predict with
+// l misclassifies it: with two classes the margin is y(w·x+b), and with
+// more the score of its class less the greatest other.
+func (c *counter) judge(l *linear, x vec, i int, s []float64) (float64, bool) {
+	if c.ds.cls == nil {
+		a, y := l.score(x), c.ds.y[i]
+		return y * a, sign(a) != y
+	}
+	l.scores(s, x)
+	t := c.ds.cls[i]
+	return s[t] - s[argmax(s, t)], argmax(s, -1) != t
 }

@@ -67,7 +67,7 @@ func TestPocketMatchesNaive(t *testing.T) {
 		tr := randomTrial(rnd, d)
 		for _, ratchet := range []bool{false, true} {
 			s := tr.settings()
-			p := &Pocket{Epochs: s.Epochs, Rate: s.Rate, Rand: s.Rand, NoBias: s.NoBias, InitWeights: s.InitWeights, InitBias: s.InitBias, Ratchet: ratchet}
+			p := &Pocket{Epochs: s.Epochs, Rate: s.Rate, Rand: s.Rand, NoBias: s.NoBias, InitWeights: s.InitWeights, InitBias: s.InitBias, Labels: s.Labels, Ratchet: ratchet}
 			if err := p.Fit(X, y); err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -354,82 +353,6 @@ func (r *rows) check(order []int) error {
 		}
 	}
 	return nil
-}
-
-// dataset is a training set: rows of checked shape, and their labels,
-// -1 or +1. The visits check the values of the rows.
-type dataset struct {
-	*rows
-	y []float64
-}
-
-// newDataset checks the shape of X and the labels y and returns them as a
-// dataset.
-func newDataset(X mat.Matrix, y []float64) (*dataset, error) {
-	if d, ok := X.(*mat.Dense); X == nil || ok && d == nil {
-		return nil, errors.New("perceptron: X is nil")
-	}
-	if e, ok := X.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
-		return nil, errors.New("perceptron: X has no rows")
-	}
-	n, d := X.Dims()
-	switch {
-	case n == 0:
-		return nil, errors.New("perceptron: X has no rows")
-	case d == 0:
-		return nil, errors.New("perceptron: X has no columns")
-	case len(y) != n:
-		return nil, fmt.Errorf("perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), n)
-	}
-	if err := checkLabels(y); err != nil {
-		return nil, err
-	}
-	r, err := rowsOf(X)
-	if err != nil {
-		return nil, err
-	}
-	return &dataset{rows: r, y: y}, nil
-}
-
-// checkExample returns an error if (x, y) is not a valid example of
-// length d, for Learn.
-func checkExample(x []float64, y float64, d int) error {
-	if len(x) == 0 {
-		return errors.New("perceptron: x is empty")
-	}
-	if len(x) != d {
-		return fmt.Errorf("perceptron: x has length %d, want %d", len(x), d)
-	}
-	if y != -1 && y != 1 {
-		return fmt.Errorf("perceptron: y is %v, want -1 or +1", y)
-	}
-	if j := nonFinite(x); j >= 0 {
-		return fmt.Errorf("perceptron: x[%d] is %v, want a finite value", j, x[j])
-	}
-	return nil
-}
-
-// checkLabels returns an error naming the first label that is not -1 or +1.
-func checkLabels(y []float64) error {
-	for i, v := range y {
-		if v == -1 || v == 1 {
-			continue
-		}
-		if zeroOne(y) {
-			return fmt.Errorf("perceptron: y[%d] is %v, want -1 or +1 (the labels look like 0/1: map 0 to -1)", i, v)
-		}
-		return fmt.Errorf("perceptron: y[%d] is %v, want -1 or +1", i, v)
-	}
-	return nil
-}
-
-func zeroOne(y []float64) bool {
-	for _, v := range y {
-		if v != 0 && v != 1 {
-			return false
-		}
-	}
-	return true
 }
 
 // finite reports whether v is neither NaN nor an infinity.

@@ -47,13 +47,16 @@ type Update struct {
 	// update by Learn.
 	Row int
 
-	// Weights and Bias are the weights and the bias after the update, of
-	// the running perceptron; the averaged, voted and pocket weights are
-	// formed from these. They belong to the classifier: the callback must
-	// not modify or retain them. Kernel has no weight vector, and leaves
-	// Weights nil.
+	// Weights and Biases are the weights and the biases after the update,
+	// of the running perceptron, laid out as Weights and Biases of the
+	// classifier lay them out: for two classes the d weights w and the
+	// one bias b; for K classes the weights of each feature for every
+	// class, Weights[j·K+c] for feature j and class c, and K biases. The
+	// averaged, voted and pocket weights are formed from these. They
+	// belong to the classifier: the callback must not modify or retain
+	// them. Kernel has no weight vector, and leaves Weights nil.
 	Weights []float64
-	Bias    float64
+	Biases  []float64
 
 	// Vectors is the number of support vectors after the update, for
 	// Kernel, and 0 for the linear classifiers.
@@ -69,26 +72,36 @@ type settings struct {
 	noBias   bool
 	w0       []float64
 	b0       float64
+	labels   []float64
 	onUpdate func(Update)
 }
 
 // resolve returns s with its defaults filled in, or an error if a setting
-// is not valid for rows of length d.
-func (s settings) resolve(d int) (settings, error) {
+// is not valid for a model of S scores on rows of length d.
+func (s settings) resolve(d, S int) (settings, error) {
 	switch {
 	case s.epochs < 0:
 		return s, fmt.Errorf("perceptron: Epochs is %d, want >= 0", s.epochs)
 	case s.rate < 0 || !finite(s.rate):
 		return s, fmt.Errorf("perceptron: Rate is %v, want a finite value >= 0", s.rate)
-	case s.w0 != nil && len(s.w0) != d:
+	case s.w0 != nil && len(s.w0) != d*S && S == 1:
 		return s, fmt.Errorf("perceptron: InitWeights has length %d, want %d (the number of columns)", len(s.w0), d)
+	case s.w0 != nil && len(s.w0) != d*S:
+		return s, fmt.Errorf("perceptron: InitWeights has length %d, want %d (the number of columns times the %d classes)", len(s.w0), d*S, S)
 	case !finite(s.b0):
 		return s, fmt.Errorf("perceptron: InitBias is %v, want a finite value", s.b0)
 	case s.noBias && s.b0 != 0:
 		return s, fmt.Errorf("perceptron: InitBias is %v with NoBias set, want 0", s.b0)
+	case S > 1 && s.b0 != 0:
+		return s, fmt.Errorf("perceptron: InitBias is %v with %d classes, want 0: their biases start at zero", s.b0, S)
 	}
 	if j := nonFinite(s.w0); j >= 0 {
 		return s, fmt.Errorf("perceptron: InitWeights[%d] is %v, want a finite value", j, s.w0[j])
+	}
+	if s.labels != nil {
+		if _, err := classesOf(nil, s.labels); err != nil {
+			return s, err
+		}
 	}
 	if s.epochs == 0 {
 		s.epochs = DefaultEpochs

@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -15,19 +16,23 @@ import (
 // 1999). It trains as Perceptron does, for Epochs epochs, and every weight
 // vector w_k, b_k that the run produces votes with weight c_k, the number
 // of visits after which it was the current one: the visit that made it,
-// and those it then classified right. Voted predicts the sign of the vote
-// sum_k c_k·sign(w_k·x+b_k), +1 on a tie.
+// and those it then classified right. With two classes Voted predicts the
+// sign of the vote sum_k c_k·sign(w_k·x+b_k), the second class on a tie.
+// With more, each voter w_k votes c_k times for the class it predicts,
+// that of its greatest score, and Voted predicts the class with the most
+// votes, the first of those if several tie.
 //
 // Freund and Schapire run all Epochs epochs. Once an epoch makes no
 // mistake the weights can no longer change, so Fit stops passing over the
 // data and adds the visits of the epochs left to the count of the last
 // weights, in closed form; Stats reports the epochs passed.
 //
-// Voted keeps the run compactly instead of as K+1 weight vectors: the
+// Voted keeps the run compactly instead of as M+1 weight vectors: the
 // starting weights, one copy of each row that was ever a mistake with its
-// step Rate·y, and for each of the K mistakes the row it was and the count
-// c_k of the vector it made. For m distinct rows of d features that is
-// (m+2)·d + m float64s and 2K+2 ints. However many epochs the run takes,
+// step Rate·y, and for each of the M mistakes the row it was and the count
+// c_k of the vector it made (with more than two classes, also the class
+// that lost). For m distinct rows of d features and two classes that is
+// (m+2)·d + m float64s and 2M+2 ints. However many epochs the run takes,
 // the rows are never more than the training set, and each mistake costs
 // two ints. An epoch costs what Perceptron's does, and each mistake an
 // append more; once, at the end, Fit copies the m rows: one pass of writes
@@ -37,8 +42,10 @@ import (
 // Score computes every w_k·x+b_k, up to rounding and short of overflow,
 // in one pass: one dot product for each distinct row, then one addition
 // for each mistake, since w_k·x+b_k is w_(k-1)·x+b_(k-1) plus the
-// mistake's step times x_k·x+1, or times x_k·x through the origin. A
-// prediction costs m dot products and K additions.
+// mistake's step times x_k·x+1, or times x_k·x through the origin; with
+// more than two classes a mistake changes the scores of its two classes
+// so, and the voter's class is the greatest of the K scores. A prediction
+// costs m dot products and M additions, or O(M·K) with K classes.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Voted struct {
@@ -62,44 +69,55 @@ type Voted struct {
 	// InitBias is the starting bias, as in Perceptron.
 	InitBias float64
 
+	// Labels are the classes, as in Perceptron.
+	Labels []float64
+
 	// OnUpdate is called after every update with the new voter's weights,
 	// as in Perceptron.
 	OnUpdate func(Update)
 
-	first linear    // w_0, b_0
-	last  linear    // w_K, b_K
-	rows  *rows     // the distinct mistaken rows
-	steps []float64 // Rate·y of each distinct row
-	unit  float64   // 1 if the steps move the bias, 0 through the origin
-	votes []vote    // votes[0] is w_0's; votes[k] is the k-th mistake's
-	stats Stats
+	first   linear    // w_0, b_0
+	last    linear    // w_K, b_K
+	rows    *rows     // the distinct mistaken rows
+	steps   []float64 // the step of each distinct row: Rate·y for two classes, Rate for more
+	unit    float64   // 1 if the steps move the bias, 0 through the origin
+	votes   []vote    // votes[0] is w_0's; votes[k] is the k-th mistake's
+	classes []float64
+	stats   Stats
 }
 
 // vote is a voter: the distinct row whose mistake made it (unused for
-// w_0) and its count.
+// w_0), its count, and with more than two classes the class that the
+// mistake moved up and the one it moved down.
 type vote struct {
-	row, count int
+	row, count  int
+	class, down int
 }
 
 // Fit trains the voted perceptron on the rows of X with labels y. It runs
 // as Perceptron's Fit does, with the same errors, and keeps the voters of
 // the run of Epochs epochs.
 func (v *Voted) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y)
+	ds, err := newDataset(X, y, v.Labels)
 	if err != nil {
 		return err
 	}
-	s, err := v.settings().resolve(ds.d)
+	S := scores(ds.classes)
+	s, err := v.settings().resolve(ds.d, S)
 	if err != nil {
 		return err
 	}
-	lin := s.start(ds.d)
+	lin := s.start(ds.d, S)
 	w0 := lin.clone()
 	// Each vote holds first the visit that made it; the count of a vote
 	// is the number of visits from it to the next vote's.
 	votes := []vote{{row: -1}}
-	stats, err := s.run(ds, newRule(ds, &lin, &s, func(i, visit int) {
-		votes = append(votes, vote{row: i, count: visit})
+	stats, err := s.run(ds, newRule(ds, &lin, &s, func(i, visit, other int) {
+		vt := vote{row: i, count: visit}
+		if S > 1 {
+			vt.class, vt.down = ds.cls[i], other
+		}
+		votes = append(votes, vt)
 	}))
 	if err != nil {
 		return err
@@ -131,88 +149,143 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	steps := make([]float64, len(first))
 	for r, i := range first {
 		rows.append(ds.row(i))
-		steps[r] = s.rate * ds.y[i]
+		steps[r] = s.rate
+		if S == 1 {
+			steps[r] *= ds.y[i]
+		}
 	}
 	v.unit = 1
 	if s.noBias {
 		v.unit = 0
 	}
-	v.first, v.last, v.rows, v.steps, v.stats = w0, lin, rows, steps, stats
+	v.first, v.last, v.rows, v.steps, v.classes, v.stats = w0, lin, rows, steps, ds.classes, stats
 	v.votes = append(make([]vote, 0, len(votes)), votes...)
 	return nil
 }
 
-// Predict returns the label of x: +1 if the vote Score(x) is >= 0, and -1
-// otherwise. It panics if the voted perceptron has not been fitted or if
-// len(x) is not the number of weights. Predict and Score may be called
-// concurrently with each other, but not with Fit.
+// Predict returns the class of x that the vote chooses: for two classes
+// the second if the vote Score(x) is >= 0 and the first otherwise; for
+// more, the class with the most votes, the first of those if several
+// tie. It panics if the voted perceptron has not been fitted or if len(x)
+// is not the number of columns. Predict and the scoring methods may be
+// called concurrently with each other, but not with Fit.
 func (v *Voted) Predict(x []float64) float64 {
-	return sign(v.vote(x, "Predict"))
+	v.last.checked(x, "Predict")
+	buf := getScratch(len(v.last.b))
+	v.scores(*buf, vec{val: x})
+	c := decide(v.classes, *buf)
+	putScratch(buf)
+	return c
 }
 
-// Score returns the vote sum_k c_k·sign(w_k·x+b_k), a whole number between
-// minus and plus the number of visits of the run. It panics as Predict
-// does.
+// Score returns the vote of two classes, sum_k c_k·sign(w_k·x+b_k), a
+// whole number between minus and plus the number of visits of the run.
+// It panics as Predict does, and for more classes.
 func (v *Voted) Score(x []float64) float64 {
-	return v.vote(x, "Score")
+	v.last.checkedBinary(x, "Score")
+	var s [1]float64
+	v.scores(s[:], vec{val: x})
+	return s[0]
 }
 
-// vote returns the vote on x; method names the caller in a panic.
-func (v *Voted) vote(x []float64, method string) float64 {
-	v.last.checked(x, method)
-	return v.score(vec{val: x})
+// Scores returns the votes on x, in dst, which it allocates if dst is
+// nil: for two classes the one vote of Score, and for more the votes for
+// each class, sum_k c_k over the voters k whose greatest score is the
+// class's. It panics as Predict does, or if dst is not nil and has the
+// wrong length.
+func (v *Voted) Scores(dst, x []float64) []float64 {
+	v.last.checked(x, "Scores")
+	dst = scoresDst(dst, len(v.last.b))
+	v.scores(dst, vec{val: x})
+	return dst
 }
 
-// score returns the vote on x.
-func (v *Voted) score(x vec) float64 {
-	a := v.first.score(x)
-	vote := float64(v.votes[0].count) * sign(a)
-	if len(v.steps) == 0 {
-		return vote
-	}
-	buf := getScratch(len(v.steps))
-	t := *buf
+// scores sets dst to the votes on x.
+func (v *Voted) scores(dst []float64, x vec) {
+	S := len(dst)
+	buf := getScratch(len(v.steps) + 2*S)
+	defer putScratch(buf)
+	t, s, votes := (*buf)[:len(v.steps)], (*buf)[len(v.steps):len(v.steps)+S], dst
 	for r, step := range v.steps {
 		t[r] = step * (v.rows.row(r).dotVec(x) + v.unit)
 	}
-	for _, vt := range v.votes[1:] {
-		a += t[vt.row]
-		vote += float64(vt.count) * sign(a)
+	v.first.scores(s, x)
+	clear(votes)
+	if S == 1 {
+		a := s[0]
+		votes[0] = float64(v.votes[0].count) * sign(a)
+		for _, vt := range v.votes[1:] {
+			a += t[vt.row]
+			votes[0] += float64(vt.count) * sign(a)
+		}
+		return
 	}
-	putScratch(buf)
-	return vote
+	votes[argmax(s, -1)] += float64(v.votes[0].count)
+	for _, vt := range v.votes[1:] {
+		s[vt.class] += t[vt.row]
+		s[vt.down] -= t[vt.row]
+		votes[argmax(s, -1)] += float64(vt.count)
+	}
 }
 
-// ScoreRows returns in dst, which it allocates if dst is nil, the scores
-// of the rows of X, dense or sparse, as Score computes them: exactly for
-// dense rows, and up to rounding for sparse ones, read in O(non-zeros). It
-// spreads the rows over GOMAXPROCS goroutines. It panics as Score does,
-// if X does not have the number of columns the model was fitted on, if
-// dst is not nil and its length is not the number of rows of X, or if X is
-// a mat.RowNonZeroDoer that yields an element out of range or not finite.
+// ScoreRows returns the votes on the rows of X, dense or sparse, in dst,
+// which it allocates if dst is nil: those of row i at dst[i·S:(i+1)·S], S
+// being the number of scores. It spreads the rows over GOMAXPROCS
+// goroutines. It panics as Predict does, if X does not have the number of
+// columns the model was fitted on, if dst is not nil and has the wrong
+// length, or if X is a mat.RowNonZeroDoer that yields an element out of
+// range or not finite.
 func (v *Voted) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	l := v.last.fittedFor("ScoreRows")
-	return scoreRows(dst, X, l.dim(), v.score)
+	n, _ := X.Dims()
+	S := len(l.b)
+	dst = rowsDst(dst, n*S)
+	eachRow(X, l.dim(), func() func(int, vec) {
+		return func(i int, x vec) { v.scores(dst[i*S:i*S+S], x) }
+	})
+	return dst
 }
 
-// PredictRows returns in dst, which it allocates if dst is nil, the labels
-// of the rows of X, dense or sparse: the signs of the scores of ScoreRows.
-// It panics as ScoreRows does.
+// PredictRows returns the classes of the rows of X, dense or sparse, as
+// Predict chooses them, in dst, which it allocates if dst is nil. It
+// panics as ScoreRows does.
 func (v *Voted) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return signs(v.ScoreRows(dst, X))
+	l := v.last.fittedFor("PredictRows")
+	n, _ := X.Dims()
+	dst = rowsDst(dst, n)
+	eachRow(X, l.dim(), func() func(int, vec) {
+		s := make([]float64, len(l.b))
+		return func(i int, x vec) {
+			v.scores(s, x)
+			dst[i] = decide(v.classes, s)
+		}
+	})
+	return dst
+}
+
+// Classes returns a copy of the classes, in ascending order, or nil if
+// the voted perceptron has not been fitted.
+func (v *Voted) Classes() []float64 {
+	return slices.Clone(v.classes)
 }
 
 // Weights returns a copy of the last weights of the run, w_K, those that
-// Perceptron with the same settings ends with. The vote uses them only as
-// one voter among the others. Weights returns nil if the voted perceptron
-// has not been fitted.
+// Perceptron with the same settings ends with, laid out as Perceptron's
+// Weights. The vote uses them only as one voter among the others. Weights
+// returns nil if the voted perceptron has not been fitted.
 func (v *Voted) Weights() []float64 {
-	return append([]float64(nil), v.last.w...)
+	return slices.Clone(v.last.w)
 }
 
-// Bias returns the last bias of the run, b_K.
+// Bias returns the last bias of the run, b_K, of two classes, or 0 if the
+// voted perceptron has not been fitted. It panics for more classes.
 func (v *Voted) Bias() float64 {
-	return v.last.b
+	return v.last.bias("Bias")
+}
+
+// Biases returns a copy of the last biases of the run.
+func (v *Voted) Biases() []float64 {
+	return slices.Clone(v.last.b)
 }
 
 // Stats returns a description of the training run of the last successful
@@ -222,5 +295,5 @@ func (v *Voted) Stats() Stats {
 }
 
 func (v *Voted) settings() settings {
-	return settings{epochs: v.Epochs, rate: v.Rate, rnd: v.Rand, noBias: v.NoBias, w0: v.InitWeights, b0: v.InitBias, onUpdate: v.OnUpdate}
+	return settings{epochs: v.Epochs, rate: v.Rate, rnd: v.Rand, noBias: v.NoBias, w0: v.InitWeights, b0: v.InitBias, labels: v.Labels, onUpdate: v.OnUpdate}
 }
