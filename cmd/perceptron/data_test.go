@@ -195,7 +195,7 @@ func listDir(t *testing.T, dir string) []string {
 // Usage errors of each command exit with code 2 and one line.
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
-	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n"))
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n-2,0,-1\n1,1,1\n-1,0,-1\n2,2,1\n-2,-1,-1\n"))
 	for _, c := range []struct {
 		args []string
 		want string

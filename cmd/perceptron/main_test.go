@@ -450,13 +450,13 @@ func TestTrainSavesSettings(t *testing.T) {
 		if err := json.Unmarshal(b, &f); err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "initWeights": []any{1.0, -2.0}, "initBias": 0.0}
+		want := map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "initWeights": []any{1.0, -2.0}, "initBias": 0.0, "labels": nil}
 		switch c.name {
 		case "pocket":
 			want["ratchet"] = true
 		case "kernel":
 			want = map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "budget": 3.0, "prediction": "voted",
-				"func": map[string]any{"name": "poly", "degree": 2.0, "gamma": 0.25, "coef0": 1.5}}
+				"func": map[string]any{"name": "poly", "degree": 2.0, "gamma": 0.25, "coef0": 1.5}, "labels": nil}
 		}
 		if got := f.Model.Settings; !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: saved settings %v, want %v", c.name, got, want)
@@ -725,7 +725,7 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		{`"version":2,"classifier"`, `"version":1,"classifier"`, "a label column in a model file of version 1"},
 		{`"format":"perceptron-command-model"`, `"format":"other"`, "not a model file of this command"},
 		{`"type":"Perceptron"`, `"type":"Pocket"`, "the model is a Pocket, not a Perceptron"},
-		{`"type":"Perceptron","version":1`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 1"},
+		{`"type":"Perceptron","version":2`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 2"},
 		{`"classifier":"perceptron"`, `"classifier":"forest"`, `classifier "forest" is not one of`},
 		{`"classifier":"perceptron"`, `"classifier":"voted"`, "the model is a Perceptron, not a Voted"},
 		{`"classifier":"perceptron"`, `"classifier":"averaged"`, "the model is a Perceptron, not an Averaged"},
