@@ -15,6 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,16 +25,41 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/idx"
 )
 
-// dataset is a data file read into rows, with labels -1 and +1 if the
-// file's labels were read.
+// dataset is a data file read into rows, and their labels if the file's
+// labels were read.
 type dataset struct {
 	name string
 	X    mat.Matrix // a *mat.Dense, or a *perceptron.CSR if the file is sparse
-	y    []float64
+
+	// classes are the classes of the rows, and y the index of the label
+	// of each row: of its class, or, for a label of no class, of the
+	// label in others after the classes. Both are nil if the labels were
+	// not read.
+	classes *classSet
+	y       []int
+	others  []string
+
+	// left is the number of rows of other labels left out.
+	left int
 
 	// features names the columns of X, as a header named them; nil if
 	// the file has none.
 	features []string
+}
+
+// values returns the class value of each row, for training: the rows of
+// the training file have a class each.
+func (ds *dataset) values() []float64 {
+	v := make([]float64, len(ds.y))
+	for i, k := range ds.y {
+		v[i] = ds.classes.values[k]
+	}
+	return v
+}
+
+// labels returns the labels of the rows: the classes, then the others.
+func (ds *dataset) labels() []string {
+	return append(slices.Clone(ds.classes.names), ds.others...)
 }
 
 // dataSpec says how to read a data file.
@@ -52,9 +78,9 @@ type dataSpec struct {
 	// the model's -label.
 	labelFlag string
 
-	// labels maps the file's labels to -1 and +1; nil means that the
-	// labels are not read.
-	labels *labeler
+	// labels says how to read the labels; nil means that they are not
+	// read.
+	labels *labelSpec
 }
 
 // useModelLabel sets the label column to that of the saved model s, if
@@ -63,49 +89,6 @@ func (s *dataSpec) useModelLabel(m *saved) {
 	if s.label == "" {
 		s.label, s.labelFlag = m.label, "the model's -label"
 	}
-}
-
-// labeler maps the labels of a file to -1 and +1: pos to +1 and neg to -1,
-// or, with neither set, the labels -1 and +1 to themselves.
-type labeler struct {
-	pos, neg string
-}
-
-// names returns the labels that stand for +1 and -1.
-func (l *labeler) names() (pos, neg string) {
-	if l.pos == "" {
-		return "+1", "-1"
-	}
-	return l.pos, l.neg
-}
-
-// label returns the label, -1 or +1, that s stands for. Two numbers are the
-// same label if they are equal, so that 1, 1.0 and +1 are one label.
-func (l *labeler) label(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if l.pos == "" {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || (v != 1 && v != -1) {
-			return 0, fmt.Errorf("label %q is not -1 or +1 (map the labels with -pos and -neg)", s)
-		}
-		return v, nil
-	}
-	switch {
-	case sameLabel(s, l.pos):
-		return 1, nil
-	case sameLabel(s, l.neg):
-		return -1, nil
-	}
-	return 0, fmt.Errorf("label %q is neither -pos %q nor -neg %q", s, l.pos, l.neg)
-}
-
-func sameLabel(a, b string) bool {
-	if a == b {
-		return true
-	}
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && x == y
 }
 
 // maxCells is the most numbers the command holds in dense rows, 512 MiB of
@@ -253,7 +236,11 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	if !spec.header {
 		hint = fmt.Sprintf(" (if line %d is a header, use -header)", first)
 	}
-	var data, y []float64
+	var lab *labeler
+	if lc >= 0 && spec.labels != nil {
+		lab = newLabeler(spec.labels)
+	}
+	var data []float64
 	for {
 		if len(rec) != nf {
 			return nil, fmt.Errorf("%s:%d: %d fields, want %d as on line %d", name, line, len(rec), nf, first)
@@ -261,17 +248,14 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 		if len(data)+nfeat > maxCells {
 			return nil, fmt.Errorf("%s:%d: too many numbers to hold", name, line)
 		}
+		start, keep := len(data), true
 		for j, s := range rec {
 			if j == lc {
-				if spec.labels != nil {
-					v, err := spec.labels.label(s)
-					if err != nil {
-						if _, nerr := parseNumber(s); nerr == nil {
-							hint = ""
-						}
-						return nil, fmt.Errorf("%s:%d: %v%s", name, line, err, hint)
+				if lab != nil {
+					var err error
+					if keep, err = lab.add(s); err != nil {
+						return nil, fmt.Errorf("%s:%d: field %d: %v", name, line, j+1, err)
 					}
-					y = append(y, v)
 				}
 				continue
 			}
@@ -280,6 +264,9 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 				return nil, fmt.Errorf("%s:%d: field %d: %v%s", name, line, j+1, err, hint)
 			}
 			data = append(data, v)
+		}
+		if !keep {
+			data = data[:start]
 		}
 		hint = ""
 		rec, line, err = read()
@@ -290,10 +277,13 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 			return nil, err
 		}
 	}
-	if lc < 0 {
-		y = nil
+	ds := &dataset{name: name}
+	if lab != nil {
+		if err := lab.finish(ds); err != nil {
+			return nil, err
+		}
 	}
-	ds := &dataset{name: name, X: mat.NewDense(len(data)/nfeat, nfeat, data), y: y}
+	ds.X = mat.NewDense(len(data)/nfeat, nfeat, data)
 	for j, h := range header {
 		if j != lc {
 			ds.features = append(ds.features, strings.TrimSpace(h))
@@ -356,19 +346,20 @@ func parseNumber(s string) (float64, error) {
 // proportion to their non-zeros: an explicit zero, of either sign, is left
 // out, as every other zero is.
 //
-// If labels has pos and neg, the rows of other numeric labels are left
-// out, as the classes of a multi-class file that are not chosen; their
-// indices still count in the features of the file.
-func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, error) {
+// The labels are numbers. The rows that labels leaves out, of labels
+// that -pos and -neg do not pick, still count in the features of the
+// file.
+func readLIBSVM(r io.Reader, name string, labels *labelSpec, d int) (*dataset, error) {
 	var (
 		ptr  = []int{0}
 		ind  []int
 		val  []float64
-		y    []float64
 		maxj int
-		left int     // rows left out
-		seen [2]bool // whether a row of label -1, +1 was read
+		lab  *labeler
 	)
+	if labels != nil {
+		lab = newLabeler(labels)
+	}
 	lr := newLineReader(r)
 	for {
 		text, line, err := lr.next()
@@ -388,22 +379,13 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 				if strings.Contains(f, ":") {
 					return nil, fmt.Errorf("%s:%d: no label: the line starts with %q", name, line, f)
 				}
-				if labels == nil {
+				if lab == nil {
 					continue
 				}
-				if labels.pos != "" && !sameLabel(f, labels.pos) && !sameLabel(f, labels.neg) {
-					if _, err := parseNumber(f); err == nil {
-						keep = false
-						left++
-						continue
-					}
+				if _, err := parseNumber(f); err != nil {
+					return nil, fmt.Errorf("%s:%d: label %q is not a number", name, line, f)
 				}
-				v, err := labels.label(f)
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: %v", name, line, err)
-				}
-				y = append(y, v)
-				seen[int(v+1)/2] = true
+				keep, _ = lab.add(f)
 				continue
 			}
 			is, vs, ok := strings.Cut(f, ":")
@@ -451,19 +433,13 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 			ptr = append(ptr, len(ind))
 		}
 	}
-	if left > 0 && !(seen[0] && seen[1]) {
-		var absent []string
-		for _, c := range []struct {
-			flag, label string
-			seen        bool
-		}{{"-pos", labels.pos, seen[1]}, {"-neg", labels.neg, seen[0]}} {
-			if !c.seen {
-				absent = append(absent, fmt.Sprintf("%q (%s)", c.label, c.flag))
-			}
-		}
-		return nil, fmt.Errorf("%s: no row has the label %s, and %s of other labels are left out", name, joinWords(absent, "or"), plural(left, "row"))
-	}
 	n := len(ptr) - 1
+	ds := &dataset{name: name}
+	if lab != nil && n+lab.left > 0 {
+		if err := lab.finish(ds); err != nil {
+			return nil, err
+		}
+	}
 	if n == 0 {
 		return nil, fmt.Errorf("%s: empty file", name)
 	}
@@ -477,7 +453,8 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", name, libError(err))
 	}
-	return &dataset{name: name, X: X, y: y}, nil
+	ds.X = X
+	return ds, nil
 }
 
 // lineReader reads a text file a line at a time, counting lines.
@@ -530,10 +507,9 @@ func idxPaths(path string, labels bool) (images, lbls string, err error) {
 	return images, lbls, nil
 }
 
-// readIDXFiles reads the IDX data set path, as idxPaths names its files.
-// The labels are read only if labels is not nil: its pos and neg are two
-// class numbers, and the images of other classes are left out.
-func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
+// readIDXFiles reads the IDX data set path, as idxPaths names its files,
+// with its labels if labels is not nil.
+func readIDXFiles(path string, labels *labelSpec, d int) (*dataset, error) {
 	imPath, lbPath, err := idxPaths(path, labels != nil)
 	if err != nil {
 		return nil, err
@@ -567,8 +543,8 @@ func idxError(name string, err error) error {
 }
 
 // readIDX reads IDX images, and their labels if labels is not nil, with the
-// pixels scaled to [0, 1].
-func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labels *labeler, d int) (*dataset, error) {
+// pixels scaled to [0, 1]. The labels are class numbers, from 0 to 255.
+func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labels *labelSpec, d int) (*dataset, error) {
 	im, err := idx.Read(images)
 	if err != nil {
 		return nil, idxError(imName, err)
@@ -576,13 +552,9 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 	if len(im.Data) == 0 {
 		return nil, fmt.Errorf("%s: no pixels in images of dimensions %v", imName, im.Dims)
 	}
-	var (
-		X *mat.Dense
-		y []float64
-	)
+	ds := &dataset{name: imName}
 	if labels == nil {
-		X, err = idx.Images(im)
-		if err != nil {
+		if ds.X, err = idx.Images(im); err != nil {
 			return nil, idxError(imName, err)
 		}
 	} else {
@@ -590,28 +562,41 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 		if err != nil {
 			return nil, idxError(lbName, err)
 		}
-		if labels.pos == "" {
-			return nil, usagef("IDX labels are class numbers: choose two with -pos and -neg")
-		}
-		pos, err1 := strconv.Atoi(labels.pos)
-		neg, err2 := strconv.Atoi(labels.neg)
-		if err1 != nil || err2 != nil {
-			return nil, usagef("IDX labels are class numbers: -pos %q and -neg %q must be whole numbers", labels.pos, labels.neg)
-		}
-		if len(lb.Dims) == 1 {
-			if err := classesPresent(lb.Data, pos, neg); err != nil {
-				return nil, fmt.Errorf("%s: %v", lbName, err)
+		lab := newLabeler(labels)
+		if lab.pos != "" {
+			pos, err1 := strconv.Atoi(lab.pos)
+			neg, err2 := strconv.Atoi(lab.neg)
+			if err1 != nil || err2 != nil {
+				return nil, usagef("IDX labels are class numbers: -pos %q and -neg %q must be whole numbers", lab.pos, lab.neg)
+			}
+			if len(lb.Dims) == 1 {
+				if err := classesPresent(lb.Data, pos, neg); err != nil {
+					return nil, fmt.Errorf("%s: %v", lbName, err)
+				}
+			}
+			if ds.X, _, err = idx.Select(im, lb, pos, neg); err != nil {
+				return nil, idxError(imName+", "+lbName, err)
+			}
+		} else {
+			if len(im.Dims) < 2 || len(lb.Dims) != 1 || im.Dims[0] != lb.Dims[0] {
+				return nil, fmt.Errorf("%s, %s: images %v do not match labels %v", imName, lbName, im.Dims, lb.Dims)
+			}
+			if ds.X, err = idx.Images(im); err != nil {
+				return nil, idxError(imName, err)
 			}
 		}
-		X, y, err = idx.Select(im, lb, pos, neg)
-		if err != nil {
-			return nil, idxError(imName+", "+lbName, err)
+		// The labeler keeps the rows that Select keeps.
+		for _, c := range lb.Data {
+			lab.add(strconv.Itoa(int(c)))
+		}
+		if err := lab.finish(ds); err != nil {
+			return nil, fmt.Errorf("%s: %v", lbName, strings.TrimPrefix(err.Error(), imName+": "))
 		}
 	}
-	if _, c := X.Dims(); d > 0 && c != d {
+	if _, c := ds.X.Dims(); d > 0 && c != d {
 		return nil, fmt.Errorf("%s: images of %d pixels, but the model has %d features", imName, c, d)
 	}
-	return &dataset{name: imName, X: X, y: y}, nil
+	return ds, nil
 }
 
 // classesPresent returns an error that names the classes present if pos or

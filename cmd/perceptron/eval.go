@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -148,11 +149,14 @@ func split(ds *dataset, test float64, seed uint64) (train, tst *dataset, err err
 	}
 	perm := rand.New(rand.NewPCG(seed, 0)).Perm(n)
 	part := func(rows []int) *dataset {
-		y := make([]float64, len(rows))
-		for k, i := range rows {
-			y[k] = ds.y[i]
+		var y []int
+		if ds.y != nil {
+			y = make([]int, len(rows))
+			for k, i := range rows {
+				y[k] = ds.y[i]
+			}
 		}
-		return &dataset{name: ds.name, X: takeRows(ds.X, rows), y: y, features: ds.features}
+		return &dataset{name: ds.name, X: takeRows(ds.X, rows), classes: ds.classes, y: y, others: ds.others, features: ds.features}
 	}
 	return part(perm[nt:]), part(perm[:nt]), nil
 }
@@ -165,11 +169,16 @@ type result struct {
 	train float64
 	test  float64 // NaN if there is no test set
 	stats perceptron.Stats
+
+	// conf is the confusion matrix of the test rows, nil if there are
+	// none.
+	conf *confusion
 }
 
-// fitModel trains the classifier called name on train, and tests it on
-// test if test is not nil.
+// fitModel trains the classifier called name on train, with the classes
+// of train, and tests it on test if test is not nil.
 func fitModel(name string, o *options, train, test *dataset) (*result, error) {
+	o.labels = train.classes.values
 	m, ok := newModel(name, o)
 	if !ok {
 		return nil, usagef("unknown classifier %q: want one of %s", name, classifierNames())
@@ -179,7 +188,7 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 		o.progress.begin(name, cmp.Or(o.epochs, perceptron.DefaultEpochs), n, !o.shuffle)
 	}
 	start := time.Now()
-	err := m.Fit(train.X, train.y)
+	err := m.Fit(train.X, train.values())
 	r := &result{name: name, m: m, fit: time.Since(start), test: math.NaN()}
 	if o.progress != nil {
 		o.progress.end(m)
@@ -189,55 +198,133 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 		// settings.
 		return nil, usagef("training %s: %s", name, libError(err))
 	}
-	r.train = accuracy(m, train, o.progress, "the training rows")
+	r.train, _ = testModel(m, train, o.progress, "the training rows")
 	if test != nil {
-		r.test = accuracy(m, test, o.progress, "the test rows")
+		r.test, r.conf = testModel(m, test, o.progress, "the test rows")
 	}
 	r.stats = m.Stats()
 	return r, nil
 }
 
-// accuracy returns the fraction of the rows of ds that m labels right. If
-// p is not nil it reports the progress of the scoring, which can take long,
-// as scoring task.
-func accuracy(m model, ds *dataset, p *progress, task string) float64 {
+// confusion is a confusion matrix: the rows of each true label by the
+// class predicted.
+type confusion struct {
+	labels []string // the true labels: the k classes, then labels of no class
+	k      int
+	counts []int // counts[t*k+c]: rows of label t predicted of class c
+}
+
+// testModel returns the fraction of the rows of ds that m labels right,
+// and their confusion matrix. If p is not nil it reports the progress of
+// the prediction, which can take long, as predicting task.
+func testModel(m model, ds *dataset, p *progress, task string) (float64, *confusion) {
+	k := len(ds.classes.values)
+	c := &confusion{labels: ds.labels(), k: k}
+	c.counts = make([]int, len(c.labels)*k)
 	right := 0
-	for i, s := range scoreRows(m, ds.X, p, task) {
-		// Predict is +1 where Score is >= 0.
-		if (s >= 0) == (ds.y[i] > 0) {
+	for i, v := range predictRows(m, ds.X, p, task) {
+		pc, ok := ds.classes.index(v)
+		if !ok {
+			panic(fmt.Sprintf("the model predicts %v, not one of the classes %v", v, ds.classes.values))
+		}
+		c.counts[ds.y[i]*k+pc]++
+		if ds.y[i] == pc {
 			right++
 		}
 	}
-	return float64(right) / float64(len(ds.y))
+	return float64(right) / float64(len(ds.y)), c
 }
 
-// scoreChunk is the number of rows that scoreRows scores between two
-// progress reports: enough for ScoreRows to share out over the cores.
-const scoreChunk = 1024
+// writeConfusion writes the confusion matrix c of the classifier called
+// name: a row per true label, a column per class predicted, the recall
+// of each label and the precision of each class, "-" where no row has
+// the label or none is predicted of the class.
+func writeConfusion(w io.Writer, name string, c *confusion) error {
+	head := append([]string{""}, c.labels[:c.k]...)
+	rows := [][]string{append(head, "recall")}
+	colSum := make([]int, c.k)
+	for t, label := range c.labels {
+		row := []string{label}
+		sum := 0
+		for p := range c.k {
+			n := c.counts[t*c.k+p]
+			row = append(row, strconv.Itoa(n))
+			sum += n
+			colSum[p] += n
+		}
+		recall := math.NaN()
+		if sum > 0 {
+			recall = 0
+			if t < c.k {
+				recall = float64(c.counts[t*c.k+t]) / float64(sum)
+			}
+		}
+		rows = append(rows, append(row, percent(recall)))
+	}
+	prec := []string{"precision"}
+	for p, sum := range colSum {
+		v := math.NaN()
+		if sum > 0 {
+			v = float64(c.counts[p*c.k+p]) / float64(sum)
+		}
+		prec = append(prec, percent(v))
+	}
+	rows = append(rows, append(prec, ""))
+	if _, err := fmt.Fprintf(w, "\n%s on the test rows: true labels down, predicted classes across\n", name); err != nil {
+		return err
+	}
+	return writeAligned(w, rows)
+}
 
-// scoreRows returns the scores by m of the rows of X. If p is not nil it
-// reports the progress as scoring task.
-func scoreRows(m model, X mat.Matrix, p *progress, task string) []float64 {
+// predictChunk is the number of rows that predictRows predicts between two
+// progress reports: enough for PredictRows to share out over the cores.
+const predictChunk = 1024
+
+// predictRows returns the classes that m predicts for the rows of X. If p
+// is not nil it reports the progress as predicting task.
+func predictRows(m model, X mat.Matrix, p *progress, task string) []float64 {
 	n, _ := X.Dims()
-	scores := make([]float64, n)
+	pred := make([]float64, n)
 	if p == nil {
-		return m.ScoreRows(scores, X)
+		return m.PredictRows(pred, X)
 	}
 	p.beginScoring(task, n)
-	for lo := 0; lo < n; lo += scoreChunk {
-		hi := min(n, lo+scoreChunk)
-		m.ScoreRows(scores[lo:hi], rowRange(X, lo, hi))
+	for lo := 0; lo < n; lo += predictChunk {
+		hi := min(n, lo+predictChunk)
+		m.PredictRows(pred[lo:hi], rowRange(X, lo, hi))
 		p.scored(hi)
 	}
 	p.endScoring()
-	return scores
+	return pred
+}
+
+// scoreRows returns the scores by m of the rows of X, those of row i at
+// [i·S, (i+1)·S], S being the number of scores of m: one for two
+// classes, and one per class for more.
+func scoreRows(m model, X mat.Matrix) []float64 {
+	n, _ := X.Dims()
+	return m.ScoreRows(make([]float64, n*numScores(m)), X)
+}
+
+// numScores returns the number of scores of m: one for two classes, and
+// one per class for more.
+func numScores(m model) int {
+	if k := len(m.Classes()); k > 2 {
+		return k
+	}
+	return 1
 }
 
 // writeTable writes the results as an aligned table: names to the left,
 // figures to the right.
 func writeTable(w io.Writer, rs []*result) error {
 	rows := [][]string{{"classifier", "train acc", "test acc", "mistakes", "epochs", "converged", "fit time"}}
-	rows = append(rows, tableRows(rs)...)
+	return writeAligned(w, append(rows, tableRows(rs)...))
+}
+
+// writeAligned writes rows of cells as an aligned table: the first column
+// to the left, the others to the right.
+func writeAligned(w io.Writer, rows [][]string) error {
 	// Widths count runes, not bytes: the µ of microseconds is two bytes.
 	width := make([]int, len(rows[0]))
 	for _, row := range rows {
@@ -247,15 +334,16 @@ func writeTable(w io.Writer, rs []*result) error {
 	}
 	var b strings.Builder
 	for _, row := range rows {
+		var line strings.Builder
 		for j, s := range row {
 			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(s))
 			if j == 0 {
-				b.WriteString(s + pad)
+				line.WriteString(s + pad)
 			} else {
-				b.WriteString("  " + pad + s)
+				line.WriteString("  " + pad + s)
 			}
 		}
-		b.WriteByte('\n')
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

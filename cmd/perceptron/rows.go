@@ -119,7 +119,9 @@ func widen(ds *dataset, d int) *dataset {
 	if _, c := ds.X.Dims(); c == d {
 		return ds
 	}
-	return &dataset{name: ds.name, X: subCSR(ds.X.(*perceptron.CSR), nil, d), y: ds.y}
+	w := *ds
+	w.X = subCSR(ds.X.(*perceptron.CSR), nil, d)
+	return &w
 }
 
 // isSparse reports whether X is sparse.

@@ -59,6 +59,16 @@ func sparseData(rnd *rand.Rand, n, d, perRow int) (*perceptron.CSR, *mat.Dense, 
 	return m, denseOf(m), y
 }
 
+// binaryLabels returns the labels y, -1 and +1, as the indices of the classes
+// -1 and +1.
+func binaryLabels(y []float64) ([]int, *classSet) {
+	k := make([]int, len(y))
+	for i, v := range y {
+		k[i] = int(v+1) / 2
+	}
+	return k, &classSet{names: []string{"-1", "+1"}, values: []float64{-1, 1}}
+}
+
 // The scaler of sparse rows gives each column deviation 1 over all the
 // rows, zeros counted, and does not centre them: it divides the stored
 // values and stores no others. A column of zeros, or of one value in
@@ -124,12 +134,13 @@ func TestSparseScaler(t *testing.T) {
 
 // A split of sparse rows holds the rows of the same split of them dense.
 func TestSplitSparse(t *testing.T) {
-	m, D, y := sparseData(rand.New(rand.NewPCG(2, 2)), 30, 8, 3)
-	strain, stest, err := split(&dataset{name: "s", X: m, y: y}, 0.3, 5)
+	m, D, yf := sparseData(rand.New(rand.NewPCG(2, 2)), 30, 8, 3)
+	y, classes := binaryLabels(yf)
+	strain, stest, err := split(&dataset{name: "s", X: m, y: y, classes: classes}, 0.3, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dtrain, dtest, err := split(&dataset{name: "d", X: D, y: y}, 0.3, 5)
+	dtrain, dtest, err := split(&dataset{name: "d", X: D, y: y, classes: classes}, 0.3, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,83 +155,92 @@ func TestSplitSparse(t *testing.T) {
 	}
 }
 
-// A model trained on sparse rows saves scales and no means; predict and
-// eval -model scale the rows of a LIBSVM file, or of a CSV file of the
-// same rows, as train scaled the training rows, without centring them.
+// Sparse rows are left as they are by default; with -standardize a model
+// trained on them saves scales and no means, and predict and eval -model
+// scale the rows of a LIBSVM file, or of a CSV file of the same rows, as
+// train scaled the training rows, without centring them.
 func TestSparseModel(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(3, 3))
 	const n, d = 60, 40
 	_, D, y := sparseData(rnd, n, d, 5)
 	svm := writeFile(t, dir, "d.svm", libsvmOf(D, y))
-	csv := writeFile(t, dir, "d.csv", csvOf(D, y, d, "1", "-1", false))
+	csv := writeFile(t, dir, "d.csv", csvOf(D, y, d, "+1", "-1", false))
 	model := filepath.Join(dir, "m.json")
-	code, out, errs := runCmd("train", "-epochs", "50", "-o", model, svm)
-	if code != 0 {
-		t.Fatalf("train: exit %d: %s", code, errs)
-	}
-	if !strings.Contains(out, "scaled, not centred, as the rows are sparse") {
-		t.Errorf("train does not say how it scaled the rows:\n%s", out)
-	}
-	b, err := os.ReadFile(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f modelFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	if f.Mean != nil || len(f.Scale) != d {
-		t.Fatalf("the model saves %d means and %d scales, want none and %d", len(f.Mean), len(f.Scale), d)
-	}
+	for _, standardize := range []bool{false, true} {
+		args := []string{"train", "-epochs", "50", "-o", model, svm}
+		if standardize {
+			args = append(args, "-standardize")
+		}
+		code, out, errs := runCmd(args...)
+		if code != 0 {
+			t.Fatalf("train: exit %d: %s", code, errs)
+		}
+		if strings.Contains(out, "scaled, not centred, as the rows are sparse") != standardize {
+			t.Errorf("-standardize=%v: train does not say how it scaled the rows:\n%s", standardize, out)
+		}
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct{ Command commandJSON }
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		if wantScales := map[bool]int{false: 0, true: d}[standardize]; f.Command.Mean != nil || len(f.Command.Scale) != wantScales {
+			t.Fatalf("-standardize=%v: the model saves %d means and %d scales, want none and %d", standardize, len(f.Command.Mean), len(f.Command.Scale), wantScales)
+		}
 
-	// The same fit in memory.
-	ds, err := readData(svm, dataSpec{labels: &labeler{}}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := fitScaler(ds.X)
-	if err := sc.apply(ds); err != nil {
-		t.Fatal(err)
-	}
-	m := &perceptron.Perceptron{Epochs: 50}
-	if err := m.Fit(ds.X, ds.y); err != nil {
-		t.Fatal(err)
-	}
-	Ds := mat.DenseCopyOf(D)
-	sc.applyDense(Ds)
-	for _, c := range []struct {
-		file   string
-		scores []float64
-	}{
-		{svm, m.ScoreRows(nil, ds.X)},
-		{csv, m.ScoreRows(nil, Ds)},
-	} {
-		code, out, errs := runCmd("predict", "-model", model, "-score", c.file)
-		if code != 0 {
-			t.Fatalf("predict %s: exit %d: %s", c.file, code, errs)
+		// The same fit in memory.
+		ds, err := readData(svm, dataSpec{labels: &labelSpec{}}, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		if len(lines) != n {
-			t.Fatalf("predict %s wrote %d lines for %d rows", c.file, len(lines), n)
-		}
-		right := 0
-		for i, l := range lines {
-			label, score, _ := strings.Cut(l, "\t")
-			want := c.scores[i]
-			if score != strconv.FormatFloat(want, 'g', -1, 64) || label != map[bool]string{true: "+1", false: "-1"}[want >= 0] {
-				t.Fatalf("predict %s: row %d: %q, want score %v", c.file, i, l, want)
+		Ds := mat.DenseCopyOf(D)
+		if standardize {
+			sc := fitScaler(ds.X)
+			if err := sc.apply(ds); err != nil {
+				t.Fatal(err)
 			}
-			if (want >= 0) == (y[i] > 0) {
-				right++
+			sc.applyDense(Ds)
+		}
+		m := &perceptron.Perceptron{Epochs: 50}
+		if err := m.Fit(ds.X, ds.values()); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			file   string
+			scores []float64
+		}{
+			{svm, m.ScoreRows(nil, ds.X)},
+			{csv, m.ScoreRows(nil, Ds)},
+		} {
+			code, out, errs := runCmd("predict", "-model", model, "-score", c.file)
+			if code != 0 {
+				t.Fatalf("predict %s: exit %d: %s", c.file, code, errs)
 			}
-		}
-		code, out, errs = runCmd("eval", "-model", model, c.file)
-		if code != 0 {
-			t.Fatalf("eval -model %s: exit %d: %s", c.file, code, errs)
-		}
-		if r := parseTable(t, out)[0]; r.test != percent(float64(right)/n) {
-			t.Errorf("eval -model %s: test accuracy %s, predict is right on %d of %d rows", c.file, r.test, right, n)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(lines) != n {
+				t.Fatalf("predict %s wrote %d lines for %d rows", c.file, len(lines), n)
+			}
+			right := 0
+			for i, l := range lines {
+				label, score, _ := strings.Cut(l, "\t")
+				want := c.scores[i]
+				if score != strconv.FormatFloat(want, 'g', -1, 64) || label != map[bool]string{true: "+1", false: "-1"}[want >= 0] {
+					t.Fatalf("predict %s: row %d: %q, want score %v", c.file, i, l, want)
+				}
+				if (want >= 0) == (y[i] > 0) {
+					right++
+				}
+			}
+			code, out, errs = runCmd("eval", "-model", model, c.file)
+			if code != 0 {
+				t.Fatalf("eval -model %s: exit %d: %s", c.file, code, errs)
+			}
+			if r := parseTable(t, out)[0]; r.test != percent(float64(right)/n) {
+				t.Errorf("eval -model %s: test accuracy %s, predict is right on %d of %d rows", c.file, r.test, right, n)
+			}
 		}
 	}
 }
@@ -236,7 +256,7 @@ func TestReadLIBSVM(t *testing.T) {
 	}
 	want := [][]elem{{{0, 2}}, {{1, 0.5}}, nil}
 	for _, d := range []int{0, 5, 6} {
-		ds, err := readLIBSVM(strings.NewReader(text), "f.svm", &labeler{}, d)
+		ds, err := readLIBSVM(strings.NewReader(text), "f.svm", &labelSpec{}, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,8 +264,8 @@ func TestReadLIBSVM(t *testing.T) {
 		if !ok {
 			t.Fatalf("d %d: rows %T, want a CSR", d, ds.X)
 		}
-		if n, c := m.Dims(); n != 3 || c != max(d, 5) || !slices.Equal(ds.y, []float64{1, -1, 1}) {
-			t.Errorf("d %d: %d×%d rows, labels %v", d, n, c, ds.y)
+		if n, c := m.Dims(); n != 3 || c != max(d, 5) || !slices.Equal(ds.values(), []float64{1, -1, 1}) {
+			t.Errorf("d %d: %d×%d rows, labels %v", d, n, c, ds.values())
 		}
 		for i, w := range want {
 			ind, val := m.Row(i)
@@ -258,35 +278,41 @@ func TestReadLIBSVM(t *testing.T) {
 			}
 		}
 	}
-	_, err := readLIBSVM(strings.NewReader(text), "f.svm", &labeler{}, 4)
+	_, err := readLIBSVM(strings.NewReader(text), "f.svm", &labelSpec{}, 4)
 	if want := `f.svm:3: "5:0e5": index 5, but the model has 4 features`; err == nil || err.Error() != want {
 		t.Errorf("rows wider than the model: %v, want %s", err, want)
 	}
 }
 
-// The summaries of train and eval count the non-zeros of sparse rows, and
-// say that they are scaled, not centred.
+// The summaries of train and eval count the non-zeros of sparse rows, say
+// whether they are scaled, not centred, and name the classes.
 func TestSparseSummary(t *testing.T) {
 	dir := t.TempDir()
 	train := writeFile(t, dir, "a.svm", []byte("+1 1:1 4:2\n-1 2:1\n+1 3:-1 4:1\n"))
 	test := writeFile(t, dir, "b.svm", []byte("+1 1:1\n-1 2:3\n"))
 	wide := writeFile(t, dir, "c.svm", []byte("+1 1:1\n-1 200000:1\n"))
+	picked := writeFile(t, dir, "d.svm", []byte("1 1:1\n2 2:1\n3 3:1\n"))
 	model := filepath.Join(dir, "m.json")
+	const classes = `2 classes: "-1", "+1" (a score >= 0 is "+1")`
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"train", "-o", model, wide},
-			wide + `: 2 rows, 200000 features, 2 non-zeros (0.00050%), scaled, not centred, as the rows are sparse; +1 is "+1", -1 is "-1"`},
-		{[]string{"train", "-o", model, "-standardize=false", train},
-			train + `: 3 rows, 4 features, 5 non-zeros (41.67%); +1 is "+1", -1 is "-1"`},
+		{[]string{"train", "-o", model, "-pos", "3", "-neg", "1", picked},
+			picked + `: 2 rows, 3 features, 2 non-zeros (33.33%) (1 row of other labels left out); +1 is "3", -1 is "1"`},
+		{[]string{"train", "-o", model, "-standardize", wide},
+			wide + `: 2 rows, 200000 features, 2 non-zeros (0.00050%), scaled, not centred, as the rows are sparse; ` + classes},
 		{[]string{"train", "-o", model, train},
-			train + `: 3 rows, 4 features, 5 non-zeros (41.67%), scaled, not centred, as the rows are sparse; +1 is "+1", -1 is "-1"`},
-		{[]string{"eval", "-classifier", "perceptron", train, test},
+			train + `: 3 rows, 4 features, 5 non-zeros (41.67%); ` + classes},
+		{[]string{"train", "-o", model, "-standardize=true", train},
+			train + `: 3 rows, 4 features, 5 non-zeros (41.67%), scaled, not centred, as the rows are sparse; ` + classes},
+		{[]string{"eval", "-classifier", "perceptron", "-standardize", train, test},
 			train + ": 3 training rows, 5 non-zeros (41.67%); " + test + ": 2 test rows, 2 non-zeros (25.00%); " +
-				`4 features, scaled on the training rows, not centred, as the rows are sparse; +1 is "+1", -1 is "-1"`},
+				`4 features, scaled on the training rows, not centred, as the rows are sparse; ` + classes},
+		{[]string{"eval", "-classifier", "perceptron", train, test},
+			train + ": 3 training rows, 5 non-zeros (41.67%); " + test + ": 2 test rows, 2 non-zeros (25.00%); 4 features; " + classes},
 		{[]string{"eval", "-model", model, test},
-			model + ": a perceptron model of 4 features, scaled, not centred, as the rows are sparse; " + test + `: 2 test rows, 2 non-zeros (25.00%); +1 is "+1", -1 is "-1"`},
+			model + ": a perceptron model of 4 features, scaled, not centred, as the rows are sparse; " + test + `: 2 test rows, 2 non-zeros (25.00%); ` + classes},
 	} {
 		code, out, errs := runCmd(c.args...)
 		if code != 0 {
@@ -348,7 +374,7 @@ func TestWideSparse(t *testing.T) {
 // two, and its width counts the others.
 func TestLIBSVMClasses(t *testing.T) {
 	text := "0 1:1\n1 5:1\n2 1:-1 3:1\n1 2:2\n0 1:2 3:4\n"
-	ds, err := readLIBSVM(strings.NewReader(text), "f.svm", &labeler{pos: "2", neg: "0"}, 0)
+	ds, err := readLIBSVM(strings.NewReader(text), "f.svm", &labelSpec{pos: "2", neg: "0"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,8 +384,8 @@ func TestLIBSVMClasses(t *testing.T) {
 		-1, 0, 1, 0, 0,
 		2, 0, 4, 0, 0,
 	})
-	if !mat.Equal(denseOf(m), want) || !slices.Equal(ds.y, []float64{-1, 1, -1}) {
-		t.Errorf("rows\n%v\nlabels %v", mat.Formatted(denseOf(m)), ds.y)
+	if !mat.Equal(denseOf(m), want) || !slices.Equal(ds.values(), []float64{-1, 1, -1}) || ds.left != 2 {
+		t.Errorf("rows\n%v\nlabels %v, %d left out", mat.Formatted(denseOf(m)), ds.values(), ds.left)
 	}
 }
 
