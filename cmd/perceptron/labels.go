@@ -131,7 +131,7 @@ func newLabeler(s *labelSpec) *labeler {
 func (l *labeler) add(s string) (keep bool, err error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return false, errors.New("the label is empty")
+		return false, errors.New("empty label, want that of a class")
 	}
 	if l.pos != "" {
 		switch {
