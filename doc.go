@@ -99,8 +99,8 @@
 //     mistake bound of the convergence theorem; [Separable] says by linear
 //     programming whether a hyperplane separates the data at all, and
 //     [PerceptronCriterion] and [ZeroOneError] are the perceptron's loss
-//     and the fraction of rows a hyperplane gets wrong. They take two
-//     classes.
+//     and the fraction of rows a hyperplane gets wrong. They take the
+//     labels -1 and +1.
 //
 // # Reading the data
 //
