@@ -28,8 +28,9 @@ import (
 // sparse rows, which are scaled, not centred, or neither. A file whose
 // name ends in .gz is gzipped.
 //
-// What a program writes with json.Marshal of a classifier of the library
-// reads as a model file without the member: its classes are named by
+// A program reads a model file with json.Unmarshal into a classifier of
+// its type, which ignores the member. What a program writes with
+// json.Marshal of a classifier reads as a model file without the member: its classes are named by
 // their values, its features are not standardised, and the label column
 // of a CSV file is the last, as in training.
 //
@@ -173,19 +174,20 @@ func decodeModel(data []byte) (*saved, error) {
 	if !ok || reflect.TypeOf(m).Elem().Name() != head.Type {
 		return nil, fmt.Errorf("the model is of type %q, which the command does not know: want %s", head.Type, typeNames())
 	}
-	lib := data
-	if head.Command != nil {
-		// The library refuses members it does not know.
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(data, &obj); err != nil {
-			return nil, err
-		}
-		delete(obj, "command")
-		var err error
-		if lib, err = json.Marshal(obj); err != nil {
-			return nil, err
+	// The library ignores members beside its own; a misspelt "command"
+	// would lose the standardisation without a word.
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, err
+	}
+	for k := range obj {
+		switch k {
+		case "type", "version", "settings", "model", "stats", "command":
+		default:
+			return nil, fmt.Errorf("unknown member %q, want type, version, settings, model, stats and command", k)
 		}
 	}
+	lib := data
 	if err := json.Unmarshal(lib, m); err != nil {
 		return nil, errors.New(libError(err))
 	}

@@ -761,7 +761,7 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		{`"classes":["0","1"]`, `"classes":["0"]`, "1 class labels, but the model has 2 classes"},
 		{`"picked":false`, `"picked":true`, "classes picked by -pos and -neg, but the model's classes are [0 1], not -1 and +1"},
 		{`"picked":false`, `"picked":false,"extra":1`, `member command: json: unknown field "extra"`},
-		{`"command":{`, `"commands":{`, `Perceptron model: json: unknown field "commands"`},
+		{`"command":{`, `"commands":{`, `unknown member "commands"`},
 		{`{"type"`, `["type"`, "not a model: "},
 	} {
 		if !bytes.Contains(good, []byte(c.old)) {
