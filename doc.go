@@ -99,8 +99,8 @@
 //     mistake bound of the convergence theorem; [Separable] says by linear
 //     programming whether a hyperplane separates the data at all, and
 //     [PerceptronCriterion] and [ZeroOneError] are the perceptron's loss
-//     and the fraction of rows a hyperplane gets wrong. They take two
-//     classes.
+//     and the fraction of rows a hyperplane gets wrong. They take the
+//     labels -1 and +1.
 //
 // # Reading the data
 //
@@ -119,8 +119,10 @@
 // encoding/json and loads it with json.Unmarshal into a zero value: its
 // settings, the model exactly as Predict reads it, and Stats, under a
 // type name and a format version of its own, so that a file of another
-// type or version gives a clear error. A loaded classifier scores every x
-// to the same bits as the saved one. Rand and OnUpdate are not saved, and
+// type or version gives a clear error, as does an unknown field within
+// them; other members beside them are ignored, so that a program may keep
+// its own data in the same file, as the command does. A loaded classifier
+// scores every x to the same bits as the saved one. Rand and OnUpdate are not saved, and
 // neither is a Custom kernel, which is Go code: MarshalJSON returns an
 // error for it.
 //

@@ -272,8 +272,10 @@ func article(typ string) string {
 
 // unmarshalModel decodes the JSON form of a fitted classifier of type typ
 // and the given version into s and m, and returns its checked Stats. It
-// rejects unknown fields, so that a misspelt or foreign file is not read as
-// a model with default values. It leaves s and m alone on error.
+// rejects unknown fields within the settings, the model and the stats, so
+// that a misspelt or foreign file is not read as a model with default
+// values, and ignores other members beside them, so that a program can
+// keep its own data in the same file. It leaves s and m alone on error.
 func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) (Stats, error) {
 	v0, err := modelVersion(data, typ)
 	if err != nil {
@@ -282,11 +284,25 @@ func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) 
 	if v0 != version {
 		return Stats{}, fmt.Errorf("perceptron: %s model format version %d, want %d", typ, v0, version)
 	}
-	var v modelJSON[S, M]
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
+	var raw struct {
+		Settings, Model, Stats json.RawMessage
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
+	}
+	var v modelJSON[S, M]
+	for _, part := range []struct {
+		raw json.RawMessage
+		dst any
+	}{{raw.Settings, &v.Settings}, {raw.Model, &v.Model}, {raw.Stats, &v.Stats}} {
+		if part.raw == nil {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(part.raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(part.dst); err != nil {
+			return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
+		}
 	}
 	st := Stats(v.Stats)
 	if err := st.check(); err != nil {

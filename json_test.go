@@ -820,3 +820,34 @@ func FuzzKernelUnmarshalJSON(f *testing.F) {
 		return 0
 	})
 }
+
+// TestJSONExtraMembers checks that a model file may carry members of its
+// own beside the model, as the command's files do, while an unknown field
+// within the settings, the model or the stats is still an error.
+func TestJSONExtraMembers(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(221, 222))
+	_, X, y := classSet(rnd, 40, 3, 3)
+	for _, m := range []Scorer{&Perceptron{}, &Pocket{}, &Averaged{}, &Voted{}, &Kernel{}} {
+		if err := m.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		extra := strings.Replace(string(b), `"settings":`, `"command":{"label":"last","scale":[1,2]},"settings":`, 1)
+		back := fresh(m)
+		if err := json.Unmarshal([]byte(extra), back); err != nil {
+			t.Fatalf("%T: a file with a member of its own: %v", m, err)
+		}
+		if !sameBits(back.ScoreRows(nil, X), m.ScoreRows(nil, X)) {
+			t.Fatalf("%T: the model read beside a member of its own scores differently", m)
+		}
+		for _, part := range []string{`"settings":{`, `"model":{`, `"stats":{`} {
+			bad := strings.Replace(string(b), part, part+`"bogus":1,`, 1)
+			if err := json.Unmarshal([]byte(bad), fresh(m)); err == nil || !strings.Contains(err.Error(), `unknown field "bogus"`) {
+				t.Fatalf("%T: an unknown field after %s gives %v", m, part, err)
+			}
+		}
+	}
+}

@@ -47,12 +47,32 @@ func (l *linear) scores(dst []float64, x vec) {
 			blas64.Vector{N: len(x.val), Inc: 1, Data: x.val},
 			0, blas64.Vector{N: S, Inc: 1, Data: dst})
 	} else {
+		touch(l.w, x.ind, S)
 		clear(dst)
 		for k, j := range x.ind {
 			floats.AddScaled(dst, x.val[k], l.w[j*S:j*S+S])
 		}
 	}
 	floats.Add(dst, l.b)
+}
+
+// touch loads a weight from every cache line of the S weights of each
+// column in ind, and returns their sum. A sparse row's scores read these
+// lines from all over the weights; loads that depend on nothing let the
+// processor fetch them all at once, where the sums that need them would
+// wait for each in turn. It is not inlined, so that the loads are kept.
+//
+//go:noinline
+func touch(w []float64, ind []int, S int) float64 {
+	var t float64
+	for _, j := range ind {
+		row := w[j*S : j*S+S]
+		for c := 0; c < S; c += 8 {
+			t += row[c]
+		}
+		t += row[S-1]
+	}
+	return t
 }
 
 // clone returns a copy of l that shares nothing with it.
@@ -146,6 +166,7 @@ type rule struct {
 	noBias bool
 	kept   func(i, t, other int)
 	s      []float64 // scratch for the scores of a visit
+	g      *gather   // the rows of a shuffled epoch, or nil
 
 	// guard makes a visit check that its update keeps the weights finite,
 	// and return an error instead of making it, for Learn, which must
@@ -157,18 +178,35 @@ func newRule(ds *dataset, l *linear, s *settings, kept func(i, t, other int)) *r
 	return &rule{ds: ds, l: l, rate: s.rate, noBias: s.noBias, kept: kept, s: make([]float64, len(l.b))}
 }
 
-func (r *rule) epoch(int, []int) error { return nil }
+// epoch gathers the rows of a shuffled epoch, where that pays.
+func (r *rule) epoch(e int, order []int) error {
+	if order == nil {
+		return nil
+	}
+	if e == 1 {
+		r.g = newGather(r.ds.rows)
+	}
+	if r.g != nil {
+		r.g.start(order)
+	}
+	return nil
+}
 
 // visit returns an error, before updating on it, if row i holds NaN or an
 // infinity. Such a row makes a score NaN or infinite whatever the weights
 // are, so every visit checks its row for the price of a comparison, and
 // only a row with such a score is searched.
 func (r *rule) visit(i, t int) (bool, error) {
-	x := r.ds.row(i)
+	var x vec
+	if r.g != nil {
+		x = r.g.next()
+	} else {
+		x = r.ds.row(i)
+	}
 	if r.ds.cls == nil {
 		a := r.l.score(x)
 		if !finite(a) {
-			if err := r.ds.rowError(i); err != nil {
+			if err := r.rowError(i); err != nil {
 				return false, err
 			}
 		}
@@ -176,11 +214,21 @@ func (r *rule) visit(i, t int) (bool, error) {
 	}
 	r.l.scores(r.s, x)
 	if nonFinite(r.s) >= 0 {
-		if err := r.ds.rowError(i); err != nil {
+		if err := r.rowError(i); err != nil {
 			return false, err
 		}
 	}
 	return r.judgeClass(x, r.ds.cls[i], r.s, i, t)
+}
+
+// rowError returns the error of row i, if it holds NaN or an infinity,
+// once no goroutine reads the rows: Fit then returns.
+func (r *rule) rowError(i int) error {
+	err := r.ds.rowError(i)
+	if err != nil && r.g != nil {
+		r.g.wait()
+	}
+	return err
 }
 
 // judge makes the rule's update if (x, y), y being -1 or +1, whose score

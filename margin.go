@@ -18,9 +18,10 @@ import (
 // w·x+b = 0 on the rows of X with labels y: the least y_i(w·x_i+b). It is
 // negative if the hyperplane puts a row on the wrong side.
 //
-// FunctionalMargin returns an error if X and y are not valid as Fit
-// requires, if len(w) is not the number of columns, or if w or b is not
-// finite. The margin functions and losses below return the same errors.
+// The margin functions and losses of this package take two classes
+// labelled -1 and +1. FunctionalMargin returns an error if X and y are not
+// valid as Fit requires, if a label is not -1 or +1, if len(w) is not the
+// number of columns, or if w or b is not finite. The margin functions and losses below return the same errors.
 func FunctionalMargin(X mat.Matrix, y, w []float64, b float64) (float64, error) {
 	ds, err := hyperplaneData(X, y, w, b)
 	if err != nil {

@@ -16,8 +16,9 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
-// model is what the command needs of a classifier: it fits, predicts,
-// scores, describes its training run, and saves and loads as JSON.
+// model is what the command needs of a classifier: it fits, predicts and
+// scores many rows at once, dense or sparse, describes its training run,
+// and saves and loads as JSON.
 type model interface {
 	perceptron.Scorer
 	json.Marshaler
@@ -34,23 +35,23 @@ var classifiers = []struct {
 }{
 	{"perceptron", func(o *options) model {
 		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate()}
+			InitWeights: o.initWeights, InitBias: o.initBias, Labels: o.labels, OnUpdate: o.onUpdate()}
 	}},
 	{"pocket", func(o *options) model {
 		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate(), Ratchet: o.ratchet}
+			InitWeights: o.initWeights, InitBias: o.initBias, Labels: o.labels, OnUpdate: o.onUpdate(), Ratchet: o.ratchet}
 	}},
 	{"averaged", func(o *options) model {
 		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate()}
+			InitWeights: o.initWeights, InitBias: o.initBias, Labels: o.labels, OnUpdate: o.onUpdate()}
 	}},
 	{"voted", func(o *options) model {
 		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, OnUpdate: o.onUpdate()}
+			InitWeights: o.initWeights, InitBias: o.initBias, Labels: o.labels, OnUpdate: o.onUpdate()}
 	}},
 	{"kernel", func(o *options) model {
 		return &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
-			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias, OnUpdate: o.onUpdate()}
+			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias, Labels: o.labels, OnUpdate: o.onUpdate()}
 	}},
 }
 
@@ -91,6 +92,9 @@ type options struct {
 	budget      int
 	prediction  perceptron.Prediction
 
+	// labels are the class values of the training rows.
+	labels []float64
+
 	// progress, if not nil, is told of every update.
 	progress *progress
 }
@@ -101,12 +105,12 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&o.rate, "rate", 0, "learning rate; 0 means 1")
 	fs.BoolVar(&o.shuffle, "shuffle", false, "visit the training rows in a fresh random order each epoch, seeded by -seed")
 	fs.BoolVar(&o.noBias, "no-bias", false, "train without a bias: a hyperplane through the origin")
-	fs.Func("init-weights", "all but kernel: the `WEIGHTS`, comma-separated, that training starts from (of the standardised features)", func(s string) error {
+	fs.Func("init-weights", "all but kernel: the `WEIGHTS`, comma-separated, that training starts from (of the standardised features): one per feature for two classes; for K classes K per feature, feature by feature, the classes in order", func(s string) error {
 		w, err := parseFloats(s)
 		o.initWeights = w
 		return err
 	})
-	fs.Float64Var(&o.initBias, "init-bias", 0, "all but kernel: the bias that training starts from")
+	fs.Float64Var(&o.initBias, "init-bias", 0, "all but kernel: the bias that training starts from, with two classes")
 	fs.BoolVar(&o.ratchet, "ratchet", false, "pocket: keep the pocket by Gallant's ratchet, which counts only weights with a record run, not the best weights of the run (faster)")
 	fs.Func("kernel", "kernel: the kernel `K`: linear (the default; the demo's is rbf), poly, (gamma·x·z + coef0)^degree, or rbf, exp(-gamma·|x-z|²)", func(s string) error {
 		switch s {

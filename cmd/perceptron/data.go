@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"compress/gzip"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -14,24 +15,51 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/internal/idx"
 )
 
-// dataset is a data file read into dense rows, with labels -1 and +1 if the
-// file's labels were read.
+// dataset is a data file read into rows, and their labels if the file's
+// labels were read.
 type dataset struct {
 	name string
-	X    *mat.Dense
-	y    []float64
+	X    mat.Matrix // a *mat.Dense, or a *perceptron.CSR if the file is sparse
+
+	// classes are the classes of the rows, and y the index of the label
+	// of each row: of its class, or, for a label of no class, of the
+	// label in others after the classes. Both are nil if the labels were
+	// not read.
+	classes *classSet
+	y       []int
+	others  []string
+
+	// left is the number of rows of other labels left out.
+	left int
 
 	// features names the columns of X, as a header named them; nil if
 	// the file has none.
 	features []string
+}
+
+// values returns the class value of each row, for training: the rows of
+// the training file have a class each.
+func (ds *dataset) values() []float64 {
+	v := make([]float64, len(ds.y))
+	for i, k := range ds.y {
+		v[i] = ds.classes.values[k]
+	}
+	return v
+}
+
+// labels returns the labels of the rows: the classes, then the others.
+func (ds *dataset) labels() []string {
+	return append(slices.Clone(ds.classes.names), ds.others...)
 }
 
 // dataSpec says how to read a data file.
@@ -50,9 +78,9 @@ type dataSpec struct {
 	// the model's -label.
 	labelFlag string
 
-	// labels maps the file's labels to -1 and +1; nil means that the
-	// labels are not read.
-	labels *labeler
+	// labels says how to read the labels; nil means that they are not
+	// read.
+	labels *labelSpec
 }
 
 // useModelLabel sets the label column to that of the saved model s, if
@@ -63,52 +91,11 @@ func (s *dataSpec) useModelLabel(m *saved) {
 	}
 }
 
-// labeler maps the labels of a file to -1 and +1: pos to +1 and neg to -1,
-// or, with neither set, the labels -1 and +1 to themselves.
-type labeler struct {
-	pos, neg string
-}
-
-// names returns the labels that stand for +1 and -1.
-func (l *labeler) names() (pos, neg string) {
-	if l.pos == "" {
-		return "+1", "-1"
-	}
-	return l.pos, l.neg
-}
-
-// label returns the label, -1 or +1, that s stands for. Two numbers are the
-// same label if they are equal, so that 1, 1.0 and +1 are one label.
-func (l *labeler) label(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if l.pos == "" {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || (v != 1 && v != -1) {
-			return 0, fmt.Errorf("label %q is not -1 or +1 (map the labels with -pos and -neg)", s)
-		}
-		return v, nil
-	}
-	switch {
-	case sameLabel(s, l.pos):
-		return 1, nil
-	case sameLabel(s, l.neg):
-		return -1, nil
-	}
-	return 0, fmt.Errorf("label %q is neither -pos %q nor -neg %q", s, l.pos, l.neg)
-}
-
-func sameLabel(a, b string) bool {
-	if a == b {
-		return true
-	}
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && x == y
-}
-
-// maxCells is the most numbers a data file may hold in dense rows, 512 MiB
-// of them: a guard against a sparse file whose feature index asks for a
-// huge matrix. Fashion-MNIST's 60,000 training images take 47 million.
+// maxCells is the most numbers the command holds in dense rows, 512 MiB of
+// them: a guard for a dense file, and for the sparse rows that a model
+// trained on dense ones centres; Fashion-MNIST's 60,000 training images
+// take 47 million. It is also the most features of a sparse file, whose
+// weights are dense: text has a few million.
 var maxCells = 1 << 26
 
 // formatOf returns the format of the data file at path: spec's, or the one
@@ -117,7 +104,8 @@ func formatOf(path string, spec dataSpec) (string, error) {
 	if spec.format != "" {
 		return spec.format, nil
 	}
-	base := strings.ToLower(filepath.Base(path))
+	// A gzipped file is named for its content, and .gz.
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
 	switch {
 	case strings.HasSuffix(base, ".csv"):
 		return "csv", nil
@@ -146,13 +134,27 @@ func readData(path string, spec dataSpec, d int) (*dataset, error) {
 		return nil, usageError{err}
 	}
 	defer f.Close()
+	r, err := gunzipped(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
 	switch format {
 	case "csv":
-		return readCSV(f, path, spec, d)
+		return readCSV(r, path, spec, d)
 	case "libsvm":
-		return readLIBSVM(f, path, spec.labels, d)
+		return readLIBSVM(r, path, spec.labels, d)
 	}
 	return nil, usagef("unknown format %q: want csv, libsvm or idx", format)
+}
+
+// gunzipped returns the content of r, gunzipped if it starts with gzip's
+// magic number: text never does, so the content tells, whatever the name.
+func gunzipped(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); string(magic) != "\x1f\x8b" {
+		return br, nil
+	}
+	return gzip.NewReader(br)
 }
 
 // readCSV reads comma-separated rows of numbers, one of whose columns may
@@ -234,7 +236,11 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 	if !spec.header {
 		hint = fmt.Sprintf(" (if line %d is a header, use -header)", first)
 	}
-	var data, y []float64
+	var lab *labeler
+	if lc >= 0 && spec.labels != nil {
+		lab = newLabeler(spec.labels)
+	}
+	var data []float64
 	for {
 		if len(rec) != nf {
 			return nil, fmt.Errorf("%s:%d: %d fields, want %d as on line %d", name, line, len(rec), nf, first)
@@ -242,17 +248,14 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 		if len(data)+nfeat > maxCells {
 			return nil, fmt.Errorf("%s:%d: too many numbers to hold", name, line)
 		}
+		start, keep := len(data), true
 		for j, s := range rec {
 			if j == lc {
-				if spec.labels != nil {
-					v, err := spec.labels.label(s)
-					if err != nil {
-						if _, nerr := parseNumber(s); nerr == nil {
-							hint = ""
-						}
-						return nil, fmt.Errorf("%s:%d: %v%s", name, line, err, hint)
+				if lab != nil {
+					var err error
+					if keep, err = lab.add(s); err != nil {
+						return nil, fmt.Errorf("%s:%d: field %d: %v", name, line, j+1, err)
 					}
-					y = append(y, v)
 				}
 				continue
 			}
@@ -261,6 +264,9 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 				return nil, fmt.Errorf("%s:%d: field %d: %v%s", name, line, j+1, err, hint)
 			}
 			data = append(data, v)
+		}
+		if !keep {
+			data = data[:start]
 		}
 		hint = ""
 		rec, line, err = read()
@@ -271,10 +277,13 @@ func readCSV(r io.Reader, name string, spec dataSpec, d int) (*dataset, error) {
 			return nil, err
 		}
 	}
-	if lc < 0 {
-		y = nil
+	ds := &dataset{name: name}
+	if lab != nil {
+		if err := lab.finish(ds); err != nil {
+			return nil, err
+		}
 	}
-	ds := &dataset{name: name, X: mat.NewDense(len(data)/nfeat, nfeat, data), y: y}
+	ds.X = mat.NewDense(len(data)/nfeat, nfeat, data)
 	for j, h := range header {
 		if j != lc {
 			ds.features = append(ds.features, strings.TrimSpace(h))
@@ -330,19 +339,27 @@ func parseNumber(s string) (float64, error) {
 
 // readLIBSVM reads the sparse text format of LIBSVM and SVMlight: on each
 // line a label and then index:value pairs with indices from 1 in
-// increasing order; missing features are zero. A # starts a comment, and
-// blank lines are skipped. The rows have d features, or as many as the
-// largest index if d is 0.
-func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, error) {
-	type entry struct {
-		row, col int
-		v        float64
-	}
+// increasing order; missing features are zero. A qid:N right after the
+// label, as SVMlight writes a query's id, is ignored; a # starts a
+// comment, and blank lines are skipped. The rows have d features, or as
+// many as the largest index if d is 0. They are sparse, held in memory in
+// proportion to their non-zeros: an explicit zero, of either sign, is left
+// out, as every other zero is.
+//
+// The labels are numbers. The rows that labels leaves out, of labels
+// that -pos and -neg do not pick, still count in the features of the
+// file.
+func readLIBSVM(r io.Reader, name string, labels *labelSpec, d int) (*dataset, error) {
 	var (
-		entries []entry
-		y       []float64
-		n, maxj int
+		ptr  = []int{0}
+		ind  []int
+		val  []float64
+		maxj int
+		lab  *labeler
 	)
+	if labels != nil {
+		lab = newLabeler(labels)
+	}
 	lr := newLineReader(r)
 	for {
 		text, line, err := lr.next()
@@ -355,35 +372,50 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
-		fields := strings.Fields(text)
-		if len(fields) == 0 {
-			continue
-		}
-		if labels != nil {
-			v, err := labels.label(fields[0])
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+		k, prev, keep := 0, 0, true
+		for f := range strings.FieldsSeq(text) {
+			k++
+			if k == 1 {
+				if strings.Contains(f, ":") {
+					return nil, fmt.Errorf("%s:%d: no label: the line starts with %q", name, line, f)
+				}
+				if lab == nil {
+					continue
+				}
+				if _, err := parseNumber(f); err != nil {
+					return nil, fmt.Errorf("%s:%d: label %q is not a number", name, line, f)
+				}
+				keep, _ = lab.add(f)
+				continue
 			}
-			y = append(y, v)
-		}
-		prev := 0
-		for _, f := range fields[1:] {
 			is, vs, ok := strings.Cut(f, ":")
 			if !ok {
 				return nil, fmt.Errorf("%s:%d: %q is not index:value", name, line, f)
 			}
+			if is == "qid" {
+				if k != 2 {
+					return nil, fmt.Errorf("%s:%d: %q: a qid comes right after the label", name, line, f)
+				}
+				if _, err := strconv.Atoi(vs); err != nil && !errors.Is(err, strconv.ErrRange) {
+					return nil, fmt.Errorf("%s:%d: %q: qid %q is not a whole number", name, line, f, vs)
+				}
+				continue
+			}
+			// Atoi gives a number beyond int as the int nearest it.
 			j, err := strconv.Atoi(is)
 			switch {
-			case err != nil:
+			case err != nil && !errors.Is(err, strconv.ErrRange):
 				return nil, fmt.Errorf("%s:%d: %q: index %q is not a whole number", name, line, f, is)
 			case j < 1:
-				return nil, fmt.Errorf("%s:%d: %q: index %d, want indices from 1", name, line, f, j)
-			case j <= prev:
+				return nil, fmt.Errorf("%s:%d: %q: index %s, want indices from 1", name, line, f, is)
+			case j > maxCells:
+				return nil, fmt.Errorf("%s:%d: %q: index %s is too large: the command takes at most %d features", name, line, f, is, maxCells)
+			case j == prev:
+				return nil, fmt.Errorf("%s:%d: %q: index %d appears twice", name, line, f, j)
+			case j < prev:
 				return nil, fmt.Errorf("%s:%d: %q: index %d after %d, want increasing indices", name, line, f, j, prev)
 			case d > 0 && j > d:
 				return nil, fmt.Errorf("%s:%d: %q: index %d, but the model has %d features", name, line, f, j, d)
-			case j > maxCells:
-				return nil, fmt.Errorf("%s:%d: %q: index %d is too large", name, line, f, j)
 			}
 			v, err := parseNumber(vs)
 			if err != nil {
@@ -391,9 +423,22 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 			}
 			prev = j
 			maxj = max(maxj, j)
-			entries = append(entries, entry{n, j - 1, v})
+			// -0 would not survive writing back, which leaves out zeros.
+			if v != 0 && keep {
+				ind = append(ind, j-1)
+				val = append(val, v)
+			}
 		}
-		n++
+		if k > 0 && keep {
+			ptr = append(ptr, len(ind))
+		}
+	}
+	n := len(ptr) - 1
+	ds := &dataset{name: name}
+	if lab != nil && n+lab.left > 0 {
+		if err := lab.finish(ds); err != nil {
+			return nil, err
+		}
 	}
 	if n == 0 {
 		return nil, fmt.Errorf("%s: empty file", name)
@@ -404,14 +449,12 @@ func readLIBSVM(r io.Reader, name string, labels *labeler, d int) (*dataset, err
 	if d == 0 {
 		return nil, fmt.Errorf("%s: no features on any line", name)
 	}
-	if n > maxCells/d {
-		return nil, fmt.Errorf("%s: %d rows of %d features are too many to hold", name, n, d)
+	X, err := perceptron.NewCSR(n, d, ptr, ind, val)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", name, libError(err))
 	}
-	X := mat.NewDense(n, d, nil)
-	for _, e := range entries {
-		X.Set(e.row, e.col, e.v)
-	}
-	return &dataset{name: name, X: X, y: y}, nil
+	ds.X = X
+	return ds, nil
 }
 
 // lineReader reads a text file a line at a time, counting lines.
@@ -464,10 +507,9 @@ func idxPaths(path string, labels bool) (images, lbls string, err error) {
 	return images, lbls, nil
 }
 
-// readIDXFiles reads the IDX data set path, as idxPaths names its files.
-// The labels are read only if labels is not nil: its pos and neg are two
-// class numbers, and the images of other classes are left out.
-func readIDXFiles(path string, labels *labeler, d int) (*dataset, error) {
+// readIDXFiles reads the IDX data set path, as idxPaths names its files,
+// with its labels if labels is not nil.
+func readIDXFiles(path string, labels *labelSpec, d int) (*dataset, error) {
 	imPath, lbPath, err := idxPaths(path, labels != nil)
 	if err != nil {
 		return nil, err
@@ -501,8 +543,8 @@ func idxError(name string, err error) error {
 }
 
 // readIDX reads IDX images, and their labels if labels is not nil, with the
-// pixels scaled to [0, 1].
-func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labels *labeler, d int) (*dataset, error) {
+// pixels scaled to [0, 1]. The labels are class numbers, from 0 to 255.
+func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labels *labelSpec, d int) (*dataset, error) {
 	im, err := idx.Read(images)
 	if err != nil {
 		return nil, idxError(imName, err)
@@ -510,13 +552,9 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 	if len(im.Data) == 0 {
 		return nil, fmt.Errorf("%s: no pixels in images of dimensions %v", imName, im.Dims)
 	}
-	var (
-		X *mat.Dense
-		y []float64
-	)
+	ds := &dataset{name: imName}
 	if labels == nil {
-		X, err = idx.Images(im)
-		if err != nil {
+		if ds.X, err = idx.Images(im); err != nil {
 			return nil, idxError(imName, err)
 		}
 	} else {
@@ -524,28 +562,41 @@ func readIDX(images io.Reader, imName string, lbs io.Reader, lbName string, labe
 		if err != nil {
 			return nil, idxError(lbName, err)
 		}
-		if labels.pos == "" {
-			return nil, usagef("IDX labels are class numbers: choose two with -pos and -neg")
-		}
-		pos, err1 := strconv.Atoi(labels.pos)
-		neg, err2 := strconv.Atoi(labels.neg)
-		if err1 != nil || err2 != nil {
-			return nil, usagef("IDX labels are class numbers: -pos %q and -neg %q must be whole numbers", labels.pos, labels.neg)
-		}
-		if len(lb.Dims) == 1 {
-			if err := classesPresent(lb.Data, pos, neg); err != nil {
-				return nil, fmt.Errorf("%s: %v", lbName, err)
+		lab := newLabeler(labels)
+		if lab.pos != "" {
+			pos, err1 := strconv.Atoi(lab.pos)
+			neg, err2 := strconv.Atoi(lab.neg)
+			if err1 != nil || err2 != nil {
+				return nil, usagef("IDX labels are class numbers: -pos %q and -neg %q must be whole numbers", lab.pos, lab.neg)
+			}
+			if len(lb.Dims) == 1 {
+				if err := classesPresent(lb.Data, pos, neg); err != nil {
+					return nil, fmt.Errorf("%s: %v", lbName, err)
+				}
+			}
+			if ds.X, _, err = idx.Select(im, lb, pos, neg); err != nil {
+				return nil, idxError(imName+", "+lbName, err)
+			}
+		} else {
+			if len(im.Dims) < 2 || len(lb.Dims) != 1 || im.Dims[0] != lb.Dims[0] {
+				return nil, fmt.Errorf("%s, %s: images %v do not match labels %v", imName, lbName, im.Dims, lb.Dims)
+			}
+			if ds.X, err = idx.Images(im); err != nil {
+				return nil, idxError(imName, err)
 			}
 		}
-		X, y, err = idx.Select(im, lb, pos, neg)
-		if err != nil {
-			return nil, idxError(imName+", "+lbName, err)
+		// The labeler keeps the rows that Select keeps.
+		for _, c := range lb.Data {
+			lab.add(strconv.Itoa(int(c)))
+		}
+		if err := lab.finish(ds); err != nil {
+			return nil, fmt.Errorf("%s: %v", lbName, strings.TrimPrefix(err.Error(), imName+": "))
 		}
 	}
-	if _, c := X.Dims(); d > 0 && c != d {
+	if _, c := ds.X.Dims(); d > 0 && c != d {
 		return nil, fmt.Errorf("%s: images of %d pixels, but the model has %d features", imName, c, d)
 	}
-	return &dataset{name: imName, X: X, y: y}, nil
+	return ds, nil
 }
 
 // classesPresent returns an error that names the classes present if pos or

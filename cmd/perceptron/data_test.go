@@ -53,8 +53,11 @@ func TestBadInput(t *testing.T) {
 		{"f.csv", []byte("1,2,1\n3,4\n"), nil, 1, "f.csv:2: 2 fields, want 3 as on line 1"},
 		{"f.csv", []byte("1,2,1\n3,abc,1\n"), nil, 1, `f.csv:2: field 2: "abc" is not a number`},
 		{"f.csv", []byte("1,2,1\n\n\n3,x,1\n"), nil, 1, `f.csv:4: field 2: "x" is not a number`},
-		{"f.csv", []byte("1,2,yes\n3,4,maybe\n"), []string{"-pos", "yes", "-neg", "no"}, 1, `f.csv:2: label "maybe" is neither -pos "yes" nor -neg "no"`},
-		{"f.csv", []byte("1,2,1\n3,4,0\n"), nil, 1, `f.csv:2: label "0" is not -1 or +1 (map the labels with -pos and -neg)`},
+		{"f.csv", []byte("1,2,yes\n3,4,maybe\n"), []string{"-pos", "yes", "-neg", "no"}, 1, `f.csv: no row has the label "no" (-neg), and 1 row of other labels are left out`},
+		{"f.csv", []byte("1,2,a\n3,4,b\n"), []string{"-pos", "x", "-neg", "y"}, 1, `f.csv: no row has the label "x" (-pos) or "y" (-neg), and 2 rows of other labels are left out`},
+		{"f.csv", []byte("1,2,1\n3,4,1.0\n"), nil, 1, `f.csv: every row has the label "1": want two classes or more`},
+		{"f.csv", []byte("1,2,yes\n3,4, \n"), nil, 1, `f.csv:2: field 3: empty label, want that of a class`},
+		{"f.csv", []byte("yes,1,2\n,3,4\n"), []string{"-label", "first"}, 1, `f.csv:2: field 1: empty label, want that of a class`},
 		{"f.csv", []byte(""), nil, 1, "f.csv: empty file"},
 		{"f.csv", []byte("\n\n"), nil, 1, "f.csv: empty file"},
 		{"f.csv", []byte("a,b,c\n"), []string{"-header"}, 1, "f.csv: no rows after the header"},
@@ -72,11 +75,29 @@ func TestBadInput(t *testing.T) {
 		// LIBSVM.
 		{"f.svm", []byte("+1 1:2 3:4\n-1 2:x\n"), nil, 1, `f.svm:2: "2:x": "x" is not a number`},
 		{"f.svm", []byte("+1 3:1 2:1\n"), nil, 1, `f.svm:1: "2:1": index 2 after 3, want increasing indices`},
-		{"f.svm", []byte("+1 1:1 1:2\n"), nil, 1, `f.svm:1: "1:2": index 1 after 1, want increasing indices`},
+		{"f.svm", []byte("+1 1:1 1:2\n"), nil, 1, `f.svm:1: "1:2": index 1 appears twice`},
 		{"f.svm", []byte("+1 0:1\n"), nil, 1, `f.svm:1: "0:1": index 0, want indices from 1`},
+		{"f.svm", []byte("+1 1:1\n-1 -2:1\n"), nil, 1, `f.svm:2: "-2:1": index -2, want indices from 1`},
 		{"f.svm", []byte("+1 a:1\n"), nil, 1, `f.svm:1: "a:1": index "a" is not a whole number`},
+		{"f.svm", []byte("+1 :1\n"), nil, 1, `f.svm:1: ":1": index "" is not a whole number`},
+		{"f.svm", []byte("+1 99999999999999999999:1\n"), nil, 1, `f.svm:1: "99999999999999999999:1": index 99999999999999999999 is too large`},
+		{"f.svm", []byte("+1 -99999999999999999999:1\n"), nil, 1, `f.svm:1: "-99999999999999999999:1": index -99999999999999999999, want indices from 1`},
+		{"f.svm", []byte("+1 100000000:1\n"), nil, 1, `f.svm:1: "100000000:1": index 100000000 is too large: the command takes at most 67108864 features`},
 		{"f.svm", []byte("+1 1\n"), nil, 1, `f.svm:1: "1" is not index:value`},
-		{"f.svm", []byte("2 1:1\n"), nil, 1, `f.svm:1: label "2" is not -1 or +1`},
+		{"f.svm", []byte("+1 2:1\n-1 1:nan\n"), nil, 1, `f.svm:2: "1:nan": "nan" is not a finite number`},
+		{"f.svm", []byte("+1 2:1 3:\n"), nil, 1, `f.svm:1: "3:": empty, want a number`},
+		{"f.svm", []byte("2 1:1\n2.0 2:1\n"), nil, 1, `f.svm: every row has the label "2": want two classes or more`},
+		{"f.svm", []byte("+1 1:1\nx 1:1\n"), nil, 1, `f.svm:2: label "x" is not a number`},
+		{"f.svm", []byte("+1 1:1\n1:1 2:1\n"), nil, 1, `f.svm:2: no label: the line starts with "1:1"`},
+		{"f.svm", []byte("+1 qid:2 1:1\n-1 1:1 qid:2\n"), nil, 1, `f.svm:2: "qid:2": a qid comes right after the label`},
+		{"f.svm", []byte("+1 qid:x 1:1\n"), nil, 1, `f.svm:1: "qid:x": qid "x" is not a whole number`},
+		{"f.svm", []byte("0 1:1\n1 1:2\n2 2:1\n"), []string{"-pos", "2", "-neg", "7"}, 1, `f.svm: no row has the label "7" (-neg), and 2 rows of other labels are left out`},
+		{"f.svm", []byte("0 1:1\n1 1:2\n"), []string{"-pos", "2", "-neg", "7"}, 1, `f.svm: no row has the label "2" (-pos) or "7" (-neg), and 2 rows of other labels are left out`},
+		{"f.svm", []byte("0 1:1\nx 1:2\n"), []string{"-pos", "2", "-neg", "0"}, 1, `f.svm:2: label "x" is not a number`},
+		{"f.svm", []byte("0 1:1\nnan 1:2\n"), []string{"-pos", "2", "-neg", "0"}, 1, `f.svm:2: label "nan" is not a number`},
+		{"f.svm", []byte("0 1:1\n1e999 1:2\n"), nil, 1, `f.svm:2: label "1e999" is not a number`},
+		{"f.svm.gz", gzipped([]byte("+1 1:1\n-1 2:1\n"))[:20], nil, 1, "f.svm.gz:…: unexpected EOF"},
+		{"f.svm.gz", []byte("\x1f\x8bnot gzip"), nil, 1, "f.svm.gz: gzip: invalid header"},
 		{"f.svm", []byte("# a comment\n\n"), nil, 1, "f.svm: empty file"},
 		{"f.svm", []byte("+1 1:1 # comment\n\n-1 2:inf\n"), nil, 1, `f.svm:3: "2:inf": "inf" is not a finite number`},
 		{"f.svm", []byte("+1\n-1\n"), nil, 1, "f.svm: no features on any line"},
@@ -92,7 +113,8 @@ func TestBadInput(t *testing.T) {
 		{"d-images-idx3-ubyte", im, []string{"-pos", "1", "-neg", "300"}, 1, "d-labels-idx1-ubyte: no image of class 300 (-neg); the classes present are 1 to 3"},
 		{"c-images-idx3-ubyte", idxFile(0x08, []int{0, 2}, nil), []string{"-pos", "0", "-neg", "1"}, 1, "c-images-idx3-ubyte: no pixels in images of dimensions [0 2]"},
 		{"c-images-idx3-ubyte", im, []string{"-pos", "T-shirt", "-neg", "6"}, 2, `IDX labels are class numbers: -pos "T-shirt" and -neg "6"`},
-		{"c-images-idx3-ubyte", im, nil, 2, "IDX labels are class numbers: choose two with -pos and -neg"},
+		{"b-images-idx3-ubyte", im, nil, 1, "b-images-idx3-ubyte, b-labels-idx1-ubyte: images [3 2 2] do not match labels [2]"},
+		{"e-images-idx3-ubyte", im, nil, 1, `e-labels-idx1-ubyte: every row has the label "2": want two classes or more`},
 		{"images.idx", im, []string{"-format", "idx", "-pos", "0", "-neg", "1"}, 2, "images.idx: name the IDX labels file too, as IMAGES,LABELS"},
 		// The command line.
 		{"f.csv", good, []string{"-epochs", "x"}, 2, `train: invalid value "x" for flag -epochs`},
@@ -126,6 +148,9 @@ func TestBadInput(t *testing.T) {
 			}
 			if strings.HasPrefix(c.file, "d-") {
 				writeFile(t, dir, "d-labels-idx1-ubyte", idxFile(0x08, []int{3}, []byte{3, 1, 2}))
+			}
+			if strings.HasPrefix(c.file, "e-") {
+				writeFile(t, dir, "e-labels-idx1-ubyte", idxFile(0x08, []int{3}, []byte{2, 2, 2}))
 			}
 			if strings.HasPrefix(c.file, "c-") {
 				writeFile(t, dir, "c-labels-idx1-ubyte", idxFile(0x08, []int{3}, []byte{0, 1, 0}))
@@ -178,7 +203,7 @@ func listDir(t *testing.T, dir string) []string {
 // Usage errors of each command exit with code 2 and one line.
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
-	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n"))
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n-2,0,-1\n1,1,1\n-1,0,-1\n2,2,1\n-2,-1,-1\n"))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -235,56 +260,124 @@ func TestEvalWidths(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "train.csv has 1 feature and "+te+" 2") {
 		t.Errorf("dense: exit %d, %s", code, errs)
 	}
+	// Sparse rows widen to dense ones, never the other way.
+	code, out, errs = runCmd("eval", train, te)
+	if code != 0 || !strings.Contains(out, "2 features") {
+		t.Errorf("sparse and dense: exit %d, %s%s", code, out, errs)
+	}
+	code, _, errs = runCmd("eval", test, te)
+	if code != 1 || !strings.Contains(errs, "test.svm has 3 features and "+te+" 2") {
+		t.Errorf("sparse and narrower dense: exit %d, %s", code, errs)
+	}
 }
 
 func TestReadCSVLabelColumns(t *testing.T) {
 	for _, c := range []struct {
 		text, label string
 		header      bool
-		X, y        []float64
+		X           []float64
+		y           []int
 	}{
-		{"a,class,b\n1,yes,2\n-3,no,4\n", "class", true, []float64{1, 2, -3, 4}, []float64{1, -1}},
-		{"1,yes,2\n-3,no,4\n", "2", false, []float64{1, 2, -3, 4}, []float64{1, -1}},
-		{"yes,1,2\nno,-3,4\n", "first", false, []float64{1, 2, -3, 4}, []float64{1, -1}},
-		{"1,2,yes\n-3,4,no\n", "last", false, []float64{1, 2, -3, 4}, []float64{1, -1}},
+		{"a,class,b\n1,yes,2\n-3,no,4\n", "class", true, []float64{1, 2, -3, 4}, []int{1, 0}},
+		{"1,yes,2\n-3,no,4\n", "2", false, []float64{1, 2, -3, 4}, []int{1, 0}},
+		{"yes,1,2\nno,-3,4\n", "first", false, []float64{1, 2, -3, 4}, []int{1, 0}},
+		{"1,2,yes\n-3,4,no\n", "last", false, []float64{1, 2, -3, 4}, []int{1, 0}},
 		{"a,b\n1,2\n-3,4\n", "none", true, []float64{1, 2, -3, 4}, nil},
-		{"\ufeff1, 2,yes\r\n-3,4 ,no\r\n", "last", false, []float64{1, 2, -3, 4}, []float64{1, -1}},
+		{"\ufeff1, 2,yes\r\n-3,4 ,no\r\n", "last", false, []float64{1, 2, -3, 4}, []int{1, 0}},
 	} {
 		spec := dataSpec{header: c.header, label: c.label}
 		if c.y != nil {
-			spec.labels = &labeler{pos: "yes", neg: "no"}
+			spec.labels = &labelSpec{pos: "yes", neg: "no"}
 		}
 		ds, err := readCSV(strings.NewReader(c.text), "f.csv", spec, 0)
 		if err != nil {
 			t.Errorf("-label %s: %v", c.label, err)
 			continue
 		}
-		if r, d := ds.X.Dims(); r != 2 || d != 2 || !slices.Equal(ds.X.RawMatrix().Data, c.X) || !slices.Equal(ds.y, c.y) {
-			t.Errorf("-label %s: X %v y %v, want %v %v", c.label, ds.X.RawMatrix().Data, ds.y, c.X, c.y)
+		X := ds.X.(*mat.Dense).RawMatrix().Data
+		if r, d := ds.X.Dims(); r != 2 || d != 2 || !slices.Equal(X, c.X) || !slices.Equal(ds.y, c.y) {
+			t.Errorf("-label %s: X %v y %v, want %v %v", c.label, X, ds.y, c.X, c.y)
 		}
 	}
 }
 
+// The labeler: -pos and -neg pick two labels, numbers compared as
+// numbers, and leave out the others; without them the classes are the
+// labels of the file, by value if they are all numbers, each named by its
+// first text, and by text otherwise, in sorted order; test rows read by
+// known classes find their class by text or number, and a label of no
+// class gets an index after the classes.
 func TestLabeler(t *testing.T) {
-	l := &labeler{pos: "1", neg: "0"}
-	for s, want := range map[string]float64{"1": 1, "1.0": 1, "+1": 1, " 1 ": 1, "0": -1, "0.0": -1, "-0": -1} {
-		if got, err := l.label(s); err != nil || got != want {
-			t.Errorf("label(%q) = %v, %v; want %v", s, got, err, want)
+	read := func(spec *labelSpec, labels ...string) (*dataset, []bool) {
+		t.Helper()
+		l := newLabeler(spec)
+		var keep []bool
+		for _, s := range labels {
+			k, err := l.add(s)
+			if err != nil {
+				t.Fatalf("add(%q): %v", s, err)
+			}
+			keep = append(keep, k)
+		}
+		ds := &dataset{name: "f"}
+		if err := l.finish(ds); err != nil {
+			t.Fatalf("%q: %v", labels, err)
+		}
+		return ds, keep
+	}
+
+	ds, keep := read(&labelSpec{pos: "1", neg: "0"}, "1", "1.0", "+1", " 1 ", "0", "0.0", "-0", "2", "x")
+	if !slices.Equal(keep, []bool{true, true, true, true, true, true, true, false, false}) ||
+		!slices.Equal(ds.y, []int{1, 1, 1, 1, 0, 0, 0}) || ds.left != 2 ||
+		!slices.Equal(ds.classes.names, []string{"0", "1"}) || !slices.Equal(ds.classes.values, []float64{-1, 1}) || !ds.classes.picked {
+		t.Errorf("-pos 1 -neg 0: kept %v, y %v, %d left, classes %+v", keep, ds.y, ds.left, ds.classes)
+	}
+
+	ds, _ = read(&labelSpec{}, "10", "-2", "+10", "3.5", "-2.0", "1e1")
+	if !slices.Equal(ds.y, []int{2, 0, 2, 1, 0, 2}) || !slices.Equal(ds.classes.values, []float64{-2, 3.5, 10}) ||
+		!slices.Equal(ds.classes.names, []string{"-2", "3.5", "10"}) || ds.classes.picked {
+		t.Errorf("numbers: y %v, classes %+v", ds.y, ds.classes)
+	}
+
+	ds, _ = read(&labelSpec{}, "pear", "apple", "1", "pear", "1.0")
+	if !slices.Equal(ds.y, []int{3, 2, 0, 3, 1}) || !slices.Equal(ds.classes.values, []float64{0, 1, 2, 3}) ||
+		!slices.Equal(ds.classes.names, []string{"1", "1.0", "apple", "pear"}) {
+		t.Errorf("texts: y %v, classes %+v", ds.y, ds.classes)
+	}
+
+	known := &classSet{names: []string{"-2", "3.5", "10"}, values: []float64{-2, 3.5, 10}}
+	ds, _ = read(&labelSpec{known: known}, "10", "1e1", "7", "-2", "x", "7.0")
+	if !slices.Equal(ds.y, []int{2, 2, 3, 0, 4, 3}) || ds.classes != known || !slices.Equal(ds.others, []string{"7", "x"}) || !slices.Equal(ds.labels(), []string{"-2", "3.5", "10", "7", "x"}) {
+		t.Errorf("known classes: y %v, others %q", ds.y, ds.others)
+	}
+
+	picked := pickedClasses("yes", "no")
+	ds, keep = read(&labelSpec{known: picked}, "yes", "maybe", "no")
+	if !slices.Equal(keep, []bool{true, false, true}) || !slices.Equal(ds.y, []int{1, 0}) || ds.left != 1 || ds.classes != picked {
+		t.Errorf("known picked classes: kept %v, y %v", keep, ds.y)
+	}
+
+	for _, c := range []struct {
+		spec   *labelSpec
+		labels []string
+		want   string
+	}{
+		{&labelSpec{}, []string{"a", "a"}, `f: every row has the label "a": want two classes or more`},
+		{&labelSpec{pos: "a", neg: "b"}, []string{"a", "a"}, `f: no row has the label "b" (-neg)`},
+		{&labelSpec{known: picked}, []string{"yes", "maybe"}, `f: no row has the label "no" (-neg), and 1 row of other labels are left out`},
+	} {
+		l := newLabeler(c.spec)
+		for _, s := range c.labels {
+			l.add(s)
+		}
+		if err := l.finish(&dataset{name: "f"}); err == nil || err.Error() != c.want {
+			t.Errorf("%q: error %v, want %s", c.labels, err, c.want)
 		}
 	}
-	if _, err := l.label("2"); err == nil {
-		t.Error("label 2 mapped")
-	}
-	var d labeler
-	for s, want := range map[string]float64{"1": 1, "+1": 1, "-1": -1, "-1.0": -1} {
-		if got, err := d.label(s); err != nil || got != want {
-			t.Errorf("default label(%q) = %v, %v; want %v", s, got, err, want)
-		}
-	}
-	for _, s := range []string{"0", "2", "yes", "NaN", ""} {
-		if _, err := d.label(s); err == nil {
-			t.Errorf("default label(%q) accepted", s)
-		}
+	// A test file may lack a class when no row is left out.
+	read(&labelSpec{known: picked}, "yes", "yes")
+	if _, err := newLabeler(&labelSpec{}).add("  "); err == nil {
+		t.Error("an empty label read")
 	}
 }
 
@@ -298,7 +391,7 @@ func TestScaler(t *testing.T) {
 		4, 40, 5,
 	})
 	sc := fitScaler(X)
-	sc.apply(X)
+	sc.applyDense(X)
 	s := math.Sqrt(1.25)
 	want := []float64{
 		-1.5 / s, -1.5 / s, 0,
@@ -319,12 +412,12 @@ func TestScaler(t *testing.T) {
 func TestSplit(t *testing.T) {
 	n := 10
 	X := mat.NewDense(n, 1, nil)
-	y := make([]float64, n)
+	y := make([]int, n)
 	for i := range n {
 		X.Set(i, 0, float64(i))
-		y[i] = float64(2*(i%2) - 1)
+		y[i] = i % 3
 	}
-	ds := &dataset{name: "d", X: X, y: y}
+	ds := &dataset{name: "d", X: X, y: y, classes: &classSet{names: []string{"a", "b", "c"}, values: []float64{0, 1, 2}}}
 	train, test, err := split(ds, 0.3, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -357,7 +450,10 @@ func TestSplit(t *testing.T) {
 	if mat.Equal(other.X, train.X) {
 		t.Error("seeds 1 and 2 split alike")
 	}
-	if _, _, err := split(&dataset{name: "d", X: mat.NewDense(1, 1, nil), y: []float64{1}}, 0.3, 1); err == nil {
+	if train.classes != ds.classes || test.classes != ds.classes {
+		t.Error("the parts of a split have other classes")
+	}
+	if _, _, err := split(&dataset{name: "d", X: mat.NewDense(1, 1, nil), y: []int{1}}, 0.3, 1); err == nil {
 		t.Error("one row split")
 	}
 }
@@ -385,7 +481,7 @@ func TestWriteFilesAllOrNothing(t *testing.T) {
 // The shipped data file has a header that names its 31 columns, the
 // features as scikit-learn names them and the class last.
 func TestShippedDataHeader(t *testing.T) {
-	spec := dataSpec{header: true, label: "target", labels: &labeler{pos: "0", neg: "1"}}
+	spec := dataSpec{header: true, label: "target", labels: &labelSpec{pos: "0", neg: "1"}}
 	ds, err := readCSV(bytes.NewReader(breastCancer), "breast_cancer.csv", spec, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -56,11 +56,12 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(j.outFiles(), nil); err != nil {
 		return err
 	}
-	spec := dataSpec{header: true, label: "target", labels: &labeler{pos: "0", neg: "1"}}
+	spec := dataSpec{header: true, label: "target", labels: &labelSpec{pos: "0", neg: "1"}}
 	ds, err := readCSV(bytes.NewReader(breastCancer), "breast_cancer.csv", spec, 0)
 	if err != nil {
 		return err
 	}
+	ds.classes = pickedClasses("malignant", "benign")
 	train, test, err := split(ds, j.split, j.opts.seed)
 	if err != nil {
 		return err
@@ -68,10 +69,10 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	n, d := ds.X.Dims()
 	ntr, _ := train.X.Dims()
 	how := "standardised on the training rows"
-	if !j.standardize {
+	if !j.standardize.of(ds.X) {
 		how = "as they are"
 	}
 	intro := fmt.Sprintf("Wisconsin breast cancer data (embedded): %d rows of %d features; +1 is malignant, -1 is benign.\n"+
 		"Seed %d: %d training rows, %d test rows; features %s.\n\n", n, d, j.opts.seed, ntr, n-ntr, how)
-	return j.evaluate(names, train, test, pf, "malignant", "benign", intro, stdout, stderr)
+	return j.evaluate(names, train, test, pf, intro, false, stdout, stderr)
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -20,38 +21,110 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
-// scaler standardises features: x_j becomes (x_j - mean_j) / scale_j.
+// scaler standardises features: x_j becomes (x_j - mean_j) / scale_j, or
+// x_j / scale_j if mean is nil, as for sparse rows, which centring would
+// fill.
 type scaler struct {
 	mean, scale []float64
 }
 
-// fitScaler returns the scaler that gives every column of X mean 0 and
-// standard deviation 1 (over the n rows, as scikit-learn's StandardScaler
-// does). A constant column is only centred.
-func fitScaler(X *mat.Dense) *scaler {
-	n, d := X.Dims()
+// fitScaler returns the scaler that gives every column of X standard
+// deviation 1 over the n rows, as scikit-learn's StandardScaler does, and
+// mean 0 if X is dense. Sparse rows it scales without centring, as
+// StandardScaler(with_mean=False) does, with the deviations computed in
+// O(non-zeros), the zeros counted. A constant column keeps its scale.
+func fitScaler(X mat.Matrix) *scaler {
+	if m, ok := X.(*perceptron.CSR); ok {
+		return fitSparseScaler(m)
+	}
+	D := X.(*mat.Dense)
+	n, d := D.Dims()
 	mean := make([]float64, d)
 	for i := range n {
-		floats.Add(mean, X.RawRowView(i))
+		floats.Add(mean, D.RawRowView(i))
 	}
 	floats.Scale(1/float64(n), mean)
 	scale := make([]float64, d)
 	for i := range n {
-		for j, v := range X.RawRowView(i) {
+		for j, v := range D.RawRowView(i) {
 			scale[j] += (v - mean[j]) * (v - mean[j])
 		}
 	}
-	for j, v := range scale {
-		scale[j] = math.Sqrt(v / float64(n))
-		if scale[j] == 0 {
-			scale[j] = 1
-		}
+	for j, ss := range scale {
+		scale[j] = deviation(ss, mean[j], n)
 	}
 	return &scaler{mean: mean, scale: scale}
 }
 
-// apply standardises the rows of X in place.
-func (s *scaler) apply(X *mat.Dense) {
+// fitSparseScaler is fitScaler for sparse rows.
+func fitSparseScaler(m *perceptron.CSR) *scaler {
+	n, d := m.Dims()
+	mean := make([]float64, d)
+	count := make([]int, d)
+	for i := range n {
+		ind, val := m.Row(i)
+		for k, j := range ind {
+			mean[j] += val[k]
+			count[j]++
+		}
+	}
+	floats.Scale(1/float64(n), mean)
+	// The sum of squares of the deviations from the mean, the zeros' in
+	// one term: a sum of squares, which does not cancel.
+	scale := make([]float64, d)
+	for i := range n {
+		ind, val := m.Row(i)
+		for k, j := range ind {
+			scale[j] += (val[k] - mean[j]) * (val[k] - mean[j])
+		}
+	}
+	for j, ss := range scale {
+		scale[j] = deviation(ss+float64(n-count[j])*mean[j]*mean[j], mean[j], n)
+	}
+	return &scaler{scale: scale}
+}
+
+// deviation returns the standard deviation of a column of n values whose
+// deviations from their mean have the sum of squares ss, or 1 if the
+// column is constant: if its variance is within the rounding of its mean,
+// as scikit-learn's StandardScaler judges it. A constant column of
+// non-zeros is common in sparse data, and its deviation, mere rounding,
+// would blow it up.
+func deviation(ss, mean float64, n int) float64 {
+	const eps = 0x1p-52
+	v, fn := ss/float64(n), float64(n)
+	if v <= fn*eps*v+(fn*mean*eps)*(fn*mean*eps) {
+		return 1
+	}
+	return math.Sqrt(v)
+}
+
+// apply standardises the rows of ds: dense rows in place, sparse rows in
+// a new matrix, sparse still unless s centres them, which fills them.
+func (s *scaler) apply(ds *dataset) error {
+	m, ok := ds.X.(*perceptron.CSR)
+	switch {
+	case ok && s.mean == nil:
+		_, c := m.Dims()
+		X, err := copyCSR(m, nil, c, s.scale)
+		if err != nil {
+			return fmt.Errorf("%s: standardising: %s", ds.name, libError(err))
+		}
+		ds.X = X
+		return nil
+	case ok:
+		// A model trained on dense rows centres its features.
+		if n, d := m.Dims(); n > maxCells/d {
+			return fmt.Errorf("%s: %d rows of %d features are too many to hold centred, as the model's standardisation would have them", ds.name, n, d)
+		}
+		ds.X = denseOf(m)
+	}
+	s.applyDense(ds.X.(*mat.Dense))
+	return nil
+}
+
+// applyDense standardises the dense rows X in place.
+func (s *scaler) applyDense(X *mat.Dense) {
 	n, _ := X.Dims()
 	for i := range n {
 		s.row(X.RawRowView(i))
@@ -60,41 +133,32 @@ func (s *scaler) apply(X *mat.Dense) {
 
 // row standardises x in place.
 func (s *scaler) row(x []float64) {
-	floats.Sub(x, s.mean)
+	if s.mean != nil {
+		floats.Sub(x, s.mean)
+	}
 	floats.Div(x, s.scale)
 }
 
 // split returns the rows of ds in a random order drawn from seed, cut into
 // a test set of the fraction test of them and a training set of the rest.
 func split(ds *dataset, test float64, seed uint64) (train, tst *dataset, err error) {
-	n, d := ds.X.Dims()
+	n, _ := ds.X.Dims()
 	nt := int(math.Round(test * float64(n)))
 	if nt < 1 || nt >= n {
 		return nil, nil, fmt.Errorf("%s: %d rows do not split into %v test and the rest training, with at least one row in each", ds.name, n, test)
 	}
 	perm := rand.New(rand.NewPCG(seed, 0)).Perm(n)
-	part := func(idx []int) *dataset {
-		X := mat.NewDense(len(idx), d, nil)
-		y := make([]float64, len(idx))
-		for k, i := range idx {
-			X.SetRow(k, ds.X.RawRowView(i))
-			y[k] = ds.y[i]
+	part := func(rows []int) *dataset {
+		var y []int
+		if ds.y != nil {
+			y = make([]int, len(rows))
+			for k, i := range rows {
+				y[k] = ds.y[i]
+			}
 		}
-		return &dataset{name: ds.name, X: X, y: y, features: ds.features}
+		return &dataset{name: ds.name, X: takeRows(ds.X, rows), classes: ds.classes, y: y, others: ds.others, features: ds.features}
 	}
 	return part(perm[nt:]), part(perm[:nt]), nil
-}
-
-// widen returns ds with its rows padded with zero features to d columns:
-// a sparse file has as many features as its largest index.
-func widen(ds *dataset, d int) *dataset {
-	n, c := ds.X.Dims()
-	if c == d {
-		return ds
-	}
-	X := mat.NewDense(n, d, nil)
-	X.Slice(0, n, 0, c).(*mat.Dense).Copy(ds.X)
-	return &dataset{name: ds.name, X: X, y: ds.y}
 }
 
 // result is a classifier trained and tested.
@@ -105,11 +169,16 @@ type result struct {
 	train float64
 	test  float64 // NaN if there is no test set
 	stats perceptron.Stats
+
+	// conf is the confusion matrix of the test rows, nil if there are
+	// none.
+	conf *confusion
 }
 
-// fitModel trains the classifier called name on train, and tests it on
-// test if test is not nil.
+// fitModel trains the classifier called name on train, with the classes
+// of train, and tests it on test if test is not nil.
 func fitModel(name string, o *options, train, test *dataset) (*result, error) {
+	o.labels = train.classes.values
 	m, ok := newModel(name, o)
 	if !ok {
 		return nil, usagef("unknown classifier %q: want one of %s", name, classifierNames())
@@ -119,7 +188,7 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 		o.progress.begin(name, cmp.Or(o.epochs, perceptron.DefaultEpochs), n, !o.shuffle)
 	}
 	start := time.Now()
-	err := m.Fit(train.X, train.y)
+	err := m.Fit(train.X, train.values())
 	r := &result{name: name, m: m, fit: time.Since(start), test: math.NaN()}
 	if o.progress != nil {
 		o.progress.end(m)
@@ -129,68 +198,133 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 		// settings.
 		return nil, usagef("training %s: %s", name, libError(err))
 	}
-	r.train = accuracy(m, train, o.progress, "the training rows")
+	r.train, _ = testModel(m, train, o.progress, "the training rows")
 	if test != nil {
-		r.test = accuracy(m, test, o.progress, "the test rows")
+		r.test, r.conf = testModel(m, test, o.progress, "the test rows")
 	}
 	r.stats = m.Stats()
 	return r, nil
 }
 
-// accuracy returns the fraction of the rows of ds that m labels right. If
-// p is not nil it reports the progress of a classifier that scores rows in
-// bulk, which can take long, as scoring task.
-func accuracy(m model, ds *dataset, p *progress, task string) float64 {
+// confusion is a confusion matrix: the rows of each true label by the
+// class predicted.
+type confusion struct {
+	labels []string // the true labels: the k classes, then labels of no class
+	k      int
+	counts []int // counts[t*k+c]: rows of label t predicted of class c
+}
+
+// testModel returns the fraction of the rows of ds that m labels right,
+// and their confusion matrix. If p is not nil it reports the progress of
+// the prediction, which can take long, as predicting task.
+func testModel(m model, ds *dataset, p *progress, task string) (float64, *confusion) {
+	k := len(ds.classes.values)
+	c := &confusion{labels: ds.labels(), k: k}
+	c.counts = make([]int, len(c.labels)*k)
 	right := 0
-	for i, s := range scoreRows(m, ds.X, p, task) {
-		// Predict is +1 where Score is >= 0.
-		if (s >= 0) == (ds.y[i] > 0) {
+	for i, v := range predictRows(m, ds.X, p, task) {
+		pc, ok := ds.classes.index(v)
+		if !ok {
+			panic(fmt.Sprintf("the model predicts %v, not one of the classes %v", v, ds.classes.values))
+		}
+		c.counts[ds.y[i]*k+pc]++
+		if ds.y[i] == pc {
 			right++
 		}
 	}
-	return float64(right) / float64(len(ds.y))
+	return float64(right) / float64(len(ds.y)), c
 }
 
-// rowScorer is a classifier that scores many rows at once, faster than a
-// row at a time; the kernel perceptron is one.
-type rowScorer interface {
-	ScoreRows(dst []float64, X mat.Matrix) []float64
-}
-
-// scoreChunk is the number of rows that scoreRows scores between two
-// progress reports: enough for ScoreRows to share out over the cores.
-const scoreChunk = 1024
-
-// scoreRows returns the scores by m of the rows of X. If p is not nil it
-// reports the progress of a rowScorer as scoring task.
-func scoreRows(m model, X *mat.Dense, p *progress, task string) []float64 {
-	n, d := X.Dims()
-	scores := make([]float64, n)
-	rs, ok := m.(rowScorer)
-	if !ok {
-		for i := range n {
-			scores[i] = m.Score(X.RawRowView(i))
+// writeConfusion writes the confusion matrix c of the classifier called
+// name: a row per true label, a column per class predicted, the recall
+// of each label and the precision of each class, "-" where no row has
+// the label or none is predicted of the class.
+func writeConfusion(w io.Writer, name string, c *confusion) error {
+	head := append([]string{""}, c.labels[:c.k]...)
+	rows := [][]string{append(head, "recall")}
+	colSum := make([]int, c.k)
+	for t, label := range c.labels {
+		row := []string{label}
+		sum := 0
+		for p := range c.k {
+			n := c.counts[t*c.k+p]
+			row = append(row, strconv.Itoa(n))
+			sum += n
+			colSum[p] += n
 		}
-		return scores
+		recall := math.NaN()
+		if sum > 0 {
+			recall = 0
+			if t < c.k {
+				recall = float64(c.counts[t*c.k+t]) / float64(sum)
+			}
+		}
+		rows = append(rows, append(row, percent(recall)))
 	}
+	prec := []string{"precision"}
+	for p, sum := range colSum {
+		v := math.NaN()
+		if sum > 0 {
+			v = float64(c.counts[p*c.k+p]) / float64(sum)
+		}
+		prec = append(prec, percent(v))
+	}
+	rows = append(rows, append(prec, ""))
+	if _, err := fmt.Fprintf(w, "\n%s on the test rows: true labels down, predicted classes across\n", name); err != nil {
+		return err
+	}
+	return writeAligned(w, rows)
+}
+
+// predictChunk is the number of rows that predictRows predicts between two
+// progress reports: enough for PredictRows to share out over the cores.
+const predictChunk = 1024
+
+// predictRows returns the classes that m predicts for the rows of X. If p
+// is not nil it reports the progress as predicting task.
+func predictRows(m model, X mat.Matrix, p *progress, task string) []float64 {
+	n, _ := X.Dims()
+	pred := make([]float64, n)
 	if p == nil {
-		return rs.ScoreRows(scores, X)
+		return m.PredictRows(pred, X)
 	}
 	p.beginScoring(task, n)
-	for lo := 0; lo < n; lo += scoreChunk {
-		hi := min(n, lo+scoreChunk)
-		rs.ScoreRows(scores[lo:hi], X.Slice(lo, hi, 0, d))
+	for lo := 0; lo < n; lo += predictChunk {
+		hi := min(n, lo+predictChunk)
+		m.PredictRows(pred[lo:hi], rowRange(X, lo, hi))
 		p.scored(hi)
 	}
 	p.endScoring()
-	return scores
+	return pred
+}
+
+// scoreRows returns the scores by m of the rows of X, those of row i at
+// [i·S, (i+1)·S], S being the number of scores of m: one for two
+// classes, and one per class for more.
+func scoreRows(m model, X mat.Matrix) []float64 {
+	n, _ := X.Dims()
+	return m.ScoreRows(make([]float64, n*numScores(m)), X)
+}
+
+// numScores returns the number of scores of m: one for two classes, and
+// one per class for more.
+func numScores(m model) int {
+	if k := len(m.Classes()); k > 2 {
+		return k
+	}
+	return 1
 }
 
 // writeTable writes the results as an aligned table: names to the left,
 // figures to the right.
 func writeTable(w io.Writer, rs []*result) error {
 	rows := [][]string{{"classifier", "train acc", "test acc", "mistakes", "epochs", "converged", "fit time"}}
-	rows = append(rows, tableRows(rs)...)
+	return writeAligned(w, append(rows, tableRows(rs)...))
+}
+
+// writeAligned writes rows of cells as an aligned table: the first column
+// to the left, the others to the right.
+func writeAligned(w io.Writer, rows [][]string) error {
 	// Widths count runes, not bytes: the µ of microseconds is two bytes.
 	width := make([]int, len(rows[0]))
 	for _, row := range rows {
@@ -200,15 +334,16 @@ func writeTable(w io.Writer, rs []*result) error {
 	}
 	var b strings.Builder
 	for _, row := range rows {
+		var line strings.Builder
 		for j, s := range row {
 			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(s))
 			if j == 0 {
-				b.WriteString(s + pad)
+				line.WriteString(s + pad)
 			} else {
-				b.WriteString("  " + pad + s)
+				line.WriteString("  " + pad + s)
 			}
 		}
-		b.WriteByte('\n')
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

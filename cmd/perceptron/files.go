@@ -14,23 +14,49 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 )
 
-// The model file of the command holds the library's JSON form of the
-// fitted classifier and what the command needs to read rows as it did in
-// training: the number of features, the labels that +1 and -1 stand for,
-// the standardisation of the features, and the label column of a CSV file.
-// A file whose name ends in .gz is gzipped.
+// The model file of the command is the library's JSON form of the fitted
+// classifier, {"type", "version", "settings", "model", "stats"}, with one
+// member more, "command", which holds what the command needs to read rows
+// as train read them: the version of the member, the number of features,
+// the label column of a CSV file, the labels of the classes in the order
+// of the model's class values, whether -pos and -neg picked them, and the
+// standardisation of the features, means and scales, or scales alone for
+// sparse rows, which are scaled, not centred, or neither. A file whose
+// name ends in .gz is gzipped.
 //
-// Version 1 had no label column; predict's default for it was none, which
-// such a file keeps.
+// A program reads a model file with json.Unmarshal into a classifier of
+// its type, which ignores the member. What a program writes with
+// json.Marshal of a classifier reads as a model file without the member: its classes are named by
+// their values, its features are not standardised, and the label column
+// of a CSV file is the last, as in training.
+//
+// Files of versions 1 and 2 wrapped the library's form in an object of
+// their own, {"format": "perceptron-command-model", "version", "classifier",
+// "features", "pos", "neg", "label", "mean", "scale", "model"}; version 1
+// had no label column, and predict's default for it was none, which such
+// a file keeps. They still load, as models of the classes -pos and -neg.
 const (
 	modelFormat  = "perceptron-command-model"
-	modelVersion = 2
+	modelVersion = 3
 )
 
-type modelFile struct {
+// commandJSON is the member "command" of a model file.
+type commandJSON struct {
+	Version  int       `json:"version"`
+	Features int       `json:"features"`
+	Label    string    `json:"label"`
+	Classes  []string  `json:"classes"`
+	Picked   bool      `json:"picked"`
+	Mean     []float64 `json:"mean"`
+	Scale    []float64 `json:"scale"`
+}
+
+// oldModelFile is a model file of version 1 or 2.
+type oldModelFile struct {
 	Format     string          `json:"format"`
 	Version    int             `json:"version"`
 	Classifier string          `json:"classifier"`
@@ -48,9 +74,12 @@ type saved struct {
 	classifier string
 	m          model
 	features   int
-	pos, neg   string
+	classes    *classSet
 	label      string  // the -label of training
 	sc         *scaler // nil if the features are not standardised
+
+	// bare says that the file is the library's JSON alone.
+	bare bool
 }
 
 func (s *saved) encode() ([]byte, error) {
@@ -58,21 +87,26 @@ func (s *saved) encode() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := modelFile{
-		Format:     modelFormat,
-		Version:    modelVersion,
-		Classifier: s.classifier,
-		Features:   s.features,
-		Pos:        s.pos,
-		Neg:        s.neg,
-		Label:      s.label,
-		Model:      m,
+	c := commandJSON{
+		Version:  modelVersion,
+		Features: s.features,
+		Label:    s.label,
+		Classes:  s.classes.names,
+		Picked:   s.classes.picked,
 	}
 	if s.sc != nil {
-		f.Mean, f.Scale = s.sc.mean, s.sc.scale
+		c.Mean, c.Scale = s.sc.mean, s.sc.scale
 	}
-	data, err := json.Marshal(f)
-	return append(data, '\n'), err
+	cb, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasSuffix(m, []byte("}")) {
+		return nil, fmt.Errorf("the library's JSON of the model is not an object: %.20q", m)
+	}
+	out := append(m[:len(m)-1:len(m)-1], `,"command":`...)
+	out = append(out, cb...)
+	return append(out, "}\n"...), nil
 }
 
 // modelData returns the model file's bytes for a file at path: gzipped if
@@ -122,39 +156,107 @@ func loadModel(path string) (*saved, error) {
 
 func decodeModel(data []byte) (*saved, error) {
 	var head struct {
-		Format  string `json:"format"`
-		Version int    `json:"version"`
+		Format  string          `json:"format"`
+		Type    string          `json:"type"`
+		Version int             `json:"version"`
+		Command json.RawMessage `json:"command"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil || head.Format != modelFormat {
-		return nil, errors.New("not a model file of this command")
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("not a model: %v", err)
 	}
-	if head.Version != modelVersion && head.Version != 1 {
-		return nil, fmt.Errorf("model file version %d, want %d or 1", head.Version, modelVersion)
+	switch {
+	case head.Format == modelFormat:
+		return decodeOld(data, head.Version)
+	case head.Format != "" || head.Type == "":
+		return nil, errors.New("not a model file of this command, nor a model of the library: no type")
 	}
-	var f modelFile
+	m, ok := newModel(strings.ToLower(head.Type), &options{})
+	if !ok || reflect.TypeOf(m).Elem().Name() != head.Type {
+		return nil, fmt.Errorf("the model is of type %q, which the command does not know: want %s", head.Type, typeNames())
+	}
+	// The library ignores members beside its own; a misspelt "command"
+	// would lose the standardisation without a word.
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, err
+	}
+	for k := range obj {
+		switch k {
+		case "type", "version", "settings", "model", "stats", "command":
+		default:
+			return nil, fmt.Errorf("unknown member %q, want type, version, settings, model, stats and command", k)
+		}
+	}
+	lib := data
+	if err := json.Unmarshal(lib, m); err != nil {
+		return nil, errors.New(libError(err))
+	}
+	s := &saved{classifier: strings.ToLower(head.Type), m: m, features: modelFeatures(m, lib)}
+	if head.Command == nil {
+		s.bare, s.label, s.classes = true, defaultLabel, valueClasses(m.Classes())
+		return s, nil
+	}
+	var c commandJSON
+	dec := json.NewDecoder(bytes.NewReader(head.Command))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("member command: %v", err)
+	}
+	values := m.Classes()
+	switch {
+	case c.Version != modelVersion:
+		return nil, fmt.Errorf("member command of version %d, want %d", c.Version, modelVersion)
+	case c.Features != s.features:
+		return nil, fmt.Errorf("%s, but the model has %d", plural(c.Features, "feature"), s.features)
+	case c.Label == "":
+		return nil, errors.New("no label column, want the -label of training")
+	case len(c.Classes) != len(values):
+		return nil, fmt.Errorf("%d class labels, but the model has %d classes", len(c.Classes), len(values))
+	case c.Picked && !slices.Equal(values, []float64{-1, 1}):
+		return nil, fmt.Errorf("classes picked by -pos and -neg, but the model's classes are %v, not -1 and +1", values)
+	}
+	for k, name := range c.Classes {
+		if strings.TrimSpace(name) != name || name == "" || slices.Contains(c.Classes[:k], name) {
+			return nil, fmt.Errorf("class label %q, want a label that is not empty, without spaces around it, and different from the others", name)
+		}
+	}
+	sc, err := checkScaler(c.Mean, c.Scale, c.Features)
+	if err != nil {
+		return nil, err
+	}
+	s.label, s.sc = c.Label, sc
+	s.classes = &classSet{names: c.Classes, values: values, picked: c.Picked}
+	return s, nil
+}
+
+// decodeOld decodes a model file of version 1 or 2.
+func decodeOld(data []byte, version int) (*saved, error) {
+	if version != 2 && version != 1 {
+		return nil, fmt.Errorf("model file version %d, want %d, 2 or 1", version, modelVersion)
+	}
+	var f oldModelFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, err
 	}
 	switch {
-	case head.Version == 1 && f.Label != "":
+	case version == 1 && f.Label != "":
 		return nil, errors.New("a label column in a model file of version 1, which has none")
-	case head.Version == 1:
+	case version == 1:
 		f.Label = "none"
 	case f.Label == "":
 		return nil, errors.New("no label column, want the -label of training")
+	}
+	switch {
 	case f.Features < 1:
 		return nil, fmt.Errorf("%d features, want at least 1", f.Features)
 	case f.Pos == "" || f.Neg == "" || sameLabel(f.Pos, f.Neg):
 		return nil, fmt.Errorf("labels %q and %q, want two different labels", f.Pos, f.Neg)
-	case len(f.Mean) != len(f.Scale) || (f.Mean != nil && len(f.Mean) != f.Features):
-		return nil, fmt.Errorf("standardisation of %d means and %d scales, want %d of each", len(f.Mean), len(f.Scale), f.Features)
 	}
-	for j, v := range f.Scale {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("scale %d is %v, want a finite number > 0", j+1, v)
-		}
+	sc, err := checkScaler(f.Mean, f.Scale, f.Features)
+	if err != nil {
+		return nil, err
 	}
 	m, ok := newModel(f.Classifier, &options{})
 	if !ok {
@@ -173,24 +275,60 @@ func decodeModel(data []byte) (*saved, error) {
 	if err := json.Unmarshal(f.Model, m); err != nil {
 		return nil, errors.New(libError(err))
 	}
-	if !takes(m, f.Features) {
-		return nil, fmt.Errorf("the %s model does not take %d features", f.Classifier, f.Features)
+	if d := modelFeatures(m, f.Model); d != f.Features {
+		return nil, fmt.Errorf("%s, but the model has %d", plural(f.Features, "feature"), d)
 	}
-	s := &saved{classifier: f.Classifier, m: m, features: f.Features, pos: f.Pos, neg: f.Neg, label: f.Label}
-	if f.Mean != nil {
-		s.sc = &scaler{mean: f.Mean, scale: f.Scale}
+	if values := m.Classes(); !slices.Equal(values, []float64{-1, 1}) {
+		return nil, fmt.Errorf("the model's classes are %v, want -1 and +1", values)
 	}
-	return s, nil
+	return &saved{classifier: f.Classifier, m: m, features: f.Features, classes: pickedClasses(f.Pos, f.Neg), label: f.Label, sc: sc}, nil
 }
 
-// takes reports whether m predicts rows of d features. The classifiers
-// panic on a row of the wrong length, and have no other way to tell.
-func takes(m model, d int) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
+// checkScaler returns the standardisation of means and scales of d
+// features, or nil if there are none, or an error if they are not one.
+func checkScaler(mean, scale []float64, d int) (*scaler, error) {
+	if scale != nil && len(scale) != d || mean != nil && len(mean) != len(scale) {
+		return nil, fmt.Errorf("standardisation of %d means and %d scales, want %d scales, and as many means or none", len(mean), len(scale), d)
+	}
+	for j, v := range scale {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("scale %d is %v, want a finite number > 0", j+1, v)
 		}
-	}()
-	m.Predict(make([]float64, d))
-	return true
+	}
+	for j, v := range mean {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("mean %d is %v, want a finite number", j+1, v)
+		}
+	}
+	if scale == nil {
+		return nil, nil
+	}
+	return &scaler{mean: mean, scale: scale}, nil
+}
+
+// modelFeatures returns the number of features of the rows that m scores,
+// whose JSON form is lib.
+func modelFeatures(m model, lib []byte) int {
+	if w, ok := m.(interface{ Weights() []float64 }); ok {
+		return len(w.Weights()) / numScores(m)
+	}
+	// A kernel's support vectors may be none: its JSON form tells.
+	var k struct {
+		Model struct {
+			Features int `json:"features"`
+		} `json:"model"`
+	}
+	json.Unmarshal(lib, &k)
+	return k.Model.Features
+}
+
+// typeNames returns the types of the library's classifiers that the
+// command knows, for messages.
+func typeNames() string {
+	var names []string
+	for _, c := range classifiers {
+		m, _ := newModel(c.name, &options{})
+		names = append(names, reflect.TypeOf(m).Elem().Name())
+	}
+	return joinWords(names, "or")
 }

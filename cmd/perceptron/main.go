@@ -14,8 +14,10 @@
 //	perceptron eval    [flags] TRAIN [TEST]  fit and test one or every classifier
 //	perceptron demo    [flags]               the demo, with flags
 //
-// It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files. Run
-// perceptron -h, or perceptron COMMAND -h, for the details.
+// It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files of
+// two classes or more; its model files are the library's JSON form of a
+// classifier with what the command adds. Run perceptron -h, or perceptron
+// COMMAND -h, for the details.
 //
 // The classifiers are the perceptron (Rosenblatt, 1958), the pocket
 // algorithm with ratchet (Gallant, 1990), the voted and averaged
@@ -87,9 +89,21 @@ const usage = `Usage:
                                        or on a seeded split of TRAIN
 
 Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight)
-or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*, gzipped or not); -format
-says which when the name does not. Labels must be -1 and +1, unless -pos and -neg
-name the labels that become +1 and -1.
+or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), gzipped or not (*.gz);
+-format says which when the name does not. The classes are the labels of the training
+file: two make a binary problem, more a multiclass one. Labels that are all numbers are
+classes by their value, other labels by their text. -pos and -neg make a binary problem
+of two labels, +1 and -1, and leave out the rows of the others.
+
+Features: dense rows (CSV, IDX) are standardised to mean 0 and deviation 1 on the
+training rows; sparse rows (LIBSVM) are left as they are, as LIBLINEAR leaves them, and
+-standardize scales them to deviation 1 without centring them, which would fill them.
+
+Model files: train saves the library's JSON form of the classifier, the one that
+json.Marshal of it writes, with one member more, "command", which holds the label
+column, the class labels and the standardisation. predict and eval -model read such a
+file, or the library's JSON alone, which names the classes by their values and
+standardises nothing.
 
 Classifiers (-classifier):
   perceptron   F. Rosenblatt (1958), Psychological Review 65(6)
@@ -137,11 +151,41 @@ type job struct {
 	classifier  string
 	out         string
 	split       float64
-	standardize bool
+	standardize scaling
 	plot        string
 	progress    bool
 	model       string
 	score       bool
+}
+
+// scaling is the value of -standardize, which may be unset: then dense
+// rows are standardised, and sparse ones are not.
+type scaling struct{ set, on bool }
+
+func (s *scaling) String() string {
+	if s == nil || !s.set {
+		return ""
+	}
+	return strconv.FormatBool(s.on)
+}
+
+func (s *scaling) Set(v string) error {
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("%q is not true or false", v)
+	}
+	s.set, s.on = true, on
+	return nil
+}
+
+func (s *scaling) IsBoolFlag() bool { return true }
+
+// of reports whether the training rows X are to be standardised.
+func (s scaling) of(X mat.Matrix) bool {
+	if s.set {
+		return s.on
+	}
+	return !isSparse(X)
 }
 
 func newFlagSet(name string) *flag.FlagSet {
@@ -156,15 +200,15 @@ func newFlagSet(name string) *flag.FlagSet {
 const defaultLabel = "last"
 
 // dataFlags defines the flags that say how to read a data file; labels
-// says whether the command maps labels with -pos and -neg.
+// says whether the command picks classes with -pos and -neg.
 func (j *job) dataFlags(fs *flag.FlagSet, labels bool) {
 	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
 	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
 	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
 		defaultLabel+" in training; with a saved model, the column that train used)")
 	if labels {
-		fs.StringVar(&j.pos, "pos", "", "the label that becomes +1 (IDX: a class number); with -neg")
-		fs.StringVar(&j.neg, "neg", "", "the label that becomes -1 (IDX: a class number); with -pos")
+		fs.StringVar(&j.pos, "pos", "", "with -neg, make a binary problem: the label of class +1 (IDX: a class number); the rows of labels neither -pos nor -neg are left out")
+		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (IDX: a class number)")
 	}
 }
 
@@ -172,7 +216,8 @@ func (j *job) dataFlags(fs *flag.FlagSet, labels bool) {
 func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 	j.opts.addFlags(fs)
 	fs.Uint64Var(&j.opts.seed, "seed", 1, "seed of the split and of -shuffle")
-	fs.BoolVar(&j.standardize, "standardize", true, "standardise the features to mean 0 and deviation 1 on the training rows")
+	fs.Var(&j.standardize, "standardize", "standardise the features on the training rows: dense rows to mean 0 and deviation 1, sparse rows to deviation 1 without centring them, which would fill them "+
+		"(default: true for dense rows, CSV and IDX; false for sparse rows, LIBSVM, as LIBLINEAR leaves them)")
 	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
 	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr (default: when stderr is a terminal)")
 }
@@ -218,12 +263,12 @@ func (j *job) spec(training bool) (dataSpec, error) {
 	switch {
 	case (j.pos == "") != (j.neg == ""):
 		return dataSpec{}, usagef("-pos and -neg go together: give both or neither")
-	case j.pos != "" && sameLabel(j.pos, j.neg):
+	case j.pos != "" && sameLabel(strings.TrimSpace(j.pos), strings.TrimSpace(j.neg)):
 		return dataSpec{}, usagef("-pos %q and -neg %q are the same label", j.pos, j.neg)
 	case j.label == "none":
 		return dataSpec{}, usagef("-label none: training needs the labels")
 	}
-	s.labels = &labeler{pos: j.pos, neg: j.neg}
+	s.labels = &labelSpec{pos: strings.TrimSpace(j.pos), neg: strings.TrimSpace(j.neg)}
 	return s, nil
 }
 
@@ -250,13 +295,17 @@ func (j *job) startProgress(stderr io.Writer) {
 
 const trainHelp = `Usage: perceptron train [flags] FILE
 
-Train fits one classifier on the rows of FILE and saves it, with the labels,
-the label column and the standardisation of the features, to the file -o
-names, gzipped if the name ends in .gz. It prints the training accuracy and
-statistics.
+Train fits one classifier on the rows of FILE and saves it to the file -o
+names, gzipped if the name ends in .gz: the library's JSON form of the
+classifier, with the label column, the labels of the classes and the
+standardisation of the features. It prints the training accuracy and
+statistics. The classes are the labels of FILE, two or more, or the two
+that -pos and -neg pick.
 
-Example:
+Examples:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
+  perceptron train -classifier averaged -epochs 10 -o fashion.json \
+    /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
 
 Flags:
 `
@@ -299,22 +348,25 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	raw, sc := j.prepare(ds, nil, pf != "")
+	n, d := ds.X.Dims()
+	shape := fmt.Sprintf("%s, %s%s%s", plural(n, "row"), plural(d, "feature"), nonZeros(ds.X), leftOut(ds))
+	raw, sc, err := j.prepare(ds, nil, pf != "")
+	if err != nil {
+		return err
+	}
 	j.startProgress(stderr)
 	r, err := fitModel(j.classifier, &j.opts, ds, nil)
 	if err != nil {
 		return err
 	}
-	_, d := ds.X.Dims()
-	pos, neg := spec.labels.names()
-	s := &saved{classifier: j.classifier, m: r.m, features: d, pos: pos, neg: neg, label: spec.label, sc: sc}
+	s := &saved{classifier: j.classifier, m: r.m, features: d, classes: ds.classes, label: spec.label, sc: sc}
 	data, err := s.modelData(j.out)
 	if err != nil {
 		return err
 	}
 	outs := []outFile{{"-o", j.out, data}}
 	if pf != "" {
-		img, err := drawPlot(pf, raw, sc, []*result{r}, pos, neg)
+		img, err := drawPlot(pf, raw, sc, []*result{r}, ds.classes)
 		if err != nil {
 			return err
 		}
@@ -323,8 +375,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(outs...); err != nil {
 		return err
 	}
-	n, _ := ds.X.Dims()
-	fmt.Fprintf(stdout, "%s: %d rows, %d features%s; +1 is %q, -1 is %q\n", ds.name, n, d, scaled(sc), pos, neg)
+	fmt.Fprintf(stdout, "%s: %s%s; %s\n", ds.name, shape, scaled(sc), ds.classes.describe())
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -334,41 +385,64 @@ func train(args []string, stdout, stderr io.Writer) error {
 	return j.wrotePlot(stdout)
 }
 
-// prepare standardises the features of train, and of test if not nil, if
-// the flags ask for it, and returns the scaler, or nil. If keep is set it
-// returns a copy of the training rows as they were.
-func (j *job) prepare(train, test *dataset, keep bool) (raw *dataset, sc *scaler) {
-	raw = train
-	if keep && j.standardize {
-		raw = &dataset{name: train.name, X: mat.DenseCopyOf(train.X), y: train.y, features: train.features}
+// leftOut says how many rows of ds were left out, if any.
+func leftOut(ds *dataset) string {
+	if ds.left == 0 {
+		return ""
 	}
-	if !j.standardize {
-		return raw, nil
-	}
-	sc = fitScaler(train.X)
-	sc.apply(train.X)
-	if test != nil {
-		sc.apply(test.X)
-	}
-	return raw, sc
+	return fmt.Sprintf(" (%s of other labels left out)", plural(ds.left, "row"))
 }
 
+// prepare standardises the features of train, and of test if not nil, if
+// the flags ask for it, and returns the scaler, or nil. If plot is set it
+// returns the training rows as they were for the plot, or nil if the plot
+// does not draw them.
+func (j *job) prepare(train, test *dataset, plot bool) (raw *dataset, sc *scaler, err error) {
+	if plot {
+		raw = plotRows(train)
+	}
+	if !j.standardize.of(train.X) {
+		return raw, nil, nil
+	}
+	sc = fitScaler(train.X)
+	if err := sc.apply(train); err != nil {
+		return nil, nil, err
+	}
+	if test != nil {
+		if err := sc.apply(test); err != nil {
+			return nil, nil, err
+		}
+	}
+	return raw, sc, nil
+}
+
+// scaled describes the standardisation sc, which may be nil.
 func scaled(sc *scaler) string {
-	if sc == nil {
+	switch {
+	case sc == nil:
 		return ""
+	case sc.mean == nil:
+		return ", scaled, not centred, as the rows are sparse"
 	}
 	return ", standardised"
 }
 
 const predictHelp = `Usage: perceptron predict [flags] FILE
 
-Predict labels each row of FILE with the model that train saved, one label a
-line, as the labels of the training file were written; -score adds the score,
-the decision function whose sign is the prediction. The rows must have the
-features of the training rows, which predict standardises as train did. The
-label column of a CSV file, the one train read unless -label names another,
-is skipped; a file without one needs -label none. A model file whose name
-ends in .gz is read gzipped.
+Predict labels each row of FILE with a saved model, one label a line, the
+label of its class as the training file wrote it. -score adds the scores,
+separated by tabs: for two classes one, the decision function, >= 0 for the
+second class (+1 with -pos and -neg); for more, one per class, in the
+order of the model's class values, of which the greatest decides. The rows
+must have the features of the training rows, which predict standardises as
+train did. The label column of a CSV file, the one train read unless -label
+names another, is skipped; a file without one needs -label none. A model
+file whose name ends in .gz is read gzipped.
+
+The model may be the library's JSON form of a classifier alone, as
+json.Marshal writes it: then the labels are the class values, nothing is
+standardised, and the label column of a CSV file is the last, as in
+training, unless -label names another.
 
 Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
@@ -380,8 +454,8 @@ Flags:
 func predict(args []string, stdout, stderr io.Writer) error {
 	j := &job{}
 	fs := newFlagSet("predict")
-	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved (required)")
-	fs.BoolVar(&j.score, "score", false, "write the score after each label, separated by a tab")
+	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's JSON of a classifier (required)")
+	fs.BoolVar(&j.score, "score", false, "write the scores after each label, separated by tabs")
 	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
 	if err != nil {
@@ -407,19 +481,24 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if s.sc != nil {
-		s.sc.apply(ds.X)
+		if err := s.sc.apply(ds); err != nil {
+			return err
+		}
+	}
+	pred := predictRows(s.m, ds.X, nil, "")
+	var scores []float64
+	S := 0
+	if j.score {
+		S, scores = numScores(s.m), scoreRows(s.m, ds.X)
 	}
 	var b strings.Builder
-	n, _ := ds.X.Dims()
-	for i := range n {
-		// Predict is +1 where Score is >= 0: one score serves both.
-		v := s.m.Score(ds.X.RawRowView(i))
-		label := s.neg
-		if v >= 0 {
-			label = s.pos
+	for i, v := range pred {
+		k, ok := s.classes.index(v)
+		if !ok {
+			panic(fmt.Sprintf("the model predicts %v, not one of its classes %v", v, s.classes.values))
 		}
-		b.WriteString(label)
-		if j.score {
+		b.WriteString(s.classes.names[k])
+		for _, v := range scores[i*S : i*S+S] {
 			b.WriteByte('\t')
 			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
 		}
@@ -434,19 +513,27 @@ const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
 
 Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
 those of TEST, or, without TEST, on a seeded random split of TRAIN. The
-features are standardised on the training rows alone. It prints a table of
-the training and test accuracy, the mistakes and epochs of training, whether
-it converged, and the time it took.
+features of dense rows are standardised on the training rows alone. The
+rows of sparse files of different widths widen to the wider. It prints a
+table of the training and test accuracy, the mistakes and epochs of
+training, whether it converged, and the time it took; then, for each
+classifier, the confusion matrix of the test rows: a row per true label, a
+column per predicted class, with the recall of each label and the
+precision of each class. A precision is "-" for a class that no row is
+predicted to be, and a recall "-" for a class that no test row has. The
+test rows of a label that is no class of the training rows are counted
+wrong, in rows of their own; with -pos and -neg they are left out.
 
-With -model, eval fits nothing: it tests the model that train saved on the
-rows of TEST, read with the model's labels, label column and
-standardisation, and prints the test accuracy beside the model's training
-statistics. Only -format, -header, -label and -progress go with -model.
+With -model, eval fits nothing: it tests a saved model, or the library's
+JSON of a classifier, on the rows of TEST, read with the model's classes,
+label column and standardisation, and prints the test accuracy beside the
+model's training statistics, and the confusion matrix. Only -format,
+-header, -label and -progress go with -model.
 
 Examples:
   perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
   perceptron eval -model cancer.json -header cmd/perceptron/data/breast_cancer.csv
-  perceptron eval -pos 0 -neg 6 -epochs 10 -standardize=false \
+  perceptron eval -classifier averaged -epochs 10 \
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
     /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
 
@@ -458,7 +545,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval")
 	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
 	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of TRAIN to test on")
-	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved on TEST, fitting nothing")
+	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
@@ -493,35 +580,43 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	var test *dataset
 	var intro string
 	if len(files) == 2 {
-		if test, err = readData(files[1], spec, 0); err != nil {
+		tspec := spec
+		tspec.labels = &labelSpec{known: train.classes}
+		if test, err = readData(files[1], tspec, 0); err != nil {
 			return err
 		}
 		_, dtr := train.X.Dims()
 		_, dte := test.X.Dims()
-		if format, _ := formatOf(files[0], spec); format == "libsvm" {
-			train, test = widen(train, max(dtr, dte)), widen(test, max(dtr, dte))
-		} else if dtr != dte {
+		// Sparse rows widen to those of the other file; dense rows must
+		// agree.
+		d := max(dtr, dte)
+		if dtr < d && !isSparse(train.X) || dte < d && !isSparse(test.X) {
 			return fmt.Errorf("%s has %s and %s %d", train.name, plural(dtr, "feature"), test.name, dte)
 		}
+		train, test = widen(train, d), widen(test, d)
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()
-		intro = fmt.Sprintf("%s: %d training rows; %s: %d test rows", train.name, ntr, test.name, nte)
+		intro = fmt.Sprintf("%s: %s%s%s; %s: %s%s%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train),
+			test.name, plural(nte, "test row"), nonZeros(test.X), leftOut(test))
 	} else {
+		left := leftOut(train)
 		if train, test, err = split(train, j.split, j.opts.seed); err != nil {
 			return err
 		}
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()
-		intro = fmt.Sprintf("%s, split with seed %d: %d training rows, %d test rows", train.name, j.opts.seed, ntr, nte)
+		intro = fmt.Sprintf("%s%s, split with seed %d: %s%s; %s%s", train.name, left, j.opts.seed, plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
 	}
 	_, d := train.X.Dims()
-	pos, neg := spec.labels.names()
-	how := ", standardised on the training rows"
-	if !j.standardize {
-		how = ""
+	how := ""
+	switch {
+	case j.standardize.of(train.X) && isSparse(train.X):
+		how = ", scaled on the training rows, not centred, as the rows are sparse"
+	case j.standardize.of(train.X):
+		how = ", standardised on the training rows"
 	}
-	intro += fmt.Sprintf("; %d features%s; +1 is %q, -1 is %q\n", d, how, pos, neg)
-	return j.evaluate(names, train, test, pf, pos, neg, intro, stdout, stderr)
+	intro += fmt.Sprintf("; %s%s; %s\n", plural(d, "feature"), how, train.classes.describe())
+	return j.evaluate(names, train, test, pf, intro, true, stdout, stderr)
 }
 
 // modelFlags are the flags of eval that go with -model.
@@ -557,27 +652,34 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if spec.label == "none" {
 		return usagef("eval -model: %s none: the test rows need their labels", spec.labelFlag)
 	}
-	spec.labels = &labeler{}
-	if !sameLabel(s.pos, "+1") || !sameLabel(s.neg, "-1") {
-		spec.labels = &labeler{pos: s.pos, neg: s.neg}
-	}
+	spec.labels = &labelSpec{known: s.classes}
 	test, err := readData(files[0], spec, s.features)
 	if err != nil {
 		return err
 	}
+	n, _ := test.X.Dims()
+	rows := plural(n, "test row") + nonZeros(test.X) + leftOut(test)
 	if s.sc != nil {
-		s.sc.apply(test.X)
+		if err := s.sc.apply(test); err != nil {
+			return err
+		}
 	}
 	j.startProgress(stderr)
 	if p := j.opts.progress; p != nil {
 		p.name = s.classifier
 	}
 	r := &result{name: s.classifier, m: s.m, fit: -1, train: math.NaN(), stats: s.m.Stats()}
-	r.test = accuracy(s.m, test, j.opts.progress, "the test rows")
-	n, _ := test.X.Dims()
-	fmt.Fprintf(stdout, "%s: %s %s model of %d features%s; %s: %d test rows; +1 is %q, -1 is %q\n",
-		j.model, article(s.classifier), s.classifier, s.features, scaled(s.sc), test.name, n, s.pos, s.neg)
-	return writeTable(stdout, []*result{r})
+	r.test, r.conf = testModel(s.m, test, j.opts.progress, "the test rows")
+	how := scaled(s.sc)
+	if s.bare {
+		how = ", the library's JSON alone, not standardised"
+	}
+	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; %s\n",
+		j.model, article(s.classifier), s.classifier, plural(s.features, "feature"), how, test.name, rows, s.classes.describe())
+	if err := writeTable(stdout, []*result{r}); err != nil {
+		return err
+	}
+	return writeConfusion(stdout, r.name, r.conf)
 }
 
 // classifiers returns the names of the classifiers that -classifier asks
@@ -616,9 +718,13 @@ func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error)
 
 // evaluate standardises the features if the flags ask for it, fits and
 // tests the classifiers names, draws the plot in format pf if not empty,
-// and prints intro and the table.
-func (j *job) evaluate(names []string, train, test *dataset, pf, pos, neg, intro string, stdout, stderr io.Writer) error {
-	raw, sc := j.prepare(train, test, pf != "")
+// and prints intro and the table, and the confusion matrices if confusions
+// is set.
+func (j *job) evaluate(names []string, train, test *dataset, pf, intro string, confusions bool, stdout, stderr io.Writer) error {
+	raw, sc, err := j.prepare(train, test, pf != "")
+	if err != nil {
+		return err
+	}
 	j.startProgress(stderr)
 	var rs []*result
 	for _, name := range names {
@@ -629,7 +735,7 @@ func (j *job) evaluate(names []string, train, test *dataset, pf, pos, neg, intro
 		rs = append(rs, r)
 	}
 	if pf != "" {
-		img, err := drawPlot(pf, raw, sc, rs, pos, neg)
+		img, err := drawPlot(pf, raw, sc, rs, train.classes)
 		if err != nil {
 			return err
 		}
@@ -640,6 +746,14 @@ func (j *job) evaluate(names []string, train, test *dataset, pf, pos, neg, intro
 	fmt.Fprint(stdout, intro)
 	if err := writeTable(stdout, rs); err != nil {
 		return err
+	}
+	for _, r := range rs {
+		if !confusions {
+			break
+		}
+		if err := writeConfusion(stdout, r.name, r.conf); err != nil {
+			return err
+		}
 	}
 	return j.wrotePlot(stdout)
 }

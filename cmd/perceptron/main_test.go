@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -129,7 +130,7 @@ func TestDemoMatchesLibrary(t *testing.T) {
 	}
 	got := parseTable(t, out)[0]
 
-	ds, err := readCSV(bytes.NewReader(breastCancer), "b.csv", dataSpec{header: true, labels: &labeler{pos: "0", neg: "1"}}, 0)
+	ds, err := readCSV(bytes.NewReader(breastCancer), "b.csv", dataSpec{header: true, labels: &labelSpec{pos: "0", neg: "1"}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestDemoMatchesLibrary(t *testing.T) {
 	}
 	for j := range d {
 		mean, sd := stat.PopMeanStdDev(mat.Col(nil, j, train.X), nil)
-		for _, X := range []*mat.Dense{train.X, test.X} {
+		for _, X := range []*mat.Dense{train.X.(*mat.Dense), test.X.(*mat.Dense)} {
 			r, _ := X.Dims()
 			for i := range r {
 				X.Set(i, j, (X.At(i, j)-mean)/sd)
@@ -151,7 +152,7 @@ func TestDemoMatchesLibrary(t *testing.T) {
 		}
 	}
 	var p perceptron.Perceptron
-	if err := p.Fit(train.X, train.y); err != nil {
+	if err := p.Fit(train.X, train.values()); err != nil {
 		t.Fatal(err)
 	}
 	st := p.Stats()
@@ -171,8 +172,8 @@ func TestDemoMatchesLibrary(t *testing.T) {
 func predictAccuracy(m perceptron.Classifier, ds *dataset) float64 {
 	n, _ := ds.X.Dims()
 	right := 0
-	for i := range n {
-		if m.Predict(ds.X.RawRowView(i)) == ds.y[i] {
+	for i, v := range ds.values() {
+		if m.Predict(ds.X.(*mat.Dense).RawRowView(i)) == v {
 			right++
 		}
 	}
@@ -220,7 +221,18 @@ func randomData(rnd *rand.Rand, n, d int) (*mat.Dense, []float64) {
 // pos or neg, or no label if lc is negative, and a header if header is
 // set.
 func csvOf(X *mat.Dense, y []float64, lc int, pos, neg string, header bool) []byte {
+	var labels []string
+	for _, v := range y {
+		labels = append(labels, map[bool]string{true: pos, false: neg}[v > 0])
+	}
+	return csvNamed(X, labels, lc, header)
+}
+
+// csvNamed writes X as CSV, with labels in column lc (from 0), or no
+// label if lc is negative, and a header if header is set.
+func csvNamed(X *mat.Dense, labels []string, lc int, header bool) []byte {
 	var b bytes.Buffer
+	w := csv.NewWriter(&b)
 	n, d := X.Dims()
 	if header {
 		names := []string{}
@@ -230,7 +242,7 @@ func csvOf(X *mat.Dense, y []float64, lc int, pos, neg string, header bool) []by
 		if lc >= 0 {
 			names = slices.Insert(names, lc, "class")
 		}
-		b.WriteString(strings.Join(names, ",") + "\n")
+		w.Write(names)
 	}
 	for i := range n {
 		var f []string
@@ -238,24 +250,36 @@ func csvOf(X *mat.Dense, y []float64, lc int, pos, neg string, header bool) []by
 			f = append(f, strconv.FormatFloat(v, 'g', -1, 64))
 		}
 		if lc >= 0 {
-			l := neg
-			if y[i] > 0 {
-				l = pos
-			}
-			f = slices.Insert(f, lc, l)
+			f = slices.Insert(f, lc, labels[i])
 		}
-		b.WriteString(strings.Join(f, ",") + "\n")
+		w.Write(f)
 	}
+	w.Flush()
 	return b.Bytes()
 }
 
-// libsvmOf writes X and y in the LIBSVM format, leaving out zeros.
-func libsvmOf(X *mat.Dense, y []float64) []byte {
+// libsvmOf writes X, dense or sparse, and y in the LIBSVM format, leaving
+// out zeros.
+func libsvmOf(X mat.Matrix, y []float64) []byte {
 	var b bytes.Buffer
 	n, _ := X.Dims()
 	for i := range n {
-		fmt.Fprintf(&b, "%+g", y[i])
-		for j, v := range X.RawRowView(i) {
+		if y[i] > 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(strconv.FormatFloat(y[i], 'g', -1, 64))
+		var ind []int
+		var val []float64
+		if m, ok := X.(*perceptron.CSR); ok {
+			ind, val = m.Row(i)
+		} else {
+			val = X.(*mat.Dense).RawRowView(i)
+		}
+		for k, v := range val {
+			j := k
+			if ind != nil {
+				j = ind[k]
+			}
 			if v != 0 {
 				fmt.Fprintf(&b, " %d:%s", j+1, strconv.FormatFloat(v, 'g', -1, 64))
 			}
@@ -307,7 +331,7 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		// The same fit in memory.
 		sc := fitScaler(X)
 		Xs := mat.DenseCopyOf(X)
-		sc.apply(Xs)
+		sc.applyDense(Xs)
 		m, _ := newModel(name, o)
 		if err := m.Fit(Xs, y); err != nil {
 			t.Fatal(err)
@@ -325,21 +349,22 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		if len(lines) != n {
 			t.Fatalf("predict wrote %d lines for %d rows", len(lines), n)
 		}
+		scores := m.ScoreRows(nil, Xs)
 		for i, l := range lines {
 			label, score, _ := strings.Cut(l, "\t")
-			x := Xs.RawRowView(i)
-			want := m.Score(x)
-			if score != strconv.FormatFloat(want, 'g', -1, 64) {
+			if want := scores[i]; score != strconv.FormatFloat(want, 'g', -1, 64) {
 				t.Fatalf("%s: row %d: score %s, want %v", name, i, score, want)
 			}
-			if wl := map[float64]string{1: "yes", -1: "no"}[m.Predict(x)]; label != wl {
+			if wl := map[bool]string{true: "yes", false: "no"}[scores[i] >= 0]; label != wl {
 				t.Fatalf("%s: row %d: label %s, want %s", name, i, label, wl)
 			}
 		}
 	}
 }
 
-// The same rows in CSV, LIBSVM and IDX train the same model.
+// The same rows in CSV, LIBSVM and IDX train the same model, dense or
+// sparse, as they are: standardisation scales sparse rows without
+// centring them.
 func TestFormatsAgree(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -381,10 +406,10 @@ func TestFormatsAgree(t *testing.T) {
 		{"-pos", "1", "-neg", "3", filepath.Join(dir, "train-images-idx3-ubyte")},
 		{"-pos", "1", "-neg", "3", writeFile(t, dir, "images.gz", gzipped(im)) + "," + filepath.Join(dir, "train-labels-idx1-ubyte.gz")},
 	}
-	var models []json.RawMessage
+	var models [][]byte
 	for _, src := range sources {
 		model := filepath.Join(dir, "m.json")
-		code, _, errs := runCmd(append([]string{"train", "-o", model}, src...)...)
+		code, _, errs := runCmd(append([]string{"train", "-standardize=false", "-o", model}, src...)...)
 		if code != 0 {
 			t.Fatalf("train %v: exit %d: %s", src, code, errs)
 		}
@@ -392,17 +417,32 @@ func TestFormatsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var f modelFile
-		if err := json.Unmarshal(b, &f); err != nil {
-			t.Fatal(err)
-		}
-		models = append(models, f.Model)
+		models = append(models, libraryPart(t, b))
 	}
 	for k := 1; k < len(models); k++ {
 		if !bytes.Equal(models[k], models[0]) {
 			t.Errorf("%v trains\n%s\nbut %v trains\n%s", sources[k], models[k], sources[0], models[0])
 		}
 	}
+}
+
+// libraryPart returns the model file b without the command's member: the
+// library's JSON form of the classifier.
+func libraryPart(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil {
+		t.Fatal(err)
+	}
+	if obj["command"] == nil {
+		t.Fatalf("no member command in %s", b)
+	}
+	delete(obj, "command")
+	lib, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib
 }
 
 // Train gives every classifier the settings of the flags, and saves them.
@@ -430,22 +470,21 @@ func TestTrainSavesSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		var f struct {
-			Model struct {
-				Settings map[string]any `json:"settings"`
-			} `json:"model"`
+			Settings map[string]any `json:"settings"`
 		}
 		if err := json.Unmarshal(b, &f); err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "initWeights": []any{1.0, -2.0}, "initBias": 0.0}
+		labels := []any{-1.0, 1.0}
+		want := map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "initWeights": []any{1.0, -2.0}, "initBias": 0.0, "labels": labels}
 		switch c.name {
 		case "pocket":
 			want["ratchet"] = true
 		case "kernel":
 			want = map[string]any{"epochs": 7.0, "rate": 0.5, "noBias": true, "budget": 3.0, "prediction": "voted",
-				"func": map[string]any{"name": "poly", "degree": 2.0, "gamma": 0.25, "coef0": 1.5}}
+				"func": map[string]any{"name": "poly", "degree": 2.0, "gamma": 0.25, "coef0": 1.5}, "labels": labels}
 		}
-		if got := f.Model.Settings; !reflect.DeepEqual(got, want) {
+		if got := f.Settings; !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: saved settings %v, want %v", c.name, got, want)
 		}
 	}
@@ -544,7 +583,8 @@ func TestEvalStandardisesOnTrainingRowsOnly(t *testing.T) {
 }
 
 // Progress goes to stderr only when asked, as stderr is not a terminal in
-// tests; the last line reports the run.
+// tests; a line reports the run, and the last the scoring of the training
+// rows.
 func TestProgress(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n2,1,1\n"))
@@ -558,9 +598,10 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	r := parseTable(t, out)[0]
-	want := fmt.Sprintf("perceptron: done: %s, %s, converged, ", plural(r.epochs, "epoch"), plural(r.mistakes, "mistake"))
-	if !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
-		t.Errorf("progress %q, want one line starting %q", errs, want)
+	done := fmt.Sprintf("perceptron: done: %s, %s, converged, ", plural(r.epochs, "epoch"), plural(r.mistakes, "mistake"))
+	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], done) || !strings.HasPrefix(lines[1], "perceptron: scored the training rows: 3 rows, ") {
+		t.Errorf("progress %q, want a line starting %q and one of the scoring", errs, done)
 	}
 	f, err := os.Create(filepath.Join(dir, "stderr"))
 	if err != nil {
@@ -632,6 +673,9 @@ func TestPlot(t *testing.T) {
 	two := writeFile(t, dir, "two.csv", csvOf(X2, y2, 2, "1", "-1", false))
 	named := writeFile(t, dir, "named.csv", csvOf(X2, y2, 2, "yes", "no", true))
 	five := writeFile(t, dir, "five.csv", csvOf(X5, y5, 5, "1", "-1", false))
+	// Sparse rows of two features are drawn; of more, the mistakes alone.
+	twoSparse := writeFile(t, dir, "two.svm", libsvmOf(X2, y2))
+	fiveSparse := writeFile(t, dir, "five.svm", libsvmOf(X5, y5))
 	for _, c := range []struct {
 		args      []string
 		ext       string
@@ -639,9 +683,11 @@ func TestPlot(t *testing.T) {
 	}{
 		// A few epochs: the voted perceptron's boundary costs a vote of
 		// every voter at each point of the grid.
-		{[]string{"eval", "-epochs", "20", two}, ".svg", []string{">feature 1<", ">feature 2<", ">+1<", ">-1<", ">voted<"}, []string{"(+1)"}},
+		{[]string{"eval", "-epochs", "20", two}, ".svg", []string{">feature 1<", ">feature 2<", ">1<", ">-1<", ">voted<"}, []string{"(+1)"}},
 		{[]string{"eval", "-epochs", "20", "-header", "-pos", "yes", "-neg", "no", named}, ".svg", []string{">f1<", ">f2<", ">yes (+1)<", ">no (-1)<"}, []string{">feature 1<"}},
 		{[]string{"eval", "-epochs", "20", five}, ".svg", []string{">epoch<", ">mistakes<"}, []string{"feature"}},
+		{[]string{"eval", "-epochs", "20", twoSparse}, ".svg", []string{">feature 1<", ">feature 2<", ">+1<", ">-1<", ">kernel<"}, nil},
+		{[]string{"eval", "-epochs", "20", fiveSparse}, ".svg", []string{">epoch<", ">mistakes<"}, []string{"feature"}},
 		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, ".png", nil, nil},
 		{[]string{"train", "-o", filepath.Join(dir, "m.json"), two}, ".pdf", nil, nil},
 		{[]string{"demo"}, ".png", nil, nil},
@@ -686,11 +732,11 @@ func TestPlot(t *testing.T) {
 	}
 }
 
-// A saved model of another format version, or with a library model of
-// another type or version, is refused with a clear error.
+// A model file that is not valid, or that the command does not know, is
+// refused with a clear error.
 func TestPredictRefusesForeignModels(t *testing.T) {
 	dir := t.TempDir()
-	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,-1\n"))
+	data := writeFile(t, dir, "d.csv", []byte("1,2,1\n-1,-2,0\n"))
 	model := filepath.Join(dir, "m.json")
 	if code, _, errs := runCmd("train", "-o", model, data); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -700,18 +746,23 @@ func TestPredictRefusesForeignModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ old, new, want string }{
-		{`"version":2,"classifier"`, `"version":3,"classifier"`, "model file version 3, want 2 or 1"},
+		{`"version":3`, `"version":4`, "member command of version 4, want 3"},
 		{`"label":"last"`, `"label":""`, "no label column, want the -label of training"},
-		{`"version":2,"classifier"`, `"version":1,"classifier"`, "a label column in a model file of version 1"},
-		{`"format":"perceptron-command-model"`, `"format":"other"`, "not a model file of this command"},
-		{`"type":"Perceptron"`, `"type":"Pocket"`, "the model is a Pocket, not a Perceptron"},
-		{`"type":"Perceptron","version":1`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 1"},
-		{`"classifier":"perceptron"`, `"classifier":"forest"`, `classifier "forest" is not one of`},
-		{`"classifier":"perceptron"`, `"classifier":"voted"`, "the model is a Perceptron, not a Voted"},
-		{`"classifier":"perceptron"`, `"classifier":"averaged"`, "the model is a Perceptron, not an Averaged"},
-		{`"type":"Perceptron"`, `"type":"Averaged"`, "the model is an Averaged, not a Perceptron"},
-		{`"features":2`, `"features":3`, "standardisation of 2 means and 2 scales, want 3"},
-		{`"pos":"+1"`, `"pos":"-1"`, "want two different labels"},
+		{`"type":"Perceptron"`, `"type":"Forest"`, `the model is of type "Forest", which the command does not know: want Perceptron, Pocket, Averaged, Voted or Kernel`},
+		{`"type":"Perceptron"`, `"type":"perceptron"`, `the model is of type "perceptron", which the command does not know`},
+		{`"type":"Perceptron"`, `"format":"x","type":"Perceptron"`, "not a model file of this command, nor a model of the library"},
+		{`"type":"Perceptron","version":2`, `"type":"Perceptron","version":9`, "Perceptron model format version 9, want 2"},
+		{`"type":"Perceptron",`, ``, "not a model file of this command, nor a model of the library: no type"},
+		{`"features":2`, `"features":3`, "3 features, but the model has 2"},
+		{`"scale":[1,2]`, `"scale":null`, "standardisation of 2 means and 0 scales, want 2 scales, and as many means or none"},
+		{`"scale":[1,2]`, `"scale":[1,0]`, "scale 2 is 0, want a finite number > 0"},
+		{`"classes":["0","1"]`, `"classes":["1","1"]`, `class label "1", want a label that is not empty`},
+		{`"classes":["0","1"]`, `"classes":["0"," 1"]`, `class label " 1", want a label that is not empty, without spaces around it`},
+		{`"classes":["0","1"]`, `"classes":["0"]`, "1 class labels, but the model has 2 classes"},
+		{`"picked":false`, `"picked":true`, "classes picked by -pos and -neg, but the model's classes are [0 1], not -1 and +1"},
+		{`"picked":false`, `"picked":false,"extra":1`, `member command: json: unknown field "extra"`},
+		{`"command":{`, `"commands":{`, `unknown member "commands"`},
+		{`{"type"`, `["type"`, "not a model: "},
 	} {
 		if !bytes.Contains(good, []byte(c.old)) {
 			t.Fatalf("model file %s has no %s", good, c.old)
@@ -736,7 +787,7 @@ func TestPredictChecksFeatures(t *testing.T) {
 	good, _ := os.ReadFile(model)
 	bad := writeFile(t, dir, "bad.json", bytes.Replace(good, []byte(`"features":2`), []byte(`"features":3`), 1))
 	code, _, errs := runCmd("predict", "-model", bad, data)
-	if code != 1 || !strings.Contains(errs, "does not take 3 features") {
+	if code != 1 || !strings.Contains(errs, "3 features, but the model has 2") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	code, _, errs = runCmd("predict", "-model", model, "-label", "none", data)
@@ -751,8 +802,7 @@ func TestPredictChecksFeatures(t *testing.T) {
 }
 
 // Predict without -label skips the column that train read the labels
-// from, and -label overrides it; a model file of version 1, which records
-// no label column, keeps predict's old default, none.
+// from, and -label overrides it.
 func TestPredictUsesTrainLabel(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(8, 8))
@@ -787,16 +837,6 @@ func TestPredictUsesTrainLabel(t *testing.T) {
 		t.Errorf("a column named by the model, without -header: exit %d, stderr %q", code, errs)
 	}
 
-	b, err := os.ReadFile(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v1 := strings.Replace(strings.Replace(string(b), `"version":2,`, `"version":1,`, 1), `"label":"class",`, "", 1)
-	old := writeFile(t, dir, "old.json", []byte(v1))
-	code, out, errs := runCmd("predict", "-model", old, "-score", bare)
-	if code != 0 || out != predictions("-label", "none", bare) {
-		t.Errorf("a version 1 model on unlabelled rows: exit %d, stderr %q", code, errs)
-	}
 }
 
 // A model file whose name ends in .gz is gzipped, and predict reads it as

@@ -21,6 +21,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // plotFormats are the plot formats that the help names; draw.Formats has
@@ -61,20 +63,36 @@ const (
 	legendGap  = 4 * vg.Millimeter
 )
 
-// drawPlot draws, if the data have two features, the training rows in
-// their own units and the boundary of each classifier beside the mistakes
-// per epoch of each; otherwise the mistakes per epoch alone. Each plot has
-// its legend on its right, outside it, where it covers nothing. raw is the
-// training data before standardisation by sc, which may be nil. It returns
-// the image in format.
-func drawPlot(format string, raw *dataset, sc *scaler, rs []*result, pos, neg string) ([]byte, error) {
+// plotRows returns a dense copy of the rows of ds for the plot if they
+// have two features, or nil: the plot draws the rows of two features
+// alone, which are few numbers even if the file was sparse.
+func plotRows(ds *dataset) *dataset {
+	if _, d := ds.X.Dims(); d != 2 {
+		return nil
+	}
+	X, ok := ds.X.(*mat.Dense)
+	if ok {
+		X = mat.DenseCopyOf(X)
+	} else {
+		X = denseOf(ds.X.(*perceptron.CSR))
+	}
+	return &dataset{name: ds.name, X: X, y: ds.y, features: ds.features}
+}
+
+// drawPlot draws, if raw is not nil, the training rows in their own units
+// and the boundary of each classifier beside the mistakes per epoch of
+// each; otherwise the mistakes per epoch alone. Each plot has its legend
+// on its right, outside it, where it covers nothing. raw is the training
+// data from plotRows, before standardisation by sc, which may be nil. It
+// returns the image in format.
+func drawPlot(format string, raw *dataset, sc *scaler, rs []*result, classes *classSet) ([]byte, error) {
 	curves, curvesKey, err := mistakesPlot(rs)
 	if err != nil {
 		return nil, err
 	}
 	plots, keys := []*plot.Plot{curves}, []plot.Legend{curvesKey}
-	if _, d := raw.X.Dims(); d == 2 {
-		points, pointsKey, err := boundaryPlot(raw, sc, rs, pos, neg)
+	if raw != nil {
+		points, pointsKey, err := boundaryPlot(raw, sc, rs, classes)
 		if err != nil {
 			return nil, err
 		}
@@ -153,9 +171,15 @@ func mistakesPlot(rs []*result) (*plot.Plot, plot.Legend, error) {
 	return p, key, nil
 }
 
-// classKey returns the legend's name of the class that the label name
-// stands for, value being +1 or -1: the value alone if the name is it.
-func classKey(name, value string) string {
+// classKey returns the legend's name of class k: its label, and for two
+// classes that -pos and -neg picked its value, +1 or -1, unless the label
+// is that value.
+func classKey(classes *classSet, k int) string {
+	name := classes.names[k]
+	if !classes.picked {
+		return name
+	}
+	value := []string{"-1", "+1"}[k]
 	if sameLabel(name, value) {
 		return value
 	}
@@ -172,50 +196,60 @@ func featureName(ds *dataset, j int) string {
 }
 
 // boundaryPlot draws the training rows, in their own units, and the
-// boundary of each classifier: the line where its score is 0, traced on a
-// grid of points standardised as the training rows were. It returns the
-// plot and its legend.
-func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plot.Plot, plot.Legend, error) {
+// boundaries of each classifier: for two classes the line where its score
+// is 0, and for more the lines where the class of the greatest score
+// changes, traced on a grid of points standardised as the training rows
+// were. It returns the plot and its legend.
+func boundaryPlot(raw *dataset, sc *scaler, rs []*result, classes *classSet) (*plot.Plot, plot.Legend, error) {
 	p := plot.New()
 	key := newLegend()
 	p.Title.Text = "Training rows and boundaries"
 	p.X.Label.Text = featureName(raw, 0)
 	p.Y.Label.Text = featureName(raw, 1)
 
-	n, _ := raw.X.Dims()
-	var xp, xn plotter.XYs
+	X := raw.X.(*mat.Dense)
+	n, _ := X.Dims()
+	K := len(classes.names)
+	points := make([]plotter.XYs, K)
 	lo := []float64{math.Inf(1), math.Inf(1)}
 	hi := []float64{math.Inf(-1), math.Inf(-1)}
 	for i := range n {
-		x := raw.X.RawRowView(i)
+		x := X.RawRowView(i)
 		for j := range lo {
 			lo[j], hi[j] = min(lo[j], x[j]), max(hi[j], x[j])
 		}
-		if raw.y[i] > 0 {
-			xp = append(xp, plotter.XY{X: x[0], Y: x[1]})
-		} else {
-			xn = append(xn, plotter.XY{X: x[0], Y: x[1]})
-		}
+		points[raw.y[i]] = append(points[raw.y[i]], plotter.XY{X: x[0], Y: x[1]})
 	}
-	for _, g := range []struct {
-		xys   plotter.XYs
-		name  string
-		shape draw.GlyphDrawer
-		color color.Color
-	}{
-		{xp, classKey(pos, "+1"), draw.CircleGlyph{}, color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}},
-		{xn, classKey(neg, "-1"), draw.CrossGlyph{}, color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}},
-	} {
-		if len(g.xys) == 0 {
+	// The second class, +1 of two, first: circles, then crosses.
+	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
+	colors := []color.Color{
+		color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
+		color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+		color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+		color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+		color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
+		color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
+		color.RGBA{R: 0xe3, G: 0x77, B: 0xc2, A: 0xff},
+		color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff},
+	}
+	order := make([]int, K)
+	for k := range order {
+		order[k] = k
+	}
+	if K == 2 {
+		order = []int{1, 0}
+	}
+	for g, k := range order {
+		if len(points[k]) == 0 {
 			continue
 		}
-		s, err := plotter.NewScatter(g.xys)
+		s, err := plotter.NewScatter(points[k])
 		if err != nil {
 			return nil, key, err
 		}
-		s.GlyphStyle.Shape, s.GlyphStyle.Color = g.shape, g.color
+		s.GlyphStyle.Shape, s.GlyphStyle.Color = shapes[g%len(shapes)], colors[g%len(colors)]
 		p.Add(s)
-		key.Add(g.name, s)
+		key.Add(classKey(classes, k), s)
 	}
 
 	// The grid spans the rows with a margin.
@@ -231,13 +265,14 @@ func boundaryPlot(raw *dataset, sc *scaler, rs []*result, pos, neg string) (*plo
 		}
 	}
 	for i, r := range rs {
-		g := newScoreGrid(axes[0], axes[1], r.m, sc)
-		c := plotter.NewContour(g, []float64{0}, nil)
-		style := c.LineStyles[0]
+		style := plotter.DefaultLineStyle
 		style.Color = plotutil.DarkColors[i%len(plotutil.DarkColors)]
 		style.Width = vg.Points(1.5)
-		c.LineStyles[0] = style
-		p.Add(boundary{c})
+		for _, g := range newScoreGrids(axes[0], axes[1], r.m, sc) {
+			c := plotter.NewContour(g, []float64{0}, nil)
+			c.LineStyles[0] = style
+			p.Add(boundary{c})
+		}
 		key.Add(r.name, &plotter.Line{LineStyle: style})
 	}
 	return p, key, nil
@@ -258,9 +293,12 @@ type scoreGrid struct {
 	z      []float64
 }
 
-// newScoreGrid scores every point of the grid xs × ys with m after
-// standardising it with sc, if not nil.
-func newScoreGrid(xs, ys []float64, m model, sc *scaler) *scoreGrid {
+// newScoreGrids scores every point of the grid xs × ys with m after
+// standardising it with sc, if not nil, and returns the grids whose zeros
+// are the boundaries of m: for two classes that of the score, and for more
+// that of each class's score less the greatest of the others, which is
+// positive where m predicts the class.
+func newScoreGrids(xs, ys []float64, m model, sc *scaler) []*scoreGrid {
 	X := mat.NewDense(len(xs)*len(ys), 2, nil)
 	for r, yv := range ys {
 		for c, xv := range xs {
@@ -268,9 +306,28 @@ func newScoreGrid(xs, ys []float64, m model, sc *scaler) *scoreGrid {
 		}
 	}
 	if sc != nil {
-		sc.apply(X)
+		sc.applyDense(X)
 	}
-	return &scoreGrid{xs: xs, ys: ys, z: scoreRows(m, X, nil, "")}
+	s, S := scoreRows(m, X), numScores(m)
+	if S == 1 {
+		return []*scoreGrid{{xs: xs, ys: ys, z: s}}
+	}
+	grids := make([]*scoreGrid, S)
+	for c := range grids {
+		z := make([]float64, len(xs)*len(ys))
+		for i := range z {
+			row := s[i*S : i*S+S]
+			other := math.Inf(-1)
+			for k, v := range row {
+				if k != c {
+					other = max(other, v)
+				}
+			}
+			z[i] = row[c] - other
+		}
+		grids[c] = &scoreGrid{xs: xs, ys: ys, z: z}
+	}
+	return grids
 }
 
 func (g *scoreGrid) Dims() (c, r int)   { return len(g.xs), len(g.ys) }
