@@ -91,6 +91,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -99,6 +100,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -233,11 +235,27 @@ func main() {
 		python  = flag.String("python", "/usr/bin/python3", "Python with scikit-learn")
 		wekaJar = flag.String("weka", "/usr/share/java/weka.jar", "Weka's jar")
 		keep    = flag.Bool("keep", false, "keep the temporary directory of data files")
+		profile = flag.String("cpuprofile", "", "write a CPU profile of the command to `file`; this library's fits carry the label fit=SET/MODEL, for go tool pprof -tagfocus")
 	)
 	flag.Parse()
 	if *epochs < 1 || *repeat < 1 || *orders < 0 {
 		fmt.Fprintln(os.Stderr, "compare: -epochs and -repeat must be at least 1, and -orders at least 0")
 		os.Exit(2)
+	}
+	// Exit last, after the deferred calls that stop the profile and
+	// remove the data files.
+	code := 0
+	defer func() { os.Exit(code) }()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	skipped := strings.Split(*skip, ",")
 
@@ -281,7 +299,7 @@ func main() {
 	}
 	if failed > 0 {
 		fmt.Printf("!!! %d check(s), target(s) or peer run(s) FAILED: see the lines marked !!! above\n", failed)
-		os.Exit(1)
+		code = 1
 	}
 }
 
@@ -450,7 +468,10 @@ func (r *run) ours(e entry) error {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		start := time.Now()
-		err := c.Fit(r.ds.train, r.ds.ytrain)
+		var err error
+		pprof.Do(context.Background(), pprof.Labels("fit", r.ds.name+"/"+e.name), func(context.Context) {
+			err = c.Fit(r.ds.train, r.ds.ytrain)
+		})
 		t := time.Since(start)
 		runtime.ReadMemStats(&after)
 		if err != nil {
