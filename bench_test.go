@@ -281,9 +281,10 @@ func benchClassFit(b *testing.B, newC func() Classifier) {
 }
 
 // BenchmarkFloorMulticlass streams the rows once and takes each row's dot
-// product with classK fixed vectors, one after the other: the least work
-// an epoch of a model of classK scores can do on dense rows, which the
-// multiclass Fit benchmarks' ns/epoch is measured against.
+// product with classK fixed vectors, one after the other: the arithmetic
+// of the scores that every epoch of a model of classK scores computes on
+// dense rows, in a bare loop, the reference for the multiclass Fit
+// benchmarks' ns/epoch.
 func BenchmarkFloorMulticlass(b *testing.B) {
 	for _, sz := range classSizes {
 		b.Run(fmt.Sprintf("n=%d,d=%d,K=%d", sz.n, sz.d, classK), func(b *testing.B) {
@@ -370,8 +371,9 @@ var debianClasses struct {
 // BenchmarkFloorMulticlassSparse passes once over the rows of the Debian
 // sections data set and adds, for each non-zero x_j of a row, x_j times
 // the weights of feature j for every class, side by side as the library
-// lays them, to the row's scores, in a bare loop: the least work an epoch
-// of a model of the 35 classes can do on these rows.
+// lays them, to the row's scores, in a bare loop: the arithmetic of the
+// scores that every epoch of a model of the 35 classes computes on these
+// rows, the reference for the sparse multiclass Fit benchmarks' ns/epoch.
 func BenchmarkFloorMulticlassSparse(b *testing.B) {
 	X, _ := benchDebianClasses(b)
 	_, d := X.Dims()

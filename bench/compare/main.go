@@ -25,22 +25,23 @@
 // multiclass sets that shuffle them: the command writes them into a
 // temporary directory for scikit-learn, as raw float64 or, for sparse
 // sets, as the raw slices of a CSR matrix, for Weka, as ARFF, and for
-// LIBLINEAR, as a LIBSVM file, and removes it at the end. Weka's VotedPerceptron
-// shuffles its training set with a fixed seed; the ARFF rows are written
-// in the order that this shuffle turns into theirs.
+// LIBLINEAR, as a LIBSVM file, and removes it at the end. Weka's
+// VotedPerceptron shuffles its training set with a fixed seed; the ARFF
+// rows are written in the order that this shuffle turns into theirs.
 //
 // Only fitting is timed: this library by the clock around Fit,
 // scikit-learn by time.perf_counter around fit in the Python script that
 // the command embeds (sklearn_fit.py), Weka by its own "Time taken to
 // build model", and LIBLINEAR by the wall time of liblinear-train, which
-// reads the data from a file. The models that scikit-learn's Perceptron and
-// SGDClassifier are set against are fitted -repeat times on each side and
-// the fastest fit counts; every other model is fitted once. Ratios are per
-// epoch: each time is divided by the number of epochs that the model ran.
-// Kernel and Pocket split their work over GOMAXPROCS goroutines, where
-// scikit-learn's models and Weka's VotedPerceptron use one core;
-// GOMAXPROCS=1 go run ./bench/compare measures this library on one core
-// too.
+// reads the data from a file. The models that scikit-learn's Perceptron
+// and SGDClassifier are set against are fitted -repeat times on each side
+// and the fastest fit counts; every other model is fitted once. Ratios
+// are per epoch: each time is divided by the number of epochs that the
+// model ran. Kernel, Pocket and OneVsRest split their work over
+// GOMAXPROCS goroutines, and shuffled epochs gather their rows on a
+// second one, where scikit-learn's models, Weka's VotedPerceptron and
+// LIBLINEAR use one core; GOMAXPROCS=1 go run ./bench/compare measures
+// this library on one core too.
 //
 // The checks: with the same order and settings, Perceptron's weights and
 // bias equal scikit-learn's Perceptron coef_ and intercept_; Averaged's
@@ -279,7 +280,10 @@ func main() {
 	for _, name := range strings.Split(*sets, ",") {
 		ds, install, err := load(name, *fdir, *sdir)
 		if err != nil {
-			fmt.Printf("== %s: skipped: %v (%s)\n\n", name, err, install)
+			if install != "" {
+				err = fmt.Errorf("%v (%s)", err, install)
+			}
+			fmt.Printf("== %s: skipped: %v\n\n", name, err)
 			continue
 		}
 		dir := filepath.Join(tmp, name)
@@ -327,8 +331,13 @@ func load(name, fdir, sdir string) (ds *dataSet, install string, err error) {
 		ds, err = loadOneVsRest(fdir)
 		return ds, fashion, err
 	}
-	ds, err = loadFashion(fdir, name)
-	return ds, fashion, err
+	for _, p := range idx.FashionPairs {
+		if p.Name == name {
+			ds, err = loadFashion(fdir, name)
+			return ds, fashion, err
+		}
+	}
+	return nil, "", fmt.Errorf("no data set called %q", name)
 }
 
 // run is the comparison on one data set.
@@ -662,8 +671,9 @@ func accuracy(pred, y []float64) float64 {
 }
 
 // floor returns the time of one pass that computes the S scores of every
-// row of X, a *mat.Dense or a *perceptron.CSR, under fixed dense weights:
-// the least work an epoch can do. For one score it takes the dot product
+// row of X, a *mat.Dense or a *perceptron.CSR, under fixed dense weights,
+// in bare loops: the arithmetic that every epoch does, the reference for
+// the time of an epoch. For one score it takes the dot product
 // of each row with a vector, as BenchmarkFloor and, for sparse rows,
 // BenchmarkFloorSparse measure it; for more, on dense rows, the dot
 // products with S vectors, one after the other, as

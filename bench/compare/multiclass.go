@@ -85,7 +85,8 @@ var liblinearPeers = []peer{
 // Averaged against scikit-learn's averaged SGDClassifier are.
 func multiclassSettings(epochs int, scaled string) string {
 	return fmt.Sprintf(`models (E = %d on both sides; every row visited once an epoch, in a fresh random order):
-     this library   Averaged{Epochs: %d, Rand: rand.New(rand.NewPCG(%d, 0))}: the multiclass perceptron, the classes learned together, %s
+     this library   Averaged{Epochs: %d, Rand: rand.New(rand.NewPCG(%d, 0))}: the multiclass perceptron, the classes learned together, %s;
+                        with GOMAXPROCS >= 2 a second goroutine gathers the rows of each epoch's order
      scikit-learn   SGDClassifier(loss='perceptron', learning_rate='constant', eta0=1, penalty=None, alpha=0, average=True,
                         shuffle=True, random_state=%d, tol=None, max_iter=%d): one against the rest`,
 		epochs, epochs, orderSeed, scaled, sklearnSeed, epochs)
