@@ -29,15 +29,15 @@ import (
 // is exact wherever the sums are, as on integer data, and an exact tie is
 // +1 as for every other classifier; Score and Weights divide by T.
 //
-// With two classes Fit does not move u at each mistake: it adds c·Rate·y
-// to a sum kept for the row, one float64 per row, and at the end forms u
-// and β from these sums, reading each row that was ever a mistake once
-// more. A visit thus costs what Perceptron's does, a mistake one addition
-// more, and the average one axpy for each distinct row that was a
-// mistake. With K classes the cached weights are those of every class, and
-// a mistake moves the two classes it moves in w in u as well: O(K) plus
-// the non-zeros of the row on sparse rows, and two strided axpys of d
-// on dense ones. Predictions take the class of the greatest summed score.
+// Fit does not move u at each mistake: it adds c·Rate·y to a sum kept for
+// the row, one float64 per row, and at the end forms u and β from these
+// sums, reading each row that was ever a mistake once more. With K classes
+// u and β are those of every class, and the sums are kept per row and
+// class, K float64s per row, of which a mistake changes the two of the
+// classes it moves. A visit thus costs what Perceptron's does, a mistake
+// one or two additions more, and the average one axpy for each row and
+// class with a sum. Predictions take the class of the greatest summed
+// score.
 //
 // Daumé's algorithm runs all Epochs epochs. Once an epoch makes no
 // mistake the weights can no longer change, so Fit stops passing over the
@@ -100,21 +100,18 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	lin := s.start(ds.d, S)
-	var kept func(i, c, other int)
-	var u linear // the cached weights, with more than two classes
-	var g []float64
-	if S == 1 {
-		g = make([]float64, ds.n) // the sum of c·Rate·y over the mistakes on each row
-		kept = func(i, c, _ int) {
-			g[i] += float64(c) * s.rate * ds.y[i]
+	// g[i·S+k] is row i's share of the cached weights of score k: the sum
+	// of c·Rate·y, or of ±c·Rate for the two classes a mistake moves, over
+	// the mistakes on row i.
+	g := make([]float64, ds.n*S)
+	kept := func(i, c, other int) {
+		a := float64(c) * s.rate
+		if S == 1 {
+			g[i] += a * ds.y[i]
+			return
 		}
-	} else {
-		u = linear{w: make([]float64, ds.d*S), b: make([]float64, S)}
-		kept = func(i, c, other int) {
-			x, a := ds.row(i), float64(c)*s.rate
-			u.move(x, ds.cls[i], a, !s.noBias)
-			u.move(x, other, -a, !s.noBias)
-		}
+		g[i*S+ds.cls[i]] += a
+		g[i*S+other] -= a
 	}
 	stats, err := s.run(ds, newRule(ds, &lin, &s, kept))
 	if err != nil {
@@ -128,15 +125,12 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	c := float64(s.epochs * ds.n)
 	floats.Scale(c, lin.w)
 	floats.Scale(c, lin.b)
-	if S == 1 {
-		for i, gi := range g {
-			if gi != 0 {
-				lin.move(ds.row(i), 0, -gi, !s.noBias) // subtracts row i's share of u and β
+	for i := range ds.n {
+		for k, gk := range g[i*S : i*S+S] {
+			if gk != 0 {
+				lin.move(ds.row(i), k, -gk, !s.noBias) // subtracts row i's share of u and β
 			}
 		}
-	} else {
-		floats.Sub(lin.w, u.w)
-		floats.Sub(lin.b, u.b)
 	}
 	if err := lin.checkFinite(); err != nil {
 		return err
