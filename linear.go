@@ -166,7 +166,7 @@ type rule struct {
 	noBias bool
 	kept   func(i, t, other int)
 	s      []float64 // scratch for the scores of a visit
-	g      *gather   // the rows of a shuffled epoch, or nil
+	pre    *prefetch // of the rows of a shuffled epoch, or nil
 
 	// guard makes a visit check that its update keeps the weights finite,
 	// and return an error instead of making it, for Learn, which must
@@ -178,16 +178,16 @@ func newRule(ds *dataset, l *linear, s *settings, kept func(i, t, other int)) *r
 	return &rule{ds: ds, l: l, rate: s.rate, noBias: s.noBias, kept: kept, s: make([]float64, len(l.b))}
 }
 
-// epoch gathers the rows of a shuffled epoch, where that pays.
+// epoch prefetches the rows of a shuffled epoch, where that pays.
 func (r *rule) epoch(e int, order []int) error {
 	if order == nil {
 		return nil
 	}
 	if e == 1 {
-		r.g = newGather(r.ds.rows)
+		r.pre = newPrefetch(r.ds.rows)
 	}
-	if r.g != nil {
-		r.g.start(order)
+	if r.pre != nil {
+		r.pre.start(order)
 	}
 	return nil
 }
@@ -198,8 +198,8 @@ func (r *rule) epoch(e int, order []int) error {
 // only a row with such a score is searched.
 func (r *rule) visit(i, t int) (bool, error) {
 	var x vec
-	if r.g != nil {
-		x = r.g.next()
+	if r.pre != nil {
+		x = r.pre.next()
 	} else {
 		x = r.ds.row(i)
 	}
@@ -225,8 +225,8 @@ func (r *rule) visit(i, t int) (bool, error) {
 // once no goroutine reads the rows: Fit then returns.
 func (r *rule) rowError(i int) error {
 	err := r.ds.rowError(i)
-	if err != nil && r.g != nil {
-		r.g.wait()
+	if err != nil && r.pre != nil {
+		r.pre.end()
 	}
 	return err
 }

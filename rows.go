@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"math"
 
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -379,87 +381,91 @@ func nonFinite(x []float64) int {
 	return -1
 }
 
-// gatherBytes is the size of the rows from which a shuffled epoch gathers
-// them, and of the blocks it gathers: rows that fit in the caches are read
-// as fast in any order, and a block that fits beside them in the
-// processor's own cache is read from there. Tests lower it.
-var gatherBytes = 1 << 18
+// prefetchBytes is the least size of dense rows that a shuffled epoch
+// prefetches: rows that fit in the caches are read as fast in any order.
+// Tests lower it.
+var prefetchBytes = 1 << 20
 
-// gather copies the rows of an epoch's random order, a block of them at a
-// time, into contiguous memory on a goroutine of its own, while the visits
-// read the block before: so that visits in a random order read memory as
-// visits in index order do, with the hardware prefetcher's help, and the
-// other goroutine waits on the scattered reads. The visits read the same
-// values, so the run is the same bit for bit.
-type gather struct {
+// prefetch reads the dense rows of an epoch's random order a little ahead
+// of the visits, one value of each cache line, on a goroutine of its own:
+// loads that nothing waits on, which the processor makes many at a time,
+// where a visit of a row in a random order would wait for the row to
+// stream in. The visits then find their rows in the shared cache. It
+// changes no value that a visit reads, so the run is the same bit for
+// bit. Sparse rows gain nothing from it: what a shuffled epoch loses on
+// them is the locality of the weights of similar rows.
+type prefetch struct {
 	src   *rows
 	order []int
-	block int      // rows a block
-	pos   int      // visits made in the epoch
-	buf   [2]*rows // the blocks being visited and being gathered
-	done  [2]sync.WaitGroup
+	ahead int          // the most rows the goroutine reads ahead: a quarter of prefetchBytes
+	pos   atomic.Int64 // the visits made in the epoch
+	stop  atomic.Bool
+	done  sync.WaitGroup
+	sum   float64 // the values read, so that the reads are kept
 }
 
-// newGather returns a gatherer of the rows of src, or nil if gathering
-// would not pay: with one goroutine, or rows that fit in the caches.
-func newGather(src *rows) *gather {
-	if workers() < 2 {
-		return nil
-	}
+// newPrefetch returns a prefetcher of the rows of src, or nil if it would
+// not pay: with one goroutine, or on rows that are sparse or fit in the
+// caches.
+func newPrefetch(src *rows) *prefetch {
 	rowBytes := 8 * src.d
-	if src.sparse() {
-		rowBytes = 16 * max(1, len(src.ind)/max(1, src.n))
-	}
-	if rowBytes*src.n < 4*gatherBytes {
+	if workers() < 2 || src.sparse() || rowBytes*src.n < prefetchBytes {
 		return nil
 	}
-	g := &gather{src: src, block: max(1, gatherBytes/rowBytes)}
-	for k := range g.buf {
-		g.buf[k] = newRows(src.d, g.block, src.sparse())
-	}
-	return g
+	return &prefetch{src: src, ahead: max(2, prefetchBytes/4/rowBytes)}
 }
 
-// start begins an epoch of visits in the given order, gathering its first
-// block.
-func (g *gather) start(order []int) {
-	g.order, g.pos = order, 0
-	g.fill(0)
+// start begins an epoch of visits in the given order.
+func (f *prefetch) start(order []int) {
+	f.order = order
+	f.pos.Store(0)
+	f.stop.Store(false)
+	f.done.Go(f.run)
 }
 
-// fill gathers block b, if the epoch has one, on a goroutine of its own,
-// which ends with it: the visits may stop at any time.
-func (g *gather) fill(b int) {
-	lo := b * g.block
-	if lo >= len(g.order) {
-		return
-	}
-	rows, buf, done := g.order[lo:min(lo+g.block, len(g.order))], g.buf[b%2], &g.done[b%2]
-	done.Go(func() {
-		buf.reset()
-		for _, i := range rows {
-			buf.append(g.src.row(i))
+// run reads the rows of the order from the one after the row being
+// visited, skipping ahead when the visits overtake it and pausing when it
+// is ahead by f.ahead rows; it gives up if the visits stop moving.
+func (f *prefetch) run() {
+	sum, idle, last := 0.0, 0, int64(-1)
+	for p := 1; p < len(f.order) && !f.stop.Load(); {
+		pos := f.pos.Load()
+		if pos != last {
+			idle, last = 0, pos
 		}
-	})
-}
-
-// next returns the row of the next visit of the epoch, a copy of row
-// order[p] for the p-th visit, and gathers the block after it once it
-// starts a block.
-func (g *gather) next() vec {
-	b, k := g.pos/g.block, g.pos%g.block
-	g.pos++
-	if k == 0 {
-		g.done[b%2].Wait()
-		g.fill(b + 1)
+		switch {
+		case p <= int(pos):
+			p = int(pos) + 1
+			continue
+		case p > int(pos)+f.ahead:
+			if idle++; idle > 1<<16 {
+				return
+			}
+			runtime.Gosched()
+			continue
+		}
+		x := f.src.row(f.order[p])
+		for k := 0; k < len(x.val); k += 8 {
+			sum += x.val[k]
+		}
+		p++
 	}
-	return g.buf[b%2].row(k)
+	f.sum = sum
 }
 
-// wait waits for the block being gathered, so that no goroutine reads the
+// next returns the row of the next visit of the epoch, row order[p] for
+// the p-th visit, and ends the goroutine with the epoch's last visit.
+func (f *prefetch) next() vec {
+	p := f.pos.Add(1) - 1
+	if int(p) == len(f.order)-1 {
+		f.end()
+	}
+	return f.src.row(f.order[p])
+}
+
+// end stops the goroutine and waits for it, so that nothing reads the
 // rows after the visits stop.
-func (g *gather) wait() {
-	for k := range g.done {
-		g.done[k].Wait()
-	}
+func (f *prefetch) end() {
+	f.stop.Store(true)
+	f.done.Wait()
 }

@@ -11,14 +11,15 @@ import (
 	"testing"
 )
 
-// TestGatherSameRun checks that shuffled epochs that gather their rows
-// into blocks make the run they make reading the rows in place, bit for
-// bit, for every linear classifier, on dense and sparse rows of two
-// classes and more, with blocks of one row and of several, and that the
-// gathering goroutines are gone when Fit returns, also with an error.
-func TestGatherSameRun(t *testing.T) {
+// TestPrefetchSameRun checks that shuffled epochs that prefetch their rows
+// make the run they make without, bit for bit, for every linear
+// classifier, on rows of two classes and more, reading ahead by few rows
+// and by many, and that the prefetching goroutines are gone when Fit
+// returns, also with an error. Sparse rows, which are not prefetched,
+// check the test.
+func TestPrefetchSameRun(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	defer func(b int) { gatherBytes = b }(gatherBytes)
+	defer func(b int) { prefetchBytes = b }(prefetchBytes)
 	before := runtime.NumGoroutine()
 	rnd := rand.New(rand.NewPCG(211, 212))
 	for k := range 40 {
@@ -67,19 +68,19 @@ func TestGatherSameRun(t *testing.T) {
 				func() Scorer { return &Averaged{} },
 				func() Scorer { return &Voted{} },
 			} {
-				gatherBytes = math.MaxInt / 8
+				prefetchBytes = math.MaxInt / 8
 				want := fit(m(), data)
-				gatherBytes = []int{1, 8 * d, 64 * d}[k%3]
+				prefetchBytes = []int{1, 8 * d, 64 * d}[k%3]
 				if got := fit(m(), data); !sameBits(got, want) {
-					t.Fatalf("trial %d, %T on %s rows: gathering changes the scores from %v to %v", k, m(), data, want, got)
+					t.Fatalf("trial %d, %T on %s rows: prefetching changes the scores from %v to %v", k, m(), data, want, got)
 				}
 			}
 		}
 	}
-	checkGoroutines(t, before, "fits that gather")
+	checkGoroutines(t, before, "fits that prefetch")
 
-	// A NaN found mid-epoch ends Fit while a block may be being gathered.
-	gatherBytes = 8
+	// A NaN found mid-epoch ends Fit while rows are being prefetched.
+	prefetchBytes = 8
 	_, X, y := classSet(rnd, 500, 3, 3)
 	X.Set(321, 1, math.NaN())
 	for range 20 {
