@@ -499,6 +499,9 @@ func TestVariantsAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		x := X.RawRowView(3)
+		if raceEnabled {
+			continue
+		}
 		if a := testing.AllocsPerRun(100, func() { c.Predict(x) }); a != 0 {
 			t.Errorf("%s: Predict allocates %v times", kind.name, a)
 		}
