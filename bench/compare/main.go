@@ -222,6 +222,10 @@ func main() {
 
 	failed := 0
 	for _, name := range strings.Split(*sets, ",") {
+		if name == kernelFashionSet {
+			failed += kernelFashion(*fdir, *python, tmp, *keep)
+			continue
+		}
 		var ds *dataSet
 		if name == "synthetic" {
 			ds = loadSynthetic()
