@@ -210,8 +210,8 @@ func (r *run) checkAveraged(a perceptron.Scorer) {
 //     Freund and Schapire: Kernel{Func: Poly{Degree: E, Gamma: 1, Coef0: 1},
 //     NoBias: true}, and for E = 1 Voted, whose bias is the kernel's +1.
 //   - In training it predicts pos (+1) for a score >= 0, so that a score of
-//     exactly zero is a mistake on a neg row only; the notes, and this
-//     library, count it as a mistake whatever the label. In practice only
+//     exactly zero is a mistake on a neg row only; this library counts
+//     it as a mistake whatever the label. In practice only
 //     the empty hypothesis scores exactly zero, so the two differ at the
 //     start: Weka's first mistake is on the first neg row, visit j+1, and
 //     the j pos rows before it are votes for the empty hypothesis. From
@@ -278,7 +278,7 @@ func (r *run) checkWeka(w wekaRun) {
 // way the check reproduces it, and prints the mean test accuracy of each.
 // The two part only at a score of zero, at the first visits, and at a tied
 // vote. Weka's own order is one draw of the order, in which a few test
-// rows can go either way; the mean over many tells whether the notes' rule
+// rows can go either way; the mean over many tells whether this library's rule
 // costs accuracy.
 func (r *run) compareOrders(name string, newC func() scorer) {
 	ds := r.ds

@@ -248,7 +248,7 @@ func TestComparePredictions(t *testing.T) {
 }
 
 // TestSklearnAND runs the whole comparison against scikit-learn on the
-// AND gate, whose perceptron run is traced by hand in the notes (from zero,
+// AND gate, whose perceptron run is traced by hand in examples_test.go (from zero,
 // in order, rate 1: epoch 9 is the first without a mistake, at w=(3,2),
 // b=-4), for more epochs than that, so that Averaged stops passing over
 // the data early and must still average over every epoch, as
@@ -372,7 +372,7 @@ func TestWekaClassified(t *testing.T) {
 // Weka's only mistake, which makes f(x) = -(x₂·x+1)^E. Then the vote on
 // (1, 0) is +1 for the empty hypothesis and -1 for f, a tie that Weka
 // gives to neg: of the two rows, Weka classifies only (0, 1) right. Under
-// the notes' rule the first visit would be a mistake too. After the
+// this library's rule the first visit would be a mistake too. After the
 // Kernel's check the harness compares the two rules over shuffled orders.
 func TestCheckWeka(t *testing.T) {
 	t.Parallel()

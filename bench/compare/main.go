@@ -52,7 +52,7 @@
 // Voted and Kernel poly 3 voted, fitted from the visit of Weka's first
 // mistake on, classify as many training and test rows right as Weka's
 // VotedPerceptron -E 1 and -E 3. (Weka takes a score of zero on a +1 row
-// for no mistake, and the notes for a mistake, so the two part at the
+// for no mistake, and this library for a mistake, so the two part at the
 // first visits.) After the check on Weka -E 3, Kernel poly 3 voted's test
 // accuracy is set against Weka's, reproduced as the check does it, over
 // -orders shuffled orders: Weka's own order is a single draw. See
@@ -231,7 +231,7 @@ func main() {
 	var (
 		epochs  = flag.Int("epochs", 10, "epochs `E` of the linear models on both sides")
 		repeat  = flag.Int("repeat", 5, "fits of the models set against scikit-learn's Perceptron and SGDClassifier, on each side; the fastest counts")
-		orders  = flag.Int("orders", 10, "shuffled orders in which to compare Kernel poly 3 voted's test accuracy under the notes' rule and under Weka's")
+		orders  = flag.Int("orders", 10, "shuffled orders in which to compare Kernel poly 3 voted's test accuracy under this library's rule and under Weka's")
 		sets    = flag.String("sets", "tshirt-shirt,pullover-coat,sneaker-ankleboot,synthetic,libs-libdevel,fashion-10,debian-35,onevsrest", "comma-separated data sets; fashion10-kernel, which is slow, only when named")
 		skip    = flag.String("skip", "", "comma-separated peers to leave out: sklearn, svc (LinearSVC and SVC), weka, liblinear")
 		fdir    = flag.String("fashion", idx.FashionDir, "directory of the Fashion-MNIST files")
