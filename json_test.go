@@ -851,3 +851,28 @@ func TestJSONExtraMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalValue checks that a classifier marshals the same as a value
+// and through a pointer, so that a struct holding one by value saves it.
+func TestMarshalValue(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(223, 224))
+	_, X, y := classSet(rnd, 30, 3, 3)
+	p, pk, a, v, k := &Perceptron{OnUpdate: func(Update) {}}, &Pocket{}, &Averaged{}, &Voted{}, &Kernel{}
+	for _, m := range []Scorer{p, pk, a, v, k} {
+		if err := m.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		ptr, val any
+	}{{p, *p}, {pk, *pk}, {a, *a}, {v, *v}, {k, *k}} {
+		want, err := json.Marshal(c.ptr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(c.val)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%T marshals as a value to %s (%v), through a pointer to %s", c.val, got, err, want)
+		}
+	}
+}
