@@ -204,7 +204,7 @@ var peers = []peer{
 
 // settingsNote says what each model name in the tables stands for.
 const settingsNote = `Models (E is -epochs; rows visited in order, from zero, rate 1, with a bias):
-  this library   Perceptron{Epochs: E}, Averaged{Epochs: E}, Pocket{Epochs: E} (a ratchet after Gallant's),
+  this library   Perceptron{Epochs: E}, Averaged{Epochs: E}, Pocket{Epochs: E} (the exact pocket),
                  Voted{Epochs: 1}
                  Kernel poly 3: Kernel{Func: Poly{Degree: 3, Gamma: 1, Coef0: 1}, NoBias: true, Epochs: 1},
                      Prediction PredictVoted or PredictAveraged
