@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -455,5 +456,41 @@ func TestSklearnCSR(t *testing.T) {
 	}
 	if res[0].NIter != epochs {
 		t.Errorf("scikit-learn ran %d epochs, want %d", res[0].NIter, epochs)
+	}
+}
+
+// runPython decodes one result a line and the versions line, and tells a
+// missing scikit-learn (exit status 3) and bad output from a result.
+func TestRunPython(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := script("good.sh", `echo '{"versions": {"scikit-learn": "1.2.1"}}'
+echo '{"seconds": [0.5, 0.25], "train": 0.75, "test": 0.5}'
+echo '{"seconds": [1], "n_iter": 3}'
+`)
+	res, versions, err := runPython[sklearnFit]("/bin/sh", []string{good})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if versions["scikit-learn"] != "1.2.1" || len(res) != 2 ||
+		res[0].fastest() != 250*time.Millisecond || res[0].Train != 0.75 || res[0].Test != 0.5 || res[1].NIter != 3 {
+		t.Errorf("got %+v and versions %v", res, versions)
+	}
+	if _, _, err := runPython[sklearnFit]("/bin/sh", []string{script("bad.sh", "echo '{\"seconds\": \"x\"}'\n")}); err == nil || !strings.Contains(err.Error(), "bad output line") {
+		t.Errorf("a bad line: error %v", err)
+	}
+	var missing errMissing
+	if _, _, err := runPython[sklearnFit]("/bin/sh", []string{script("missing.sh", "exit 3\n")}); !errors.As(err, &missing) {
+		t.Errorf("exit status 3: error %v, want errMissing", err)
+	}
+	if _, _, err := runPython[sklearnFit]("/bin/sh", []string{script("fail.sh", "echo oops >&2; exit 1\n")}); err == nil || !strings.Contains(err.Error(), "oops") {
+		t.Errorf("exit status 1: error %v, want the script's stderr", err)
 	}
 }

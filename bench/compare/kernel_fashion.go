@@ -5,10 +5,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -215,39 +212,13 @@ func runSVC(python, dir string, ds *dataSet) (*svcFit, map[string]string, error)
 	}
 	n, d := ds.train.Dims()
 	nt, _ := ds.test.Dims()
-	cmd := exec.Command(python, script, "--dir", dir,
-		"--n", strconv.Itoa(n), "--ntest", strconv.Itoa(nt), "--d", strconv.Itoa(d))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) && exit.ExitCode() == 3 {
-		return nil, nil, missingSklearn(python)
-	}
+	fits, versions, err := runPython[svcFit](python, []string{script, "--dir", dir,
+		"--n", strconv.Itoa(n), "--ntest", strconv.Itoa(nt), "--d", strconv.Itoa(d)})
 	if err != nil {
-		return nil, nil, fmt.Errorf("scikit-learn: %v\n%s", err, stderr.Bytes())
+		return nil, nil, err
 	}
-	var (
-		fit      *svcFit
-		versions map[string]string
-	)
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		var line struct {
-			svcFit
-			Versions map[string]string `json:"versions"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			return nil, nil, fmt.Errorf("scikit-learn: bad output line %q: %v", sc.Text(), err)
-		}
-		if line.Versions != nil {
-			versions = line.Versions
-			continue
-		}
-		fit = &line.svcFit
+	if len(fits) != 1 {
+		return nil, nil, fmt.Errorf("scikit-learn: %d fits in the output, want 1", len(fits))
 	}
-	if fit == nil {
-		return nil, nil, fmt.Errorf("scikit-learn: no fit in the output\n%s", stderr.Bytes())
-	}
-	return fit, versions, nil
+	return &fits[0], versions, nil
 }

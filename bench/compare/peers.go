@@ -97,7 +97,22 @@ func runSklearn(python, dir string, ds *dataSet, fits []string) ([]sklearnFit, m
 	if ds.sparse() {
 		args = append(args, "--csr")
 	}
-	cmd := exec.Command(python, append(args, fits...)...)
+	res, versions, err := runPython[sklearnFit](python, append(args, fits...))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(res) != len(fits) {
+		return nil, nil, fmt.Errorf("scikit-learn: %d results for %d fits", len(res), len(fits))
+	}
+	return res, versions, nil
+}
+
+// runPython runs python with args, a script of this harness and its
+// arguments, and decodes its output: one JSON object a line, each a result
+// of type T but for one line with the member "versions". Exit status 3
+// means that scikit-learn is missing.
+func runPython[T any](python string, args []string) ([]T, map[string]string, error) {
+	cmd := exec.Command(python, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -109,28 +124,29 @@ func runSklearn(python, dir string, ds *dataSet, fits []string) ([]sklearnFit, m
 		return nil, nil, fmt.Errorf("scikit-learn: %v\n%s", err, stderr.Bytes())
 	}
 	var (
-		res      []sklearnFit
+		res      []T
 		versions map[string]string
 	)
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		var line struct {
-			sklearnFit
+		var v struct {
 			Versions map[string]string `json:"versions"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+		var r T
+		err := json.Unmarshal(sc.Bytes(), &v)
+		if err == nil && v.Versions == nil {
+			err = json.Unmarshal(sc.Bytes(), &r)
+		}
+		if err != nil {
 			return nil, nil, fmt.Errorf("scikit-learn: bad output line %q: %v", sc.Text(), err)
 		}
-		if line.Versions != nil {
-			versions = line.Versions
+		if v.Versions != nil {
+			versions = v.Versions
 			continue
 		}
-		res = append(res, line.sklearnFit)
+		res = append(res, r)
 	}
-	if len(res) != len(fits) {
-		return nil, nil, fmt.Errorf("scikit-learn: %d results for %d fits\n%s", len(res), len(fits), stderr.Bytes())
-	}
-	return res, versions, nil
+	return res, versions, sc.Err()
 }
 
 // wekaFit is what Weka reports of one run of VotedPerceptron.
