@@ -85,8 +85,7 @@ var liblinearPeers = []peer{
 // Averaged against scikit-learn's averaged SGDClassifier are.
 func multiclassSettings(epochs int, scaled string) string {
 	return fmt.Sprintf(`models (E = %d on both sides; every row visited once an epoch, in a fresh random order):
-     this library   Averaged{Epochs: %d, Rand: rand.New(rand.NewPCG(%d, 0))}: the multiclass perceptron, the classes learned together, %s;
-                        with GOMAXPROCS >= 2 a second goroutine gathers the rows of each epoch's order
+     this library   Averaged{Epochs: %d, Rand: rand.New(rand.NewPCG(%d, 0))}: the multiclass perceptron, the classes learned together, %s
      scikit-learn   SGDClassifier(loss='perceptron', learning_rate='constant', eta0=1, penalty=None, alpha=0, average=True,
                         shuffle=True, random_state=%d, tol=None, max_iter=%d): one against the rest`,
 		epochs, epochs, orderSeed, scaled, sklearnSeed, epochs)
@@ -133,7 +132,7 @@ func loadFashionClasses(dir string) (*dataSet, error) {
 	return &dataSet{
 		name: "fashion-10",
 		about: "Fashion-MNIST, all 10 classes, pixels scaled to [0, 1]\n   " +
-			multiclassSettings(fashionEpochs, "pixels scaled to [0, 1] by dividing by 255"),
+			multiclassSettings(fashionEpochs, "pixels scaled to [0, 1] by dividing by 255;\n                        with GOMAXPROCS >= 2 a second goroutine reads the dense rows of each epoch's order ahead"),
 		train: Xtr, ytrain: ytr, test: Xte, ytest: yte,
 		entries: []entry{averagedShuffled(fashionEpochs)},
 		peers:   []peer{sgdShuffled(fashionEpochs)},
