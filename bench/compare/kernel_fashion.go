@@ -25,11 +25,11 @@ import (
 
 // kernelFashionSet is the name by which -sets selects the section that
 // sets this library's multiclass Kernel against scikit-learn's SVC on all
-// ten classes of Fashion-MNIST, for target 6b of issue #18. It is not in
+// ten classes of Fashion-MNIST, against a target. It is not in
 // the default sets: SVC's fit takes many minutes.
 const kernelFashionSet = "fashion10-kernel"
 
-// Target 6b of issue #18: the Kernel's test accuracy is at least
+// The target: the Kernel's test accuracy is at least
 // targetAccuracy, and scikit-learn's SVC takes at least targetRatio times
 // as long to fit, in the same run.
 const (
@@ -119,7 +119,7 @@ func kernelFashion(fdir, python, tmp string, keep bool) int {
 	n, d := ds.train.Dims()
 	nt, _ := ds.test.Dims()
 	fmt.Printf("== %s: %d training rows, %d test rows, %d features, 10 classes\n   %s\n", ds.name, n, nt, d, ds.about)
-	fmt.Printf("   target 6b of issue #18: this library's Kernel reaches %.1f%% test accuracy in at most 1/%d of SVC's fit time\n",
+	fmt.Printf("   target: this library's Kernel reaches %.1f%% test accuracy in at most 1/%d of SVC's fit time\n",
 		100*targetAccuracy, targetRatio)
 
 	progress("%s: this library's %s", ds.name, kernelFashionAbout)

@@ -18,7 +18,7 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/idx"
 )
 
-// The multiclass sets (issue 18, item 6): every class of Fashion-MNIST
+// The multiclass sets: every class of Fashion-MNIST
 // and of the Debian sections data set, on which this library's Averaged
 // learns the classes together and scikit-learn's averaged SGDClassifier
 // one against the rest, both visiting the rows in a fresh random order
