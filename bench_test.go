@@ -227,12 +227,14 @@ func orderFloor(r *rows, v []float64, order []int) float64 {
 	var sum float64
 	if len(order) == 0 {
 		for i := range r.n {
-			sum += r.row(i).dot(v)
+			x := r.row(i)
+			sum += x.dot(v)
 		}
 		return sum
 	}
 	for _, i := range order {
-		sum += r.row(i).dot(v)
+		x := r.row(i)
+		sum += x.dot(v)
 	}
 	return sum
 }

@@ -30,12 +30,12 @@ func (l *linear) fitted() bool { return l.w != nil }
 func (l *linear) dim() int     { return len(l.w) / len(l.b) }
 
 // score returns the one score w·x+b of a model of two classes.
-func (l *linear) score(x vec) float64 {
+func (l *linear) score(x *vec) float64 {
 	return x.dot(l.w) + l.b[0]
 }
 
 // scores sets dst to the S scores of x.
-func (l *linear) scores(dst []float64, x vec) {
+func (l *linear) scores(dst []float64, x *vec) {
 	S := len(l.b)
 	if S == 1 {
 		dst[0] = l.score(x)
@@ -87,7 +87,7 @@ func (l *linear) set(m *linear) {
 }
 
 // move moves score c of l by a·x, and its bias by a if bias is set.
-func (l *linear) move(x vec, c int, a float64, bias bool) {
+func (l *linear) move(x *vec, c int, a float64, bias bool) {
 	S := len(l.b)
 	switch {
 	case S == 1:
@@ -197,20 +197,31 @@ func (r *rule) epoch(e int, order []int) error {
 // are, so every visit checks its row for the price of a comparison, and
 // only a row with such a score is searched.
 func (r *rule) visit(i, t int) (bool, error) {
-	var x vec
-	if r.pre != nil {
-		x = r.pre.next()
-	} else {
-		x = r.ds.row(i)
-	}
-	if r.ds.cls == nil {
-		a := r.l.score(x)
-		if !finite(a) {
-			if err := r.rowError(i); err != nil {
-				return false, err
-			}
+	if r.pre == nil && !r.ds.sparse() && r.ds.cls == nil {
+		// Dense rows in place and two classes: the most common visit,
+		// a row classified right, is kept free of calls and of copies
+		// of a vec, so that the processor overlaps successive visits.
+		x := vec{val: r.ds.dense(i)}
+		a := floats.Dot(x.val, r.l.w) + r.l.b[0]
+		if r.ds.y[i]*a > 0 && a-a == 0 {
+			return false, nil
 		}
-		return r.judge(x, r.ds.y[i], a, i, t)
+		return r.binary(&x, a, i, t)
+	}
+	// x is declared on each path, not assigned on two: a vec is too large
+	// for registers, and its copies would stall the loads that follow.
+	if r.pre != nil {
+		x := r.pre.next()
+		return r.visitRow(&x, i, t)
+	}
+	x := r.ds.row(i)
+	return r.visitRow(&x, i, t)
+}
+
+// visitRow is visit with x, row i.
+func (r *rule) visitRow(x *vec, i, t int) (bool, error) {
+	if r.ds.cls == nil {
+		return r.binary(x, r.l.score(x), i, t)
 	}
 	r.l.scores(r.s, x)
 	if nonFinite(r.s) >= 0 {
@@ -219,6 +230,16 @@ func (r *rule) visit(i, t int) (bool, error) {
 		}
 	}
 	return r.judgeClass(x, r.ds.cls[i], r.s, i, t)
+}
+
+// binary is visitRow with two classes, x's score a computed.
+func (r *rule) binary(x *vec, a float64, i, t int) (bool, error) {
+	if !finite(a) {
+		if err := r.rowError(i); err != nil {
+			return false, err
+		}
+	}
+	return r.judge(x, r.ds.y[i], a, i, t)
 }
 
 // rowError returns the error of row i, if it holds NaN or an infinity,
@@ -234,7 +255,7 @@ func (r *rule) rowError(i int) error {
 // judge makes the rule's update if (x, y), y being -1 or +1, whose score
 // is a, is a mistake, and reports whether it is: the one update path of
 // Fit and Learn with two classes.
-func (r *rule) judge(x vec, y, a float64, i, t int) (bool, error) {
+func (r *rule) judge(x *vec, y, a float64, i, t int) (bool, error) {
 	if y*a > 0 {
 		return false, nil
 	}
@@ -252,7 +273,7 @@ func (r *rule) judge(x vec, y, a float64, i, t int) (bool, error) {
 // judgeClass makes the rule's update if x, of class c and with scores s,
 // is a mistake, and reports whether it is: the one update path of Fit and
 // Learn with more than two classes.
-func (r *rule) judgeClass(x vec, c int, s []float64, i, t int) (bool, error) {
+func (r *rule) judgeClass(x *vec, c int, s []float64, i, t int) (bool, error) {
 	other := argmax(s, c)
 	if s[c] > s[other] {
 		return false, nil
@@ -270,7 +291,7 @@ func (r *rule) judgeClass(x vec, c int, s []float64, i, t int) (bool, error) {
 
 // finiteAfter reports whether moving score c of the model by a·x, and its
 // bias by a, keeps them finite.
-func (r *rule) finiteAfter(x vec, c int, a float64) bool {
+func (r *rule) finiteAfter(x *vec, c int, a float64) bool {
 	S, ok := len(r.l.b), true
 	x.each(func(j int, v float64) {
 		if !finite(r.l.w[j*S+c] + a*v) {
@@ -340,7 +361,7 @@ func decide(classes, s []float64) float64 {
 }
 
 // predict returns the class that l chooses for x.
-func (l *linear) predict(classes []float64, x vec) float64 {
+func (l *linear) predict(classes []float64, x *vec) float64 {
 	if len(l.b) == 1 {
 		return binaryClass(classes, l.score(x))
 	}
@@ -365,7 +386,7 @@ func binaryClass(classes []float64, a float64) float64 {
 func (l *linear) scoresTo(dst, x []float64, div float64, method string) []float64 {
 	l.checked(x, method)
 	dst = scoresDst(dst, len(l.b))
-	l.scores(dst, vec{val: x})
+	l.scores(dst, &vec{val: x})
 	divide(dst, div)
 	return dst
 }
@@ -373,7 +394,7 @@ func (l *linear) scoresTo(dst, x []float64, div float64, method string) []float6
 // binaryScore returns the one score of x under l, divided by div,
 // panicking if l has more; method names the caller in a panic.
 func (l *linear) binaryScore(x []float64, div float64, method string) float64 {
-	return l.checkedBinary(x, method).score(vec{val: x}) / div
+	return l.checkedBinary(x, method).score(&vec{val: x}) / div
 }
 
 // checkedBinary returns l, panicking in the manner of gonum if l cannot
@@ -396,7 +417,7 @@ func (l *linear) scoreRows(dst []float64, X mat.Matrix, div float64) []float64 {
 	eachRow(X, l.dim(), func() func(int, vec) {
 		return func(i int, x vec) {
 			s := dst[i*S : i*S+S]
-			l.scores(s, x)
+			l.scores(s, &x)
 			divide(s, div)
 		}
 	})
@@ -412,7 +433,7 @@ func (l *linear) predictRows(dst []float64, X mat.Matrix, classes []float64) []f
 	eachRow(X, l.dim(), func() func(int, vec) {
 		s := make([]float64, len(l.b))
 		return func(i int, x vec) {
-			l.scores(s, x)
+			l.scores(s, &x)
 			dst[i] = decide(classes, s)
 		}
 	})

@@ -464,10 +464,12 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 			if vt.class < 0 || vt.class >= S || vt.down < 0 || vt.down >= S || vt.class == vt.down {
 				return fmt.Errorf("perceptron: Voted model's mistake %d moves classes %d and %d, want two of the %d", k+1, vt.class, vt.down, S)
 			}
-			last.move(rows.row(r), vt.class, m.Steps[r], !m.ThroughOrigin)
-			last.move(rows.row(r), vt.down, -m.Steps[r], !m.ThroughOrigin)
+			x := rows.row(r)
+			last.move(&x, vt.class, m.Steps[r], !m.ThroughOrigin)
+			last.move(&x, vt.down, -m.Steps[r], !m.ThroughOrigin)
 		} else {
-			last.move(rows.row(r), 0, m.Steps[r], !m.ThroughOrigin)
+			x := rows.row(r)
+			last.move(&x, 0, m.Steps[r], !m.ThroughOrigin)
 		}
 		votes[k+1] = vt
 	}

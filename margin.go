@@ -109,7 +109,8 @@ func hyperplaneData(X mat.Matrix, y, w []float64, b float64) (*dataset, error) {
 // bad value, or saying that the margin overflows if the row is finite.
 func (ds *dataset) margins(w []float64, b float64, f func(i int, m float64)) error {
 	for i := range ds.n {
-		m := ds.y[i] * (ds.row(i).dot(w) + b)
+		x := ds.row(i)
+		m := ds.y[i] * (x.dot(w) + b)
 		if !finite(m) {
 			if err := ds.rowError(i); err != nil {
 				return err

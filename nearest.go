@@ -141,7 +141,8 @@ func (np *nearest) start() {
 		means := [2][]float64{make([]float64, ds.d), make([]float64, ds.d)}
 		for i := range ds.n {
 			g := np.group(i)
-			ds.row(i).addTo(means[g], 1)
+			x := ds.row(i)
+			x.addTo(means[g], 1)
 			count[g]++
 		}
 		mean := make([]float64, ds.d)
@@ -236,7 +237,8 @@ func (np *nearest) pass() error {
 		off = -np.pcen
 	}
 	for i := range ds.n {
-		s := ds.y[i] * (ds.row(i).dot(np.p) + off)
+		x := ds.row(i)
+		s := ds.y[i] * (x.dot(np.p) + off)
 		if !(math.Abs(s) <= math.MaxFloat64) {
 			return fmt.Errorf("perceptron: a score overflows at row %d: the data are too large", i)
 		}
@@ -259,7 +261,8 @@ func (np *nearest) work() {
 		for a, i := range set {
 			np.xc[a] = 0
 			if np.center != nil {
-				np.xc[a] = ds.row(i).dot(np.center)
+				x := ds.row(i)
+				np.xc[a] = x.dot(np.center)
 			}
 		}
 	} else {
@@ -417,7 +420,8 @@ func (np *nearest) addPoint(w []float64, a int, coef float64) float64 {
 		return 0
 	}
 	i := np.set[a]
-	ds.row(i).addTo(w, coef*ds.y[i])
+	x := ds.row(i)
+	x.addTo(w, coef*ds.y[i])
 	if np.center == nil {
 		return 0
 	}
@@ -432,7 +436,8 @@ func (np *nearest) pointDot(w []float64, a int, wcen float64) float64 {
 		return floats.Dot(w, np.rows[a*d:a*d+d])
 	}
 	i := np.set[a]
-	return ds.y[i] * (ds.row(i).dot(w) - wcen)
+	x := ds.row(i)
+	return ds.y[i] * (x.dot(w) - wcen)
 }
 
 // mcol sets np.col to the column of M for point a of the working set
@@ -625,7 +630,8 @@ func (np *nearest) recompute() {
 	np.pc = 0
 	for i, a := range np.alpha {
 		if a > 0 {
-			np.ds.row(i).addTo(np.p, a*np.ds.y[i])
+			x := np.ds.row(i)
+			x.addTo(np.p, a*np.ds.y[i])
 			np.pc += a * np.ds.y[i]
 		}
 	}

@@ -182,7 +182,7 @@ func (p *Perceptron) Learn(x []float64, y float64) (bool, error) {
 		lin = s.start(d, scores(classes))
 	}
 	r := rule{l: &lin, rate: s.rate, noBias: s.noBias, guard: true}
-	xv := vec{val: x}
+	xv := &vec{val: x}
 	var mistake bool
 	if len(classes) == 2 {
 		mistake, err = r.judge(xv, float64(2*c-1), lin.score(xv), -1, 0)
@@ -288,7 +288,7 @@ func (p *Perceptron) learnSettings(d, S int) (settings, error) {
 // number of columns. Predict and the scoring methods may be called
 // concurrently with each other, but not with Fit or Learn.
 func (p *Perceptron) Predict(x []float64) float64 {
-	return p.lin.checked(x, "Predict").predict(p.classes, vec{val: x})
+	return p.lin.checked(x, "Predict").predict(p.classes, &vec{val: x})
 }
 
 // Score returns the decision function w·x+b of a perceptron of two

@@ -139,7 +139,7 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 // or if len(x) is not the number of columns. Predict and the scoring
 // methods may be called concurrently with each other, but not with Fit.
 func (p *Pocket) Predict(x []float64) float64 {
-	return p.lin.checked(x, "Predict").predict(p.classes, vec{val: x})
+	return p.lin.checked(x, "Predict").predict(p.classes, &vec{val: x})
 }
 
 // Score returns the decision function w·x+b of the pocket of two
@@ -516,7 +516,8 @@ func (c *counter) countOne(k int, s []float64, read, wrong []int) {
 		end := min(read[g]+countChunk, len(list.order))
 		for p := read[g]; p < end && m < c.limit; p++ {
 			i := list.order[p]
-			margin, misclassified := c.judge(l, list.row(c.ds, p), i, s)
+			x := list.row(c.ds, p)
+			margin, misclassified := c.judge(l, &x, i, s)
 			margins[i] = margin
 			read[g]++
 			if misclassified {
@@ -531,7 +532,7 @@ func (c *counter) countOne(k int, s []float64, read, wrong []int) {
 // judge returns the margin of row i, x, under l, and whether Predict with
 // l misclassifies it: with two classes the margin is y(w·x+b), and with
 // more the score of its class less the greatest other.
-func (c *counter) judge(l *linear, x vec, i int, s []float64) (float64, bool) {
+func (c *counter) judge(l *linear, x *vec, i int, s []float64) (float64, bool) {
 	if c.ds.cls == nil {
 		a, y := l.score(x), c.ds.y[i]
 		return y * a, sign(a) != y

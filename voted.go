@@ -209,7 +209,7 @@ func (v *Voted) scores(dst []float64, x vec) {
 	for r, step := range v.steps {
 		t[r] = step * (v.rows.row(r).dotVec(x) + v.unit)
 	}
-	v.first.scores(s, x)
+	v.first.scores(s, &x)
 	clear(votes)
 	if S == 1 {
 		a := s[0]
