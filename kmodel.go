@@ -142,6 +142,19 @@ func (m *kmodel) combine(dst, k []float64, p Prediction) float64 {
 	case PredictVoted:
 		// The hypothesis after mistake j is f_(j-1) plus one term; it is
 		// the hypothesis of the visits from t_j until the next mistake.
+		if S == 1 {
+			// The same sums as below, in scalars: the loop runs once per
+			// support vector for every row scored.
+			var f, votes float64
+			from := 1
+			for _, u := range m.h.mistakes {
+				votes += float64(m.exact(from, u.t-1)) * sign(f)
+				f += u.a * (k[u.v] + m.beta)
+				from = u.t
+			}
+			dst[0] = votes + float64(m.exact(from, m.h.visits))*sign(f)
+			return 1
+		}
 		buf := getScratch(S)
 		defer putScratch(buf)
 		f := *buf
