@@ -148,7 +148,7 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 // if len(x) is not the number of columns. Predict and the scoring methods
 // may be called concurrently with each other, but not with Fit.
 func (a *Averaged) Predict(x []float64) float64 {
-	return a.sum.checked(x, "Predict").predict(a.classes, &vec{val: x})
+	return a.sum.checked(x, "Predict").predict(a.classes, x)
 }
 
 // Score returns the average score (S_w·x+S_b)/T of two classes, whose

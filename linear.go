@@ -361,12 +361,12 @@ func decide(classes, s []float64) float64 {
 }
 
 // predict returns the class that l chooses for x.
-func (l *linear) predict(classes []float64, x *vec) float64 {
+func (l *linear) predict(classes, x []float64) float64 {
 	if len(l.b) == 1 {
-		return binaryClass(classes, l.score(x))
+		return binaryClass(classes, floats.Dot(x, l.w)+l.b[0])
 	}
 	buf := getScratch(len(l.b))
-	l.scores(*buf, x)
+	l.scores(*buf, &vec{val: x})
 	c := classes[argmax(*buf, -1)]
 	putScratch(buf)
 	return c

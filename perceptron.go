@@ -288,7 +288,7 @@ func (p *Perceptron) learnSettings(d, S int) (settings, error) {
 // number of columns. Predict and the scoring methods may be called
 // concurrently with each other, but not with Fit or Learn.
 func (p *Perceptron) Predict(x []float64) float64 {
-	return p.lin.checked(x, "Predict").predict(p.classes, &vec{val: x})
+	return p.lin.checked(x, "Predict").predict(p.classes, x)
 }
 
 // Score returns the decision function w·x+b of a perceptron of two

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -206,8 +207,15 @@ func (v *Voted) scores(dst []float64, x vec) {
 	buf := getScratch(len(v.steps) + 2*S)
 	defer putScratch(buf)
 	t, s, votes := (*buf)[:len(v.steps)], (*buf)[len(v.steps):len(v.steps)+S], dst
-	for r, step := range v.steps {
-		t[r] = step * (v.rows.row(r).dotVec(x) + v.unit)
+	if x.ind == nil && !v.rows.sparse() {
+		// Dense rows and x, the common case, without copies of a vec.
+		for r, step := range v.steps {
+			t[r] = step * (floats.Dot(v.rows.dense(r), x.val) + v.unit)
+		}
+	} else {
+		for r, step := range v.steps {
+			t[r] = step * (v.rows.row(r).dotVec(x) + v.unit)
+		}
 	}
 	v.first.scores(s, &x)
 	clear(votes)
