@@ -73,7 +73,7 @@ func ExamplePerceptron_and() {
 	// [1 1] AND -> +1
 }
 
-// The 3-point exercise of the notes trains a hyperplane through the origin
+// A classic 3-point exercise trains a hyperplane through the origin
 // from the initial weights (1, -0.8). Three updates in the first pass
 // separate the points, and the second pass makes no mistake.
 func ExamplePerceptron_threePoints() {
@@ -133,10 +133,10 @@ func ExamplePerceptron_xor() {
 	// final w=(-1, -1) b=-1
 }
 
-// One of the course notes claims that a single pass over this "simple
-// dataset" ends at w=(1,1), b=1 with every point right. It does not: the
-// segment from (1,1) to (2,2) crosses the segment from (1,2) to (2,1) at
-// (1.5, 1.5), so the set is XOR in disguise and no line separates it. The
+// A single pass over this "simple dataset" looks as if it should end at
+// w=(1,1), b=1 with every point right. It cannot: the segment from (1,1)
+// to (2,2) crosses the segment from (1,2) to (2,1) at (1.5, 1.5), so the
+// set is XOR in disguise and no line separates it. The
 // first three epochs make two mistakes each; from epoch 4 on every epoch
 // makes four and ends where it began, at w=(0,-3), b=0, forever.
 func ExamplePerceptron_simpleDataset() {
@@ -329,7 +329,7 @@ func ExamplePocket_xor() {
 	// perceptron: w=(-1, -1) b=-1, 2 of 4 misclassified
 }
 
-// The "simple dataset" of the notes is XOR in disguise (see
+// The "simple dataset" is XOR in disguise (see
 // ExamplePerceptron_simpleDataset). In its fourth epoch the perceptron
 // passes through w=(2, -2) b=1, which gets 3 of the 4 points right, the
 // most a line can; the epoch ends at w=(0, -3) b=0, which gets 2 right.
@@ -578,9 +578,9 @@ func ExampleDatasetMargin() {
 	// XOR: separable false, margin 0.0000
 }
 
-// The course notes run the perceptron on 85 separable points in several
-// random orders: each run finds a different boundary after a different
-// number of updates. Here the same experiment runs on 85 points of the
+// The perceptron, run on separable points in several random orders, finds
+// a different boundary after a different number of updates each time.
+// Here the experiment runs on 85 points of the
 // square [-1, 1]², labelled by the side of the line 0.6x + 0.8y = 0.1 and
 // kept only if at least 0.1 from it. Whatever the order, the updates stay
 // within the bound of Block and Novikoff, which the data alone fix; and
