@@ -197,22 +197,20 @@ func (r *rule) epoch(e int, order []int) error {
 // are, so every visit checks its row for the price of a comparison, and
 // only a row with such a score is searched.
 func (r *rule) visit(i, t int) (bool, error) {
-	if r.pre == nil && !r.ds.sparse() && r.ds.cls == nil {
-		// Dense rows in place and two classes: the most common visit,
-		// a row classified right, is kept free of calls and of copies
-		// of a vec, so that the processor overlaps successive visits.
+	if r.pre != nil {
+		r.pre.advance()
+	}
+	if !r.ds.sparse() && r.ds.cls == nil {
+		// Dense rows and two classes: the most common visit, a row
+		// classified right, is kept free of calls and of copies of a
+		// vec, which is too large for registers, so that the processor
+		// overlaps successive visits.
 		x := vec{val: r.ds.dense(i)}
 		a := floats.Dot(x.val, r.l.w) + r.l.b[0]
 		if r.ds.y[i]*a > 0 && a-a == 0 {
 			return false, nil
 		}
 		return r.binary(&x, a, i, t)
-	}
-	// x is declared on each path, not assigned on two: a vec is too large
-	// for registers, and its copies would stall the loads that follow.
-	if r.pre != nil {
-		x := r.pre.next()
-		return r.visitRow(&x, i, t)
 	}
 	x := r.ds.row(i)
 	return r.visitRow(&x, i, t)

@@ -464,14 +464,14 @@ func (f *prefetch) run() {
 	f.sum = sum
 }
 
-// next returns the row of the next visit of the epoch, row order[p] for
-// the p-th visit, and ends the goroutine with the epoch's last visit.
-func (f *prefetch) next() vec {
+// advance tells the goroutine that the next visit of the epoch, to row
+// order[p] for the p-th visit, has come, and ends it with the epoch's
+// last visit.
+func (f *prefetch) advance() {
 	p := f.pos.Add(1) - 1
 	if int(p) == len(f.order)-1 {
 		f.end()
 	}
-	return f.src.row(f.order[p])
 }
 
 // end stops the goroutine and waits for it, so that nothing reads the
