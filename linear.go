@@ -202,9 +202,10 @@ func (r *rule) visit(i, t int) (bool, error) {
 	}
 	if !r.ds.sparse() && r.ds.cls == nil {
 		// Dense rows and two classes: the most common visit, a row
-		// classified right, is kept free of calls and of copies of a
-		// vec, which is too large for registers, so that the processor
-		// overlaps successive visits.
+		// classified right, makes no call but the dot product's and no
+		// copy of a vec, which is too large for the compiler to keep in
+		// registers within a function, so that the processor overlaps
+		// successive visits.
 		x := vec{val: r.ds.dense(i)}
 		a := floats.Dot(x.val, r.l.w) + r.l.b[0]
 		if r.ds.y[i]*a > 0 && a-a == 0 {
