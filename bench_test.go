@@ -252,32 +252,44 @@ func reportOrders(b *testing.B, fastest [2]time.Duration, epochs int) {
 // beside the module, or skips b if the data are not there. The unit tests
 // never read them.
 func benchDebian(b *testing.B) (*CSR, []float64) {
-	debianCache.once.Do(func() {
+	return debianPair.get(b, func() (*libsvm.Set, error) {
 		s, _, err := libsvm.DebianPair(libsvm.DebianDir, libsvm.Libs, libsvm.LibDevel)
+		return s, err
+	})
+}
+
+// debianSet is a training set of the Debian sections data set, read once.
+type debianSet struct {
+	once sync.Once
+	X    *CSR
+	y    []float64
+	err  error
+}
+
+var debianPair, debianClasses debianSet
+
+// get returns the set that read returns, calling read only the first
+// time, or skips b if the data are not there.
+func (c *debianSet) get(b *testing.B, read func() (*libsvm.Set, error)) (*CSR, []float64) {
+	c.once.Do(func() {
+		s, err := read()
 		if err != nil {
-			debianCache.err = err
+			c.err = err
 			return
 		}
-		debianCache.X, debianCache.err = NewCSR(s.Rows, s.Cols, s.Ptr, s.Ind, s.Val)
-		debianCache.y = s.Y
+		c.X, c.err = NewCSR(s.Rows, s.Cols, s.Ptr, s.Ind, s.Val)
+		c.y = s.Y
 		// Collect the garbage of reading the file now, not during the
 		// first benchmark.
 		runtime.GC()
 	})
 	switch {
-	case errors.Is(debianCache.err, fs.ErrNotExist):
-		b.Skipf("the Debian sections data set is not in %s: %v", libsvm.DebianDir, debianCache.err)
-	case debianCache.err != nil:
-		b.Fatal(debianCache.err)
+	case errors.Is(c.err, fs.ErrNotExist):
+		b.Skipf("the Debian sections data set is not in %s: %v", libsvm.DebianDir, c.err)
+	case c.err != nil:
+		b.Fatal(c.err)
 	}
-	return debianCache.X, debianCache.y
-}
-
-var debianCache struct {
-	once sync.Once
-	X    *CSR
-	y    []float64
-	err  error
+	return c.X, c.y
 }
 
 // BenchmarkFloorSparse passes once over the rows of the sparse set and
@@ -445,31 +457,13 @@ func BenchmarkOneVsRestFit(b *testing.B) {
 // bench/compare scales them, read once from libsvm.DebianDir beside the
 // module, or skips b if the data are not there.
 func benchDebianClasses(b *testing.B) (*CSR, []float64) {
-	debianClasses.once.Do(func() {
+	return debianClasses.get(b, func() (*libsvm.Set, error) {
 		s, _, err := libsvm.DebianAll(libsvm.DebianDir)
-		if err != nil {
-			debianClasses.err = err
-			return
+		if err == nil {
+			s.Normalize()
 		}
-		s.Normalize()
-		debianClasses.X, debianClasses.err = NewCSR(s.Rows, s.Cols, s.Ptr, s.Ind, s.Val)
-		debianClasses.y = s.Y
-		runtime.GC()
+		return s, err
 	})
-	switch {
-	case errors.Is(debianClasses.err, fs.ErrNotExist):
-		b.Skipf("the Debian sections data set is not in %s: %v", libsvm.DebianDir, debianClasses.err)
-	case debianClasses.err != nil:
-		b.Fatal(debianClasses.err)
-	}
-	return debianClasses.X, debianClasses.y
-}
-
-var debianClasses struct {
-	once sync.Once
-	X    *CSR
-	y    []float64
-	err  error
 }
 
 // BenchmarkFloorMulticlassSparse passes once over the rows of the Debian

@@ -98,6 +98,16 @@ var debianPairs = map[string][2]int{
 	"libs-libdevel": {libsvm.Libs, libsvm.LibDevel},
 }
 
+// csrs returns the training and test rows of a LIBSVM data set as CSR
+// matrices.
+func csrs(train, test *libsvm.Set) (Xtr, Xte *perceptron.CSR, err error) {
+	if Xtr, err = perceptron.NewCSR(train.Rows, train.Cols, train.Ptr, train.Ind, train.Val); err != nil {
+		return nil, nil, err
+	}
+	Xte, err = perceptron.NewCSR(test.Rows, test.Cols, test.Ptr, test.Ind, test.Val)
+	return Xtr, Xte, err
+}
+
 // loadDebian returns the Debian sections pair called name from dir, as
 // CSR matrices.
 func loadDebian(dir, name string) (*dataSet, error) {
@@ -109,11 +119,7 @@ func loadDebian(dir, name string) (*dataSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	Xtr, err := perceptron.NewCSR(train.Rows, train.Cols, train.Ptr, train.Ind, train.Val)
-	if err != nil {
-		return nil, err
-	}
-	Xte, err := perceptron.NewCSR(test.Rows, test.Cols, test.Ptr, test.Ind, test.Val)
+	Xtr, Xte, err := csrs(train, test)
 	if err != nil {
 		return nil, err
 	}

@@ -149,11 +149,7 @@ func loadDebianClasses(dir string) (*dataSet, error) {
 	}
 	train.Normalize()
 	test.Normalize()
-	Xtr, err := perceptron.NewCSR(train.Rows, train.Cols, train.Ptr, train.Ind, train.Val)
-	if err != nil {
-		return nil, err
-	}
-	Xte, err := perceptron.NewCSR(test.Rows, test.Cols, test.Ptr, test.Ind, test.Val)
+	Xtr, Xte, err := csrs(train, test)
 	if err != nil {
 		return nil, err
 	}

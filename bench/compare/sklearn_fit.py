@@ -48,7 +48,11 @@ def make(key, epochs):
     """Return the model named key, set to run epochs epochs."""
     if key == "perceptron":
         return Perceptron(shuffle=False, tol=None, eta0=1, max_iter=epochs)
-    if key == "sgd-avg":
+    if key in ("sgd-avg", "sgd-avg-shuffled"):
+        # sgd-avg-shuffled visits the rows in a fresh random order every
+        # epoch; with more than two classes, both learn one against the
+        # rest.
+        shuffled = key == "sgd-avg-shuffled"
         return SGDClassifier(
             loss="perceptron",
             learning_rate="constant",
@@ -56,22 +60,8 @@ def make(key, epochs):
             penalty=None,
             alpha=0,
             average=True,
-            shuffle=False,
-            tol=None,
-            max_iter=epochs,
-        )
-    if key == "sgd-avg-shuffled":
-        # As sgd-avg, visiting the rows in a fresh random order every
-        # epoch; with more than two classes, one against the rest.
-        return SGDClassifier(
-            loss="perceptron",
-            learning_rate="constant",
-            eta0=1,
-            penalty=None,
-            alpha=0,
-            average=True,
-            shuffle=True,
-            random_state=0,
+            shuffle=shuffled,
+            random_state=0 if shuffled else None,
             tol=None,
             max_iter=epochs,
         )
