@@ -126,6 +126,9 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	floats.Scale(c, lin.w)
 	floats.Scale(c, lin.b)
 	for i := range ds.n {
+		if !nonZero(g[i*S : i*S+S]) {
+			continue // a row that was never a mistake has no share
+		}
 		x := ds.row(i)
 		for k, gk := range g[i*S : i*S+S] {
 			if gk != 0 {
@@ -148,7 +151,7 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 // if len(x) is not the number of columns. Predict and the scoring methods
 // may be called concurrently with each other, but not with Fit.
 func (a *Averaged) Predict(x []float64) float64 {
-	return a.sum.checked(x, "Predict").predict(a.classes, x)
+	return a.sum.predict(a.classes, x)
 }
 
 // Score returns the average score (S_w·x+S_b)/T of two classes, whose

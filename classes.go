@@ -106,6 +106,9 @@ func classesOf(y, known []float64) ([]float64, error) {
 // allocates nothing per row, where sorting a copy of y would; past
 // maxInsert classes it sorts a copy after all.
 func distinct(y []float64) []float64 {
+	if lo, hi, ok := twoValues(y); ok {
+		return []float64{lo, hi}
+	}
 	const maxInsert = 256
 	var classes []float64
 	for _, v := range y {
@@ -119,6 +122,33 @@ func distinct(y []float64) []float64 {
 		classes = slices.Insert(classes, c, v)
 	}
 	return classes
+}
+
+// twoValues returns the least and the greatest of the labels y, and
+// whether they are its only values and differ: the common case of two
+// classes, checked with comparisons that are predicted right, where a
+// search of the classes for every label would branch on the label.
+func twoValues(y []float64) (lo, hi float64, ok bool) {
+	if len(y) == 0 {
+		return 0, 0, false
+	}
+	lo, hi = y[0], y[0]
+	for _, v := range y {
+		if v < lo {
+			lo = v
+		} else if v > hi {
+			hi = v
+		}
+	}
+	if lo == hi {
+		return lo, hi, false
+	}
+	for _, v := range y {
+		if v != lo && v != hi {
+			return lo, hi, false
+		}
+	}
+	return lo, hi, true
 }
 
 // scores returns the number of scores that a model of the classes

@@ -164,11 +164,29 @@ func (t *trainer) close() {
 	t.wait()
 }
 
-// epoch starts an epoch that visits the rows in order, or in index order
-// if order is nil. Before the first epoch it checks the rows for NaN and
-// infinities in the order of its visits, since the kernel meets a row
+// epoch runs epoch e of Fit, as the learner interface says.
+func (t *trainer) epoch(e int, order []int, mistake func(i int)) error {
+	if err := t.startEpoch(e, order); err != nil {
+		return err
+	}
+	for p := range t.ds.n {
+		i := at(order, p)
+		ok, err := t.visit(i)
+		if err != nil {
+			return err
+		}
+		if ok {
+			mistake(i)
+		}
+	}
+	return nil
+}
+
+// startEpoch prepares epoch e, which visits the rows in order, or in index
+// order if order is nil. Before the first epoch it checks the rows for NaN
+// and infinities in the order of its visits, since the kernel meets a row
 // before its visit, in the work done ahead.
-func (t *trainer) epoch(e int, order []int) error {
+func (t *trainer) startEpoch(e int, order []int) error {
 	if order == nil {
 		// The blocks hold slices of the order, so index order needs one.
 		if t.inOrder == nil {
@@ -379,7 +397,7 @@ func (t *trainer) start(b int) {
 
 // visit is Fit's visit of row i. It returns an error if the row's score is
 // not finite.
-func (t *trainer) visit(i, _ int) (bool, error) {
+func (t *trainer) visit(i int) (bool, error) {
 	p := t.pos % blockRows
 	if p == 0 {
 		t.start(t.pos / blockRows)

@@ -27,7 +27,12 @@ type linear struct {
 }
 
 func (l *linear) fitted() bool { return l.w != nil }
-func (l *linear) dim() int     { return len(l.w) / len(l.b) }
+func (l *linear) dim() int {
+	if len(l.b) == 1 {
+		return len(l.w) // the common case, without a division
+	}
+	return len(l.w) / len(l.b)
+}
 
 // score returns the one score w·x+b of a model of two classes.
 func (l *linear) score(x *vec) float64 {
@@ -178,49 +183,84 @@ func newRule(ds *dataset, l *linear, s *settings, kept func(i, t, other int)) *r
 	return &rule{ds: ds, l: l, rate: s.rate, noBias: s.noBias, kept: kept, s: make([]float64, len(l.b))}
 }
 
-// epoch prefetches the rows of a shuffled epoch, where that pays.
-func (r *rule) epoch(e int, order []int) error {
-	if order == nil {
-		return nil
-	}
-	if e == 1 {
+// epoch prefetches the rows of a shuffled epoch, where that pays. It
+// returns an error, before updating on it, if a row holds NaN or an
+// infinity. Such a row makes a score NaN or infinite whatever the weights
+// are, so every visit checks its row for the price of a comparison, and
+// only a row with such a score is searched.
+func (r *rule) epoch(e int, order []int, mistake func(i int)) error {
+	if order != nil && e == 1 {
 		r.pre = newPrefetch(r.ds.rows)
 	}
-	if r.pre != nil {
+	if order != nil && r.pre != nil {
 		r.pre.start(order)
+	}
+	t := (e - 1) * r.ds.n // the run's visits before the epoch's
+	if !r.ds.sparse() && r.ds.cls == nil {
+		return r.denseEpoch(order, t, mistake)
+	}
+	for p := range r.ds.n {
+		if r.pre != nil {
+			r.pre.advance()
+		}
+		i := at(order, p)
+		x := r.ds.row(i)
+		ok, err := r.visitRow(&x, i, t+p)
+		if err != nil {
+			return err
+		}
+		if ok {
+			mistake(i)
+		}
 	}
 	return nil
 }
 
-// visit returns an error, before updating on it, if row i holds NaN or an
-// infinity. Such a row makes a score NaN or infinite whatever the weights
-// are, so every visit checks its row for the price of a comparison, and
-// only a row with such a score is searched.
-func (r *rule) visit(i, t int) (bool, error) {
-	if r.pre != nil {
-		r.pre.advance()
-	}
-	if !r.ds.sparse() && r.ds.cls == nil {
-		// Dense rows and two classes: the most common visit, a row
-		// classified right, makes no call but the dot product's and no
-		// copy of a vec, which is too large for the compiler to keep in
-		// registers within a function, so that the processor overlaps
-		// successive visits.
-		x := vec{val: r.ds.dense(i)}
-		a := floats.Dot(x.val, r.l.w) + r.l.b[0]
-		if r.ds.y[i]*a > 0 && a-a == 0 {
-			return false, nil
+// denseEpoch is epoch on dense rows with two classes, the most common
+// case, where a row classified right costs the dot product alone; t is
+// the number of the run's visits before the epoch's.
+func (r *rule) denseEpoch(order []int, t int, mistake func(i int)) error {
+	// The loop's values are held in locals, which a visit reloads from the
+	// stack after the dot product's call, where fields would be reached
+	// through a chain of pointers.
+	w, b, y, rows, pre := r.l.w, r.l.b[0], r.ds.y, *r.ds.rows, r.pre
+	for p := range rows.n {
+		if pre != nil {
+			pre.advance()
 		}
-		return r.binary(&x, a, i, t)
+		i := at(order, p)
+		x := rows.dense(i)
+		a := floats.Dot(x, w) + b
+		if a-a != 0 { // NaN or an infinity
+			if err := r.rowError(i); err != nil {
+				return err
+			}
+		}
+		if y[i]*a > 0 {
+			continue
+		}
+		ok, err := r.judge(&vec{val: x}, y[i], a, i, t+p)
+		if err != nil {
+			return err
+		}
+		if ok {
+			b = r.l.b[0]
+			mistake(i)
+		}
 	}
-	x := r.ds.row(i)
-	return r.visitRow(&x, i, t)
+	return nil
 }
 
-// visitRow is visit with x, row i.
+// visitRow visits x, row i, visit t of the run, as epoch does.
 func (r *rule) visitRow(x *vec, i, t int) (bool, error) {
 	if r.ds.cls == nil {
-		return r.binary(x, r.l.score(x), i, t)
+		a := r.l.score(x)
+		if !finite(a) {
+			if err := r.rowError(i); err != nil {
+				return false, err
+			}
+		}
+		return r.judge(x, r.ds.y[i], a, i, t)
 	}
 	r.l.scores(r.s, x)
 	if nonFinite(r.s) >= 0 {
@@ -229,16 +269,6 @@ func (r *rule) visitRow(x *vec, i, t int) (bool, error) {
 		}
 	}
 	return r.judgeClass(x, r.ds.cls[i], r.s, i, t)
-}
-
-// binary is visitRow with two classes, x's score a computed.
-func (r *rule) binary(x *vec, a float64, i, t int) (bool, error) {
-	if !finite(a) {
-		if err := r.rowError(i); err != nil {
-			return false, err
-		}
-	}
-	return r.judge(x, r.ds.y[i], a, i, t)
 }
 
 // rowError returns the error of row i, if it holds NaN or an infinity,
@@ -359,11 +389,13 @@ func decide(classes, s []float64) float64 {
 	return classes[argmax(s, -1)]
 }
 
-// predict returns the class that l chooses for x.
+// predict returns the class that l chooses for x, panicking as checked
+// does if l cannot score x.
 func (l *linear) predict(classes, x []float64) float64 {
-	if len(l.b) == 1 {
+	if len(l.b) == 1 && len(x) == len(l.w) {
 		return binaryClass(classes, floats.Dot(x, l.w)+l.b[0])
 	}
+	l.checked(x, "Predict")
 	buf := getScratch(len(l.b))
 	l.scores(*buf, &vec{val: x})
 	c := classes[argmax(*buf, -1)]

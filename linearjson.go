@@ -343,7 +343,7 @@ func (v Voted) MarshalJSON() ([]byte, error) {
 		if k > 0 {
 			m.MistakeRows[k-1] = vt.row
 			if multi {
-				m.MistakeUp[k-1], m.MistakeDown[k-1] = vt.class, vt.down
+				m.MistakeUp[k-1], m.MistakeDown[k-1] = v.moves[k-1].up, v.moves[k-1].down
 			}
 		}
 		m.Counts[k] = vt.count
@@ -443,6 +443,10 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	}
 	votes := make([]vote, len(m.Counts))
 	votes[0] = vote{row: -1, count: m.Counts[0]}
+	var moves []move
+	if S > 1 {
+		moves = make([]move, n)
+	}
 	last := w0.clone()
 	seen := 0
 	for k, r := range m.MistakeRows {
@@ -458,20 +462,19 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 		if r == seen {
 			seen++
 		}
-		vt := vote{row: r, count: m.Counts[k+1]}
+		votes[k+1] = vote{row: r, count: m.Counts[k+1]}
+		x := rows.row(r)
 		if S > 1 {
-			vt.class, vt.down = m.MistakeUp[k], m.MistakeDown[k]
-			if vt.class < 0 || vt.class >= S || vt.down < 0 || vt.down >= S || vt.class == vt.down {
-				return fmt.Errorf("perceptron: Voted model's mistake %d moves classes %d and %d, want two of the %d", k+1, vt.class, vt.down, S)
+			mv := move{up: m.MistakeUp[k], down: m.MistakeDown[k]}
+			if mv.up < 0 || mv.up >= S || mv.down < 0 || mv.down >= S || mv.up == mv.down {
+				return fmt.Errorf("perceptron: Voted model's mistake %d moves classes %d and %d, want two of the %d", k+1, mv.up, mv.down, S)
 			}
-			x := rows.row(r)
-			last.move(&x, vt.class, m.Steps[r], !m.ThroughOrigin)
-			last.move(&x, vt.down, -m.Steps[r], !m.ThroughOrigin)
+			last.move(&x, mv.up, m.Steps[r], !m.ThroughOrigin)
+			last.move(&x, mv.down, -m.Steps[r], !m.ThroughOrigin)
+			moves[k] = mv
 		} else {
-			x := rows.row(r)
 			last.move(&x, 0, m.Steps[r], !m.ThroughOrigin)
 		}
-		votes[k+1] = vt
 	}
 	if seen != rows.n {
 		return fmt.Errorf("perceptron: Voted model has %d rows, but its mistakes are on %d", rows.n, seen)
@@ -484,6 +487,6 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 		unit = 0
 	}
 	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.InitBias, v.Labels = sj.Epochs, sj.Rate, sj.NoBias, sj.InitWeights, sj.InitBias, sj.Labels
-	v.first, v.last, v.rows, v.steps, v.unit, v.votes, v.classes, v.stats = w0, last, rows, m.Steps, unit, votes, m.Classes, st
+	v.first, v.last, v.rows, v.steps, v.unit, v.votes, v.moves, v.classes, v.stats = w0, last, rows, m.Steps, unit, votes, moves, m.Classes, st
 	return nil
 }

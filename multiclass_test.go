@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -874,5 +875,43 @@ func TestOneVsRestBinary(t *testing.T) {
 	mustPanic(t, "Predict before Fit", "perceptron: Predict called before Fit", func() { (&OneVsRest{}).Predict(x) })
 	if err := (&OneVsRest{New: func() Scorer { return nil }}).Fit(X, y); err == nil {
 		t.Fatal("OneVsRest with New returning nil fits")
+	}
+}
+
+// TestDistinctMatchesSort checks the classes of random labels, of one to
+// three hundred values with signed zeros among them, against a sort of a
+// copy: the same values, in order, each kept as its first occurrence.
+func TestDistinctMatchesSort(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	for trial := range 2000 {
+		values := []float64{math.Copysign(0, -1), 0, -1, 1, 2.5, -7}
+		K := 1 + rnd.IntN(300)
+		if trial%2 == 0 {
+			K = 1 + rnd.IntN(len(values))
+		}
+		y := make([]float64, 1+rnd.IntN(50))
+		for i := range y {
+			if K <= len(values) {
+				y[i] = values[rnd.IntN(K)]
+			} else {
+				y[i] = float64(rnd.IntN(K))
+			}
+		}
+		var want []float64
+		for _, v := range y {
+			if !slices.Contains(want, v) {
+				want = append(want, v)
+			}
+		}
+		slices.SortFunc(want, func(a, b float64) int { return cmp.Compare(a, b) })
+		got := distinct(y)
+		if len(got) != len(want) {
+			t.Fatalf("trial %d: distinct(%v) = %v, want %v", trial, y, got, want)
+		}
+		for c := range got {
+			if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+				t.Fatalf("trial %d: distinct(%v) = %v, want %v", trial, y, got, want)
+			}
+		}
 	}
 }

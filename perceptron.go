@@ -246,7 +246,8 @@ func (p *Perceptron) LearnRows(X mat.Matrix, y []float64) (int, error) {
 	r.guard = true
 	mistakes := 0
 	for i := range ds.n {
-		mistake, err := r.visit(i, 0)
+		x := ds.row(i)
+		mistake, err := r.visitRow(&x, i, 0)
 		if err != nil {
 			if i > 0 {
 				p.lin, p.classes = lin, classes
@@ -288,7 +289,7 @@ func (p *Perceptron) learnSettings(d, S int) (settings, error) {
 // number of columns. Predict and the scoring methods may be called
 // concurrently with each other, but not with Fit or Learn.
 func (p *Perceptron) Predict(x []float64) float64 {
-	return p.lin.checked(x, "Predict").predict(p.classes, x)
+	return p.lin.predict(p.classes, x)
 }
 
 // Score returns the decision function w·x+b of a perceptron of two

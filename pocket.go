@@ -139,7 +139,7 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 // or if len(x) is not the number of columns. Predict and the scoring
 // methods may be called concurrently with each other, but not with Fit.
 func (p *Pocket) Predict(x []float64) float64 {
-	return p.lin.checked(x, "Predict").predict(p.classes, x)
+	return p.lin.predict(p.classes, x)
 }
 
 // Score returns the decision function w·x+b of the pocket of two

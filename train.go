@@ -112,20 +112,20 @@ func (s settings) resolve(d, S int) (settings, error) {
 	return s, nil
 }
 
-// learner is a training algorithm, as the epoch loop drives it: what is
-// its own is what a visit computes, what a mistake changes, and what is
-// kept besides.
+// learner is a training algorithm, as the epoch loop drives it. The loop
+// owns the epochs, their order, Stats and OnUpdate; the algorithm owns its
+// visits: what a visit computes, what a mistake changes, and what is kept
+// besides.
 type learner interface {
-	// epoch prepares the visits of an epoch, counted from 1, to the rows
-	// in order, or in index order if order is nil. It must not modify
-	// order.
-	epoch(e int, order []int) error
-
-	// visit visits row i, visit t of the run counted from 0, makes the
-	// algorithm's update if the row is a mistake, and reports whether it
-	// was. It returns an error, before any update, if row i holds NaN or
-	// an infinity and the algorithm has not checked the rows before.
-	visit(i, t int) (bool, error)
+	// epoch runs epoch e, counted from 1: it visits every row, in order,
+	// or in index order if order is nil, and makes the algorithm's update
+	// on each that is a mistake, after which it calls mistake with the
+	// row. It must not modify order. It returns an error, before any
+	// update, if a row holds NaN or an infinity and the algorithm has not
+	// checked the rows before. The visits run in the algorithm's own loop:
+	// a visit is most of the time one score and a comparison, which a call
+	// per visit would make dearer.
+	epoch(e int, order []int, mistake func(i int)) error
 
 	// update describes the model after an update, for OnUpdate; notify
 	// fills in Epoch and Row.
@@ -147,30 +147,19 @@ func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 		}
 	}
 	var st Stats
-	t := 0
+	mistakes := 0
+	mistake := func(i int) {
+		mistakes++
+		s.notify(st.Epochs, i, l.update)
+	}
 	for st.Epochs < s.epochs {
 		st.Epochs++
 		if s.rnd != nil {
 			s.rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
-		if err := l.epoch(st.Epochs, order); err != nil {
+		mistakes = 0
+		if err := l.epoch(st.Epochs, order, mistake); err != nil {
 			return Stats{}, err
-		}
-		mistakes := 0
-		for p := range ds.n {
-			i := p
-			if order != nil {
-				i = order[p]
-			}
-			mistake, err := l.visit(i, t)
-			if err != nil {
-				return Stats{}, err
-			}
-			if mistake {
-				mistakes++
-				s.notify(st.Epochs, i, l.update)
-			}
-			t++
 		}
 		st.Mistakes += mistakes
 		st.EpochMistakes = append(st.EpochMistakes, mistakes)
@@ -180,6 +169,15 @@ func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 		}
 	}
 	return st, nil
+}
+
+// at returns the row at position p of an epoch's order, which is nil for
+// index order.
+func at(order []int, p int) int {
+	if order == nil {
+		return p
+	}
+	return order[p]
 }
 
 // notify calls OnUpdate, if set, after an update on row i in the given

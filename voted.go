@@ -83,16 +83,22 @@ type Voted struct {
 	steps   []float64 // the step of each distinct row: Rate·y for two classes, Rate for more
 	unit    float64   // 1 if the steps move the bias, 0 through the origin
 	votes   []vote    // votes[0] is w_0's; votes[k] is the k-th mistake's
+	moves   []move    // moves[k-1] is the k-th mistake's, for more than two classes
 	classes []float64
 	stats   Stats
 }
 
 // vote is a voter: the distinct row whose mistake made it (unused for
-// w_0), its count, and with more than two classes the class that the
-// mistake moved up and the one it moved down.
+// w_0), and its count.
 type vote struct {
-	row, count  int
-	class, down int
+	row, count int
+}
+
+// move holds the classes that a mistake with more than two classes moves:
+// up, the row's class, and down, the other. They are apart from the votes
+// so that the votes of two classes, the most common case, stay small.
+type move struct {
+	up, down int
 }
 
 // Fit trains the voted perceptron on the rows of X with labels y. It runs
@@ -113,12 +119,12 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	// Each vote holds first the visit that made it; the count of a vote
 	// is the number of visits from it to the next vote's.
 	votes := []vote{{row: -1}}
+	var moves []move
 	stats, err := s.run(ds, newRule(ds, &lin, &s, func(i, visit, other int) {
-		vt := vote{row: i, count: visit}
+		votes = append(votes, vote{row: i, count: visit})
 		if S > 1 {
-			vt.class, vt.down = ds.cls[i], other
+			moves = append(moves, move{up: ds.cls[i], down: other})
 		}
-		votes = append(votes, vt)
 	}))
 	if err != nil {
 		return err
@@ -160,7 +166,7 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 		v.unit = 0
 	}
 	v.first, v.last, v.rows, v.steps, v.classes, v.stats = w0, lin, rows, steps, ds.classes, stats
-	v.votes = append(make([]vote, 0, len(votes)), votes...)
+	v.votes, v.moves = slices.Clone(votes), slices.Clone(moves)
 	return nil
 }
 
@@ -208,9 +214,11 @@ func (v *Voted) scores(dst []float64, x vec) {
 	defer putScratch(buf)
 	t, s, votes := (*buf)[:len(v.steps)], (*buf)[len(v.steps):len(v.steps)+S], dst
 	if x.ind == nil && !v.rows.sparse() {
-		// Dense rows and x, the common case, without copies of a vec.
+		// Dense rows and x, the common case, without copies of a vec, and
+		// with the rows in a local, one load away after each call.
+		rows := *v.rows
 		for r, step := range v.steps {
-			t[r] = step * (floats.Dot(v.rows.dense(r), x.val) + v.unit)
+			t[r] = step * (floats.Dot(rows.dense(r), x.val) + v.unit)
 		}
 	} else {
 		for r, step := range v.steps {
@@ -229,9 +237,10 @@ func (v *Voted) scores(dst []float64, x vec) {
 		return
 	}
 	votes[argmax(s, -1)] += float64(v.votes[0].count)
-	for _, vt := range v.votes[1:] {
-		s[vt.class] += t[vt.row]
-		s[vt.down] -= t[vt.row]
+	for k, vt := range v.votes[1:] {
+		mv := v.moves[k]
+		s[mv.up] += t[vt.row]
+		s[mv.down] -= t[vt.row]
 		votes[argmax(s, -1)] += float64(vt.count)
 	}
 }
