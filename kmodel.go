@@ -147,7 +147,8 @@ func (m *kmodel) combine(dst, k []float64, p Prediction) float64 {
 			// support vector for every row scored.
 			var f, votes float64
 			from := 1
-			for _, u := range m.h.mistakes {
+			for j := range m.h.mistakes {
+				u := &m.h.mistakes[j] // not a copy of the whole mistake
 				votes += float64(m.exact(from, u.t-1)) * sign(f)
 				f += u.a * (k[u.v] + m.beta)
 				from = u.t
@@ -173,6 +174,16 @@ func (m *kmodel) combine(dst, k []float64, p Prediction) float64 {
 		return 1
 	case PredictAveraged:
 		// Mistake j is in the hypotheses of visits t_j, ..., T.
+		if S == 1 {
+			// The same sum as below, in a scalar, as for the voted rule.
+			var f float64
+			for j := range m.h.mistakes {
+				u := &m.h.mistakes[j]
+				f += u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.h.visits))
+			}
+			dst[0] = f
+			return float64(m.exact(1, m.h.visits))
+		}
 		for _, u := range m.h.mistakes {
 			t := u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.h.visits))
 			dst[u.class] += t

@@ -228,12 +228,15 @@ func (v *Voted) scores(dst []float64, x vec) {
 	v.first.scores(s, &x)
 	clear(votes)
 	if S == 1 {
+		// Sums in scalars, which stay in registers, where a sum in dst
+		// would make each vote wait on the store of the one before.
 		a := s[0]
-		votes[0] = float64(v.votes[0].count) * sign(a)
+		vote := float64(v.votes[0].count) * sign(a)
 		for _, vt := range v.votes[1:] {
 			a += t[vt.row]
-			votes[0] += float64(vt.count) * sign(a)
+			vote += float64(vt.count) * sign(a)
 		}
+		votes[0] = vote
 		return
 	}
 	votes[argmax(s, -1)] += float64(v.votes[0].count)
