@@ -126,11 +126,12 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	floats.Scale(c, lin.w)
 	floats.Scale(c, lin.b)
 	for i := range ds.n {
-		if !nonZero(g[i*S : i*S+S]) {
-			continue // a row that was never a mistake has no share
+		share := g[i*S : i*S+S]
+		if !nonZero(share) {
+			continue // as most rows: then their row need not be read
 		}
 		x := ds.row(i)
-		for k, gk := range g[i*S : i*S+S] {
+		for k, gk := range share {
 			if gk != 0 {
 				lin.move(&x, k, -gk, !s.noBias) // subtracts row i's share of u and β
 			}

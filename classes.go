@@ -101,10 +101,12 @@ func classesOf(y, known []float64) ([]float64, error) {
 	return classes, nil
 }
 
-// distinct returns the distinct values of y, sorted. It keeps them in a
-// sorted list as it goes, which costs O(log K) a label for K classes and
-// allocates nothing per row, where sorting a copy of y would; past
-// maxInsert classes it sorts a copy after all.
+// distinct returns the distinct values of y, which holds no NaN, sorted,
+// each as it first occurs. Two values it finds in two passes of
+// comparisons; more it keeps in a sorted list as it goes, which costs
+// O(log K) a label for K classes and allocates nothing per row, where
+// sorting a copy of y would; past maxInsert classes it sorts a copy after
+// all.
 func distinct(y []float64) []float64 {
 	if lo, hi, ok := twoValues(y); ok {
 		return []float64{lo, hi}
@@ -124,10 +126,11 @@ func distinct(y []float64) []float64 {
 	return classes
 }
 
-// twoValues returns the least and the greatest of the labels y, and
-// whether they are its only values and differ: the common case of two
-// classes, checked with comparisons that are predicted right, where a
-// search of the classes for every label would branch on the label.
+// twoValues returns the least and the greatest of the labels y, which
+// hold no NaN, each as it first occurs, and whether they are y's only
+// values and differ: the common case of two classes, checked with
+// comparisons that are predicted right, where a search of the classes for
+// every label would branch on the label.
 func twoValues(y []float64) (lo, hi float64, ok bool) {
 	if len(y) == 0 {
 		return 0, 0, false

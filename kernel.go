@@ -213,7 +213,7 @@ func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
 // setting or a kernel parameter is not valid, if a score of x is not
 // finite, or if the update would overflow the sum of the coefficients.
 func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
-	m, s, err := k.learner(len(x), false)
+	m, s, err := k.learnModel(len(x), false)
 	if err != nil {
 		return false, err
 	}
@@ -248,7 +248,7 @@ func (k *Kernel) Learn(x []float64, y float64) (bool, error) {
 // would overflow, it returns an error after learning the rows before it.
 func (k *Kernel) LearnRows(X mat.Matrix, y []float64) (int, error) {
 	_, d := X.Dims()
-	m, s, err := k.learner(d, isSparse(X))
+	m, s, err := k.learnModel(d, isSparse(X))
 	if err != nil {
 		return 0, err
 	}
@@ -284,9 +284,9 @@ func (k *Kernel) LearnRows(X mat.Matrix, y []float64) (int, error) {
 	return mistakes, nil
 }
 
-// learner returns the model that Learn goes on from, or a new one on rows
+// learnModel returns the model that Learn goes on from, or a new one on rows
 // of length d, stored sparse if sparse is set, and the resolved settings.
-func (k *Kernel) learner(d int, sparse bool) (*kmodel, settings, error) {
+func (k *Kernel) learnModel(d int, sparse bool) (*kmodel, settings, error) {
 	if k.m != nil {
 		d = k.m.d
 	}

@@ -165,25 +165,25 @@ func (t *trainer) close() {
 }
 
 // epoch runs epoch e of Fit, as the learner interface says.
-func (t *trainer) epoch(e int, order []int, mistake func(i int)) error {
+func (t *trainer) epoch(e int, order []int, onMistake func(i int)) error {
 	if err := t.startEpoch(e, order); err != nil {
 		return err
 	}
-	for p := range t.ds.n {
-		i := at(order, p)
-		ok, err := t.visit(i)
+	for _, i := range t.order {
+		wrong, err := t.visit(i)
 		if err != nil {
 			return err
 		}
-		if ok {
-			mistake(i)
+		if wrong {
+			onMistake(i)
 		}
 	}
 	return nil
 }
 
 // startEpoch prepares epoch e, which visits the rows in order, or in index
-// order if order is nil. Before the first epoch it checks the rows for NaN
+// order if order is nil, and sets t.order to the order of its visits.
+// Before the first epoch it checks the rows for NaN
 // and infinities in the order of its visits, since the kernel meets a row
 // before its visit, in the work done ahead.
 func (t *trainer) startEpoch(e int, order []int) error {

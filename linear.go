@@ -27,12 +27,7 @@ type linear struct {
 }
 
 func (l *linear) fitted() bool { return l.w != nil }
-func (l *linear) dim() int {
-	if len(l.b) == 1 {
-		return len(l.w) // the common case, without a division
-	}
-	return len(l.w) / len(l.b)
-}
+func (l *linear) dim() int     { return len(l.w) / len(l.b) }
 
 // score returns the one score w·x+b of a model of two classes.
 func (l *linear) score(x *vec) float64 {
@@ -183,12 +178,12 @@ func newRule(ds *dataset, l *linear, s *settings, kept func(i, t, other int)) *r
 	return &rule{ds: ds, l: l, rate: s.rate, noBias: s.noBias, kept: kept, s: make([]float64, len(l.b))}
 }
 
-// epoch prefetches the rows of a shuffled epoch, where that pays. It
-// returns an error, before updating on it, if a row holds NaN or an
-// infinity. Such a row makes a score NaN or infinite whatever the weights
-// are, so every visit checks its row for the price of a comparison, and
-// only a row with such a score is searched.
-func (r *rule) epoch(e int, order []int, mistake func(i int)) error {
+// epoch runs epoch e, as learner says, with the rows of a shuffled epoch
+// prefetched where that pays. A row that holds NaN or an infinity makes a
+// score NaN or infinite whatever the weights are, so every visit checks
+// its row for the price of a comparison, and only a row with such a score
+// is searched.
+func (r *rule) epoch(e int, order []int, onMistake func(i int)) error {
 	if order != nil && e == 1 {
 		r.pre = newPrefetch(r.ds.rows)
 	}
@@ -197,20 +192,20 @@ func (r *rule) epoch(e int, order []int, mistake func(i int)) error {
 	}
 	t := (e - 1) * r.ds.n // the run's visits before the epoch's
 	if !r.ds.sparse() && r.ds.cls == nil {
-		return r.denseEpoch(order, t, mistake)
+		return r.denseEpoch(order, t, onMistake)
 	}
 	for p := range r.ds.n {
 		if r.pre != nil {
 			r.pre.advance()
 		}
-		i := at(order, p)
+		i := rowAt(order, p)
 		x := r.ds.row(i)
-		ok, err := r.visitRow(&x, i, t+p)
+		wrong, err := r.visitRow(&x, i, t+p)
 		if err != nil {
 			return err
 		}
-		if ok {
-			mistake(i)
+		if wrong {
+			onMistake(i)
 		}
 	}
 	return nil
@@ -219,19 +214,20 @@ func (r *rule) epoch(e int, order []int, mistake func(i int)) error {
 // denseEpoch is epoch on dense rows with two classes, the most common
 // case, where a row classified right costs the dot product alone; t is
 // the number of the run's visits before the epoch's.
-func (r *rule) denseEpoch(order []int, t int, mistake func(i int)) error {
+func (r *rule) denseEpoch(order []int, t int, onMistake func(i int)) error {
 	// The loop's values are held in locals, which a visit reloads from the
 	// stack after the dot product's call, where fields would be reached
-	// through a chain of pointers.
+	// through a chain of pointers. The weights change in place, but the
+	// bias b is a copy, taken again after each update.
 	w, b, y, rows, pre := r.l.w, r.l.b[0], r.ds.y, *r.ds.rows, r.pre
 	for p := range rows.n {
 		if pre != nil {
 			pre.advance()
 		}
-		i := at(order, p)
+		i := rowAt(order, p)
 		x := rows.dense(i)
 		a := floats.Dot(x, w) + b
-		if a-a != 0 { // NaN or an infinity
+		if a-a != 0 { // a is NaN or infinite: one test, where finite makes two
 			if err := r.rowError(i); err != nil {
 				return err
 			}
@@ -239,13 +235,13 @@ func (r *rule) denseEpoch(order []int, t int, mistake func(i int)) error {
 		if y[i]*a > 0 {
 			continue
 		}
-		ok, err := r.judge(&vec{val: x}, y[i], a, i, t+p)
+		wrong, err := r.judge(&vec{val: x}, y[i], a, i, t+p)
 		if err != nil {
 			return err
 		}
-		if ok {
+		if wrong {
 			b = r.l.b[0]
-			mistake(i)
+			onMistake(i)
 		}
 	}
 	return nil

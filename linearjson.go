@@ -443,9 +443,9 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	}
 	votes := make([]vote, len(m.Counts))
 	votes[0] = vote{row: -1, count: m.Counts[0]}
-	var moves []move
+	var moves []moved
 	if S > 1 {
-		moves = make([]move, n)
+		moves = make([]moved, n)
 	}
 	last := w0.clone()
 	seen := 0
@@ -465,7 +465,7 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 		votes[k+1] = vote{row: r, count: m.Counts[k+1]}
 		x := rows.row(r)
 		if S > 1 {
-			mv := move{up: m.MistakeUp[k], down: m.MistakeDown[k]}
+			mv := moved{up: m.MistakeUp[k], down: m.MistakeDown[k]}
 			if mv.up < 0 || mv.up >= S || mv.down < 0 || mv.down >= S || mv.up == mv.down {
 				return fmt.Errorf("perceptron: Voted model's mistake %d moves classes %d and %d, want two of the %d", k+1, mv.up, mv.down, S)
 			}

@@ -117,15 +117,16 @@ func (s settings) resolve(d, S int) (settings, error) {
 // visits: what a visit computes, what a mistake changes, and what is kept
 // besides.
 type learner interface {
-	// epoch runs epoch e, counted from 1: it visits every row, in order,
-	// or in index order if order is nil, and makes the algorithm's update
-	// on each that is a mistake, after which it calls mistake with the
-	// row. It must not modify order. It returns an error, before any
-	// update, if a row holds NaN or an infinity and the algorithm has not
-	// checked the rows before. The visits run in the algorithm's own loop:
-	// a visit is most of the time one score and a comparison, which a call
-	// per visit would make dearer.
-	epoch(e int, order []int, mistake func(i int)) error
+	// epoch runs epoch e of the run, whose epochs are numbered from 1 and
+	// run one after another: it visits every row once, in order, or in
+	// index order if order is nil, and makes the algorithm's update on
+	// each that is a mistake, after which it calls onMistake with the row.
+	// It must not modify order. It returns an error, before updating on
+	// that row, at a row that holds NaN or an infinity, unless the
+	// algorithm has checked the rows before; the epoch's updates before
+	// it, and their calls, stand. The algorithm runs the loop so that a
+	// visit, most of the time one score and a comparison, costs no call.
+	epoch(e int, order []int, onMistake func(i int)) error
 
 	// update describes the model after an update, for OnUpdate; notify
 	// fills in Epoch and Row.
@@ -148,7 +149,7 @@ func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 	}
 	var st Stats
 	mistakes := 0
-	mistake := func(i int) {
+	onMistake := func(i int) {
 		mistakes++
 		s.notify(st.Epochs, i, l.update)
 	}
@@ -158,7 +159,7 @@ func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 			s.rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
 		mistakes = 0
-		if err := l.epoch(st.Epochs, order, mistake); err != nil {
+		if err := l.epoch(st.Epochs, order, onMistake); err != nil {
 			return Stats{}, err
 		}
 		st.Mistakes += mistakes
@@ -171,9 +172,9 @@ func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 	return st, nil
 }
 
-// at returns the row at position p of an epoch's order, which is nil for
-// index order.
-func at(order []int, p int) int {
+// rowAt returns the row at position p of an epoch's order, which is nil
+// for index order.
+func rowAt(order []int, p int) int {
 	if order == nil {
 		return p
 	}

@@ -31,9 +31,9 @@ import (
 // Voted keeps the run compactly instead of as M+1 weight vectors: the
 // starting weights, one copy of each row that was ever a mistake with its
 // step Rate·y, and for each of the M mistakes the row it was and the count
-// c_k of the vector it made (with more than two classes, also the class
-// that lost). For m distinct rows of d features and two classes that is
-// (m+2)·d + m float64s and 2M+2 ints. However many epochs the run takes,
+// c_k of the vector it made (with more than two classes, also the two
+// classes it moved, two ints more). For m distinct rows of d features and
+// two classes that is (m+2)·d + m float64s and 2M+2 ints. However many epochs the run takes,
 // the rows are never more than the training set, and each mistake costs
 // two ints. An epoch costs what Perceptron's does, and each mistake an
 // append more; once, at the end, Fit copies the m rows: one pass of writes
@@ -83,7 +83,7 @@ type Voted struct {
 	steps   []float64 // the step of each distinct row: Rate·y for two classes, Rate for more
 	unit    float64   // 1 if the steps move the bias, 0 through the origin
 	votes   []vote    // votes[0] is w_0's; votes[k] is the k-th mistake's
-	moves   []move    // moves[k-1] is the k-th mistake's, for more than two classes
+	moves   []moved   // moves[k-1] is the k-th mistake's, for more than two classes
 	classes []float64
 	stats   Stats
 }
@@ -94,10 +94,10 @@ type vote struct {
 	row, count int
 }
 
-// move holds the classes that a mistake with more than two classes moves:
+// moved holds the classes that a mistake with more than two classes moves:
 // up, the row's class, and down, the other. They are apart from the votes
 // so that the votes of two classes, the most common case, stay small.
-type move struct {
+type moved struct {
 	up, down int
 }
 
@@ -119,11 +119,11 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	// Each vote holds first the visit that made it; the count of a vote
 	// is the number of visits from it to the next vote's.
 	votes := []vote{{row: -1}}
-	var moves []move
+	var moves []moved
 	stats, err := s.run(ds, newRule(ds, &lin, &s, func(i, visit, other int) {
 		votes = append(votes, vote{row: i, count: visit})
 		if S > 1 {
-			moves = append(moves, move{up: ds.cls[i], down: other})
+			moves = append(moves, moved{up: ds.cls[i], down: other})
 		}
 	}))
 	if err != nil {
