@@ -366,10 +366,7 @@ func (r *rows) rowError(i int) error {
 func (r *rows) check(order []int) error {
 	zeros := make([]float64, r.d)
 	for p := range r.n {
-		i := p
-		if order != nil {
-			i = order[p]
-		}
+		i := rowAt(order, p)
 		if x := r.row(i); x.dot(zeros) != 0 {
 			if err := r.rowError(i); err != nil {
 				return err

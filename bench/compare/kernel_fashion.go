@@ -17,10 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/seed5ae3614e/perceptron"
-	"github.com/seed5ae3614e/perceptron/internal/idx"
 )
 
 // kernelFashionSet is the name by which -sets selects the section that
@@ -67,33 +64,11 @@ type svcFit struct {
 // loadFashion10 returns every Fashion-MNIST image of dir, pixels scaled
 // to [0, 1], labelled with its class 0 to 9.
 func loadFashion10(dir string) (*dataSet, error) {
-	load := func(prefix string) (*mat.Dense, []float64, error) {
-		im, err := idx.ReadFile(filepath.Join(dir, prefix+"-images-idx3-ubyte.gz"))
-		if err != nil {
-			return nil, nil, err
-		}
-		lb, err := idx.ReadFile(filepath.Join(dir, prefix+"-labels-idx1-ubyte.gz"))
-		if err != nil {
-			return nil, nil, err
-		}
-		X, err := idx.Images(im)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s images: %v", prefix, err)
-		}
-		if n, _ := X.Dims(); len(lb.Dims) != 1 || lb.Dims[0] != n {
-			return nil, nil, fmt.Errorf("%s: %d images, labels of dimensions %v", prefix, n, lb.Dims)
-		}
-		y := make([]float64, len(lb.Data))
-		for i, c := range lb.Data {
-			y[i] = float64(c)
-		}
-		return X, y, nil
-	}
-	Xtr, ytr, err := load("train")
+	Xtr, ytr, err := fashionAll(dir, "train", 255)
 	if err != nil {
 		return nil, err
 	}
-	Xte, yte, err := load("t10k")
+	Xte, yte, err := fashionAll(dir, "t10k", 255)
 	if err != nil {
 		return nil, err
 	}
