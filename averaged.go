@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -13,45 +14,27 @@ import (
 )
 
 // Averaged is the averaged perceptron (Freund and Schapire, 1999; Collins,
-// 2002). It trains as Perceptron does, for Epochs epochs, and predicts
-// with the average of the weights after every example visit, so that each
-// weight vector counts as often as the number of visits it survived. That
-// is the vote of the voted perceptron with each voter's score in place of
-// its sign, at the cost of a single perceptron's prediction.
+// 2002). It trains as Perceptron does and predicts with the average of the
+// weights after every visit of an example, so that each weight vector
+// counts as often as the visits it survived: the vote of Voted with each
+// voter's score in place of its sign, at the cost of a single
+// perceptron's prediction. It decides on the sums of the weights, before
+// their division by the number of visits, so that a prediction is exact
+// wherever the sums are, and an exact tie goes to the second class as
+// with Perceptron.
 //
-// Fit computes the average with the cached-weights trick of Daumé's A
-// Course in Machine Learning (chapter 4, algorithm 7). c is the number of
-// visits so far. A mistake on (x, y) at visit c+1 moves w and b by
-// Rate·y·x and Rate·y, as Perceptron does, and the cached weights u and β
-// by c·Rate·y·x and c·Rate·y. After T visits, T·w−u is the sum of the
-// weights after each visit and T·b−β that of the biases. Fit keeps these
-// sums and T: the prediction is the sign of the summed score, so that it
-// is exact wherever the sums are, as on integer data, and an exact tie is
-// +1 as for every other classifier; Score and Weights divide by T.
-//
-// Fit does not move u at each mistake: it adds c·Rate·y to a sum kept for
-// the row, one float64 per row, and at the end forms u and β from these
-// sums, reading each row that was ever a mistake once more. With K classes
-// u and β are those of every class, and the sums are kept per row and
-// class, K float64s per row, of which a mistake changes the two of the
-// classes it moves. A visit thus costs what Perceptron's does, a mistake
-// one or two additions more, and the average one axpy for each row and
-// class with a sum. Predictions take the class of the greatest summed
-// score.
-//
-// Daumé's algorithm runs all Epochs epochs. Once an epoch makes no
-// mistake the weights can no longer change, so Fit stops passing over the
-// data and adds the visits of the epochs left, each with the last weights,
-// in closed form: the average is that of all Epochs epochs, and Stats
-// reports the epochs passed. Daumé starts the count at 1, which averages
-// in the starting weights once more and divides by T+1; from zero
-// starting weights and bias that only scales the average by T/(T+1), which
-// in exact arithmetic changes no prediction.
+// Fit runs all Epochs epochs, as Freund and Schapire do, in the time of
+// those it passes over the data: once an epoch makes no mistake the
+// weights no longer change, and the visits of the epochs left count them
+// in closed form. Stats reports the epochs passed. Learn keeps the
+// average lazily, as Daumé's A Course in Machine Learning does (chapter
+// 4, algorithm 7), at the cost of an update per mistake and none per
+// visit.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Averaged struct {
 	// Epochs is the number of passes over the data whose weights the
-	// average takes. Zero means DefaultEpochs.
+	// average takes. Zero means 1000.
 	Epochs int
 
 	// Rate is the learning rate, as in Perceptron.
@@ -67,18 +50,20 @@ type Averaged struct {
 	// counts them once for every visit before the first mistake.
 	InitWeights []float64
 
-	// InitBias is the starting bias, as in Perceptron.
-	InitBias float64
-
 	// Labels are the classes, as in Perceptron.
 	Labels []float64
 
 	// OnUpdate is called after every update, as in Perceptron. It sees
-	// the running weights w, not their average.
+	// the running weights, not their average.
 	OnUpdate func(Update)
 
-	sum     linear  // the sums of the weights and biases after each visit
-	visits  float64 // the number of visits, T
+	// The sum of the weights after each of the visits is sum + ahead·w,
+	// and the same for the biases: after Fit ahead is 0, and Learn moves
+	// sum at its mistakes only.
+	w       table // the running weights and biases
+	sum     table
+	ahead   int
+	visits  int // the number of visits, T
 	classes []float64
 	stats   Stats
 }
@@ -94,37 +79,46 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
+	return a.fit(ds, a.Rand)
+}
+
+// fit is Fit on the data set ds, shuffling with rnd.
+func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	S := scores(ds.classes)
-	s, err := a.settings().resolve(ds.d, S)
+	s, err := a.settings(rnd).resolve(ds.d, S)
 	if err != nil {
 		return err
 	}
-	lin := s.start(ds.d, S)
-	// g[i·S+k] is row i's share of the cached weights of score k: the sum
-	// of c·Rate·y, or of ±c·Rate for the two classes a mistake moves, over
-	// the mistakes on row i.
+	if s.epochs > maxCount/ds.n {
+		return errTooManyVisits(s.epochs, ds.n)
+	}
+	T := s.epochs * ds.n
+	w := newTable(ds.d, S, s.w0, s.noBias)
+	// A mistake at visit t+1 adds its update to the weights of the T-t
+	// visits from it on, so that the sum is T·w less t times each update.
+	// g[i·S+k] is the sum of those t·Rate·y, or ±t·Rate with more than
+	// two classes, of the mistakes on row i in score k: the updates are
+	// summed at the end, reading each row that was a mistake once more.
 	g := make([]float64, ds.n*S)
-	kept := func(i, c, other int) {
-		a := float64(c) * s.rate
-		if S == 1 {
-			g[i] += a * ds.y[i]
-			return
+	r := newRule(ds, &w, S, s.rate)
+	r.kept = func(_ *vec, i, t int, mv move) error {
+		a := float64(t) * mv.step
+		g[i*S+mv.up] += a
+		if mv.down >= 0 {
+			g[i*S+mv.down] -= a
 		}
-		g[i*S+ds.cls[i]] += a
-		g[i*S+other] -= a
+		return nil
 	}
-	stats, err := s.run(ds, newRule(ds, &lin, &s, kept))
+	stats, err := s.run(ds, r)
 	if err != nil {
 		return err
 	}
-	if err := lin.checkFinite(); err != nil {
+	if err := w.checkFinite(); err != nil {
 		return err
 	}
-	// The visits of the epochs not passed add the last weights: T·w−u
-	// counts them, as u stops growing with the mistakes.
-	c := float64(s.epochs * ds.n)
-	floats.Scale(c, lin.w)
-	floats.Scale(c, lin.b)
+	sum := w.clone()
+	floats.Scale(float64(T), sum.w)
+	floats.Scale(float64(T), sum.b)
 	for i := range ds.n {
 		share := g[i*S : i*S+S]
 		if !nonZero(share) {
@@ -133,97 +127,196 @@ func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
 		x := ds.row(i)
 		for k, gk := range share {
 			if gk != 0 {
-				lin.move(&x, k, -gk, !s.noBias) // subtracts row i's share of u and β
+				sum.move(&x, k, -gk)
 			}
 		}
 	}
-	if err := lin.checkFinite(); err != nil {
+	if err := sum.checkFinite(); err != nil {
 		return err
 	}
-	a.sum, a.visits, a.classes, a.stats = lin, c, ds.classes, stats
+	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, 0, T, ds.classes, stats
 	return nil
 }
 
-// Predict returns the class of x that the summed scores S_w·x+S_b
-// choose, as Perceptron's Predict does with its scores, where S_w and S_b
-// are the sums of the weights and biases after each visit: so that a tie
-// is decided exactly where the sums are exact, not after rounding by the
-// division. It panics if the averaged perceptron has not been fitted or
-// if len(x) is not the number of columns. Predict and the scoring methods
-// may be called concurrently with each other, but not with Fit.
+// Learn trains the averaged perceptron on the rows of X with labels y,
+// visiting each row once, in order, as Perceptron's Learn does, and adds
+// the weights after each visit to the sum that it averages. It returns the
+// errors that Perceptron's Learn returns, and an error, before that row's
+// update, if the update would overflow the sum.
+func (a *Averaged) Learn(X mat.Matrix, y []float64) error {
+	ds, s, err := a.settings(nil).learnSet(X, y, a.classes, a.Labels, a.w.dim(), a.visits)
+	if err != nil {
+		return err
+	}
+	S := scores(ds.classes)
+	fresh := !a.w.fitted()
+	if fresh {
+		a.w = newTable(ds.d, S, s.w0, s.noBias)
+		a.sum = newTable(ds.d, S, nil, s.noBias)
+		a.classes = ds.classes
+	}
+	// The sum of the weights after each visit is sum + ahead·w; a mistake
+	// after t visits of this Learn adds its update to w, and so takes it
+	// ahead+t times from sum, which the visits before it did not count.
+	r := newRule(ds, &a.w, S, s.rate)
+	r.guard = true
+	r.kept = func(x *vec, _, t int, mv move) error {
+		mv.step *= -float64(a.ahead + t)
+		if !a.sum.fits(x, mv) {
+			return errOverflow
+		}
+		a.sum.add(x, 0, 0, mv)
+		return nil
+	}
+	mistakes, visited, err := s.learn(ds, r)
+	if fresh && visited == 0 {
+		a.w, a.sum, a.classes = table{}, table{}, nil // as it was
+	}
+	a.ahead += visited
+	a.visits += visited
+	a.stats.Mistakes += mistakes
+	return err
+}
+
+// predictor returns the averaged perceptron as the prediction methods
+// read it: the summed scores (sum + ahead·w)·x, and T to divide them by.
+func (a *Averaged) predictor() predictor {
+	if !a.w.fitted() {
+		return predictor{}
+	}
+	S := len(a.w.b)
+	p := predictor{classes: a.classes, d: a.w.dim(), S: S, div: float64(a.visits)}
+	if a.ahead == 0 {
+		p.scores = func(dst []float64, x vec) { a.sum.scores(dst, &x, 0) }
+		return p
+	}
+	ahead := float64(a.ahead)
+	p.scores = func(dst []float64, x vec) {
+		buf := getBuffer(S)
+		a.sum.scores(dst, &x, 0)
+		a.w.scores(*buf, &x, 0)
+		floats.AddScaled(dst, ahead, *buf)
+		putBuffer(buf)
+	}
+	return p
+}
+
+// Predict returns the class of x that the summed scores choose, as
+// Perceptron's Predict does with its scores, where the summed scores are
+// those of the sums of the weights and biases after each visit: so that
+// a tie is decided exactly where the sums are exact, not after rounding
+// by the division. It panics as Perceptron's Predict does.
 func (a *Averaged) Predict(x []float64) float64 {
-	return a.sum.predict(a.classes, x)
+	if a.ahead == 0 {
+		return a.sum.predict(a.classes, x)
+	}
+	return predictOne(a.predictor(), x)
 }
 
-// Score returns the average score (S_w·x+S_b)/T of two classes, whose
-// sign is the prediction. It panics as Predict does, and for more
-// classes.
-func (a *Averaged) Score(x []float64) float64 {
-	return a.sum.binaryScore(x, a.visits, "Score")
-}
-
-// Scores returns the average scores of x, the summed scores divided by T,
-// in dst, which it allocates if dst is nil. It panics as Predict does, or
-// if dst is not nil and has the wrong length.
-func (a *Averaged) Scores(dst, x []float64) []float64 {
-	return a.sum.scoresTo(dst, x, a.visits, "Scores")
-}
-
-// ScoreRows returns the average scores of the rows of X, as Perceptron's
-// ScoreRows does.
+// ScoreRows returns the average scores of the rows of X, the summed
+// scores divided by the number of visits, as Scorer says.
 func (a *Averaged) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	return a.sum.scoreRows(dst, X, a.visits)
+	return a.predictor().scoreRows(dst, X)
 }
 
 // PredictRows returns the classes of the rows of X, as Predict chooses
-// them, as Perceptron's PredictRows does.
+// them.
 func (a *Averaged) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return a.sum.predictRows(dst, X, a.classes)
+	return a.predictor().predictRows(dst, X)
 }
 
 // Classes returns a copy of the classes, in ascending order, or nil if
 // the averaged perceptron has not been fitted.
-func (a *Averaged) Classes() []float64 {
-	return slices.Clone(a.classes)
+func (a *Averaged) Classes() []float64 { return slices.Clone(a.classes) }
+
+// Weights returns the averaged weights and biases, the sums after each
+// visit divided by the number of visits, laid out as Perceptron's
+// Weights. It returns nil, nil if the averaged perceptron has not been
+// fitted.
+func (a *Averaged) Weights() (w, b []float64) {
+	if !a.w.fitted() {
+		return nil, nil
+	}
+	avg := a.sums()
+	return divided(avg.w, float64(a.visits)), divided(avg.b, float64(a.visits))
 }
 
-// Weights returns the averaged weights S_w/T, laid out as Perceptron's
-// Weights. It returns nil if the averaged perceptron has not been fitted.
-func (a *Averaged) Weights() []float64 {
-	return divided(a.sum.w, a.visits)
+// sums returns a copy of the sums of the weights and biases after each
+// visit.
+func (a *Averaged) sums() table {
+	s := a.sum.clone()
+	if a.ahead != 0 {
+		floats.AddScaled(s.w, float64(a.ahead), a.w.w)
+		floats.AddScaled(s.b, float64(a.ahead), a.w.b)
+	}
+	return s
 }
 
-// Bias returns the averaged bias S_b/T of two classes, or 0 if the
-// averaged perceptron has not been fitted. It panics for more classes.
-func (a *Averaged) Bias() float64 {
-	return a.sum.bias("Bias") / max(a.visits, 1)
-}
-
-// Biases returns the averaged biases S_b/T: one for two classes, and one
-// per class for more.
-func (a *Averaged) Biases() []float64 {
-	return divided(a.sum.b, a.visits)
-}
-
-// divided returns the elements of x, each divided by d, or nil if x is
-// nil.
+// divided returns the elements of x divided by d, in place: dividing, not
+// multiplying by 1/d, which rounds differently.
 func divided(x []float64, d float64) []float64 {
-	if x == nil {
+	for j := range x {
+		x[j] /= d
+	}
+	return x
+}
+
+// Stats returns a description of the training of the averaged perceptron.
+func (a *Averaged) Stats() Stats { return a.stats.clone() }
+
+func (a *Averaged) settings(rnd *rand.Rand) settings {
+	return settings{epochs: a.Epochs, rate: a.Rate, rnd: rnd, noBias: a.NoBias, w0: a.InitWeights, onUpdate: a.OnUpdate}
+}
+
+func (a *Averaged) source() *rand.Rand { return a.Rand }
+
+// averagedJSON is the JSON form of the model of Averaged: its classes,
+// running weights and biases, the sums of the weights and biases after
+// each visit less ahead times the running ones, ahead, and the number of
+// visits.
+type averagedJSON struct {
+	linearJSON
+	SumWeights []float64 `json:"sumWeights"`
+	SumBiases  []float64 `json:"sumBiases"`
+	Ahead      int       `json:"ahead"`
+	Visits     int       `json:"visits"`
+}
+
+// MarshalJSON returns the saved form of the fitted averaged perceptron,
+// as Perceptron's MarshalJSON does, with its running weights and the sums
+// it averages.
+func (a Averaged) MarshalJSON() ([]byte, error) {
+	m := averagedJSON{linearJSON{a.classes, a.w.json()}, a.sum.w, a.sum.b, a.ahead, a.visits}
+	return marshal("Averaged", a.w.fitted(), a.settings(nil).json(a.Labels), m, &a.stats)
+}
+
+// UnmarshalJSON sets the averaged perceptron to the one saved in data, as
+// Perceptron's UnmarshalJSON does.
+func (a *Averaged) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
 		return nil
 	}
-	q := make([]float64, len(x))
-	for j, v := range x {
-		q[j] = v / d
+	var s settingsJSON
+	var m averagedJSON
+	w, st, err := loadTable(data, "Averaged", &s, &m, &m.linearJSON)
+	if err != nil {
+		return err
 	}
-	return q
+	sj := tableJSON{m.SumWeights, m.SumBiases, m.ThroughOrigin}
+	sum, err := sj.table(m.Classes, "its sum")
+	switch {
+	case err != nil:
+	case len(sum.w) != len(w.w):
+		err = fmt.Errorf("it has %d weights and %d sums of weights, want as many", len(w.w), len(sum.w))
+	case m.Visits < 1 || m.Visits > maxCount || m.Ahead < 0 || m.Ahead > m.Visits:
+		err = fmt.Errorf("it has %d visits, %d ahead, want 1 to 2^53 and at most as many ahead", m.Visits, m.Ahead)
+	}
+	if err != nil {
+		return wrap("Averaged", err)
+	}
+	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels
+	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, m.Ahead, m.Visits, m.Classes, st
+	return nil
 }
 
-// Stats returns a description of the training run of the last successful
-// Fit.
-func (a *Averaged) Stats() Stats {
-	return a.stats.clone()
-}
-
-func (a *Averaged) settings() settings {
-	return settings{epochs: a.Epochs, rate: a.Rate, rnd: a.Rand, noBias: a.NoBias, w0: a.InitWeights, b0: a.InitBias, labels: a.Labels, onUpdate: a.OnUpdate}
-}
+func (a *Averaged) width() int { return a.w.dim() }

@@ -5,7 +5,7 @@
 package perceptron
 
 import (
-	"math"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -14,23 +14,54 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// naiveAverage is the average of the weights and biases after every visit
-// of the naive run of all its epochs, as Daumé's algorithm runs them,
-// summed visit by visit.
-func naiveAverage(X [][]float64, y []float64, tr trial) (w []float64, b float64) {
-	visits, _ := naiveVisits(X, y, tr, false)
-	w = make([]float64, len(X[0]))
+// pavAverageSums returns the sums of the weights and biases after every
+// visit, summed visit by visit, and the number of visits.
+func pavAverageSums(visits []pavVisit) (sw []float64, sb float64, T int) {
+	sw = make([]float64, len(visits[0].w))
 	for _, v := range visits {
-		for j := range w {
-			w[j] += v.w[j]
+		for j := range sw {
+			sw[j] += v.w[j]
 		}
-		b += v.b
+		sb += v.b
 	}
-	T := float64(len(visits))
+	return sw, sb, len(visits)
+}
+
+// pavCheckAverage checks a, trained on integers with rates that are
+// powers of two, where every sum is exact, against the naive visits: its
+// weights are the naive sums divided by the visits to the last bit, and
+// on each row of test its prediction is the sign of the exact summed
+// score, +1 on a tie, and its score that summed score divided by the
+// visits.
+func pavCheckAverage(t *testing.T, name string, a *Averaged, visits []pavVisit, test [][]float64) {
+	t.Helper()
+	sw, sb, T := pavAverageSums(visits)
+	w := make([]float64, len(sw))
 	for j := range w {
-		w[j] /= T
+		w[j] = sw[j] / float64(T)
 	}
-	return w, b / T
+	b := sb / float64(T)
+	aw, ab := a.Weights()
+	if !slices.Equal(aw, w) || len(ab) != 1 || ab[0] != b {
+		t.Fatalf("%s: averaged w=%v b=%v, naive average w=%v b=%v", name, aw, ab, w, b)
+	}
+	X := mat.NewDense(len(test), len(sw), nil)
+	for i, x := range test {
+		X.SetRow(i, x)
+	}
+	scores, preds := a.ScoreRows(nil, X), a.PredictRows(nil, X)
+	for i, x := range test {
+		sum := sb
+		for j := range x {
+			sum += sw[j] * x[j]
+		}
+		if got, want := a.Predict(x), sign(sum); got != want || preds[i] != want {
+			t.Fatalf("%s: Predict(%v) = %v, PredictRows %v; the naive sums score %v", name, x, got, preds[i], sum)
+		}
+		if want := sum / float64(T); scores[i] != want {
+			t.Fatalf("%s: score of %v is %v, want %v/%d = %v", name, x, scores[i], sum, T, want)
+		}
+	}
 }
 
 func TestAveragedMatchesNaive(t *testing.T) {
@@ -42,34 +73,90 @@ func TestAveragedMatchesNaive(t *testing.T) {
 	for k := range 400 {
 		n, d := 1+rnd.IntN(25), 1+rnd.IntN(5)
 		rows, X, y := intSet(rnd, n, d)
-		tr := randomTrial(rnd, d)
-		var a Averaged
-		set(&a, tr.settings())
+		tr := pavRandomTrial(rnd, d)
+		a := tr.averaged()
 		if err := a.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
 		if st := a.Stats(); st.Converged && st.Epochs < tr.epochs {
 			early++
 		}
-		w, b := naiveAverage(rows, y, tr)
-		if !slices.Equal(a.Weights(), w) || a.Bias() != b {
-			t.Fatalf("trial %d (%+v): averaged w=%v b=%v, naive average w=%v b=%v", k, tr, a.Weights(), a.Bias(), w, b)
-		}
-		// The sums are exact, so the prediction is the sign of the exact
-		// summed score, +1 on a tie.
+		visits, _ := pavVisits(rows, y, tr, false)
 		test, _, _ := intSet(rnd, 30, d)
-		for _, x := range append(test, rows...) {
-			exact := b
-			for j := range x {
-				exact += w[j] * x[j]
-			}
-			if got, want := a.Predict(x), sign(exact); got != want && math.Abs(exact) > 1e-9 {
-				t.Fatalf("trial %d: Predict(%v) = %v, the naive average scores %v", k, x, got, exact)
-			}
-		}
+		pavCheckAverage(t, fmt.Sprintf("trial %d (%+v)", k, tr), a, visits, append(test, rows...))
 	}
 	if early == 0 {
 		t.Error("no run converged before its last epoch: the epochs left are not tested")
+	}
+}
+
+// TestAveragedLearnMatchesNaive checks the lazy average that Learn keeps
+// against the naive average of the weights after every visit: on whole
+// numbers it is exact, after each of several calls of Learn on batches
+// of rows in any order, repeated or not, from a fresh model or after a
+// Fit, whose visits the average goes on counting.
+func TestAveragedLearnMatchesNaive(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(47, 48))
+	fitted, fresh := 0, 0
+	for k := range 300 {
+		n, d := 1+rnd.IntN(20), 1+rnd.IntN(5)
+		rows, X, y := intSet(rnd, n, d)
+		tr := pavRandomTrial(rnd, d)
+		var a *Averaged
+		var visits []pavVisit
+		var s *pavState
+		mistakes := 0
+		if rnd.IntN(2) == 0 {
+			a = tr.averaged()
+			if err := a.Fit(X, y); err != nil {
+				t.Fatal(err)
+			}
+			visits, _ = pavVisits(rows, y, tr, false)
+			last := visits[len(visits)-1]
+			// Learn goes on from the running weights, not InitWeights.
+			s = &pavState{w: slices.Clone(last.w), b: last.b, rate: pavStart(tr, d).rate, bias: tr.bias}
+			for _, v := range visits {
+				if v.mistake {
+					mistakes++
+				}
+			}
+			fitted++
+		} else {
+			// A fresh model, with InitWeights or not.
+			a = &Averaged{Rate: tr.rate, NoBias: !tr.bias, InitWeights: tr.w0, Labels: binaryLabels}
+			s = pavStart(tr, d)
+			fresh++
+		}
+		test, _, _ := intSet(rnd, 20, d)
+		for call := range 1 + rnd.IntN(4) {
+			// A batch of the rows, in a random order, some repeated.
+			m := 1 + rnd.IntN(2*n)
+			B := mat.NewDense(m, d, nil)
+			yb := make([]float64, m)
+			for i := range m {
+				r := rnd.IntN(n)
+				B.SetRow(i, rows[r])
+				yb[i] = y[r]
+			}
+			if err := a.Learn(B, yb); err != nil {
+				t.Fatal(err)
+			}
+			for i := range m {
+				v := s.visit(i, B.RawRowView(i), yb[i])
+				if v.mistake {
+					mistakes++
+				}
+				visits = append(visits, v)
+			}
+			name := fmt.Sprintf("trial %d (%+v), Learn %d", k, tr, call+1)
+			if got := a.Stats().Mistakes; got != mistakes {
+				t.Fatalf("%s: %d mistakes, the naive run %d", name, got, mistakes)
+			}
+			pavCheckAverage(t, name, a, visits, append(test, rows...))
+		}
+	}
+	if fitted == 0 || fresh == 0 {
+		t.Errorf("%d fitted and %d fresh models: both starts are not tested", fitted, fresh)
 	}
 }
 
@@ -83,16 +170,15 @@ func TestAveragedExactTie(t *testing.T) {
 	for k := range 300 {
 		n := 2 + rnd.IntN(20)
 		rows, X, y := intSet(rnd, n, 2)
-		tr := randomTrial(rnd, 2)
-		tr.bias, tr.b0 = false, 0
-		var a Averaged
-		set(&a, tr.settings())
+		tr := pavRandomTrial(rnd, 2)
+		tr.bias = false
+		a := tr.averaged()
 		if err := a.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
 		// The exact sums through the origin, and a point on their
 		// hyperplane.
-		visits, _ := naiveVisits(rows, y, tr, false)
+		visits, _ := pavVisits(rows, y, tr, false)
 		sw := make([]float64, 2)
 		for _, v := range visits {
 			floats.Add(sw, v.w)
@@ -104,7 +190,7 @@ func TestAveragedExactTie(t *testing.T) {
 		if a.Predict(x) != 1 {
 			t.Fatalf("trial %d: the summed weights %v score %v exactly 0, Predict says %v", k, sw, x, a.Predict(x))
 		}
-		if aw := a.Weights(); aw[0]*x[0]+aw[1]*x[1] < 0 {
+		if aw, _ := a.Weights(); aw[0]*x[0]+aw[1]*x[1] < 0 {
 			ties++ // the rounded average would have said -1
 		}
 		kn := &Kernel{Prediction: PredictAveraged, Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: true, Labels: binaryLabels}
@@ -125,52 +211,72 @@ func TestAveragedExactTie(t *testing.T) {
 
 func TestAveragedTraces(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		X    *mat.Dense
-		y    []float64
-		a    Averaged
-		w    []float64
-		b    float64
+		name   string
+		X      *mat.Dense
+		y      []float64
+		a      Averaged
+		learns int // if not 0, Learn that many times on X in place of Fit
+		w      []float64
+		b      float64
 	}{
 		// ExampleAveraged: the weights after the 10 visits are 2, 2, 2,
 		// 2, -1, 1, 1, 2, 2, -1 and the biases 1, 1, 1, 1, 0, 1, 1, 0, 0,
 		// -1, so the average is w=12/10, b=5/10.
 		{"line", mat.NewDense(5, 1, []float64{2, 1, -1, -2, 3}), []float64{1, 1, -1, -1, -1},
-			Averaged{Epochs: 2}, []float64{1.2}, 0.5},
+			Averaged{Epochs: 2}, 0, []float64{1.2}, 0.5},
+		// Learn twice visits the rows as the two epochs do.
+		{"line, Learn twice", mat.NewDense(5, 1, []float64{2, 1, -1, -2, 3}), []float64{1, 1, -1, -1, -1},
+			Averaged{Labels: []float64{1, -1}}, 2, []float64{1.2}, 0.5},
+		// Once, the average of the first 5: w=(2+2+2+2-1)/5, b=4/5.
+		{"line, Learn once", mat.NewDense(5, 1, []float64{2, 1, -1, -2, 3}), []float64{1, 1, -1, -1, -1},
+			Averaged{Labels: []float64{1, -1}}, 1, []float64{7.0 / 5}, 4.0 / 5},
 		// The 3-point exercise of notes 004, through the origin from
 		// (1, -0.8): the three updates of epoch 1 leave (2, 1.2), (3,
 		// -0.8) and (3, 0.2), and the three visits of epoch 2 keep
 		// (3, 0.2), so the average is (17/6, (1.2-0.8+4·0.2)/6) = (17/6,
 		// 0.2) up to rounding in the second weight.
 		{"3 points", mat.NewDense(3, 2, []float64{1, 2, -1, 2, 0, -1}), []float64{1, -1, -1},
-			Averaged{Epochs: 2, NoBias: true, InitWeights: []float64{1, -0.8}}, []float64{17.0 / 6, 0.2}, 0},
-		// The zero value averages DefaultEpochs epochs, the last 999
-		// passed in closed form: (3, 0.2) survives 2997 visits, and the
-		// average is ((2+3+3+2997·3)/3000, (1.2-0.8+0.2+2997·0.2)/3000) =
+			Averaged{Epochs: 2, NoBias: true, InitWeights: []float64{1, -0.8}}, 0, []float64{17.0 / 6, 0.2}, 0},
+		// The same by Learn, which starts from InitWeights: after the
+		// first call the average of the three updates, (8/3, 0.6/3).
+		{"3 points, Learn twice", mat.NewDense(3, 2, []float64{1, 2, -1, 2, 0, -1}), []float64{1, -1, -1},
+			Averaged{NoBias: true, InitWeights: []float64{1, -0.8}, Labels: []float64{-1, 1}}, 2, []float64{17.0 / 6, 0.2}, 0},
+		{"3 points, Learn once", mat.NewDense(3, 2, []float64{1, 2, -1, 2, 0, -1}), []float64{1, -1, -1},
+			Averaged{NoBias: true, InitWeights: []float64{1, -0.8}, Labels: []float64{-1, 1}}, 1, []float64{8.0 / 3, 0.2}, 0},
+		// The zero value averages 1000 epochs, the last 999 passed in
+		// closed form: (3, 0.2) survives 2997 visits, and the average is
+		// ((2+3+3+2997·3)/3000, (1.2-0.8+0.2+2997·0.2)/3000) =
 		// (8999/3000, 0.2).
 		{"3 points, all epochs", mat.NewDense(3, 2, []float64{1, 2, -1, 2, 0, -1}), []float64{1, -1, -1},
-			Averaged{NoBias: true, InitWeights: []float64{1, -0.8}}, []float64{8999.0 / 3000, 0.2}, 0},
+			Averaged{NoBias: true, InitWeights: []float64{1, -0.8}}, 0, []float64{8999.0 / 3000, 0.2}, 0},
 	} {
 		a := tc.a
-		if err := a.Fit(tc.X, tc.y); err != nil {
-			t.Fatal(err)
+		if tc.learns == 0 {
+			if err := a.Fit(tc.X, tc.y); err != nil {
+				t.Fatal(err)
+			}
 		}
-		w := a.Weights()
+		for range tc.learns {
+			if err := a.Learn(tc.X, tc.y); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w, b := a.Weights()
 		for j := range w {
 			// 1e-15 allows the rounding of -0.8+1 (notes' errata).
 			if diff := w[j] - tc.w[j]; diff > 1e-15 || diff < -1e-15 {
-				t.Errorf("%s: averaged w=%v b=%v, want w=%v b=%v", tc.name, w, a.Bias(), tc.w, tc.b)
+				t.Errorf("%s: averaged w=%v b=%v, want w=%v b=%v", tc.name, w, b, tc.w, tc.b)
 			}
 		}
-		if a.Bias() != tc.b {
-			t.Errorf("%s: averaged b=%v, want %v", tc.name, a.Bias(), tc.b)
+		if len(w) != len(tc.w) || len(b) != 1 || b[0] != tc.b {
+			t.Errorf("%s: averaged w=%v b=%v, want w=%v b=%v", tc.name, w, b, tc.w, tc.b)
 		}
 	}
 }
 
 func TestAveragedRateScales(t *testing.T) {
 	// From zero weights and bias the rate scales every weight vector of
-	// the run, so their average too.
+	// the run, so their average too, by Fit and by Learn.
 	rnd := rand.New(rand.NewPCG(43, 44))
 	for range 50 {
 		_, X, y := intSet(rnd, 20, 4)
@@ -181,14 +287,26 @@ func TestAveragedRateScales(t *testing.T) {
 		if err := half.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
-		w1, wh := one.Weights(), half.Weights()
-		for j := range w1 {
-			if wh[j] != w1[j]/2 {
-				t.Fatalf("rate 0.5 gave w=%v, want half of %v", wh, w1)
+		lone, lhalf := &Averaged{Labels: binaryLabels}, &Averaged{Rate: 0.5, Labels: binaryLabels}
+		for range 3 {
+			if err := lone.Learn(X, y); err != nil {
+				t.Fatal(err)
+			}
+			if err := lhalf.Learn(X, y); err != nil {
+				t.Fatal(err)
 			}
 		}
-		if half.Bias() != one.Bias()/2 {
-			t.Fatalf("rate 0.5 gave b=%v, want half of %v", half.Bias(), one.Bias())
+		for _, pair := range [][2]*Averaged{{one, half}, {lone, lhalf}} {
+			w1, b1 := pair[0].Weights()
+			wh, bh := pair[1].Weights()
+			for j := range w1 {
+				if wh[j] != w1[j]/2 {
+					t.Fatalf("rate 0.5 gave w=%v, want half of %v", wh, w1)
+				}
+			}
+			if bh[0] != b1[0]/2 {
+				t.Fatalf("rate 0.5 gave b=%v, want half of %v", bh, b1)
+			}
 		}
 	}
 }

@@ -38,9 +38,9 @@ func ExamplePerceptron_and() {
 		log.Fatal(err)
 	}
 	st := p.Stats()
-	w, b := p.Weights(), p.Bias()
+	w, b := p.Weights()
 	fmt.Printf("converged=%t after %d epochs and %d updates\n", st.Converged, st.Epochs, st.Mistakes)
-	fmt.Printf("boundary: %.0f*x1 + %.0f*x2 = %.0f\n", w[0], w[1], -b)
+	fmt.Printf("boundary: %.0f*x1 + %.0f*x2 = %.0f\n", w[0], w[1], -b[0])
 	for i := range 4 {
 		x := X.RawRowView(i)
 		fmt.Printf("%v AND -> %+.0f\n", x, p.Predict(x))
@@ -122,10 +122,10 @@ func ExamplePerceptron_xor() {
 		log.Fatal(err)
 	}
 	st := p.Stats()
-	w := p.Weights()
+	w, b := p.Weights()
 	fmt.Printf("converged=%t after %d epochs\n", st.Converged, st.Epochs)
 	fmt.Printf("mistakes per epoch: %v\n", st.EpochMistakes)
-	fmt.Printf("final w=(%.0f, %.0f) b=%.0f\n", w[0], w[1], p.Bias())
+	fmt.Printf("final w=(%.0f, %.0f) b=%.0f\n", w[0], w[1], b[0])
 
 	// Output:
 	// converged=false after 6 epochs
@@ -180,8 +180,10 @@ func ExamplePerceptron_simpleDataset() {
 	// converged=false, mistakes per epoch: [2 2 2 4 4]
 }
 
-// Learn trains on one example at a time, so a stream too large for memory
-// can be learned as it arrives, and a fitted model can keep learning.
+// Learn trains on the rows it is given, one pass in order, so a stream
+// too large for memory can be learned as it arrives, here one example at
+// a time, and a fitted model can keep learning. A model that has not been
+// fitted learns the classes of Labels. A mistake shows in Stats.
 func ExamplePerceptron_Learn() {
 	stream := []struct {
 		x []float64
@@ -192,14 +194,15 @@ func ExamplePerceptron_Learn() {
 		{[]float64{1, -3}, 1},
 		{[]float64{1, 2}, 1},
 	}
-	var p perceptron.Perceptron
+	p := perceptron.Perceptron{Labels: []float64{-1, 1}}
 	for _, ex := range stream {
-		updated, err := p.Learn(ex.x, ex.y)
-		if err != nil {
+		before := p.Stats().Mistakes
+		if err := p.Learn(mat.NewDense(1, 2, ex.x), []float64{ex.y}); err != nil {
 			log.Fatal(err)
 		}
-		w := p.Weights()
-		fmt.Printf("x=%v y=%+.0f updated=%t w=(%.0f, %.0f) b=%.0f\n", ex.x, ex.y, updated, w[0], w[1], p.Bias())
+		updated := p.Stats().Mistakes > before
+		w, b := p.Weights()
+		fmt.Printf("x=%v y=%+.0f updated=%t w=(%.0f, %.0f) b=%.0f\n", ex.x, ex.y, updated, w[0], w[1], b[0])
 	}
 	fmt.Printf("predict (3, 3): %+.0f\n", p.Predict([]float64{3, 3}))
 
@@ -246,12 +249,12 @@ func ExamplePerceptron_MarshalJSON() {
 	fmt.Println(err)
 
 	// Output:
-	// {"type":"Perceptron","version":2,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"initBias":0,"labels":null},"model":{"classes":[-1,1],"weights":[3,2],"biases":[-4]},"stats":{"epochs":9,"converged":true,"mistakes":18,"epochMistakes":[2,3,3,2,2,3,2,1,0]}}
+	// {"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":null},"model":{"classes":[-1,1],"weights":[3,2],"biases":[-4],"throughOrigin":false},"stats":{"epochs":9,"converged":true,"mistakes":18,"epochMistakes":[2,3,3,2,2,3,2,1,0]}}
 	// [0 0]: saved -1, loaded -1
 	// [0 1]: saved -1, loaded -1
 	// [1 0]: saved -1, loaded -1
 	// [1 1]: saved +1, loaded +1
-	// perceptron: the model is a Pocket, not a Perceptron
+	// perceptron: the saved classifier is of type "Pocket", not Perceptron
 }
 
 // line returns five points on a line, x = 2, 1, -1, -2, 3, labelled by the
@@ -287,8 +290,10 @@ func ExamplePocket() {
 	if err := last.Fit(X, y); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("pocket:     w=%.0f b=%.0f, %d of 5 misclassified\n", p.Weights()[0], p.Bias(), p.Misclassified())
-	fmt.Printf("perceptron: w=%.0f b=%.0f, %d of 5 misclassified\n", last.Weights()[0], last.Bias(), wrong(last, X, y))
+	w, b := p.Weights()
+	lw, lb := last.Weights()
+	fmt.Printf("pocket:     w=%.0f b=%.0f, %d of 5 misclassified\n", w[0], b[0], wrong(p, X, y))
+	fmt.Printf("perceptron: w=%.0f b=%.0f, %d of 5 misclassified\n", lw[0], lb[0], wrong(last, X, y))
 
 	// Output:
 	// pocket:     w=2 b=1, 1 of 5 misclassified
@@ -320,9 +325,10 @@ func ExamplePocket_xor() {
 	if err := last.Fit(X, y); err != nil {
 		log.Fatal(err)
 	}
-	w, lw := p.Weights(), last.Weights()
-	fmt.Printf("pocket:     w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", w[0], w[1], p.Bias(), p.Misclassified())
-	fmt.Printf("perceptron: w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", lw[0], lw[1], last.Bias(), wrong(last, X, y))
+	w, b := p.Weights()
+	lw, lb := last.Weights()
+	fmt.Printf("pocket:     w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", w[0], w[1], b[0], wrong(p, X, y))
+	fmt.Printf("perceptron: w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", lw[0], lw[1], lb[0], wrong(last, X, y))
 
 	// Output:
 	// pocket:     w=(-1, -1) b=0, 1 of 4 misclassified
@@ -350,9 +356,10 @@ func ExamplePocket_simpleDataset() {
 	if err := last.Fit(X, y); err != nil {
 		log.Fatal(err)
 	}
-	w, lw := p.Weights(), last.Weights()
-	fmt.Printf("pocket:     w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", w[0], w[1], p.Bias(), p.Misclassified())
-	fmt.Printf("perceptron: w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", lw[0], lw[1], last.Bias(), wrong(last, X, y))
+	w, b := p.Weights()
+	lw, lb := last.Weights()
+	fmt.Printf("pocket:     w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", w[0], w[1], b[0], wrong(p, X, y))
+	fmt.Printf("perceptron: w=(%.0f, %.0f) b=%.0f, %d of 4 misclassified\n", lw[0], lw[1], lb[0], wrong(last, X, y))
 
 	// Output:
 	// pocket:     w=(2, -2) b=1, 1 of 4 misclassified
@@ -373,8 +380,10 @@ func ExampleAveraged() {
 	if err := last.Fit(X, y); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("averaged:   w=%.1f b=%.1f, %d of 5 misclassified\n", a.Weights()[0], a.Bias(), wrong(a, X, y))
-	fmt.Printf("perceptron: w=%.1f b=%.1f, %d of 5 misclassified\n", last.Weights()[0], last.Bias(), wrong(last, X, y))
+	w, b := a.Weights()
+	lw, lb := last.Weights()
+	fmt.Printf("averaged:   w=%.1f b=%.1f, %d of 5 misclassified\n", w[0], b[0], wrong(a, X, y))
+	fmt.Printf("perceptron: w=%.1f b=%.1f, %d of 5 misclassified\n", lw[0], lb[0], wrong(last, X, y))
 
 	// Output:
 	// averaged:   w=1.2 b=0.5, 1 of 5 misclassified
@@ -392,9 +401,10 @@ func ExampleVoted() {
 	if err := v.Fit(X, y); err != nil {
 		log.Fatal(err)
 	}
+	votes := v.ScoreRows(nil, X)
 	for i := range y {
 		x := X.RawRowView(i)
-		fmt.Printf("x=%2.0f y=%+.0f: vote %+.0f, predicted %+.0f\n", x[0], y[i], v.Score(x), v.Predict(x))
+		fmt.Printf("x=%2.0f y=%+.0f: vote %+.0f, predicted %+.0f\n", x[0], y[i], votes[i], v.Predict(x))
 	}
 
 	// Output:
@@ -433,14 +443,15 @@ func ExampleKernel_xor() {
 	}
 	st := k.Stats()
 	fmt.Printf("kernel: converged=%t after %d epochs and %d mistakes %v\n", st.Converged, st.Epochs, st.Mistakes, st.EpochMistakes)
-	sv, coef := k.SupportVectors()
+	sv, coef, b := k.SupportVectors()
 	for j, c := range coef {
-		fmt.Printf("%+.0f·K(%v, x)\n", c, sv.RawRowView(j))
+		fmt.Printf("%+.0f·K(%v, x)\n", c, mat.Row(nil, j, sv))
 	}
-	fmt.Printf("%+.0f (bias)\n", k.Bias())
+	fmt.Printf("%+.0f (bias)\n", b[0])
+	scores := k.ScoreRows(nil, X)
 	for i := range 4 {
 		x := X.RawRowView(i)
-		fmt.Printf("%v: score %+.0f, label %+.0f\n", x, k.Score(x), k.Predict(x))
+		fmt.Printf("%v: score %+.0f, label %+.0f\n", x, scores[i], k.Predict(x))
 	}
 
 	// Output:
@@ -484,7 +495,7 @@ func ExampleKernel_rings() {
 		log.Fatal(err)
 	}
 	st := k.Stats()
-	sv, _ := k.SupportVectors()
+	sv, _, _ := k.SupportVectors()
 	vectors, _ := sv.Dims()
 	right := 0
 	for i, label := range k.PredictRows(nil, X) {
@@ -502,15 +513,16 @@ func ExampleKernel_rings() {
 	// training accuracy: 100.0%
 }
 
-// Learn trains on a stream one example at a time. With a Budget, memory
-// stays bounded however long the stream: once the hypothesis holds Budget
-// mistakes, each new mistake replaces a random one, so a stream with more
-// mistakes than the budget ends with exactly Budget support vectors.
+// Learn trains on a stream one example at a time, with the classes of
+// Labels. With a Budget, memory stays bounded however long the stream:
+// once the hypothesis holds Budget mistakes, each new mistake replaces a
+// random one, so a stream with more mistakes than the budget ends with
+// exactly Budget support vectors.
 func ExampleKernel_Learn() {
 	rnd := rand.New(rand.NewPCG(3, 4))
-	k := &perceptron.Kernel{Func: perceptron.RBF{Gamma: 2}, Budget: 50}
+	k := &perceptron.Kernel{Func: perceptron.RBF{Gamma: 2}, Budget: 50, Labels: []float64{-1, 1}}
 	x := make([]float64, 2)
-	mistakes := 0
+	X := mat.NewDense(1, 2, x) // a view of x
 	for range 10000 {
 		// Points of the unit square, +1 inside the circle of radius 0.4
 		// about its centre.
@@ -519,15 +531,12 @@ func ExampleKernel_Learn() {
 		if math.Hypot(x[0]-0.5, x[1]-0.5) < 0.4 {
 			y = 1
 		}
-		mistake, err := k.Learn(x, y)
-		if err != nil {
+		if err := k.Learn(X, []float64{y}); err != nil {
 			log.Fatal(err)
 		}
-		if mistake {
-			mistakes++
-		}
 	}
-	sv, _ := k.SupportVectors()
+	mistakes := k.Stats().Mistakes
+	sv, _, _ := k.SupportVectors()
 	vectors, _ := sv.Dims()
 	fmt.Printf("more mistakes than the budget: %t\n", mistakes > 50)
 	fmt.Printf("support vectors stored: %d\n", vectors)
@@ -617,7 +626,8 @@ func ExampleNovikoffBound() {
 			log.Fatal(err)
 		}
 		st := p.Stats()
-		g, err := perceptron.GeometricMargin(X, y, p.Weights(), p.Bias())
+		w, b := p.Weights()
+		g, err := perceptron.GeometricMargin(X, y, w, b[0])
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -669,9 +679,9 @@ func ExamplePerceptron_threeClasses() {
 	}
 	st := p.Stats()
 	fmt.Printf("classes %v, converged=%t after %d epochs and %d updates\n", p.Classes(), st.Converged, st.Epochs, st.Mistakes)
-	fmt.Println("w and b of classes 10, 20, 30:" + show(p.Weights(), p.Biases()))
+	fmt.Println("w and b of classes 10, 20, 30:" + show(p.Weights()))
 	for _, x := range [][]float64{{1, 3}, {0, 0}} {
-		s := p.Scores(nil, x)
+		s := p.ScoreRows(nil, mat.NewDense(1, 2, x))
 		fmt.Printf("%v: scores %.0f, class %.0f\n", x, s, p.Predict(x))
 	}
 

@@ -186,3 +186,20 @@ func checkGoroutines(t *testing.T, before int, what string) {
 		t.Errorf("%d goroutines after %s, %d before", n, what, before)
 	}
 }
+
+// rowScores returns the scores of the one row x under m, as ScoreRows
+// gives them.
+func rowScores(m Scorer, x []float64) []float64 {
+	return m.ScoreRows(nil, mat.NewDense(1, len(x), x))
+}
+
+// learner is a classifier that learns online.
+type onlineLearner interface {
+	Scorer
+	Learn(X mat.Matrix, y []float64) error
+}
+
+// learnOne trains m on the one example (x, y) with Learn.
+func learnOne(m onlineLearner, x []float64, y float64) error {
+	return m.Learn(mat.NewDense(1, len(x), x), []float64{y})
+}

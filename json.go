@@ -6,36 +6,44 @@ package perceptron
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 )
 
-// A fitted classifier saves as one JSON object of the same shape for every
-// type:
+// Every fitted classifier saves as one JSON object of the same shape, its
+// envelope:
 //
-//	{"type": "Perceptron", "version": 2,
+//	{"type": "Perceptron", "version": 1,
 //	 "settings": {...}, "model": {...}, "stats": {...}}
 //
-// The type and version come first so that a reader can tell what a file is
-// before it decodes the rest. Each type has its own version, raised when
-// its settings or model change form, so that a change to one type leaves
-// the files of the others readable. Floats are written in the shortest form
-// that reads back to the same bits, so a loaded model predicts exactly as
-// the saved one did.
+// The type names the classifier and the version the format, which is one
+// for every type. The settings are the classifier's exported settings but
+// Rand, OnUpdate and New, which are not data; the model is what the
+// classifier predicts and learns with, exactly; stats is Stats, which
+// OneVsRest has not. A member that the format does not define is an
+// error. Floats are written in the shortest form that reads back to the
+// same bits, and rows of data as their bytes, so that a loaded model
+// predicts exactly as the saved one did.
+//
+// Loading checks every size and count of a file before it uses it, so
+// that a file allocates no more than its length implies and a model that
+// loads predicts without a panic, and saves to a file that loads.
 
-// modelJSON is the JSON form of a fitted classifier with settings S and
-// model M.
-type modelJSON[S, M any] struct {
-	Type     string    `json:"type"`
-	Version  int       `json:"version"`
-	Settings S         `json:"settings"`
-	Model    M         `json:"model"`
-	Stats    statsJSON `json:"stats"`
+// formatVersion is the version of the format.
+const formatVersion = 1
+
+// envelope is the JSON form of a fitted classifier.
+type envelope struct {
+	Type     string          `json:"type"`
+	Version  int             `json:"version"`
+	Settings json.RawMessage `json:"settings"`
+	Model    json.RawMessage `json:"model"`
+	Stats    *statsJSON      `json:"stats,omitempty"`
 }
 
 // statsJSON is the JSON form of Stats.
@@ -46,92 +54,237 @@ type statsJSON struct {
 	EpochMistakes []int `json:"epochMistakes"`
 }
 
-// settingsJSON is the JSON form of the settings that all classifiers share.
-// Rand and OnUpdate are not data, and are not saved. Format version 1 of
-// every type had no labels.
+// Unmarshal returns the classifier saved in data by json.Marshal, of
+// whichever type it is, fitted and with its settings. It returns an error
+// if data is not such a classifier, naming what is wrong.
+func Unmarshal(data []byte) (Scorer, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("perceptron: not a saved classifier: %v", err)
+	}
+	var m interface {
+		Scorer
+		json.Unmarshaler
+	}
+	switch head.Type {
+	case "Perceptron":
+		m = &Perceptron{}
+	case "Pocket":
+		m = &Pocket{}
+	case "Averaged":
+		m = &Averaged{}
+	case "Voted":
+		m = &Voted{}
+	case "Kernel":
+		m = &Kernel{}
+	case "OneVsRest":
+		m = &OneVsRest{}
+	case "":
+		return nil, errors.New("perceptron: not a saved classifier: it has no type")
+	default:
+		return nil, fmt.Errorf("perceptron: not a saved classifier: type %.40q is not a classifier of this package", head.Type)
+	}
+	if err := m.UnmarshalJSON(data); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// marshal returns the envelope of a classifier of type typ, or an error
+// if it has not been fitted.
+func marshal(typ string, fitted bool, settings, model any, st *Stats) ([]byte, error) {
+	if !fitted {
+		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	s, err := json.Marshal(settings)
+	if err != nil {
+		return nil, err
+	}
+	m, err := json.Marshal(model)
+	if err != nil {
+		return nil, err
+	}
+	e := envelope{Type: typ, Version: formatVersion, Settings: s, Model: m}
+	if st != nil {
+		e.Stats = &statsJSON{st.Epochs, st.Converged, st.Mistakes, st.EpochMistakes}
+	}
+	return json.Marshal(e)
+}
+
+// unmarshal decodes the envelope of a classifier of type typ into its
+// settings and model, and returns its Stats, checked, or an error naming
+// what is wrong; typ's names the classifier in it. It decodes nothing
+// into settings and model on error in the envelope.
+func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
+	var e envelope
+	if err := strict(data, &e); err != nil {
+		return Stats{}, fmt.Errorf("perceptron: not a saved %s: %v", typ, err)
+	}
+	switch {
+	case e.Type != typ:
+		return Stats{}, fmt.Errorf("perceptron: the saved classifier is of type %.40q, not %s", e.Type, typ)
+	case e.Version != formatVersion:
+		return Stats{}, fmt.Errorf("perceptron: saved %s of format version %d, want %d", typ, e.Version, formatVersion)
+	case (e.Stats == nil) != (typ == "OneVsRest"):
+		return Stats{}, fmt.Errorf("perceptron: saved %s with stats %v, want them for every type but OneVsRest", typ, e.Stats != nil)
+	}
+	if err := strict(e.Settings, settings); err != nil {
+		return Stats{}, fmt.Errorf("perceptron: saved %s's settings: %v", typ, err)
+	}
+	if err := strict(e.Model, model); err != nil {
+		return Stats{}, fmt.Errorf("perceptron: saved %s's model: %v", typ, err)
+	}
+	if e.Stats == nil {
+		return Stats{}, nil
+	}
+	st := Stats{e.Stats.Epochs, e.Stats.Converged, e.Stats.Mistakes, e.Stats.EpochMistakes}
+	if err := st.check(); err != nil {
+		return Stats{}, fmt.Errorf("perceptron: saved %s's stats: %v", typ, err)
+	}
+	return st, nil
+}
+
+// strict decodes the one JSON value of data into v, refusing members that
+// v does not define.
+func strict(data []byte, v any) error {
+	if data == nil {
+		return errors.New("missing")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("data after the value")
+	}
+	return nil
+}
+
+// check returns an error if s is not a description that Fit and Learn
+// could have produced.
+func (s Stats) check() error {
+	if s.Epochs < 0 || len(s.EpochMistakes) != s.Epochs {
+		return fmt.Errorf("%d epochs with %d epoch mistake counts", s.Epochs, len(s.EpochMistakes))
+	}
+	sum := 0
+	for e, m := range s.EpochMistakes {
+		if m < 0 || m > maxCount-sum {
+			return fmt.Errorf("epoch %d has %d mistakes, want 0 to 2^53 in all", e+1, m)
+		}
+		sum += m
+	}
+	switch {
+	case s.Mistakes < sum || s.Mistakes > maxCount:
+		return fmt.Errorf("%d mistakes, but the epochs made %d", s.Mistakes, sum)
+	case s.Converged && (s.Epochs == 0 || s.EpochMistakes[s.Epochs-1] != 0):
+		return errors.New("converged, but the last epoch made mistakes")
+	}
+	return nil
+}
+
+// settingsJSON is the JSON form of the settings of the linear
+// classifiers; Ratchet is Pocket's.
 type settingsJSON struct {
 	Epochs      int       `json:"epochs"`
 	Rate        float64   `json:"rate"`
 	NoBias      bool      `json:"noBias"`
 	InitWeights []float64 `json:"initWeights"`
-	InitBias    float64   `json:"initBias"`
 	Labels      []float64 `json:"labels"`
+	Ratchet     *bool     `json:"ratchet,omitempty"`
 }
 
-func (s settings) json() settingsJSON {
-	return settingsJSON{
-		Epochs:      s.epochs,
-		Rate:        s.rate,
-		NoBias:      s.noBias,
-		InitWeights: s.w0,
-		InitBias:    s.b0,
-		Labels:      s.labels,
+func (s settings) json(labels []float64) settingsJSON {
+	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels}
+}
+
+// check returns an error if the settings are not valid for a model of S
+// scores on rows of length d, as Fit would.
+func (j *settingsJSON) check(d, S int) error {
+	if j.Labels != nil {
+		if _, err := checkLabels(j.Labels); err != nil {
+			return err
+		}
 	}
+	_, err := settings{epochs: j.Epochs, rate: j.Rate, w0: j.InitWeights}.resolve(d, S)
+	return err
 }
 
-func (j settingsJSON) settings() settings {
-	return settings{
-		epochs: j.Epochs,
-		rate:   j.Rate,
-		noBias: j.NoBias,
-		w0:     j.InitWeights,
-		b0:     j.InitBias,
-		labels: j.Labels,
-	}
-}
-
-// linearJSON is the JSON form of a linear model, laid out as Weights and
-// Biases lay it out.
+// linearJSON is the JSON form of the model of a classifier of one weight
+// table: its classes and the table.
 type linearJSON struct {
-	Weights []float64 `json:"weights"`
-	Biases  []float64 `json:"biases"`
+	Classes []float64 `json:"classes"`
+	tableJSON
 }
 
-// linearV1 is the JSON form of a hyperplane in format version 1, whose
-// classes were -1 and +1.
-type linearV1 struct {
-	Weights []float64 `json:"weights"`
-	Bias    float64   `json:"bias"`
+// loadTable decodes the envelope of a saved typ into its settings s and
+// its model, whose classes and table are lin, and returns the table and
+// Stats, checked.
+func loadTable(data []byte, typ string, s *settingsJSON, model any, lin *linearJSON) (table, Stats, error) {
+	st, err := unmarshal(data, typ, s, model)
+	if err != nil {
+		return table{}, Stats{}, err
+	}
+	if err := checkClasses(lin.Classes); err != nil {
+		return table{}, Stats{}, wrap(typ, err)
+	}
+	t, err := lin.table(lin.Classes, "it")
+	if err != nil {
+		return table{}, Stats{}, wrap(typ, err)
+	}
+	if err := s.check(t.dim(), len(t.b)); err != nil {
+		return table{}, Stats{}, fmt.Errorf("perceptron: saved %s's settings: %v", typ, err)
+	}
+	if (s.Ratchet != nil) != (typ == "Pocket") {
+		return table{}, Stats{}, fmt.Errorf("perceptron: saved %s's settings: ratchet is Pocket's setting alone", typ)
+	}
+	return t, st, nil
 }
 
-func (l linearV1) linear() linearJSON {
-	return linearJSON{Weights: l.Weights, Biases: []float64{l.Bias}}
+// tableJSON is the JSON form of a weight table, laid out as Weights lays
+// it out.
+type tableJSON struct {
+	Weights       []float64 `json:"weights"`
+	Biases        []float64 `json:"biases"`
+	ThroughOrigin bool      `json:"throughOrigin"`
 }
 
-// loadLinear checks a decoded linear model of the classes and the settings
-// it was trained with, and returns the model.
-func loadLinear(typ string, s settingsJSON, classes []float64, m linearJSON) (linear, error) {
-	S := len(m.Biases)
+func (l *table) json() tableJSON { return tableJSON{l.w, l.b, l.noBias} }
+
+// table returns the table of a model of the classes, or an error naming
+// what of the model is wrong.
+func (j *tableJSON) table(classes []float64, what string) (table, error) {
+	S := scores(classes)
 	switch {
-	case S != scores(classes):
-		return linear{}, fmt.Errorf("perceptron: %s model has %d biases for %d classes, want %d", typ, S, len(classes), scores(classes))
-	case len(m.Weights) == 0 || len(m.Weights)%S != 0:
-		return linear{}, fmt.Errorf("perceptron: %s model has %d weights for %d biases, want a multiple, at least 1", typ, len(m.Weights), S)
-	case s.NoBias && nonZero(m.Biases):
-		return linear{}, fmt.Errorf("perceptron: %s model has biases %v with noBias set, want 0", typ, m.Biases)
+	case len(j.Biases) != S:
+		return table{}, fmt.Errorf("%s has %d biases for %d classes, want %d", what, len(j.Biases), len(classes), S)
+	case len(j.Weights) == 0 || len(j.Weights)%S != 0:
+		return table{}, fmt.Errorf("%s has %d weights for %d biases, want a multiple, at least 1", what, len(j.Weights), S)
+	case j.ThroughOrigin && nonZero(j.Biases):
+		return table{}, fmt.Errorf("%s is through the origin, but its biases are %v", what, j.Biases)
 	}
-	if _, err := s.settings().resolve(len(m.Weights)/S, S); err != nil {
-		return linear{}, err
-	}
-	return linear{w: m.Weights, b: m.Biases}, nil
+	l := table{w: j.Weights, b: j.Biases, noBias: j.ThroughOrigin}
+	return l, l.checkFinite()
 }
 
-// loadClasses checks decoded classes, which must be finite, ascending and
-// at least two.
-func loadClasses(typ string, classes []float64) error {
+// checkClasses returns an error if the classes of a model are not at
+// least two finite values, ascending.
+func checkClasses(classes []float64) error {
 	if j := nonFinite(classes); j >= 0 {
-		return fmt.Errorf("perceptron: %s model's class %d is %v, want a finite value", typ, j, classes[j])
+		return fmt.Errorf("class %d is %v, want a finite value", j, classes[j])
 	}
 	if len(classes) < 2 || !slices.IsSorted(classes) || len(slices.Compact(slices.Clone(classes))) != len(classes) {
-		return fmt.Errorf("perceptron: %s model has classes %v, want at least two, ascending", typ, classes)
+		return fmt.Errorf("the classes %v are not at least two, ascending", classes)
 	}
 	return nil
 }
 
-// rowsJSON is the compact JSON form of stored rows, exact to the bit:
-// Values holds their float64s, little-endian, in base64. Dense rows hold
-// every value, one row after another; the elements of sparse row i are
-// the Values from Starts[i] up to Starts[i+1], at the columns Indices.
+// rowsJSON is the JSON form of stored rows, exact to the bit: Values
+// holds their float64s, little-endian, in base64. Dense rows hold every
+// value, one row after another; the elements of sparse row i are the
+// Values from Starts[i] up to Starts[i+1], at the columns Indices.
 type rowsJSON struct {
 	Rows    int        `json:"rows"`
 	Cols    int        `json:"cols"`
@@ -157,50 +310,41 @@ func rowsToJSON(r *rows) rowsJSON {
 	return j
 }
 
-// rows returns the store that j describes, or an error naming what is
-// wrong with it; what names the rows in the error.
-func (j *rowsJSON) rows(what string) (*rows, error) {
+// rows returns the store that j describes, of d columns, or an error
+// naming what is wrong with it.
+func (j *rowsJSON) rows(d int) (*rows, error) {
 	switch {
-	case j.Rows < 0 || j.Cols < 1:
-		return nil, fmt.Errorf("%s: %d rows of %d columns, want at least 1 column", what, j.Rows, j.Cols)
-	case !j.Sparse && len(j.Values) != j.Rows*j.Cols:
-		return nil, fmt.Errorf("%s: %d values for %d rows of %d, want as many", what, len(j.Values), j.Rows, j.Cols)
+	case j.Cols != d:
+		return nil, fmt.Errorf("rows of %d columns, want %d", j.Cols, d)
+	case j.Rows < 0 || !j.Sparse && (j.Rows > len(j.Values)/d || j.Rows*d != len(j.Values)):
+		return nil, fmt.Errorf("%d values for %d rows of %d, want as many", len(j.Values), j.Rows, d)
 	case !j.Sparse && (j.Starts != nil || j.Indices != nil):
-		return nil, fmt.Errorf("%s: dense rows with starts or indices", what)
+		return nil, errors.New("dense rows with starts or indices")
 	case j.Sparse && len(j.Starts) != j.Rows+1:
-		return nil, fmt.Errorf("%s: %d starts for %d sparse rows, want one more", what, len(j.Starts), j.Rows)
+		return nil, fmt.Errorf("%d starts for %d sparse rows, want one more", len(j.Starts), j.Rows)
 	case j.Sparse && (j.Starts[0] != 0 || j.Starts[j.Rows] != len(j.Values) || len(j.Indices) != len(j.Values)):
-		return nil, fmt.Errorf("%s: starts from %d to %d for %d indices and %d values, want from 0 to as many as both", what, j.Starts[0], j.Starts[j.Rows], len(j.Indices), len(j.Values))
+		return nil, fmt.Errorf("starts from %d to %d for %d indices and %d values, want from 0 to as many as both", j.Starts[0], j.Starts[j.Rows], len(j.Indices), len(j.Values))
 	}
-	if j.Sparse {
-		for i := range j.Rows {
-			lo, hi := j.Starts[i], j.Starts[i+1]
-			if hi < lo || hi > len(j.Values) {
-				return nil, fmt.Errorf("%s: row %d spans [%d, %d)", what, i, lo, hi)
-			}
-			if err := checkSparseRow(j.Indices[lo:hi], j.Values[lo:hi], j.Cols); err != nil {
-				return nil, fmt.Errorf("%s: row %d: %v", what, i, err)
-			}
+	if !j.Sparse {
+		if k := nonFinite(j.Values); k >= 0 {
+			return nil, fmt.Errorf("row %d: column %d is %v, want a finite value", k/d, k%d, j.Values[k])
 		}
-		return &rows{n: j.Rows, d: j.Cols, ptr: j.Starts, ind: j.Indices, data: j.Values}, nil
+		return &rows{n: j.Rows, d: d, stride: d, data: j.Values}, nil
 	}
-	if k := nonFinite(j.Values); k >= 0 {
-		return nil, fmt.Errorf("%s: row %d: column %d is %v, want a finite value", what, k/j.Cols, k%j.Cols, j.Values[k])
-	}
-	return &rows{n: j.Rows, d: j.Cols, stride: j.Cols, data: j.Values}, nil
-}
-
-// denseRows returns rows given as slices of d values, as format version 1
-// of Voted and Kernel saved them, or an error naming what is wrong.
-func denseRows(x [][]float64, d int, what string) (*rows, error) {
-	r := newRows(d, len(x), false)
-	for i, xi := range x {
-		if len(xi) != d {
-			return nil, fmt.Errorf("%s %d has length %d, want %d", what, i, len(xi), d)
+	for i := range j.Rows {
+		lo, hi := j.Starts[i], j.Starts[i+1]
+		if lo < 0 || hi < lo || hi > len(j.Values) {
+			return nil, fmt.Errorf("row %d spans [%d, %d)", i, lo, hi)
 		}
-		r.append(vec{val: xi})
+		if err := checkSparseRow(j.Indices[lo:hi], j.Values[lo:hi], d); err != nil {
+			return nil, fmt.Errorf("row %d: %v", i, err)
+		}
 	}
-	return r, nil
+	ind := j.Indices
+	if ind == nil {
+		ind = noColumns
+	}
+	return &rows{n: j.Rows, d: d, ptr: j.Starts, ind: ind, data: j.Values}, nil
 }
 
 // floatsJSON is float64s in JSON as their little-endian bytes in base64:
@@ -216,8 +360,12 @@ func (f floatsJSON) MarshalJSON() ([]byte, error) {
 }
 
 func (f *floatsJSON) UnmarshalJSON(data []byte) error {
-	var b []byte
-	if err := json.Unmarshal(data, &b); err != nil {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
 		return err
 	}
 	if len(b)%8 != 0 {
@@ -231,105 +379,10 @@ func (f *floatsJSON) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// marshalModel returns the JSON form of a fitted classifier of type typ.
-func marshalModel[S, M any](typ string, version int, s S, m M, st Stats) ([]byte, error) {
-	return json.Marshal(modelJSON[S, M]{
-		Type:     typ,
-		Version:  version,
-		Settings: s,
-		Model:    m,
-		Stats:    statsJSON(st),
-	})
-}
-
-// modelVersion returns the format version of the JSON form of a fitted
-// classifier of type typ, or an error if data is not such a form.
-func modelVersion(data []byte, typ string) (int, error) {
-	var head struct {
-		Type    string `json:"type"`
-		Version int    `json:"version"`
+// wrap returns err as an error of the model of a saved typ.
+func wrap(typ string, err error) error {
+	if err == nil {
+		return nil
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return 0, fmt.Errorf("perceptron: not %s model: %v", article(typ), err)
-	}
-	switch {
-	case head.Type == "":
-		return 0, fmt.Errorf("perceptron: not %s model: no type", article(typ))
-	case head.Type != typ:
-		return 0, fmt.Errorf("perceptron: the model is %s, not %s", article(head.Type), article(typ))
-	}
-	return head.Version, nil
-}
-
-// article returns the name of a classifier type with its indefinite
-// article.
-func article(typ string) string {
-	if strings.ContainsRune("AEIOU", rune(typ[0])) {
-		return "an " + typ
-	}
-	return "a " + typ
-}
-
-// unmarshalModel decodes the JSON form of a fitted classifier of type typ
-// and the given version into s and m, and returns its checked Stats. It
-// rejects unknown fields within the settings, the model and the stats, so
-// that a misspelt or foreign file is not read as a model with default
-// values, and ignores other members beside them, so that a program can
-// keep its own data in the same file. It leaves s and m alone on error.
-func unmarshalModel[S, M any](data []byte, typ string, version int, s *S, m *M) (Stats, error) {
-	v0, err := modelVersion(data, typ)
-	if err != nil {
-		return Stats{}, err
-	}
-	if v0 != version {
-		return Stats{}, fmt.Errorf("perceptron: %s model format version %d, want %d", typ, v0, version)
-	}
-	var raw struct {
-		Settings, Model, Stats json.RawMessage
-	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
-	}
-	var v modelJSON[S, M]
-	for _, part := range []struct {
-		raw json.RawMessage
-		dst any
-	}{{raw.Settings, &v.Settings}, {raw.Model, &v.Model}, {raw.Stats, &v.Stats}} {
-		if part.raw == nil {
-			continue
-		}
-		dec := json.NewDecoder(bytes.NewReader(part.raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(part.dst); err != nil {
-			return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
-		}
-	}
-	st := Stats(v.Stats)
-	if err := st.check(); err != nil {
-		return Stats{}, fmt.Errorf("perceptron: %s model: %v", typ, err)
-	}
-	*s, *m = v.Settings, v.Model
-	return st, nil
-}
-
-// check returns an error if s is not a description that Fit could have
-// produced.
-func (s Stats) check() error {
-	if s.Epochs < 0 || len(s.EpochMistakes) != s.Epochs {
-		return fmt.Errorf("stats: %d epochs with %d epoch mistake counts", s.Epochs, len(s.EpochMistakes))
-	}
-	sum := 0
-	for e, m := range s.EpochMistakes {
-		if m < 0 {
-			return fmt.Errorf("stats: epoch %d has %d mistakes", e+1, m)
-		}
-		sum += m
-	}
-	switch {
-	case s.Mistakes != sum:
-		return fmt.Errorf("stats: %d mistakes, but the epochs made %d", s.Mistakes, sum)
-	case s.Converged && (s.Epochs == 0 || s.EpochMistakes[s.Epochs-1] != 0):
-		return errors.New("stats: converged, but the last epoch made mistakes")
-	}
-	return nil
+	return fmt.Errorf("perceptron: saved %s's model: %v", typ, err)
 }

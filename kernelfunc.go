@@ -8,26 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // KernelFunc is a kernel: a function K(x, z) that is an inner product of x
-// and z mapped into some feature space. Linear, Poly, RBF and Custom are
-// kernel functions.
+// and z mapped into some feature space. Poly, RBF and Custom are the kernel
+// functions besides the linear kernel x·z, which is Kernel's when its
+// Func is nil.
 type KernelFunc interface {
-	// Eval returns K(x, z). It panics if x and z differ in length or if
-	// the kernel's parameters are not valid.
-	Eval(x, z []float64) float64
-
 	// kernel returns the kernel for rows of length d with its defaults
 	// filled in, or an error if a parameter is not valid.
 	kernel(d int) (kern, error)
 }
-
-// Linear is the linear kernel x·z. With it, Kernel is the perceptron in
-// dual form.
-type Linear struct{}
 
 // Poly is the polynomial kernel (Gamma·x·z + Coef0)^Degree.
 //
@@ -45,13 +36,9 @@ type Poly struct {
 //
 // Gamma must be finite and not negative; zero means 1/d for rows of
 // length d. The squared distance is computed as ||x||² + ||z||² - 2·x·z,
-// clamped at zero, so that a fitted Kernel takes the dot products of many
-// pairs at once. Eval takes the three dot products with one routine, and
-// so gives exactly 1 when x equals z; Fit and Score take x·z for many rows
-// at once with gonum's matrix-vector product, whose rounding differs from
-// that of the norms, so there K(x, x) is 1 only to within rounding. The
-// expansion loses precision on rows far from the origin compared with
-// their distances: centre the data.
+// clamped at zero, so that the dot products of many pairs come at once;
+// K(x, x) is then 1 only to within rounding, and rows far from the origin
+// compared with their distances lose precision: centre the data.
 type RBF struct {
 	Gamma float64
 }
@@ -63,38 +50,6 @@ type RBF struct {
 // it, on the caller's goroutine. It must not call runtime.Goexit, as
 // testing's FailNow does.
 type Custom func(x, z []float64) float64
-
-// Eval returns x·z.
-func (Linear) Eval(x, z []float64) float64 { return evalKernel(Linear{}, x, z) }
-
-// Eval returns (Gamma·x·z + Coef0)^Degree.
-func (p Poly) Eval(x, z []float64) float64 { return evalKernel(p, x, z) }
-
-// Eval returns exp(-Gamma·||x-z||²).
-func (r RBF) Eval(x, z []float64) float64 { return evalKernel(r, x, z) }
-
-// Eval returns f(x, z).
-func (f Custom) Eval(x, z []float64) float64 { return evalKernel(f, x, z) }
-
-func evalKernel(f KernelFunc, x, z []float64) float64 {
-	if len(x) != len(z) {
-		panic(fmt.Sprintf("perceptron: x has length %d, z has length %d", len(x), len(z)))
-	}
-	k, err := f.kernel(len(x))
-	if err != nil {
-		panic(err)
-	}
-	if k.kind == customKernel {
-		return k.f(x, z)
-	}
-	var xn, zn float64
-	if k.norms() {
-		xn, zn = floats.Dot(x, x), floats.Dot(z, z)
-	}
-	return k.ofDot(floats.Dot(x, z), xn, zn)
-}
-
-func (Linear) kernel(int) (kern, error) { return kern{kind: linearKernel}, nil }
 
 func (p Poly) kernel(d int) (kern, error) {
 	switch {
@@ -193,14 +148,14 @@ func (k *kern) values(dst []float64, a *rows, an []float64, v vec, vn float64) {
 		// into scratch of length d.
 		vx, az := v.val, (*[]float64)(nil)
 		if v.ind != nil {
-			vb := getScratch(a.d)
-			defer putScratch(vb)
+			vb := getBuffer(a.d)
+			defer putBuffer(vb)
 			v.denseTo(*vb)
 			vx = *vb
 		}
 		if a.sparse() {
-			az = getScratch(a.d)
-			defer putScratch(az)
+			az = getBuffer(a.d)
+			defer putBuffer(az)
 		}
 		for q := range dst {
 			z := a.row(q)
@@ -223,4 +178,49 @@ func (k *kern) values(dst []float64, a *rows, an []float64, v vec, vn float64) {
 		}
 		dst[q] = k.ofDot(s, aq, vn)
 	}
+}
+
+// kernelJSON is the JSON form of a kernel function: its name, linear,
+// poly or rbf, and the parameters of Poly and RBF. The parameters that a
+// kernel does not have are zero.
+type kernelJSON struct {
+	Name   string  `json:"name"`
+	Degree int     `json:"degree"`
+	Gamma  float64 `json:"gamma"`
+	Coef0  float64 `json:"coef0"`
+}
+
+// funcJSON returns the JSON form of f, or an error if f, such as a Custom
+// kernel, cannot be saved.
+func funcJSON(f KernelFunc) (*kernelJSON, error) {
+	switch f := f.(type) {
+	case nil:
+		return nil, nil
+	case Poly:
+		return &kernelJSON{Name: "poly", Degree: f.Degree, Gamma: f.Gamma, Coef0: f.Coef0}, nil
+	case RBF:
+		return &kernelJSON{Name: "rbf", Gamma: f.Gamma}, nil
+	}
+	return nil, errors.New("perceptron: MarshalJSON: a Custom kernel is a Go function, which cannot be saved")
+}
+
+// kernelFunc returns the kernel function of j, nil for the linear
+// kernel.
+func (j *kernelJSON) kernelFunc() (KernelFunc, error) {
+	switch {
+	case j.Name == "linear" && j.Degree == 0 && j.Gamma == 0 && j.Coef0 == 0:
+		return nil, nil
+	case j.Name == "poly":
+		return Poly{Degree: j.Degree, Gamma: j.Gamma, Coef0: j.Coef0}, nil
+	case j.Name == "rbf" && j.Degree == 0 && j.Coef0 == 0:
+		return RBF{Gamma: j.Gamma}, nil
+	}
+	return nil, fmt.Errorf("kernel %.20q with degree %d, gamma %v and coef0 %v, want linear, poly or rbf with their parameters alone", j.Name, j.Degree, j.Gamma, j.Coef0)
+}
+
+// json returns the JSON form of the resolved kernel k, which is not a
+// Custom one.
+func (k *kern) json() kernelJSON {
+	name := map[kernelKind]string{linearKernel: "linear", polyKernel: "poly", rbfKernel: "rbf"}[k.kind]
+	return kernelJSON{Name: name, Degree: k.degree, Gamma: k.gamma, Coef0: k.coef0}
 }

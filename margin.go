@@ -76,7 +76,7 @@ func ZeroOneError(X mat.Matrix, y, w []float64, b float64) (float64, error) {
 	}
 	wrong := 0
 	err = ds.margins(w, b, func(i int, m float64) {
-		if m < 0 || m == 0 && ds.y[i] < 0 {
+		if m < 0 || m == 0 && ds.cls[i] == 0 {
 			wrong++
 		}
 	})
@@ -110,7 +110,7 @@ func hyperplaneData(X mat.Matrix, y, w []float64, b float64) (*dataset, error) {
 func (ds *dataset) margins(w []float64, b float64, f func(i int, m float64)) error {
 	for i := range ds.n {
 		x := ds.row(i)
-		m := ds.y[i] * (x.dot(w) + b)
+		m := ds.sign(i) * (x.dot(w) + b)
 		if !finite(m) {
 			if err := ds.rowError(i); err != nil {
 				return err
@@ -207,9 +207,9 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	cost := make([]float64, n+2*d)
 	for i := range n {
 		ds.row(i).each(func(j int, v float64) {
-			a.Set(j, i, ds.y[i]*v/scale[j])
+			a.Set(j, i, ds.sign(i)*v/scale[j])
 		})
-		a.Set(d, i, ds.y[i])
+		a.Set(d, i, ds.sign(i))
 		a.Set(d+1, i, 1)
 	}
 	for j := range d {
@@ -232,8 +232,8 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	}
 	rhs[d+1] = 1
 
-	pos := slices.Index(ds.y, 1)
-	neg := slices.Index(ds.y, -1)
+	pos := slices.Index(ds.cls, 1)
+	neg := slices.Index(ds.cls, 0)
 	lpos, lneg := (1+rhs[d])/2, (1-rhs[d])/2
 	basis := make([]int, 0, d+2)
 	for j := range d {
@@ -265,20 +265,17 @@ const maxSimplex = 1 << 27
 
 // single reports whether every row of ds has the same label.
 func (ds *dataset) single() bool {
-	for _, v := range ds.y {
-		if v != ds.y[0] {
+	for _, c := range ds.cls {
+		if c != ds.cls[0] {
 			return false
 		}
 	}
 	return true
 }
 
-// DefaultMarginTol is the tolerance used when MarginSettings.Tol is zero.
-const DefaultMarginTol = 1e-6
-
 // MarginSettings are the settings of DatasetMargin and NovikoffBound. A nil
-// *MarginSettings, like the zero value, means hyperplanes with a bias,
-// tolerance DefaultMarginTol and DefaultMarginIterations.
+// *MarginSettings, like the zero value, means hyperplanes with a bias and
+// a tolerance of 1e-6.
 type MarginSettings struct {
 	// NoBias restricts the hyperplanes to those through the origin,
 	// w·x = 0.
@@ -286,35 +283,25 @@ type MarginSettings struct {
 
 	// Tol is the relative tolerance of the margin: the iterations stop
 	// when the margin is known to within Tol times its size. Zero means
-	// DefaultMarginTol. Tol must be less than 1.
+	// 1e-6. Tol must be less than 1.
 	Tol float64
-
-	// Iterations is the most iterations that DatasetMargin and
-	// NovikoffBound make, each a pass over the data and work on the few
-	// rows that the pass picks. Zero means DefaultMarginIterations.
-	Iterations int
 }
 
-// DefaultMarginIterations is the iteration limit used when
-// MarginSettings.Iterations is zero; a few tens of iterations are usual.
-const DefaultMarginIterations = 1000
+// marginIterations is the most iterations of DatasetMargin and
+// NovikoffBound, each a pass over the data and work on the few rows that
+// the pass picks; a few tens are usual. Tests lower it.
+var marginIterations = 1000
 
 func (s *MarginSettings) resolve() (MarginSettings, error) {
 	var r MarginSettings
 	if s != nil {
 		r = *s
 	}
-	switch {
-	case r.Tol < 0 || r.Tol >= 1 || math.IsNaN(r.Tol):
+	if r.Tol < 0 || r.Tol >= 1 || math.IsNaN(r.Tol) {
 		return r, fmt.Errorf("perceptron: Tol is %v, want 0 <= Tol < 1", r.Tol)
-	case r.Iterations < 0:
-		return r, fmt.Errorf("perceptron: Iterations is %d, want >= 0", r.Iterations)
 	}
 	if r.Tol == 0 {
-		r.Tol = DefaultMarginTol
-	}
-	if r.Iterations == 0 {
-		r.Iterations = DefaultMarginIterations
+		r.Tol = 1e-6
 	}
 	return r, nil
 }
@@ -349,9 +336,6 @@ type MaxMargin struct {
 	// Upper is an upper bound on the margin of the data: no hyperplane has
 	// a larger geometric margin. It is not negative.
 	Upper float64
-
-	// Iterations is the number of iterations made.
-	Iterations int
 }
 
 // DatasetMargin returns the margin of the rows of X with labels y, and a
@@ -401,7 +385,7 @@ func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, err
 		return MaxMargin{}, err
 	}
 	if !set.NoBias && ds.single() {
-		return MaxMargin{W: make([]float64, ds.d), B: ds.y[0], Lower: math.Inf(1), Upper: math.Inf(1)}, nil
+		return MaxMargin{W: make([]float64, ds.d), B: ds.sign(0), Lower: math.Inf(1), Upper: math.Inf(1)}, nil
 	}
 	groups := 1
 	if !set.NoBias {
@@ -412,7 +396,7 @@ func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, err
 		return MaxMargin{}, err
 	}
 	err = np.solve()
-	return MaxMargin{W: np.p, B: np.b, Lower: np.lower, Upper: np.upper, Iterations: np.iters}, err
+	return MaxMargin{W: np.p, B: np.b, Lower: np.lower, Upper: np.upper}, err
 }
 
 // MistakeBound is the bound of Block and Novikoff on the number of mistakes

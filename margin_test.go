@@ -17,6 +17,10 @@ import (
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )
 
+// marginTestTol is the tolerance of a zero MarginSettings.Tol, as its
+// documentation gives it.
+const marginTestTol = 1e-6
+
 // naiveMargin is the geometric margin min y(w·x+b)/‖w‖ by plain loops.
 func naiveMargin(X mat.Matrix, y, w []float64, b float64) float64 {
 	n, d := X.Dims()
@@ -202,9 +206,9 @@ func TestHyperplaneMargins(t *testing.T) {
 }
 
 // The losses agree with their definitions computed through a fitted
-// perceptron's own Score and Predict.
+// perceptron's own scores and Predict.
 func TestLossesOfFittedPerceptron(t *testing.T) {
-	X, y := benchData(300, 5)
+	X, y := pavRealSet(300, 5)
 	p := &Perceptron{Epochs: 3}
 	if err := p.Fit(X, y); err != nil {
 		t.Fatal(err)
@@ -214,14 +218,15 @@ func TestLossesOfFittedPerceptron(t *testing.T) {
 	least := math.Inf(1)
 	for i := range 300 {
 		x := X.RawRowView(i)
-		a := y[i] * p.Score(x)
+		a := y[i] * rowScores(p, x)[0]
 		crit += math.Max(0, -a)
 		least = math.Min(least, a)
 		if p.Predict(x) != y[i] {
 			wrong++
 		}
 	}
-	w, b := p.Weights(), p.Bias()
+	w, bs := p.Weights()
+	b := bs[0]
 	if got, _ := PerceptronCriterion(X, y, w, b); math.Abs(got-crit) > 1e-9*crit {
 		t.Errorf("PerceptronCriterion = %v, want %v", got, crit)
 	}
@@ -279,7 +284,6 @@ func TestMarginErrors(t *testing.T) {
 		{&MarginSettings{Tol: -1}, "perceptron: Tol is -1, want 0 <= Tol < 1"},
 		{&MarginSettings{Tol: 1}, "perceptron: Tol is 1, want 0 <= Tol < 1"},
 		{&MarginSettings{Tol: math.NaN()}, "perceptron: Tol is NaN, want 0 <= Tol < 1"},
-		{&MarginSettings{Iterations: -1}, "perceptron: Iterations is -1, want >= 0"},
 	} {
 		if _, err := DatasetMargin(X, y, tc.s); err == nil || err.Error() != tc.want {
 			t.Errorf("DatasetMargin(%+v): error %v, want %q", *tc.s, err, tc.want)
@@ -341,9 +345,9 @@ func TestDatasetMarginByHand(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		checkCertificate(t, tc.name, tc.X, tc.y, m, DefaultMarginTol)
+		checkCertificate(t, tc.name, tc.X, tc.y, m, marginTestTol)
 		if tc.want > 0 {
-			if m.Lower > tc.want*(1+1e-12) || m.Upper < tc.want*(1-1e-12) || m.Upper-m.Lower > DefaultMarginTol*m.Upper {
+			if m.Lower > tc.want*(1+1e-12) || m.Upper < tc.want*(1-1e-12) || m.Upper-m.Lower > marginTestTol*m.Upper {
 				t.Errorf("%s: margin in [%v, %v], want %v", tc.name, m.Lower, m.Upper, tc.want)
 			}
 		} else if m.Lower > 0 || m.Upper > 1e-12 {
@@ -430,7 +434,7 @@ func TestNovikoffBoundHolds(t *testing.T) {
 		if want := (R / nb.Margin) * (R / nb.Margin); math.Abs(nb.Bound-want) > 1e-12*want {
 			t.Fatalf("set %d: Bound = %v, want (R/Margin)² = %v", set, nb.Bound, want)
 		}
-		if gen := gap / math.Hypot(1, b); nb.Margin < gen*(1-DefaultMarginTol) || math.IsInf(nb.Bound, 0) {
+		if gen := gap / math.Hypot(1, b); nb.Margin < gen*(1-marginTestTol) || math.IsInf(nb.Bound, 0) {
 			t.Fatalf("set %d: margin %v below that of the generating hyperplane, %v", set, nb.Margin, gen)
 		}
 
@@ -513,7 +517,7 @@ func TestDatasetMarginCertificate(t *testing.T) {
 		gap := 0.02 + 0.2*rnd.Float64()
 		noBias := set%3 == 2
 		X, y, w, b := marginSet(rnd, n, d, gap, !noBias)
-		tol := []float64{DefaultMarginTol, 1e-3, 1e-9}[set%3]
+		tol := []float64{marginTestTol, 1e-3, 1e-9}[set%3]
 		m, err := DatasetMargin(X, y, &MarginSettings{NoBias: noBias, Tol: tol})
 		name := fmt.Sprintf("set %d (n=%d, d=%d, noBias=%t)", set, n, d, noBias)
 		if err != nil {
@@ -533,7 +537,8 @@ func TestDatasetMarginCertificate(t *testing.T) {
 			if err := p.Fit(X, y); err != nil {
 				t.Fatal(err)
 			}
-			if got := naiveMargin(X, y, p.Weights(), p.Bias()); got > m.Upper*(1+1e-12) {
+			pw, pb := p.Weights()
+			if got := naiveMargin(X, y, pw, pb[0]); got > m.Upper*(1+1e-12) {
 				t.Errorf("%s: a perceptron has margin %v > Upper %v", name, got, m.Upper)
 			}
 		}
@@ -780,7 +785,7 @@ func TestSeparableAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		checkCertificate(t, name, X, y, m, DefaultMarginTol)
+		checkCertificate(t, name, X, y, m, marginTestTol)
 		if (m.Lower > 0) != sep {
 			t.Errorf("%s: Separable = %t, margin in [%v, %v]", name, sep, m.Lower, m.Upper)
 		}
@@ -884,21 +889,63 @@ func TestMarginScale(t *testing.T) {
 	}
 }
 
-// When the iterations run out, the bounds are still valid.
+// When the iterations run out, the bounds are still valid, and so is the
+// mistake bound. The limit is the internal marginIterations, lowered here.
 func TestDatasetMarginIterationLimit(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(23, 1))
 	X, y, _, _ := marginSet(rnd, 500, 20, 0.01, true)
-	m, err := DatasetMargin(X, y, &MarginSettings{Iterations: 1})
-	if err == nil || !strings.HasPrefix(err.Error(), "perceptron: the margin did not converge in 1 iterations") {
-		t.Fatalf("error %v", err)
-	}
-	checkCertificate(t, "limited", X, y, m, 1)
 	full, err := DatasetMargin(X, y, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fullBound, err := NovikoffBound(X, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(k int) { marginIterations = k }(marginIterations)
+	marginIterations = 1
+	m, err := DatasetMargin(X, y, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "perceptron: the margin did not converge in 1 iterations") {
+		t.Fatalf("error %v", err)
+	}
+	checkCertificate(t, "limited", X, y, m, 1)
 	if full.Lower > m.Upper*(1+1e-12) || full.Upper < m.Lower*(1-1e-12) {
 		t.Errorf("bounds [%v, %v] after one iteration miss the margin in [%v, %v]", m.Lower, m.Upper, full.Lower, full.Upper)
+	}
+	// A limited bound is of a margin that a hyperplane attains, so no
+	// more than the largest: it is no tighter than the full bound, less
+	// its tolerance, and the perceptron keeps within it. The first
+	// iterations find no separating hyperplane, and the bound is +Inf.
+	p := &Perceptron{Epochs: int(fullBound.Bound) + 2}
+	if err := p.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	st := p.Stats()
+	if !st.Converged {
+		t.Fatalf("the perceptron did not converge in %d epochs", st.Epochs)
+	}
+	finite := 0
+	for k := 1; k <= 1000; k++ {
+		marginIterations = k
+		nb, err := NovikoffBound(X, y, nil)
+		if err == nil {
+			break
+		}
+		if want := fmt.Sprintf("perceptron: the margin did not converge in %d iterations", k); !strings.HasPrefix(err.Error(), want) {
+			t.Fatalf("NovikoffBound, %d iterations: error %v", k, err)
+		}
+		if nb.R != fullBound.R || nb.Margin > fullBound.Margin/(1-marginTestTol) || nb.Bound < fullBound.Bound*(1-marginTestTol)*(1-marginTestTol) {
+			t.Errorf("%d iterations: bound %+v, in full %+v", k, nb, fullBound)
+		}
+		if float64(st.Mistakes) > nb.Bound {
+			t.Errorf("%d iterations: %d mistakes, bound %v", k, st.Mistakes, nb.Bound)
+		}
+		if !math.IsInf(nb.Bound, 1) {
+			finite++
+		}
+	}
+	if finite == 0 {
+		t.Error("no limited bound was finite: the bound of a limited run is not tested")
 	}
 }
 
@@ -1047,7 +1094,7 @@ func FuzzMarginValidation(f *testing.F) {
 			// Each has a tolerance: DatasetMargin takes margins below
 			// Tol·R as 0, Separable takes margins below about 1e-9 of the
 			// data's size as 0.
-			if r := radius(X); err == nil && !noBias && (sep && m.Lower <= 0 && m.Upper > DefaultMarginTol*r || !sep && m.Lower > 1e-8*r) {
+			if r := radius(X); err == nil && !noBias && (sep && m.Lower <= 0 && m.Upper > marginTestTol*r || !sep && m.Lower > 1e-8*r) {
 				t.Fatalf("Separable = %t, margin in [%v, %v]", sep, m.Lower, m.Upper)
 			}
 			nb, err := NovikoffBound(X, y, &MarginSettings{NoBias: noBias})

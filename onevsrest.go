@@ -5,27 +5,35 @@
 package perceptron
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
 
 // OneVsRest is a multiclass classifier made of binary ones, one per class:
-// the classifier of class c learns c, its second class, against the rest,
-// its first, and OneVsRest predicts the class whose classifier scores
-// highest, the first of those if several tie. With two classes it trains
-// one classifier, of the classes themselves. This is how scikit-learn's
-// linear classifiers, its Perceptron among them, learn more than two
-// classes; the multiclass mode of every classifier of this package, which
-// learns the classes together, is the other way.
+// the classifier of class c learns c, its second class (+1), against the
+// rest, its first (-1), and OneVsRest predicts the class whose classifier
+// scores highest, the first of those if several tie. With two classes it
+// trains one classifier, of the classes themselves. This is how
+// scikit-learn's linear classifiers, its Perceptron among them, learn more
+// than two classes; every classifier of this package also learns many
+// classes together, the other way.
 //
-// The zero value is ready to use: it trains a Perceptron with the zero
-// value's settings for every class.
+// Fit trains the classifiers on GOMAXPROCS goroutines, each class's with
+// a source of its own if it shuffles, seeded from its Rand in the order
+// of the classes, so that classifiers that share a Rand give the same
+// model whatever the number of goroutines. The zero value is ready to
+// use: it trains a Perceptron with the zero value's settings for every
+// class.
 type OneVsRest struct {
-	// New, if not nil, returns a new binary classifier, with the settings
-	// every class's is to have; Fit calls it once per classifier. If nil,
-	// Fit makes a &Perceptron{}.
+	// New, if not nil, returns a new classifier of this package, with the
+	// settings every class's is to have; Fit calls it once per class, in
+	// the order of the classes, and gives each classifier its classes,
+	// whatever its Labels say. If nil, Fit makes a &Perceptron{}.
 	New func() Scorer
 
 	// Labels are the classes, as in Perceptron.
@@ -35,114 +43,98 @@ type OneVsRest struct {
 	classes []float64
 }
 
-// Fit trains the classifiers of OneVsRest on the rows of X with labels y,
-// spread over GOMAXPROCS goroutines, each fitting the classifier of a
-// class on all the rows at a time. It returns the errors that Fit of the
-// classifiers returns, and those of Perceptron's Fit about X and y; it
-// returns an error too if New returns nil. A failed Fit leaves OneVsRest
-// as it was.
+// model is a classifier of this package as OneVsRest trains it: on a data
+// set of two classes, shuffling with rnd, whose source source returns,
+// and on rows of width columns.
+type model interface {
+	Scorer
+	fit(ds *dataset, rnd *rand.Rand) error
+	source() *rand.Rand
+	width() int
+}
+
+// Fit trains the classifiers of OneVsRest on the rows of X with labels y.
+// It returns the errors that Perceptron's Fit returns about X and y, and
+// those of the classifiers' Fit, naming the class; it returns an error too
+// if New returns nil or a classifier of another package. A failed Fit
+// leaves OneVsRest as it was.
 func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
-	r, _ := X.Dims()
-	if len(y) != r {
-		return fmt.Errorf("perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), r)
-	}
-	classes, err := classesOf(y, o.Labels)
+	ds, err := newDataset(X, y, o.Labels)
 	if err != nil {
 		return err
 	}
-	k := scores(classes)
-	models := make([]Scorer, k)
+	K := scores(ds.classes)
+	models := make([]model, K)
+	srcs := make([]*rand.Rand, K)
 	for c := range models {
-		if o.New == nil {
-			models[c] = &Perceptron{}
-		} else if models[c] = o.New(); models[c] == nil {
-			return fmt.Errorf("perceptron: OneVsRest.New returned nil")
+		var s Scorer = &Perceptron{}
+		if o.New != nil {
+			if s = o.New(); s == nil {
+				return errNilModel
+			}
 		}
+		m, ok := s.(model)
+		if !ok {
+			return fmt.Errorf("perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
+		}
+		if rnd := m.source(); rnd != nil {
+			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
+		}
+		models[c] = m
 	}
-	errs := make([]error, k)
-	parallel(k, func() func(int) {
+	errs := make([]error, K)
+	parallel(K, func() func(int) {
 		return func(c int) {
-			if k == 1 {
-				errs[c] = models[c].Fit(X, y)
-				return
+			set := ds
+			if K > 1 {
+				set = ds.against(c)
 			}
-			yc := make([]float64, len(y))
-			for i, v := range y {
-				yc[i] = -1
-				if v == classes[c] {
-					yc[i] = 1
-				}
-			}
-			errs[c] = models[c].Fit(X, yc)
+			errs[c] = models[c].fit(set, srcs[c])
 		}
 	})
 	for c, err := range errs {
+		if err != nil && K > 1 {
+			return fmt.Errorf("%w (class %v against the rest)", err, ds.classes[c])
+		}
 		if err != nil {
-			if k > 1 {
-				return fmt.Errorf("%w (class %v against the rest)", err, classes[c])
-			}
 			return err
 		}
 	}
-	if k > 1 {
-		for c, m := range models {
-			if got := m.Classes(); len(got) != 2 {
-				return fmt.Errorf("perceptron: OneVsRest: the classifier of class %v has classes %v, want two", classes[c], got)
-			}
+	o.models, o.classes = make([]Scorer, K), ds.classes
+	for c, m := range models {
+		o.models[c] = m
+	}
+	return nil
+}
+
+// against returns the rows of ds with the classes -1, the rest, and +1,
+// class c.
+func (ds *dataset) against(c int) *dataset {
+	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, cls: make([]int, ds.n)}
+	for i, k := range ds.cls {
+		if k == c {
+			set.cls[i] = 1
 		}
 	}
-	o.models, o.classes = models, classes
-	return nil
+	return set
 }
 
 // Predict returns the class of x whose classifier scores highest, the
 // first of those if several tie; with two classes, the class that their
 // classifier predicts. It panics if OneVsRest has not been fitted, or as
-// the classifiers' Scores panic.
+// the classifiers' Predict panics.
 func (o *OneVsRest) Predict(x []float64) float64 {
 	o.fitted("Predict")
 	if len(o.models) == 1 {
 		return o.models[0].Predict(x)
 	}
-	buf := getScratch(len(o.models))
-	defer putScratch(buf)
-	o.scores(*buf, x)
-	return decide(o.classes, *buf)
+	checkLength(x, o.models[0].(model).width())
+	return o.PredictRows(nil, mat.NewDense(1, len(x), x))[0]
 }
 
-// Score returns the score of x of two classes, that of their classifier.
-// It panics if OneVsRest has not been fitted, or for more classes.
-func (o *OneVsRest) Score(x []float64) float64 {
-	o.fitted("Score")
-	if len(o.models) != 1 {
-		panic(fmt.Sprintf("perceptron: Score of a model of %d classes: use Scores", len(o.classes)))
-	}
-	return o.models[0].Score(x)
-}
-
-// Scores returns the scores of x, in dst, which it allocates if dst is
-// nil: for two classes that of their classifier, and for more the score
-// of each class's classifier. It panics as Predict does, or if dst is not
-// nil and has the wrong length.
-func (o *OneVsRest) Scores(dst, x []float64) []float64 {
-	o.fitted("Scores")
-	dst = scoresDst(dst, len(o.models))
-	o.scores(dst, x)
-	return dst
-}
-
-func (o *OneVsRest) scores(dst, x []float64) {
-	var s [1]float64
-	for c, m := range o.models {
-		dst[c] = m.Scores(s[:], x)[0]
-	}
-}
-
-// ScoreRows returns the scores of the rows of X, dense or sparse, in dst,
-// which it allocates if dst is nil: those of row i at dst[i·S:(i+1)·S], S
-// being the number of scores. Each classifier scores every row with its
-// ScoreRows. It panics as Scores does, or as the classifiers' ScoreRows
-// panic.
+// ScoreRows returns the scores of the rows of X, as Scorer says: for two
+// classes that of their classifier, and for more the score of each class's
+// classifier, each from its ScoreRows.
 func (o *OneVsRest) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	o.fitted("ScoreRows")
 	n, _ := X.Dims()
@@ -161,15 +153,14 @@ func (o *OneVsRest) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	return dst
 }
 
-// PredictRows returns the classes of the rows of X, dense or sparse, as
-// Predict chooses them, in dst, which it allocates if dst is nil. It
-// panics as ScoreRows does.
+// PredictRows returns the classes of the rows of X, as Predict chooses
+// them.
 func (o *OneVsRest) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	o.fitted("PredictRows")
-	n, _ := X.Dims()
 	if len(o.models) == 1 {
 		return o.models[0].PredictRows(dst, X)
 	}
+	n, _ := X.Dims()
 	dst = rowsDst(dst, n)
 	s, S := o.ScoreRows(nil, X), len(o.models)
 	for i := range dst {
@@ -180,16 +171,12 @@ func (o *OneVsRest) PredictRows(dst []float64, X mat.Matrix) []float64 {
 
 // Classes returns a copy of the classes, in ascending order, or nil if
 // OneVsRest has not been fitted.
-func (o *OneVsRest) Classes() []float64 {
-	return slices.Clone(o.classes)
-}
+func (o *OneVsRest) Classes() []float64 { return slices.Clone(o.classes) }
 
 // Models returns the fitted classifiers: for two classes the one of both,
 // and for more that of each class in the order of Classes. It returns nil
 // if OneVsRest has not been fitted.
-func (o *OneVsRest) Models() []Scorer {
-	return slices.Clone(o.models)
-}
+func (o *OneVsRest) Models() []Scorer { return slices.Clone(o.models) }
 
 // fitted panics in the manner of gonum if OneVsRest has not been fitted;
 // method names the caller.
@@ -197,4 +184,81 @@ func (o *OneVsRest) fitted(method string) {
 	if o.models == nil {
 		panic("perceptron: " + method + " called before Fit")
 	}
+}
+
+var errNilModel = errors.New("perceptron: OneVsRest.New returned nil")
+
+// oneVsRestJSON is the JSON form of the model of OneVsRest: its classes,
+// and the saved form of each class's classifier.
+type oneVsRestJSON struct {
+	Classes []float64         `json:"classes"`
+	Models  []json.RawMessage `json:"models"`
+}
+
+// MarshalJSON returns the saved form of the fitted OneVsRest, as
+// Unmarshal reads it: Labels, its classes, and the saved form of each of
+// its classifiers, which MarshalJSON of each returns. It returns an error
+// if OneVsRest has not been fitted or a classifier cannot be saved.
+func (o OneVsRest) MarshalJSON() ([]byte, error) {
+	m := oneVsRestJSON{Classes: o.classes}
+	for _, c := range o.models {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return nil, err
+		}
+		m.Models = append(m.Models, b)
+	}
+	return marshal("OneVsRest", o.models != nil, struct {
+		Labels []float64 `json:"labels"`
+	}{o.Labels}, m, nil)
+}
+
+// UnmarshalJSON sets OneVsRest to the one saved in data, as Perceptron's
+// UnmarshalJSON does; New keeps its value.
+func (o *OneVsRest) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s struct {
+		Labels []float64 `json:"labels"`
+	}
+	var m oneVsRestJSON
+	if _, err := unmarshal(data, "OneVsRest", &s, &m); err != nil {
+		return err
+	}
+	if s.Labels != nil {
+		if _, err := checkLabels(s.Labels); err != nil {
+			return fmt.Errorf("perceptron: saved OneVsRest's settings: %v", err)
+		}
+	}
+	if err := checkClasses(m.Classes); err != nil {
+		return wrap("OneVsRest", err)
+	}
+	K := scores(m.Classes)
+	if len(m.Models) != K {
+		return wrap("OneVsRest", fmt.Errorf("it has %d classifiers for %d classes, want %d", len(m.Models), len(m.Classes), K))
+	}
+	models := make([]Scorer, K)
+	d := 0
+	for c, b := range m.Models {
+		s, err := Unmarshal(b)
+		if err != nil {
+			return fmt.Errorf("%w (classifier %d of a saved OneVsRest)", err, c)
+		}
+		want := []float64{-1, 1}
+		if K == 1 {
+			want = m.Classes
+		}
+		if got := s.Classes(); !slices.Equal(got, want) {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d has the classes %v, want %v", c, got, want))
+		}
+		if w := s.(model).width(); c > 0 && w != d {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d has %d columns, the first %d", c, w, d))
+		} else {
+			d = w
+		}
+		models[c] = s
+	}
+	o.Labels, o.models, o.classes = s.Labels, models, m.Classes
+	return nil
 }

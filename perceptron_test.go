@@ -15,6 +15,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
 // update is one call of OnUpdate.
@@ -25,13 +27,13 @@ type update struct {
 }
 
 // naivePerceptron is the algorithm of the notes written out with plain
-// loops, as an independent reference. Visiting order comes from the same
-// kind of shuffle as Fit's, so that the two can be compared bit for bit.
-func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *rand.Rand, bias bool, w0 []float64, b0 float64) (w []float64, b float64, perEpoch []int, trace []update) {
+// loops, as an independent reference, from the weights w0 (zero if nil)
+// and a zero bias. Visiting order comes from the same kind of shuffle as
+// Fit's, so that the two can be compared bit for bit.
+func naivePerceptron(X [][]float64, y []float64, epochs int, rate float64, rnd *rand.Rand, bias bool, w0 []float64) (w []float64, b float64, perEpoch []int, trace []update) {
 	d := len(X[0])
 	w = make([]float64, d)
 	copy(w, w0)
-	b = b0
 	order := make([]int, len(X))
 	for i := range order {
 		order[i] = i
@@ -74,14 +76,10 @@ func TestPerceptronMatchesNaive(t *testing.T) {
 		rate := []float64{0, 1, 0.5, 2}[rnd.IntN(4)]
 		bias := rnd.IntN(2) == 0
 		var w0 []float64
-		var b0 float64
 		if rnd.IntN(2) == 0 {
 			w0 = make([]float64, d)
 			for j := range w0 {
 				w0[j] = float64(rnd.IntN(5) - 2)
-			}
-			if bias {
-				b0 = float64(rnd.IntN(5) - 2)
 			}
 		}
 		seed := uint64(trial)
@@ -90,7 +88,7 @@ func TestPerceptronMatchesNaive(t *testing.T) {
 			fitRand, refRand = rand.New(rand.NewPCG(seed, 7)), rand.New(rand.NewPCG(seed, 7))
 		}
 		var trace []update
-		p := &Perceptron{Epochs: epochs, Rate: rate, Rand: fitRand, NoBias: !bias, InitWeights: w0, InitBias: b0, Labels: binaryLabels,
+		p := &Perceptron{Epochs: epochs, Rate: rate, Rand: fitRand, NoBias: !bias, InitWeights: w0, Labels: binaryLabels,
 			OnUpdate: func(u Update) {
 				epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Biases[0]
 				trace = append(trace, update{epoch, i, slices.Clone(w), b})
@@ -103,11 +101,12 @@ func TestPerceptronMatchesNaive(t *testing.T) {
 		if r == 0 {
 			r = 1
 		}
-		w, b, perEpoch, wantTrace := naivePerceptron(rows, y, epochs, r, refRand, bias, w0, b0)
+		w, b, perEpoch, wantTrace := naivePerceptron(rows, y, epochs, r, refRand, bias, w0)
 		st := p.Stats()
-		if !slices.Equal(p.Weights(), w) || p.Bias() != b || !slices.Equal(st.EpochMistakes, perEpoch) {
+		pw, pb := p.Weights()
+		if !slices.Equal(pw, w) || !slices.Equal(pb, []float64{b}) || !slices.Equal(st.EpochMistakes, perEpoch) {
 			t.Fatalf("trial %d: got w=%v b=%v epochs %v, want w=%v b=%v epochs %v",
-				trial, p.Weights(), p.Bias(), st.EpochMistakes, w, b, perEpoch)
+				trial, pw, pb, st.EpochMistakes, w, b, perEpoch)
 		}
 		if !slices.EqualFunc(trace, wantTrace, func(a, b update) bool {
 			return a.epoch == b.epoch && a.i == b.i && slices.Equal(a.w, b.w) && a.b == b.b
@@ -136,7 +135,7 @@ func TestPerceptronTraces(t *testing.T) {
 	if want := []int{2, 3, 3, 2, 2, 3, 2, 1, 0}; !slices.Equal(st.EpochMistakes, want) || !st.Converged {
 		t.Errorf("AND: mistakes per epoch %v (converged %t), want %v", st.EpochMistakes, st.Converged, want)
 	}
-	if w, b := and.Weights(), and.Bias(); !slices.Equal(w, []float64{3, 2}) || b != -4 {
+	if w, b := and.Weights(); !slices.Equal(w, []float64{3, 2}) || !slices.Equal(b, []float64{-4}) {
 		t.Errorf("AND: w=%v b=%v, want [3 2] -4", w, b)
 	}
 
@@ -185,10 +184,9 @@ func TestPerceptronConvergesOnSeparableData(t *testing.T) {
 		if !p.Stats().Converged {
 			t.Fatalf("trial %d: did not converge on separable data: %+v", trial, p.Stats())
 		}
-		for i := range n {
-			x := X.RawRowView(i)
-			if y[i]*p.Score(x) <= 0 {
-				t.Fatalf("trial %d: converged but row %d has y*score %v", trial, i, y[i]*p.Score(x))
+		for i, s := range p.ScoreRows(nil, X) {
+			if y[i]*s <= 0 {
+				t.Fatalf("trial %d: converged but row %d has y*score %v", trial, i, y[i]*s)
 			}
 		}
 	}
@@ -238,13 +236,15 @@ func TestMistakeBound(t *testing.T) {
 	}
 }
 
+// TestDefaultEpochs checks the documented default: zero Epochs means
+// 1000, the limit of scikit-learn's Perceptron.
 func TestDefaultEpochs(t *testing.T) {
 	p := &Perceptron{}
 	if err := p.Fit(mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0}), []float64{1, 1, -1, -1}); err != nil {
 		t.Fatal(err)
 	}
-	if st := p.Stats(); st.Epochs != DefaultEpochs || st.Converged || p.Epochs != 0 {
-		t.Fatalf("XOR with Epochs 0 ran %d epochs (converged %t), want DefaultEpochs = %d", st.Epochs, st.Converged, DefaultEpochs)
+	if st := p.Stats(); st.Epochs != 1000 || st.Converged || p.Epochs != 0 {
+		t.Fatalf("XOR with Epochs 0 ran %d epochs (converged %t), want 1000", st.Epochs, st.Converged)
 	}
 }
 
@@ -255,21 +255,35 @@ func TestOverflow(t *testing.T) {
 	if err := p.Fit(X, y); err == nil || !strings.Contains(err.Error(), "overflowed") {
 		t.Fatalf("Fit with Rate 1e308: error %v, want an overflow", err)
 	}
-	if p.lin.fitted() {
+	if p.m.fitted() {
 		t.Fatal("Fit that overflowed left a model")
 	}
 	// w·x = 0 on (1, 1), a mistake whatever the label; the update with
 	// y = +1 takes w[0] past MaxFloat64.
-	q := &Perceptron{InitWeights: []float64{1.5e308, -1.5e308}, NoBias: true, Rate: 1e308}
-	if _, err := q.Learn([]float64{1, 0}, 1); err != nil {
+	q := &Perceptron{InitWeights: []float64{1.5e308, -1.5e308}, NoBias: true, Rate: 1e308, Labels: binaryLabels}
+	if err := learnOne(q, []float64{1, 0}, 1); err != nil {
 		t.Fatal(err)
 	}
-	w := q.Weights()
-	if _, err := q.Learn([]float64{1, 1}, 1); err == nil || !strings.Contains(err.Error(), "overflow") {
+	w, _ := q.Weights()
+	if err := learnOne(q, []float64{1, 1}, 1); err == nil || !strings.Contains(err.Error(), "overflow") {
 		t.Fatalf("Learn past MaxFloat64: error %v, want an overflow", err)
 	}
-	if !slices.Equal(q.Weights(), w) {
-		t.Fatalf("Learn that would overflow changed w to %v", q.Weights())
+	if got, _ := q.Weights(); !slices.Equal(got, w) || q.Stats().Mistakes != 0 {
+		t.Fatalf("Learn that would overflow changed w to %v, mistakes to %d", got, q.Stats().Mistakes)
+	}
+	// In one Learn of two rows the first update stands: (0, 1) with
+	// y = +1 scores -1.5e308, a mistake that moves w to (1.5e308,
+	// -0.5e308); then (1, 4) scores 1.5e308-2e308 < 0, a mistake whose
+	// update takes w[0] to 2.5e308.
+	r := &Perceptron{InitWeights: []float64{1.5e308, -1.5e308}, NoBias: true, Rate: 1e308, Labels: binaryLabels}
+	err := r.Learn(mat.NewDense(2, 2, []float64{0, 1, 1, 4}), []float64{1, 1})
+	if err == nil || !strings.Contains(err.Error(), "overflow") {
+		t.Fatalf("Learn of two rows past MaxFloat64: error %v, want an overflow", err)
+	}
+	w1, step := -1.5e308, 1e308
+	w1 += step // in float64 arithmetic, as the update is
+	if got, b := r.Weights(); !slices.Equal(got, []float64{1.5e308, w1}) || !slices.Equal(b, []float64{0}) || r.Stats().Mistakes != 1 {
+		t.Fatalf("Learn that overflowed on its second row: w=%v b=%v, %d mistakes, want the first row's update, 1 mistake", got, b, r.Stats().Mistakes)
 	}
 }
 
@@ -285,14 +299,15 @@ func TestPerceptronRateScales(t *testing.T) {
 		if err := half.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
-		w1, wh := one.Weights(), half.Weights()
+		w1, b1 := one.Weights()
+		wh, bh := half.Weights()
 		for j := range w1 {
 			if wh[j] != w1[j]/2 {
 				t.Fatalf("rate 0.5 gave w=%v, want half of %v", wh, w1)
 			}
 		}
-		if half.Bias() != one.Bias()/2 || !slices.Equal(half.Stats().EpochMistakes, one.Stats().EpochMistakes) {
-			t.Fatalf("rate 0.5: b=%v %v, rate 1: b=%v %v", half.Bias(), half.Stats(), one.Bias(), one.Stats())
+		if bh[0] != b1[0]/2 || !slices.Equal(half.Stats().EpochMistakes, one.Stats().EpochMistakes) {
+			t.Fatalf("rate 0.5: b=%v %v, rate 1: b=%v %v", bh, half.Stats(), b1, one.Stats())
 		}
 	}
 }
@@ -314,7 +329,7 @@ func TestFitErrors(t *testing.T) {
 		{"short y", Perceptron{}, X(1, 2, 3, 4), []float64{1}, "len(y) is 1, want 2"},
 		{"single class", Perceptron{}, X(1, 2, 3, 4), []float64{2, 2}, "y has the single class 2: want at least two classes"},
 		{"label not in Labels", Perceptron{Labels: []float64{0, 1}}, X(1, 2, 3, 4), []float64{1, 2}, "y[1] is 2, not one of the classes [0 1]"},
-		{"single Labels", Perceptron{Labels: []float64{1, 1}}, X(1, 2, 3, 4), []float64{1, 1}, "Labels lists the single class [1], want at least two"},
+		{"single Labels", Perceptron{Labels: []float64{1, 1}}, X(1, 2, 3, 4), []float64{1, 1}, "Labels lists the classes [1], want at least two"},
 		{"NaN Labels", Perceptron{Labels: []float64{1, nan}}, X(1, 2, 3, 4), []float64{1, 1}, "Labels[1] is NaN"},
 		{"NaN label", Perceptron{}, X(1, 2, 3, 4), []float64{nan, 1}, "y[0] is NaN, want a finite class value"},
 		{"infinite label", Perceptron{}, X(1, 2, 3, 4, 5, 6), []float64{1, 2, -inf}, "y[2] is -Inf, want a finite class value"},
@@ -328,11 +343,8 @@ func TestFitErrors(t *testing.T) {
 		{"NaN rate", Perceptron{Rate: nan}, X(1, 2, 3, 4), []float64{1, -1}, "Rate is NaN"},
 		{"infinite rate", Perceptron{Rate: inf}, X(1, 2, 3, 4), []float64{1, -1}, "Rate is +Inf"},
 		{"short InitWeights", Perceptron{InitWeights: []float64{1}}, X(1, 2, 3, 4), []float64{1, -1}, "InitWeights has length 1, want 2"},
-		{"short InitWeights, 3 classes", Perceptron{InitWeights: []float64{1, 2}}, X(1, 2, 3, 4, 5, 6), []float64{1, 2, 3}, "InitWeights has length 2, want 6 (the number of columns times the 3 classes)"},
-		{"InitBias, 3 classes", Perceptron{InitBias: 1}, X(1, 2, 3, 4, 5, 6), []float64{1, 2, 3}, "InitBias is 1 with 3 classes, want 0"},
+		{"short InitWeights, 3 classes", Perceptron{InitWeights: []float64{1, 2}}, X(1, 2, 3, 4, 5, 6), []float64{1, 2, 3}, "InitWeights has length 2, want 6"},
 		{"NaN InitWeights", Perceptron{InitWeights: []float64{0, nan}}, X(1, 2, 3, 4), []float64{1, -1}, "InitWeights[1] is NaN"},
-		{"NaN InitBias", Perceptron{InitBias: nan}, X(1, 2, 3, 4), []float64{1, -1}, "InitBias is NaN"},
-		{"InitBias with NoBias", Perceptron{NoBias: true, InitBias: 1}, X(1, 2, 3, 4), []float64{1, -1}, "InitBias is 1 with NoBias set"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.p.Fit(tc.X, tc.y)
@@ -342,7 +354,7 @@ func TestFitErrors(t *testing.T) {
 			if msg := err.Error(); !strings.HasPrefix(msg, "perceptron: ") || !strings.Contains(msg, tc.want) {
 				t.Fatalf("error %q, want one starting with \"perceptron: \" containing %q", msg, tc.want)
 			}
-			if tc.p.lin.fitted() {
+			if tc.p.m.fitted() || tc.p.Classes() != nil {
 				t.Fatal("failed Fit left a fitted model")
 			}
 		})
@@ -355,7 +367,8 @@ func TestFailedFitKeepsModel(t *testing.T) {
 	if err := p.Fit(X, []float64{-1, -1, -1, 1}); err != nil {
 		t.Fatal(err)
 	}
-	w, b, st := p.Weights(), p.Bias(), p.Stats()
+	w, b := p.Weights()
+	st := p.Stats()
 	var updates int
 	p.OnUpdate = func(Update) { updates++ }
 	bad := mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 0, 1, math.NaN()})
@@ -365,13 +378,14 @@ func TestFailedFitKeepsModel(t *testing.T) {
 	if updates == 0 {
 		t.Fatal("the NaN was found before any update: this test no longer checks that training state is discarded")
 	}
-	if !slices.Equal(p.Weights(), w) || p.Bias() != b || !slices.Equal(p.Stats().EpochMistakes, st.EpochMistakes) {
-		t.Fatalf("failed Fit changed the model: w=%v b=%v %+v, want w=%v b=%v %+v", p.Weights(), p.Bias(), p.Stats(), w, b, st)
+	if gw, gb := p.Weights(); !slices.Equal(gw, w) || !slices.Equal(gb, b) || !slices.Equal(p.Stats().EpochMistakes, st.EpochMistakes) {
+		t.Fatalf("failed Fit changed the model: w=%v b=%v %+v, want w=%v b=%v %+v", gw, gb, p.Stats(), w, b, st)
 	}
-	if _, err := p.Learn([]float64{1, math.Inf(-1)}, 1); err == nil || !strings.Contains(err.Error(), "x[1] is -Inf") {
+	updates = 0
+	if err := learnOne(p, []float64{1, math.Inf(-1)}, 1); err == nil || !strings.Contains(err.Error(), "X[0, 1] is -Inf") {
 		t.Fatalf("Learn with -Inf: error %v", err)
 	}
-	if !slices.Equal(p.Weights(), w) || p.Bias() != b {
+	if gw, gb := p.Weights(); !slices.Equal(gw, w) || !slices.Equal(gb, b) || p.Stats().Mistakes != st.Mistakes || updates != 0 {
 		t.Fatal("failed Learn changed the model")
 	}
 }
@@ -393,9 +407,9 @@ func TestFitKeepsInputs(t *testing.T) {
 		t.Fatalf("Fit wrote back settings: %+v", p)
 	}
 	// The model keeps no reference to X.
-	w := p.Weights()
+	w, b := p.Weights()
 	X.Zero()
-	if !slices.Equal(p.Weights(), w) {
+	if gw, gb := p.Weights(); !slices.Equal(gw, w) || !slices.Equal(gb, b) {
 		t.Fatal("model changed with X")
 	}
 }
@@ -427,14 +441,16 @@ func TestFitMatrixKinds(t *testing.T) {
 		if err := p.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(p.Weights(), want.Weights()) || p.Bias() != want.Bias() {
-			t.Errorf("%s: w=%v b=%v, want w=%v b=%v", name, p.Weights(), p.Bias(), want.Weights(), want.Bias())
+		w, b := p.Weights()
+		ww, wb := want.Weights()
+		if !slices.Equal(w, ww) || !slices.Equal(b, wb) {
+			t.Errorf("%s: w=%v b=%v, want w=%v b=%v", name, w, b, ww, wb)
 		}
 	}
 }
 
 func TestDeterminism(t *testing.T) {
-	X, y := benchData(300, 20)
+	X, y := synth.Data(300, 20)
 	fit := func() *Perceptron {
 		p := &Perceptron{Epochs: 20, Rate: 0.1, Rand: rand.New(rand.NewPCG(42, 0))}
 		if err := p.Fit(X, y); err != nil {
@@ -443,7 +459,9 @@ func TestDeterminism(t *testing.T) {
 		return p
 	}
 	a, b := fit(), fit()
-	if !slices.Equal(a.Weights(), b.Weights()) || a.Bias() != b.Bias() || !slices.Equal(a.Stats().EpochMistakes, b.Stats().EpochMistakes) {
+	aw, ab := a.Weights()
+	bw, bb := b.Weights()
+	if !slices.Equal(aw, bw) || !slices.Equal(ab, bb) || !slices.Equal(a.Stats().EpochMistakes, b.Stats().EpochMistakes) {
 		t.Fatal("same data, settings and seed gave different models")
 	}
 }
@@ -451,12 +469,15 @@ func TestDeterminism(t *testing.T) {
 func TestPredictPanics(t *testing.T) {
 	var p Perceptron
 	mustPanic(t, "Predict before Fit", "perceptron: Predict called before Fit", func() { p.Predict([]float64{1}) })
-	mustPanic(t, "Score before Fit", "perceptron: Score called before Fit", func() { p.Score([]float64{1}) })
+	mustPanic(t, "ScoreRows before Fit", "perceptron: ScoreRows called before Fit", func() { rowScores(&p, []float64{1}) })
+	mustPanic(t, "PredictRows before Fit", "perceptron: PredictRows called before Fit", func() { p.PredictRows(nil, mat.NewDense(1, 1, nil)) })
 	if err := p.Fit(mat.NewDense(2, 2, []float64{1, 0, 0, 1}), []float64{1, -1}); err != nil {
 		t.Fatal(err)
 	}
 	mustPanic(t, "short x", "perceptron: x has length 1, want 2", func() { p.Predict([]float64{1}) })
-	mustPanic(t, "long x", "perceptron: x has length 3, want 2", func() { p.Score([]float64{1, 2, 3}) })
+	mustPanic(t, "long x", "perceptron: x has length 3, want 2", func() { p.Predict([]float64{1, 2, 3}) })
+	mustPanic(t, "wide X", "perceptron: X has 3 columns, want 2", func() { rowScores(&p, []float64{1, 2, 3}) })
+	mustPanic(t, "short dst", "perceptron: dst has length 1, want 2", func() { p.ScoreRows(make([]float64, 1), mat.NewDense(2, 2, nil)) })
 }
 
 func TestPredictSignOfZero(t *testing.T) {
@@ -465,13 +486,13 @@ func TestPredictSignOfZero(t *testing.T) {
 	if err := p.Fit(mat.NewDense(1, 2, []float64{1, 0}), []float64{-1}); err != nil {
 		t.Fatal(err)
 	}
-	if s, got := p.Score([]float64{0, 5}), p.Predict([]float64{0, 5}); s != 0 || got != 1 {
+	if s, got := rowScores(p, []float64{0, 5}), p.Predict([]float64{0, 5}); !slices.Equal(s, []float64{0}) || got != 1 {
 		t.Fatalf("score %v predicted %v, want score 0 predicted +1", s, got)
 	}
 }
 
 func TestConcurrentPredict(t *testing.T) {
-	X, y := benchData(200, 10)
+	X, y := synth.Data(200, 10)
 	p := &Perceptron{Epochs: 5}
 	if err := p.Fit(X, y); err != nil {
 		t.Fatal(err)
@@ -494,8 +515,18 @@ func TestConcurrentPredict(t *testing.T) {
 }
 
 func TestAllocs(t *testing.T) {
+	X, y := synth.Data(100, 10)
+	p := &Perceptron{Epochs: 5}
+	if err := p.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	x := X.RawRowView(3)
+	if a := testing.AllocsPerRun(100, func() { p.Predict(x) }); a != 0 {
+		t.Errorf("Predict allocates %v times", a)
+	}
+
 	fitAllocs := func(n int) float64 {
-		X, y := benchData(n, 10)
+		X, y := synth.Data(n, 10)
 		return testing.AllocsPerRun(5, func() {
 			p := &Perceptron{Epochs: 5, Rand: rand.New(rand.NewPCG(1, 1))}
 			if err := p.Fit(X, y); err != nil {
@@ -510,9 +541,10 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("Fit allocates %v times on 50 rows and %v on 2000: it allocates per example", small, large)
 	}
 	// Visiting in index order, Fit needs no slice of the rows' order,
-	// whose fresh memory costs page faults.
+	// whose fresh memory costs page faults. It holds the class of each
+	// row, an int, which the runtime rounds up to its pages of 8 KiB.
 	fitBytes := func(n int) uint64 {
-		X, y := benchData(n, 10)
+		X, y := synth.Data(n, 10)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		p := &Perceptron{Epochs: 2}
@@ -522,20 +554,36 @@ func TestAllocs(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	if small, large := fitBytes(50), fitBytes(20000); large > small+4096 {
-		t.Errorf("Fit in index order allocates %d bytes on 50 rows and %d on 20000: it allocates per row", small, large)
+	const classBytes = 8 * (20000 - 50)
+	if small, large := fitBytes(50), fitBytes(20000); large > small+classBytes+8192+4096 {
+		t.Errorf("Fit in index order allocates %d bytes on 50 rows and %d on 20000, more than an int per row: it allocates per row", small, large)
 	}
-	X, y := benchData(100, 10)
-	p := &Perceptron{Epochs: 5}
-	if err := p.Fit(X, y); err != nil {
-		t.Fatal(err)
+	// Learn of a batch of rows allocates for the batch, not per example:
+	// as often on one row as on a hundred. The rows come with the
+	// opposite of their labels, so that Learn updates.
+	learnAllocs := func(n int) float64 {
+		flipped := make([]float64, n)
+		for i := range flipped {
+			flipped[i] = -y[i]
+		}
+		rows := X.Slice(0, n, 0, 10)
+		q := &Perceptron{}
+		if err := q.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		before := q.Stats().Mistakes
+		a := testing.AllocsPerRun(20, func() {
+			if err := q.Learn(rows, flipped); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if q.Stats().Mistakes == before {
+			t.Fatalf("Learn on %d rows of flipped labels made no update", n)
+		}
+		return a
 	}
-	x := X.RawRowView(3)
-	if a := testing.AllocsPerRun(100, func() { p.Predict(x) }); a != 0 {
-		t.Errorf("Predict allocates %v times", a)
-	}
-	if a := testing.AllocsPerRun(100, func() { p.Learn(x, -y[3]) }); a != 0 {
-		t.Errorf("Learn allocates %v times", a)
+	if one, hundred := learnAllocs(1), learnAllocs(100); one != hundred {
+		t.Errorf("Learn allocates %v times on 1 row and %v on 100: it allocates per example", one, hundred)
 	}
 }
 
@@ -543,71 +591,84 @@ func TestLearn(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(11, 12))
 	for range 50 {
 		rows, X, y := intSet(rnd, 25, 3)
-		// One epoch of Fit in order is Learn on every row in order.
-		fit := &Perceptron{Epochs: 1, Rate: 0.5}
+		// One epoch of Fit in order is Learn on every row in order, one
+		// row at a time or all at once.
+		fit := &Perceptron{Epochs: 1, Rate: 0.5, Labels: binaryLabels}
 		if err := fit.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
-		learn := &Perceptron{Rate: 0.5}
+		learn := &Perceptron{Rate: 0.5, Labels: binaryLabels}
+		all := &Perceptron{Rate: 0.5, Labels: binaryLabels}
 		mistakes := 0
 		for i, x := range rows {
-			updated, err := learn.Learn(x, y[i])
-			if err != nil {
+			before := learn.Stats().Mistakes
+			if err := learnOne(learn, x, y[i]); err != nil {
 				t.Fatal(err)
 			}
-			if updated {
+			switch learn.Stats().Mistakes - before {
+			case 0:
+			case 1:
 				mistakes++
+			default:
+				t.Fatalf("Learn of one row added %d mistakes", learn.Stats().Mistakes-before)
 			}
 		}
-		if !slices.Equal(learn.Weights(), fit.Weights()) || learn.Bias() != fit.Bias() {
-			t.Fatalf("Learn gave w=%v b=%v, one epoch of Fit w=%v b=%v", learn.Weights(), learn.Bias(), fit.Weights(), fit.Bias())
+		if err := all.Learn(X, y); err != nil {
+			t.Fatal(err)
+		}
+		fw, fb := fit.Weights()
+		for _, m := range []*Perceptron{learn, all} {
+			if w, b := m.Weights(); !slices.Equal(w, fw) || !slices.Equal(b, fb) {
+				t.Fatalf("Learn gave w=%v b=%v, one epoch of Fit w=%v b=%v", w, b, fw, fb)
+			}
+			// Learn counts its mistakes, and no epoch of Fit.
+			if st := m.Stats(); st.Mistakes != fit.Stats().Mistakes || st.Epochs != 0 || st.EpochMistakes != nil || st.Converged {
+				t.Fatalf("Learn left Stats %+v, want %d mistakes and nothing else", st, fit.Stats().Mistakes)
+			}
 		}
 		if mistakes != fit.Stats().Mistakes {
-			t.Fatalf("Learn reported %d updates, Fit %d", mistakes, fit.Stats().Mistakes)
+			t.Fatalf("Learn row by row made %d updates, Fit %d", mistakes, fit.Stats().Mistakes)
 		}
-		if st := learn.Stats(); st.Mistakes != 0 || st.Epochs != 0 {
-			t.Fatalf("Learn changed Stats to %+v", st)
-		}
-		// Stats stay those of Fit after Learn.
-		stFit := fit.Stats()
-		defer func() {
-			if st := fit.Stats(); st.Mistakes != stFit.Mistakes || !slices.Equal(st.EpochMistakes, stFit.EpochMistakes) {
-				t.Errorf("Learn changed Stats of Fit from %+v to %+v", stFit, st)
-			}
-		}()
 		// Learning after Fit continues from the fitted model: a second
-		// pass of Learn is the second epoch of Fit.
-		two := &Perceptron{Epochs: 2, Rate: 0.5}
+		// pass of Learn is the second epoch of Fit, and Stats keep Fit's
+		// epochs and add the mistakes of Learn.
+		stFit := fit.Stats()
+		two := &Perceptron{Epochs: 2, Rate: 0.5, Labels: binaryLabels}
 		if err := two.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
-		for i, x := range rows {
-			if _, err := fit.Learn(x, y[i]); err != nil {
-				t.Fatal(err)
-			}
+		if err := fit.Learn(X, y); err != nil {
+			t.Fatal(err)
 		}
-		if !slices.Equal(fit.Weights(), two.Weights()) || fit.Bias() != two.Bias() {
-			t.Fatalf("Fit then Learn gave w=%v, two epochs of Fit w=%v", fit.Weights(), two.Weights())
+		w, b := fit.Weights()
+		tw, tb := two.Weights()
+		if !slices.Equal(w, tw) || !slices.Equal(b, tb) {
+			t.Fatalf("Fit then Learn gave w=%v b=%v, two epochs of Fit w=%v b=%v", w, b, tw, tb)
+		}
+		st := fit.Stats()
+		if st.Epochs != stFit.Epochs || st.Converged != stFit.Converged || !slices.Equal(st.EpochMistakes, stFit.EpochMistakes) || st.Mistakes != two.Stats().Mistakes {
+			t.Errorf("Learn after Fit changed Stats from %+v to %+v, want %d mistakes", stFit, st, two.Stats().Mistakes)
 		}
 	}
 }
 
 func TestLearnErrors(t *testing.T) {
-	var p Perceptron
+	p := Perceptron{Labels: binaryLabels}
 	for _, tc := range []struct {
-		x    []float64
-		y    float64
+		X    mat.Matrix
+		y    []float64
 		want string
 	}{
-		{nil, 1, "x is empty"},
-		{[]float64{1, 2}, 0, "y is 0, not one of the classes [-1 1]"},
-		{[]float64{math.NaN(), 2}, 1, "x[0] is NaN"},
+		{nil, []float64{1}, "X is nil"},
+		{mat.NewDense(1, 2, []float64{1, 2}), []float64{0}, "y[0] is 0, not one of the classes [-1 1]"},
+		{mat.NewDense(1, 2, []float64{math.NaN(), 2}), []float64{1}, "X[0, 0] is NaN"},
+		{mat.NewDense(1, 2, []float64{1, 2}), []float64{1, 1}, "len(y) is 2, want 1"},
 	} {
-		if _, err := p.Learn(tc.x, tc.y); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Learn(%v, %v): error %v, want %q", tc.x, tc.y, err, tc.want)
+		if err := p.Learn(tc.X, tc.y); err == nil || !strings.HasPrefix(err.Error(), "perceptron: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Learn(%v, %v): error %v, want %q", tc.X, tc.y, err, tc.want)
 		}
 	}
-	if p.lin.fitted() {
+	if p.m.fitted() || p.Classes() != nil || p.Stats().Mistakes != 0 {
 		t.Fatal("failed Learn started a model")
 	}
 	var calls []update
@@ -615,28 +676,29 @@ func TestLearnErrors(t *testing.T) {
 		epoch, i, w, b := u.Epoch, u.Row, u.Weights, u.Biases[0]
 		calls = append(calls, update{epoch, i, slices.Clone(w), b})
 	}
-	if _, err := p.Learn([]float64{1, 2}, 1); err != nil {
+	if err := learnOne(&p, []float64{1, 2}, 1); err != nil {
 		t.Fatal(err)
 	}
-	if len(calls) != 1 || calls[0].epoch != 0 || calls[0].i != -1 || !slices.Equal(calls[0].w, []float64{1, 2}) || calls[0].b != 1 {
-		t.Fatalf("Learn called OnUpdate with %v, want one call with epoch 0, index -1, w=[1 2], b=1", calls)
+	if len(calls) != 1 || calls[0].epoch != 0 || calls[0].i != 0 || !slices.Equal(calls[0].w, []float64{1, 2}) || calls[0].b != 1 {
+		t.Fatalf("Learn called OnUpdate with %v, want one call with epoch 0, row 0, w=[1 2], b=1", calls)
 	}
-	if _, err := p.Learn([]float64{1, 2, 3}, 1); err == nil || !strings.Contains(err.Error(), "x has length 3, want 2") {
+	if err := learnOne(&p, []float64{1, 2, 3}, 1); err == nil || !strings.Contains(err.Error(), "X has 3 columns, want 2") {
 		t.Errorf("Learn with a longer x: error %v", err)
 	}
-	bad := &Perceptron{InitWeights: []float64{1}}
-	if _, err := bad.Learn([]float64{1, 2}, 1); err == nil || !strings.Contains(err.Error(), "InitWeights has length 1, want 2") {
+	bad := &Perceptron{InitWeights: []float64{1}, Labels: binaryLabels}
+	if err := learnOne(bad, []float64{1, 2}, 1); err == nil || !strings.Contains(err.Error(), "InitWeights has length 1, want 2") {
 		t.Errorf("Learn with short InitWeights: error %v", err)
 	}
 
-	// p has the bias 1: through the origin it cannot go on.
+	// p has the bias 1. Learn goes on with the model's own bias whatever
+	// NoBias says now: (-1, -2) with y = +1 scores -5+1 = -4, a mistake
+	// that moves w to (0, 0) and b to 2.
 	p.NoBias = true
-	before := slices.Clone(p.Weights())
-	if _, err := p.Learn([]float64{-1, -2}, 1); err == nil || !strings.Contains(err.Error(), "NoBias is set, but the biases are [1], want 0") {
-		t.Errorf("Learn with NoBias after a bias: error %v", err)
+	if err := learnOne(&p, []float64{-1, -2}, 1); err != nil {
+		t.Fatalf("Learn with NoBias set after a bias: %v", err)
 	}
-	if !slices.Equal(p.Weights(), before) || p.Bias() != 1 {
-		t.Errorf("failed Learn changed the model to %v, %v", p.Weights(), p.Bias())
+	if w, b := p.Weights(); !slices.Equal(w, []float64{0, 0}) || !slices.Equal(b, []float64{2}) {
+		t.Errorf("Learn with NoBias set after a bias: w=%v b=%v, want w=[0 0] b=[2]", w, b)
 	}
 }
 

@@ -19,41 +19,19 @@ import (
 // data that no hyperplane separates, on which the perceptron's last
 // weights may be far from the best it visited.
 //
-// By default the pocket is exact: the candidates are the starting weights
-// and the weights after every update, and the pocket is the candidate that
-// misclassifies the fewest training rows, the earliest of those if several
-// tie. A row counts as misclassified when Predict with the weights gets it
-// wrong: with two classes, a score of zero is the second class; with more,
-// the first class of the greatest score is the prediction, so that a row
-// whose class ties for the greatest score counts as misclassified unless
-// its class comes first. Fit counts every candidate, so an update
-// costs at least as many dot products as the pocket misclassifies rows,
-// and n for a candidate that wins: a count stops as soon as the candidate
-// has as many misclassified rows as the pocket, since it can no longer
-// win. The counts read first the rows nearest the pocket's hyperplane,
-// where the mistakes of weights near the pocket lie, so that most stop
-// early; they keep a copy of those rows, at most 4 times as many as the
-// pocket misclassifies and at most half the training rows, so as to read
-// them from contiguous memory.
-// The candidates are counted a batch at a time, on GOMAXPROCS goroutines;
-// the pocket does not depend on their number.
+// By default the pocket is exact: of the starting weights and the weights
+// after every update, the one that misclassifies the fewest training
+// rows, as Predict counts them, the earliest of those if several tie.
+// Counting costs up to a pass over the data per update, spread over
+// GOMAXPROCS goroutines; the pocket does not depend on their number. With
+// Ratchet set, Fit keeps the pocket by Gallant's ratchet instead, which
+// counts only the weights whose run of right visits beats the pocket's:
+// it costs less, and can miss the best weights of the run.
 //
-// With Ratchet set, Fit keeps the pocket by Gallant's rule instead, the
-// pocket algorithm with ratchet: the run of the current weights, the
-// number of consecutive visits they classified right by the perceptron's
-// test, is counted, and when it grows longer than the pocket's run, the
-// weights replace the pocket only if they also misclassify fewer training
-// rows; the pocket's run is then the run that put them there. As Gallant
-// starts with an empty pocket, the first weights counted replace the
-// starting weights unless they misclassify every row. Counts are then
-// fewer, each on one goroutine, and the pocket need not be the best
-// weights of the run.
-//
-// If an epoch makes no mistake, the run has separated the data: Fit stops
-// as Perceptron's does, and the pocket is weights that misclassify no row.
-// Fit keeps the count of the pocket, for Misclassified.
-//
-// The zero value is ready to use, with the defaults of Perceptron.
+// Fit stops as Perceptron's does; if an epoch makes no mistake, the
+// pocket is weights that misclassify no row. The zero value is ready to
+// use, with the defaults of Perceptron. Pocket has no Learn: the pocket
+// is chosen by counting the mistakes on the whole training set.
 type Pocket struct {
 	// Epochs is the most passes over the data, as in Perceptron.
 	Epochs int
@@ -71,25 +49,19 @@ type Pocket struct {
 	// first candidate.
 	InitWeights []float64
 
-	// InitBias is the starting bias, as in Perceptron.
-	InitBias float64
+	// Labels are the classes, as in Perceptron.
+	Labels []float64
 
 	// OnUpdate is called after every update, as in Perceptron. It sees
 	// the running weights, not the pocket.
 	OnUpdate func(Update)
 
-	// Labels are the classes, as in Perceptron.
-	Labels []float64
-
-	// Ratchet makes Fit keep the pocket by Gallant's ratchet, which counts
-	// only the weights whose run beats the pocket's, instead of every
-	// candidate. It costs less, and can miss the best weights of the run.
+	// Ratchet makes Fit keep the pocket by Gallant's ratchet.
 	Ratchet bool
 
-	lin           linear
-	classes       []float64
-	misclassified int
-	stats         Stats
+	m       table
+	classes []float64
+	stats   Stats
 }
 
 // Fit trains the perceptron on the rows of X with labels y, as
@@ -100,122 +72,87 @@ func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
+	return p.fit(ds, p.Rand)
+}
+
+// fit is Fit on the data set ds, shuffling with rnd.
+func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 	S := scores(ds.classes)
-	s, err := p.settings().resolve(ds.d, S)
+	s, err := p.settings(rnd).resolve(ds.d, S)
 	if err != nil {
 		return err
 	}
-	lin := s.start(ds.d, S)
+	m := newTable(ds.d, S, s.w0, s.noBias)
 	c := newCounter(ds, S)
-	defer c.crew.stop()
+	defer c.pool.close()
 	// The pocket's count only falls, from that of the starting weights,
 	// or with the ratchet from n, the count of its empty pocket.
 	most := -1
 	if p.Ratchet {
 		most = ds.n
 	}
-	pk := &pocket{l: lin.clone(), e: c.first(&lin, most)}
-	var kept func(i, t, other int)
+	pk := &pocket{l: m.clone(), e: c.first(&m, most)}
+	var kept func(x *vec, i, t int, mv move) error
 	var last func(end int, converged bool)
 	if p.Ratchet {
-		kept, last = pk.ratchet(c, &lin, ds.n)
+		kept, last = pk.ratchet(c, &m, ds.n)
 	} else {
-		kept, last = pk.exact(c, &lin)
+		kept, last = pk.exact(c, &m)
 	}
-	stats, err := s.run(ds, newRule(ds, &lin, &s, kept))
+	r := newRule(ds, &m, S, s.rate)
+	r.kept = kept
+	stats, err := s.run(ds, r)
 	if err != nil {
 		return err
 	}
-	if err := lin.checkFinite(); err != nil {
+	if err := m.checkFinite(); err != nil {
 		return err
 	}
 	last(stats.Epochs*ds.n, stats.Converged)
-	p.lin, p.classes, p.misclassified, p.stats = pk.l, ds.classes, pk.e, stats
+	p.m, p.classes, p.stats = pk.l, ds.classes, stats
 	return nil
 }
 
 // Predict returns the class of x that the pocket weights choose, as
-// Perceptron's Predict does. It panics if the pocket has not been fitted
-// or if len(x) is not the number of columns. Predict and the scoring
-// methods may be called concurrently with each other, but not with Fit.
-func (p *Pocket) Predict(x []float64) float64 {
-	return p.lin.predict(p.classes, x)
-}
-
-// Score returns the decision function w·x+b of the pocket of two
-// classes. It panics as Predict does, and for more classes.
-func (p *Pocket) Score(x []float64) float64 {
-	return p.lin.binaryScore(x, 1, "Score")
-}
-
-// Scores returns the scores of x under the pocket weights, as
-// Perceptron's Scores does.
-func (p *Pocket) Scores(dst, x []float64) []float64 {
-	return p.lin.scoresTo(dst, x, 1, "Scores")
-}
+// Perceptron's Predict does, and panics as it does.
+func (p *Pocket) Predict(x []float64) float64 { return p.m.predict(p.classes, x) }
 
 // ScoreRows returns the scores of the rows of X under the pocket weights,
 // as Perceptron's ScoreRows does.
 func (p *Pocket) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	return p.lin.scoreRows(dst, X, 1)
+	return p.m.predictor(p.classes).scoreRows(dst, X)
 }
 
-// PredictRows returns the classes of the rows of X, as Perceptron's
-// PredictRows does.
+// PredictRows returns the classes of the rows of X, as Scorer says.
 func (p *Pocket) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return p.lin.predictRows(dst, X, p.classes)
+	return p.m.predictor(p.classes).predictRows(dst, X)
 }
 
 // Classes returns a copy of the classes, in ascending order, or nil if
 // the pocket has not been fitted.
-func (p *Pocket) Classes() []float64 {
-	return slices.Clone(p.classes)
-}
+func (p *Pocket) Classes() []float64 { return slices.Clone(p.classes) }
 
-// Weights returns a copy of the pocket weights, laid out as Perceptron's
-// Weights.
-func (p *Pocket) Weights() []float64 {
-	return slices.Clone(p.lin.w)
-}
+// Weights returns copies of the pocket weights and biases, laid out as
+// Perceptron's Weights.
+func (p *Pocket) Weights() (w, b []float64) { return p.m.weights() }
 
-// Bias returns the pocket bias of two classes, or 0 if the pocket has not
-// been fitted. It panics for more classes.
-func (p *Pocket) Bias() float64 {
-	return p.lin.bias("Bias")
-}
+// Stats returns a description of the perceptron's run of the last
+// successful Fit, whose last weights need not be the pocket's.
+func (p *Pocket) Stats() Stats { return p.stats.clone() }
 
-// Biases returns a copy of the pocket biases: one for two classes, and
-// one per class for more.
-func (p *Pocket) Biases() []float64 {
-	return slices.Clone(p.lin.b)
-}
-
-// Misclassified returns the number of training rows that the pocket
-// weights misclassify, those that Predict gets wrong, in the last
-// successful Fit.
-func (p *Pocket) Misclassified() int {
-	return p.misclassified
-}
-
-// Stats returns a description of the training run of the last successful
-// Fit: of the perceptron's run, whose last weights need not be the pocket's.
-func (p *Pocket) Stats() Stats {
-	return p.stats.clone()
-}
-
-func (p *Pocket) settings() settings {
-	return settings{epochs: p.Epochs, rate: p.Rate, rnd: p.Rand, noBias: p.NoBias, w0: p.InitWeights, b0: p.InitBias, labels: p.Labels, onUpdate: p.OnUpdate}
+func (p *Pocket) settings(rnd *rand.Rand) settings {
+	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate}
 }
 
 // pocket is the pocket of a run: its weights and the number of training
 // rows they misclassify.
 type pocket struct {
-	l linear
+	l table
 	e int
 }
 
 // keep puts a copy of l, which misclassifies e rows, in the pocket.
-func (pk *pocket) keep(l *linear, e int) {
+func (pk *pocket) keep(l *table, e int) {
 	pk.l.set(l)
 	pk.e = e
 }
@@ -227,7 +164,7 @@ func (pk *pocket) keep(l *linear, e int) {
 // last candidate is lin at the end. Candidates are copied into a batch and
 // counted together; the batch then updates the pocket in the order of the
 // run, so that the earliest candidate wins a tie.
-func (pk *pocket) exact(c *counter, lin *linear) (kept func(i, t, other int), last func(end int, converged bool)) {
+func (pk *pocket) exact(c *counter, lin *table) (kept func(x *vec, i, t int, mv move) error, last func(end int, converged bool)) {
 	cands := c.batch[:0]
 	flush := func() {
 		c.count(cands, pk.e)
@@ -257,11 +194,12 @@ func (pk *pocket) exact(c *counter, lin *linear) (kept func(i, t, other int), la
 		}
 	}
 	updates := 0
-	kept = func(int, int, int) {
+	kept = func(*vec, int, int, move) error {
 		if updates > 0 {
 			push()
 		}
 		updates++
+		return nil
 	}
 	last = func(int, bool) {
 		if updates > 0 {
@@ -278,14 +216,14 @@ func (pk *pocket) exact(c *counter, lin *linear) (kept func(i, t, other int), la
 // at the next mistake or at the end of the run, by the visits it lived:
 // its run beats the pocket's if it is longer, which it first was after
 // record+1 visits, so that the pocket's run becomes record+1.
-func (pk *pocket) ratchet(c *counter, lin *linear, n int) (kept func(i, t, other int), last func(end int, converged bool)) {
+func (pk *pocket) ratchet(c *counter, lin *table, n int) (kept func(x *vec, i, t int, mv move) error, last func(end int, converged bool)) {
 	// Gallant's pocket starts empty: its count is taken as n, every row
 	// misclassified, and the starting weights in it keep their own count
 	// if nothing replaces them.
 	e0 := pk.e
 	pk.e = n
 	made, record, counted := -1, 0, false
-	cands := make([]linear, 1)
+	cands := make([]table, 1)
 	judge := func(end int) {
 		if run := end - made - 1; run > record {
 			cands[0] = *lin // counted at once: no copy
@@ -298,9 +236,10 @@ func (pk *pocket) ratchet(c *counter, lin *linear, n int) (kept func(i, t, other
 			}
 		}
 	}
-	kept = func(_, t, _ int) {
+	kept = func(_ *vec, _, t int, _ move) error {
 		judge(t)
 		made = t
+		return nil
 	}
 	last = func(end int, converged bool) {
 		judge(end)
@@ -338,16 +277,17 @@ const (
 // copied into contiguous memory, which the counts read at the speed of a
 // stream, where rows in a random order would each start one.
 type counter struct {
-	ds    *dataset
-	lists []rowList // per class
-	crew  *crew
+	ds     *dataset
+	lists  []rowList // per class
+	pool   *pool
+	counts batch // the counts of a batch of candidates
 
-	// The copies of candidates, the batch that the crew counts, their
+	// The copies of candidates, the batch that the pool counts, their
 	// counts, and the margins of each row under candidates whose count
 	// read every row.
-	batch   []linear
+	batch   []table
 	inPlace bool // the candidates are counted one at a time, not copied
-	cands   []linear
+	cands   []table
 	limit   int
 	e       []int
 	margins [][]float64
@@ -390,7 +330,7 @@ func newCounter(ds *dataset, S int) *counter {
 	c := &counter{
 		ds:       ds,
 		lists:    make([]rowList, len(ds.classes)),
-		batch:    make([]linear, size),
+		batch:    make([]table, size),
 		inPlace:  size == 1,
 		e:        make([]int, size),
 		margins:  make([][]float64, size),
@@ -398,7 +338,7 @@ func newCounter(ds *dataset, S int) *counter {
 	}
 	for k := range c.batch {
 		if !c.inPlace {
-			c.batch[k] = linear{w: make([]float64, ds.d*S), b: make([]float64, S)}
+			c.batch[k] = table{w: make([]float64, ds.d*S), b: make([]float64, S)}
 		}
 		c.margins[k] = make([]float64, ds.n)
 	}
@@ -407,40 +347,28 @@ func newCounter(ds *dataset, S int) *counter {
 	}
 	count := make([]int, len(c.lists))
 	for i := range ds.n {
-		count[c.class(i)]++
+		count[c.ds.cls[i]]++
 	}
 	for g := range c.lists {
 		c.lists[g].order = make([]int, 0, count[g])
 	}
 	for i := range ds.n {
-		g := c.class(i)
+		g := c.ds.cls[i]
 		c.lists[g].order = append(c.lists[g].order, i)
 	}
-	c.crew = newCrew(workers(), func() func(int) {
-		s := make([]float64, S)
-		read, wrong := make([]int, len(c.lists)), make([]int, len(c.lists))
-		return func(k int) { c.countOne(k, s, read, wrong) }
+	c.pool = newPool(workers(), func() any {
+		return &countScratch{make([]float64, S), make([]int, len(c.lists)), make([]int, len(c.lists))}
 	})
+	c.counts.work = func(k int, scratch any) { c.countOne(k, scratch.(*countScratch)) }
 	return c
-}
-
-// class returns the index of the class of row i.
-func (c *counter) class(i int) int {
-	if c.ds.cls != nil {
-		return c.ds.cls[i]
-	}
-	if c.ds.y[i] > 0 {
-		return 1
-	}
-	return 0
 }
 
 // first counts the rows that l misclassifies, and orders the rows by
 // their margins under l. The pocket's count will never be more than
 // most, or if most is -1 the count of l, which sizes the copies of the
 // rows.
-func (c *counter) first(l *linear, most int) int {
-	cands := []linear{l.clone()}
+func (c *counter) first(l *table, most int) int {
+	cands := []table{l.clone()}
 	c.count(cands, c.ds.n+1)
 	if most < 0 {
 		most = c.e[0]
@@ -487,15 +415,24 @@ func (c *counter) reorder(k, e int) {
 
 // count sets c.e[k] to the number of rows that cands[k] misclassifies if
 // it is below limit, and to limit otherwise, for every candidate at once.
-func (c *counter) count(cands []linear, limit int) {
+func (c *counter) count(cands []table, limit int) {
 	c.cands, c.limit = cands, limit
-	c.crew.do(len(cands))
+	c.counts.n = len(cands)
+	c.pool.submit(&c.counts)
+	c.pool.wait(&c.counts)
+}
+
+// countScratch is a goroutine's scratch for counting: the scores of a
+// row, and the rows read and found misclassified in each class.
+type countScratch struct {
+	s           []float64
+	read, wrong []int
 }
 
 // countOne counts candidate k of the batch, and keeps the margins of the
-// rows it reads; s is scratch for the scores of a row, read and wrong for
-// the rows read and found misclassified in each class.
-func (c *counter) countOne(k int, s []float64, read, wrong []int) {
+// rows it reads.
+func (c *counter) countOne(k int, cs *countScratch) {
+	s, read, wrong := cs.s, cs.read, cs.wrong
 	l, margins := &c.cands[k], c.margins[k]
 	clear(read)
 	clear(wrong)
@@ -532,12 +469,41 @@ func (c *counter) countOne(k int, s []float64, read, wrong []int) {
 // judge returns the margin of row i, x, under l, and whether Predict with
 // l misclassifies it: with two classes the margin is y(w·x+b), and with
 // more the score of its class less the greatest other.
-func (c *counter) judge(l *linear, x *vec, i int, s []float64) (float64, bool) {
-	if c.ds.cls == nil {
-		a, y := l.score(x), c.ds.y[i]
-		return y * a, sign(a) != y
-	}
-	l.scores(s, x)
+func (c *counter) judge(l *table, x *vec, i int, s []float64) (float64, bool) {
 	t := c.ds.cls[i]
+	if len(s) == 1 {
+		s[0] = x.dot(l.w) + l.b[0]
+		return c.ds.sign(i) * s[0], decide(c.ds.classes, s) != c.ds.classes[t]
+	}
+	l.scores(s, x, i)
 	return s[t] - s[argmax(s, t)], argmax(s, -1) != t
 }
+
+func (p *Pocket) source() *rand.Rand { return p.Rand }
+
+// MarshalJSON returns the saved form of the fitted pocket, as Perceptron's
+// MarshalJSON does, with Ratchet and the pocket weights.
+func (p Pocket) MarshalJSON() ([]byte, error) {
+	s := p.settings(nil).json(p.Labels)
+	s.Ratchet = &p.Ratchet
+	return marshal("Pocket", p.m.fitted(), s, linearJSON{p.classes, p.m.json()}, &p.stats)
+}
+
+// UnmarshalJSON sets the pocket to the one saved in data, as Perceptron's
+// UnmarshalJSON does.
+func (p *Pocket) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s settingsJSON
+	var m linearJSON
+	t, st, err := loadTable(data, "Pocket", &s, &m, &m)
+	if err != nil {
+		return err
+	}
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Ratchet = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, *s.Ratchet
+	p.m, p.classes, p.stats = t, m.Classes, st
+	return nil
+}
+
+func (p *Pocket) width() int { return p.m.dim() }

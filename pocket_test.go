@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -18,19 +19,19 @@ import (
 // after each update with the fewest misclassified rows. With ratchet it is
 // Gallant's ratchet written out without Pocket's economies: a pocket that
 // starts empty, and the current weights counted in full at every step of
-// their run longer than the pocket's.
-func naivePocket(X [][]float64, y []float64, tr trial, ratchet bool) (w []float64, b float64, errors int) {
-	visits, perEpoch := naiveVisits(X, y, tr, true)
+// their run longer than the pocket's. errors is the number of rows that
+// the pocket misclassifies.
+func naivePocket(X [][]float64, y []float64, tr pavTrial, ratchet bool) (w []float64, b float64, errors int) {
+	visits, perEpoch := pavVisits(X, y, tr, true)
 	w = make([]float64, len(X[0]))
 	copy(w, tr.w0)
-	b = tr.b0
-	errors = naiveErrors(X, y, w, b)
+	errors = pavErrors(X, y, w, b)
 	if !ratchet {
 		for _, v := range visits {
 			if !v.mistake {
 				continue
 			}
-			if e := naiveErrors(X, y, v.w, v.b); e < errors {
+			if e := pavErrors(X, y, v.w, v.b); e < errors {
 				w, b, errors = v.w, v.b, e
 			}
 		}
@@ -44,7 +45,7 @@ func naivePocket(X [][]float64, y []float64, tr trial, ratchet bool) (w []float6
 		}
 		run++
 		if run > record {
-			if e := naiveErrors(X, y, v.w, v.b); e < best {
+			if e := pavErrors(X, y, v.w, v.b); e < best {
 				w, b, best, record = v.w, v.b, e, run
 			}
 		}
@@ -59,23 +60,29 @@ func naivePocket(X [][]float64, y []float64, tr trial, ratchet bool) (w []float6
 	return w, b, errors
 }
 
+// pavCheckPocket fails t unless p's pocket is w, b and PredictRows gets
+// errors rows of X wrong.
+func pavCheckPocket(t *testing.T, name string, p *Pocket, X mat.Matrix, y, w []float64, b float64, errors int) {
+	t.Helper()
+	pw, pb := p.Weights()
+	if wrong := pavWrong(p, X, y); !slices.Equal(pw, w) || len(pb) != 1 || pb[0] != b || wrong != errors {
+		t.Fatalf("%s: pocket w=%v b=%v with %d misclassified, want w=%v b=%v with %d", name, pw, pb, wrong, w, b, errors)
+	}
+}
+
 func TestPocketMatchesNaive(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(31, 32))
 	for k := range 400 {
 		n, d := 1+rnd.IntN(25), 1+rnd.IntN(4)
 		rows, X, y := intSet(rnd, n, d)
-		tr := randomTrial(rnd, d)
+		tr := pavRandomTrial(rnd, d)
 		for _, ratchet := range []bool{false, true} {
-			s := tr.settings()
-			p := &Pocket{Epochs: s.Epochs, Rate: s.Rate, Rand: s.Rand, NoBias: s.NoBias, InitWeights: s.InitWeights, InitBias: s.InitBias, Labels: s.Labels, Ratchet: ratchet}
+			p := tr.pocket(ratchet)
 			if err := p.Fit(X, y); err != nil {
 				t.Fatal(err)
 			}
 			w, b, errors := naivePocket(rows, y, tr, ratchet)
-			if !slices.Equal(p.Weights(), w) || p.Bias() != b || p.Misclassified() != errors {
-				t.Fatalf("trial %d, Ratchet %t: pocket w=%v b=%v with %d misclassified, want w=%v b=%v with %d",
-					k, ratchet, p.Weights(), p.Bias(), p.Misclassified(), w, b, errors)
-			}
+			pavCheckPocket(t, fmt.Sprintf("trial %d (%+v), Ratchet %t", k, tr, ratchet), p, X, y, w, b, errors)
 		}
 	}
 }
@@ -95,65 +102,78 @@ func TestPocketNoisy(t *testing.T) {
 				y[i] = -y[i]
 			}
 		}
-		tr := randomTrial(rnd, d)
+		tr := pavRandomTrial(rnd, d)
 		tr.epochs = 1 + rnd.IntN(8)
-		var p Pocket
-		set(&p, tr.settings())
+		p := tr.pocket(false)
 		if err := p.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
 		w, b, errors := naivePocket(rows, y, tr, false)
-		if !slices.Equal(p.Weights(), w) || p.Bias() != b || p.Misclassified() != errors {
-			t.Fatalf("trial %d: pocket w=%v b=%v with %d misclassified, want w=%v b=%v with %d",
-				k, p.Weights(), p.Bias(), p.Misclassified(), w, b, errors)
-		}
+		pavCheckPocket(t, fmt.Sprintf("trial %d (%+v)", k, tr), p, X, y, w, b, errors)
 	}
 }
 
 func TestPocketProperties(t *testing.T) {
 	// On real data, where the exact comparison with the naive run does
-	// not apply, the pocket still obeys what its definition implies.
+	// not apply, the pocket still obeys what its definition implies: the
+	// exact pocket is the earliest of the starting weights and the
+	// weights after each update of the run, as OnUpdate sees them, with
+	// the fewest misclassified rows, counted by plain loops.
 	rnd := rand.New(rand.NewPCG(33, 34))
 	for k := range 100 {
 		n, d := 1+rnd.IntN(200), 1+rnd.IntN(10)
-		X, y := benchData(n, d)
-		rows := make([][]float64, n)
-		for i := range rows {
-			rows[i] = X.RawRowView(i)
-		}
-		tr := randomTrial(rnd, d)
+		X, y := pavRealSet(n, d)
+		rows := pavRows(X)
+		tr := pavRandomTrial(rnd, d)
 		tr.epochs = 1 + rnd.IntN(30)
-		var ratchet, exact Pocket
-		set(&ratchet, tr.settings())
-		set(&exact, tr.settings())
-		ratchet.Ratchet = true
-		last := tr.settings()
-		for _, c := range []Classifier{&ratchet, &exact, &last} {
+		ratchet, exact, last := tr.pocket(true), tr.pocket(false), tr.perceptron()
+		var cands [][]float64 // the weights and bias of each candidate
+		start := make([]float64, d+1)
+		copy(start, tr.w0)
+		cands = append(cands, start)
+		exact.OnUpdate = func(u Update) {
+			cands = append(cands, append(slices.Clone(u.Weights), u.Biases[0]))
+		}
+		for _, c := range []Classifier{ratchet, exact, last} {
 			if err := c.Fit(X, y); err != nil {
 				t.Fatal(err)
 			}
 		}
-		start := naiveErrors(rows, y, make([]float64, d), tr.b0)
-		if tr.w0 != nil {
-			start = naiveErrors(rows, y, tr.w0, tr.b0)
+		best, bestErrors := -1, n+1
+		for c, wb := range cands {
+			if e := pavErrors(rows, y, wb[:d], wb[d]); e < bestErrors {
+				best, bestErrors = c, e
+			}
 		}
-		final := naiveErrors(rows, y, last.Weights(), last.Bias())
-		for name, p := range map[string]*Pocket{"Ratchet": &ratchet, "exact": &exact} {
-			wrong := 0
+		if got := exact.Stats().Mistakes + 1; len(cands) != got {
+			t.Fatalf("trial %d: %d candidates for %d mistakes", k, len(cands), got-1)
+		}
+		ew, eb := exact.Weights()
+		wrong := pavWrong(exact, X, y)
+		if !slices.Equal(append(ew, eb[0]), cands[best]) || wrong != bestErrors {
+			t.Fatalf("trial %d: the exact pocket is w=%v b=%v with %d misclassified, want candidate %d of %d, %v with %d",
+				k, ew, eb, wrong, best, len(cands), cands[best], bestErrors)
+		}
+		// The counts of PredictRows are those of Predict.
+		for name, p := range map[string]*Pocket{"Ratchet": ratchet, "exact": exact} {
+			byPredict := 0
 			for i, x := range rows {
 				if p.Predict(x) != y[i] {
-					wrong++
+					byPredict++
 				}
 			}
-			if p.Misclassified() != wrong {
-				t.Fatalf("trial %d, %s: Misclassified %d, but Predict gets %d rows wrong", k, name, p.Misclassified(), wrong)
+			if got := pavWrong(p, X, y); got != byPredict {
+				t.Fatalf("trial %d, %s: PredictRows gets %d rows wrong, Predict %d", k, name, got, byPredict)
 			}
 		}
 		// Both pockets are weights of the same run, and the exact one is
 		// the best of them all.
-		if exact.Misclassified() > ratchet.Misclassified() || exact.Misclassified() > final || exact.Misclassified() > start {
+		lw, lb := last.Weights()
+		final := pavErrors(rows, y, lw, lb[0])
+		first := pavErrors(rows, y, start[:d], 0)
+		if r := pavWrong(ratchet, X, y); wrong > r || wrong > final || wrong > first {
 			t.Fatalf("trial %d: the exact pocket misclassifies %d rows, the ratchet's %d, the last weights %d, the starting weights %d",
-				k, exact.Misclassified(), ratchet.Misclassified(), final, start)
+				k, wrong, r, final, first)
 		}
 	}
 }
@@ -204,9 +224,11 @@ func TestPocketTraces(t *testing.T) {
 		if err := p.Fit(tc.X, tc.y); err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(p.Weights(), tc.w) || p.Bias() != tc.b || p.Misclassified() != tc.errors || !slices.Equal(p.Stats().EpochMistakes, tc.perEpoch) {
+		w, b := p.Weights()
+		wrong := pavWrong(&p, tc.X, tc.y)
+		if !slices.Equal(w, tc.w) || len(b) != 1 || b[0] != tc.b || wrong != tc.errors || !slices.Equal(p.Stats().EpochMistakes, tc.perEpoch) {
 			t.Errorf("%s: pocket w=%v b=%v with %d misclassified, mistakes per epoch %v; want w=%v b=%v with %d, %v",
-				tc.name, p.Weights(), p.Bias(), p.Misclassified(), p.Stats().EpochMistakes, tc.w, tc.b, tc.errors, tc.perEpoch)
+				tc.name, w, b, wrong, p.Stats().EpochMistakes, tc.w, tc.b, tc.errors, tc.perEpoch)
 		}
 	}
 }
@@ -214,7 +236,7 @@ func TestPocketTraces(t *testing.T) {
 // TestPocketWorkers checks that the pocket does not depend on the number
 // of goroutines that count, on rows in order and shuffled, for both rules.
 func TestPocketWorkers(t *testing.T) {
-	X, y := benchData(1500, 100)
+	X, y := pavRealSet(1500, 100)
 	fit := func(procs int, shuffle, ratchet bool) *Pocket {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		p := &Pocket{Epochs: 8, Ratchet: ratchet}
@@ -229,9 +251,12 @@ func TestPocketWorkers(t *testing.T) {
 	for _, shuffle := range []bool{false, true} {
 		for _, ratchet := range []bool{false, true} {
 			one, three := fit(1, shuffle, ratchet), fit(3, shuffle, ratchet)
-			if !slices.Equal(one.Weights(), three.Weights()) || one.Bias() != three.Bias() || one.Misclassified() != three.Misclassified() {
+			w1, b1 := one.Weights()
+			w3, b3 := three.Weights()
+			e1, e3 := pavWrong(one, X, y), pavWrong(three, X, y)
+			if !slices.Equal(w1, w3) || !slices.Equal(b1, b3) || e1 != e3 {
 				t.Errorf("shuffle %v, Ratchet %v: with 3 goroutines the pocket misclassifies %d rows, with 1 %d, or its weights differ",
-					shuffle, ratchet, three.Misclassified(), one.Misclassified())
+					shuffle, ratchet, e3, e1)
 			}
 			wrong := 0
 			for i := range y {
@@ -239,10 +264,10 @@ func TestPocketWorkers(t *testing.T) {
 					wrong++
 				}
 			}
-			if wrong != three.Misclassified() {
-				t.Errorf("shuffle %v, Ratchet %v: Misclassified %d, but Predict gets %d rows wrong", shuffle, ratchet, three.Misclassified(), wrong)
+			if wrong != e3 {
+				t.Errorf("shuffle %v, Ratchet %v: PredictRows gets %d rows wrong, Predict %d", shuffle, ratchet, e3, wrong)
 			}
-			if three.Stats().Converged || one.Misclassified() == 0 {
+			if three.Stats().Converged || e1 == 0 {
 				t.Errorf("shuffle %v, Ratchet %v: the run converged: no count was tested", shuffle, ratchet)
 			}
 		}

@@ -7,12 +7,7 @@ package perceptron
 import (
 	"fmt"
 	"math"
-
-	"runtime"
 	"slices"
-	"sort"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -23,7 +18,8 @@ import (
 // rows is a matrix of samples as the algorithms read it, one row at a
 // time: dense, every value of a row in a run of data, or sparse, in
 // compressed sparse row form. Every algorithm reads its data through rows
-// and vec, and through nothing else.
+// and vec, and whether a row is dense or sparse is decided here and
+// nowhere else.
 type rows struct {
 	n, d int
 
@@ -61,6 +57,9 @@ func rowsOf(X mat.Matrix) (*rows, error) {
 		raw := m.RawMatrix()
 		return &rows{n: raw.Rows, d: raw.Cols, stride: raw.Stride, data: raw.Data}, nil
 	case *CSR:
+		if m.ptr == nil { // the zero CSR
+			return &rows{d: m.c, ptr: []int{0}, ind: noColumns}, nil
+		}
 		return &rows{n: m.r, d: m.c, ptr: m.ptr, ind: m.ind, data: m.val}, nil
 	case mat.RowNonZeroDoer:
 		return sparseCopy(X, m)
@@ -69,43 +68,63 @@ func rowsOf(X mat.Matrix) (*rows, error) {
 	return &rows{n: raw.Rows, d: raw.Cols, stride: raw.Stride, data: raw.Data}, nil
 }
 
-// sparseCopy copies the rows of X, which m reads, into sparse rows.
+// sparseCopy copies the rows of X, which m reads, into sparse rows. A
+// first pass counts the elements, so that the second writes them once,
+// into their place, where each row is checked, and sorted if it came out
+// of order: the copy costs two calls of DoRowNonZero's function an
+// element, and one write.
 func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
 	n, d := X.Dims()
-	r := newRows(d, 0, true)
-	x := vec{ind: noColumns}
+	nnz := 0
+	count := func(int, int, float64) { nnz++ }
 	for i := range n {
-		x.ind, x.val = x.ind[:0], x.val[:0]
-		m.DoRowNonZero(i, func(_, j int, v float64) {
-			x.ind = append(x.ind, j)
-			x.val = append(x.val, v)
-		})
-		if !slices.IsSorted(x.ind) {
-			sort.Sort(byColumn(x))
+		m.DoRowNonZero(i, count)
+	}
+	s := &sink{r: rows{n: n, d: d, ptr: make([]int, 1, n+1), ind: make([]int, 0, nnz), data: make([]float64, 0, nnz)}}
+	add := s.add
+	for i := range n {
+		lo := len(s.r.ind)
+		m.DoRowNonZero(i, add)
+		x := vec{s.r.ind[lo:], s.r.data[lo:]}
+		err := checkSparseRow(x.ind, x.val, d)
+		if err != nil && !slices.IsSorted(x.ind) {
+			sortVec(x)
+			err = checkSparseRow(x.ind, x.val, d)
 		}
-		if err := checkSparseRow(x.ind, x.val, d); err != nil {
+		if err != nil {
 			return nil, fmt.Errorf("perceptron: X row %d: %v", i, err)
 		}
-		r.append(x)
+		s.r.ptr = append(s.r.ptr, len(s.r.ind))
 	}
-	return r, nil
+	return &s.r, nil
 }
 
-// byColumn sorts the elements of a sparse vec by their columns.
-type byColumn vec
+// sink receives the elements of a mat.RowNonZeroDoer.
+type sink struct{ r rows }
 
-func (x byColumn) Len() int           { return len(x.ind) }
-func (x byColumn) Less(a, b int) bool { return x.ind[a] < x.ind[b] }
-func (x byColumn) Swap(a, b int) {
-	x.ind[a], x.ind[b] = x.ind[b], x.ind[a]
-	x.val[a], x.val[b] = x.val[b], x.val[a]
+func (s *sink) add(_, j int, v float64) {
+	s.r.ind = append(s.r.ind, j)
+	s.r.data = append(s.r.data, v)
+}
+
+// sortVec sorts the elements of a sparse x by their columns.
+func sortVec(x vec) {
+	p := make([]int, len(x.ind))
+	for k := range p {
+		p[k] = k
+	}
+	slices.SortStableFunc(p, func(a, b int) int { return x.ind[a] - x.ind[b] })
+	ind, val := slices.Clone(x.ind), slices.Clone(x.val)
+	for k, q := range p {
+		x.ind[k], x.val[k] = ind[q], val[q]
+	}
 }
 
 // newRows returns an empty store of rows of length d, sparse or dense,
 // which append fills, with room for size dense rows.
 func newRows(d, size int, sparse bool) *rows {
 	if sparse {
-		return &rows{d: d, ptr: []int{0}}
+		return &rows{d: d, ptr: []int{0}, ind: noColumns}
 	}
 	return &rows{d: d, stride: d, data: make([]float64, 0, size*d)}
 }
@@ -123,9 +142,6 @@ func (r *rows) dense(i int) []float64 {
 func (r *rows) row(i int) vec {
 	if r.ptr != nil {
 		lo, hi := r.ptr[i], r.ptr[i+1]
-		if lo == hi {
-			return vec{ind: noColumns}
-		}
 		return vec{r.ind[lo:hi:hi], r.data[lo:hi:hi]}
 	}
 	return vec{val: r.dense(i)}
@@ -174,6 +190,17 @@ func (r *rows) append(x vec) {
 	r.ptr = append(r.ptr, len(r.ind))
 }
 
+// reserve makes room in a store from newRows for n more rows of nnz
+// elements in all.
+func (r *rows) reserve(n, nnz int) {
+	if r.sparse() {
+		r.ptr = slices.Grow(r.ptr, n)
+		r.ind, r.data = slices.Grow(r.ind, nnz), slices.Grow(r.data, nnz)
+		return
+	}
+	r.data = slices.Grow(r.data, n*r.d)
+}
+
 // swapRemove removes row i of a store from newRows, moving the last row
 // into its place.
 func (r *rows) swapRemove(i int) {
@@ -187,11 +214,9 @@ func (r *rows) swapRemove(i int) {
 	// Move the last row's elements over row i's, shifting those between.
 	lo, hi, end := r.ptr[i], r.ptr[i+1], r.ptr[last]
 	x := r.row(last)
-	k := len(x.ind)
 	if i < last {
-		ind := append([]int(nil), x.ind...)
-		val := append([]float64(nil), x.val...)
-		shift := k - (hi - lo)
+		ind, val := slices.Clone(x.ind), slices.Clone(x.val)
+		shift := len(ind) - (hi - lo)
 		r.ind = slices.Replace(r.ind[:end], lo, hi, ind...)
 		r.data = slices.Replace(r.data[:end], lo, hi, val...)
 		for p := i + 1; p <= last; p++ {
@@ -283,6 +308,18 @@ func (x *vec) addTo(w []float64, a float64) {
 	}
 }
 
+// addStrided adds a·x to every S-th element of w, from w[0]: to one
+// column of a d×S matrix held row by row.
+func (x *vec) addStrided(w []float64, S int, a float64) {
+	if x.ind == nil {
+		blas64.Axpy(a, blas64.Vector{N: len(x.val), Inc: 1, Data: x.val}, blas64.Vector{N: len(x.val), Inc: S, Data: w})
+		return
+	}
+	for k, j := range x.ind {
+		w[j*S] += a * x.val[k]
+	}
+}
+
 // norm2 returns x·x.
 func (x vec) norm2() float64 { return floats.Dot(x.val, x.val) }
 
@@ -324,24 +361,12 @@ func (x vec) denseTo(dst []float64) {
 	}
 }
 
-// bad returns the column and value of the first NaN or infinity in x, or
-// -1.
-func (x vec) bad() (j int, v float64) {
-	k := nonFinite(x.val)
-	switch {
-	case k < 0:
-		return -1, 0
-	case x.ind != nil:
-		return x.ind[k], x.val[k]
-	}
-	return k, x.val[k]
-}
-
-// finiteAfter reports whether w+a·x is finite.
-func (x vec) finiteAfter(w []float64, a float64) bool {
+// finiteAfter reports whether w[j·S]+a·x_j stays finite for every stored
+// element of x: whether addStrided keeps w finite.
+func (x vec) finiteAfter(w []float64, S int, a float64) bool {
 	ok := true
 	x.each(func(j int, v float64) {
-		if math.IsInf(w[j]+a*v, 0) {
+		if !finite(w[j*S] + a*v) {
 			ok = false
 		}
 	})
@@ -351,18 +376,23 @@ func (x vec) finiteAfter(w []float64, a float64) bool {
 // rowError returns an error naming the first NaN or infinity in row i, or
 // nil if the row has none.
 func (r *rows) rowError(i int) error {
-	if j, v := r.row(i).bad(); j >= 0 {
-		return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, v)
+	x := r.row(i)
+	if k := nonFinite(x.val); k >= 0 {
+		j := k
+		if x.ind != nil {
+			j = x.ind[k]
+		}
+		return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, x.val[k])
 	}
 	return nil
 }
 
 // check returns an error naming the first NaN or infinity in the rows
-// taken in order, or in index order if order is nil, for the routines that
-// must trust every row before they read any. The products of a row with
-// zeros are all zero unless an element is NaN or infinite, so a dot
-// product finds a bad row at the speed of the assembly, and the slow
-// search runs only on a bad row.
+// taken in order, or in index order if order is nil, for the routines
+// that must trust every row before they read any. The
+// products of a row with zeros are all zero unless an element is NaN or
+// infinite, so a dot product finds a bad row at the speed of the
+// assembly, and the slow search runs only on a bad row.
 func (r *rows) check(order []int) error {
 	zeros := make([]float64, r.d)
 	for p := range r.n {
@@ -374,6 +404,149 @@ func (r *rows) check(order []int) error {
 		}
 	}
 	return nil
+}
+
+// rowIndex finds the rows of a store by their columns and values, and a
+// key of the caller's, so that a row stored once is found again rather
+// than stored twice. The rows of a hash form a chain, so that the index
+// allocates nothing per row.
+type rowIndex struct {
+	head map[uint64]int // the last row of each hash
+	next []int          // per row, the row before it of its hash, or -1
+	hash []uint64       // per row, its hash
+}
+
+// newRowIndex returns the index of the rows of r, of the keys, or of no
+// keys if keys is nil, with room for more rows.
+func newRowIndex(r *rows, keys []float64, more int) *rowIndex {
+	ix := &rowIndex{head: make(map[uint64]int, r.n+more)}
+	for i := range r.n {
+		key := 0.0
+		if keys != nil {
+			key = keys[i]
+		}
+		ix.add(hash(r.row(i), key))
+	}
+	return ix
+}
+
+// hash returns a hash of x, of its columns and the bits of its values,
+// and of key. Zeros are left out, so that a dense and a sparse x with the
+// same values hash alike.
+func hash(x vec, key float64) uint64 {
+	h := mix(math.Float64bits(key))
+	for k := 0; ; {
+		j, v, ok := x.next(&k)
+		if !ok {
+			return h
+		}
+		h = mix(h^uint64(j)) ^ math.Float64bits(v)
+		h = mix(h)
+	}
+}
+
+// mix is the finalizer of MurmurHash3: every bit of h changes about half
+// the bits of the result.
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}
+
+// find returns the index of the row of r equal to x whose key is key,
+// keys holding the key of each row, or if keys is nil the row equal to x,
+// or -1, and the hash of x and key.
+func (ix *rowIndex) find(r *rows, keys []float64, x vec, key float64) (int, uint64) {
+	h := hash(x, key)
+	i, ok := ix.head[h]
+	for ; ok && i >= 0; i = ix.next[i] {
+		if (keys == nil || keys[i] == key) && sameRow(r.row(i), x) {
+			return i, h
+		}
+	}
+	return -1, h
+}
+
+// add adds the next row of the store, of hash h.
+func (ix *rowIndex) add(h uint64) {
+	prev, ok := ix.head[h]
+	if !ok {
+		prev = -1
+	}
+	ix.head[h] = len(ix.hash)
+	ix.next = append(ix.next, prev)
+	ix.hash = append(ix.hash, h)
+}
+
+// swapRemove removes row i, as rows.swapRemove does: the last row takes
+// its place.
+func (ix *rowIndex) swapRemove(i int) {
+	ix.unlink(i)
+	end := len(ix.hash) - 1
+	if i != end {
+		// Link the last row in the place of row i.
+		h := ix.hash[end]
+		ix.unlink(end)
+		ix.next[i], ix.hash[i] = -1, h
+		if prev, ok := ix.head[h]; ok {
+			ix.next[i] = prev
+		}
+		ix.head[h] = i
+	}
+	ix.next, ix.hash = ix.next[:end], ix.hash[:end]
+}
+
+// unlink takes row i out of the chain of its hash.
+func (ix *rowIndex) unlink(i int) {
+	h := ix.hash[i]
+	if ix.head[h] == i {
+		if ix.next[i] < 0 {
+			delete(ix.head, h)
+		} else {
+			ix.head[h] = ix.next[i]
+		}
+		return
+	}
+	for k := ix.head[h]; k >= 0; k = ix.next[k] {
+		if ix.next[k] == i {
+			ix.next[k] = ix.next[i]
+			return
+		}
+	}
+}
+
+// sameRow reports whether x and z hold the same non-zero values, bit for
+// bit, in the same columns.
+func sameRow(x, z vec) bool {
+	a, b := 0, 0
+	for {
+		ja, va, oka := x.next(&a)
+		jb, vb, okb := z.next(&b)
+		if !oka || !okb {
+			return oka == okb
+		}
+		if ja != jb || math.Float64bits(va) != math.Float64bits(vb) {
+			return false
+		}
+	}
+}
+
+// next returns the column and value of the first non-zero element of x
+// at or after position *k, and moves *k past it.
+func (x vec) next(k *int) (int, float64, bool) {
+	for ; *k < len(x.val); *k++ {
+		if v := x.val[*k]; v != 0 {
+			j := *k
+			if x.ind != nil {
+				j = x.ind[*k]
+			}
+			*k++
+			return j, v, true
+		}
+	}
+	return 0, 0, false
 }
 
 // finite reports whether v is neither NaN nor an infinity.
@@ -389,91 +562,42 @@ func nonFinite(x []float64) int {
 	return -1
 }
 
-// prefetchBytes is the least size of dense rows that a shuffled epoch
-// prefetches: rows that fit in the caches are read as fast in any order.
-// Tests lower it.
+// prefetchBytes is the least size of dense rows whose shuffled epochs
+// prefetch the next row: rows that fit in the caches are read as fast in
+// any order. Tests lower it.
 var prefetchBytes = 1 << 20
 
-// prefetch reads the dense rows of an epoch's random order a little ahead
-// of the visits, one value of each cache line, on a goroutine of its own:
-// loads that nothing waits on, which the processor makes many at a time,
-// where a visit of a row in a random order would wait for the row to
-// stream in. The visits then find their rows in the shared cache. It
-// changes no value that a visit reads, so the run is the same bit for
-// bit. Sparse rows gain nothing from it: what a shuffled epoch loses on
-// them is the locality of the weights of similar rows.
-type prefetch struct {
-	src   *rows
-	order []int
-	ahead int          // the most rows the goroutine reads ahead: a quarter of prefetchBytes
-	pos   atomic.Int64 // the visits made in the epoch
-	stop  atomic.Bool
-	done  sync.WaitGroup
-	sum   float64 // the values read, so that the reads are kept
+// prefetches reports whether a shuffled epoch on r prefetches the row of
+// the next visit.
+func (r *rows) prefetches() bool {
+	return !r.sparse() && 8*r.d*r.n >= prefetchBytes
 }
 
-// newPrefetch returns a prefetcher of the rows of src, or nil if it would
-// not pay: with one goroutine, or on rows that are sparse or fit in the
-// caches.
-func newPrefetch(src *rows) *prefetch {
-	rowBytes := 8 * src.d
-	if workers() < 2 || src.sparse() || rowBytes*src.n < prefetchBytes {
-		return nil
-	}
-	return &prefetch{src: src, ahead: max(2, prefetchBytes/4/rowBytes)}
+// prefetchRow asks the processor to load the cache lines of dense row i,
+// so that a visit in a random order finds the row on its way while the
+// visit before it runs, where it would wait for the row to stream in.
+func (r *rows) prefetchRow(i int) {
+	x := r.dense(i)
+	prefetch(&x[0], len(x))
 }
 
-// start begins an epoch of visits in the given order.
-func (f *prefetch) start(order []int) {
-	f.order = order
-	f.pos.Store(0)
-	f.stop.Store(false)
-	f.done.Go(f.run)
-}
-
-// run reads the rows of the order from the one after the row being
-// visited, skipping ahead when the visits overtake it and pausing when it
-// is ahead by f.ahead rows; it gives up if the visits stop moving.
-func (f *prefetch) run() {
-	sum, idle, last := 0.0, 0, int64(-1)
-	for p := 1; p < len(f.order) && !f.stop.Load(); {
-		pos := f.pos.Load()
-		if pos != last {
-			idle, last = 0, pos
+// matrix returns a copy of the rows as a matrix: a *CSR of sparse rows, a
+// *mat.Dense of dense ones, or an empty *mat.Dense if there are none.
+func (r *rows) matrix() mat.Matrix {
+	if r.sparse() {
+		lo, hi := r.ptr[0], r.ptr[r.n]
+		ptr := make([]int, r.n+1)
+		for i := range ptr {
+			ptr[i] = r.ptr[i] - lo
 		}
-		switch {
-		case p <= int(pos):
-			p = int(pos) + 1
-			continue
-		case p > int(pos)+f.ahead:
-			if idle++; idle > 1<<16 {
-				return
-			}
-			runtime.Gosched()
-			continue
-		}
-		x := f.src.row(f.order[p])
-		for k := 0; k < len(x.val); k += 8 {
-			sum += x.val[k]
-		}
-		p++
+		return &CSR{r: r.n, c: r.d, ptr: ptr, ind: slices.Clone(r.ind[lo:hi]), val: slices.Clone(r.data[lo:hi])}
 	}
-	f.sum = sum
-}
-
-// advance tells the goroutine that the next visit of the epoch, to row
-// order[p] for the p-th visit, has come, and ends it with the epoch's
-// last visit.
-func (f *prefetch) advance() {
-	p := f.pos.Add(1) - 1
-	if int(p) == len(f.order)-1 {
-		f.end()
+	if r.n == 0 {
+		return &mat.Dense{}
 	}
-}
-
-// end stops the goroutine and waits for it, so that nothing reads the
-// rows after the visits stop.
-func (f *prefetch) end() {
-	f.stop.Store(true)
-	f.done.Wait()
+	data := make([]float64, r.n*r.d)
+	for i := range r.n {
+		copy(data[i*r.d:], r.dense(i))
+	}
+	return mat.NewDense(r.n, r.d, data)
 }

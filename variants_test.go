@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
 // This file tests what Pocket, Averaged and Voted share with Perceptron:
@@ -21,12 +23,26 @@ import (
 // allocations and concurrent prediction. It also holds the naive
 // references that their own tests compare with.
 
-// variant is a classifier built on the perceptron's run.
+// variant is a classifier built on the perceptron's run. Pocket and
+// Averaged also have Weights; Voted, which predicts by a vote, has none.
 type variant interface {
 	Scorer
-	Weights() []float64
-	Bias() float64
 	Stats() Stats
+}
+
+// variantsSnapshot returns what c predicts with, as far as its methods
+// show it: the scores of the rows of X, then its weights and biases if it
+// has them, or nil if c has not been fitted.
+func variantsSnapshot(c variant, X mat.Matrix) []float64 {
+	if c.Classes() == nil {
+		return nil
+	}
+	s := c.ScoreRows(nil, X)
+	if l, ok := c.(interface{ Weights() (w, b []float64) }); ok {
+		w, b := l.Weights()
+		s = append(append(s, w...), b...)
+	}
+	return s
 }
 
 // variantKinds make each variant with the settings of a Perceptron.
@@ -35,16 +51,16 @@ var variantKinds = []struct {
 	make func(p Perceptron) variant
 }{
 	{"Pocket", func(p Perceptron) variant {
-		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, InitBias: p.InitBias, Labels: p.Labels, OnUpdate: p.OnUpdate}
+		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, OnUpdate: p.OnUpdate}
 	}},
 	{"Pocket Ratchet", func(p Perceptron) variant {
-		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, InitBias: p.InitBias, Labels: p.Labels, OnUpdate: p.OnUpdate, Ratchet: true}
+		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, OnUpdate: p.OnUpdate, Ratchet: true}
 	}},
 	{"Averaged", func(p Perceptron) variant {
-		return &Averaged{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, InitBias: p.InitBias, Labels: p.Labels, OnUpdate: p.OnUpdate}
+		return &Averaged{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, OnUpdate: p.OnUpdate}
 	}},
 	{"Voted", func(p Perceptron) variant {
-		return &Voted{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, InitBias: p.InitBias, Labels: p.Labels, OnUpdate: p.OnUpdate}
+		return &Voted{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, OnUpdate: p.OnUpdate}
 	}},
 }
 
@@ -55,8 +71,7 @@ type trial struct {
 	seed   uint64
 	random bool // shuffle with a Rand seeded by seed
 	bias   bool
-	w0     []float64
-	b0     float64
+	w0     []float64 // the biases start at zero
 }
 
 // randomTrial draws settings whose arithmetic stays exact on randomSet's
@@ -74,9 +89,6 @@ func randomTrial(rnd *rand.Rand, d int) trial {
 		for j := range tr.w0 {
 			tr.w0[j] = float64(rnd.IntN(5) - 2)
 		}
-		if tr.bias {
-			tr.b0 = float64(rnd.IntN(5) - 2)
-		}
 	}
 	return tr
 }
@@ -92,7 +104,7 @@ func (tr trial) rand() *rand.Rand {
 // settings returns the trial's settings as those of a Perceptron.
 // The labels are -1 and +1 even where the few rows of a trial have one.
 func (tr trial) settings() Perceptron {
-	return Perceptron{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, InitBias: tr.b0, Labels: binaryLabels}
+	return Perceptron{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: binaryLabels}
 }
 
 // naiveVisit is the state of the naive run after one visit.
@@ -114,13 +126,13 @@ func naiveVisits(X [][]float64, y []float64, tr trial, stop bool) (visits []naiv
 	}
 	epochs := tr.epochs
 	if epochs == 0 {
-		epochs = DefaultEpochs
+		epochs = 1000 // as Epochs documents
 	}
 	rnd := tr.rand()
 	d := len(X[0])
 	w := make([]float64, d)
 	copy(w, tr.w0)
-	b := tr.b0
+	var b float64
 	order := make([]int, len(X))
 	for i := range order {
 		order[i] = i
@@ -183,7 +195,7 @@ func TestNaiveVisitsMatchNaivePerceptron(t *testing.T) {
 		if rate == 0 {
 			rate = 1
 		}
-		w, b, wantEpochs, _ := naivePerceptron(rows, y, tr.epochs, rate, tr.rand(), tr.bias, tr.w0, tr.b0)
+		w, b, wantEpochs, _ := naivePerceptron(rows, y, tr.epochs, rate, tr.rand(), tr.bias, tr.w0)
 		last := visits[len(visits)-1]
 		if !slices.Equal(last.w, w) || last.b != b || !slices.Equal(perEpoch, wantEpochs) || len(visits) != n*len(perEpoch) {
 			t.Fatalf("naiveVisits ends at w=%v b=%v %v, naivePerceptron at w=%v b=%v %v", last.w, last.b, perEpoch, w, b, wantEpochs)
@@ -200,7 +212,7 @@ func TestVariantsRunAsPerceptron(t *testing.T) {
 		n, d := 1+rnd.IntN(25), 1+rnd.IntN(5)
 		_, X, y := intSet(rnd, n, d)
 		if k%2 == 1 {
-			X, y = benchData(n, d)
+			X, y = synth.Data(n, d)
 		}
 		tr := randomTrial(rnd, d)
 		record := func(trace *[]update) func(Update) {
@@ -262,7 +274,7 @@ func TestVariantsFitErrors(t *testing.T) {
 		{"infinite rate", Perceptron{Rate: inf}, X(1, 2, 3, 4), []float64{1, -1}},
 		{"short InitWeights", Perceptron{InitWeights: []float64{1}}, X(1, 2, 3, 4), []float64{1, -1}},
 		{"NaN InitWeights", Perceptron{InitWeights: []float64{0, nan}}, X(1, 2, 3, 4), []float64{1, -1}},
-		{"InitBias with NoBias", Perceptron{NoBias: true, InitBias: 1}, X(1, 2, 3, 4), []float64{1, -1}},
+		{"InitWeights for 2 classes, 3 classes", Perceptron{InitWeights: []float64{0, 1}}, X(1, 2, 3, 4, 5, 6), []float64{1, 2, 3}},
 		{"overflow", Perceptron{Epochs: 5, Rate: 1e308}, X(10, 0, -10, 0), []float64{-1, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -284,12 +296,13 @@ func TestVariantsFitErrors(t *testing.T) {
 				if err := c.Fit(good, goodY); err != nil {
 					t.Fatal(err)
 				}
-				w, b, st, score := c.Weights(), c.Bias(), c.Stats(), c.Score([]float64{0.5, 2})
+				probe := mat.NewDense(2, 2, []float64{0.5, 2, -1, 0.25})
+				snap, st := variantsSnapshot(c, probe), c.Stats()
 				c = kind.make(s)
 				if err := c.Fit(tc.X, tc.y); err == nil || err.Error() != perr.Error() {
 					t.Fatalf("%s: error %v, Perceptron's %q", kind.name, err, perr)
 				}
-				if c.Weights() != nil {
+				if c.Classes() != nil {
 					t.Fatalf("%s: failed Fit left a model", kind.name)
 				}
 				// A failed Fit leaves a fitted model as it was.
@@ -301,7 +314,7 @@ func TestVariantsFitErrors(t *testing.T) {
 				if err := c.Fit(tc.X, tc.y); err == nil {
 					t.Fatalf("%s: refit succeeded", kind.name)
 				}
-				if !slices.Equal(c.Weights(), w) || c.Bias() != b || !slices.Equal(c.Stats().EpochMistakes, st.EpochMistakes) || c.Score([]float64{0.5, 2}) != score {
+				if !sameBits(variantsSnapshot(c, probe), snap) || !slices.Equal(c.Stats().EpochMistakes, st.EpochMistakes) || c.Stats().Mistakes != st.Mistakes {
 					t.Fatalf("%s: failed Fit changed the model", kind.name)
 				}
 			}
@@ -313,11 +326,11 @@ func TestVariantsFitErrors(t *testing.T) {
 func set(c variant, p Perceptron) {
 	switch c := c.(type) {
 	case *Pocket:
-		c.Epochs, c.Rate, c.Rand, c.NoBias, c.InitWeights, c.InitBias, c.Labels, c.OnUpdate = p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.InitBias, p.Labels, p.OnUpdate
+		c.Epochs, c.Rate, c.Rand, c.NoBias, c.InitWeights, c.Labels, c.OnUpdate = p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.Labels, p.OnUpdate
 	case *Averaged:
-		c.Epochs, c.Rate, c.Rand, c.NoBias, c.InitWeights, c.InitBias, c.Labels, c.OnUpdate = p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.InitBias, p.Labels, p.OnUpdate
+		c.Epochs, c.Rate, c.Rand, c.NoBias, c.InitWeights, c.Labels, c.OnUpdate = p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.Labels, p.OnUpdate
 	case *Voted:
-		c.Epochs, c.Rate, c.Rand, c.NoBias, c.InitWeights, c.InitBias, c.Labels, c.OnUpdate = p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.InitBias, p.Labels, p.OnUpdate
+		c.Epochs, c.Rate, c.Rand, c.NoBias, c.InitWeights, c.Labels, c.OnUpdate = p.Epochs, p.Rate, p.Rand, p.NoBias, p.InitWeights, p.Labels, p.OnUpdate
 	default:
 		panic(fmt.Sprintf("set: unknown variant %T", c))
 	}
@@ -347,20 +360,15 @@ func TestVariantsFitKeepsInputs(t *testing.T) {
 		if !mat.Equal(X, Xc) || !slices.Equal(y, yc) || !slices.Equal(w0, w0c) {
 			t.Fatalf("%s: Fit modified its inputs", kind.name)
 		}
-		if s := c.(interface{ settings() settings }).settings(); s.epochs != 5 || s.rate != 0 || s.noBias || s.b0 != 0 {
+		if s := c.(interface{ settings(*rand.Rand) settings }).settings(nil); s.epochs != 5 || s.rate != 0 || s.noBias || !slices.Equal(s.w0, w0c) {
 			t.Fatalf("%s: Fit wrote back settings: %+v", kind.name, s)
 		}
 		// The model keeps no reference to X or InitWeights.
-		scores := make([]float64, 40)
-		for i := range scores {
-			scores[i] = c.Score(Xc.RawRowView(i))
-		}
+		snap := variantsSnapshot(c, Xc)
 		X.Zero()
 		w0[0] = 100
-		for i := range scores {
-			if c.Score(Xc.RawRowView(i)) != scores[i] {
-				t.Fatalf("%s: the model changed with X or InitWeights", kind.name)
-			}
+		if !sameBits(variantsSnapshot(c, Xc), snap) {
+			t.Fatalf("%s: the model changed with X or InitWeights", kind.name)
 		}
 		X.Copy(Xc)
 		copy(w0, w0c)
@@ -391,18 +399,15 @@ func TestVariantsMatrixKinds(t *testing.T) {
 			if err := c.Fit(X, y); err != nil {
 				t.Fatal(err)
 			}
-			for i := range 30 {
-				x := dense.RawRowView(i)
-				if c.Score(x) != want.Score(x) {
-					t.Fatalf("%s, %s: score %v of row %d, want %v", kind.name, name, c.Score(x), i, want.Score(x))
-				}
+			if got, w := variantsSnapshot(c, dense), variantsSnapshot(want, dense); !sameBits(got, w) {
+				t.Fatalf("%s, %s: scores and weights %v, want %v", kind.name, name, got, w)
 			}
 		}
 	}
 }
 
 func TestVariantsDeterminism(t *testing.T) {
-	X, y := benchData(300, 20)
+	X, y := synth.Data(300, 20)
 	for _, kind := range variantKinds {
 		fit := func() variant {
 			c := kind.make(Perceptron{Epochs: 20, Rate: 0.1, Rand: rand.New(rand.NewPCG(42, 0))})
@@ -412,16 +417,16 @@ func TestVariantsDeterminism(t *testing.T) {
 			return c
 		}
 		a, b := fit(), fit()
-		if !slices.Equal(a.Weights(), b.Weights()) || a.Bias() != b.Bias() || !slices.Equal(predictions(a, X), predictions(b, X)) {
+		if !sameBits(variantsSnapshot(a, X), variantsSnapshot(b, X)) || !slices.Equal(predictions(a, X), predictions(b, X)) {
 			t.Fatalf("%s: same data, settings and seed gave different models", kind.name)
 		}
 		// Refitting a model gives the same model again.
-		w := a.Weights()
+		snap := variantsSnapshot(a, X)
 		set(a, Perceptron{Epochs: 20, Rate: 0.1, Rand: rand.New(rand.NewPCG(42, 0))})
 		if err := a.Fit(X, y); err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(a.Weights(), w) || !slices.Equal(predictions(a, X), predictions(b, X)) {
+		if !sameBits(variantsSnapshot(a, X), snap) || !slices.Equal(predictions(a, X), predictions(b, X)) {
 			t.Fatalf("%s: refitting gave a different model", kind.name)
 		}
 	}
@@ -431,17 +436,20 @@ func TestVariantsPredictPanics(t *testing.T) {
 	for _, kind := range variantKinds {
 		c := kind.make(Perceptron{})
 		mustPanic(t, kind.name+" Predict before Fit", "perceptron: Predict called before Fit", func() { c.Predict([]float64{1}) })
-		mustPanic(t, kind.name+" Score before Fit", "perceptron: Score called before Fit", func() { c.Score([]float64{1}) })
+		mustPanic(t, kind.name+" ScoreRows before Fit", "perceptron: ScoreRows called before Fit", func() { rowScores(c, []float64{1}) })
+		mustPanic(t, kind.name+" PredictRows before Fit", "perceptron: PredictRows called before Fit", func() { c.PredictRows(nil, mat.NewDense(1, 1, nil)) })
 		if err := c.Fit(mat.NewDense(2, 2, []float64{1, 0, 0, 1}), []float64{1, -1}); err != nil {
 			t.Fatal(err)
 		}
 		mustPanic(t, kind.name+" short x", "perceptron: x has length 1, want 2", func() { c.Predict([]float64{1}) })
-		mustPanic(t, kind.name+" long x", "perceptron: x has length 3, want 2", func() { c.Score([]float64{1, 2, 3}) })
+		mustPanic(t, kind.name+" long x", "perceptron: x has length 3, want 2", func() { c.Predict([]float64{1, 2, 3}) })
+		mustPanic(t, kind.name+" wide X", "perceptron: X has 3 columns, want 2", func() { rowScores(c, []float64{1, 2, 3}) })
+		mustPanic(t, kind.name+" short dst", "perceptron: dst has length 3, want 2", func() { c.PredictRows(make([]float64, 3), mat.NewDense(2, 2, nil)) })
 	}
 }
 
 func TestVariantsConcurrentPredict(t *testing.T) {
-	X, y := benchData(200, 10)
+	X, y := synth.Data(200, 10)
 	for _, kind := range variantKinds {
 		c := kind.make(Perceptron{Epochs: 5})
 		if err := c.Fit(X, y); err != nil {
@@ -463,13 +471,14 @@ func TestVariantsConcurrentPredict(t *testing.T) {
 }
 
 func TestVariantsAllocs(t *testing.T) {
-	// On one goroutine: Pocket's counting crew blocks and wakes more often
-	// on more rows, and the runtime may allocate for that, which is not
-	// the algorithm allocating per example.
+	// On one goroutine: Pocket's counting hands its candidates to the
+	// workers of a pool, which block and wake more often on more rows,
+	// and the runtime may allocate for that, which is not the algorithm
+	// allocating per example.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for _, kind := range variantKinds {
 		fitAllocs := func(n int) (allocs float64, mistakes int) {
-			X, y := benchData(n, 10)
+			X, y := synth.Data(n, 10)
 			allocs = testing.AllocsPerRun(5, func() {
 				c := kind.make(Perceptron{Epochs: 5, Rand: rand.New(rand.NewPCG(1, 1))})
 				if err := c.Fit(X, y); err != nil {
@@ -493,7 +502,7 @@ func TestVariantsAllocs(t *testing.T) {
 		} else if small != large {
 			t.Errorf("%s: Fit allocates %v times on 50 rows and %v on 2000: it allocates per example", kind.name, small, large)
 		}
-		X, y := benchData(100, 10)
+		X, y := synth.Data(100, 10)
 		c := kind.make(Perceptron{Epochs: 5})
 		if err := c.Fit(X, y); err != nil {
 			t.Fatal(err)
@@ -505,8 +514,19 @@ func TestVariantsAllocs(t *testing.T) {
 		if a := testing.AllocsPerRun(100, func() { c.Predict(x) }); a != 0 {
 			t.Errorf("%s: Predict allocates %v times", kind.name, a)
 		}
-		if a := testing.AllocsPerRun(100, func() { c.Score(x) }); a != 0 {
-			t.Errorf("%s: Score allocates %v times", kind.name, a)
+		// ScoreRows and PredictRows of a few rows into dst allocate for
+		// the call, not per row: as often for one row as for a hundred.
+		rowsAllocs := func(n int) (scores, classes float64) {
+			rows := X.Slice(0, n, 0, 10)
+			dst := make([]float64, n)
+			scores = testing.AllocsPerRun(100, func() { c.ScoreRows(dst, rows) })
+			classes = testing.AllocsPerRun(100, func() { c.PredictRows(dst, rows) })
+			return scores, classes
+		}
+		s1, p1 := rowsAllocs(1)
+		s100, p100 := rowsAllocs(100)
+		if s1 != s100 || p1 != p100 {
+			t.Errorf("%s: ScoreRows allocates %v times on 1 row and %v on 100, PredictRows %v and %v: they allocate per row", kind.name, s1, s100, p1, p100)
 		}
 	}
 }
@@ -527,8 +547,8 @@ func TestVariantsSeparable(t *testing.T) {
 				t.Fatalf("trial %d, %s: did not converge on separable data", k, kind.name)
 			}
 			if p, ok := c.(*Pocket); ok {
-				if p.Misclassified() != 0 || !slices.Equal(predictions(p, X), y) {
-					t.Fatalf("trial %d, %s: converged with %d misclassified", k, kind.name, p.Misclassified())
+				if got := p.PredictRows(nil, X); !slices.Equal(got, y) || !slices.Equal(predictions(p, X), y) {
+					t.Fatalf("trial %d, %s: converged but predicts %v, want %v", k, kind.name, got, y)
 				}
 			}
 		}
@@ -537,7 +557,9 @@ func TestVariantsSeparable(t *testing.T) {
 
 // FuzzVariantsFit checks that every variant accepts the data sets that
 // Perceptron accepts, fails on the others with Perceptron's error, never
-// panics, and that a pocket misclassifies the rows it says it does.
+// panics, and that a pocket's predictions are those of Predict, and, for
+// the exact pocket, the best of the run's: no more training rows wrong
+// than the perceptron's last weights or the zero weights get.
 func FuzzVariantsFit(f *testing.F) {
 	f.Add(uint8(2), []byte{0, 0, 0, 1, 1, 0, 1, 1}, []byte{0, 0, 0, 1}, uint8(3))
 	f.Add(uint8(1), []byte{255, 3}, []byte{2, 1}, uint8(1))
@@ -568,14 +590,37 @@ func FuzzVariantsFit(f *testing.F) {
 				continue
 			}
 			if pk, ok := c.(*Pocket); ok {
-				wrong := 0
-				for i := range n {
-					if pk.Predict(X.RawRowView(i)) != y[i] {
-						wrong++
+				wrong := func(pred []float64) int {
+					e := 0
+					for i := range pred {
+						if pred[i] != y[i] {
+							e++
+						}
+					}
+					return e
+				}
+				got := pk.PredictRows(nil, X)
+				if !slices.Equal(got, predictions(pk, X)) {
+					t.Fatalf("%s: PredictRows %v, Predict %v", kind.name, got, predictions(pk, X))
+				}
+				if pk.Ratchet {
+					continue
+				}
+				// Zero weights score 0 for every class: the second of two
+				// classes, the first of more.
+				classes := pk.Classes()
+				zero := classes[0]
+				if len(classes) == 2 {
+					zero = classes[1]
+				}
+				zeroWrong := 0
+				for _, v := range y {
+					if v != zero {
+						zeroWrong++
 					}
 				}
-				if wrong != pk.Misclassified() {
-					t.Fatalf("%s: Misclassified %d, Predict gets %d wrong", kind.name, pk.Misclassified(), wrong)
+				if e, last := wrong(got), wrong(p.PredictRows(nil, X)); e > last || e > zeroWrong {
+					t.Fatalf("%s: %d rows wrong, the perceptron's last weights %d, zero weights %d", kind.name, e, last, zeroWrong)
 				}
 			}
 		}
@@ -636,7 +681,7 @@ func TestBadValueFirstVisit(t *testing.T) {
 			c := kind.make(Perceptron{Epochs: 3, Rand: newRand(), Labels: binaryLabels, OnUpdate: finite(kind.name)})
 			check(kind.name, c.Fit(X, y))
 		}
-		for _, f := range []KernelFunc{Linear{}, Poly{}, RBF{}} {
+		for _, f := range []KernelFunc{nil, Poly{}, RBF{}} {
 			k := Kernel{Func: f, Epochs: 3, Rand: newRand(), Labels: binaryLabels, OnUpdate: func(u Update) {
 				i := u.Row
 				if nonFinite(X.RawRowView(i)) >= 0 {
@@ -663,7 +708,7 @@ func TestZeroValuesAND(t *testing.T) {
 		"Voted":          &Voted{},
 	}
 	for _, p := range []Prediction{PredictLast, PredictVoted, PredictAveraged} {
-		cs["Kernel "+p.String()] = &Kernel{Prediction: p}
+		cs["Kernel "+predictionNames[p]] = &Kernel{Prediction: p}
 	}
 	for name, c := range cs {
 		if err := c.Fit(X, y); err != nil {

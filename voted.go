@@ -5,6 +5,8 @@
 package perceptron
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -14,44 +16,26 @@ import (
 
 // Voted is the voted perceptron of Freund and Schapire (Large margin
 // classification using the perceptron algorithm, Machine Learning 37(3),
-// 1999). It trains as Perceptron does, for Epochs epochs, and every weight
-// vector w_k, b_k that the run produces votes with weight c_k, the number
-// of visits after which it was the current one: the visit that made it,
-// and those it then classified right. With two classes Voted predicts the
-// sign of the vote sum_k c_k·sign(w_k·x+b_k), the second class on a tie.
-// With more, each voter w_k votes c_k times for the class it predicts,
-// that of its greatest score, and Voted predicts the class with the most
-// votes, the first of those if several tie.
+// 1999). It trains as Perceptron does, and every weight vector w_k, b_k
+// that the run produces votes with weight c_k, the number of visits after
+// which it was the current one: the visit that made it, and those it then
+// classified right. With two classes Voted predicts the sign of the vote
+// sum_k c_k·sign(w_k·x+b_k), the second class on a tie. With more, each
+// voter votes c_k times for the class of its greatest score, and Voted
+// predicts the class with the most votes, the first of those if several
+// tie.
 //
-// Freund and Schapire run all Epochs epochs. Once an epoch makes no
-// mistake the weights can no longer change, so Fit stops passing over the
-// data and adds the visits of the epochs left to the count of the last
-// weights, in closed form; Stats reports the epochs passed.
-//
-// Voted keeps the run compactly instead of as M+1 weight vectors: the
-// starting weights, one copy of each row that was ever a mistake with its
-// step Rate·y, and for each of the M mistakes the row it was and the count
-// c_k of the vector it made (with more than two classes, also the two
-// classes it moved, two ints more). For m distinct rows of d features and
-// two classes that is (m+2)·d + m float64s and 2M+2 ints. However many epochs the run takes,
-// the rows are never more than the training set, and each mistake costs
-// two ints. An epoch costs what Perceptron's does, and each mistake an
-// append more; once, at the end, Fit copies the m rows: one pass of writes
-// over m·d numbers, which page faults can make dearer than an epoch when
-// the heap must grow to hold them.
-//
-// Score computes every w_k·x+b_k, up to rounding and short of overflow,
-// in one pass: one dot product for each distinct row, then one addition
-// for each mistake, since w_k·x+b_k is w_(k-1)·x+b_(k-1) plus the
-// mistake's step times x_k·x+1, or times x_k·x through the origin; with
-// more than two classes a mistake changes the scores of its two classes
-// so, and the voter's class is the greatest of the K scores. A prediction
-// costs m dot products and M additions, or O(M·K) with K classes.
+// Fit runs all Epochs epochs, as Freund and Schapire do, in the time of
+// those it passes over the data: once an epoch makes no mistake the last
+// voter counts the visits of the epochs left in closed form. Stats
+// reports the epochs passed. Voted stores each row that was a mistake
+// once, however often, and a prediction costs a dot product per stored
+// row and an addition per mistake.
 //
 // The zero value is ready to use, with the defaults of Perceptron.
 type Voted struct {
 	// Epochs is the number of passes over the data whose visits the votes
-	// count. Zero means DefaultEpochs.
+	// count. Zero means 1000.
 	Epochs int
 
 	// Rate is the learning rate, as in Perceptron.
@@ -64,11 +48,8 @@ type Voted struct {
 	NoBias bool
 
 	// InitWeights are the starting weights, as in Perceptron. They are
-	// the first voter, w_0.
+	// the first voter.
 	InitWeights []float64
-
-	// InitBias is the starting bias, as in Perceptron.
-	InitBias float64
 
 	// Labels are the classes, as in Perceptron.
 	Labels []float64
@@ -77,19 +58,24 @@ type Voted struct {
 	// as in Perceptron.
 	OnUpdate func(Update)
 
-	first   linear    // w_0, b_0
-	last    linear    // w_K, b_K
-	rows    *rows     // the distinct mistaken rows
-	steps   []float64 // the step of each distinct row: Rate·y for two classes, Rate for more
-	unit    float64   // 1 if the steps move the bias, 0 through the origin
+	// The voters are kept compactly, as the first weights and the rows of
+	// the mistakes: the weights of voter k are those of voter k-1 moved by
+	// the update of mistake k, on the row votes[k].row, with its step.
+	first   table     // w_0, b_0
+	last    table     // the running weights, for Learn
+	rows    *rows     // the distinct rows of the mistakes
+	steps   []float64 // the step of each row: Rate·y for two classes, Rate for more
+	index   *rowIndex // rows by value and step; built when needed
 	votes   []vote    // votes[0] is w_0's; votes[k] is the k-th mistake's
 	moves   []moved   // moves[k-1] is the k-th mistake's, for more than two classes
+	made    int       // the visits before the last voter's first
+	visits  int
 	classes []float64
 	stats   Stats
 }
 
-// vote is a voter: the distinct row whose mistake made it (unused for
-// w_0), and its count.
+// vote is a voter: the row whose mistake made it (unused for w_0), and its
+// count.
 type vote struct {
 	row, count int
 }
@@ -101,6 +87,10 @@ type moved struct {
 	up, down int
 }
 
+// mistakeAt is a mistake of a run as Voted keeps it until the run ends:
+// its row and the visits before it.
+type mistakeAt struct{ i, t int }
+
 // Fit trains the voted perceptron on the rows of X with labels y. It runs
 // as Perceptron's Fit does, with the same errors, and keeps the voters of
 // the run of Epochs epochs.
@@ -109,123 +99,163 @@ func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
-	S := scores(ds.classes)
-	s, err := v.settings().resolve(ds.d, S)
-	if err != nil {
-		return err
-	}
-	lin := s.start(ds.d, S)
-	w0 := lin.clone()
-	// Each vote holds first the visit that made it; the count of a vote
-	// is the number of visits from it to the next vote's.
-	votes := []vote{{row: -1}}
-	var moves []moved
-	stats, err := s.run(ds, newRule(ds, &lin, &s, func(i, visit, other int) {
-		votes = append(votes, vote{row: i, count: visit})
-		if S > 1 {
-			moves = append(moves, moved{up: ds.cls[i], down: other})
-		}
-	}))
-	if err != nil {
-		return err
-	}
-	if err := lin.checkFinite(); err != nil {
-		return err
-	}
-	// The last weights survive the epochs not passed too.
-	for k := range votes {
-		next := s.epochs * ds.n
-		if k+1 < len(votes) {
-			next = votes[k+1].count
-		}
-		votes[k].count = next - votes[k].count
-	}
+	return v.fit(ds, v.Rand)
+}
 
-	// Number the distinct mistaken rows, and store each once.
-	slot := make([]int, ds.n) // 1 + the number of row i, or 0 if not stored
-	var first []int           // the rows in the order of their numbers
-	for k := 1; k < len(votes); k++ {
-		i := votes[k].row
-		if slot[i] == 0 {
-			first = append(first, i)
-			slot[i] = len(first)
-		}
-		votes[k].row = slot[i] - 1
+// fit is Fit on the data set ds, shuffling with rnd.
+func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
+	S := scores(ds.classes)
+	s, err := v.settings(rnd).resolve(ds.d, S)
+	if err != nil {
+		return err
 	}
-	rows := newRows(ds.d, len(first), ds.sparse())
-	steps := make([]float64, len(first))
-	for r, i := range first {
-		rows.append(ds.row(i))
-		steps[r] = s.rate
-		if S == 1 {
-			steps[r] *= ds.y[i]
-		}
+	if s.epochs > maxCount/ds.n {
+		return errTooManyVisits(s.epochs, ds.n)
 	}
-	v.unit = 1
-	if s.noBias {
-		v.unit = 0
+	w := newTable(ds.d, S, s.w0, s.noBias)
+	nv := Voted{first: w.clone(), rows: newRows(ds.d, 0, ds.sparse()), votes: []vote{{row: -1}}, classes: ds.classes}
+	var made []mistakeAt
+	r := newRule(ds, &w, S, s.rate)
+	r.kept = nv.keep(&made)
+	stats, err := s.run(ds, r)
+	if err != nil {
+		return err
 	}
-	v.first, v.last, v.rows, v.steps, v.classes, v.stats = w0, lin, rows, steps, ds.classes, stats
-	v.votes, v.moves = slices.Clone(votes), slices.Clone(moves)
+	if err := w.checkFinite(); err != nil {
+		return err
+	}
+	nv.record(ds, made, s.rate, s.epochs*ds.n)
+	nv.last, nv.stats = w, stats
+	nv.copySettings(v)
+	*v = nv
 	return nil
 }
 
-// Predict returns the class of x that the vote chooses: for two classes
-// the second if the vote Score(x) is >= 0 and the first otherwise; for
-// more, the class with the most votes, the first of those if several
-// tie. It panics if the voted perceptron has not been fitted or if len(x)
-// is not the number of columns. Predict and the scoring methods may be
-// called concurrently with each other, but not with Fit.
-func (v *Voted) Predict(x []float64) float64 {
-	v.last.checked(x, "Predict")
-	buf := getScratch(len(v.last.b))
-	v.scores(*buf, vec{val: x})
-	c := decide(v.classes, *buf)
-	putScratch(buf)
-	return c
+// Learn trains the voted perceptron on the rows of X with labels y,
+// visiting each row once, in order, as Perceptron's Learn does, and keeps
+// the voters of the visits. It returns the errors that Perceptron's Learn
+// returns.
+func (v *Voted) Learn(X mat.Matrix, y []float64) error {
+	ds, s, err := v.settings(nil).learnSet(X, y, v.classes, v.Labels, v.first.dim(), v.visits)
+	if err != nil {
+		return err
+	}
+	S := scores(ds.classes)
+	fresh := !v.first.fitted()
+	if fresh {
+		v.first = newTable(ds.d, S, s.w0, s.noBias)
+		v.last = v.first.clone()
+		v.rows, v.votes, v.classes = newRows(ds.d, 0, ds.sparse()), []vote{{row: -1}}, ds.classes
+	}
+	var made []mistakeAt
+	r := newRule(ds, &v.last, S, s.rate)
+	r.guard = true
+	r.kept = v.keep(&made)
+	mistakes, visited, err := s.learn(ds, r)
+	if fresh && visited == 0 {
+		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, OnUpdate: v.OnUpdate}
+		return err
+	}
+	for k := range made {
+		made[k].t += v.visits
+	}
+	v.record(ds, made, s.rate, v.visits+visited)
+	v.stats.Mistakes += mistakes
+	return err
 }
 
-// Score returns the vote of two classes, sum_k c_k·sign(w_k·x+b_k), a
-// whole number between minus and plus the number of visits of the run.
-// It panics as Predict does, and for more classes.
-func (v *Voted) Score(x []float64) float64 {
-	v.last.checkedBinary(x, "Score")
-	var s [1]float64
-	v.scores(s[:], vec{val: x})
-	return s[0]
+// keep returns the hook by which a run keeps its mistakes in made, and
+// with more than two classes the classes they move in v.
+func (v *Voted) keep(made *[]mistakeAt) func(*vec, int, int, move) error {
+	return func(_ *vec, i, t int, mv move) error {
+		*made = append(*made, mistakeAt{i, t})
+		if mv.down >= 0 {
+			v.moves = append(v.moves, moved{up: mv.up, down: mv.down})
+		}
+		return nil
+	}
 }
 
-// Scores returns the votes on x, in dst, which it allocates if dst is
-// nil: for two classes the one vote of Score, and for more the votes for
-// each class, sum_k c_k over the voters k whose greatest score is the
-// class's. It panics as Predict does, or if dst is not nil and has the
-// wrong length.
-func (v *Voted) Scores(dst, x []float64) []float64 {
-	v.last.checked(x, "Scores")
-	dst = scoresDst(dst, len(v.last.b))
-	v.scores(dst, vec{val: x})
-	return dst
+// record adds the voters of the mistakes made, on rows of ds at the visits
+// they give, with the rate, to those of v, and counts the visits of the
+// last voter up to end, the visits of v's training so far.
+func (v *Voted) record(ds *dataset, made []mistakeAt, rate float64, end int) {
+	// Room for every distinct row of the mistakes, and for their votes, so
+	// that the run's store grows at once.
+	slot := make([]int, ds.n) // 1 + the stored row of row i, once found
+	rows, nnz := 0, 0
+	for _, m := range made {
+		if slot[m.i] == 0 {
+			slot[m.i] = -1
+			rows++
+			nnz += len(ds.row(m.i).val)
+		}
+	}
+	clear(slot)
+	v.rows.reserve(rows, nnz)
+	v.steps = slices.Grow(v.steps, rows)
+	v.votes = slices.Grow(v.votes, len(made))
+	if v.index == nil {
+		v.index = newRowIndex(v.rows, v.steps, rows)
+	}
+	v.index.next, v.index.hash = slices.Grow(v.index.next, rows), slices.Grow(v.index.hash, rows)
+	for _, m := range made {
+		r := slot[m.i] - 1
+		if r < 0 {
+			r = v.store(ds, m.i, rate)
+			slot[m.i] = r + 1
+		}
+		v.votes[len(v.votes)-1].count = m.t - v.made
+		v.votes = append(v.votes, vote{row: r})
+		v.made = m.t
+	}
+	v.votes[len(v.votes)-1].count = end - v.made
+	v.visits = end
 }
 
-// scores sets dst to the votes on x.
+// store returns the stored row equal to row i of ds with its step,
+// storing it if there is none.
+func (v *Voted) store(ds *dataset, i int, rate float64) int {
+	step := rate
+	if len(v.first.b) == 1 {
+		step *= ds.sign(i)
+	}
+	x := ds.row(i)
+	r, h := v.index.find(v.rows, v.steps, x, step)
+	if r < 0 {
+		r = v.rows.n
+		v.rows.append(x)
+		v.steps = append(v.steps, step)
+		v.index.add(h)
+	}
+	return r
+}
+
+// scores sets dst to the votes on x. A voter's score is that of the voter
+// before it plus its mistake's step times x_k·x+1, or times x_k·x through
+// the origin, so one dot product per stored row gives every voter's.
 func (v *Voted) scores(dst []float64, x vec) {
 	S := len(dst)
-	buf := getScratch(len(v.steps) + 2*S)
-	defer putScratch(buf)
-	t, s, votes := (*buf)[:len(v.steps)], (*buf)[len(v.steps):len(v.steps)+S], dst
+	buf := getBuffer(len(v.steps) + S)
+	defer putBuffer(buf)
+	t, s, votes := (*buf)[:len(v.steps)], (*buf)[len(v.steps):], dst
+	unit := 1.0
+	if v.first.noBias {
+		unit = 0
+	}
 	if x.ind == nil && !v.rows.sparse() {
 		// Dense rows and x, the common case, without copies of a vec, and
 		// with the rows in a local, one load away after each call.
 		rows := *v.rows
 		for r, step := range v.steps {
-			t[r] = step * (floats.Dot(rows.dense(r), x.val) + v.unit)
+			t[r] = step * (floats.Dot(rows.dense(r), x.val) + unit)
 		}
 	} else {
 		for r, step := range v.steps {
-			t[r] = step * (v.rows.row(r).dotVec(x) + v.unit)
+			t[r] = step * (v.rows.row(r).dotVec(x) + unit)
 		}
 	}
-	v.first.scores(s, &x)
+	v.first.scores(s, &x, 0)
 	clear(votes)
 	if S == 1 {
 		// Sums in scalars, which stay in registers, where a sum in dst
@@ -248,72 +278,189 @@ func (v *Voted) scores(dst []float64, x vec) {
 	}
 }
 
-// ScoreRows returns the votes on the rows of X, dense or sparse, in dst,
-// which it allocates if dst is nil: those of row i at dst[i·S:(i+1)·S], S
-// being the number of scores. It spreads the rows over GOMAXPROCS
-// goroutines. It panics as Predict does, if X does not have the number of
-// columns the model was fitted on, if dst is not nil and has the wrong
-// length, or if X is a mat.RowNonZeroDoer that yields an element out of
-// range or not finite.
-func (v *Voted) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	l := v.last.fittedFor("ScoreRows")
-	n, _ := X.Dims()
-	S := len(l.b)
-	dst = rowsDst(dst, n*S)
-	eachRow(X, l.dim(), func() func(int, vec) {
-		return func(i int, x vec) { v.scores(dst[i*S:i*S+S], x) }
-	})
-	return dst
+// sign returns the vote of a score: +1 for a score of zero, as decide has
+// it.
+func sign(a float64) float64 {
+	if a >= 0 {
+		return 1
+	}
+	return -1
 }
 
-// PredictRows returns the classes of the rows of X, dense or sparse, as
-// Predict chooses them, in dst, which it allocates if dst is nil. It
-// panics as ScoreRows does.
+// predictor returns the voted perceptron as the prediction methods read
+// it.
+func (v *Voted) predictor() predictor {
+	if !v.first.fitted() {
+		return predictor{}
+	}
+	return predictor{classes: v.classes, d: v.first.dim(), S: len(v.first.b), scores: v.scores}
+}
+
+// Predict returns the class of x that the vote chooses: for two classes
+// the second if the vote is >= 0 and the first otherwise; for more, the
+// class with the most votes, the first of those if several tie. It panics
+// as Perceptron's Predict does.
+func (v *Voted) Predict(x []float64) float64 { return predictOne(v.predictor(), x) }
+
+// ScoreRows returns the votes on the rows of X, as Scorer says: for two
+// classes the vote sum_k c_k·sign(w_k·x+b_k), a whole number between
+// minus and plus the number of visits, and for more the votes for each
+// class.
+func (v *Voted) ScoreRows(dst []float64, X mat.Matrix) []float64 {
+	return v.predictor().scoreRows(dst, X)
+}
+
+// PredictRows returns the classes of the rows of X, as Predict chooses
+// them.
 func (v *Voted) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	l := v.last.fittedFor("PredictRows")
-	n, _ := X.Dims()
-	dst = rowsDst(dst, n)
-	eachRow(X, l.dim(), func() func(int, vec) {
-		s := make([]float64, len(l.b))
-		return func(i int, x vec) {
-			v.scores(s, x)
-			dst[i] = decide(v.classes, s)
-		}
-	})
-	return dst
+	return v.predictor().predictRows(dst, X)
 }
 
 // Classes returns a copy of the classes, in ascending order, or nil if
 // the voted perceptron has not been fitted.
-func (v *Voted) Classes() []float64 {
-	return slices.Clone(v.classes)
+func (v *Voted) Classes() []float64 { return slices.Clone(v.classes) }
+
+// Stats returns a description of the training of the voted perceptron.
+func (v *Voted) Stats() Stats { return v.stats.clone() }
+
+func (v *Voted) settings(rnd *rand.Rand) settings {
+	return settings{epochs: v.Epochs, rate: v.Rate, rnd: rnd, noBias: v.NoBias, w0: v.InitWeights, onUpdate: v.OnUpdate}
 }
 
-// Weights returns a copy of the last weights of the run, w_K, those that
-// Perceptron with the same settings ends with, laid out as Perceptron's
-// Weights. The vote uses them only as one voter among the others. Weights
-// returns nil if the voted perceptron has not been fitted.
-func (v *Voted) Weights() []float64 {
-	return slices.Clone(v.last.w)
+// copySettings sets the settings of v to those of u.
+func (v *Voted) copySettings(u *Voted) {
+	v.Epochs, v.Rate, v.Rand, v.NoBias, v.InitWeights, v.Labels, v.OnUpdate = u.Epochs, u.Rate, u.Rand, u.NoBias, u.InitWeights, u.Labels, u.OnUpdate
 }
 
-// Bias returns the last bias of the run, b_K, of two classes, or 0 if the
-// voted perceptron has not been fitted. It panics for more classes.
-func (v *Voted) Bias() float64 {
-	return v.last.bias("Bias")
+func (v *Voted) source() *rand.Rand { return v.Rand }
+
+// votedJSON is the JSON form of the voters of Voted, as Voted keeps them.
+// The running weights are not saved: they are the first moved by the
+// update of every mistake, and loading computes them so.
+type votedJSON struct {
+	linearJSON            // the classes, and w_0 and b_0
+	Rows        rowsJSON  `json:"rows"`  // the distinct rows of the mistakes, in the order of their first
+	Steps       []float64 `json:"steps"` // the step of each row
+	MistakeRows []int     `json:"mistakeRows"`
+	MistakeUp   []int     `json:"mistakeUp,omitempty"`
+	MistakeDown []int     `json:"mistakeDown,omitempty"` // the classes each mistake moved, with more than two
+	Counts      []int     `json:"counts"`                // c_0, then the count of the voter each mistake made
 }
 
-// Biases returns a copy of the last biases of the run.
-func (v *Voted) Biases() []float64 {
-	return slices.Clone(v.last.b)
+// MarshalJSON returns the saved form of the fitted voted perceptron, as
+// Perceptron's MarshalJSON does, with the voters as Voted keeps them: the
+// first weights and biases, the distinct rows of the mistakes with their
+// steps, the row of each mistake and the classes it moved, and the count
+// of each voter.
+func (v Voted) MarshalJSON() ([]byte, error) {
+	if !v.first.fitted() {
+		return marshal("Voted", false, nil, nil, nil)
+	}
+	m := votedJSON{
+		linearJSON:  linearJSON{v.classes, v.first.json()},
+		Rows:        rowsToJSON(v.rows),
+		Steps:       v.steps,
+		MistakeRows: make([]int, len(v.votes)-1),
+		Counts:      make([]int, len(v.votes)),
+	}
+	if v.moves != nil {
+		m.MistakeUp, m.MistakeDown = make([]int, len(v.moves)), make([]int, len(v.moves))
+	}
+	for k, vt := range v.votes {
+		if k > 0 {
+			m.MistakeRows[k-1] = vt.row
+		}
+		m.Counts[k] = vt.count
+	}
+	for k, mv := range v.moves {
+		m.MistakeUp[k], m.MistakeDown[k] = mv.up, mv.down
+	}
+	return marshal("Voted", true, v.settings(nil).json(v.Labels), m, &v.stats)
 }
 
-// Stats returns a description of the training run of the last successful
-// Fit.
-func (v *Voted) Stats() Stats {
-	return v.stats.clone()
+// UnmarshalJSON sets the voted perceptron to the one saved in data, as
+// Perceptron's UnmarshalJSON does.
+func (v *Voted) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s settingsJSON
+	var m votedJSON
+	first, st, err := loadTable(data, "Voted", &s, &m, &m.linearJSON)
+	if err != nil {
+		return err
+	}
+	nv := Voted{first: first, last: first.clone(), classes: m.Classes, stats: st}
+	if err := nv.load(&m, st.Mistakes); err != nil {
+		return wrap("Voted", err)
+	}
+	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.Labels = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels
+	nv.copySettings(v)
+	*v = nv
+	return nil
 }
 
-func (v *Voted) settings() settings {
-	return settings{epochs: v.Epochs, rate: v.Rate, rnd: v.Rand, noBias: v.NoBias, w0: v.InitWeights, b0: v.InitBias, labels: v.Labels, onUpdate: v.OnUpdate}
+// load sets the voters of v, whose first and last weights are w_0, to
+// those of m, of the given number of mistakes.
+func (v *Voted) load(m *votedJSON, mistakes int) error {
+	rows, err := m.Rows.rows(v.first.dim())
+	if err != nil {
+		return err
+	}
+	n, S := len(m.MistakeRows), len(v.first.b)
+	switch {
+	case len(m.Steps) != rows.n:
+		return fmt.Errorf("it has %d rows and %d steps, want as many", rows.n, len(m.Steps))
+	case len(m.Counts) != n+1:
+		return fmt.Errorf("it has %d mistakes and %d counts, want one count more", n, len(m.Counts))
+	case S > 1 && (len(m.MistakeUp) != n || len(m.MistakeDown) != n):
+		return fmt.Errorf("it has %d mistakes and %d and %d classes they moved, want as many", n, len(m.MistakeUp), len(m.MistakeDown))
+	case S == 1 && (m.MistakeUp != nil || m.MistakeDown != nil):
+		return errors.New("it has two classes and the classes its mistakes moved")
+	case n != mistakes:
+		return fmt.Errorf("it has %d mistakes, but its stats %d", n, mistakes)
+	case m.Counts[0] < 0 || m.Counts[0] > maxCount:
+		return fmt.Errorf("its first count is %d, want 0 to 2^53", m.Counts[0])
+	}
+	if j := nonFinite(m.Steps); j >= 0 {
+		return fmt.Errorf("its step %d is %v, want a finite value", j, m.Steps[j])
+	}
+	v.rows, v.steps, v.votes = rows, m.Steps, make([]vote, n+1)
+	v.votes[0] = vote{row: -1, count: m.Counts[0]}
+	visits, seen := m.Counts[0], 0
+	for k, r := range m.MistakeRows {
+		c := m.Counts[k+1]
+		switch {
+		case r < 0 || r > seen || r >= rows.n:
+			// Rows are stored in the order of their first mistake.
+			return fmt.Errorf("its mistake %d is on row %d, want one of the first %d of its %d rows", k+1, r, seen+1, rows.n)
+		case c < 1 || c > maxCount-visits:
+			return fmt.Errorf("its count %d is %d, want 1 or more, and 2^53 in all", k+1, c)
+		}
+		if r == seen {
+			seen++
+		}
+		visits += c
+		v.votes[k+1] = vote{row: r, count: c}
+		mv := move{up: 0, down: -1, step: m.Steps[r]}
+		if S > 1 {
+			mv = move{up: m.MistakeUp[k], down: m.MistakeDown[k], step: m.Steps[r]}
+			if mv.up < 0 || mv.up >= S || mv.down < 0 || mv.down >= S || mv.up == mv.down {
+				return fmt.Errorf("its mistake %d moves classes %d and %d, want two of the %d", k+1, mv.up, mv.down, S)
+			}
+			v.moves = append(v.moves, moved{mv.up, mv.down})
+		}
+		x := rows.row(r)
+		v.last.add(&x, r, 0, mv)
+	}
+	if seen != rows.n {
+		return fmt.Errorf("it has %d rows, but its mistakes are on %d", rows.n, seen)
+	}
+	if v.last.checkFinite() != nil {
+		return errors.New("its last weights overflow")
+	}
+	v.visits, v.made = visits, visits-v.votes[n].count
+	return nil
 }
+
+func (v *Voted) width() int { return v.first.dim() }

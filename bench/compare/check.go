@@ -150,7 +150,8 @@ func (r *run) checkSklearn() {
 		if err != nil {
 			r.verdict(what, outcome{false, err.Error()})
 		} else {
-			r.verdict(what, compareWeights(append(p.Weights(), p.Bias()), coef))
+			w, b := p.Weights()
+			r.verdict(what, compareWeights(slices.Concat(w, b), coef))
 		}
 	}
 	if a, ok := r.fitted["Averaged"]; ok && r.ran("scikit-learn", "sgd-avg") {
@@ -190,14 +191,16 @@ func (r *run) checkAveraged(a perceptron.Scorer) {
 	}
 	if lin, ok := a.(*perceptron.Averaged); ok {
 		what := fmt.Sprintf("Averaged = scikit-learn averaged SGDClassifier after %d epochs: weights and bias up to a positive factor", k)
-		r.verdict(what, compareScaled(lin.Weights(), lin.Bias(), coef, tol))
+		w, b := lin.Weights()
+		r.verdict(what, compareScaled(w, b[0], coef, tol))
 	}
 	// The weights under the average are the perceptron's: this shows that
 	// the averaged model was trained on the same mistakes. (scikit-learn
 	// does not keep the last bias when it averages.)
 	if p, ok := r.fitted["Perceptron"].(*perceptron.Perceptron); ok {
 		what := fmt.Sprintf("Perceptron = scikit-learn averaged SGDClassifier's last, unaveraged weights after %d epochs", k)
-		r.verdict(what, compareWeights(p.Weights(), standard))
+		w, _ := p.Weights()
+		r.verdict(what, compareWeights(w, standard))
 	}
 }
 

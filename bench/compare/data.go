@@ -142,6 +142,24 @@ func csrBytes(m *perceptron.CSR) uint64 {
 	return uint64(8 * (r + 1 + 2*m.NNZ()))
 }
 
+// csrSlices returns the three slices of the compressed sparse rows of m,
+// copied from DoRowNonZero, for the loops that read the rows bare: row i
+// holds the values val[ptr[i]:ptr[i+1]] at the columns ind[ptr[i]:ptr[i+1]].
+func csrSlices(m *perceptron.CSR) (ptr, ind []int, val []float64) {
+	r, _ := m.Dims()
+	ptr = make([]int, 1, r+1)
+	ind = make([]int, 0, m.NNZ())
+	val = make([]float64, 0, m.NNZ())
+	for i := range r {
+		m.DoRowNonZero(i, func(_, j int, v float64) {
+			ind = append(ind, j)
+			val = append(val, v)
+		})
+		ptr = append(ptr, len(ind))
+	}
+	return ptr, ind, val
+}
+
 func mb(bytes uint64) float64 { return float64(bytes) / 1e6 }
 
 // loadSynthetic returns synth.Data's set of synthN+synthNTest rows, split
@@ -168,11 +186,10 @@ func writeCSR(base string, m *perceptron.CSR) error {
 	ind := make([]int64, 0, m.NNZ())
 	val := make([]float64, 0, m.NNZ())
 	for i := range r {
-		is, vs := m.Row(i)
-		for _, j := range is {
+		m.DoRowNonZero(i, func(_, j int, v float64) {
 			ind = append(ind, int64(j))
-		}
-		val = append(val, vs...)
+			val = append(val, v)
+		})
 		ptr = append(ptr, int64(len(ind)))
 	}
 	for ext, data := range map[string]any{".indptr": ptr, ".indices": ind, ".data": val} {

@@ -167,7 +167,7 @@ func kernelTarget(acc, ours, svc float64) (string, bool) {
 
 // supportVectors returns the number of support vectors of k.
 func supportVectors(k *perceptron.Kernel) int {
-	sv, _ := k.SupportVectors()
+	sv, _, _ := k.SupportVectors()
 	r, _ := sv.Dims()
 	return r
 }

@@ -131,15 +131,15 @@ func parseLiblinear(out []byte) (classified, error) {
 func writeLibsvm(w io.Writer, X *perceptron.CSR, y []float64) error {
 	n, _ := X.Dims()
 	var line []byte
+	add := func(_, j int, v float64) {
+		line = append(line, ' ')
+		line = strconv.AppendInt(line, int64(j+1), 10)
+		line = append(line, ':')
+		line = strconv.AppendFloat(line, v, 'g', -1, 64)
+	}
 	for i := range n {
 		line = strconv.AppendFloat(line[:0], y[i], 'g', -1, 64)
-		ind, val := X.Row(i)
-		for k, j := range ind {
-			line = append(line, ' ')
-			line = strconv.AppendInt(line, int64(j+1), 10)
-			line = append(line, ':')
-			line = strconv.AppendFloat(line, val[k], 'g', -1, 64)
-		}
+		X.DoRowNonZero(i, add)
 		line = append(line, '\n')
 		if _, err := w.Write(line); err != nil {
 			return err

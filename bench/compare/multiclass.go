@@ -262,9 +262,9 @@ func (r *run) checkOneVsRest() {
 	// intercept_ a bias per class.
 	var w, b []float64
 	for _, m := range o.Models() {
-		p := m.(*perceptron.Perceptron)
-		w = append(w, p.Weights()...)
-		b = append(b, p.Bias())
+		pw, pb := m.(*perceptron.Perceptron).Weights()
+		w = append(w, pw...)
+		b = append(b, pb...)
 	}
 	r.verdict(what, compareWeights(append(w, b...), coef))
 }

@@ -35,19 +35,19 @@ var classifiers = []struct {
 }{
 	{"perceptron", func(o *options) model {
 		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, Labels: o.labels, OnUpdate: o.onUpdate()}
+			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate()}
 	}},
 	{"pocket", func(o *options) model {
 		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, Labels: o.labels, OnUpdate: o.onUpdate(), Ratchet: o.ratchet}
+			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Ratchet: o.ratchet}
 	}},
 	{"averaged", func(o *options) model {
 		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, Labels: o.labels, OnUpdate: o.onUpdate()}
+			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate()}
 	}},
 	{"voted", func(o *options) model {
 		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, InitBias: o.initBias, Labels: o.labels, OnUpdate: o.onUpdate()}
+			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate()}
 	}},
 	{"kernel", func(o *options) model {
 		return &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
@@ -75,6 +75,10 @@ func newModel(name string, o *options) (model, bool) {
 	return nil, false
 }
 
+// defaultEpochs is the most epochs of a classifier whose Epochs is zero,
+// as the library documents it.
+const defaultEpochs = 1000
+
 // options are the classifiers' settings as the flags give them.
 type options struct {
 	epochs      int
@@ -83,7 +87,6 @@ type options struct {
 	seed        uint64
 	noBias      bool
 	initWeights []float64
-	initBias    float64
 	ratchet     bool
 	kernel      string
 	degree      int
@@ -101,7 +104,7 @@ type options struct {
 
 // addFlags defines the settings flags on fs.
 func (o *options) addFlags(fs *flag.FlagSet) {
-	fs.IntVar(&o.epochs, "epochs", 0, "most passes over the training data; 0 means 1000")
+	fs.IntVar(&o.epochs, "epochs", 0, "most passes over the training data; 0 means "+strconv.Itoa(defaultEpochs))
 	fs.Float64Var(&o.rate, "rate", 0, "learning rate; 0 means 1")
 	fs.BoolVar(&o.shuffle, "shuffle", false, "visit the training rows in a fresh random order each epoch, seeded by -seed")
 	fs.BoolVar(&o.noBias, "no-bias", false, "train without a bias: a hyperplane through the origin")
@@ -110,7 +113,6 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 		o.initWeights = w
 		return err
 	})
-	fs.Float64Var(&o.initBias, "init-bias", 0, "all but kernel: the bias that training starts from, with two classes")
 	fs.BoolVar(&o.ratchet, "ratchet", false, "pocket: keep the pocket by Gallant's ratchet, which counts only weights with a record run, not the best weights of the run (faster)")
 	fs.Func("kernel", "kernel: the kernel `K`: linear (the default; the demo's is rbf), poly, (gamma·x·z + coef0)^degree, or rbf, exp(-gamma·|x-z|²)", func(s string) error {
 		switch s {
@@ -125,21 +127,27 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&o.coef0, "coef0", 0, "kernel: coef0 of -kernel poly")
 	fs.IntVar(&o.budget, "budget", 0, "kernel: the most mistakes, and so support vectors, the hypothesis keeps; 0 means no limit")
 	fs.Func("prediction", "kernel: the prediction `RULE`: last (the default; the demo's is averaged), voted or averaged", func(s string) error {
-		for _, p := range []perceptron.Prediction{perceptron.PredictLast, perceptron.PredictVoted, perceptron.PredictAveraged} {
-			if s == p.String() {
-				o.prediction = p
-				return nil
-			}
+		p, ok := predictions[s]
+		if !ok {
+			return fmt.Errorf("%q is not last, voted or averaged", s)
 		}
-		return fmt.Errorf("%q is not last, voted or averaged", s)
+		o.prediction = p
+		return nil
 	})
+}
+
+// predictions are the kernel's prediction rules by the names that
+// -prediction takes, which are those of the library's JSON.
+var predictions = map[string]perceptron.Prediction{
+	"last":     perceptron.PredictLast,
+	"voted":    perceptron.PredictVoted,
+	"averaged": perceptron.PredictAveraged,
 }
 
 // only names the classifiers that take a settings flag, for the flags
 // that not every classifier takes.
 var only = map[string][]string{
 	"init-weights": {"perceptron", "pocket", "averaged", "voted"},
-	"init-bias":    {"perceptron", "pocket", "averaged", "voted"},
 	"ratchet":      {"pocket"},
 	"kernel":       {"kernel"},
 	"degree":       {"kernel"},
@@ -191,11 +199,10 @@ func joinWords(words []string, conj string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
-// kernelFunc returns the kernel of the flags; nil means linear.
+// kernelFunc returns the kernel of the flags: nil, the library's linear
+// kernel, for linear or none.
 func (o *options) kernelFunc() perceptron.KernelFunc {
 	switch o.kernel {
-	case "linear":
-		return perceptron.Linear{}
 	case "poly":
 		return perceptron.Poly{Degree: o.degree, Gamma: o.gamma, Coef0: o.coef0}
 	case "rbf":

@@ -123,7 +123,8 @@ func TestBadInput(t *testing.T) {
 		{"f.csv", good, []string{"-rate", "NaN"}, 2, "training perceptron: Rate is NaN"},
 		{"f.csv", good, []string{"-init-weights", "1,x"}, 2, `invalid value "1,x" for flag -init-weights`},
 		{"f.csv", good, []string{"-init-weights", "1,2,3"}, 2, "training perceptron: InitWeights has length 3, want 2"},
-		{"f.csv", good, []string{"-no-bias", "-init-bias", "1"}, 2, "training perceptron: InitBias is 1 with NoBias set, want 0"},
+		// The library's biases start at zero: there is no -init-bias.
+		{"f.csv", good, []string{"-init-bias", "1"}, 2, "train: flag provided but not defined: -init-bias"},
 		{"f.csv", good, []string{"-classifier", "forest"}, 2, `-classifier "forest": want one of perceptron`},
 		{"f.csv", good, []string{"-pos", "1"}, 2, "-pos and -neg go together"},
 		{"f.csv", good, []string{"-pos", "1", "-neg", "1.0"}, 2, `-pos "1" and -neg "1.0" are the same label`},
@@ -230,7 +231,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"train", "-classifier", "kernel", "-o", "m.json", "-kernel", "rbf", "-degree", "2", data}, "-degree: only -kernel poly has a degree"},
 		{[]string{"train", "-o", "m.json", "-kernel", "rbf", data}, "-kernel: only -classifier kernel takes this flag"},
 		{[]string{"train", "-classifier", "averaged", "-o", "m.json", "-ratchet", data}, "-ratchet: only -classifier pocket takes this flag"},
-		{[]string{"train", "-classifier", "kernel", "-o", "m.json", "-init-bias", "1", data}, "-init-bias: only -classifier perceptron, pocket, averaged or voted takes this flag"},
+		{[]string{"train", "-classifier", "kernel", "-o", "m.json", "-init-weights", "1,1", data}, "-init-weights: only -classifier perceptron, pocket, averaged or voted takes this flag"},
 		{[]string{"eval", "-classifier", "voted", "-prediction", "voted", data}, "-prediction: only -classifier kernel takes this flag"},
 		{[]string{"eval", "-classifier", "kernel", "-kernel", "rbf", "-degree", "0", data}, "-degree: only -kernel poly has a degree"},
 		{[]string{"demo", "-kernel", "linear", "-coef0", "1"}, "-coef0: only -kernel poly has coef0"},

@@ -62,21 +62,19 @@ func fitSparseScaler(m *perceptron.CSR) *scaler {
 	mean := make([]float64, d)
 	count := make([]int, d)
 	for i := range n {
-		ind, val := m.Row(i)
-		for k, j := range ind {
-			mean[j] += val[k]
+		m.DoRowNonZero(i, func(_, j int, v float64) {
+			mean[j] += v
 			count[j]++
-		}
+		})
 	}
 	floats.Scale(1/float64(n), mean)
 	// The sum of squares of the deviations from the mean, the zeros' in
 	// one term: a sum of squares, which does not cancel.
 	scale := make([]float64, d)
 	for i := range n {
-		ind, val := m.Row(i)
-		for k, j := range ind {
-			scale[j] += (val[k] - mean[j]) * (val[k] - mean[j])
-		}
+		m.DoRowNonZero(i, func(_, j int, v float64) {
+			scale[j] += (v - mean[j]) * (v - mean[j])
+		})
 	}
 	for j, ss := range scale {
 		scale[j] = deviation(ss+float64(n-count[j])*mean[j]*mean[j], mean[j], n)
@@ -185,7 +183,7 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 	}
 	if o.progress != nil {
 		n, _ := train.X.Dims()
-		o.progress.begin(name, cmp.Or(o.epochs, perceptron.DefaultEpochs), n, !o.shuffle)
+		o.progress.begin(name, cmp.Or(o.epochs, defaultEpochs), n, !o.shuffle)
 	}
 	start := time.Now()
 	err := m.Fit(train.X, train.values())

@@ -28,17 +28,19 @@ import (
 // sparse rows, which are scaled, not centred, or neither. A file whose
 // name ends in .gz is gzipped.
 //
-// A program reads a model file with json.Unmarshal into a classifier of
-// its type, which ignores the member. What a program writes with
-// json.Marshal of a classifier reads as a model file without the member: its classes are named by
-// their values, its features are not standardised, and the label column
-// of a CSV file is the last, as in training.
+// The library refuses members that its format does not define, so a
+// program reads a model file by removing the member "command" and giving
+// the rest to perceptron.Unmarshal, or to the UnmarshalJSON of a
+// classifier of its type, as the command does. What a program writes
+// with json.Marshal of a classifier reads as a model file without the
+// member: its classes are named by their values, its features are not
+// standardised, and the label column of a CSV file is the last, as in
+// training.
 //
 // Files of versions 1 and 2 wrapped the library's form in an object of
-// their own, {"format": "perceptron-command-model", "version", "classifier",
-// "features", "pos", "neg", "label", "mean", "scale", "model"}; version 1
-// had no label column, and predict's default for it was none, which such
-// a file keeps. They still load, as models of the classes -pos and -neg.
+// their own, {"format": "perceptron-command-model", ...}. The library's
+// form in them is one that the library no longer reads, so the command
+// tells such a file apart only to say so.
 const (
 	modelFormat  = "perceptron-command-model"
 	modelVersion = 3
@@ -53,20 +55,6 @@ type commandJSON struct {
 	Picked   bool      `json:"picked"`
 	Mean     []float64 `json:"mean"`
 	Scale    []float64 `json:"scale"`
-}
-
-// oldModelFile is a model file of version 1 or 2.
-type oldModelFile struct {
-	Format     string          `json:"format"`
-	Version    int             `json:"version"`
-	Classifier string          `json:"classifier"`
-	Features   int             `json:"features"`
-	Pos        string          `json:"pos"`
-	Neg        string          `json:"neg"`
-	Label      string          `json:"label"`
-	Mean       []float64       `json:"mean"`
-	Scale      []float64       `json:"scale"`
-	Model      json.RawMessage `json:"model"`
 }
 
 // saved is a model as the command saves and loads it.
@@ -156,17 +144,16 @@ func loadModel(path string) (*saved, error) {
 
 func decodeModel(data []byte) (*saved, error) {
 	var head struct {
-		Format  string          `json:"format"`
-		Type    string          `json:"type"`
-		Version int             `json:"version"`
-		Command json.RawMessage `json:"command"`
+		Format  string `json:"format"`
+		Type    string `json:"type"`
+		Version int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("not a model: %v", err)
 	}
 	switch {
 	case head.Format == modelFormat:
-		return decodeOld(data, head.Version)
+		return nil, fmt.Errorf("a model file of the command's old format, version %d, which holds a form of the library's that it no longer reads: train the model again", head.Version)
 	case head.Format != "" || head.Type == "":
 		return nil, errors.New("not a model file of this command, nor a model of the library: no type")
 	}
@@ -174,30 +161,20 @@ func decodeModel(data []byte) (*saved, error) {
 	if !ok || reflect.TypeOf(m).Elem().Name() != head.Type {
 		return nil, fmt.Errorf("the model is of type %q, which the command does not know: want %s", head.Type, typeNames())
 	}
-	// The library ignores members beside its own; a misspelt "command"
-	// would lose the standardisation without a word.
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
+	lib, command, err := splitCommand(data)
+	if err != nil {
 		return nil, err
 	}
-	for k := range obj {
-		switch k {
-		case "type", "version", "settings", "model", "stats", "command":
-		default:
-			return nil, fmt.Errorf("unknown member %q, want type, version, settings, model, stats and command", k)
-		}
-	}
-	lib := data
-	if err := json.Unmarshal(lib, m); err != nil {
+	if err := m.UnmarshalJSON(lib); err != nil {
 		return nil, errors.New(libError(err))
 	}
 	s := &saved{classifier: strings.ToLower(head.Type), m: m, features: modelFeatures(m, lib)}
-	if head.Command == nil {
+	if command == nil {
 		s.bare, s.label, s.classes = true, defaultLabel, valueClasses(m.Classes())
 		return s, nil
 	}
 	var c commandJSON
-	dec := json.NewDecoder(bytes.NewReader(head.Command))
+	dec := json.NewDecoder(bytes.NewReader(command))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("member command: %v", err)
@@ -229,59 +206,21 @@ func decodeModel(data []byte) (*saved, error) {
 	return s, nil
 }
 
-// decodeOld decodes a model file of version 1 or 2.
-func decodeOld(data []byte, version int) (*saved, error) {
-	if version != 2 && version != 1 {
-		return nil, fmt.Errorf("model file version %d, want %d, 2 or 1", version, modelVersion)
+// splitCommand returns the model file data without its member "command",
+// the library's JSON of the classifier, and the member, nil if there is
+// none: the library refuses the members that it does not define.
+func splitCommand(data []byte) (lib, command json.RawMessage, err error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, nil, fmt.Errorf("not a model: %v", err)
 	}
-	var f oldModelFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, err
-	}
-	switch {
-	case version == 1 && f.Label != "":
-		return nil, errors.New("a label column in a model file of version 1, which has none")
-	case version == 1:
-		f.Label = "none"
-	case f.Label == "":
-		return nil, errors.New("no label column, want the -label of training")
-	}
-	switch {
-	case f.Features < 1:
-		return nil, fmt.Errorf("%d features, want at least 1", f.Features)
-	case f.Pos == "" || f.Neg == "" || sameLabel(f.Pos, f.Neg):
-		return nil, fmt.Errorf("labels %q and %q, want two different labels", f.Pos, f.Neg)
-	}
-	sc, err := checkScaler(f.Mean, f.Scale, f.Features)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := newModel(f.Classifier, &options{})
+	command, ok := obj["command"]
 	if !ok {
-		return nil, fmt.Errorf("classifier %q is not one of %s", f.Classifier, classifierNames())
+		return data, nil, nil
 	}
-	// The command names the types itself: the library's message would
-	// put "a" before any name.
-	var typ struct {
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(f.Model, &typ) == nil && typ.Type != "" {
-		if want := reflect.TypeOf(m).Elem().Name(); typ.Type != want {
-			return nil, fmt.Errorf("the model is %s %s, not %s %s", article(typ.Type), typ.Type, article(want), want)
-		}
-	}
-	if err := json.Unmarshal(f.Model, m); err != nil {
-		return nil, errors.New(libError(err))
-	}
-	if d := modelFeatures(m, f.Model); d != f.Features {
-		return nil, fmt.Errorf("%s, but the model has %d", plural(f.Features, "feature"), d)
-	}
-	if values := m.Classes(); !slices.Equal(values, []float64{-1, 1}) {
-		return nil, fmt.Errorf("the model's classes are %v, want -1 and +1", values)
-	}
-	return &saved{classifier: f.Classifier, m: m, features: f.Features, classes: pickedClasses(f.Pos, f.Neg), label: f.Label, sc: sc}, nil
+	delete(obj, "command")
+	lib, err = json.Marshal(obj)
+	return lib, command, err
 }
 
 // checkScaler returns the standardisation of means and scales of d
@@ -307,19 +246,26 @@ func checkScaler(mean, scale []float64, d int) (*scaler, error) {
 }
 
 // modelFeatures returns the number of features of the rows that m scores,
-// whose JSON form is lib.
+// whose JSON form is lib, which has loaded into m.
 func modelFeatures(m model, lib []byte) int {
-	if w, ok := m.(interface{ Weights() []float64 }); ok {
-		return len(w.Weights()) / numScores(m)
+	if w, ok := m.(interface{ Weights() (w, b []float64) }); ok {
+		w, _ := w.Weights()
+		return len(w) / numScores(m)
 	}
-	// A kernel's support vectors may be none: its JSON form tells.
-	var k struct {
+	// Voted has no weights of its own, and a kernel's support vectors may
+	// be none: the JSON form tells, by the weights of the first voter and
+	// by the kernel's features.
+	var j struct {
 		Model struct {
-			Features int `json:"features"`
+			Features int       `json:"features"`
+			Weights  []float64 `json:"weights"`
 		} `json:"model"`
 	}
-	json.Unmarshal(lib, &k)
-	return k.Model.Features
+	json.Unmarshal(lib, &j)
+	if j.Model.Features > 0 {
+		return j.Model.Features
+	}
+	return len(j.Model.Weights) / numScores(m)
 }
 
 // typeNames returns the types of the library's classifiers that the

@@ -34,24 +34,24 @@ func copyCSR(m *perceptron.CSR, rows []int, c int, scale []float64) (*perceptron
 		}
 		return rows[k]
 	}
-	nnz := 0
-	for k := range n {
-		ind, _ := m.Row(row(k))
-		nnz += len(ind)
+	nnz := m.NNZ()
+	if rows != nil {
+		nnz = 0
+		for _, i := range rows {
+			m.DoRowNonZero(i, func(_, _ int, _ float64) { nnz++ })
+		}
 	}
 	ptr := make([]int, 1, n+1)
 	ind := make([]int, 0, nnz)
 	val := make([]float64, 0, nnz)
 	for k := range n {
-		ri, rv := m.Row(row(k))
-		ind = append(ind, ri...)
-		if scale == nil {
-			val = append(val, rv...)
-		} else {
-			for q, j := range ri {
-				val = append(val, rv[q]/scale[j])
+		m.DoRowNonZero(row(k), func(_, j int, v float64) {
+			if scale != nil {
+				v /= scale[j]
 			}
-		}
+			ind = append(ind, j)
+			val = append(val, v)
+		})
 		ptr = append(ptr, len(ind))
 	}
 	return perceptron.NewCSR(n, c, ptr, ind, val)
@@ -75,10 +75,7 @@ func denseOf(m *perceptron.CSR) *mat.Dense {
 	X := mat.NewDense(n, c, nil)
 	for i := range n {
 		x := X.RawRowView(i)
-		ind, val := m.Row(i)
-		for k, j := range ind {
-			x[j] = val[k]
-		}
+		m.DoRowNonZero(i, func(_, j int, v float64) { x[j] = v })
 	}
 	return X
 }

@@ -23,6 +23,17 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
+// csrRow returns the columns and the values of the stored elements of row
+// i of m, in the order in which DoRowNonZero yields them, the order of the
+// columns.
+func csrRow(m *perceptron.CSR, i int) (ind []int, val []float64) {
+	m.DoRowNonZero(i, func(_, j int, v float64) {
+		ind = append(ind, j)
+		val = append(val, v)
+	})
+	return ind, val
+}
+
 // sparseData returns n rows of d features with about perRow non-zeros
 // each, of varied scales, labelled by a random hyperplane: as a CSR and as
 // the same rows dense.
@@ -119,8 +130,8 @@ func TestSparseScaler(t *testing.T) {
 		t.Fatalf("%d non-zeros scaled, %d before", s.NNZ(), m.NNZ())
 	}
 	for i := range n {
-		ia, va := m.Row(i)
-		ib, vb := s.Row(i)
+		ia, va := csrRow(m, i)
+		ib, vb := csrRow(s, i)
 		if !slices.Equal(ia, ib) {
 			t.Fatalf("row %d: columns %v, then %v", i, ia, ib)
 		}
@@ -268,7 +279,7 @@ func TestReadLIBSVM(t *testing.T) {
 			t.Errorf("d %d: %d×%d rows, labels %v", d, n, c, ds.values())
 		}
 		for i, w := range want {
-			ind, val := m.Row(i)
+			ind, val := csrRow(m, i)
 			var got []elem
 			for k, j := range ind {
 				got = append(got, elem{j, val[k]})
@@ -366,6 +377,29 @@ func TestWideSparse(t *testing.T) {
 		}
 		if args[0] == "predict" && out != strings.Join(y, "\n")+"\n" {
 			t.Errorf("predict labels the rows\n%.100s…\nnot as their labels\n%.100s…", out, strings.Join(y, "\n"))
+		}
+	}
+}
+
+// A sparse file whose values are all zero stores no element: every
+// classifier trains on it and predicts its rows, and as the rows are the
+// same they get one class, which is right on one of the two.
+func TestSparseAllZeros(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "zeros.svm", []byte("+1 1:0\n-1 2:0\n"))
+	for _, c := range classifiers {
+		model := filepath.Join(dir, c.name+".json")
+		code, out, errs := runCmd("train", "-classifier", c.name, "-epochs", "3", "-o", model, data)
+		if code != 0 {
+			t.Errorf("train %s: exit %d: %s", c.name, code, errs)
+			continue
+		}
+		if !strings.HasPrefix(out, data+": 2 rows, 2 features, 0 non-zeros (0.00%)") || parseTable(t, out)[0].train != "50.00%" {
+			t.Errorf("train %s printed\n%s", c.name, out)
+		}
+		code, out, errs = runCmd("predict", "-model", model, data)
+		if lines := strings.Split(out, "\n"); code != 0 || len(lines) != 3 || lines[0] != lines[1] || lines[2] != "" {
+			t.Errorf("predict %s: exit %d, %q%s", c.name, code, out, errs)
 		}
 	}
 }

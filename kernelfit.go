@@ -5,10 +5,8 @@
 package perceptron
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -45,24 +43,23 @@ type change struct {
 	class, down int
 }
 
-// trainer is the state of one Fit.
+// trainer is the hypothesis of one Fit of Kernel.
 //
 // It keeps, for every row i, the part f[i·S:(i+1)·S] of its S scores made
 // of the changes with index below seen[i], and a log of the changes. A
-// mistake
-// inside a block is spread at once to the rows of the block still to be
-// visited. The log keeps only the changes that some row has not seen.
+// mistake inside a block is spread at once to the rows of the block still
+// to be visited. The log keeps only the changes that some row has not
+// seen.
 type trainer struct {
 	ds     *dataset
+	r      *rule
 	k      kern
-	rate   float64
 	beta   float64
 	budget int
 	rnd    *rand.Rand
 	ownRnd bool // rnd is the fixed-seed source, not Kernel.Rand
 
 	S      int       // the number of scores
-	s      []float64 // scratch for the scores of a visit
 	biases []float64 // scratch for OnUpdate
 	f      []float64
 	seen   []int
@@ -70,21 +67,14 @@ type trainer struct {
 	log    []change  // the changes from index base on
 	base   int
 
-	h hypothesis // v of a mistake is a row
+	h terms // v of a mistake is a row
 
 	order   []int // the visits of this epoch
 	inOrder []int // the rows in index order, once needed
 	pos     int   // the visits made in this epoch
 	blocks  []block
-	cur     *block    // the block being visited
-	k0      []float64 // the visiting goroutine's kernel values
-
-	mu    sync.Mutex
-	cond  sync.Cond // a block was queued or its bulk done, or stop
-	queue []*block  // blocks whose bulk has chunks to hand out
-	stop  bool
-	panic any // the first panic of a chunk, for start to raise
-	wait  func()
+	cur     *block // the block being visited
+	pool    *pool  // computes the bulks ahead; its scratch is kernel values
 }
 
 // block is a block of visits and the catch-up of its rows.
@@ -106,29 +96,25 @@ type block struct {
 	ln         []float64
 	chunks     int
 	part       []float64
-	handed     int // chunks handed out
-	done       int // chunks done
+	bulk       batch // the chunks
 }
 
-func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
+func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 	S := scores(ds.classes)
 	t := &trainer{
 		ds:     ds,
 		k:      k,
-		rate:   s.rate,
-		budget: kp.Budget,
-		rnd:    kp.Rand,
+		budget: budget,
+		rnd:    s.rnd,
 		S:      S,
-		s:      make([]float64, S),
 		biases: make([]float64, S),
 		f:      make([]float64, ds.n*S),
 		seen:   make([]int, ds.n),
-		h:      hypothesis{refs: make([]int, ds.n), sums: make([]float64, S)},
+		h:      terms{refs: make([]int, ds.n), sums: make([]float64, S)},
 		blocks: make([]block, lookahead+1),
-		queue:  make([]*block, 0, lookahead+1),
-		k0:     make([]float64, blockRows),
 	}
-	t.cond.L = &t.mu
+	t.r = newRule(ds, t, S, s.rate)
+	t.r.finiteScores = true
 	if !s.noBias {
 		t.beta = 1
 	}
@@ -150,35 +136,21 @@ func newTrainer(ds *dataset, s *settings, k kern, kp *Kernel) *trainer {
 		b.lateSeen = make([]int, 0, blockRows)
 		b.lx = newRows(ds.d, blockRows, ds.sparse())
 		b.ln = make([]float64, blockRows)
+		b.bulk.work = func(c int, k any) { t.chunk(b, c, k.([]float64)) }
 	}
-	t.wait = background(t.help)
+	t.pool = newPool(workers(), func() any { return make([]float64, blockRows) })
 	return t
 }
 
 // close stops the helpers.
-func (t *trainer) close() {
-	t.mu.Lock()
-	t.stop = true
-	t.cond.Broadcast()
-	t.mu.Unlock()
-	t.wait()
-}
+func (t *trainer) close() { t.pool.close() }
 
 // epoch runs epoch e of Fit, as the learner interface says.
 func (t *trainer) epoch(e int, order []int, onMistake func(i int)) error {
 	if err := t.startEpoch(e, order); err != nil {
 		return err
 	}
-	for _, i := range t.order {
-		wrong, err := t.visit(i)
-		if err != nil {
-			return err
-		}
-		if wrong {
-			onMistake(i)
-		}
-	}
-	return nil
+	return t.r.visits(t.order, (e-1)*t.ds.n, onMistake)
 }
 
 // startEpoch prepares epoch e, which visits the rows in order, or in index
@@ -245,7 +217,7 @@ func (t *trainer) queueBlock(b int) {
 			blk.lateSeen[j], blk.lateSeen[j-1] = blk.lateSeen[j-1], blk.lateSeen[j]
 		}
 	}
-	blk.chunks, blk.handed, blk.done = 0, 0, 0
+	blk.chunks = 0
 	if len(blk.late) == 0 {
 		return
 	}
@@ -261,65 +233,8 @@ func (t *trainer) queueBlock(b int) {
 	blk.chunks = (blk.upto - blk.from + chunkChanges - 1) / chunkChanges
 	size := blk.chunks * len(blk.late) * t.S
 	blk.part = slices.Grow(blk.part[:0], size)[:size]
-	t.mu.Lock()
-	t.queue = append(t.queue, blk)
-	t.cond.Broadcast()
-	t.mu.Unlock()
-}
-
-// help is a helper goroutine: it computes chunks of the queued bulks,
-// oldest first, until close.
-func (t *trainer) help() {
-	k := make([]float64, blockRows)
-	t.mu.Lock()
-	for {
-		t.prune()
-		if t.stop {
-			t.mu.Unlock()
-			return
-		}
-		if len(t.queue) == 0 {
-			t.cond.Wait()
-			continue
-		}
-		t.work(t.queue[0], k)
-	}
-}
-
-// prune drops from the queue the bulks with no chunk left to hand out.
-// It is called with t.mu held.
-func (t *trainer) prune() {
-	n := 0
-	for n < len(t.queue) && t.queue[n].handed == t.queue[n].chunks {
-		n++
-	}
-	t.queue = t.queue[:copy(t.queue, t.queue[n:])]
-}
-
-// work hands out the next chunk of blk's bulk, computes it and counts it
-// done. It is called, and returns, with t.mu held. A panic of the chunk,
-// which a Custom kernel can raise on a helper, is kept for start to raise
-// on Fit's goroutine.
-func (t *trainer) work(blk *block, k []float64) {
-	c := blk.handed
-	blk.handed++
-	t.mu.Unlock()
-	p := t.try(blk, c, k)
-	t.mu.Lock()
-	if t.panic == nil {
-		t.panic = p
-	}
-	if blk.done++; blk.done == blk.chunks {
-		t.cond.Broadcast()
-	}
-}
-
-// try computes chunk c of blk's bulk and returns the value of its panic, or
-// nil.
-func (t *trainer) try(blk *block, c int, k []float64) (p any) {
-	defer func() { p = recover() }()
-	t.chunk(blk, c, k)
-	return nil
+	blk.bulk.n = blk.chunks
+	t.pool.submit(&blk.bulk)
 }
 
 // chunk computes chunk c of blk's bulk into its part, with k as scratch.
@@ -357,22 +272,12 @@ func (ch *change) spread(f, k []float64, S int) {
 
 // start makes block b the block to visit: it waits for its bulk, lending
 // a hand, adds it and the changes made since, and queues the bulk of the
-// block lookahead blocks on.
+// block lookahead blocks on. A panic of the bulk, which a Custom kernel
+// can raise on a helper, it raises on Fit's goroutine.
 func (t *trainer) start(b int) {
 	blk := &t.blocks[b%len(t.blocks)]
-	t.mu.Lock()
-	for blk.done < blk.chunks {
-		if blk.handed < blk.chunks {
-			t.work(blk, t.k0)
-		} else {
-			t.cond.Wait()
-		}
-	}
-	t.prune() // blk is done, as are those before it: none stays queued
-	p := t.panic
-	t.mu.Unlock()
-	if p != nil {
-		panic(p)
+	if blk.chunks > 0 {
+		t.pool.wait(&blk.bulk)
 	}
 	nl, S := len(blk.late), t.S
 	for q, r := range blk.late {
@@ -385,7 +290,7 @@ func (t *trainer) start(b int) {
 		}
 	}
 	// Every row of the block has now seen the changes before upto.
-	k := t.k0[:len(blk.rows)]
+	k := t.pool.scratch[0].([]float64)[:len(blk.rows)]
 	for i := range t.log[blk.upto-t.base:] {
 		ch := &t.log[blk.upto-t.base+i]
 		t.k.values(k, blk.x, blk.xn, t.ds.row(ch.row), ch.norm)
@@ -395,50 +300,39 @@ func (t *trainer) start(b int) {
 	t.queueBlock(b + lookahead)
 }
 
-// visit is Fit's visit of row i. It returns an error if the row's score is
-// not finite.
-func (t *trainer) visit(i int) (bool, error) {
-	p := t.pos % blockRows
-	if p == 0 {
+// scores sets s to the scores of row i, the next visit of the epoch,
+// bringing its block up to date first if it is the block's first.
+func (t *trainer) scores(s []float64, _ *vec, i int) {
+	if t.pos%blockRows == 0 {
 		t.start(t.pos / blockRows)
 	}
 	t.pos++
 	t.h.visits++
 	t.seen[i] = t.base + len(t.log)
-	S, s := t.S, t.s
-	for c := range S {
-		s[c] = t.f[i*S+c] + t.h.bias(t.beta, c)
+	for c := range t.S {
+		s[c] = t.f[i*t.S+c] + t.h.bias(t.beta, c)
 	}
-	if j := nonFinite(s); j >= 0 {
-		return false, scoreError(fmt.Sprintf("row %d", i), s[j])
-	}
-	class, down, a := 0, -1, t.rate
-	if S == 1 {
-		y := t.ds.y[i]
-		if y*s[0] > 0 {
-			return false, nil
-		}
-		a *= y
-	} else {
-		class, down = t.ds.cls[i], argmax(s, t.ds.cls[i])
-		if s[class] > s[down] {
-			return false, nil
-		}
-	}
+}
+
+// add makes the update mv on row i, the last visit: first, if the
+// hypothesis holds Budget mistakes, it removes one drawn from the source.
+func (t *trainer) add(_ *vec, i, _ int, mv move) {
+	p := (t.pos - 1) % blockRows
 	if t.budget > 0 && len(t.h.mistakes) == t.budget {
 		u := t.h.drop(t.rnd)
 		t.change(change{row: u.v, delta: -u.a, class: u.class, down: u.down}, p)
 	}
-	t.h.add(i, a, class, down)
-	t.change(change{row: i, delta: a, class: class, down: down}, p)
-	return true, nil
+	t.h.add(i, mv.step, mv.up, mv.down)
+	t.change(change{row: i, delta: mv.step, class: mv.up, down: mv.down}, p)
 }
+
+func (t *trainer) fits(*vec, move) bool { return true }
 
 func (t *trainer) update() Update {
 	for c := range t.biases {
 		t.biases[c] = t.h.bias(t.beta, c)
 	}
-	return Update{Biases: t.biases, Vectors: t.h.vectors}
+	return Update{Biases: t.biases}
 }
 
 // change logs the change ch to the hypothesis, made at position p of the
@@ -453,7 +347,7 @@ func (t *trainer) change(ch change, p int) {
 	if len(rest) == 0 {
 		return
 	}
-	k := t.k0[:len(rest)]
+	k := t.pool.scratch[0].([]float64)[:len(rest)]
 	after := blk.x.sub(p+1, len(blk.rows))
 	t.k.values(k, &after, blk.xn[p+1:], t.ds.row(ch.row), ch.norm)
 	t.spreadTo(rest, k, &ch)
@@ -477,11 +371,11 @@ func (t *trainer) spreadTo(r []int, k []float64, ch *change) {
 
 // model returns the fitted model: copies of the rows with a mistake, in
 // the order of their first mistake.
-func (t *trainer) model() *kmodel {
+func (t *trainer) model() *expansion {
 	S := t.S
 	m := newModel(t.k, t.ds.d, t.ds.classes, t.beta == 1, t.ds.sparse())
 	if t.ownRnd {
-		m.rnd = t.rnd // Learn continues its draws
+		m.own = t.rnd // Learn continues its draws
 	}
 	m.h.visits, m.h.removed = t.h.visits, t.h.removed
 	u := t.h.vectors

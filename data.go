@@ -17,58 +17,73 @@ import (
 type dataset struct {
 	*rows
 
-	// classes are the class values, in ascending order. With two, y holds
-	// each row's label as -1 for the first and +1 for the second; with
-	// more, cls holds the index of each row's class.
+	// classes are the class values, in ascending order, and cls the index
+	// of each row's class among them.
 	classes []float64
-	y       []float64
 	cls     []int
 }
+
+// maxElements is the most weights, or elements of another array that a
+// model holds per feature and class, that a model may have: 2^48, the
+// most that the runtime can address, far beyond any memory.
+const maxElements = 1 << 48
 
 // newDataset checks the shape of X and the labels y and returns them as a
 // dataset whose classes are known, sorted, if known is not nil, and those
 // of y otherwise.
 func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
-	if d, ok := X.(*mat.Dense); X == nil || ok && d == nil {
-		return nil, errors.New("perceptron: X is nil")
-	}
-	if e, ok := X.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
-		return nil, errors.New("perceptron: X has no rows")
+	if err := checkShape(X); err != nil {
+		return nil, err
 	}
 	n, d := X.Dims()
-	switch {
-	case n == 0:
-		return nil, errors.New("perceptron: X has no rows")
-	case d == 0:
-		return nil, errors.New("perceptron: X has no columns")
-	case len(y) != n:
+	if len(y) != n {
 		return nil, fmt.Errorf("perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), n)
 	}
 	classes, err := classesOf(y, known)
 	if err != nil {
 		return nil, err
 	}
+	if S := scores(classes); d > maxElements/S {
+		return nil, fmt.Errorf("perceptron: X has %d columns, too many for %d classes: a model would hold more than 2^48 weights", d, len(classes))
+	}
 	r, err := rowsOf(X)
 	if err != nil {
 		return nil, err
 	}
-	ds := &dataset{rows: r, classes: classes}
-	switch {
-	case len(classes) > 2:
-		ds.cls = make([]int, n)
+	ds := &dataset{rows: r, classes: classes, cls: make([]int, n)}
+	if len(classes) == 2 {
+		for i, v := range y {
+			if v == classes[1] {
+				ds.cls[i] = 1
+			}
+		}
+	} else {
 		for i, v := range y {
 			ds.cls[i], _ = slices.BinarySearch(classes, v)
-		}
-	case classes[0] == -1 && classes[1] == 1:
-		ds.y = y // read in place: n fresh float64s would cost page faults
-	default:
-		ds.y = make([]float64, n)
-		for i, v := range y {
-			ds.y[i] = sign(v - classes[1])
 		}
 	}
 	return ds, nil
 }
+
+// checkShape returns an error if X is nil or has no rows or columns.
+func checkShape(X mat.Matrix) error {
+	if d, ok := X.(*mat.Dense); X == nil || ok && d == nil {
+		return errors.New("perceptron: X is nil")
+	}
+	n, d := X.Dims()
+	switch {
+	case n == 0:
+		return errors.New("perceptron: X has no rows")
+	case d == 0:
+		return errors.New("perceptron: X has no columns")
+	}
+	return nil
+}
+
+// sign returns the label of row i of a set of two classes as the
+// perceptron's rule takes it: -1 for the first class and +1 for the
+// second.
+func (ds *dataset) sign(i int) float64 { return float64(2*ds.cls[i] - 1) }
 
 // classesOf returns the classes of the labels y: the values of known,
 // sorted and without repeats, if known is not nil, and otherwise the
@@ -77,12 +92,9 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 // fewer than two classes.
 func classesOf(y, known []float64) ([]float64, error) {
 	if known != nil {
-		if j := nonFinite(known); j >= 0 {
-			return nil, fmt.Errorf("perceptron: Labels[%d] is %v, want a finite class value", j, known[j])
-		}
-		classes := slices.Compact(slices.Sorted(slices.Values(known)))
-		if len(classes) < 2 {
-			return nil, fmt.Errorf("perceptron: Labels lists the single class %v, want at least two", classes)
+		classes, err := checkLabels(known)
+		if err != nil {
+			return nil, err
 		}
 		for i, v := range y {
 			if _, ok := slices.BinarySearch(classes, v); !ok {
@@ -97,6 +109,20 @@ func classesOf(y, known []float64) ([]float64, error) {
 	classes := distinct(y)
 	if len(classes) < 2 {
 		return nil, fmt.Errorf("perceptron: y has the single class %v: want at least two classes", classes[0])
+	}
+	return classes, nil
+}
+
+// checkLabels returns the classes of the setting Labels, sorted and
+// without repeats, or an error if one is not finite or there are fewer
+// than two.
+func checkLabels(labels []float64) ([]float64, error) {
+	if j := nonFinite(labels); j >= 0 {
+		return nil, fmt.Errorf("perceptron: Labels[%d] is %v, want a finite class value", j, labels[j])
+	}
+	classes := slices.Compact(slices.Sorted(slices.Values(labels)))
+	if len(classes) < 2 {
+		return nil, fmt.Errorf("perceptron: Labels lists the classes %v, want at least two", classes)
 	}
 	return classes, nil
 }
@@ -156,41 +182,14 @@ func twoValues(y []float64) (lo, hi float64, ok bool) {
 
 // scores returns the number of scores that a model of the classes
 // computes: one for two classes, whose sign chooses, and one per class
-// for more, of which the greatest chooses.
+// for more, of which the greatest chooses. It is the one place where a
+// model of two classes and a model of more part ways; judge and decide
+// read the difference from the number of scores.
 func scores(classes []float64) int {
 	if len(classes) == 2 {
 		return 1
 	}
 	return len(classes)
-}
-
-// class returns the index in classes of the label v, for Learn, or an
-// error if it is not one of them.
-func class(classes []float64, v float64) (int, error) {
-	c, ok := slices.BinarySearch(classes, v)
-	if !ok {
-		return 0, fmt.Errorf("perceptron: y is %v, not one of the classes %v", v, classes)
-	}
-	return c, nil
-}
-
-// defaultClasses are the classes of a classifier that Learn starts with
-// when Labels is nil.
-var defaultClasses = []float64{-1, 1}
-
-// checkExample returns an error if x is not a valid row of length d, for
-// Learn.
-func checkExample(x []float64, d int) error {
-	if len(x) == 0 {
-		return errors.New("perceptron: x is empty")
-	}
-	if len(x) != d {
-		return fmt.Errorf("perceptron: x has length %d, want %d", len(x), d)
-	}
-	if j := nonFinite(x); j >= 0 {
-		return fmt.Errorf("perceptron: x[%d] is %v, want a finite value", j, x[j])
-	}
-	return nil
 }
 
 // argmax returns the index of the greatest of s, the first of those if
@@ -205,16 +204,26 @@ func argmax(s []float64, skip int) int {
 	return best
 }
 
-// startClasses returns the classes that Learn starts with: those of
-// labels, or -1 and +1.
-func startClasses(labels []float64) ([]float64, error) {
-	if labels == nil {
-		return defaultClasses, nil
-	}
-	return classesOf(nil, labels)
-}
-
 // nonZero reports whether some element of x is not zero.
 func nonZero(x []float64) bool {
 	return slices.ContainsFunc(x, func(v float64) bool { return v != 0 })
+}
+
+// maxCount is the most visits or mistakes a model counts: 2^53, the
+// largest count that a float64 holds exactly, as the averaged rules
+// multiply by it.
+const maxCount = 1 << 53
+
+// addCount returns a+b, or an error if it exceeds maxCount.
+func addCount(a, b int) (int, error) {
+	if a > maxCount-b {
+		return 0, fmt.Errorf("perceptron: the model has made %d visits, and %d more would pass 2^53, the most it counts exactly", a, b)
+	}
+	return a + b, nil
+}
+
+// errTooManyVisits returns the error of a run whose visits would pass
+// maxCount.
+func errTooManyVisits(epochs, n int) error {
+	return fmt.Errorf("perceptron: %d epochs of %d rows pass 2^53 visits, the most a model counts exactly", epochs, n)
 }

@@ -5,35 +5,39 @@
 package perceptron
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
 )
 
-// DefaultEpochs is the epoch limit used when a classifier's Epochs field is zero.
-// It is the iteration limit of scikit-learn's Perceptron.
-const DefaultEpochs = 1000
+// What every classifier's Fit and Learn share: the settings, Stats and
+// Update, and the loop of epochs.
 
-// Stats describes the training run of the last successful Fit.
+// Stats describes the training of a classifier: the run of its last
+// successful Fit, and the visits of every Learn since.
 type Stats struct {
 	// Epochs is the number of passes over the data that Fit made.
 	Epochs int
 
-	// Converged reports whether the last epoch made no mistake, so that
+	// Converged reports whether Fit's last epoch made no mistake, so that
 	// the last weights of the run separate the training data. Averaged,
 	// Voted and Kernel's voted and averaged rules predict with other
 	// weights, which need not.
 	Converged bool
 
-	// Mistakes is the total number of mistakes, which is the number of
-	// updates.
+	// Mistakes is the number of mistakes, which is the number of updates,
+	// of Fit and of every Learn since.
 	Mistakes int
 
-	// EpochMistakes holds the number of mistakes in each epoch.
+	// EpochMistakes holds the number of mistakes in each of Fit's epochs.
 	EpochMistakes []int
 }
 
 func (s Stats) clone() Stats {
-	s.EpochMistakes = append([]int(nil), s.EpochMistakes...)
+	s.EpochMistakes = slices.Clone(s.EpochMistakes)
 	return s
 }
 
@@ -43,24 +47,17 @@ type Update struct {
 	// update by Learn.
 	Epoch int
 
-	// Row is the index in X of the row that was a mistake, or -1 for an
-	// update by Learn.
+	// Row is the index in X of the row that was a mistake.
 	Row int
 
-	// Weights and Biases are the weights and the biases after the update,
-	// of the running perceptron, laid out as Weights and Biases of the
-	// classifier lay them out: for two classes the d weights w and the
-	// one bias b; for K classes the weights of each feature for every
-	// class, Weights[j·K+c] for feature j and class c, and K biases. The
-	// averaged, voted and pocket weights are formed from these. They
-	// belong to the classifier: the callback must not modify or retain
-	// them. Kernel has no weight vector, and leaves Weights nil.
+	// Weights and Biases are the weights and the biases of the running
+	// perceptron after the update, laid out as the classifiers' Weights
+	// lays them out; the averaged, voted and pocket weights are formed
+	// from these. They belong to the classifier: the callback must not
+	// modify or retain them. Kernel has no weight vector, and leaves
+	// Weights nil.
 	Weights []float64
 	Biases  []float64
-
-	// Vectors is the number of support vectors after the update, for
-	// Kernel, and 0 for the linear classifiers.
-	Vectors int
 }
 
 // settings holds the training settings that all classifiers share, as
@@ -71,10 +68,12 @@ type settings struct {
 	rnd      *rand.Rand
 	noBias   bool
 	w0       []float64
-	b0       float64
-	labels   []float64
 	onUpdate func(Update)
 }
+
+// defaultEpochs is the epoch limit of a zero Epochs, the iteration limit
+// of scikit-learn's Perceptron.
+const defaultEpochs = 1000
 
 // resolve returns s with its defaults filled in, or an error if a setting
 // is not valid for a model of S scores on rows of length d.
@@ -84,27 +83,14 @@ func (s settings) resolve(d, S int) (settings, error) {
 		return s, fmt.Errorf("perceptron: Epochs is %d, want >= 0", s.epochs)
 	case s.rate < 0 || !finite(s.rate):
 		return s, fmt.Errorf("perceptron: Rate is %v, want a finite value >= 0", s.rate)
-	case s.w0 != nil && len(s.w0) != d*S && S == 1:
-		return s, fmt.Errorf("perceptron: InitWeights has length %d, want %d (the number of columns)", len(s.w0), d)
 	case s.w0 != nil && len(s.w0) != d*S:
-		return s, fmt.Errorf("perceptron: InitWeights has length %d, want %d (the number of columns times the %d classes)", len(s.w0), d*S, S)
-	case !finite(s.b0):
-		return s, fmt.Errorf("perceptron: InitBias is %v, want a finite value", s.b0)
-	case s.noBias && s.b0 != 0:
-		return s, fmt.Errorf("perceptron: InitBias is %v with NoBias set, want 0", s.b0)
-	case S > 1 && s.b0 != 0:
-		return s, fmt.Errorf("perceptron: InitBias is %v with %d classes, want 0: their biases start at zero", s.b0, S)
+		return s, fmt.Errorf("perceptron: InitWeights has length %d, want %d (the columns times the scores, %d)", len(s.w0), d*S, S)
 	}
 	if j := nonFinite(s.w0); j >= 0 {
 		return s, fmt.Errorf("perceptron: InitWeights[%d] is %v, want a finite value", j, s.w0[j])
 	}
-	if s.labels != nil {
-		if _, err := classesOf(nil, s.labels); err != nil {
-			return s, err
-		}
-	}
 	if s.epochs == 0 {
-		s.epochs = DefaultEpochs
+		s.epochs = defaultEpochs
 	}
 	if s.rate == 0 {
 		s.rate = 1
@@ -119,13 +105,12 @@ func (s settings) resolve(d, S int) (settings, error) {
 type learner interface {
 	// epoch runs epoch e of the run, whose epochs are numbered from 1 and
 	// run one after another: it visits every row once, in order, or in
-	// index order if order is nil, and makes the algorithm's update on
-	// each that is a mistake, after which it calls onMistake with the row.
-	// It must not modify order. It returns an error, before updating on
-	// that row, at a row that holds NaN or an infinity, unless the
-	// algorithm has checked the rows before; the epoch's updates before
-	// it, and their calls, stand. The algorithm runs the loop so that a
-	// visit, most of the time one score and a comparison, costs no call.
+	// index order if order is nil, makes the rule's update on each that
+	// is a mistake, and then calls onMistake with the row. It must not
+	// modify order. It returns an error, before updating on that row, at
+	// a row that holds NaN or an infinity, unless the algorithm has
+	// checked the rows before; the epoch's updates before it, and their
+	// calls, stand.
 	epoch(e int, order []int, onMistake func(i int)) error
 
 	// update describes the model after an update, for OnUpdate; notify
@@ -172,6 +157,20 @@ func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 	return st, nil
 }
 
+// learn is the loop of every classifier's Learn: one visit of each row of
+// ds through r, in index order, as epoch 0. It returns the number of
+// mistakes and of rows visited, also when it returns an error.
+func (s *settings) learn(ds *dataset, r *rule) (mistakes, visited int, err error) {
+	err = r.epoch(0, nil, func(i int) {
+		mistakes++
+		s.notify(0, i, r.update)
+	})
+	if err != nil {
+		return mistakes, r.at, err
+	}
+	return mistakes, ds.n, nil
+}
+
 // rowAt returns the row at position p of an epoch's order, which is nil
 // for index order.
 func rowAt(order []int, p int) int {
@@ -182,12 +181,43 @@ func rowAt(order []int, p int) int {
 }
 
 // notify calls OnUpdate, if set, after an update on row i in the given
-// epoch, with the model that update describes; Learn passes epoch 0 and
-// row -1.
+// epoch, with the model that update describes.
 func (s *settings) notify(epoch, i int, update func() Update) {
 	if s.onUpdate != nil {
 		u := update()
 		u.Epoch, u.Row = epoch, i
 		s.onUpdate(u)
 	}
+}
+
+// learnSet returns the data and the resolved settings of a Learn with
+// settings s on a model of the classes and of d columns, or, if classes
+// is nil, on a new model of the classes of labels: X and y as Fit checks
+// them, and the values of X too, since Learn checks every row before it
+// changes the model. It returns an error if there are no classes to start
+// from, or if the model has made so many visits that n more would pass
+// visits.
+func (s settings) learnSet(X mat.Matrix, y, classes, labels []float64, d, visits int) (*dataset, settings, error) {
+	if classes == nil {
+		if labels == nil {
+			return nil, s, errors.New("perceptron: Learn on a model that was neither fitted nor given its classes: set Labels")
+		}
+		classes = labels
+	} else {
+		s.w0 = nil // they have played their part
+	}
+	ds, err := newDataset(X, y, classes)
+	if err != nil {
+		return nil, s, err
+	}
+	if d != 0 && ds.d != d {
+		return nil, s, fmt.Errorf("perceptron: X has %d columns, want %d, the columns of the model", ds.d, d)
+	}
+	if _, err := addCount(visits, ds.n); err != nil {
+		return nil, s, err
+	}
+	if s, err = s.resolve(ds.d, scores(ds.classes)); err != nil {
+		return nil, s, err
+	}
+	return ds, s, ds.check(nil)
 }

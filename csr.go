@@ -12,13 +12,11 @@ import (
 )
 
 // CSR is a sparse matrix in compressed sparse row form, the form of text
-// and other high-dimensional data: row i holds the values
-// Val[Ptr[i]:Ptr[i+1]] at the columns Ind[Ptr[i]:Ptr[i+1]], and every
-// other element of the row is zero. It is a mat.Matrix and a
-// mat.RowNonZeroDoer, so every classifier reads it in O(non-zeros) per
-// row, and never densifies it.
-//
-// The zero value is an empty matrix; NewCSR makes one with elements.
+// and other high-dimensional data: each row holds its non-zero elements
+// as the columns and the values that NewCSR was given, and every other
+// element is zero. It is a mat.Matrix and a mat.RowNonZeroDoer; every
+// classifier reads it in place, in O(non-zeros) per row, and never
+// densifies it. The zero value is a matrix of no rows and no columns.
 type CSR struct {
 	r, c int
 	ptr  []int
@@ -62,6 +60,9 @@ func NewCSR(r, c int, ptr, ind []int, val []float64) (*CSR, error) {
 			return nil, fmt.Errorf("perceptron: NewCSR: row %d: %v", i, err)
 		}
 	}
+	if ind == nil {
+		ind, val = noColumns, []float64{} // a row of no elements is sparse, not dense
+	}
 	return &CSR{r: r, c: c, ptr: ptr, ind: ind, val: val}, nil
 }
 
@@ -69,6 +70,17 @@ func NewCSR(r, c int, ptr, ind []int, val []float64) (*CSR, error) {
 // columns that is out of order, repeated or out of range, or whose value
 // is NaN or infinite.
 func checkSparseRow(ind []int, val []float64, c int) error {
+	// A pass of few branches finds most rows good; the one below names
+	// what is wrong.
+	prev, ok := -1, len(val) == len(ind)
+	for k, j := range ind {
+		v := val[k]
+		ok = ok && j > prev && j < c && v-v == 0
+		prev = j
+	}
+	if ok {
+		return nil
+	}
 	for k, j := range ind {
 		switch {
 		case j < 0 || j >= c:
@@ -96,7 +108,7 @@ func (m *CSR) At(i, j int) float64 {
 	if j < 0 || j >= m.c {
 		panic(mat.ErrColAccess)
 	}
-	ind, val := m.Row(i)
+	ind, val := m.row(i)
 	if k, ok := slices.BinarySearch(ind, j); ok {
 		return val[k]
 	}
@@ -106,28 +118,24 @@ func (m *CSR) At(i, j int) float64 {
 // T returns the transpose of m, as an implicit transpose.
 func (m *CSR) T() mat.Matrix { return mat.Transpose{Matrix: m} }
 
-// IsEmpty reports whether m has no elements, as the zero CSR has none.
-func (m *CSR) IsEmpty() bool { return m.r == 0 || m.c == 0 }
-
 // NNZ returns the number of stored elements of m.
 func (m *CSR) NNZ() int { return len(m.ind) }
 
-// Row returns the columns and the values of the stored elements of row i,
-// as m holds them: the caller must not modify them. It panics if i is out
-// of range.
-func (m *CSR) Row(i int) (ind []int, val []float64) {
+// DoRowNonZero calls fn for each stored element of row i, in the order of
+// the columns. It panics if i is out of range.
+func (m *CSR) DoRowNonZero(i int, fn func(i, j int, v float64)) {
+	ind, val := m.row(i)
+	for k, j := range ind {
+		fn(i, j, val[k])
+	}
+}
+
+// row returns the columns and the values of the stored elements of row i,
+// panicking if i is out of range.
+func (m *CSR) row(i int) (ind []int, val []float64) {
 	if i < 0 || i >= m.r {
 		panic(mat.ErrRowAccess)
 	}
 	lo, hi := m.ptr[i], m.ptr[i+1]
 	return m.ind[lo:hi:hi], m.val[lo:hi:hi]
-}
-
-// DoRowNonZero calls fn for each stored element of row i, in the order of
-// the columns. It panics if i is out of range.
-func (m *CSR) DoRowNonZero(i int, fn func(i, j int, v float64)) {
-	ind, val := m.Row(i)
-	for k, j := range ind {
-		fn(i, j, val[k])
-	}
 }

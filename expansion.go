@@ -1,0 +1,546 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+)
+
+// mistake is one mistake of a kernel perceptron's hypothesis, made at
+// visit t (counted from 1): it added a·(K(x_v, ·)+β) to score class and,
+// with more than two classes, took it from score down (-1 with two). v
+// indexes a row of the training set during Fit and a stored support
+// vector after.
+type mistake struct {
+	v           int
+	a           float64
+	t           int
+	class, down int
+}
+
+// terms is the list of the mistakes whose terms make a kernel
+// perceptron's hypothesis, and the count of visits, as Fit's trainer and a
+// fitted expansion keep them. Its methods are the one way that Fit and
+// Learn change a hypothesis.
+type terms struct {
+	mistakes []mistake
+	refs     []int     // per vector, the number of its mistakes
+	vectors  int       // the vectors with a mistake
+	sums     []float64 // per score, the sum of the steps of its mistakes: its bias, but through the origin
+	visits   int
+	removed  int // the visit of the last removal by Budget, or 0
+}
+
+// drop removes a mistake drawn from rnd, as Budget asks, and returns it.
+func (h *terms) drop(rnd *rand.Rand) mistake {
+	j := rnd.IntN(len(h.mistakes))
+	u := h.mistakes[j]
+	h.mistakes = slices.Delete(h.mistakes, j, j+1)
+	h.removed = h.visits
+	h.sums[u.class] -= u.a
+	if u.down >= 0 {
+		h.sums[u.down] += u.a
+	}
+	if h.refs[u.v]--; h.refs[u.v] == 0 {
+		h.vectors--
+	}
+	return u
+}
+
+// add adds a mistake on vector v with step a, moving score class up and,
+// if down is not -1, score down down, at the current visit.
+func (h *terms) add(v int, a float64, class, down int) {
+	h.mistakes = append(h.mistakes, mistake{v: v, a: a, t: h.visits, class: class, down: down})
+	h.sums[class] += a
+	if down >= 0 {
+		h.sums[down] -= a
+	}
+	if h.refs[v]++; h.refs[v] == 1 {
+		h.vectors++
+	}
+}
+
+// bias returns the bias of score c of the hypothesis, beta times the sum
+// of its steps: zero through the origin.
+func (h *terms) bias(beta float64, c int) float64 {
+	if beta == 0 {
+		return 0
+	}
+	return h.sums[c]
+}
+
+// biases returns the S biases of the hypothesis.
+func (h *terms) biases(beta float64) []float64 {
+	b := make([]float64, len(h.sums))
+	for c := range b {
+		b[c] = h.bias(beta, c)
+	}
+	return b
+}
+
+// expansion is the hypothesis of a kernel perceptron as a sum of kernel
+// terms, f_c(x) = sum_v last[v·S+c]·K(sv_v, x) + b_c: the support vectors
+// and the mistakes, in the order they were made, from which the three
+// prediction rules follow, for S scores, one for two classes and one per
+// class for more. It is the model of a fitted Kernel, and the hypothesis
+// that Learn trains.
+type expansion struct {
+	k       kern
+	d       int
+	beta    float64 // 1 with a bias, 0 without
+	classes []float64
+
+	sv    *rows     // the support vectors
+	norm  []float64 // their squared norms, if the kernel needs them
+	last  []float64 // per support vector v and score c, at v·S+c, the sum of the steps of its mistakes
+	h     terms
+	index *rowIndex // the support vectors by value, for store; built when needed
+
+	// Learn's settings: the source of Budget's draws, Budget, and the
+	// model's visits before the Learn.
+	rnd    *rand.Rand
+	budget int
+	base   int
+	own    *rand.Rand // the source of a nil Kernel.Rand: Learn goes on with Fit's draws
+}
+
+// budgetSeed seeds the source of Budget's draws when Kernel.Rand is nil.
+const budgetSeed = 0x6b65726e656c // "kernel"
+
+// newModel returns an empty model of the kernel k on rows of length d,
+// of the classes, which it stores sparse if sparse is set.
+func newModel(k kern, d int, classes []float64, bias, sparse bool) *expansion {
+	m := &expansion{k: k, d: d, classes: classes, sv: newRows(d, 0, sparse), own: rand.New(rand.NewPCG(budgetSeed, 0))}
+	m.h.sums = make([]float64, scores(classes))
+	if bias {
+		m.beta = 1
+	}
+	return m
+}
+
+func (m *expansion) nScores() int { return len(m.h.sums) }
+func (m *expansion) vectors() int { return len(m.last) / m.nScores() }
+
+// kernels sets k[v] = K(sv_v, x) for every support vector.
+func (m *expansion) kernels(k []float64, x vec) {
+	var xn float64
+	if m.k.norms() {
+		xn = x.norm2()
+	}
+	m.k.values(k, m.sv, m.norm, x, xn)
+}
+
+// combine sets dst to the S scores under rule p of a row whose kernel
+// value with support vector v is k[v], before any division, and returns
+// what the averaged rule divides them by, and the others by 1: their
+// signs or greatest decide.
+func (m *expansion) combine(dst, k []float64, p Prediction) float64 {
+	S := len(dst)
+	clear(dst)
+	switch p {
+	case PredictVoted:
+		// The hypothesis after mistake j is f_(j-1) plus one term; it is
+		// the hypothesis of the visits from t_j until the next mistake.
+		if S == 1 {
+			// The same sums as below, in scalars: the loop runs once per
+			// support vector for every row scored.
+			var f, votes float64
+			from := 1
+			for j := range m.h.mistakes {
+				u := &m.h.mistakes[j] // in place: a copy costs as much as the sums
+				votes += float64(m.exact(from, u.t-1)) * sign(f)
+				f += u.a * (k[u.v] + m.beta)
+				from = u.t
+			}
+			dst[0] = votes + float64(m.exact(from, m.h.visits))*sign(f)
+			return 1
+		}
+		buf := getBuffer(S)
+		defer putBuffer(buf)
+		f := *buf
+		clear(f)
+		from := 1
+		for _, u := range m.h.mistakes {
+			m.vote(dst, f, m.exact(from, u.t-1))
+			t := u.a * (k[u.v] + m.beta)
+			f[u.class] += t
+			if u.down >= 0 {
+				f[u.down] -= t
+			}
+			from = u.t
+		}
+		m.vote(dst, f, m.exact(from, m.h.visits))
+		return 1
+	case PredictAveraged:
+		// Mistake j is in the hypotheses of visits t_j, ..., T.
+		if S == 1 {
+			// The same sum as below, in a scalar, as for the voted rule.
+			var f float64
+			for j := range m.h.mistakes {
+				u := &m.h.mistakes[j]
+				f += u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.h.visits))
+			}
+			dst[0] = f
+		} else {
+			for _, u := range m.h.mistakes {
+				t := u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.h.visits))
+				dst[u.class] += t
+				if u.down >= 0 {
+					dst[u.down] -= t
+				}
+			}
+		}
+		return float64(m.exact(1, m.h.visits))
+	}
+	if S == 1 {
+		dst[0] = floats.Dot(m.last, k) + m.beta*m.h.sums[0]
+		return 1
+	}
+	if u := len(k); u > 0 {
+		blas64.Gemv(blas.Trans, 1,
+			blas64.General{Rows: u, Cols: S, Stride: S, Data: m.last},
+			blas64.Vector{N: u, Inc: 1, Data: k},
+			0, blas64.Vector{N: S, Inc: 1, Data: dst})
+	}
+	floats.AddScaled(dst, m.beta, m.h.sums)
+	return 1
+}
+
+// vote adds count votes of the hypothesis whose scores are f to dst: for
+// two classes to the one vote, by the sign of f, and for more to the
+// class of the greatest score.
+func (m *expansion) vote(dst, f []float64, count int) {
+	if len(f) == 1 {
+		dst[0] += float64(count) * sign(f[0])
+		return
+	}
+	dst[argmax(f, -1)] += float64(count)
+}
+
+// exact returns the number of visits from a to b whose hypotheses the
+// stored mistakes represent exactly: those from the last removal on.
+func (m *expansion) exact(a, b int) int {
+	return max(0, b-max(a, m.h.removed)+1)
+}
+
+// scoresOf sets dst to the S scores of x under rule p, before any
+// division, and returns their divisor, as combine does.
+func (m *expansion) scoresOf(dst []float64, x vec, p Prediction) float64 {
+	buf := getBuffer(m.vectors())
+	defer putBuffer(buf)
+	m.kernels(*buf, x)
+	return m.combine(dst, *buf, p)
+}
+
+// store returns the index of the support vector equal to x, storing x,
+// whose squared norm is xn, with no mistake, if none is: a row that is a
+// mistake in several visits is stored once.
+func (m *expansion) store(x vec, xn float64) int {
+	m.indexed()
+	v, h := m.index.find(m.sv, nil, x, 0)
+	if v >= 0 {
+		return v
+	}
+	m.sv.append(x)
+	if m.k.norms() {
+		m.norm = append(m.norm, xn)
+	}
+	n, S := len(m.last), m.nScores()
+	m.last = slices.Grow(m.last, S)[:n+S]
+	clear(m.last[n:])
+	m.h.refs = append(m.h.refs, 0)
+	m.index.add(h)
+	return m.vectors() - 1
+}
+
+// indexed builds the index of the support vectors if there is none.
+func (m *expansion) indexed() {
+	if m.index == nil {
+		m.index = newRowIndex(m.sv, nil, 0)
+	}
+}
+
+// removeVector removes support vector v, which has no mistake left; the
+// last support vector takes its place.
+func (m *expansion) removeVector(v int) {
+	S, end := m.nScores(), m.vectors()-1
+	m.index.swapRemove(v)
+	m.sv.swapRemove(v)
+	copy(m.last[v*S:v*S+S], m.last[end*S:])
+	m.last = m.last[:end*S]
+	m.h.refs[v], m.h.refs = m.h.refs[end], m.h.refs[:end]
+	if m.norm != nil {
+		m.norm[v], m.norm = m.norm[end], m.norm[:end]
+	}
+	for i := range m.h.mistakes {
+		if m.h.mistakes[i].v == end {
+			m.h.mistakes[i].v = v
+		}
+	}
+}
+
+// canonical puts the support vectors in the order of their first
+// mistake, as Fit stores them, where the removals of a Budget, which move
+// the last vector into the place of one removed, have left them in
+// another: so that Learn's model is Fit's.
+func (m *expansion) canonical() {
+	u, S := m.vectors(), m.nScores()
+	first := make([]int, u)
+	for v := range first {
+		first[v] = -1
+	}
+	order := make([]int, 0, u) // the vectors in the order of their first mistake
+	for _, mk := range m.h.mistakes {
+		if first[mk.v] < 0 {
+			first[mk.v] = len(order)
+			order = append(order, mk.v)
+		}
+	}
+	if slices.IsSorted(order) {
+		return
+	}
+	sv := newRows(m.d, u, m.sv.sparse())
+	last, refs := make([]float64, 0, len(m.last)), make([]int, 0, u)
+	var norm []float64
+	for _, v := range order {
+		sv.append(m.sv.row(v))
+		last = append(last, m.last[v*S:v*S+S]...)
+		refs = append(refs, m.h.refs[v])
+		if m.norm != nil {
+			norm = append(norm, m.norm[v])
+		}
+	}
+	for j := range m.h.mistakes {
+		m.h.mistakes[j].v = first[m.h.mistakes[j].v]
+	}
+	m.sv, m.last, m.h.refs, m.norm, m.index = sv, last, refs, norm, nil
+}
+
+// checkFinite returns an error if a coefficient of m, or the sum of the
+// steps of a score, which makes its bias, has overflowed, as a huge Rate
+// can make them.
+func (m *expansion) checkFinite() error {
+	if j := nonFinite(m.last); j >= 0 {
+		return fmt.Errorf("perceptron: the coefficient of support vector %d overflowed to %v: lower Rate", j/m.nScores(), m.last[j])
+	}
+	if c := nonFinite(m.h.sums); c >= 0 {
+		return fmt.Errorf("perceptron: the sum of the coefficients overflowed to %v: lower Rate", m.h.sums[c])
+	}
+	return nil
+}
+
+// scores sets s to the scores of x under the last hypothesis, as the
+// rule reads them in Learn.
+func (m *expansion) scores(s []float64, x *vec, _ int) {
+	m.scoresOf(s, *x, PredictLast)
+}
+
+// add makes the update mv on x, at visit base+t+1 of the model's: first,
+// while the hypothesis holds budget mistakes, it removes one drawn from
+// rnd, and the support vector of the removed mistake if it has no other;
+// then it adds the mistake, on the support vector equal to x.
+func (m *expansion) add(x *vec, _, t int, mv move) {
+	S := m.nScores()
+	m.h.visits = m.base + t + 1
+	m.indexed()
+	for m.budget > 0 && len(m.h.mistakes) >= m.budget {
+		u := m.h.drop(m.rnd)
+		m.last[u.v*S+u.class] -= u.a
+		if u.down >= 0 {
+			m.last[u.v*S+u.down] += u.a
+		}
+		if m.h.refs[u.v] == 0 {
+			m.removeVector(u.v)
+		}
+	}
+	var xn float64
+	if m.k.norms() {
+		xn = x.norm2()
+	}
+	v := m.store(*x, xn)
+	m.h.add(v, mv.step, mv.up, mv.down)
+	m.last[v*S+mv.up] += mv.step
+	if mv.down >= 0 {
+		m.last[v*S+mv.down] -= mv.step
+	}
+}
+
+// fits reports whether the update mv keeps the sums of the steps finite:
+// the removals of a Budget could only take them back towards zero.
+func (m *expansion) fits(_ *vec, mv move) bool {
+	return finite(m.h.sums[mv.up]+mv.step) && (mv.down < 0 || finite(m.h.sums[mv.down]-mv.step))
+}
+
+// update describes m after an update, for OnUpdate.
+func (m *expansion) update() Update {
+	return Update{Biases: m.h.biases(m.beta)}
+}
+
+// coefficients returns the coefficients and biases of the expansion whose
+// scores rule p computes, as SupportVectors says.
+func (m *expansion) coefficients(p Prediction) (coef, b []float64) {
+	switch p {
+	case PredictVoted:
+		return nil, nil
+	case PredictAveraged:
+		S := m.nScores()
+		coef, b = make([]float64, len(m.last)), make([]float64, S)
+		n := float64(m.exact(1, m.h.visits))
+		for _, u := range m.h.mistakes {
+			a := u.a * float64(m.exact(u.t, m.h.visits)) / n
+			coef[u.v*S+u.class] += a
+			b[u.class] += m.beta * a
+			if u.down >= 0 {
+				coef[u.v*S+u.down] -= a
+				b[u.down] -= m.beta * a
+			}
+		}
+		return coef, b
+	}
+	return slices.Clone(m.last), m.h.biases(m.beta)
+}
+
+// expansionJSON is the JSON form of a fitted kernel perceptron, as Kernel
+// keeps it. The coefficients and the sums of the steps are saved, not
+// summed again on loading, since a Budget's removals subtract from them.
+type expansionJSON struct {
+	Classes        []float64  `json:"classes"`
+	Kernel         kernelJSON `json:"kernel"`        // with its parameters as Fit resolved them
+	Features       int        `json:"features"`      // the length of the rows
+	ThroughOrigin  bool       `json:"throughOrigin"` // trained without a bias
+	SupportVectors rowsJSON   `json:"supportVectors"`
+	Coefficients   []float64  `json:"coefficients"`   // of each support vector in the last hypothesis, one per score
+	StepSums       []float64  `json:"stepSums"`       // per score, the sum of its steps: its bias, unless through the origin
+	MistakeVectors []int      `json:"mistakeVectors"` // the support vector of each mistake
+	MistakeSteps   []float64  `json:"mistakeSteps"`   // the step of each mistake
+	MistakeVisits  []int      `json:"mistakeVisits"`  // the visit, counted from 1, of each mistake
+	MistakeUp      []int      `json:"mistakeUp,omitempty"`
+	MistakeDown    []int      `json:"mistakeDown,omitempty"` // the classes each mistake moved, with more than two
+	Visits         int        `json:"visits"`
+	Removed        int        `json:"removed"` // the visit of the last removal by Budget, or 0
+}
+
+// json returns the JSON form of m.
+func (m *expansion) json() expansionJSON {
+	h := &m.h
+	j := expansionJSON{
+		Classes:        m.classes,
+		Kernel:         m.k.json(),
+		Features:       m.d,
+		ThroughOrigin:  m.beta == 0,
+		SupportVectors: rowsToJSON(m.sv),
+		Coefficients:   m.last,
+		StepSums:       h.sums,
+		MistakeVectors: make([]int, len(h.mistakes)),
+		MistakeSteps:   make([]float64, len(h.mistakes)),
+		MistakeVisits:  make([]int, len(h.mistakes)),
+		Visits:         h.visits,
+		Removed:        h.removed,
+	}
+	if m.nScores() > 1 {
+		j.MistakeUp, j.MistakeDown = make([]int, len(h.mistakes)), make([]int, len(h.mistakes))
+	}
+	for i, u := range h.mistakes {
+		j.MistakeVectors[i], j.MistakeSteps[i], j.MistakeVisits[i] = u.v, u.a, u.t
+		if j.MistakeUp != nil {
+			j.MistakeUp[i], j.MistakeDown[i] = u.class, u.down
+		}
+	}
+	return j
+}
+
+// expansion returns the model that j describes, of the given number of
+// mistakes, or an error if it is not valid.
+func (j *expansionJSON) expansion(mistakes int) (*expansion, error) {
+	if j.Features < 1 || j.Features > maxElements {
+		return nil, fmt.Errorf("it has %d features, want 1 to 2^48", j.Features)
+	}
+	f, err := j.Kernel.kernelFunc()
+	if err != nil {
+		return nil, err
+	}
+	kn := kern{kind: linearKernel}
+	if f != nil {
+		if kn, err = f.kernel(j.Features); err != nil {
+			return nil, err
+		}
+	}
+	if kn.json() != j.Kernel {
+		// Resolving filled in a default: Fit would have saved it.
+		return nil, fmt.Errorf("its %s kernel has degree %d and gamma %v, want the values it was fitted with, > 0", j.Kernel.Name, j.Kernel.Degree, j.Kernel.Gamma)
+	}
+	if err := checkClasses(j.Classes); err != nil {
+		return nil, err
+	}
+	sv, err := j.SupportVectors.rows(j.Features)
+	if err != nil {
+		return nil, fmt.Errorf("its support vectors: %v", err)
+	}
+	S, u, n := scores(j.Classes), sv.n, len(j.MistakeVectors)
+	switch {
+	case len(j.Coefficients) != u*S:
+		return nil, fmt.Errorf("it has %d support vectors and %d coefficients, want %d", u, len(j.Coefficients), u*S)
+	case len(j.StepSums) != S:
+		return nil, fmt.Errorf("it has %d sums of steps for %d classes, want %d", len(j.StepSums), len(j.Classes), S)
+	case S > 1 && (len(j.MistakeUp) != n || len(j.MistakeDown) != n):
+		return nil, fmt.Errorf("it has %d mistakes and %d and %d classes they moved, want as many", n, len(j.MistakeUp), len(j.MistakeDown))
+	case S == 1 && (j.MistakeUp != nil || j.MistakeDown != nil):
+		return nil, errors.New("it has two classes and the classes its mistakes moved")
+	case len(j.MistakeSteps) != n || len(j.MistakeVisits) != n:
+		return nil, fmt.Errorf("it has %d mistake vectors, %d steps and %d visits, want as many", n, len(j.MistakeSteps), len(j.MistakeVisits))
+	case n > mistakes:
+		return nil, fmt.Errorf("it has %d mistakes, but its stats %d", n, mistakes)
+	case j.Visits < 1 || j.Visits > maxCount:
+		return nil, fmt.Errorf("it has %d visits, want 1 to 2^53", j.Visits)
+	case j.Removed < 0 || j.Removed > j.Visits:
+		return nil, fmt.Errorf("its last removal is at visit %d, want 0 to %d", j.Removed, j.Visits)
+	}
+	for _, v := range [][]float64{j.Coefficients, j.StepSums, j.MistakeSteps} {
+		if k := nonFinite(v); k >= 0 {
+			return nil, fmt.Errorf("it holds %v, want finite values", v[k])
+		}
+	}
+	m := newModel(kn, j.Features, j.Classes, !j.ThroughOrigin, sv.sparse())
+	m.sv = sv
+	if kn.norms() {
+		for v := range u {
+			m.norm = append(m.norm, sv.row(v).norm2())
+		}
+	}
+	h := &m.h
+	m.last, h.refs, h.vectors = j.Coefficients, make([]int, u), u
+	h.mistakes = make([]mistake, n)
+	for i, v := range j.MistakeVectors {
+		t := j.MistakeVisits[i]
+		switch {
+		case v < 0 || v >= u:
+			return nil, fmt.Errorf("its mistake %d is on support vector %d, want one of its %d", i+1, v, u)
+		case t < 1 || t > j.Visits || i > 0 && t <= j.MistakeVisits[i-1]:
+			// A visit makes at most one mistake.
+			return nil, fmt.Errorf("its mistake %d is at visit %d, want one after the last mistake's and at most %d", i+1, t, j.Visits)
+		}
+		u := mistake{v: v, a: j.MistakeSteps[i], t: t, down: -1}
+		if S > 1 {
+			u.class, u.down = j.MistakeUp[i], j.MistakeDown[i]
+			if u.class < 0 || u.class >= S || u.down < 0 || u.down >= S || u.class == u.down {
+				return nil, fmt.Errorf("its mistake %d moves classes %d and %d, want two of the %d", i+1, u.class, u.down, S)
+			}
+		}
+		h.mistakes[i] = u
+		h.refs[v]++
+	}
+	if v := slices.Index(h.refs, 0); v >= 0 {
+		return nil, fmt.Errorf("its support vector %d has no mistake", v)
+	}
+	h.sums, h.visits, h.removed = j.StepSums, j.Visits, j.Removed
+	return m, nil
+}

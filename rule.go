@@ -1,0 +1,225 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The perceptron's rule, written once for every classifier: the mistake
+// test, the update it makes, and the prediction from the scores. What it
+// trains is a hypothesis: a weight table for the linear classifiers, a
+// support-vector expansion for Kernel. What Pocket, Averaged and Voted
+// keep of a run is a hook on the rule.
+
+// move is the update of a mistake: score up moves by step·x, and its bias
+// by step; with more than two classes score down moves by -step·x and
+// its bias by -step.
+type move struct {
+	up, down int // down is -1 with two classes
+	step     float64
+}
+
+// judge returns the update that the rule makes at a row of class c whose
+// scores are s, and whether the row is a mistake. With two classes, one
+// score, a row of label y, -1 for the first class and +1 for the second,
+// is a mistake if y·s <= 0, and moves the score by rate·y. With more, a
+// row of class c is a mistake unless its score is greater than every
+// other, and moves score c up and the other greatest score, the first of
+// those if several tie, down, each by rate (Collins, 2002; Crammer and
+// Singer, 2003).
+func judge(s []float64, c int, rate float64) (move, bool) {
+	if len(s) == 1 {
+		y := float64(2*c - 1)
+		return move{up: 0, down: -1, step: rate * y}, wrong(y, s[0])
+	}
+	o := argmax(s, c)
+	return move{up: c, down: o, step: rate}, s[c] <= s[o]
+}
+
+// wrong is the test of judge with two classes, for the loops that judge
+// a row without forming its scores.
+func wrong(y, a float64) bool { return y*a <= 0 }
+
+// decide returns the class that scores s choose, as every Predict does:
+// for two classes the second if the one score is >= 0, so that a tie
+// goes to the second class, and the first otherwise; for more the class
+// of the greatest score, the first of those if several tie.
+func decide(classes, s []float64) float64 {
+	if len(s) == 1 {
+		if s[0] >= 0 {
+			return classes[1]
+		}
+		return classes[0]
+	}
+	return classes[argmax(s, -1)]
+}
+
+// hypothesis is what the rule trains: a weight table, or a kernel
+// expansion.
+type hypothesis interface {
+	// scores sets s to the scores of x, row i of the data.
+	scores(s []float64, x *vec, i int)
+
+	// add makes the update mv on x, row i, after t visits of the run.
+	add(x *vec, i, t int, mv move)
+
+	// fits reports whether the update mv on x keeps the hypothesis
+	// finite, for Learn, which must not change it otherwise.
+	fits(x *vec, mv move) bool
+}
+
+// rule is the perceptron's rule as a learner of a hypothesis on a data
+// set. Perceptron, Pocket, Averaged, Voted and Kernel all train by it,
+// and differ in what they keep of the run: kept, if not nil, is called at
+// each mistake, before the update, with the row and its index, the number
+// of visits of the run before it, and the update. The hypothesis at a call of kept is
+// thus the one that every visit since the previous call used. If kept
+// returns an error, the visit returns it and makes no update.
+type rule struct {
+	ds   *dataset
+	h    hypothesis
+	t    *table // h, if it is a weight table
+	rate float64
+	kept func(x *vec, i, t int, mv move) error
+	s    []float64 // scratch for the scores of a visit
+
+	// guard makes a visit check that its update keeps the hypothesis
+	// finite, and return an error instead of making it, for Learn; Fit
+	// checks the model once at the end.
+	guard bool
+
+	// finiteScores makes a score that is not finite an error, as the
+	// kernel's are where its values overflow: an infinite score of a
+	// finite row of a weight table is left for the check of the weights.
+	finiteScores bool
+
+	// at is the position in the order of the visit of the last error.
+	at int
+}
+
+func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
+	r := &rule{ds: ds, h: h, rate: rate, s: make([]float64, S)}
+	r.t, _ = h.(*table)
+	return r
+}
+
+// epoch runs epoch e, as learner says; the visits of the epochs before
+// are e-1 passes over the rows, or none for Learn's epoch 0.
+func (r *rule) epoch(e int, order []int, onMistake func(i int)) error {
+	return r.visits(order, max(e-1, 0)*r.ds.n, onMistake)
+}
+
+func (r *rule) update() Update {
+	if r.t != nil {
+		return Update{Weights: r.t.w, Biases: r.t.b}
+	}
+	return r.h.(interface{ update() Update }).update()
+}
+
+// visits visits every row once, in order, or in index order if order is
+// nil, t0 being the number of visits of the run before. In a random order
+// each visit first asks for the next visit's row, where that pays, so
+// that the row is on its way while the visit runs. A row that holds NaN
+// or an infinity makes a score NaN or infinite whatever the hypothesis
+// is, so a visit checks its row for the price of a comparison, and only a
+// row with such a score is searched.
+func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
+	if r.t != nil && len(r.t.b) == 1 {
+		return r.binary(order, t0, onMistake)
+	}
+	ds := r.ds
+	pre := order != nil && r.t != nil && ds.prefetches()
+	var x vec // one for the loop: its address escapes
+	for p := range ds.n {
+		i := rowAt(order, p)
+		if pre && p+1 < ds.n {
+			ds.prefetchRow(order[p+1])
+		}
+		x = ds.row(i)
+		r.h.scores(r.s, &x, i)
+		if nonFinite(r.s) >= 0 {
+			if err := r.bad(i); err != nil {
+				r.at = p
+				return err
+			}
+		}
+		mv, mistake := judge(r.s, ds.cls[i], r.rate)
+		if !mistake {
+			continue
+		}
+		if err := r.make(&x, i, t0+p, mv); err != nil {
+			r.at = p
+			return err
+		}
+		onMistake(i)
+	}
+	return nil
+}
+
+// binary is visits on a weight table of two classes, the most common
+// case, where a row classified right costs its dot product alone: the
+// loop's values are held in locals, which a visit reloads from the stack
+// after the dot product's call, where fields would be reached through a
+// chain of pointers. The weights change in place, but the bias b is a
+// copy, taken again after each update.
+func (r *rule) binary(order []int, t0 int, onMistake func(i int)) error {
+	rows, w, b, cls := *r.ds.rows, r.t.w, r.t.b[0], r.ds.cls
+	pre := order != nil && rows.prefetches()
+	var x vec // one for the loop: its address escapes
+	for p := range rows.n {
+		i := rowAt(order, p)
+		if pre && p+1 < rows.n {
+			rows.prefetchRow(order[p+1])
+		}
+		x = rows.row(i)
+		a := x.dot(w) + b
+		if a-a != 0 { // a is NaN or infinite: one test, where finite makes two
+			if err := r.bad(i); err != nil {
+				r.at = p
+				return err
+			}
+		}
+		y := float64(2*cls[i] - 1)
+		if !wrong(y, a) {
+			continue
+		}
+		if err := r.make(&x, i, t0+p, move{up: 0, down: -1, step: r.rate * y}); err != nil {
+			r.at = p
+			return err
+		}
+		b = r.t.b[0]
+		onMistake(i)
+	}
+	return nil
+}
+
+// bad returns the error of a visit to row i whose scores are not finite:
+// the row's NaN or infinity, if it holds one, or with finiteScores an
+// overflow.
+func (r *rule) bad(i int) error {
+	if err := r.ds.rowError(i); err != nil || !r.finiteScores {
+		return err
+	}
+	j := nonFinite(r.s)
+	return fmt.Errorf("perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", i, r.s[j])
+}
+
+// make makes the update mv on x, row i, after t visits of the run.
+func (r *rule) make(x *vec, i, t int, mv move) error {
+	if r.guard && !r.h.fits(x, mv) {
+		return errOverflow
+	}
+	if r.kept != nil {
+		if err := r.kept(x, i, t, mv); err != nil {
+			return err
+		}
+	}
+	r.h.add(x, i, t, mv)
+	return nil
+}
+
+var errOverflow = errors.New("perceptron: the update on x would overflow the model: scale X or lower Rate")

@@ -1,0 +1,295 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+// The corral of Wolfe's algorithm: the points of the working set, and the
+// linear algebra of the affine hulls that the minor cycles move on.
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/lapack64"
+)
+
+// The points of the working set are z_a = y_a(x_a - center) on their
+// first d coordinates. On dense rows work copies them, about the center,
+// which keeps far-off data as well conditioned as data about the origin;
+// on sparse rows, where the copies would be dense, product, addPoint and
+// pointDot expand the products instead, in O(non-zeros).
+
+// product returns z_a·z_c over the first d coordinates.
+func (np *nearest) product(a, c int) float64 {
+	ds, d := np.ds, np.ds.d
+	if !ds.sparse() {
+		return floats.Dot(np.rows[a*d:a*d+d], np.rows[c*d:c*d+d])
+	}
+	ia, ic := np.set[a], np.set[c]
+	p := ds.row(ia).dotVec(ds.row(ic)) - np.xc[a] - np.xc[c] + np.cc
+	return ds.sign(ia) * ds.sign(ic) * p
+}
+
+// addPoint adds coef·z_a to the dense w, and returns the multiple of the
+// center that it leaves the caller to subtract.
+func (np *nearest) addPoint(w []float64, a int, coef float64) float64 {
+	ds, d := np.ds, np.ds.d
+	if !ds.sparse() {
+		floats.AddScaled(w, coef, np.rows[a*d:a*d+d])
+		return 0
+	}
+	i := np.set[a]
+	x := ds.row(i)
+	x.addTo(w, coef*ds.sign(i))
+	if np.center == nil {
+		return 0
+	}
+	return coef * ds.sign(i)
+}
+
+// pointDot returns w·z_a over the first d coordinates; wcen is w·center on
+// sparse rows.
+func (np *nearest) pointDot(w []float64, a int, wcen float64) float64 {
+	ds, d := np.ds, np.ds.d
+	if !ds.sparse() {
+		return floats.Dot(w, np.rows[a*d:a*d+d])
+	}
+	i := np.set[a]
+	x := ds.row(i)
+	return ds.sign(i) * (x.dot(w) - wcen)
+}
+
+// mcol sets np.col to the column of M for point a of the working set
+// against the corral, followed by its diagonal element.
+//
+// The point of least norm of the affine hull of the corral, with weights μ
+// summing to 1 in each group, solves G μ = E ν, Eᵀ μ = 1, for G the Gram
+// matrix of the corral and E the indicator of the groups. With
+// M = G + c·E Eᵀ, which is positive definite exactly when the corral is
+// affinely independent (for a positive c), and the weights α of p, the step
+// δ = μ - α solves M δ = E ν' - s, Eᵀ δ = 0, where s are the scores of the
+// corral: δ = Q ν' - M⁻¹ s, with Q = M⁻¹ E and (Eᵀ Q) ν' = Eᵀ M⁻¹ s. Taken
+// from accurate scores, the step corrects the rounding of the last one, as
+// iterative refinement does. The shift c is of the size of G to keep M
+// well conditioned.
+func (np *nearest) mcol(a int) []float64 {
+	m, k := len(np.set), len(np.corral)
+	col := np.col[:k+1]
+	g := np.group(np.set[a])
+	for u, c := range np.corral {
+		col[u] = np.gram[a*m+c]
+		if np.group(np.set[c]) == g {
+			col[u] += np.shift
+		}
+	}
+	col[k] = np.gram[a*m+a] + np.shift
+	return col
+}
+
+// factorL returns the Cholesky factor L of M for the corral, M = L Lᵀ.
+func (np *nearest) factorL() blas64.Triangular {
+	return blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: len(np.corral), Data: np.l, Stride: len(np.set) + 1}
+}
+
+// factor computes the Cholesky factorization of M for the corral.
+func (np *nearest) factor() bool {
+	l := np.factorL()
+	for u, a := range np.corral {
+		copy(l.Data[u*l.Stride:], np.mcol(a)[:u+1])
+	}
+	_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: l.Uplo, N: l.N, Data: l.Data, Stride: l.Stride})
+	return ok
+}
+
+// add adds point a of the working set to the corral, with weight zero,
+// and extends the factorization by a row. It reports false if a is
+// affinely dependent on the corral to working precision.
+func (np *nearest) add(a int) bool {
+	l := np.factorL()
+	col := np.mcol(a)
+	k := l.N
+	blas64.Trsv(blas.NoTrans, l, blas64.Vector{N: k, Data: col, Inc: 1})
+	pivot := col[k] - floats.Dot(col[:k], col[:k])
+	if pivot <= 1e-14*col[k] {
+		return false
+	}
+	copy(l.Data[k*l.Stride:], col[:k])
+	l.Data[k*l.Stride+k] = math.Sqrt(pivot)
+	np.corral = append(np.corral, a)
+	return true
+}
+
+// step moves the weights towards the point of least norm of the affine
+// hull of the corral, as far as keeps them non-negative, and drops the
+// points whose weights it empties. It reports whether it dropped any, and
+// false if rounding stops it.
+func (np *nearest) step() (dropped, ok bool) {
+	k, G := len(np.corral), np.groups
+	// q holds M⁻¹ [E s], column by column.
+	q := np.q[:k*(G+1)]
+	clear(q)
+	for u, c := range np.corral {
+		q[np.group(np.set[c])*k+u] = 1
+		q[G*k+u] = np.ws[c]
+	}
+	l := np.factorL()
+	for h := range G + 1 {
+		v := blas64.Vector{N: k, Data: q[h*k : h*k+k], Inc: 1}
+		blas64.Trsv(blas.NoTrans, l, v)
+		blas64.Trsv(blas.Trans, l, v)
+	}
+	var a [2][3]float64
+	for u, c := range np.corral {
+		g := np.group(np.set[c])
+		for h := range G + 1 {
+			a[g][h] += q[h*k+u]
+		}
+	}
+	var nu [2]float64
+	if G == 1 {
+		nu[0] = a[0][1] / a[0][0]
+	} else {
+		det := a[0][0]*a[1][1] - a[0][1]*a[1][0]
+		nu[0] = (a[1][1]*a[0][2] - a[0][1]*a[1][2]) / det
+		nu[1] = (a[0][0]*a[1][2] - a[1][0]*a[0][2]) / det
+	}
+	delta := np.col[:k]
+	for u := range k {
+		delta[u] = -q[G*k+u]
+		for h := range G {
+			delta[u] += q[h*k+u] * nu[h]
+		}
+	}
+	if nonFinite(delta) >= 0 {
+		return false, false
+	}
+
+	theta, block := 1.0, -1
+	for u, c := range np.corral {
+		al := np.alpha[np.set[c]]
+		if delta[u] < 0 && al < -theta*delta[u] {
+			theta, block = al/-delta[u], u
+		}
+	}
+	if theta == 0 {
+		return false, false
+	}
+	for u, c := range np.corral {
+		i := np.set[c]
+		np.alpha[i] = math.Max(0, np.alpha[i]+theta*delta[u])
+	}
+	if block >= 0 {
+		np.alpha[np.set[np.corral[block]]] = 0
+	}
+	for u := k - 1; u >= 0; u-- {
+		if np.alpha[np.set[np.corral[u]]] == 0 {
+			np.drop(u)
+			dropped = true
+		}
+	}
+	return dropped, true
+}
+
+// drop removes the point at u of the corral and its row and column of M
+// from the factorization. Deleting row u of L leaves the rows below it one
+// column too wide; rotating each pair of adjacent columns from u on
+// restores the triangle, in O(k²) rather than the O(k³) of factoring anew.
+func (np *nearest) drop(u int) {
+	l := np.factorL()
+	k, st, L := l.N, l.Stride, l.Data
+	for r := u; r < k-1; r++ {
+		copy(L[r*st:r*st+r+2], L[(r+1)*st:(r+1)*st+r+2])
+	}
+	for r := u; r < k-1; r++ {
+		a, b := L[r*st+r], L[r*st+r+1]
+		h := math.Hypot(a, b)
+		c, s := a/h, b/h
+		L[r*st+r], L[r*st+r+1] = h, 0
+		for q := r + 1; q < k-1; q++ {
+			x, y := L[q*st+r], L[q*st+r+1]
+			L[q*st+r], L[q*st+r+1] = c*x+s*y, c*y-s*x
+		}
+	}
+	np.corral = slices.Delete(np.corral, u, u+1)
+}
+
+// choose sets the working set to the corral, the rows with weight, and in
+// each group the workingCandidates rows without weight of least score.
+func (np *nearest) choose() {
+	np.set = np.set[:0]
+	for i, a := range np.alpha {
+		if a > 0 {
+			np.set = append(np.set, i)
+		}
+	}
+	for g := range np.groups {
+		cand := np.cand[:0]
+		for i, s := range np.s {
+			if np.alpha[i] > 0 || np.group(i) != g {
+				continue
+			}
+			if len(cand) == workingCandidates && s >= np.s[cand[len(cand)-1]] {
+				continue
+			}
+			at, _ := slices.BinarySearchFunc(cand, s, func(c int, s float64) int { return cmp.Compare(np.s[c], s) })
+			if len(cand) < workingCandidates {
+				cand = append(cand, 0)
+			}
+			copy(cand[at+1:], cand[at:])
+			cand[at] = i
+		}
+		np.set = append(np.set, cand...)
+		np.cand = cand
+	}
+}
+
+// recompute sets p to Σ α_i z_i.
+func (np *nearest) recompute() {
+	clear(np.p)
+	np.pc = 0
+	for i, a := range np.alpha {
+		if a > 0 {
+			x := np.ds.row(i)
+			x.addTo(np.p, a*np.ds.sign(i))
+			np.pc += a * np.ds.sign(i)
+		}
+	}
+	if np.center != nil {
+		// Σ α_i y_i is 0 but for rounding.
+		floats.AddScaled(np.p, -np.pc, np.center)
+	}
+	np.pc *= np.aug
+}
+
+// finish sets the hyperplane and its margin np.lower from p and the last
+// pass. With two groups the bias puts the hyperplane halfway between the
+// least scores of the classes; with the augmented coordinate the bias is
+// pc and the margin is measured with the norm of (p, pc).
+func (np *nearest) finish() error {
+	np.b = 0
+	if np.groups == 2 {
+		np.b = -(np.least[0]-np.least[1])/2 - np.pcen
+	}
+	if np.aug != 0 {
+		np.b = np.pc * np.aug
+	}
+	m, err := np.ds.functionalMargin(np.p, np.b)
+	if err != nil {
+		return err
+	}
+	nw := floats.Norm(np.p, 2)
+	if np.aug != 0 {
+		nw = np.norm()
+	}
+	np.lower = geometric(m, nw)
+	// The margin of a hyperplane cannot exceed the margin of the data;
+	// where rounding says otherwise, the attained margin is the better
+	// upper bound.
+	np.upper = math.Max(np.upper, np.lower)
+	return nil
+}
