@@ -18,9 +18,12 @@ type dataset struct {
 	*rows
 
 	// classes are the class values, in ascending order, and cls the index
-	// of each row's class among them.
+	// of each row's class among them; with two classes, y holds each
+	// row's label as the rule takes it, -1 for the first class and +1 for
+	// the second.
 	classes []float64
 	cls     []int
+	y       []float64
 }
 
 // maxElements is the most weights, or elements of another array that a
@@ -52,9 +55,11 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 	}
 	ds := &dataset{rows: r, classes: classes, cls: make([]int, n)}
 	if len(classes) == 2 {
+		ds.y = make([]float64, n)
 		for i, v := range y {
+			ds.y[i] = -1
 			if v == classes[1] {
-				ds.cls[i] = 1
+				ds.cls[i], ds.y[i] = 1, 1
 			}
 		}
 	} else {
@@ -83,7 +88,7 @@ func checkShape(X mat.Matrix) error {
 // sign returns the label of row i of a set of two classes as the
 // perceptron's rule takes it: -1 for the first class and +1 for the
 // second.
-func (ds *dataset) sign(i int) float64 { return float64(2*ds.cls[i] - 1) }
+func (ds *dataset) sign(i int) float64 { return ds.y[i] }
 
 // classesOf returns the classes of the labels y: the values of known,
 // sorted and without repeats, if known is not nil, and otherwise the

@@ -472,11 +472,11 @@ func (c *counter) countOne(k int, cs *countScratch) {
 func (c *counter) judge(l *table, x *vec, i int, s []float64) (float64, bool) {
 	t := c.ds.cls[i]
 	if len(s) == 1 {
-		s[0] = x.dot(l.w) + l.b[0]
-		return c.ds.sign(i) * s[0], decide(c.ds.classes, s) != c.ds.classes[t]
+		a := [1]float64{x.dot(l.w) + l.b[0]}
+		return c.ds.y[i] * a[0], class(a[:]) != t
 	}
 	l.scores(s, x, i)
-	return s[t] - s[argmax(s, t)], argmax(s, -1) != t
+	return s[t] - s[argmax(s, t)], class(s) != t
 }
 
 func (p *Pocket) source() *rand.Rand { return p.Rand }

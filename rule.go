@@ -7,6 +7,8 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // The perceptron's rule, written once for every classifier: the mistake
@@ -48,14 +50,18 @@ func wrong(y, a float64) bool { return y*a <= 0 }
 // for two classes the second if the one score is >= 0, so that a tie
 // goes to the second class, and the first otherwise; for more the class
 // of the greatest score, the first of those if several tie.
-func decide(classes, s []float64) float64 {
+func decide(classes, s []float64) float64 { return classes[class(s)] }
+
+// class returns the index of the class that scores s choose, as decide
+// does.
+func class(s []float64) int {
 	if len(s) == 1 {
 		if s[0] >= 0 {
-			return classes[1]
+			return 1
 		}
-		return classes[0]
+		return 0
 	}
-	return classes[argmax(s, -1)]
+	return argmax(s, -1)
 }
 
 // hypothesis is what the rule trains: a weight table, or a kernel
@@ -167,26 +173,32 @@ func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
 // chain of pointers. The weights change in place, but the bias b is a
 // copy, taken again after each update.
 func (r *rule) binary(order []int, t0 int, onMistake func(i int)) error {
-	rows, w, b, cls := *r.ds.rows, r.t.w, r.t.b[0], r.ds.cls
-	pre := order != nil && rows.prefetches()
+	rows, w, b, ys := *r.ds.rows, r.t.w, r.t.b[0], r.ds.y
+	dense, pre := !rows.sparse(), order != nil && rows.prefetches()
 	var x vec // one for the loop: its address escapes
 	for p := range rows.n {
 		i := rowAt(order, p)
 		if pre && p+1 < rows.n {
 			rows.prefetchRow(order[p+1])
 		}
-		x = rows.row(i)
-		a := x.dot(w) + b
+		var a float64
+		if dense { // in line, where a call of dot would cost as much again
+			a = floats.Dot(rows.dense(i), w) + b
+		} else {
+			x = rows.row(i)
+			a = x.dot(w) + b
+		}
 		if a-a != 0 { // a is NaN or infinite: one test, where finite makes two
 			if err := r.bad(i); err != nil {
 				r.at = p
 				return err
 			}
 		}
-		y := float64(2*cls[i] - 1)
+		y := ys[i]
 		if !wrong(y, a) {
 			continue
 		}
+		x = rows.row(i)
 		if err := r.make(&x, i, t0+p, move{up: 0, down: -1, step: r.rate * y}); err != nil {
 			r.at = p
 			return err
