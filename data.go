@@ -17,13 +17,13 @@ import (
 type dataset struct {
 	*rows
 
-	// classes are the class values, in ascending order, and cls the index
-	// of each row's class among them; with two classes, y holds each
-	// row's label as the rule takes it, -1 for the first class and +1 for
-	// the second.
+	// classes are the class values, in ascending order. With two, y holds
+	// each row's label as the rule takes it, -1 for the first class and
+	// +1 for the second; with more, cls holds the index of each row's
+	// class. class and sign read either.
 	classes []float64
-	cls     []int
 	y       []float64
+	cls     []int
 }
 
 // maxElements is the most weights, or elements of another array that a
@@ -53,16 +53,17 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := &dataset{rows: r, classes: classes, cls: make([]int, n)}
+	ds := &dataset{rows: r, classes: classes}
 	if len(classes) == 2 {
 		ds.y = make([]float64, n)
 		for i, v := range y {
 			ds.y[i] = -1
 			if v == classes[1] {
-				ds.cls[i], ds.y[i] = 1, 1
+				ds.y[i] = 1
 			}
 		}
 	} else {
+		ds.cls = make([]int, n)
 		for i, v := range y {
 			ds.cls[i], _ = slices.BinarySearch(classes, v)
 		}
@@ -89,6 +90,14 @@ func checkShape(X mat.Matrix) error {
 // perceptron's rule takes it: -1 for the first class and +1 for the
 // second.
 func (ds *dataset) sign(i int) float64 { return ds.y[i] }
+
+// class returns the index of the class of row i.
+func (ds *dataset) class(i int) int {
+	if ds.cls == nil {
+		return int(ds.y[i]+1) / 2
+	}
+	return ds.cls[i]
+}
 
 // classesOf returns the classes of the labels y: the values of known,
 // sorted and without repeats, if known is not nil, and otherwise the

@@ -76,7 +76,7 @@ func ZeroOneError(X mat.Matrix, y, w []float64, b float64) (float64, error) {
 	}
 	wrong := 0
 	err = ds.margins(w, b, func(i int, m float64) {
-		if m < 0 || m == 0 && ds.cls[i] == 0 {
+		if m < 0 || m == 0 && ds.y[i] < 0 {
 			wrong++
 		}
 	})
@@ -232,8 +232,8 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	}
 	rhs[d+1] = 1
 
-	pos := slices.Index(ds.cls, 1)
-	neg := slices.Index(ds.cls, 0)
+	pos := slices.Index(ds.y, 1)
+	neg := slices.Index(ds.y, -1)
 	lpos, lneg := (1+rhs[d])/2, (1-rhs[d])/2
 	basis := make([]int, 0, d+2)
 	for j := range d {
@@ -265,8 +265,8 @@ const maxSimplex = 1 << 27
 
 // single reports whether every row of ds has the same label.
 func (ds *dataset) single() bool {
-	for _, c := range ds.cls {
-		if c != ds.cls[0] {
+	for _, c := range ds.y {
+		if c != ds.y[0] {
 			return false
 		}
 	}

@@ -110,11 +110,11 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 // against returns the rows of ds with the classes -1, the rest, and +1,
 // class c.
 func (ds *dataset) against(c int) *dataset {
-	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, cls: make([]int, ds.n), y: make([]float64, ds.n)}
-	for i, k := range ds.cls {
+	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n)}
+	for i := range set.y {
 		set.y[i] = -1
-		if k == c {
-			set.cls[i], set.y[i] = 1, 1
+		if ds.class(i) == c {
+			set.y[i] = 1
 		}
 	}
 	return set

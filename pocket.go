@@ -347,13 +347,13 @@ func newCounter(ds *dataset, S int) *counter {
 	}
 	count := make([]int, len(c.lists))
 	for i := range ds.n {
-		count[c.ds.cls[i]]++
+		count[c.ds.class(i)]++
 	}
 	for g := range c.lists {
 		c.lists[g].order = make([]int, 0, count[g])
 	}
 	for i := range ds.n {
-		g := c.ds.cls[i]
+		g := c.ds.class(i)
 		c.lists[g].order = append(c.lists[g].order, i)
 	}
 	c.pool = newPool(workers(), func() any {
@@ -470,7 +470,7 @@ func (c *counter) countOne(k int, cs *countScratch) {
 // l misclassifies it: with two classes the margin is y(w·x+b), and with
 // more the score of its class less the greatest other.
 func (c *counter) judge(l *table, x *vec, i int, s []float64) (float64, bool) {
-	t := c.ds.cls[i]
+	t := c.ds.class(i)
 	if len(s) == 1 {
 		a := [1]float64{x.dot(l.w) + l.b[0]}
 		return c.ds.y[i] * a[0], class(a[:]) != t

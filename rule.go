@@ -153,7 +153,7 @@ func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
 				return err
 			}
 		}
-		mv, mistake := judge(r.s, ds.cls[i], r.rate)
+		mv, mistake := judge(r.s, ds.class(i), r.rate)
 		if !mistake {
 			continue
 		}

@@ -111,7 +111,7 @@ func newNearest(ds *dataset, groups int, aug float64, set MarginSettings) (*near
 }
 
 func (np *nearest) group(i int) int {
-	if np.groups == 2 && np.ds.cls[i] == 0 {
+	if np.groups == 2 && np.ds.y[i] < 0 {
 		return 1
 	}
 	return 0
