@@ -287,7 +287,8 @@ type averagedJSON struct {
 // it averages.
 func (a Averaged) MarshalJSON() ([]byte, error) {
 	m := averagedJSON{linearJSON{a.classes, a.w.json()}, a.sum.w, a.sum.b, a.ahead, a.visits}
-	return marshal("Averaged", a.w.fitted(), a.settings(nil).json(a.Labels), m, &a.stats)
+	s := a.settings(nil).json(a.Labels)
+	return marshal("Averaged", a.w.fitted(), func() error { return s.check(a.w.dim(), len(a.w.b)) }, s, m, &a.stats)
 }
 
 // UnmarshalJSON sets the averaged perceptron to the one saved in data, as

@@ -487,6 +487,10 @@ func (j *expansionJSON) expansion(mistakes int) (*expansion, error) {
 	}
 	S, u, n := scores(j.Classes), sv.n, len(j.MistakeVectors)
 	switch {
+	case u < 1:
+		// The first visit of a training is a mistake, and a Budget keeps
+		// at least one.
+		return nil, errors.New("it has no support vector")
 	case len(j.Coefficients) != u*S:
 		return nil, fmt.Errorf("it has %d support vectors and %d coefficients, want %d", u, len(j.Coefficients), u*S)
 	case len(j.StepSums) != S:

@@ -61,32 +61,6 @@ func ballSet(rnd *rand.Rand, n, d int) (*mat.Dense, []float64) {
 	return X, y
 }
 
-// scaledSet returns n rows of d features on widely different scales,
-// with labels from a random hyperplane and some flipped, so that some fits
-// converge and some do not.
-func scaledSet(rnd *rand.Rand, n, d int) (*mat.Dense, []float64) {
-	X := mat.NewDense(n, d, nil)
-	y := make([]float64, n)
-	w := make([]float64, d)
-	for j := range w {
-		w[j] = rnd.NormFloat64()
-	}
-	flip := rnd.Float64() * 0.2
-	for i := range n {
-		x := X.RawRowView(i)
-		s := rnd.NormFloat64()
-		for j := range x {
-			x[j] = rnd.NormFloat64() * math.Pow(10, float64(rnd.IntN(7)-3))
-			s += w[j] * x[j]
-		}
-		y[i] = sign(s)
-		if rnd.Float64() < flip {
-			y[i] = -y[i]
-		}
-	}
-	return X, y
-}
-
 // marginSet returns n rows of d features uniform in [-1, 1), labelled by
 // the side of the unit-normal hyperplane w·x+b = 0 for a random w and, if
 // bias, a random b in [-0.3, 0.3], keeping only rows at least gap from it,

@@ -11,8 +11,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"reflect"
 	"slices"
+	"strings"
 )
 
 // Every fitted classifier saves as one JSON object of the same shape, its
@@ -93,10 +96,14 @@ func Unmarshal(data []byte) (Scorer, error) {
 }
 
 // marshal returns the envelope of a classifier of type typ, or an error
-// if it has not been fitted.
-func marshal(typ string, fitted bool, settings, model any, st *Stats) ([]byte, error) {
+// if it has not been fitted or if check, the check of its settings, fails:
+// a saved classifier loads.
+func marshal(typ string, fitted bool, check func() error, settings, model any, st *Stats) ([]byte, error) {
 	if !fitted {
 		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+	}
+	if err := check(); err != nil {
+		return nil, fmt.Errorf("perceptron: MarshalJSON: %s", strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
 	s, err := json.Marshal(settings)
 	if err != nil {
@@ -157,8 +164,46 @@ func strict(data []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("data after the value")
+	}
+	return exactNames(data, reflect.TypeOf(v).Elem())
+}
+
+// exactNames returns an error naming a member of the JSON object data,
+// or of an object within it, whose name is not one of t's: where
+// encoding/json matches names without regard to case, the format does
+// not.
+func exactNames(data []byte, t reflect.Type) error {
+	var m map[string]json.RawMessage
+	if t.Kind() != reflect.Struct || json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	fields := map[string]reflect.Type{}
+	var collect func(t reflect.Type)
+	collect = func(t reflect.Type) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Anonymous && name == "" {
+				collect(f.Type)
+				continue
+			}
+			fields[name] = f.Type
+		}
+	}
+	collect(t)
+	for k, raw := range m {
+		ft, ok := fields[k]
+		if !ok {
+			return fmt.Errorf("unknown member %.40q", k)
+		}
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if err := exactNames(raw, ft); err != nil {
+			return fmt.Errorf("%s: %v", k, err)
+		}
 	}
 	return nil
 }
@@ -235,7 +280,7 @@ func loadTable(data []byte, typ string, s *settingsJSON, model any, lin *linearJ
 		return table{}, Stats{}, wrap(typ, err)
 	}
 	if err := s.check(t.dim(), len(t.b)); err != nil {
-		return table{}, Stats{}, fmt.Errorf("perceptron: saved %s's settings: %v", typ, err)
+		return table{}, Stats{}, settingsError(typ, err)
 	}
 	if (s.Ratchet != nil) != (typ == "Pocket") {
 		return table{}, Stats{}, fmt.Errorf("perceptron: saved %s's settings: ratchet is Pocket's setting alone", typ)
@@ -377,6 +422,12 @@ func (f *floatsJSON) UnmarshalJSON(data []byte) error {
 	}
 	*f = v
 	return nil
+}
+
+// settingsError returns err, of the settings of a saved typ, as an error
+// of the file.
+func settingsError(typ string, err error) error {
+	return fmt.Errorf("perceptron: saved %s's settings: %s", typ, strings.TrimPrefix(err.Error(), "perceptron: "))
 }
 
 // wrap returns err as an error of the model of a saved typ.

@@ -396,7 +396,7 @@ type kernelSettingsJSON struct {
 // function, which no file can hold.
 func (k Kernel) MarshalJSON() ([]byte, error) {
 	if k.m == nil {
-		return marshal("Kernel", false, nil, nil, nil)
+		return marshal("Kernel", false, nil, nil, nil, nil)
 	}
 	f, err := funcJSON(k.Func)
 	if err == nil && k.m.k.kind == customKernel {
@@ -405,8 +405,20 @@ func (k Kernel) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	check := func() error {
+		if k.Labels != nil {
+			if _, err := checkLabels(k.Labels); err != nil {
+				return err
+			}
+		}
+		_, _, err := k.resolve(k.m.d)
+		return err
+	}
+	if err := check(); err != nil {
+		return marshal("Kernel", true, check, nil, nil, nil)
+	}
 	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels}
-	return marshal("Kernel", true, s, k.m.json(), &k.stats)
+	return marshal("Kernel", true, check, s, k.m.json(), &k.stats)
 }
 
 // UnmarshalJSON sets the kernel perceptron to the one saved in data, as
@@ -437,7 +449,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 		_, _, err = set.resolve(j.Features)
 	}
 	if err != nil {
-		return fmt.Errorf("perceptron: saved Kernel's settings: %v", err)
+		return settingsError("Kernel", err)
 	}
 	m, err := j.expansion(st.Mistakes)
 	if err != nil {

@@ -198,8 +198,12 @@ func funcJSON(f KernelFunc) (*kernelJSON, error) {
 		return nil, nil
 	case Poly:
 		return &kernelJSON{Name: "poly", Degree: f.Degree, Gamma: f.Gamma, Coef0: f.Coef0}, nil
+	case *Poly:
+		return funcJSON(*f)
 	case RBF:
 		return &kernelJSON{Name: "rbf", Gamma: f.Gamma}, nil
+	case *RBF:
+		return funcJSON(*f)
 	}
 	return nil, errors.New("perceptron: MarshalJSON: a Custom kernel is a Go function, which cannot be saved")
 }

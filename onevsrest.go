@@ -209,7 +209,14 @@ func (o OneVsRest) MarshalJSON() ([]byte, error) {
 		}
 		m.Models = append(m.Models, b)
 	}
-	return marshal("OneVsRest", o.models != nil, struct {
+	check := func() error {
+		if o.Labels == nil {
+			return nil
+		}
+		_, err := checkLabels(o.Labels)
+		return err
+	}
+	return marshal("OneVsRest", o.models != nil, check, struct {
 		Labels []float64 `json:"labels"`
 	}{o.Labels}, m, nil)
 }
@@ -229,7 +236,7 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 	}
 	if s.Labels != nil {
 		if _, err := checkLabels(s.Labels); err != nil {
-			return fmt.Errorf("perceptron: saved OneVsRest's settings: %v", err)
+			return settingsError("OneVsRest", err)
 		}
 	}
 	if err := checkClasses(m.Classes); err != nil {
@@ -242,6 +249,11 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 	models := make([]Scorer, K)
 	d := 0
 	for c, b := range m.Models {
+		var head struct{ Type string }
+		if json.Unmarshal(b, &head); head.Type == "OneVsRest" {
+			// Each level would decode those within it again.
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d is a OneVsRest", c))
+		}
 		s, err := Unmarshal(b)
 		if err != nil {
 			return fmt.Errorf("%w (classifier %d of a saved OneVsRest)", err, c)

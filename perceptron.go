@@ -219,7 +219,8 @@ func (p *Perceptron) source() *rand.Rand { return p.Rand }
 // has not been fitted. It has a value receiver, so that json.Marshal
 // saves a Perceptron as well as a *Perceptron.
 func (p Perceptron) MarshalJSON() ([]byte, error) {
-	return marshal("Perceptron", p.m.fitted(), p.settings(nil).json(p.Labels), linearJSON{p.classes, p.m.json()}, &p.stats)
+	s := p.settings(nil).json(p.Labels)
+	return marshal("Perceptron", p.m.fitted(), func() error { return s.check(p.m.dim(), len(p.m.b)) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
 }
 
 // UnmarshalJSON sets the perceptron to the one saved in data, as

@@ -486,7 +486,7 @@ func (p *Pocket) source() *rand.Rand { return p.Rand }
 func (p Pocket) MarshalJSON() ([]byte, error) {
 	s := p.settings(nil).json(p.Labels)
 	s.Ratchet = &p.Ratchet
-	return marshal("Pocket", p.m.fitted(), s, linearJSON{p.classes, p.m.json()}, &p.stats)
+	return marshal("Pocket", p.m.fitted(), func() error { return s.check(p.m.dim(), len(p.m.b)) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
 }
 
 // UnmarshalJSON sets the pocket to the one saved in data, as Perceptron's

@@ -167,21 +167,6 @@ func naiveVisits(X [][]float64, y []float64, tr trial, stop bool) (visits []naiv
 	return visits, perEpoch
 }
 
-// naiveErrors returns the number of rows that sign(w·x+b) gets wrong.
-func naiveErrors(X [][]float64, y []float64, w []float64, b float64) int {
-	e := 0
-	for i, x := range X {
-		a := b
-		for j := range x {
-			a += w[j] * x[j]
-		}
-		if sign(a) != y[i] {
-			e++
-		}
-	}
-	return e
-}
-
 func TestNaiveVisitsMatchNaivePerceptron(t *testing.T) {
 	// The two references agree: the last visit leaves naivePerceptron's
 	// weights.

@@ -354,7 +354,7 @@ type votedJSON struct {
 // of each voter.
 func (v Voted) MarshalJSON() ([]byte, error) {
 	if !v.first.fitted() {
-		return marshal("Voted", false, nil, nil, nil)
+		return marshal("Voted", false, nil, nil, nil, nil)
 	}
 	m := votedJSON{
 		linearJSON:  linearJSON{v.classes, v.first.json()},
@@ -375,7 +375,8 @@ func (v Voted) MarshalJSON() ([]byte, error) {
 	for k, mv := range v.moves {
 		m.MistakeUp[k], m.MistakeDown[k] = mv.up, mv.down
 	}
-	return marshal("Voted", true, v.settings(nil).json(v.Labels), m, &v.stats)
+	s := v.settings(nil).json(v.Labels)
+	return marshal("Voted", true, func() error { return s.check(v.first.dim(), len(v.first.b)) }, s, m, &v.stats)
 }
 
 // UnmarshalJSON sets the voted perceptron to the one saved in data, as
