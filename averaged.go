@@ -15,23 +15,17 @@ import (
 
 // Averaged is the averaged perceptron (Freund and Schapire, 1999; Collins,
 // 2002). It trains as Perceptron does and predicts with the average of the
-// weights after every visit of an example, so that each weight vector
-// counts as often as the visits it survived: the vote of Voted with each
-// voter's score in place of its sign, at the cost of a single
-// perceptron's prediction. It decides on the sums of the weights, before
-// their division by the number of visits, so that a prediction is exact
-// wherever the sums are, and an exact tie goes to the second class as
-// with Perceptron.
+// weights after every visit of an example: the vote of Voted with each
+// voter's score in place of its sign, at the cost of one perceptron's
+// prediction. It decides on the sums of the weights before their division
+// by the number of visits, so that a prediction is exact where the sums
+// are, and a tie goes to the second class as with Perceptron.
 //
-// Fit runs all Epochs epochs, as Freund and Schapire do, in the time of
-// those it passes over the data: once an epoch makes no mistake the
-// weights no longer change, and the visits of the epochs left count them
-// in closed form. Stats reports the epochs passed. Learn keeps the
-// average lazily, as Daumé's A Course in Machine Learning does (chapter
-// 4, algorithm 7), at the cost of an update per mistake and none per
-// visit.
-//
-// The zero value is ready to use, with the defaults of Perceptron.
+// Fit averages all Epochs epochs, as Freund and Schapire do, counting those
+// after an epoch without a mistake in closed form. Learn
+// keeps the average lazily, as Daumé's A Course in Machine Learning does
+// (chapter 4, algorithm 7), at a cost per mistake and none per visit. The
+// zero value is ready to use, with the defaults of Perceptron.
 type Averaged struct {
 	// Epochs is the number of passes over the data whose weights the
 	// average takes. Zero means 1000.
@@ -56,6 +50,11 @@ type Averaged struct {
 	// OnUpdate is called after every update, as in Perceptron. It sees
 	// the running weights, not their average.
 	OnUpdate func(Update)
+
+	// Stop, if not nil, stops Fit early, as in Perceptron; with
+	// Validation it measures the average so far. Fit then averages the
+	// epochs it ran.
+	Stop *Stop
 
 	// The sum of the weights after each of the visits is sum + ahead·w,
 	// and the same for the biases: after Fit ahead is 0, and Learn moves
@@ -92,7 +91,10 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	if s.epochs > maxCount/ds.n {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
-	T := s.epochs * ds.n
+	ds, val, err := s.holdOut(ds)
+	if err != nil {
+		return err
+	}
 	w := newTable(ds.d, S, s.w0, s.noBias)
 	// A mistake at visit t+1 adds its update to the weights of the T-t
 	// visits from it on, so that the sum is T·w less t times each update.
@@ -109,13 +111,41 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 		}
 		return nil
 	}
-	stats, err := s.run(ds, r)
+	var validate func() float64
+	if val != nil {
+		epochs := 0
+		validate = func() float64 {
+			epochs++
+			sum := sums(ds, &w, g, epochs*ds.n)
+			return accuracy(val, sum.scoresOf)
+		}
+	}
+	stats, err := s.run(ds, r, validate)
 	if err != nil {
 		return err
 	}
 	if err := w.checkFinite(); err != nil {
 		return err
 	}
+	// The epochs of a run that converged, and not those after a stop,
+	// count the last weights.
+	T := stats.Epochs * ds.n
+	if stats.Converged {
+		T = s.epochs * ds.n
+	}
+	sum := sums(ds, &w, g, T)
+	if err := sum.checkFinite(); err != nil {
+		return err
+	}
+	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, 0, T, ds.classes, stats
+	return nil
+}
+
+// sums returns the sums of the weights and biases after each of the T
+// visits of a run on ds that ends at w, whose shares of the updates of the
+// rows are g.
+func sums(ds *dataset, w *table, g []float64, T int) table {
+	S := len(w.b)
 	sum := w.clone()
 	floats.Scale(float64(T), sum.w)
 	floats.Scale(float64(T), sum.b)
@@ -131,11 +161,7 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 			}
 		}
 	}
-	if err := sum.checkFinite(); err != nil {
-		return err
-	}
-	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, 0, T, ds.classes, stats
-	return nil
+	return sum
 }
 
 // Learn trains the averaged perceptron on the rows of X with labels y,
@@ -148,6 +174,11 @@ func (a *Averaged) Learn(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
+	return a.learn(ds, s)
+}
+
+// learn is Learn on ds, checked, with the settings s.
+func (a *Averaged) learn(ds *dataset, s settings) error {
 	S := scores(ds.classes)
 	fresh := !a.w.fitted()
 	if fresh {
@@ -265,7 +296,7 @@ func divided(x []float64, d float64) []float64 {
 func (a *Averaged) Stats() Stats { return a.stats.clone() }
 
 func (a *Averaged) settings(rnd *rand.Rand) settings {
-	return settings{epochs: a.Epochs, rate: a.Rate, rnd: rnd, noBias: a.NoBias, w0: a.InitWeights, onUpdate: a.OnUpdate}
+	return settings{epochs: a.Epochs, rate: a.Rate, rnd: rnd, noBias: a.NoBias, w0: a.InitWeights, onUpdate: a.OnUpdate, stop: a.Stop}
 }
 
 func (a *Averaged) source() *rand.Rand { return a.Rand }
@@ -315,7 +346,7 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return wrap("Averaged", err)
 	}
-	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels
+	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, s.Stop.stop()
 	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, m.Ahead, m.Visits, m.Classes, st
 	return nil
 }

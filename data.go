@@ -24,6 +24,10 @@ type dataset struct {
 	classes []float64
 	y       []float64
 	cls     []int
+
+	// index holds the row of X that each row is, for the training rows
+	// of a Stop's validation; nil means the row of the same index.
+	index []int
 }
 
 // maxElements is the most weights, or elements of another array that a
@@ -54,18 +58,21 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 		return nil, err
 	}
 	ds := &dataset{rows: r, classes: classes}
-	if len(classes) == 2 {
+	switch {
+	case len(classes) > 2:
+		ds.cls = make([]int, n)
+		for i, v := range y {
+			ds.cls[i], _ = slices.BinarySearch(classes, v)
+		}
+	case classes[0] == -1 && classes[1] == 1:
+		ds.y = y // read in place: n fresh float64s would cost page faults
+	default:
 		ds.y = make([]float64, n)
 		for i, v := range y {
 			ds.y[i] = -1
 			if v == classes[1] {
 				ds.y[i] = 1
 			}
-		}
-	} else {
-		ds.cls = make([]int, n)
-		for i, v := range y {
-			ds.cls[i], _ = slices.BinarySearch(classes, v)
 		}
 	}
 	return ds, nil
@@ -90,6 +97,14 @@ func checkShape(X mat.Matrix) error {
 // perceptron's rule takes it: -1 for the first class and +1 for the
 // second.
 func (ds *dataset) sign(i int) float64 { return ds.y[i] }
+
+// origin returns the row of X that row i is, for what Fit reports.
+func (ds *dataset) origin(i int) int {
+	if ds.index == nil {
+		return i
+	}
+	return ds.index[i]
+}
 
 // class returns the index of the class of row i.
 func (ds *dataset) class(i int) int {

@@ -42,37 +42,29 @@
 // through the origin with margin γ > 0 (every y·(u·x) >= γ), and every
 // ||x|| <= R, the perceptron started from zero makes at most (R/γ)²
 // mistakes, whatever the order of the examples and the rate. With a bias,
-// R and γ are those of the rows (x, 1). With K classes, Kesler's
-// construction (Duda and Hart, 1973) gives at most 2R²/γ² mistakes.
-//
-// The theorem promises nothing else. On data that no hyperplane separates,
-// such as XOR, the weights cycle and training stops only at the epoch
-// limit. The order of the examples and the scaling of the features change
-// the hyperplane found, and the number of mistakes below the bound.
+// R and γ are those of the rows (x, 1); with K classes, Kesler's
+// construction (Duda and Hart, 1973) gives at most 2R²/γ² mistakes. On
+// data that no hyperplane separates, such as XOR, the weights cycle, and
+// training stops at the epoch limit, or earlier by a Stop rule.
 //
 // # Which type to use
 //
 // Every classifier is a [Scorer], trains with Fit on the rows of a
 // [gonum.org/v1/gonum/mat.Matrix], and is ready to use as a zero value.
-//
-//   - [Perceptron] is the perceptron itself.
-//   - [Pocket] predicts with the weights of the run that misclassify the
-//     fewest training rows (Gallant, 1990): for data almost separable.
-//   - [Averaged] predicts with the average of the weights after every
-//     visit, and [Voted] with their vote (Freund and Schapire, 1999); on
-//     data that are not separable both usually generalise better than the
-//     last weights. Averaged is the usual choice for text.
-//   - [Kernel] is the perceptron in the feature space of a kernel, in dual
-//     form, to separate data that no hyperplane separates.
-//   - [OneVsRest] learns many classes with a binary classifier per class,
-//     as scikit-learn does; the others learn them together.
-//
-// Perceptron, Averaged, Voted and Kernel also learn online, a batch of rows
-// at a time, with Learn. [GeometricMargin], [FunctionalMargin],
-// [PerceptronCriterion] and [ZeroOneError] measure a hyperplane on data of
-// the labels -1 and +1; [DatasetMargin] finds the largest margin of the
-// data, [NovikoffBound] the mistake bound, and [Separable] whether any
-// hyperplane separates them.
+// [Perceptron] is the perceptron itself; [Pocket] keeps the weights of the
+// run that misclassify the fewest rows (Gallant, 1990); [Averaged] and
+// [Voted] predict with the average and the vote of the weights after
+// every visit (Freund and Schapire, 1999), and usually generalise better
+// on data that are not separable, Averaged being the usual choice for
+// text; [Kernel] works in the feature space of a kernel, to separate what
+// no hyperplane does; [OneVsRest] learns many classes with a binary
+// classifier per class, as scikit-learn does. All but Pocket and
+// OneVsRest also learn online with Learn, and [FitShards] trains a
+// Perceptron or an Averaged on shards of the data, on many cores or, with
+// [LearnShard] and [Mix], many machines. [GeometricMargin],
+// [FunctionalMargin], [PerceptronCriterion], [ZeroOneError],
+// [DatasetMargin], [NovikoffBound] and [Separable] measure hyperplanes and
+// data of the labels -1 and +1.
 //
 // # Data, models and errors
 //

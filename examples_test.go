@@ -216,7 +216,10 @@ func ExamplePerceptron_Learn() {
 
 // A fitted perceptron saves as JSON, with its settings and Stats, and loads
 // back into one that predicts exactly as it did. The AND gate trains as in
-// the example above: nine epochs, the last without a mistake.
+// the example above: nine epochs, the last without a mistake. An epoch's
+// loss sums -y·(w·x+b) over its mistakes: only those on (1, 1) score
+// below 0, -1 in epochs 1, 2, 4 and 6, and -2 in epoch 3, where (1, 1)
+// meets w=(1, 0) b=-3; the others score 0.
 func ExamplePerceptron_MarshalJSON() {
 	X := mat.NewDense(4, 2, []float64{
 		0, 0,
@@ -249,7 +252,7 @@ func ExamplePerceptron_MarshalJSON() {
 	fmt.Println(err)
 
 	// Output:
-	// {"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":null},"model":{"classes":[-1,1],"weights":[3,2],"biases":[-4],"throughOrigin":false},"stats":{"epochs":9,"converged":true,"mistakes":18,"epochMistakes":[2,3,3,2,2,3,2,1,0]}}
+	// {"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":null,"stop":null},"model":{"classes":[-1,1],"weights":[3,2],"biases":[-4],"throughOrigin":false},"stats":{"epochs":9,"converged":true,"mistakes":18,"epochMistakes":[2,3,3,2,2,3,2,1,0],"epochLoss":[1,1,2,1,0,1,0,0,0]}}
 	// [0 0]: saved -1, loaded -1
 	// [0 1]: saved -1, loaded -1
 	// [1 0]: saved -1, loaded -1

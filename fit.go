@@ -7,6 +7,7 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -22,10 +23,8 @@ type Stats struct {
 	// Epochs is the number of passes over the data that Fit made.
 	Epochs int
 
-	// Converged reports whether Fit's last epoch made no mistake, so that
-	// the last weights of the run separate the training data. Averaged,
-	// Voted and Kernel's voted and averaged rules predict with other
-	// weights, which need not.
+	// Converged reports whether Fit's last epoch made no mistake: the last
+	// weights of the run separate the training data.
 	Converged bool
 
 	// Mistakes is the number of mistakes, which is the number of updates,
@@ -34,28 +33,30 @@ type Stats struct {
 
 	// EpochMistakes holds the number of mistakes in each of Fit's epochs.
 	EpochMistakes []int
+
+	// EpochLoss holds the training loss of each of Fit's epochs, as Stop
+	// defines it, or is nil after Mix, and EpochAccuracy, with Stop's
+	// Validation, the accuracy on the rows held out after each.
+	EpochLoss, EpochAccuracy []float64
 }
 
 func (s Stats) clone() Stats {
 	s.EpochMistakes = slices.Clone(s.EpochMistakes)
+	s.EpochLoss, s.EpochAccuracy = slices.Clone(s.EpochLoss), slices.Clone(s.EpochAccuracy)
 	return s
 }
 
 // Update describes one update of a training run to an OnUpdate callback.
 type Update struct {
-	// Epoch is the epoch of the update, counted from 1, or 0 for an
-	// update by Learn.
+	// Epoch is the epoch of the update, from 1, or 0 for Learn.
 	Epoch int
 
 	// Row is the index in X of the row that was a mistake.
 	Row int
 
-	// Weights and Biases are the weights and the biases of the running
-	// perceptron after the update, laid out as the classifiers' Weights
-	// lays them out; the averaged, voted and pocket weights are formed
-	// from these. They belong to the classifier: the callback must not
-	// modify or retain them. Kernel has no weight vector, and leaves
-	// Weights nil.
+	// Weights and Biases are those of the running perceptron after the
+	// update, laid out as Weights lays them out, or for Kernel the biases
+	// alone. The callback must not modify or retain them.
 	Weights []float64
 	Biases  []float64
 }
@@ -69,6 +70,7 @@ type settings struct {
 	noBias   bool
 	w0       []float64
 	onUpdate func(Update)
+	stop     *Stop
 }
 
 // defaultEpochs is the epoch limit of a zero Epochs, the iteration limit
@@ -89,6 +91,11 @@ func (s settings) resolve(d, S int) (settings, error) {
 	if j := nonFinite(s.w0); j >= 0 {
 		return s, fmt.Errorf("perceptron: InitWeights[%d] is %v, want a finite value", j, s.w0[j])
 	}
+	stop, err := s.stop.resolve()
+	if err != nil {
+		return s, err
+	}
+	s.stop = stop
 	if s.epochs == 0 {
 		s.epochs = defaultEpochs
 	}
@@ -116,13 +123,18 @@ type learner interface {
 	// update describes the model after an update, for OnUpdate; notify
 	// fills in Epoch and Row.
 	update() Update
+
+	// epochLoss returns the training loss of the last epoch, as Stop
+	// defines it.
+	epochLoss() float64
 }
 
 // run is the epoch loop of every classifier's Fit. For each epoch it
 // visits every row of ds through l, in index order, or, if s.rnd is set,
-// in a fresh random order. It stops after the first epoch with no mistake
-// or after s.epochs epochs.
-func (s *settings) run(ds *dataset, l learner) (Stats, error) {
+// in a fresh random order. It stops after the first epoch with no mistake,
+// after s.epochs epochs, or as s.stop says, measuring the accuracy of
+// each epoch, with validation, with validate.
+func (s *settings) run(ds *dataset, l learner, validate func() float64) (Stats, error) {
 	// In index order there is no order to hold: the page faults of n
 	// fresh ints can cost as much as an epoch.
 	var order []int
@@ -136,7 +148,11 @@ func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 	mistakes := 0
 	onMistake := func(i int) {
 		mistakes++
-		s.notify(st.Epochs, i, l.update)
+		s.notify(st.Epochs, ds.origin(i), l.update)
+	}
+	var stop *stopper
+	if s.stop != nil {
+		stop = newStopper(s.stop, ds.n)
 	}
 	for st.Epochs < s.epochs {
 		st.Epochs++
@@ -149,8 +165,17 @@ func (s *settings) run(ds *dataset, l learner) (Stats, error) {
 		}
 		st.Mistakes += mistakes
 		st.EpochMistakes = append(st.EpochMistakes, mistakes)
+		measure := min(l.epochLoss(), math.MaxFloat64) // an overflow is no JSON number
+		st.EpochLoss = append(st.EpochLoss, measure)
+		if validate != nil {
+			measure = validate()
+			st.EpochAccuracy = append(st.EpochAccuracy, measure)
+		}
 		if mistakes == 0 {
 			st.Converged = true
+			break
+		}
+		if stop != nil && stop.done(measure) {
 			break
 		}
 	}
@@ -198,26 +223,35 @@ func (s *settings) notify(epoch, i int, update func() Update) {
 // from, or if the model has made so many visits that n more would pass
 // visits.
 func (s settings) learnSet(X mat.Matrix, y, classes, labels []float64, d, visits int) (*dataset, settings, error) {
-	if classes == nil {
+	known := classes
+	if known == nil {
 		if labels == nil {
 			return nil, s, errors.New("perceptron: Learn on a model that was neither fitted nor given its classes: set Labels")
 		}
-		classes = labels
-	} else {
-		s.w0 = nil // they have played their part
+		known = labels
 	}
-	ds, err := newDataset(X, y, classes)
+	ds, err := newDataset(X, y, known)
 	if err != nil {
 		return nil, s, err
 	}
-	if d != 0 && ds.d != d {
-		return nil, s, fmt.Errorf("perceptron: X has %d columns, want %d, the columns of the model", ds.d, d)
-	}
-	if _, err := addCount(visits, ds.n); err != nil {
-		return nil, s, err
-	}
-	if s, err = s.resolve(ds.d, scores(ds.classes)); err != nil {
+	if s, err = s.learnOn(ds, classes != nil, d, visits); err != nil {
 		return nil, s, err
 	}
 	return ds, s, ds.check(nil)
+}
+
+// learnOn returns the resolved settings s of a Learn on ds by a model of
+// d columns, fitted or not, that has made visits, or an error if ds does
+// not fit the model.
+func (s settings) learnOn(ds *dataset, fitted bool, d, visits int) (settings, error) {
+	if fitted {
+		s.w0 = nil // they have played their part
+	}
+	if d != 0 && ds.d != d {
+		return s, fmt.Errorf("perceptron: X has %d columns, want %d, the columns of the model", ds.d, d)
+	}
+	if _, err := addCount(visits, ds.n); err != nil {
+		return s, err
+	}
+	return s.resolve(ds.d, scores(ds.classes))
 }

@@ -51,10 +51,12 @@ type envelope struct {
 
 // statsJSON is the JSON form of Stats.
 type statsJSON struct {
-	Epochs        int   `json:"epochs"`
-	Converged     bool  `json:"converged"`
-	Mistakes      int   `json:"mistakes"`
-	EpochMistakes []int `json:"epochMistakes"`
+	Epochs        int       `json:"epochs"`
+	Converged     bool      `json:"converged"`
+	Mistakes      int       `json:"mistakes"`
+	EpochMistakes []int     `json:"epochMistakes"`
+	EpochLoss     []float64 `json:"epochLoss"`
+	EpochAccuracy []float64 `json:"epochAccuracy,omitempty"`
 }
 
 // Unmarshal returns the classifier saved in data by json.Marshal, of
@@ -115,7 +117,7 @@ func marshal(typ string, fitted bool, check func() error, settings, model any, s
 	}
 	e := envelope{Type: typ, Version: formatVersion, Settings: s, Model: m}
 	if st != nil {
-		e.Stats = &statsJSON{st.Epochs, st.Converged, st.Mistakes, st.EpochMistakes}
+		e.Stats = &statsJSON{st.Epochs, st.Converged, st.Mistakes, st.EpochMistakes, st.EpochLoss, st.EpochAccuracy}
 	}
 	return json.Marshal(e)
 }
@@ -127,6 +129,12 @@ func marshal(typ string, fitted bool, check func() error, settings, model any, s
 func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	var e envelope
 	if err := strict(data, &e); err != nil {
+		var head struct{ Command json.RawMessage }
+		if json.Unmarshal(data, &head) == nil && head.Command != nil {
+			// The command saves its scaling and class names beside the
+			// model, which predicts on rows it has scaled.
+			return Stats{}, errors.New("perceptron: a model file of the perceptron command, whose rows it scales and whose classes it names: load it with the command (perceptron predict), or remove its member \"command\" to take the model alone")
+		}
 		return Stats{}, fmt.Errorf("perceptron: not a saved %s: %v", typ, err)
 	}
 	switch {
@@ -146,7 +154,7 @@ func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	if e.Stats == nil {
 		return Stats{}, nil
 	}
-	st := Stats{e.Stats.Epochs, e.Stats.Converged, e.Stats.Mistakes, e.Stats.EpochMistakes}
+	st := Stats{e.Stats.Epochs, e.Stats.Converged, e.Stats.Mistakes, e.Stats.EpochMistakes, e.Stats.EpochLoss, e.Stats.EpochAccuracy}
 	if err := st.check(); err != nil {
 		return Stats{}, fmt.Errorf("perceptron: saved %s's stats: %v", typ, err)
 	}
@@ -226,6 +234,18 @@ func (s Stats) check() error {
 		return fmt.Errorf("%d mistakes, but the epochs made %d", s.Mistakes, sum)
 	case s.Converged && (s.Epochs == 0 || s.EpochMistakes[s.Epochs-1] != 0):
 		return errors.New("converged, but the last epoch made mistakes")
+	case s.EpochLoss != nil && len(s.EpochLoss) != s.Epochs || s.EpochAccuracy != nil && len(s.EpochAccuracy) != s.Epochs:
+		return fmt.Errorf("%d epochs with %d losses and %d accuracies", s.Epochs, len(s.EpochLoss), len(s.EpochAccuracy))
+	}
+	for e, l := range s.EpochLoss {
+		if !(l >= 0 && l <= math.MaxFloat64) {
+			return fmt.Errorf("epoch %d has the loss %v", e+1, l)
+		}
+	}
+	for e, a := range s.EpochAccuracy {
+		if !(a >= 0 && a <= 1) {
+			return fmt.Errorf("epoch %d has the accuracy %v, want one in [0, 1]", e+1, a)
+		}
 	}
 	return nil
 }
@@ -238,11 +258,33 @@ type settingsJSON struct {
 	NoBias      bool      `json:"noBias"`
 	InitWeights []float64 `json:"initWeights"`
 	Labels      []float64 `json:"labels"`
+	Stop        *stopJSON `json:"stop"`
 	Ratchet     *bool     `json:"ratchet,omitempty"`
 }
 
+// stopJSON is the JSON form of Stop.
+type stopJSON struct {
+	Tol        float64 `json:"tol"`
+	NoChange   int     `json:"noChange"`
+	Validation float64 `json:"validation"`
+}
+
+func stopToJSON(s *Stop) *stopJSON {
+	if s == nil {
+		return nil
+	}
+	return &stopJSON{s.Tol, s.NoChange, s.Validation}
+}
+
+func (j *stopJSON) stop() *Stop {
+	if j == nil {
+		return nil
+	}
+	return &Stop{j.Tol, j.NoChange, j.Validation}
+}
+
 func (s settings) json(labels []float64) settingsJSON {
-	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels}
+	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels, Stop: stopToJSON(s.stop)}
 }
 
 // check returns an error if the settings are not valid for a model of S
@@ -253,7 +295,7 @@ func (j *settingsJSON) check(d, S int) error {
 			return err
 		}
 	}
-	_, err := settings{epochs: j.Epochs, rate: j.Rate, w0: j.InitWeights}.resolve(d, S)
+	_, err := settings{epochs: j.Epochs, rate: j.Rate, w0: j.InitWeights, stop: j.Stop.stop()}.resolve(d, S)
 	return err
 }
 

@@ -44,6 +44,16 @@ func jtThreeRows() (*mat.Dense, []float64) {
 	return mat.NewDense(2, 1, []float64{1, -1}), []float64{2, 0}
 }
 
+// jtNumber returns the saved form of the number v, as encoding/json
+// writes a float64.
+func jtNumber(v float64) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
 // jtB64 returns the saved form of stored values: their float64s,
 // little-endian, in base64.
 func jtB64(v ...float64) string {
@@ -57,20 +67,31 @@ func jtB64(v ...float64) string {
 // The pieces of the saved forms of the hand traces.
 const (
 	// The settings of the zero value of a linear classifier, and with the
-	// Labels of the three classes.
-	jtLinear     = `{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":null}`
-	jtLinear3    = `{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":[0,1,2]}`
-	jtLinearLrn  = `{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":[-1,1]}`
-	jtKernelZero = `{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false,"labels":null}`
-	jtKernel3    = `{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false,"labels":[0,1,2]}`
-	jtKernelLrn  = `{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false,"labels":[-1,1]}`
+	// Labels of the three classes; no Stop saves as null.
+	jtLinear     = `{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":null,"stop":null}`
+	jtLinear3    = `{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":[0,1,2],"stop":null}`
+	jtLinearLrn  = `{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":[-1,1],"stop":null}`
+	jtKernelZero = `{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false,"labels":null,"stop":null}`
+	jtKernel3    = `{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false,"labels":[0,1,2],"stop":null}`
+	jtKernelLrn  = `{"func":null,"prediction":"last","budget":0,"epochs":0,"rate":0,"noBias":false,"labels":[-1,1],"stop":null}`
 
 	// The stats of the traces' Fit, of two epochs of two and no mistakes;
 	// of that Fit and a Learn with one mistake; and of a Learn alone, with
 	// two mistakes and no epochs of Fit.
-	jtFitStats      = `{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]}`
-	jtFitLearnStats = `{"epochs":2,"converged":true,"mistakes":3,"epochMistakes":[2,0]}`
-	jtLearnStats    = `{"epochs":0,"converged":false,"mistakes":2,"epochMistakes":null}`
+	//
+	// The losses of the epochs: a visit's loss is max(0, -y·score), or
+	// with more classes max(0, greatest other score - the row class's
+	// score), which is 0 at every row classified right and at every
+	// mistake on a score of 0. Of twoPoints, epoch 1's two mistakes are on
+	// the score 0 of (0, 0) at x = 1 and the score 1·(-1)+1 = 0 of (1, 1)
+	// at x = -1: a loss of max(0, -1·0) + max(0, 1·0) = 0. Of jtThreeRows,
+	// they are on the scores (0, 0, 0) of the zero weights and (0, 0, 0)
+	// of the weights after the first update: max(0, 0-0) twice, 0. Epoch
+	// 2 classifies every row right: 0. Learn records no loss, as it runs
+	// no epoch of Fit: null alone, and after Fit those of Fit.
+	jtFitStats      = `{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0],"epochLoss":[0,0]}`
+	jtFitLearnStats = `{"epochs":2,"converged":true,"mistakes":3,"epochMistakes":[2,0],"epochLoss":[0,0]}`
+	jtLearnStats    = `{"epochs":0,"converged":false,"mistakes":2,"epochMistakes":null,"epochLoss":null}`
 
 	// The polynomial kernel (x·z)^1.
 	jtPoly1 = `{"name":"poly","degree":1,"gamma":1,"coef0":0}`
@@ -195,24 +216,26 @@ func jtTraces() []jtTrace {
 		// exp(-2) > 0, a mistake of label -1; in epoch 2 the rows score
 		// ±(1 - exp(-2)), both right. The settings are saved as given, the
 		// kernel as resolved, and the sum of the steps also through the
-		// origin.
+		// origin. Epoch 1's loss is max(0, -1·0) + max(0, -(-1)·exp(-2)) =
+		// exp(-2), epoch 2's 0.
 		{"Kernel/rbf", func() (Scorer, error) {
 			k := &Kernel{Func: RBF{}, Prediction: PredictVoted, Budget: 5, NoBias: true}
 			return k, k.Fit(mat.NewDense(2, 2, []float64{1, 0, -1, 0}), []float64{1, -1})
 		}, jtSaved("Kernel",
-			`{"func":{"name":"rbf","degree":0,"gamma":0,"coef0":0},"prediction":"voted","budget":5,"epochs":0,"rate":0,"noBias":true,"labels":null}`,
+			`{"func":{"name":"rbf","degree":0,"gamma":0,"coef0":0},"prediction":"voted","budget":5,"epochs":0,"rate":0,"noBias":true,"labels":null,"stop":null}`,
 			`{"classes":[-1,1],"kernel":{"name":"rbf","degree":0,"gamma":0.5,"coef0":0},"features":2,"throughOrigin":true,"supportVectors":{"rows":2,"cols":2,"sparse":false,"values":"`+jtB64(1, 0, -1, 0)+`"},"coefficients":[1,-1],"stepSums":[0],"mistakeVectors":[0,1],"mistakeSteps":[1,-1],"mistakeVisits":[1,2],"visits":2000,"removed":0}`,
-			jtFitStats)},
+			`{"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0],"epochLoss":[`+jtNumber(math.Exp(-2))+`,0]}`)},
 
 		// A Budget of one mistake: at visit 2, x = -1 scores 1·(-1) + 1 = 0,
 		// a mistake, which first removes the one of x = 1, the only one to
 		// draw; then every visit scores 0 under the one mistake on the other
 		// row, ±(1·(-1)) ∓ 1, and removes it: 2000 mistakes, the last on
-		// x = -1 at visit 2000, after the last removal.
+		// x = -1 at visit 2000, after the last removal. Every mistake is on
+		// a score of 0, a loss of 0: every epoch's loss is 0.
 		{"Kernel/poly1/budget", jtFitOn(&Kernel{Func: jtPoly1Func, Budget: 1}, twoPoints), jtSaved("Kernel",
-			`{"func":`+jtPoly1+`,"prediction":"last","budget":1,"epochs":0,"rate":0,"noBias":false,"labels":null}`,
+			`{"func":`+jtPoly1+`,"prediction":"last","budget":1,"epochs":0,"rate":0,"noBias":false,"labels":null,"stop":null}`,
 			`{"classes":[-1,1],"kernel":`+jtPoly1+`,"features":1,"throughOrigin":false,"supportVectors":{"rows":1,"cols":1,"sparse":false,"values":"`+jtB64(-1)+`"},"coefficients":[-1],"stepSums":[-1],"mistakeVectors":[0],"mistakeSteps":[-1],"mistakeVisits":[2000],"visits":2000,"removed":2000}`,
-			`{"epochs":1000,"converged":false,"mistakes":2000,"epochMistakes":[`+strings.Repeat("2,", 999)+`2]}`)},
+			`{"epochs":1000,"converged":false,"mistakes":2000,"epochMistakes":[`+strings.Repeat("2,", 999)+`2],"epochLoss":[`+strings.Repeat("0,", 999)+`0]}`)},
 
 		// Learn alone, from Labels, makes the two mistakes of epoch 1 in
 		// two visits. Averaged adds to its sums a mistake's update times
@@ -1361,7 +1384,7 @@ func TestUnmarshalErrors(t *testing.T) {
 func TestJSONSpecialFloats(t *testing.T) {
 	w := []float64{math.Copysign(0, -1), math.SmallestNonzeroFloat64, 1e-300, -math.MaxFloat64, 0.1, 1.0 / 3}
 	const ws = `[-0,5e-324,1e-300,-1.7976931348623157e+308,0.1,0.3333333333333333]`
-	data := jtSaved("Perceptron", `{"epochs":0,"rate":0,"noBias":false,"initWeights":`+ws+`,"labels":null}`,
+	data := jtSaved("Perceptron", `{"epochs":0,"rate":0,"noBias":false,"initWeights":`+ws+`,"labels":null,"stop":null}`,
 		`{"classes":[-1,1],"weights":`+ws+`,"biases":[-0],"throughOrigin":false}`, jtFitStats)
 	var p Perceptron
 	if err := json.Unmarshal([]byte(data), &p); err != nil {
@@ -1527,9 +1550,11 @@ func TestJSONSettingsChangedAfterFit(t *testing.T) {
 // jtKernel4 is a Kernel of four features, made by hand: x = (1, 0, 0, 0)
 // of label +1 was its one mistake, at visit 1 of the 8 of two epochs of
 // four rows, under the kernel (x·z)^1; its settings name the linear
-// kernel, which it would be fitted with today.
+// kernel, which it would be fitted with today. The mistake is on the
+// empty hypothesis's score 0, a loss of 0, and epoch 2 makes none: the
+// losses are 0 and 0.
 var jtKernel4 = jtSaved("Kernel", jtKernelZero, `{"classes":[-1,1],"kernel":`+jtPoly1+`,"features":4,"throughOrigin":false,"supportVectors":{"rows":1,"cols":4,"sparse":false,"values":"`+jtB64(1, 0, 0, 0)+`"},"coefficients":[1],"stepSums":[1],"mistakeVectors":[0],"mistakeSteps":[1],"mistakeVisits":[1],"visits":8,"removed":0}`,
-	`{"epochs":2,"converged":true,"mistakes":1,"epochMistakes":[1,0]}`)
+	`{"epochs":2,"converged":true,"mistakes":1,"epochMistakes":[1,0],"epochLoss":[0,0]}`)
 
 // jtCrafted are the crafted inputs of the issue, and others like them:
 // sizes and counts that would allocate far beyond the file, or wrap
@@ -1790,12 +1815,12 @@ var jtFuzzModels = sync.OnceValue(func() map[string][]byte {
 	return saved
 })
 
-// jtFuzzSeeds returns the seeds of FuzzUnmarshal: the hand traces, a
-// classifier of every kind fitted on random data, dense and sparse, the
-// crafted inputs, and nested OneVsRest.
+// jtFuzzSeeds returns the seeds of FuzzUnmarshal: the hand traces, of
+// Stop too, a classifier of every kind fitted on random data, dense and
+// sparse, the crafted inputs, and nested OneVsRest.
 func jtFuzzSeeds() []string {
 	var seeds []string
-	for _, tr := range jtTraces() {
+	for _, tr := range append(jtTraces(), esJSONTraces()...) {
 		seeds = append(seeds, tr.want)
 	}
 	rnd := rand.New(rand.NewPCG(233, 234))

@@ -13,102 +13,57 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Prediction is the rule by which a Kernel predicts from the hypotheses
-// of its training run. Freund and Schapire (1999) define the three rules.
-type Prediction int
-
-const (
-	// PredictLast predicts with the last hypothesis, as Perceptron does.
-	PredictLast Prediction = iota
-
-	// PredictVoted predicts with the vote of every hypothesis of the run,
-	// each weighted by the number of visits it survived: the score is
-	// sum_k c_k·sign(f_k(x)), which is the sum of sign(f_t(x)) over the
-	// hypotheses f_t after every visit t of Epochs epochs, as Voted does.
-	PredictVoted
-
-	// PredictAveraged predicts with the average hypothesis: the score is
-	// the mean of f_t(x) over the hypotheses f_t after every visit t of
-	// Epochs epochs, as Averaged does. Its sign is that of the sum before
-	// the division, so an exact tie is +1.
-	PredictAveraged
-)
-
-// predictionNames are the names of the rules in saved classifiers.
-var predictionNames = [...]string{PredictLast: "last", PredictVoted: "voted", PredictAveraged: "averaged"}
-
-func (p Prediction) check() error {
-	if p < PredictLast || p > PredictAveraged {
-		return fmt.Errorf("perceptron: Prediction is %d, want PredictLast, PredictVoted or PredictAveraged", int(p))
-	}
-	return nil
-}
-
 // Kernel is the kernel perceptron (Aizerman, Braverman and Rozonoer,
-// 1964): Perceptron run in the feature space of a kernel K, in dual form.
-// Its hypothesis is a sum of kernel terms, one per mistake: a mistake on
-// a row x_j of label y_j adds Rate·y_j·K(x_j, ·) to the score and, with a
-// bias, Rate·y_j to the bias, which is Perceptron's update w += Rate·y·x
-// made in the feature space; with more than two classes it moves the
-// scores of two classes, as Perceptron's does. The rows with a mistake
-// are the support vectors, each stored once. With the linear kernel x·z
-// and exact sums, Kernel makes the mistakes that Perceptron makes.
+// 1964): Perceptron in the feature space of a kernel K, in dual form. A
+// mistake on a row x_j of label y_j adds Rate·y_j·K(x_j, ·) to the score,
+// and Rate·y_j to the bias, which is Perceptron's update made in the
+// feature space; with more than two classes it moves the scores of two
+// classes, as Perceptron's does. The rows with a mistake are the support
+// vectors, each stored once; with the linear kernel and exact sums Kernel
+// makes Perceptron's mistakes. It predicts with the last hypothesis, or
+// with the vote or the average of the hypotheses after every visit, as
+// Voted and Averaged do (Freund and Schapire, 1999).
 //
-// Kernel predicts with the last hypothesis, or with the vote or the
-// average of the hypotheses after every visit, as Voted and Averaged do
-// (Freund and Schapire, 1999); the rule is read at prediction, so that one
-// fit serves all three. A visit costs a kernel value per support vector,
-// or, after the first epoch of Fit, per change since the row's last
-// visit; Fit spreads that work over GOMAXPROCS goroutines, and its result
-// does not depend on their number. Training starts from the empty
-// hypothesis, as a weight vector of the input space is not a point of
-// the feature space.
-//
-// The zero value is ready to use: it trains with the linear kernel and a
-// bias, at rate 1, visiting the rows in order, for at most 1000 epochs,
-// with no budget, and predicts with the last hypothesis.
+// The zero value is ready to use: the linear kernel, with a bias, at rate
+// 1, in order, for at most 1000 epochs, predicting with the last
+// hypothesis.
 type Kernel struct {
-	// Func is the kernel. Nil means the linear kernel x·z, with which
-	// Kernel is the perceptron in dual form.
+	// Func is the kernel. Nil means the linear kernel x·z.
 	Func KernelFunc
 
-	// Prediction is the rule of the prediction methods. Predict reads it,
-	// so it can be changed between predictions, but not concurrently with
-	// them.
+	// Prediction is the rule of the prediction methods, which read it.
 	Prediction Prediction
 
 	// Budget, if not zero, is the most mistakes the hypothesis is made of:
-	// a mistake of a hypothesis of Budget mistakes first removes one of
-	// them, drawn uniformly at random, the Randomized Budget Perceptron of
-	// Cavallanti, Cesa-Bianchi and Gentile (2007). The draws come from
-	// Rand, or if Rand is nil from a source of a fixed seed. The voted
-	// and averaged rules then combine only the hypotheses from the last
-	// removal on. Budget must not be negative.
+	// once it holds Budget, a mistake first removes one drawn at random
+	// from Rand, or from a source of a fixed seed, the Randomized Budget
+	// Perceptron (Cavallanti, Cesa-Bianchi and Gentile, 2007). The voted
+	// and averaged rules combine the hypotheses from the last removal on.
 	Budget int
 
-	// Epochs is the most passes over the data that Fit makes, as in
-	// Perceptron.
+	// Epochs is the most passes over the data, as in Perceptron.
 	Epochs int
 
-	// Rate is the learning rate, as in Perceptron. From the empty
-	// hypothesis it only scales the coefficients and the biases.
+	// Rate is the learning rate, as in Perceptron.
 	Rate float64
 
 	// Rand, if not nil, shuffles the rows every epoch, as in Perceptron,
-	// and draws the mistakes that a Budget removes.
+	// and draws the removals of a Budget.
 	Rand *rand.Rand
 
-	// NoBias trains without a bias. A polynomial kernel with Coef0 > 0
-	// has a constant feature of its own.
+	// NoBias trains without a bias.
 	NoBias bool
 
 	// Labels are the classes, as in Perceptron.
 	Labels []float64
 
 	// OnUpdate is called after every update, as in Perceptron, with the
-	// biases of the new hypothesis; the dual form has no weight vector to
-	// report.
+	// new biases and no weights.
 	OnUpdate func(Update)
+
+	// Stop, if not nil, stops Fit early, as in Perceptron; with
+	// Validation it measures the Prediction rule.
+	Stop *Stop
 
 	m     *expansion
 	stats Stats
@@ -116,7 +71,7 @@ type Kernel struct {
 
 // Fit trains the kernel perceptron on the rows of X with labels y,
 // starting from the empty hypothesis. It stops at the end of the first
-// epoch with no mistake, or after Epochs epochs.
+// epoch with no mistake, after Epochs epochs, or when Stop says.
 //
 // Fit returns the errors that Perceptron's Fit returns, and an error if a
 // kernel parameter is not valid, or if a score, a coefficient or a bias
@@ -140,9 +95,20 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 	if s.epochs > maxCount/ds.n {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
+	ds, val, err := s.holdOut(ds)
+	if err != nil {
+		return err
+	}
 	t := newTrainer(ds, &s, kn, k.Budget)
 	defer t.close()
-	stats, err := s.run(ds, t)
+	var validate func() float64
+	if val != nil {
+		validate = func() float64 {
+			m := t.model()
+			return accuracy(val, func(dst []float64, x vec) { m.scoresOf(dst, x, k.Prediction) })
+		}
+	}
+	stats, err := s.run(ds, t, validate)
 	if err != nil {
 		return err
 	}
@@ -151,8 +117,11 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 		return err
 	}
 	// After an epoch with no mistake the hypothesis no longer changes: the
-	// voted and averaged rules count it for the visits of the epochs left.
-	m.h.visits = s.epochs * ds.n
+	// voted and averaged rules count it for the visits of the epochs left,
+	// though not for those after a stop.
+	if stats.Converged {
+		m.h.visits = s.epochs * ds.n
+	}
 	k.m, k.stats = m, stats
 	return nil
 }
@@ -202,7 +171,7 @@ func (k *Kernel) Learn(X mat.Matrix, y []float64) error {
 }
 
 func (k *Kernel) settings() settings {
-	return settings{epochs: k.Epochs, rate: k.Rate, rnd: k.Rand, noBias: k.NoBias, onUpdate: k.OnUpdate}
+	return settings{epochs: k.Epochs, rate: k.Rate, rnd: k.Rand, noBias: k.NoBias, onUpdate: k.OnUpdate, stop: k.Stop}
 }
 
 // resolve checks the settings and the kernel for rows of length d.
@@ -228,9 +197,7 @@ func (k *Kernel) resolve(d int) (settings, kern, error) {
 // scores of ScoreRows choose it, deciding on the sums before their
 // division for PredictAveraged, so that a tie is exact where they are. It
 // panics if the Kernel has not been fitted, if len(x) is not the number
-// of columns it was fitted on, or if Prediction is not valid. Predict,
-// ScoreRows and PredictRows may be called concurrently with each other,
-// but not with Fit or Learn.
+// of columns it was fitted on, or if Prediction is not valid.
 func (k *Kernel) Predict(x []float64) float64 {
 	m := k.checked("Predict")
 	checkLength(x, m.d)
@@ -245,9 +212,7 @@ func (k *Kernel) Predict(x []float64) float64 {
 // PredictVoted the votes sum_k c_k·sign(f_k(x)) of the hypotheses f_k,
 // each of which survived c_k visits, or with more classes the votes for
 // each class; for PredictAveraged the mean score of the hypotheses after
-// every visit. It takes the rows in blocks, whose kernel values with a
-// support vector come from one matrix-vector product on dense rows, on
-// GOMAXPROCS goroutines; the result does not depend on their number.
+// every visit. It spreads the rows over GOMAXPROCS goroutines.
 func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	n, _ := X.Dims()
 	S := k.checked("ScoreRows").nScores()
@@ -385,13 +350,12 @@ type kernelSettingsJSON struct {
 	Rate       float64     `json:"rate"`
 	NoBias     bool        `json:"noBias"`
 	Labels     []float64   `json:"labels"`
+	Stop       *stopJSON   `json:"stop"`
 }
 
 // MarshalJSON returns the saved form of the fitted kernel perceptron, as
-// Perceptron's MarshalJSON does: its settings but Rand and OnUpdate, the
-// model as Kernel keeps it (the kernel it was fitted with, the support
-// vectors and their coefficients, and every mistake of the hypothesis),
-// and Stats. It returns an error if the Kernel has not been fitted, or if
+// Perceptron's MarshalJSON does, with the kernel it was fitted with, the
+// support vectors and the mistakes of the hypothesis. It returns an error if the Kernel has not been fitted, or if
 // its kernel, or the one it was fitted with, is a Custom one: a Go
 // function, which no file can hold.
 func (k Kernel) MarshalJSON() ([]byte, error) {
@@ -417,7 +381,7 @@ func (k Kernel) MarshalJSON() ([]byte, error) {
 	if err := check(); err != nil {
 		return marshal("Kernel", true, check, nil, nil, nil)
 	}
-	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels}
+	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels, Stop: stopToJSON(k.Stop)}
 	return marshal("Kernel", true, check, s, k.m.json(), &k.stats)
 }
 
@@ -435,7 +399,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias, Labels: s.Labels}
+	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias, Labels: s.Labels, Stop: s.Stop.stop()}
 	if s.Func != nil {
 		set.Func, err = s.Func.kernelFunc()
 	}
@@ -455,17 +419,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return wrap("Kernel", err)
 	}
-	k.Func, k.Prediction, k.Budget, k.Epochs, k.Rate, k.NoBias, k.Labels = set.Func, set.Prediction, set.Budget, set.Epochs, set.Rate, set.NoBias, set.Labels
+	k.Func, k.Prediction, k.Budget, k.Epochs, k.Rate, k.NoBias, k.Labels, k.Stop = set.Func, set.Prediction, set.Budget, set.Epochs, set.Rate, set.NoBias, set.Labels, set.Stop
 	k.m, k.stats = m, st
 	return nil
-}
-
-// predictionOf returns the rule of the given name.
-func predictionOf(name string) (Prediction, error) {
-	for p, n := range predictionNames {
-		if n == name {
-			return Prediction(p), nil
-		}
-	}
-	return 0, fmt.Errorf("prediction %.20q, want last, voted or averaged", name)
 }

@@ -328,6 +328,8 @@ func (t *trainer) add(_ *vec, i, _ int, mv move) {
 
 func (t *trainer) fits(*vec, move) bool { return true }
 
+func (t *trainer) epochLoss() float64 { return t.r.epochLoss() }
+
 func (t *trainer) update() Update {
 	for c := range t.biases {
 		t.biases[c] = t.h.bias(t.beta, c)
@@ -369,8 +371,9 @@ func (t *trainer) spreadTo(r []int, k []float64, ch *change) {
 	}
 }
 
-// model returns the fitted model: copies of the rows with a mistake, in
-// the order of their first mistake.
+// model returns the model of the hypothesis so far: copies of the rows
+// with a mistake, in the order of their first mistake, its visits those
+// made so far.
 func (t *trainer) model() *expansion {
 	S := t.S
 	m := newModel(t.k, t.ds.d, t.ds.classes, t.beta == 1, t.ds.sparse())
@@ -386,8 +389,7 @@ func (t *trainer) model() *expansion {
 	m.last = make([]float64, 0, u*S)
 	m.h.refs = make([]int, 0, u)
 	m.h.mistakes = make([]mistake, 0, len(t.h.mistakes))
-	index := t.seen // no longer needed: reused as the row's vector index + 1
-	clear(index)
+	index := make([]int, t.ds.n) // the row's vector index + 1
 	for _, e := range t.h.mistakes {
 		if index[e.v] == 0 {
 			var xn float64

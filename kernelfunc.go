@@ -36,9 +36,8 @@ type Poly struct {
 //
 // Gamma must be finite and not negative; zero means 1/d for rows of
 // length d. The squared distance is computed as ||x||² + ||z||² - 2·x·z,
-// clamped at zero, so that the dot products of many pairs come at once;
-// K(x, x) is then 1 only to within rounding, and rows far from the origin
-// compared with their distances lose precision: centre the data.
+// clamped at zero, which loses precision on rows far from the origin
+// compared with their distances: centre the data.
 type RBF struct {
 	Gamma float64
 }

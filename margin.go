@@ -18,10 +18,9 @@ import (
 // w·x+b = 0 on the rows of X with labels y: the least y_i(w·x_i+b). It is
 // negative if the hyperplane puts a row on the wrong side.
 //
-// The margin functions and losses of this package take two classes
-// labelled -1 and +1. FunctionalMargin returns an error if X and y are not
-// valid as Fit requires, if a label is not -1 or +1, if len(w) is not the
-// number of columns, or if w or b is not finite. The margin functions and losses below return the same errors.
+// It returns an error, as the margin functions and losses below do, if X
+// and y are not valid as Fit requires, if a label is not -1 or +1, if
+// len(w) is not the number of columns, or if w or b is not finite.
 func FunctionalMargin(X mat.Matrix, y, w []float64, b float64) (float64, error) {
 	ds, err := hyperplaneData(X, y, w, b)
 	if err != nil {
@@ -147,16 +146,13 @@ func geometric(m, nw float64) float64 {
 // X with label +1 from those with label -1, so that y_i(w·x_i+b) > 0 for
 // every row; equivalently, whether the convex hulls of the two classes are
 // disjoint. Data of a single class are separable. Separable decides by
-// linear programming, independently of DatasetMargin. The answer is exact
-// for data that no hyperplane separates and for data that one with
+// linear programming, independently of DatasetMargin: exactly for data
+// that no hyperplane separates and for data that one with
 // |w_j| <= 1/max_i |x_ij| separates with y_i(w·x_i+b) > 1.2e-9·(d+1); in
-// between, where float64 cannot tell, either answer may come.
-//
-// The linear program is dense, of d+2 rows and n+2d columns, and its
-// simplex method takes O(d²) time per pivot: Separable returns an error if
-// it would have more than 2^27 elements, as on text with tens of
-// thousands of features. It also returns an error if X and y are not
-// valid as Fit requires, or if the simplex method fails.
+// between, where float64 cannot tell, either answer may come. It returns
+// an error if the dense linear program, of d+2 rows and n+2d columns,
+// would have more than 2^27 elements, if X and y are not valid as Fit
+// requires, or if the simplex method fails.
 func Separable(X mat.Matrix, y []float64) (bool, error) {
 	ds, err := newDataset(X, y, binaryLabels)
 	if err != nil {
@@ -338,47 +334,26 @@ type MaxMargin struct {
 	Upper float64
 }
 
-// DatasetMargin returns the margin of the rows of X with labels y, and a
-// hyperplane that nearly attains it. For separable data the margin is the
-// largest geometric margin of any hyperplane, the margin of a data set in
-// Daumé's A Course in Machine Learning (chapter 4): with a bias, half the
-// distance between the convex hulls of the two classes; through the
-// origin, the distance from the origin to the convex hull of the points
-// y_i·x_i. For data that are not separable the hulls meet, and
-// DatasetMargin takes the margin as 0, their distance, though no
-// hyperplane then has a positive geometric margin and Daumé's margin is
-// -∞; W may then be zero, with Lower -Inf.
+// DatasetMargin returns the margin of the rows of X with labels y, the
+// largest geometric margin of any hyperplane (Daumé, A Course in Machine
+// Learning, chapter 4), and a hyperplane that nearly attains it: with a
+// bias, half the distance between the convex hulls of the classes;
+// through the origin, the distance from the origin to the hull of the
+// y_i·x_i. For data that are not separable it is 0, and W may be zero,
+// with Lower -Inf; for data of one class, with a bias, +Inf, with W zero
+// and B the label.
 //
-// The result certifies itself: the margin of the data lies between Lower,
-// the margin of the returned hyperplane, and Upper. DatasetMargin iterates
-// until either Lower > 0 and Upper-Lower <= Tol·Upper, so the data are
-// separable and their margin is known to within the tolerance; or
-// Lower <= 0 and Upper <= Tol·R, where R is the radius of the rows about
-// their mean with a bias and about the origin without: the hulls meet, or
-// come within Tol·R of meeting, the data are taken as not separable, and
-// their margin is 0. Separable decides separability with a far smaller
-// tolerance.
-//
-// With a bias, data of a single class have an infinite margin: Lower and
-// Upper are +Inf, W is zero, and B is the label.
-//
-// Each iteration makes one pass over the data, in O(nd) time, and then
-// works on the at most d+66 rows that the pass picks, in O(d³) time at
-// most; the iterations needed grow slowly with n and with d. Besides X,
-// DatasetMargin needs O(n + d²) memory.
+// The margin lies between Lower, the hyperplane's, and Upper. It stops
+// when Lower > 0 and Upper-Lower <= Tol·Upper, or when Upper <= Tol·R, R
+// the radius of the rows about their mean, or the origin without a bias:
+// the data are then taken as not separable. Each iteration is a pass over
+// the data and O(d³) work at most.
 //
 // DatasetMargin returns an error if X and y are not valid as Fit requires,
-// or if a setting is not valid. If the iterations run out, or rounding
-// stops them short of the tolerance, it returns the hyperplane and the
-// bounds it has reached, with an error. Rounding can stop them when
-// (R/margin)² nears Tol/ε, about 10¹⁰ for the default tolerance, where
-// ε is the precision of float64: the perceptron's mistake bound is then
-// beyond any use. The solver works with squared norms and products of
-// rows, so it returns an error, whatever the margin, if the scale of the
-// rows (their largest norm, or with a bias their largest distance from
-// their mean) is above 2^200, about 1.6·10⁶⁰, or below 2^-200, where its
-// arithmetic could overflow or underflow: scale X by a power of two, which
-// scales the margin exactly.
+// if a setting is not valid, or if the scale of the rows is above 2^200 or
+// below 2^-200: scale X by a power of two, which scales the margin
+// exactly. If the iterations run out, or rounding stops them short of Tol,
+// it returns the bounds it reached, with an error.
 func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, error) {
 	ds, set, err := marginData(X, y, s)
 	if err != nil {
@@ -403,11 +378,8 @@ func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, err
 // that the perceptron makes on a data set: at most (R/γ)², if every row has
 // norm at most R and a hyperplane through the origin has margin γ.
 //
-// With a bias the perceptron is the perceptron through the origin on the
-// rows (x, 1), so R and γ are those of these augmented rows, and γ is the
-// margin of the augmented hyperplane (w, b): the least y(w·x+b)/‖(w, b)‖.
-// This differs from the margin that DatasetMargin returns, and depends on
-// where the origin is.
+// With a bias, R and γ are those of the rows (x, 1) and the hyperplane
+// (w, b), unlike DatasetMargin's: the least y(w·x+b)/‖(w, b)‖.
 type MistakeBound struct {
 	// R is the largest norm of a row, augmented with a 1 with a bias.
 	R float64
@@ -417,9 +389,7 @@ type MistakeBound struct {
 	// data are not separable.
 	Margin float64
 
-	// Bound is (R/Margin)², the most mistakes the perceptron can make from
-	// zero weights, at any rate and in any order of the rows. It is +Inf if
-	// the data are not separable.
+	// Bound is (R/Margin)², or +Inf if the data are not separable.
 	Bound float64
 }
 

@@ -23,12 +23,9 @@ import (
 // than two classes; every classifier of this package also learns many
 // classes together, the other way.
 //
-// Fit trains the classifiers on GOMAXPROCS goroutines, each class's with
-// a source of its own if it shuffles, seeded from its Rand in the order
-// of the classes, so that classifiers that share a Rand give the same
-// model whatever the number of goroutines. The zero value is ready to
-// use: it trains a Perceptron with the zero value's settings for every
-// class.
+// Fit trains the classifiers on GOMAXPROCS goroutines, each class's that
+// shuffles with a source seeded from its Rand in the order of the classes.
+// The zero value is ready to use: it trains a zero Perceptron per class.
 type OneVsRest struct {
 	// New, if not nil, returns a new classifier of this package, with the
 	// settings every class's is to have; Fit calls it once per class, in
@@ -196,10 +193,9 @@ type oneVsRestJSON struct {
 	Models  []json.RawMessage `json:"models"`
 }
 
-// MarshalJSON returns the saved form of the fitted OneVsRest, as
-// Unmarshal reads it: Labels, its classes, and the saved form of each of
-// its classifiers, which MarshalJSON of each returns. It returns an error
-// if OneVsRest has not been fitted or a classifier cannot be saved.
+// MarshalJSON returns the saved form of the fitted OneVsRest, as Unmarshal
+// reads it: Labels, its classes and each classifier's saved form. It
+// returns an error if OneVsRest has not been fitted or one cannot be saved.
 func (o OneVsRest) MarshalJSON() ([]byte, error) {
 	m := oneVsRestJSON{Classes: o.classes}
 	for _, c := range o.models {

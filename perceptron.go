@@ -32,17 +32,14 @@ type Classifier interface {
 //
 // Classes returns the classes of the fitted model, in ascending order.
 //
-// ScoreRows returns in dst, which it allocates if dst is nil, the scores
-// of the rows of X, dense or sparse: S of them a row, at
-// dst[i·S:(i+1)·S] for row i. A model of two classes has one score,
-// which chooses the second class if it is >= 0 and the first otherwise;
-// a model of K classes has K, one per class in the order of Classes, of
-// which the greatest chooses, the first of those if several tie.
-// PredictRows returns in dst, which it allocates if dst is nil, the class
-// of each row, as Predict chooses it. Both panic as Predict does, if X
-// does not have the columns of the model, if dst is not nil and has the
-// wrong length, or if X is a mat.RowNonZeroDoer that yields an element
-// out of range or not finite.
+// ScoreRows returns in dst, which it allocates if nil, the scores of the
+// rows of X, dense or sparse: S a row, at dst[i·S:(i+1)·S] for row i. Two
+// classes have one score, which chooses the second class if it is >= 0
+// and the first otherwise; K classes have K, in the order of Classes, the
+// greatest choosing, the first of those if several tie. PredictRows
+// returns in dst the class of each row, as Predict chooses it. Both panic
+// as Predict does, if X has not the columns of the model, if dst has the
+// wrong length, or if X yields an element out of range or not finite.
 type Scorer interface {
 	Classifier
 	Classes() []float64
@@ -65,28 +62,22 @@ type Scorer interface {
 // by them.
 type Perceptron struct {
 	// Epochs is the most passes over the data that Fit makes. Zero means
-	// 1000. Fit stops earlier, at the end of the first epoch with no
-	// mistake.
+	// 1000.
 	Epochs int
 
 	// Rate is the learning rate, the size of each update. Zero means 1.
-	// From zero initial weights the rate only scales w and b: exactly if
-	// it is a power of two, short of underflow, and then changing no
-	// prediction.
 	Rate float64
 
-	// Rand, if not nil, shuffles the order in which Fit visits the rows,
-	// afresh at the start of every epoch. If nil, Fit visits the rows in
-	// the order given. Fit advances Rand, so a Rand in the same state
-	// gives the same model.
+	// Rand, if not nil, shuffles the rows afresh at the start of every
+	// epoch of Fit; if nil, Fit visits them in the order given. A Rand in
+	// the same state gives the same model.
 	Rand *rand.Rand
 
 	// NoBias trains through the origin: the biases stay zero.
 	NoBias bool
 
 	// InitWeights, if not nil, are the weights training starts from, laid
-	// out as Weights returns them. If nil, training starts from zero
-	// weights. The biases start at zero.
+	// out as Weights returns them, and otherwise zeros. Biases start at 0.
 	InitWeights []float64
 
 	// Labels, if not nil, are the classes, in any order: Fit accepts only
@@ -99,14 +90,17 @@ type Perceptron struct {
 	// the row that was a mistake, and the new weights and biases.
 	OnUpdate func(Update)
 
+	// Stop, if not nil, is a rule that stops Fit early. Learn ignores it.
+	Stop *Stop
+
 	m       table
 	classes []float64
 	stats   Stats
 }
 
 // Fit trains the perceptron on the rows of X with labels y, starting from
-// InitWeights. It stops at the end of the first epoch with no mistake, or
-// after Epochs epochs. An epoch costs one score per row, S dot products
+// InitWeights. It stops at the end of the first epoch with no mistake,
+// after Epochs epochs, or when Stop says. An epoch costs one score per row, S dot products
 // on dense rows, and an update per mistake.
 //
 // Fit returns an error if X has no rows, if len(y) is not the number of
@@ -129,8 +123,16 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 	if err != nil {
 		return err
 	}
+	ds, val, err := s.holdOut(ds)
+	if err != nil {
+		return err
+	}
 	m := newTable(ds.d, scores(ds.classes), s.w0, s.noBias)
-	stats, err := s.run(ds, newRule(ds, &m, len(m.b), s.rate))
+	var validate func() float64
+	if val != nil {
+		validate = func() float64 { return accuracy(val, m.scoresOf) }
+	}
+	stats, err := s.run(ds, newRule(ds, &m, len(m.b), s.rate), validate)
 	if err != nil {
 		return err
 	}
@@ -159,6 +161,11 @@ func (p *Perceptron) Learn(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
+	return p.learn(ds, s)
+}
+
+// learn is Learn on ds, checked, with the settings s.
+func (p *Perceptron) learn(ds *dataset, s settings) error {
 	fresh := !p.m.fitted()
 	if fresh {
 		p.m, p.classes = newTable(ds.d, scores(ds.classes), s.w0, s.noBias), ds.classes
@@ -177,8 +184,7 @@ func (p *Perceptron) Learn(X mat.Matrix, y []float64) error {
 // w·x+b >= 0 and the first otherwise (also if x holds NaN); for more, the
 // class of the greatest score, the first of those if several tie. It
 // panics if the perceptron has not been fitted or if len(x) is not the
-// number of columns. Predict, ScoreRows and PredictRows may be called
-// concurrently with each other, but not with Fit or Learn.
+// number of columns.
 func (p *Perceptron) Predict(x []float64) float64 { return p.m.predict(p.classes, x) }
 
 // ScoreRows returns the scores w_c·x+b_c of the rows of X, as Scorer
@@ -208,7 +214,7 @@ func (p *Perceptron) Weights() (w, b []float64) { return p.m.weights() }
 func (p *Perceptron) Stats() Stats { return p.stats.clone() }
 
 func (p *Perceptron) settings(rnd *rand.Rand) settings {
-	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate}
+	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop}
 }
 
 func (p *Perceptron) source() *rand.Rand { return p.Rand }
@@ -237,7 +243,7 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, s.Stop.stop()
 	p.m, p.classes, p.stats = t, m.Classes, st
 	return nil
 }

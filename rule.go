@@ -26,20 +26,21 @@ type move struct {
 }
 
 // judge returns the update that the rule makes at a row of class c whose
-// scores are s, and whether the row is a mistake. With two classes, one
+// scores are s, the row's loss, the perceptron criterion, and whether the
+// row is a mistake. With two classes, one
 // score, a row of label y, -1 for the first class and +1 for the second,
 // is a mistake if y·s <= 0, and moves the score by rate·y. With more, a
 // row of class c is a mistake unless its score is greater than every
 // other, and moves score c up and the other greatest score, the first of
 // those if several tie, down, each by rate (Collins, 2002; Crammer and
 // Singer, 2003).
-func judge(s []float64, c int, rate float64) (move, bool) {
+func judge(s []float64, c int, rate float64) (move, float64, bool) {
 	if len(s) == 1 {
 		y := float64(2*c - 1)
-		return move{up: 0, down: -1, step: rate * y}, wrong(y, s[0])
+		return move{up: 0, down: -1, step: rate * y}, max(0, -y*s[0]), wrong(y, s[0])
 	}
 	o := argmax(s, c)
-	return move{up: c, down: o, step: rate}, s[c] <= s[o]
+	return move{up: c, down: o, step: rate}, max(0, s[o]-s[c]), s[c] <= s[o]
 }
 
 // wrong is the test of judge with two classes, for the loops that judge
@@ -105,6 +106,9 @@ type rule struct {
 
 	// at is the position in the order of the visit of the last error.
 	at int
+
+	// loss is the training loss of the epoch so far.
+	loss float64
 }
 
 func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
@@ -117,6 +121,12 @@ func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
 // are e-1 passes over the rows, or none for Learn's epoch 0.
 func (r *rule) epoch(e int, order []int, onMistake func(i int)) error {
 	return r.visits(order, max(e-1, 0)*r.ds.n, onMistake)
+}
+
+func (r *rule) epochLoss() float64 {
+	loss := r.loss
+	r.loss = 0
+	return loss
 }
 
 func (r *rule) update() Update {
@@ -153,10 +163,11 @@ func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
 				return err
 			}
 		}
-		mv, mistake := judge(r.s, ds.class(i), r.rate)
+		mv, loss, mistake := judge(r.s, ds.class(i), r.rate)
 		if !mistake {
 			continue
 		}
+		r.loss += loss
 		if err := r.make(&x, i, t0+p, mv); err != nil {
 			r.at = p
 			return err
@@ -198,6 +209,7 @@ func (r *rule) binary(order []int, t0 int, onMistake func(i int)) error {
 		if !wrong(y, a) {
 			continue
 		}
+		r.loss -= y * a
 		x = rows.row(i)
 		if err := r.make(&x, i, t0+p, move{up: 0, down: -1, step: r.rate * y}); err != nil {
 			r.at = p
@@ -217,7 +229,7 @@ func (r *rule) bad(i int) error {
 		return err
 	}
 	j := nonFinite(r.s)
-	return fmt.Errorf("perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", i, r.s[j])
+	return fmt.Errorf("perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", r.ds.origin(i), r.s[j])
 }
 
 // make makes the update mv on x, row i, after t visits of the run.

@@ -14,25 +14,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Voted is the voted perceptron of Freund and Schapire (Large margin
-// classification using the perceptron algorithm, Machine Learning 37(3),
-// 1999). It trains as Perceptron does, and every weight vector w_k, b_k
-// that the run produces votes with weight c_k, the number of visits after
-// which it was the current one: the visit that made it, and those it then
-// classified right. With two classes Voted predicts the sign of the vote
-// sum_k c_k·sign(w_k·x+b_k), the second class on a tie. With more, each
-// voter votes c_k times for the class of its greatest score, and Voted
-// predicts the class with the most votes, the first of those if several
-// tie.
+// Voted is the voted perceptron of Freund and Schapire (1999). It trains as Perceptron does, and every weight vector w_k, b_k of
+// the run votes with weight c_k, the number of visits after which it was
+// the current one. With two classes Voted predicts the sign of the vote
+// sum_k c_k·sign(w_k·x+b_k), the second class on a tie; with more, each
+// voter votes c_k times for the class of its greatest score, and the
+// class with the most votes wins, the first of those if several tie.
 //
 // Fit runs all Epochs epochs, as Freund and Schapire do, in the time of
-// those it passes over the data: once an epoch makes no mistake the last
-// voter counts the visits of the epochs left in closed form. Stats
-// reports the epochs passed. Voted stores each row that was a mistake
-// once, however often, and a prediction costs a dot product per stored
-// row and an addition per mistake.
-//
-// The zero value is ready to use, with the defaults of Perceptron.
+// those it passes, as Averaged does. Voted stores each row of a mistake
+// once, and a prediction costs a dot product per stored row and an
+// addition per mistake. The zero value is ready to use, with the defaults
+// of Perceptron.
 type Voted struct {
 	// Epochs is the number of passes over the data whose visits the votes
 	// count. Zero means 1000.
@@ -57,6 +50,11 @@ type Voted struct {
 	// OnUpdate is called after every update with the new voter's weights,
 	// as in Perceptron.
 	OnUpdate func(Update)
+
+	// Stop, if not nil, stops Fit early, as in Perceptron; with
+	// Validation it measures the vote so far. The votes then count the
+	// epochs run.
+	Stop *Stop
 
 	// The voters are kept compactly, as the first weights and the rows of
 	// the mistakes: the weights of voter k are those of voter k-1 moved by
@@ -112,19 +110,44 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	if s.epochs > maxCount/ds.n {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
+	ds, val, err := s.holdOut(ds)
+	if err != nil {
+		return err
+	}
 	w := newTable(ds.d, S, s.w0, s.noBias)
-	nv := Voted{first: w.clone(), rows: newRows(ds.d, 0, ds.sparse()), votes: []vote{{row: -1}}, classes: ds.classes}
+	w0 := w.clone()
+	start := func() Voted {
+		return Voted{first: w0.clone(), rows: newRows(ds.d, 0, ds.sparse()), votes: []vote{{row: -1}}, classes: ds.classes}
+	}
+	nv := start()
 	var made []mistakeAt
 	r := newRule(ds, &w, S, s.rate)
 	r.kept = nv.keep(&made)
-	stats, err := s.run(ds, r)
+	var validate func() float64
+	if val != nil {
+		epochs := 0
+		validate = func() float64 {
+			epochs++
+			so := start()
+			so.moves = nv.moves
+			so.record(ds, made, s.rate, epochs*ds.n)
+			return accuracy(val, so.scores)
+		}
+	}
+	stats, err := s.run(ds, r, validate)
 	if err != nil {
 		return err
 	}
 	if err := w.checkFinite(); err != nil {
 		return err
 	}
-	nv.record(ds, made, s.rate, s.epochs*ds.n)
+	// The epochs of a run that converged, and not those after a stop,
+	// count the last weights.
+	end := stats.Epochs * ds.n
+	if stats.Converged {
+		end = s.epochs * ds.n
+	}
+	nv.record(ds, made, s.rate, end)
 	nv.last, nv.stats = w, stats
 	nv.copySettings(v)
 	*v = nv
@@ -153,7 +176,7 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	r.kept = v.keep(&made)
 	mistakes, visited, err := s.learn(ds, r)
 	if fresh && visited == 0 {
-		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, OnUpdate: v.OnUpdate}
+		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, OnUpdate: v.OnUpdate, Stop: v.Stop}
 		return err
 	}
 	for k := range made {
@@ -324,12 +347,12 @@ func (v *Voted) Classes() []float64 { return slices.Clone(v.classes) }
 func (v *Voted) Stats() Stats { return v.stats.clone() }
 
 func (v *Voted) settings(rnd *rand.Rand) settings {
-	return settings{epochs: v.Epochs, rate: v.Rate, rnd: rnd, noBias: v.NoBias, w0: v.InitWeights, onUpdate: v.OnUpdate}
+	return settings{epochs: v.Epochs, rate: v.Rate, rnd: rnd, noBias: v.NoBias, w0: v.InitWeights, onUpdate: v.OnUpdate, stop: v.Stop}
 }
 
 // copySettings sets the settings of v to those of u.
 func (v *Voted) copySettings(u *Voted) {
-	v.Epochs, v.Rate, v.Rand, v.NoBias, v.InitWeights, v.Labels, v.OnUpdate = u.Epochs, u.Rate, u.Rand, u.NoBias, u.InitWeights, u.Labels, u.OnUpdate
+	v.Epochs, v.Rate, v.Rand, v.NoBias, v.InitWeights, v.Labels, v.OnUpdate, v.Stop = u.Epochs, u.Rate, u.Rand, u.NoBias, u.InitWeights, u.Labels, u.OnUpdate, u.Stop
 }
 
 func (v *Voted) source() *rand.Rand { return v.Rand }
@@ -348,10 +371,7 @@ type votedJSON struct {
 }
 
 // MarshalJSON returns the saved form of the fitted voted perceptron, as
-// Perceptron's MarshalJSON does, with the voters as Voted keeps them: the
-// first weights and biases, the distinct rows of the mistakes with their
-// steps, the row of each mistake and the classes it moved, and the count
-// of each voter.
+// Perceptron's MarshalJSON does, with the voters as Voted keeps them.
 func (v Voted) MarshalJSON() ([]byte, error) {
 	if !v.first.fitted() {
 		return marshal("Voted", false, nil, nil, nil, nil)
@@ -395,7 +415,7 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	if err := nv.load(&m, st.Mistakes); err != nil {
 		return wrap("Voted", err)
 	}
-	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.Labels = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels
+	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.Labels, v.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, s.Stop.stop()
 	nv.copySettings(v)
 	*v = nv
 	return nil

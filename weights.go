@@ -62,6 +62,9 @@ func (l *table) scores(dst []float64, x *vec, _ int) {
 	floats.Add(dst, l.b)
 }
 
+// scoresOf sets dst to the scores of x.
+func (l *table) scoresOf(dst []float64, x vec) { l.scores(dst, &x, 0) }
+
 // touch loads a weight from every cache line of the S weights of each
 // column in ind, and returns their sum. A sparse row's scores read these
 // lines from all over the weights; loads that depend on nothing let the

@@ -1,0 +1,378 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// LearnShard returns a shard's part in a round of iterative parameter
+// mixing (McDonald, Hall and Mann, 2010) of m, a Perceptron or an
+// Averaged: a copy of m that has learned one epoch of the rows of X with
+// labels y, as Learn does, calling no OnUpdate. Its Stats count that
+// epoch's mistakes, and an Averaged's sums its visits alone. LearnShard
+// returns the errors of Learn, and an error if m is neither type.
+func LearnShard(m Classifier, X mat.Matrix, y []float64) (Classifier, error) {
+	s, err := shardOf(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Learn(X, y); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// shard is a Perceptron or an Averaged, which learn shards.
+type shard interface {
+	Classifier
+	Learn(mat.Matrix, []float64) error
+
+	// learnChecked is Learn on data that are checked already.
+	learnChecked(ds *dataset) error
+}
+
+func (p *Perceptron) learnChecked(ds *dataset) error {
+	s, err := p.settings(nil).learnOn(ds, p.m.fitted(), p.m.dim(), 0)
+	if err != nil {
+		return err
+	}
+	return p.learn(ds, s)
+}
+
+func (a *Averaged) learnChecked(ds *dataset) error {
+	s, err := a.settings(nil).learnOn(ds, a.w.fitted(), a.w.dim(), a.visits)
+	if err != nil {
+		return err
+	}
+	return a.learn(ds, s)
+}
+
+// shardOf returns the copy of m that learns a shard in LearnShard: its
+// own weights, and its own count of mistakes and, for an Averaged, of
+// visits and sums.
+func shardOf(m Classifier) (shard, error) {
+	switch m := m.(type) {
+	case *Perceptron:
+		p := *m
+		if p.m.fitted() {
+			p.m = p.m.clone()
+		}
+		p.OnUpdate, p.stats = nil, Stats{}
+		return &p, nil
+	case *Averaged:
+		a := *m
+		if a.w.fitted() {
+			a.w = a.w.clone()
+			a.sum = newTable(a.w.dim(), len(a.w.b), nil, a.w.noBias)
+		}
+		a.OnUpdate, a.ahead, a.visits, a.stats = nil, 0, 0, Stats{}
+		return &a, nil
+	}
+	return nil, fmt.Errorf("perceptron: LearnShard of a %T: only a Perceptron or an Averaged mixes", m)
+}
+
+// Mix is a round of iterative parameter mixing: it sets m, a Perceptron or
+// an Averaged, to the mixture of shards, the parts that LearnShard returns
+// of the shards of the data from m, in order, so that the same shards give
+// the same model. The weights and biases are the shards' average, uniform
+// or with byMistakes weighted by each shard's share of the mistakes. On
+// separable data, from zero weights, the mistakes times these weights sum
+// over the rounds to at most the perceptron's bound (McDonald et al.,
+// Theorem 3), so the run converges. An Averaged adds the shards' sums, and
+// after a round without a mistake counts the rounds left to Epochs, as Fit
+// does. Stats count the round as an epoch, without loss. Voted, Pocket and
+// Kernel do not mix: their votes, pockets and expansions are of one run.
+//
+// Mix returns an error, and changes nothing, if m is neither type, if a
+// shard differs in type, classes, width or bias, or if the visits pass
+// 2^53.
+func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
+	if len(shards) == 0 {
+		return errors.New("perceptron: Mix of no shards")
+	}
+	switch m := m.(type) {
+	case *Perceptron:
+		ts, err := mixShards[*Perceptron](m.m, m.classes, shards, func(s *Perceptron) (table, []float64, int) { return s.m, s.classes, s.stats.Mistakes })
+		if err != nil {
+			return err
+		}
+		w, st := mixWeights(ts, m.stats, byMistakes)
+		m.m, m.classes, m.stats = w, shards[0].(*Perceptron).classes, st
+		return nil
+	case *Averaged:
+		ts, err := mixShards[*Averaged](m.w, m.classes, shards, func(s *Averaged) (table, []float64, int) { return s.w, s.classes, s.stats.Mistakes })
+		if err != nil {
+			return err
+		}
+		w, st := mixWeights(ts, m.stats, byMistakes)
+		round := 0
+		for _, s := range shards {
+			if round, err = addCount(round, s.(*Averaged).visits); err != nil {
+				return err
+			}
+		}
+		visits, err := addCount(m.visits, round)
+		if err != nil {
+			return err
+		}
+		epochs, ahead := m.Epochs, 0
+		if epochs == 0 {
+			epochs = defaultEpochs
+		}
+		if left := epochs - st.Epochs; st.Converged && left > 0 && round > 0 {
+			// The rounds left would each add every visit of the last weights.
+			if left > maxCount/round {
+				return errTooManyVisits(epochs, round)
+			}
+			ahead = left * round
+			if visits, err = addCount(visits, ahead); err != nil {
+				return err
+			}
+		}
+		// The sums, sum + ahead·w of each part, m's first if it has any,
+		// added in one pass.
+		parts := make([]*Averaged, 0, len(shards)+1)
+		if m.w.fitted() {
+			parts = append(parts, m)
+		}
+		for _, s := range shards {
+			parts = append(parts, s.(*Averaged))
+		}
+		sum := newTable(w.dim(), len(w.b), nil, w.noBias)
+		addSums := func(dst []float64, lo, hi int, part func(*Averaged) (s, w []float64)) {
+			for _, a := range parts {
+				s, w := part(a)
+				ahead := float64(a.ahead)
+				for j := lo; j < hi; j++ {
+					dst[j] += s[j] + float64(ahead*w[j]) // not fused: the same bits everywhere
+				}
+			}
+		}
+		spread(len(sum.w), func(lo, hi int) {
+			addSums(sum.w, lo, hi, func(a *Averaged) (s, w []float64) { return a.sum.w, a.w.w })
+		})
+		addSums(sum.b, 0, len(sum.b), func(a *Averaged) (s, w []float64) { return a.sum.b, a.w.b })
+		if err := sum.checkFinite(); err != nil {
+			return err
+		}
+		m.w, m.sum, m.ahead, m.visits, m.classes, m.stats = w, sum, ahead, visits, shards[0].(*Averaged).classes, st
+		return nil
+	}
+	return fmt.Errorf("perceptron: Mix of a %T: only a Perceptron or an Averaged mixes", m)
+}
+
+// mixShards returns the weight tables of the shards, of type T, and their
+// mistakes, checking that the shards are of that type and of m's classes,
+// width and bias; part returns a shard's table, classes and mistakes.
+func mixShards[T Classifier](m table, classes []float64, shards []Classifier, part func(T) (table, []float64, int)) ([]shardTable, error) {
+	ts := make([]shardTable, len(shards))
+	for k, c := range shards {
+		s, ok := c.(T)
+		if !ok {
+			return nil, fmt.Errorf("perceptron: Mix: shard %d is a %T, not a %T", k, c, s)
+		}
+		t, cl, mistakes := part(s)
+		switch {
+		case !t.fitted():
+			return nil, fmt.Errorf("perceptron: Mix: shard %d has not learned", k)
+		case k == 0 && classes == nil:
+			classes = cl
+		}
+		if !slices.Equal(cl, classes) || k > 0 && (t.dim() != ts[0].t.dim() || t.noBias != ts[0].t.noBias) {
+			return nil, fmt.Errorf("perceptron: Mix: shard %d has the classes %v, %d columns and NoBias %t, not those of the model and shard 0", k, cl, t.dim(), t.noBias)
+		}
+		ts[k] = shardTable{t, mistakes}
+	}
+	if m.fitted() && (m.dim() != ts[0].t.dim() || m.noBias != ts[0].t.noBias) {
+		return nil, fmt.Errorf("perceptron: Mix: the shards have %d columns and NoBias %t, the model %d and %t", ts[0].t.dim(), ts[0].t.noBias, m.dim(), m.noBias)
+	}
+	return ts, nil
+}
+
+// shardTable is a shard's weights and its mistakes in the round.
+type shardTable struct {
+	t        table
+	mistakes int
+}
+
+// mixWeights returns the mixture of the shards' weights, uniform or by
+// their mistakes, and the Stats of the round on those before, st.
+func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
+	total := 0
+	for _, s := range ts {
+		total += s.mistakes
+	}
+	mu := make([]float64, len(ts))
+	for k, s := range ts {
+		mu[k] = 1 / float64(len(ts))
+		if byMistakes && total > 0 {
+			mu[k] = float64(s.mistakes) / float64(total)
+		}
+	}
+	w := newTable(ts[0].t.dim(), len(ts[0].t.b), nil, ts[0].t.noBias)
+	spread(len(w.w), func(lo, hi int) {
+		for k, s := range ts {
+			for j := lo; j < hi; j++ {
+				w.w[j] += mu[k] * s.t.w[j]
+			}
+		}
+	})
+	for k, s := range ts {
+		for c, v := range s.t.b {
+			w.b[c] += mu[k] * v
+		}
+	}
+	st = st.clone()
+	st.Epochs++
+	st.Mistakes += total
+	st.EpochMistakes = append(st.EpochMistakes, total)
+	st.Converged = total == 0
+	st.EpochLoss, st.EpochAccuracy = nil, nil
+	return w, st
+}
+
+// spread calls f on parts [lo, hi) of [0, n), spreading large n over the
+// workers; each element is in one part, so the result does not depend on
+// them.
+func spread(n int, f func(lo, hi int)) {
+	const part = 1 << 16
+	if n <= part {
+		f(0, n)
+		return
+	}
+	parallel((n+part-1)/part, func() func(int) {
+		return func(b int) { f(b*part, min(n, (b+1)*part)) }
+	})
+}
+
+// FitShards trains m, a Perceptron or an Averaged, by iterative parameter
+// mixing on shards of its data, the rows of X[k] with labels y[k]: in each
+// round LearnShard learns every shard, on GOMAXPROCS goroutines, and Mix
+// mixes them. It starts from InitWeights, with the classes of Labels or
+// of all the labels, and stops after a round without a mistake, or after
+// Epochs rounds. It returns the errors of Fit and Learn, naming the shard,
+// and an error if m is neither type; a failed FitShards leaves m as it was.
+func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) error {
+	if len(X) == 0 || len(X) != len(y) {
+		return fmt.Errorf("perceptron: FitShards of %d shards of rows and %d of labels, want as many, at least one", len(X), len(y))
+	}
+	var labels []float64
+	var epochs int
+	var start, fresh Classifier
+	switch m := m.(type) {
+	case *Perceptron:
+		p := *m
+		p.OnUpdate, p.m, p.classes, p.stats = nil, table{}, nil, Stats{}
+		labels, epochs, fresh = m.Labels, m.Epochs, &p
+	case *Averaged:
+		a := *m
+		a.OnUpdate, a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = nil, table{}, table{}, 0, 0, nil, Stats{}
+		labels, epochs, fresh = m.Labels, m.Epochs, &a
+	default:
+		return fmt.Errorf("perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
+	}
+	if epochs < 0 {
+		return fmt.Errorf("perceptron: Epochs is %d, want >= 0", epochs)
+	}
+	if epochs == 0 {
+		epochs = defaultEpochs
+	}
+	if labels == nil {
+		var all []float64
+		for k := range y {
+			if i := nonFinite(y[k]); i >= 0 {
+				return fmt.Errorf("perceptron: shard %d: y[%d] is %v, want a finite class value", k, i, y[k][i])
+			}
+			all = append(all, y[k]...)
+		}
+		labels = distinct(all)
+	}
+	// The shards are checked once, not in every round as Learn would.
+	sets := make([]*dataset, len(X))
+	rows := 0
+	for k := range X {
+		ds, err := newDataset(X[k], y[k], labels)
+		if err == nil {
+			err = ds.check(nil)
+		}
+		if err != nil {
+			return fmt.Errorf("%w (shard %d)", err, k)
+		}
+		sets[k], rows = ds, rows+ds.n
+	}
+	if _, ok := m.(*Averaged); ok && epochs > maxCount/rows {
+		return errTooManyVisits(epochs, rows)
+	}
+	start = fresh
+	setLabels(fresh, labels)
+	for round := 1; round <= epochs; round++ {
+		shards := make([]Classifier, len(X))
+		errs := make([]error, len(X))
+		parallel(len(X), func() func(int) {
+			return func(k int) {
+				var s shard
+				if s, errs[k] = shardOf(start); errs[k] == nil {
+					errs[k], shards[k] = s.learnChecked(sets[k]), s
+				}
+			}
+		})
+		for k, err := range errs {
+			if err != nil {
+				return fmt.Errorf("%w (shard %d)", err, k)
+			}
+		}
+		next := copyModel(start)
+		if err := Mix(next, shards, byMistakes); err != nil {
+			return err
+		}
+		start = next
+		if mixStats(start).Converged {
+			break
+		}
+	}
+	switch m := m.(type) {
+	case *Perceptron:
+		s := start.(*Perceptron)
+		m.m, m.classes, m.stats = s.m, s.classes, s.stats
+	case *Averaged:
+		s := start.(*Averaged)
+		m.w, m.sum, m.ahead, m.visits, m.classes, m.stats = s.w, s.sum, s.ahead, s.visits, s.classes, s.stats
+	}
+	return nil
+}
+
+// setLabels sets the Labels of a fresh Perceptron or Averaged.
+func setLabels(m Classifier, labels []float64) {
+	switch m := m.(type) {
+	case *Perceptron:
+		m.Labels = labels
+	case *Averaged:
+		m.Labels = labels
+	}
+}
+
+// copyModel returns a copy of a Perceptron or an Averaged, which Mix
+// replaces the model of.
+func copyModel(m Classifier) Classifier {
+	if a, ok := m.(*Averaged); ok {
+		c := *a
+		return &c
+	}
+	c := *m.(*Perceptron)
+	return &c
+}
+
+// mixStats returns the Stats of a Perceptron or an Averaged.
+func mixStats(m Classifier) Stats {
+	if a, ok := m.(*Averaged); ok {
+		return a.stats
+	}
+	return m.(*Perceptron).stats
+}

@@ -1,0 +1,168 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+)
+
+// Prediction is the rule by which a Kernel predicts from the hypotheses of
+// its training run (Freund and Schapire, 1999).
+type Prediction int
+
+const (
+	// PredictLast predicts with the last hypothesis, as Perceptron does.
+	PredictLast Prediction = iota
+
+	// PredictVoted predicts with the vote of the hypotheses after every
+	// visit, sum_t sign(f_t(x)), as Voted does.
+	PredictVoted
+
+	// PredictAveraged predicts with their average, the mean of f_t(x), as
+	// Averaged does.
+	PredictAveraged
+)
+
+// predictionNames are the names of the rules in saved classifiers.
+var predictionNames = [...]string{PredictLast: "last", PredictVoted: "voted", PredictAveraged: "averaged"}
+
+func (p Prediction) check() error {
+	if p < PredictLast || p > PredictAveraged {
+		return fmt.Errorf("perceptron: Prediction is %d, want PredictLast, PredictVoted or PredictAveraged", int(p))
+	}
+	return nil
+}
+
+// predictionOf returns the rule of the given name.
+func predictionOf(name string) (Prediction, error) {
+	for p, n := range predictionNames {
+		if n == name {
+			return Prediction(p), nil
+		}
+	}
+	return 0, fmt.Errorf("prediction %.20q, want last, voted or averaged", name)
+}
+
+// combine sets dst to the S scores under rule p of a row whose kernel
+// value with support vector v is k[v], before any division, and returns
+// what the averaged rule divides them by, and the others by 1: their
+// signs or greatest decide.
+func (m *expansion) combine(dst, k []float64, p Prediction) float64 {
+	S := len(dst)
+	clear(dst)
+	switch p {
+	case PredictVoted:
+		// The hypothesis after mistake j is f_(j-1) plus one term; it is
+		// the hypothesis of the visits from t_j until the next mistake.
+		if S == 1 {
+			// The same sums as below, in scalars: the loop runs once per
+			// support vector for every row scored.
+			var f, votes float64
+			from := 1
+			for j := range m.h.mistakes {
+				u := &m.h.mistakes[j] // in place: a copy costs as much as the sums
+				votes += float64(m.exact(from, u.t-1)) * sign(f)
+				f += u.a * (k[u.v] + m.beta)
+				from = u.t
+			}
+			dst[0] = votes + float64(m.exact(from, m.h.visits))*sign(f)
+			return 1
+		}
+		buf := getBuffer(S)
+		defer putBuffer(buf)
+		f := *buf
+		clear(f)
+		from := 1
+		for _, u := range m.h.mistakes {
+			m.vote(dst, f, m.exact(from, u.t-1))
+			t := u.a * (k[u.v] + m.beta)
+			f[u.class] += t
+			if u.down >= 0 {
+				f[u.down] -= t
+			}
+			from = u.t
+		}
+		m.vote(dst, f, m.exact(from, m.h.visits))
+		return 1
+	case PredictAveraged:
+		// Mistake j is in the hypotheses of visits t_j, ..., T.
+		if S == 1 {
+			// The same sum as below, in a scalar, as for the voted rule.
+			var f float64
+			for j := range m.h.mistakes {
+				u := &m.h.mistakes[j]
+				f += u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.h.visits))
+			}
+			dst[0] = f
+		} else {
+			for _, u := range m.h.mistakes {
+				t := u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.h.visits))
+				dst[u.class] += t
+				if u.down >= 0 {
+					dst[u.down] -= t
+				}
+			}
+		}
+		return float64(m.exact(1, m.h.visits))
+	}
+	if S == 1 {
+		dst[0] = floats.Dot(m.last, k) + m.beta*m.h.sums[0]
+		return 1
+	}
+	if u := len(k); u > 0 {
+		blas64.Gemv(blas.Trans, 1,
+			blas64.General{Rows: u, Cols: S, Stride: S, Data: m.last},
+			blas64.Vector{N: u, Inc: 1, Data: k},
+			0, blas64.Vector{N: S, Inc: 1, Data: dst})
+	}
+	floats.AddScaled(dst, m.beta, m.h.sums)
+	return 1
+}
+
+// vote adds count votes of the hypothesis whose scores are f to dst: for
+// two classes to the one vote, by the sign of f, and for more to the
+// class of the greatest score.
+func (m *expansion) vote(dst, f []float64, count int) {
+	if len(f) == 1 {
+		dst[0] += float64(count) * sign(f[0])
+		return
+	}
+	dst[argmax(f, -1)] += float64(count)
+}
+
+// exact returns the number of visits from a to b whose hypotheses the
+// stored mistakes represent exactly: those from the last removal on.
+func (m *expansion) exact(a, b int) int {
+	return max(0, b-max(a, m.h.removed)+1)
+}
+
+// coefficients returns the coefficients and biases of the expansion whose
+// scores rule p computes, as SupportVectors says.
+func (m *expansion) coefficients(p Prediction) (coef, b []float64) {
+	switch p {
+	case PredictVoted:
+		return nil, nil
+	case PredictAveraged:
+		S := m.nScores()
+		coef, b = make([]float64, len(m.last)), make([]float64, S)
+		n := float64(m.exact(1, m.h.visits))
+		for _, u := range m.h.mistakes {
+			a := u.a * float64(m.exact(u.t, m.h.visits)) / n
+			coef[u.v*S+u.class] += a
+			b[u.class] += m.beta * a
+			if u.down >= 0 {
+				coef[u.v*S+u.down] -= a
+				b[u.down] -= m.beta * a
+			}
+		}
+		return coef, b
+	}
+	return slices.Clone(m.last), m.h.biases(m.beta)
+}
