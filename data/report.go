@@ -1,0 +1,182 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package data
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Report compares the classes that a classifier predicts with the true
+// ones: the counts of the confusion matrix, from which it gives the
+// measures of scikit-learn's classification_report.
+type Report struct {
+	// Classes are the names of the classes.
+	Classes []string
+
+	// Confusion counts the rows of each true class by the class
+	// predicted: Confusion[t][p] rows of class t were predicted p.
+	Confusion [][]int
+}
+
+// NewReport returns the Report of the true classes y and the predicted
+// classes pred, both indices into classes, as a Set's Y holds them. It
+// panics if y and pred differ in length or hold an index out of range.
+func NewReport(classes []string, y, pred []float64) *Report {
+	if len(y) != len(pred) {
+		panic(fmt.Sprintf("data: %d true classes and %d predicted", len(y), len(pred)))
+	}
+	r := &Report{Classes: classes, Confusion: make([][]int, len(classes))}
+	for t := range r.Confusion {
+		r.Confusion[t] = make([]int, len(classes))
+	}
+	for i := range y {
+		r.Confusion[int(y[i])][int(pred[i])]++
+	}
+	return r
+}
+
+// Accuracy returns the fraction of the rows predicted right, with the
+// counts of those and of all.
+func (r *Report) Accuracy() (acc float64, right, total int) {
+	for t, row := range r.Confusion {
+		for p, n := range row {
+			total += n
+			if p == t {
+				right += n
+			}
+		}
+	}
+	if total == 0 {
+		return 0, 0, 0
+	}
+	return float64(right) / float64(total), right, total
+}
+
+// Class returns the precision, the recall, the F1 score and the support
+// of class c: the fraction of the rows predicted c that are c, the
+// fraction of the rows of c predicted c, their harmonic mean, and the
+// rows of c. A fraction of no rows is 0, as scikit-learn reports it.
+func (r *Report) Class(c int) (precision, recall, f1 float64, support int) {
+	right, predicted := r.Confusion[c][c], 0
+	for t := range r.Confusion {
+		predicted += r.Confusion[t][c]
+		support += r.Confusion[c][t]
+	}
+	precision, recall = ratio(right, predicted), ratio(right, support)
+	if precision+recall > 0 {
+		f1 = 2 * precision * recall / (precision + recall)
+	}
+	return precision, recall, f1, support
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// String returns the report as scikit-learn's classification_report
+// writes it: the precision, recall, F1 score and support of each class,
+// the accuracy, and the macro average and the average weighted by
+// support of each measure.
+func (r *Report) String() string {
+	w := len("weighted avg")
+	for _, name := range r.Classes {
+		w = max(w, utf8.RuneCountInString(name))
+	}
+	var b strings.Builder
+	line := func(name string, p, rc, f1 float64, support int) {
+		fmt.Fprintf(&b, "%*s  %9.4f %9.4f %9.4f %9d\n", w, name, p, rc, f1, support)
+	}
+	fmt.Fprintf(&b, "%*s  %9s %9s %9s %9s\n\n", w, "", "precision", "recall", "f1-score", "support")
+	var sum, weighted [3]float64
+	total := 0
+	for c, name := range r.Classes {
+		p, rc, f1, n := r.Class(c)
+		line(name, p, rc, f1, n)
+		for k, v := range [3]float64{p, rc, f1} {
+			sum[k] += v
+			weighted[k] += v * float64(n)
+		}
+		total += n
+	}
+	acc, _, _ := r.Accuracy()
+	k := float64(len(r.Classes))
+	t := float64(max(total, 1))
+	fmt.Fprintf(&b, "\n%*s  %9s %9s %9.4f %9d\n", w, "accuracy", "", "", acc, total)
+	line("macro avg", sum[0]/k, sum[1]/k, sum[2]/k, total)
+	line("weighted avg", weighted[0]/t, weighted[1]/t, weighted[2]/t, total)
+	return b.String()
+}
+
+// Matrix returns the confusion matrix as text: whole, rows the true
+// classes and columns the predicted, with the classes numbered and named
+// in a key, if every line fits in width columns; otherwise a line per
+// class of its largest confusions.
+func (r *Report) Matrix(width int) string {
+	K := len(r.Classes)
+	most := 1
+	for _, row := range r.Confusion {
+		for _, n := range row {
+			most = max(most, n)
+		}
+	}
+	cell := len(fmt.Sprint(most)) + 1
+	num := len(fmt.Sprint(K)) + 1
+	const predicted = "  (predicted)"
+	fits := num+1+K*max(cell, num)+len(predicted) <= width
+	for _, name := range r.Classes {
+		fits = fits && num+1+utf8.RuneCountInString(name) <= width
+	}
+	var b strings.Builder
+	if fits {
+		cell = max(cell, num)
+		fmt.Fprintf(&b, "%*s", num+1, "")
+		for p := range K {
+			fmt.Fprintf(&b, "%*d", cell, p+1)
+		}
+		b.WriteString(predicted + "\n")
+		for t, row := range r.Confusion {
+			fmt.Fprintf(&b, "%*d ", num, t+1)
+			for _, n := range row {
+				fmt.Fprintf(&b, "%*d", cell, n)
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+		for c, name := range r.Classes {
+			fmt.Fprintf(&b, "%*d %s\n", num, c+1, name)
+		}
+		return b.String()
+	}
+	// Too wide: for each class, its rows predicted right, and the classes
+	// it is most often taken for.
+	const shown = 3
+	for t, row := range r.Confusion {
+		_, _, _, support := r.Class(t)
+		fmt.Fprintf(&b, "%s: %d of %d right", r.Classes[t], row[t], support)
+		var off []int
+		for p, n := range row {
+			if p != t && n > 0 {
+				off = append(off, p)
+			}
+		}
+		slices.SortStableFunc(off, func(a, c int) int { return cmp.Compare(row[c], row[a]) })
+		for k, p := range off[:min(shown, len(off))] {
+			sep := ","
+			if k == 0 {
+				sep = "; taken for"
+			}
+			fmt.Fprintf(&b, "%s %s %d", sep, r.Classes[p], row[p])
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
