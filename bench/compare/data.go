@@ -15,8 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
-	"github.com/seed5ae3614e/perceptron/bench/libsvm"
-	"github.com/seed5ae3614e/perceptron/internal/idx"
+	"github.com/seed5ae3614e/perceptron/bench/sets"
 	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
@@ -72,11 +71,11 @@ const (
 
 // loadFashion returns the Fashion-MNIST pair called name from dir.
 func loadFashion(dir, name string) (*dataSet, error) {
-	for _, p := range idx.FashionPairs {
+	for _, p := range sets.FashionPairs {
 		if p.Name != name {
 			continue
 		}
-		Xtr, ytr, Xte, yte, err := idx.FashionPair(dir, p.Pos, p.Neg)
+		Xtr, ytr, Xte, yte, err := sets.FashionPair(dir, p.Pos, p.Neg)
 		if err != nil {
 			return nil, err
 		}
@@ -95,17 +94,7 @@ func loadFashion(dir, name string) (*dataSet, error) {
 // debianPairs are the class pairs of the Debian sections data set that
 // the command runs on: the first class is +1 and the second -1.
 var debianPairs = map[string][2]int{
-	"libs-libdevel": {libsvm.Libs, libsvm.LibDevel},
-}
-
-// csrs returns the training and test rows of a LIBSVM data set as CSR
-// matrices.
-func csrs(train, test *libsvm.Set) (Xtr, Xte *perceptron.CSR, err error) {
-	if Xtr, err = perceptron.NewCSR(train.Rows, train.Cols, train.Ptr, train.Ind, train.Val); err != nil {
-		return nil, nil, err
-	}
-	Xte, err = perceptron.NewCSR(test.Rows, test.Cols, test.Ptr, test.Ind, test.Val)
-	return Xtr, Xte, err
+	"libs-libdevel": {sets.Libs, sets.LibDevel},
 }
 
 // loadDebian returns the Debian sections pair called name from dir, as
@@ -115,11 +104,7 @@ func loadDebian(dir, name string) (*dataSet, error) {
 	if !ok {
 		return nil, fmt.Errorf("no Debian sections pair called %q", name)
 	}
-	train, test, err := libsvm.DebianPair(dir, pair[0], pair[1])
-	if err != nil {
-		return nil, err
-	}
-	Xtr, Xte, err := csrs(train, test)
+	Xtr, ytr, Xte, yte, err := sets.DebianPair(dir, pair[0], pair[1])
 	if err != nil {
 		return nil, err
 	}
@@ -128,9 +113,9 @@ func loadDebian(dir, name string) (*dataSet, error) {
 		about: fmt.Sprintf("Debian sections %d (+1) and %d (-1), word presence, sparse: %d non-zeros in the training rows, a CSR of %.2f MB",
 			pair[0], pair[1], Xtr.NNZ(), mb(csrBytes(Xtr))),
 		train:     Xtr,
-		ytrain:    train.Y,
+		ytrain:    ytr,
 		test:      Xte,
-		ytest:     test.Y,
+		ytest:     yte,
 		timedOnly: true,
 	}, nil
 }

@@ -13,10 +13,10 @@
 //
 //	go run ./bench/compare
 //
-// The data are the three Fashion-MNIST class pairs of internal/idx
+// The data are the three Fashion-MNIST class pairs of bench/sets
 // (Debian's dataset-fashion-mnist), a synthetic dense set of 100,000
 // training rows of 100 features (internal/synth), and a sparse set, libs
-// against libdevel of the Debian sections data set (bench/libsvm), read
+// against libdevel of the Debian sections data set (bench/sets), read
 // from the directory that -sparse names; and three sets of more than two
 // classes (multiclass.go): fashion-10, every class of Fashion-MNIST,
 // debian-35, every class of the Debian sections with each row scaled to
@@ -41,10 +41,10 @@
 // and the fastest fit counts; every other model is fitted once. Ratios
 // are per epoch: each time is divided by the number of epochs that the
 // model ran. Kernel, Pocket and OneVsRest split their work over
-// GOMAXPROCS goroutines, and shuffled epochs gather their rows on a
-// second one, where scikit-learn's models, Weka's VotedPerceptron and
-// LIBLINEAR use one core; GOMAXPROCS=1 go run ./bench/compare measures
-// this library on one core too.
+// GOMAXPROCS goroutines, where scikit-learn's models, Weka's
+// VotedPerceptron and LIBLINEAR use one core, as Perceptron, Averaged and
+// Voted do, shuffled or not; GOMAXPROCS=1 go run ./bench/compare
+// measures this library on one core throughout.
 //
 // The checks: with the same order and settings, Perceptron's weights and
 // bias equal scikit-learn's Perceptron coef_ and intercept_; Averaged's
@@ -84,8 +84,9 @@
 // own, for the same number of epochs. debian-35 adds LIBLINEAR's
 // liblinear-train (Debian's liblinear-tools), its default solver and
 // Crammer and Singer's, for their accuracy and time. The command checks
-// the targets of multiclass.go: Averaged's test accuracy, and
-// scikit-learn's fit time against Averaged's. On onevsrest, the first
+// the targets of multiclass.go: Averaged's test accuracy, and its epoch
+// against the floor; it reports scikit-learn's fit time against
+// Averaged's, with no target. On onevsrest, the first
 // 10,000 training images of Fashion-MNIST with pixels the integers of the
 // files, so that every sum is exact, it checks that OneVsRest over
 // Perceptron and scikit-learn's Perceptron, which learns more than two
@@ -115,8 +116,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
-	"github.com/seed5ae3614e/perceptron/bench/libsvm"
-	"github.com/seed5ae3614e/perceptron/internal/idx"
+	benchsets "github.com/seed5ae3614e/perceptron/bench/sets"
 )
 
 // entry is one of this library's classifiers in the comparison.
@@ -234,8 +234,8 @@ func main() {
 		orders  = flag.Int("orders", 10, "shuffled orders in which to compare Kernel poly 3 voted's test accuracy under this library's rule and under Weka's")
 		sets    = flag.String("sets", "tshirt-shirt,pullover-coat,sneaker-ankleboot,synthetic,libs-libdevel,fashion-10,debian-35,onevsrest", "comma-separated data sets; fashion10-kernel, which is slow, only when named")
 		skip    = flag.String("skip", "", "comma-separated peers to leave out: sklearn, svc (LinearSVC and SVC), weka, liblinear")
-		fdir    = flag.String("fashion", idx.FashionDir, "directory of the Fashion-MNIST files")
-		sdir    = flag.String("sparse", libsvm.DebianDir, "directory of the Debian sections files, the sparse data set")
+		fdir    = flag.String("fashion", benchsets.FashionDir, "directory of the Fashion-MNIST files")
+		sdir    = flag.String("sparse", benchsets.DebianDir, "directory of the Debian sections files, the sparse data set")
 		python  = flag.String("python", "/usr/bin/python3", "Python with scikit-learn")
 		wekaJar = flag.String("weka", "/usr/share/java/weka.jar", "Weka's jar")
 		keep    = flag.Bool("keep", false, "keep the temporary directory of data files")
@@ -338,7 +338,7 @@ func load(name, fdir, sdir string) (ds *dataSet, install string, err error) {
 		ds, err = loadOneVsRest(fdir)
 		return ds, fashion, err
 	}
-	for _, p := range idx.FashionPairs {
+	for _, p := range benchsets.FashionPairs {
 		if p.Name == name {
 			ds, err = loadFashion(fdir, name)
 			return ds, fashion, err

@@ -14,8 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
-	"github.com/seed5ae3614e/perceptron/bench/libsvm"
-	"github.com/seed5ae3614e/perceptron/internal/idx"
+	"github.com/seed5ae3614e/perceptron/bench/sets"
 )
 
 // The multiclass sets: every class of Fashion-MNIST
@@ -44,12 +43,14 @@ const orderSeed = 1
 const sklearnSeed = 0
 
 // Targets of the multiclass sets: Averaged's test accuracy at least the
-// given fraction, and scikit-learn's averaged SGDClassifier, one against
-// the rest, taking at least classPeerRatio times Averaged's fit time.
+// given fraction, and its epoch at most classFloorRatio times the floor of
+// the set, one pass of the scores of every class. The ratio of the fit
+// time of scikit-learn's averaged SGDClassifier, one against the rest, to
+// Averaged's is reported, with no target.
 const (
-	fashionMinTest = 0.840
-	debianMinTest  = 0.830
-	classPeerRatio = 10
+	fashionMinTest  = 0.840
+	debianMinTest   = 0.830
+	classFloorRatio = 1.1
 )
 
 // onevsrestRows is the number of training rows of the OneVsRest check,
@@ -95,27 +96,7 @@ func multiclassSettings(epochs int, scaled string) string {
 // names start with prefix, one a row, with their classes as labels, and
 // pixel values divided by scale.
 func fashionAll(dir, prefix string, scale float64) (*mat.Dense, []float64, error) {
-	im, err := idx.ReadFile(filepath.Join(dir, prefix+"-images-idx3-ubyte.gz"))
-	if err != nil {
-		return nil, nil, err
-	}
-	lb, err := idx.ReadFile(filepath.Join(dir, prefix+"-labels-idx1-ubyte.gz"))
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(im.Dims) < 2 || len(lb.Dims) != 1 || im.Dims[0] != lb.Dims[0] || im.Dims[0] == 0 {
-		return nil, nil, fmt.Errorf("%s: images %v do not match labels %v", prefix, im.Dims, lb.Dims)
-	}
-	n := im.Dims[0]
-	data := make([]float64, len(im.Data))
-	for i, px := range im.Data {
-		data[i] = float64(px) / scale
-	}
-	y := make([]float64, n)
-	for i, c := range lb.Data {
-		y[i] = float64(c)
-	}
-	return mat.NewDense(n, len(data)/n, data), y, nil
+	return sets.FashionAll(dir, prefix, scale)
 }
 
 // loadFashionClasses returns the ten classes of Fashion-MNIST from dir,
@@ -132,7 +113,7 @@ func loadFashionClasses(dir string) (*dataSet, error) {
 	return &dataSet{
 		name: "fashion-10",
 		about: "Fashion-MNIST, all 10 classes, pixels scaled to [0, 1]\n   " +
-			multiclassSettings(fashionEpochs, "pixels scaled to [0, 1] by dividing by 255;\n                        with GOMAXPROCS >= 2 a second goroutine reads the dense rows of each epoch's order ahead"),
+			multiclassSettings(fashionEpochs, "pixels scaled to [0, 1] by dividing by 255;\n                        a shuffled epoch asks for the cache lines of its next dense row while it visits one"),
 		train: Xtr, ytrain: ytr, test: Xte, ytest: yte,
 		entries: []entry{averagedShuffled(fashionEpochs)},
 		peers:   []peer{sgdShuffled(fashionEpochs)},
@@ -143,25 +124,20 @@ func loadFashionClasses(dir string) (*dataSet, error) {
 // loadDebianClasses returns the 35 classes of the Debian sections data
 // set from dir, as CSR matrices.
 func loadDebianClasses(dir string) (*dataSet, error) {
-	train, test, err := libsvm.DebianAll(dir)
+	Xtr, ytr, Xte, yte, err := sets.DebianAll(dir)
 	if err != nil {
 		return nil, err
 	}
-	train.Normalize()
-	test.Normalize()
-	Xtr, Xte, err := csrs(train, test)
-	if err != nil {
-		return nil, err
-	}
+	Xtr, Xte = sets.Normalize(Xtr), sets.Normalize(Xte)
 	return &dataSet{
 		name: "debian-35",
 		about: fmt.Sprintf("Debian sections, all %d classes, word presence, every row scaled to unit length, sparse: %d non-zeros in the training rows, a CSR of %.2f MB; the files are in package-name order\n   ",
-			libsvm.DebianClasses, Xtr.NNZ(), mb(csrBytes(Xtr))) +
+			sets.DebianClasses, Xtr.NNZ(), mb(csrBytes(Xtr))) +
 			multiclassSettings(debianEpochs, "on the CSR of the rows scaled to unit length, as every system sees them") + "\n" +
 			"     LIBLINEAR      liblinear-train -s 1 (its default: L2-regularized L2-loss SVC, dual, one against the rest) and -s 4\n" +
 			"                        (Crammer and Singer's multiclass SVM, the classes together, as Averaged learns them),\n" +
 			"                        otherwise default options (-c 1 -e 0.1, no bias), on the same rows written as a LIBSVM file",
-		train: Xtr, ytrain: train.Y, test: Xte, ytest: test.Y,
+		train: Xtr, ytrain: ytr, test: Xte, ytest: yte,
 		entries: []entry{averagedShuffled(debianEpochs)},
 		peers:   append([]peer{sgdShuffled(debianEpochs)}, liblinearPeers...),
 		check:   func(r *run) { r.classTargets(debianMinTest) },
@@ -208,10 +184,9 @@ func oneVsRest(ds *dataSet) *dataSet {
 }
 
 // classTargets checks the targets of a multiclass set: Averaged's test
-// accuracy at least minTest, and scikit-learn's averaged SGDClassifier
-// taking at least classPeerRatio times its fit time. It also notes how
-// LIBLINEAR's time compares with Averaged's, and Averaged's epoch with
-// the floor.
+// accuracy at least minTest, and its epoch at most classFloorRatio times
+// the floor. It also notes how the fit times of scikit-learn's averaged
+// SGDClassifier and of LIBLINEAR compare with Averaged's.
 func (r *run) classTargets(minTest float64) {
 	ours, ok := r.library("Averaged")
 	if !ok {
@@ -221,14 +196,14 @@ func (r *run) classTargets(minTest float64) {
 	for _, p := range r.rows {
 		switch {
 		case p.vs == "Averaged":
-			ratio := p.fit.Seconds() / ours.fit.Seconds()
-			r.target(fmt.Sprintf("Averaged: %s %s fit / ours %.2fx, both %d epochs", p.system, p.model, ratio, p.epochs),
-				ratio >= classPeerRatio, fmt.Sprintf(">= %gx", float64(classPeerRatio)))
+			r.checkLines = append(r.checkLines, fmt.Sprintf("Averaged: %s %s fit / ours %.2fx, both %d epochs (no target)",
+				p.system, p.model, p.fit.Seconds()/ours.fit.Seconds(), p.epochs))
 		case p.system == "LIBLINEAR":
 			r.checkLines = append(r.checkLines, fmt.Sprintf("LIBLINEAR %s fit / Averaged's: %.1fx", strings.TrimPrefix(p.model, "liblinear-train "), p.fit.Seconds()/ours.fit.Seconds()))
 		}
 	}
-	r.checkLines = append(r.checkLines, fmt.Sprintf("Averaged: ours per epoch / floor %.2fx (no target)", perEpoch(ours)/r.floor.Seconds()))
+	ratio := perEpoch(ours) / r.floor.Seconds()
+	r.target(fmt.Sprintf("Averaged: ours per epoch / floor %.2fx", ratio), ratio <= classFloorRatio, fmt.Sprintf("<= %gx", classFloorRatio))
 }
 
 // checkOneVsRest checks that OneVsRest over Perceptron and scikit-learn's

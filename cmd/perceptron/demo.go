@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // breastCancer is the Wisconsin breast cancer data; data/README.md says
@@ -29,18 +29,19 @@ quarter of the rows and trains on the rest, with the features standardised
 on the training rows alone, and prints a table of the training and test
 accuracy, the mistakes and epochs of training, whether it converged, and the
 time it took. The kernel perceptron uses the Gaussian kernel (-kernel rbf)
-and averaged prediction here, unless -kernel and -prediction say otherwise.
+and averaged prediction, as everywhere, unless -kernel and -prediction say
+otherwise. Training stops early by the rule of -tol and -no-change, as
+scikit-learn's Perceptron does, unless -no-stop.
 
 Flags:
 `
 
 func demo(args []string, stdout, stderr io.Writer) error {
-	j := &job{classifier: "all"}
-	// The linear kernel would repeat the perceptron's row in dual form;
-	// the Gaussian kernel, averaged, shows what a kernel adds.
-	j.opts.kernel, j.opts.prediction = "rbf", perceptron.PredictAveraged
+	j := newJob()
+	j.classifier = "all"
 	fs := newFlagSet("demo")
-	fs.Float64Var(&j.split, "split", 0.25, "the fraction of the rows to test on")
+	fs.Float64Var(&j.split, "split", 0.25, "the fraction of the rows of each class to test on")
+	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "the seed of the split (-seed seeds -shuffle)")
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, demoHelp, args, stdout)
 	if err != nil {
@@ -51,21 +52,21 @@ func demo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(files) > 0 {
-		return usagef("demo: takes no file, got %q (eval reads your own data)", files[0])
+		return usagef("demo: takes no file, got %s (eval reads your own data)", quote(files[0]))
 	}
 	if err := checkOutputs(j.outFiles(), nil); err != nil {
 		return err
 	}
-	spec := dataSpec{header: true, label: "target", labels: &labelSpec{pos: "0", neg: "1"}}
-	ds, err := readCSV(bytes.NewReader(breastCancer), "breast_cancer.csv", spec, 0)
+	ds, err := cancerData()
 	if err != nil {
 		return err
 	}
-	ds.classes = pickedClasses("malignant", "benign")
-	train, test, err := split(ds, j.split, j.opts.seed)
+	trs, tes, err := data.Split(ds.Set, j.split, j.splitSeed)
 	if err != nil {
-		return err
+		return fmt.Errorf("breast_cancer.csv: %s", dataError(err))
 	}
+	train := &dataset{name: ds.name, Set: trs, classes: ds.classes, part: " among the training rows of the split"}
+	test := &dataset{name: ds.name, Set: tes, classes: ds.classes, part: " among the test rows of the split"}
 	n, d := ds.X.Dims()
 	ntr, _ := train.X.Dims()
 	how := "standardised on the training rows"
@@ -73,6 +74,20 @@ func demo(args []string, stdout, stderr io.Writer) error {
 		how = "as they are"
 	}
 	intro := fmt.Sprintf("Wisconsin breast cancer data (embedded): %d rows of %d features; +1 is malignant, -1 is benign.\n"+
-		"Seed %d: %d training rows, %d test rows; features %s.\n\n", n, d, j.opts.seed, ntr, n-ntr, how)
+		"Split seed %d: %d training rows, %d test rows; features %s.\nStopping %s.\n\n", n, d, j.splitSeed, ntr, n-ntr, how, j.opts.describeStop(ntr))
 	return j.evaluate(names, train, test, pf, intro, false, stdout, stderr)
+}
+
+// cancerData returns the embedded breast cancer data, with malignant
+// tumours, label 0, as +1 and benign ones, label 1, as -1.
+func cancerData() (*dataset, error) {
+	set, err := data.CSV{Header: true, Label: "target"}.Read(bytes.NewReader(breastCancer))
+	if err != nil {
+		return nil, fmt.Errorf("breast_cancer.csv: %v", err)
+	}
+	ds := &dataset{name: "breast_cancer.csv", Set: set, classes: newClassSet(set.Classes, []string{"malignant", "benign"})}
+	if err := ds.pick("1", "0", false); err != nil {
+		return nil, err
+	}
+	return ds, nil
 }

@@ -25,13 +25,15 @@
 // (Aizerman, Braverman and Rozonoer, 1964), with the budget of Cavallanti,
 // Cesa-Bianchi and Gentile (2007).
 //
-// It exits with code 0 on success, 1 if the work fails (a malformed data
-// file, say), and 2 on a usage error: an unknown flag, a bad flag value, a
-// flag that the chosen classifier or kernel does not take, an input file
-// that cannot be opened, or an output (-o, -plot) that is not a regular
-// file or is one of the inputs. It writes no file when it fails. It
-// replaces an output file whole, keeping its permissions, and writes
-// through a symbolic link to the file it points to.
+// It exits with code 0 on success, 2 on a usage error (an unknown flag,
+// a bad flag value, a flag that the chosen classifier or kernel does not
+// take, the wrong number of files, an output that is one of the inputs),
+// and 1 on any other error: a missing or malformed data or model file, a
+// directory that cannot be written, too little memory for the model, an
+// overflow of the weights. It writes no file when it fails, and leaves no
+// temporary file on SIGINT or SIGTERM. It replaces an output file whole,
+// keeping its permissions, and writes through a symbolic link to the file
+// it points to.
 package main
 
 import (
@@ -46,6 +48,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 func main() {
@@ -53,7 +57,7 @@ func main() {
 }
 
 // usageError is an error in the command line. The command exits with code
-// 2 on it.
+// 2 on it, and 1 on any other error.
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -92,18 +96,32 @@ Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svml
 or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), gzipped or not (*.gz);
 -format says which when the name does not. The classes are the labels of the training
 file: two make a binary problem, more a multiclass one. Labels that are all numbers are
-classes by their value, other labels by their text. -pos and -neg make a binary problem
-of two labels, +1 and -1, and leave out the rows of the others.
+classes by their value, other labels by their text. -classes FILE names the classes of
+numbered labels. -pos and -neg make a binary problem of two labels, +1 and -1, and leave
+out the rows of the others.
 
 Features: dense rows (CSV, IDX) are standardised to mean 0 and deviation 1 on the
 training rows; sparse rows (LIBSVM) are left as they are, as LIBLINEAR leaves them, and
 -standardize scales them to deviation 1 without centring them, which would fill them.
 
+Widths: the features of a model are those of its training rows. A LIBSVM value at an
+index beyond them is ignored, and counted on stderr, as liblinear-predict does; a CSV or
+IDX file of another width is an error.
+
+Stopping: training stops as scikit-learn's Perceptron stops by default, once 5 epochs
+in a row have not lowered the training loss by 0.001 × the rows (-tol, -no-change; with
+-validation, by the accuracy on held-out rows), at an epoch without a mistake, or at
+-epochs (1000). -no-stop turns the early stop off.
+
 Model files: train saves the library's JSON form of the classifier, the one that
 json.Marshal of it writes, with one member more, "command", which holds the label
-column, the class labels and the standardisation. predict and eval -model read such a
-file, or the library's JSON alone, which names the classes by their values and
-standardises nothing.
+column, the class labels and names and the standardisation. predict and eval -model
+read such a file, or the library's JSON alone, which names the classes by their values
+and standardises nothing. A program that uses the library removes "command" first.
+
+Exit status: 0 on success; 2 on a usage error, of the flags or the arguments; 1 on any
+other error: a missing, unreadable or malformed file, an output that cannot be written,
+too little memory for the model (the command estimates it first), an overflow.
 
 Classifiers (-classifier):
   perceptron   F. Rosenblatt (1958), Psychological Review 65(6)
@@ -138,25 +156,30 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	if strings.HasPrefix(args[0], "-") {
 		return demo(args, stdout, stderr)
 	}
-	return usagef("unknown command %q: want demo, train, predict or eval", args[0])
+	return usagef("unknown command %s: want demo, train, predict or eval", quote(args[0]))
 }
 
 // job holds the flags of a command.
 type job struct {
 	format      string
 	header      bool
+	delimiter   string
 	label       string
+	classesFile string
 	pos, neg    string
 	opts        options
 	classifier  string
 	out         string
 	split       float64
+	splitSeed   uint64
 	standardize scaling
 	plot        string
 	progress    bool
 	model       string
 	score       bool
 }
+
+func newJob() *job { return &job{opts: newOptions()} }
 
 // scaling is the value of -standardize, which may be unset: then dense
 // rows are standardised, and sparse ones are not.
@@ -172,7 +195,7 @@ func (s *scaling) String() string {
 func (s *scaling) Set(v string) error {
 	on, err := strconv.ParseBool(v)
 	if err != nil {
-		return fmt.Errorf("%q is not true or false", v)
+		return fmt.Errorf("%s is not true or false", quote(v))
 	}
 	s.set, s.on = true, on
 	return nil
@@ -199,32 +222,33 @@ func newFlagSet(name string) *flag.FlagSet {
 // without -label: the end of the row, as most CSV files put it.
 const defaultLabel = "last"
 
-// dataFlags defines the flags that say how to read a data file; labels
-// says whether the command picks classes with -pos and -neg.
-func (j *job) dataFlags(fs *flag.FlagSet, labels bool) {
+// dataFlags defines the flags that say how to read a data file; training
+// says whether the command reads classes, with -classes, -pos and -neg.
+func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
 	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
 	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
+	fs.StringVar(&j.delimiter, "delimiter", ",", "CSV: the field delimiter, one character; \\t for a tab")
 	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
 		defaultLabel+" in training; with a saved model, the column that train used)")
-	if labels {
-		fs.StringVar(&j.pos, "pos", "", "with -neg, make a binary problem: the label of class +1 (IDX: a class number); the rows of labels neither -pos nor -neg are left out")
-		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (IDX: a class number)")
+	if training {
+		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM and IDX: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name a line, the first that of label 0")
+		fs.StringVar(&j.pos, "pos", "", "with -neg, make a binary problem: the label of class +1 (or its -classes name); the rows of labels neither -pos nor -neg are left out")
+		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (or its -classes name)")
 	}
 }
 
 // trainFlags defines the flags of training.
 func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 	j.opts.addFlags(fs)
-	fs.Uint64Var(&j.opts.seed, "seed", 1, "seed of the split and of -shuffle")
 	fs.Var(&j.standardize, "standardize", "standardise the features on the training rows: dense rows to mean 0 and deviation 1, sparse rows to deviation 1 without centring them, which would fill them "+
 		"(default: true for dense rows, CSV and IDX; false for sparse rows, LIBSVM, as LIBLINEAR leaves them)")
 	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
-	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr (default: when stderr is a terminal)")
+	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr, with the stopping rule and the epoch limit (default: when stderr is a terminal)")
 }
 
 // parseArgs parses args, in which flags and other arguments may mix until
-// a "--", and returns the other arguments. On -h it writes the help of the command to
-// stdout and returns flag.ErrHelp.
+// a "--", and returns the other arguments. On -h it writes the help of the
+// command to stdout and returns flag.ErrHelp.
 func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) ([]string, error) {
 	var rest []string
 	for {
@@ -236,7 +260,7 @@ func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) (
 			return nil, err
 		}
 		if err != nil {
-			return nil, usagef("%s: %v (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), err, fs.Name())
+			return nil, usagef("%s: %s (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), shortText(err.Error()), fs.Name())
 		}
 		if used := len(args) - fs.NArg(); fs.NArg() == 0 || (used > 0 && args[used-1] == "--") {
 			return append(rest, fs.Args()...), nil
@@ -246,30 +270,66 @@ func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) (
 	}
 }
 
-// spec returns how to read a data file, checking the flags.
-func (j *job) spec(training bool) (dataSpec, error) {
+// shortText returns s, a message that may hold a user's token, cut to a
+// short prefix, with its bytes that are not printable as \x escapes.
+func shortText(s string) string {
+	const most = 200
+	q := strconv.QuoteToASCII(s)
+	q = q[1 : len(q)-1]
+	if len(q) > most {
+		return q[:most] + "…"
+	}
+	return q
+}
+
+// spec returns how to read a data file, checking the flags; training says
+// that the file is a training file, whose classes the flags give.
+func (j *job) spec(training bool) (readSpec, error) {
 	switch j.format {
 	case "", "csv", "libsvm", "idx":
 	default:
-		return dataSpec{}, usagef("-format %q: want csv, libsvm or idx", j.format)
+		return readSpec{}, usagef("-format %s: want csv, libsvm or idx", quote(j.format))
 	}
-	s := dataSpec{format: j.format, header: j.header, label: j.label, labelFlag: "-label"}
+	comma := []rune(strings.ReplaceAll(j.delimiter, `\t`, "\t"))
+	if len(comma) != 1 || comma[0] == '"' || comma[0] == '\n' || comma[0] == '\r' {
+		return readSpec{}, usagef("-delimiter %s: want one character, not a quote or an end of line", quote(j.delimiter))
+	}
+	s := readSpec{format: j.format, header: j.header, comma: comma[0], label: j.label, labelFlag: "-label", labels: true}
 	if !training {
 		return s, nil
 	}
 	if s.label == "" {
 		s.label = defaultLabel
 	}
+	pos, neg := strings.TrimSpace(j.pos), strings.TrimSpace(j.neg)
 	switch {
-	case (j.pos == "") != (j.neg == ""):
-		return dataSpec{}, usagef("-pos and -neg go together: give both or neither")
-	case j.pos != "" && sameLabel(strings.TrimSpace(j.pos), strings.TrimSpace(j.neg)):
-		return dataSpec{}, usagef("-pos %q and -neg %q are the same label", j.pos, j.neg)
+	case (pos == "") != (neg == ""):
+		return readSpec{}, usagef("-pos and -neg go together: give both or neither")
+	case pos != "" && sameLabel(pos, neg):
+		return readSpec{}, usagef("-pos %s and -neg %s are the same label", quote(pos), quote(neg))
 	case j.label == "none":
-		return dataSpec{}, usagef("-label none: training needs the labels")
+		return readSpec{}, usagef("-label none: training needs the labels")
 	}
-	s.labels = &labelSpec{pos: strings.TrimSpace(j.pos), neg: strings.TrimSpace(j.neg)}
+	s.pos, s.neg = pos, neg
 	return s, nil
+}
+
+// readNames reads the -classes file into spec, if the flag names one.
+func (j *job) readNames(spec *readSpec) error {
+	if j.classesFile == "" {
+		return nil
+	}
+	f, err := os.Open(j.classesFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	names, err := readClassNames(f)
+	if err != nil {
+		return fmt.Errorf("-classes %s: %v", j.classesFile, err)
+	}
+	spec.names, spec.namesOf = names, j.classesFile
+	return nil
 }
 
 // plotFormat returns the format of the -plot file, or "" for none.
@@ -293,25 +353,114 @@ func (j *job) startProgress(stderr io.Writer) {
 	}
 }
 
+// scale standardises the rows of train, and of others with the same
+// scaler, if the flags ask for it, and returns the scaler, or nil.
+func (j *job) scale(train *dataset, others ...*dataset) (*data.Scaler, error) {
+	if !j.standardize.of(train.X) {
+		return nil, nil
+	}
+	X := []mat.Matrix{train.X}
+	for _, o := range others {
+		X = append(X, o.X)
+	}
+	if err := scaleNeed(X, true, false).check(); err != nil {
+		return nil, err
+	}
+	sc, err := data.NewScaler(train.X)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", train.name, dataError(err))
+	}
+	for _, ds := range append([]*dataset{train}, others...) {
+		if ds.X, err = sc.Transform(ds.X); err != nil {
+			return nil, ds.rowError(err)
+		}
+	}
+	return sc, nil
+}
+
+// rowError returns the error err of package data about a row of ds, with
+// the name of its file and which rows it counts.
+func (ds *dataset) rowError(err error) error {
+	if ds.part == "" {
+		return fmt.Errorf("%s: %s", ds.name, dataError(err))
+	}
+	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, dataError(err), strings.TrimPrefix(ds.part, ","))
+}
+
+// dataError returns the message of an error of package data without the
+// package's name.
+func dataError(err error) string {
+	return strings.TrimPrefix(err.Error(), "data: ")
+}
+
+// applyModel standardises the rows of ds as the model s does, and returns
+// a warning if the rows then look unlike its training rows: their root
+// mean square more than twice or less than half that of the training
+// rows, as when the rows were scaled already, or were not and the model
+// was trained on rows that were.
+func applyModel(s *saved, ds *dataset) (warning string, err error) {
+	if s.sc != nil {
+		if err := scaleNeed([]mat.Matrix{ds.X}, false, s.sc.Mean != nil).check(); err != nil {
+			return "", err
+		}
+		if ds.X, err = s.sc.Transform(ds.X); err != nil {
+			return "", ds.rowError(err)
+		}
+	}
+	if s.rms == 0 {
+		return "", nil
+	}
+	if r := rms(ds.X); r > 2*s.rms || r < s.rms/2 {
+		how := "the model standardises its rows itself"
+		if s.sc == nil {
+			how = "the model takes its rows as they are: train standardised none"
+		}
+		return fmt.Sprintf("warning: %s: the values of the rows, as the model sees them, have a root mean square of %.3g, and those of its training rows had %.3g: are they scaled as the training rows were? (%s)",
+			ds.name, r, s.rms, how), nil
+	}
+	return "", nil
+}
+
+// dropped says on stderr how many values of ds beyond the width of its
+// model were ignored, if any.
+func dropped(stderr io.Writer, ds *dataset, width int) {
+	if ds.Dropped > 0 {
+		fmt.Fprintf(stderr, "perceptron: %s: %s at feature indices beyond the model's %d ignored, as liblinear-predict ignores them\n",
+			ds.name, plural(ds.Dropped, "value"), width)
+	}
+}
+
 const trainHelp = `Usage: perceptron train [flags] FILE
 
 Train fits one classifier on the rows of FILE and saves it to the file -o
 names, gzipped if the name ends in .gz: the library's JSON form of the
-classifier, with the label column, the labels of the classes and the
-standardisation of the features. It prints the training accuracy and
-statistics. The classes are the labels of FILE, two or more, or the two
-that -pos and -neg pick.
+classifier, with the label column, the labels and names of the classes and
+the standardisation of the features. It prints the training statistics
+and accuracy, unless predicting the training rows would take longer than
+training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two or more, or the two
+that -pos and -neg pick. Training stops early by the rule of -tol and
+-no-change, as scikit-learn's Perceptron does, unless -no-stop.
+
+Before it allocates the model, train estimates the memory that fitting and
+saving it take, and refuses, with exit status 1 and the figures, what does
+not fit in the memory available. The pocket's cost grows as the square of
+the rows: on tens of thousands of rows it takes long, -ratchet less.
 
 Examples:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
-  perceptron train -classifier averaged -epochs 10 -o fashion.json \
+  perceptron train -classifier averaged -o fashion.json \
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
+  perceptron train -classifier averaged -classes debian-sections.classes.txt \
+    -o debian.json.gz debian-sections.train.svm.gz
+
+Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
 Flags:
 `
 
 func train(args []string, stdout, stderr io.Writer) error {
-	j := &job{}
+	j := newJob()
+	j.classifier = "perceptron"
 	fs := newFlagSet("train")
 	fs.StringVar(&j.classifier, "classifier", "perceptron", "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
@@ -322,9 +471,12 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if _, ok := newModel(j.classifier, &options{}); !ok {
-		return usagef("-classifier %q: want one of %s", j.classifier, classifierNames())
+		return usagef("-classifier %s: want one of %s", quote(j.classifier), classifierNames())
 	}
 	if err := j.opts.check(fs, []string{j.classifier}); err != nil {
+		return err
+	}
+	if err := j.opts.checkStop(fs); err != nil {
 		return err
 	}
 	if len(files) != 1 {
@@ -344,38 +496,44 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(j.outFiles(), inputFiles(files[0], spec)); err != nil {
 		return err
 	}
-	ds, err := readData(files[0], spec, 0)
+	if err := j.readNames(&spec); err != nil {
+		return err
+	}
+	ds, err := readData(files[0], spec)
 	if err != nil {
 		return err
 	}
 	n, d := ds.X.Dims()
 	shape := fmt.Sprintf("%s, %s%s%s", plural(n, "row"), plural(d, "feature"), nonZeros(ds.X), leftOut(ds))
-	raw, sc, err := j.prepare(ds, nil, pf != "")
+	var raw *dataset
+	if pf != "" {
+		raw = plotRows(ds)
+	}
+	sc, err := j.scale(ds)
 	if err != nil {
 		return err
+	}
+	if j.classifier == "pocket" && quadraticCost(ds.X, len(ds.classes.values)) > cheapCost {
+		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s after every update: this takes long (-ratchet less; averaged is fast)\n", plural(n, "row"))
 	}
 	j.startProgress(stderr)
-	r, err := fitModel(j.classifier, &j.opts, ds, nil)
+	r, err := fitModel(j.classifier, &j.opts, ds, nil, true)
 	if err != nil {
 		return err
 	}
-	s := &saved{classifier: j.classifier, m: r.m, features: d, classes: ds.classes, label: spec.label, sc: sc}
-	data, err := s.modelData(j.out)
-	if err != nil {
-		return err
-	}
-	outs := []outFile{{"-o", j.out, data}}
+	s := &saved{classifier: j.classifier, m: r.m, features: d, classes: ds.classes, label: spec.label, sc: sc, rms: rms(ds.X)}
+	outs := []outFile{{"-o", j.out, s.writer(j.out)}}
 	if pf != "" {
 		img, err := drawPlot(pf, raw, sc, []*result{r}, ds.classes)
 		if err != nil {
 			return err
 		}
-		outs = append(outs, outFile{"-plot", j.plot, img})
+		outs = append(outs, outFile{"-plot", j.plot, bytesOut(img)})
 	}
 	if err := writeFiles(outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\n", ds.name, shape, scaled(sc), ds.classes.describe())
+	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, scaled(sc), ds.classes.describe(), j.opts.describeStop(n))
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -393,35 +551,12 @@ func leftOut(ds *dataset) string {
 	return fmt.Sprintf(" (%s of other labels left out)", plural(ds.left, "row"))
 }
 
-// prepare standardises the features of train, and of test if not nil, if
-// the flags ask for it, and returns the scaler, or nil. If plot is set it
-// returns the training rows as they were for the plot, or nil if the plot
-// does not draw them.
-func (j *job) prepare(train, test *dataset, plot bool) (raw *dataset, sc *scaler, err error) {
-	if plot {
-		raw = plotRows(train)
-	}
-	if !j.standardize.of(train.X) {
-		return raw, nil, nil
-	}
-	sc = fitScaler(train.X)
-	if err := sc.apply(train); err != nil {
-		return nil, nil, err
-	}
-	if test != nil {
-		if err := sc.apply(test); err != nil {
-			return nil, nil, err
-		}
-	}
-	return raw, sc, nil
-}
-
 // scaled describes the standardisation sc, which may be nil.
-func scaled(sc *scaler) string {
+func scaled(sc *data.Scaler) string {
 	switch {
 	case sc == nil:
 		return ""
-	case sc.mean == nil:
+	case sc.Mean == nil:
 		return ", scaled, not centred, as the rows are sparse"
 	}
 	return ", standardised"
@@ -429,15 +564,21 @@ func scaled(sc *scaler) string {
 
 const predictHelp = `Usage: perceptron predict [flags] FILE
 
-Predict labels each row of FILE with a saved model, one label a line, the
-label of its class as the training file wrote it. -score adds the scores,
-separated by tabs: for two classes one, the decision function, >= 0 for the
-second class (+1 with -pos and -neg); for more, one per class, in the
-order of the model's class values, of which the greatest decides. The rows
-must have the features of the training rows, which predict standardises as
-train did. The label column of a CSV file, the one train read unless -label
-names another, is skipped; a file without one needs -label none. A model
-file whose name ends in .gz is read gzipped.
+Predict labels each row of FILE with a saved model, one class a line: its
+name, or the label of its class as the training file wrote it. -score adds
+the scores, separated by tabs, under a header that names the columns: for
+two classes one, the decision function, >= 0 for the second class (+1 with
+-pos and -neg); for more, one per class, of which the greatest decides. The
+rows must have the features of the training rows, which predict
+standardises as train did; a LIBSVM value beyond them is ignored, and
+counted on stderr, as liblinear-predict does, and a CSV or IDX file of
+another width is an error. The label column of a CSV file, the one train
+read unless -label names another, is skipped; a file without one needs
+-label none. A model file whose name ends in .gz is read gzipped.
+
+If the rows have labels, predict writes to stderr the accuracy, as
+liblinear-predict does: Accuracy = P% (right/total). A label that is no
+class of the model counts as wrong.
 
 The model may be the library's JSON form of a classifier alone, as
 json.Marshal writes it: then the labels are the class values, nothing is
@@ -448,14 +589,16 @@ Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
   perceptron predict -model cancer.json -label none new-rows.csv
 
+Exit status: 0 on success, 2 on a usage error, 1 on any other.
+
 Flags:
 `
 
 func predict(args []string, stdout, stderr io.Writer) error {
-	j := &job{}
+	j := newJob()
 	fs := newFlagSet("predict")
 	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's JSON of a classifier (required)")
-	fs.BoolVar(&j.score, "score", false, "write the scores after each label, separated by tabs")
+	fs.BoolVar(&j.score, "score", false, "write the scores after each class, separated by tabs, under a header")
 	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
 	if err != nil {
@@ -475,215 +618,83 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	spec.useModelLabel(s)
-	ds, err := readData(files[0], spec, s.features)
+	spec.keepRows = true
+	ds, warning, err := readForModel(files[0], spec, s, stderr)
 	if err != nil {
 		return err
 	}
-	if s.sc != nil {
-		if err := s.sc.apply(ds); err != nil {
-			return err
-		}
+	if warning != "" {
+		fmt.Fprintln(stderr, "perceptron: "+warning)
 	}
-	pred := predictRows(s.m, ds.X, nil, "")
-	var scores []float64
-	S := 0
-	if j.score {
-		S, scores = numScores(s.m), scoreRows(s.m, ds.X)
+	pred, scores, err := classify(s.m, ds, nil, "", j.score)
+	if err != nil {
+		return err
 	}
+	S := numScores(s.m)
 	var b strings.Builder
-	for i, v := range pred {
-		k, ok := s.classes.index(v)
-		if !ok {
-			panic(fmt.Sprintf("the model predicts %v, not one of its classes %v", v, s.classes.values))
-		}
-		b.WriteString(s.classes.names[k])
-		for _, v := range scores[i*S : i*S+S] {
-			b.WriteByte('\t')
-			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+	if j.score {
+		b.WriteString("class")
+		if S == 1 {
+			fmt.Fprintf(&b, "\tscore (>= 0: %s)", s.classes.names[1])
+		} else {
+			for _, name := range s.classes.names {
+				b.WriteString("\t" + name)
+			}
 		}
 		b.WriteByte('\n')
 	}
-	_, err = io.WriteString(stdout, b.String())
+	for i, c := range pred {
+		b.WriteString(s.classes.names[c])
+		if j.score {
+			for _, v := range scores[i*S : i*S+S] {
+				b.WriteByte('\t')
+				b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if _, err := io.WriteString(stdout, b.String()); err != nil {
+		return err
+	}
+	if ds.Y != nil {
+		acc := accuracy(pred, ds.Y)
+		right := int(math.Round(acc * float64(len(pred))))
+		fmt.Fprintf(stderr, "Accuracy = %s%% (%d/%d)\n", strconv.FormatFloat(100*acc, 'g', 6, 64), right, len(pred))
+	}
+	return nil
+}
+
+// readForModel reads the rows of the file at path for the model s: its
+// width, its classes, its label column unless -label names another, and
+// its standardisation. It says on stderr how many LIBSVM values beyond the
+// width it ignored, and returns the warning of applyModel.
+func readForModel(path string, spec readSpec, s *saved, stderr io.Writer) (*dataset, string, error) {
+	if spec.label == "" {
+		spec.label, spec.labelFlag = s.label, "the model's -label"
+	}
+	spec.labels = spec.label != "none"
+	spec.known, spec.width = s.classes, s.features
+	ds, err := readData(path, spec)
+	if err != nil {
+		return nil, "", err
+	}
+	dropped(stderr, ds, s.features)
+	warning, err := applyModel(s, ds)
+	return ds, warning, err
+}
+
+// wrotePlot says where the plot went, if -plot asked for one.
+func (j *job) wrotePlot(stdout io.Writer) error {
+	if j.plot == "" {
+		return nil
+	}
+	_, err := fmt.Fprintf(stdout, "wrote the plot to %s\n", j.plot)
 	return err
 }
 
-const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
-       perceptron eval -model MODEL [flags] TEST
-
-Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
-those of TEST, or, without TEST, on a seeded random split of TRAIN. The
-features of dense rows are standardised on the training rows alone. The
-rows of sparse files of different widths widen to the wider. It prints a
-table of the training and test accuracy, the mistakes and epochs of
-training, whether it converged, and the time it took; then, for each
-classifier, the confusion matrix of the test rows: a row per true label, a
-column per predicted class, with the recall of each label and the
-precision of each class. A precision is "-" for a class that no row is
-predicted to be, and a recall "-" for a class that no test row has. The
-test rows of a label that is no class of the training rows are counted
-wrong, in rows of their own; with -pos and -neg they are left out.
-
-With -model, eval fits nothing: it tests a saved model, or the library's
-JSON of a classifier, on the rows of TEST, read with the model's classes,
-label column and standardisation, and prints the test accuracy beside the
-model's training statistics, and the confusion matrix. Only -format,
--header, -label and -progress go with -model.
-
-Examples:
-  perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
-  perceptron eval -model cancer.json -header cmd/perceptron/data/breast_cancer.csv
-  perceptron eval -classifier averaged -epochs 10 \
-    /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
-    /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
-
-Flags:
-`
-
-func eval(args []string, stdout, stderr io.Writer) error {
-	j := &job{}
-	fs := newFlagSet("eval")
-	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
-	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of TRAIN to test on")
-	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
-	j.dataFlags(fs, true)
-	j.trainFlags(fs, stderr)
-	files, err := parseArgs(fs, evalHelp, args, stdout)
-	if err != nil {
-		return err
-	}
-	if j.model != "" {
-		return j.evalModel(fs, files, stdout, stderr)
-	}
-	names, pf, err := j.evalFlags(fs)
-	if err != nil {
-		return err
-	}
-	if len(files) != 1 && len(files) != 2 {
-		return usagef("eval: want a training file and an optional test file, got %d files (see perceptron eval -h)", len(files))
-	}
-	spec, err := j.spec(true)
-	if err != nil {
-		return err
-	}
-	var ins []string
-	for _, f := range files {
-		ins = append(ins, inputFiles(f, spec)...)
-	}
-	if err := checkOutputs(j.outFiles(), ins); err != nil {
-		return err
-	}
-	train, err := readData(files[0], spec, 0)
-	if err != nil {
-		return err
-	}
-	var test *dataset
-	var intro string
-	if len(files) == 2 {
-		tspec := spec
-		tspec.labels = &labelSpec{known: train.classes}
-		if test, err = readData(files[1], tspec, 0); err != nil {
-			return err
-		}
-		_, dtr := train.X.Dims()
-		_, dte := test.X.Dims()
-		// Sparse rows widen to those of the other file; dense rows must
-		// agree.
-		d := max(dtr, dte)
-		if dtr < d && !isSparse(train.X) || dte < d && !isSparse(test.X) {
-			return fmt.Errorf("%s has %s and %s %d", train.name, plural(dtr, "feature"), test.name, dte)
-		}
-		train, test = widen(train, d), widen(test, d)
-		ntr, _ := train.X.Dims()
-		nte, _ := test.X.Dims()
-		intro = fmt.Sprintf("%s: %s%s%s; %s: %s%s%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train),
-			test.name, plural(nte, "test row"), nonZeros(test.X), leftOut(test))
-	} else {
-		left := leftOut(train)
-		if train, test, err = split(train, j.split, j.opts.seed); err != nil {
-			return err
-		}
-		ntr, _ := train.X.Dims()
-		nte, _ := test.X.Dims()
-		intro = fmt.Sprintf("%s%s, split with seed %d: %s%s; %s%s", train.name, left, j.opts.seed, plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
-	}
-	_, d := train.X.Dims()
-	how := ""
-	switch {
-	case j.standardize.of(train.X) && isSparse(train.X):
-		how = ", scaled on the training rows, not centred, as the rows are sparse"
-	case j.standardize.of(train.X):
-		how = ", standardised on the training rows"
-	}
-	intro += fmt.Sprintf("; %s%s; %s\n", plural(d, "feature"), how, train.classes.describe())
-	return j.evaluate(names, train, test, pf, intro, true, stdout, stderr)
-}
-
-// modelFlags are the flags of eval that go with -model.
-var modelFlags = []string{"model", "format", "header", "label", "progress"}
-
-// evalModel tests the saved model -model on the one file in files.
-func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
-	var err error
-	fs.Visit(func(f *flag.Flag) {
-		if err == nil && !slices.Contains(modelFlags, f.Name) {
-			var with []string
-			for _, name := range modelFlags[1:] {
-				with = append(with, "-"+name)
-			}
-			err = usagef("-%s: eval -model tests a saved model, and takes only %s", f.Name, joinWords(with, "and"))
-		}
-	})
-	if err != nil {
-		return err
-	}
-	if len(files) != 1 {
-		return usagef("eval -model: want one test file, got %d (see perceptron eval -h)", len(files))
-	}
-	spec, err := j.spec(false)
-	if err != nil {
-		return err
-	}
-	s, err := loadModel(j.model)
-	if err != nil {
-		return err
-	}
-	spec.useModelLabel(s)
-	if spec.label == "none" {
-		return usagef("eval -model: %s none: the test rows need their labels", spec.labelFlag)
-	}
-	spec.labels = &labelSpec{known: s.classes}
-	test, err := readData(files[0], spec, s.features)
-	if err != nil {
-		return err
-	}
-	n, _ := test.X.Dims()
-	rows := plural(n, "test row") + nonZeros(test.X) + leftOut(test)
-	if s.sc != nil {
-		if err := s.sc.apply(test); err != nil {
-			return err
-		}
-	}
-	j.startProgress(stderr)
-	if p := j.opts.progress; p != nil {
-		p.name = s.classifier
-	}
-	r := &result{name: s.classifier, m: s.m, fit: -1, train: math.NaN(), stats: s.m.Stats()}
-	r.test, r.conf = testModel(s.m, test, j.opts.progress, "the test rows")
-	how := scaled(s.sc)
-	if s.bare {
-		how = ", the library's JSON alone, not standardised"
-	}
-	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; %s\n",
-		j.model, article(s.classifier), s.classifier, plural(s.features, "feature"), how, test.name, rows, s.classes.describe())
-	if err := writeTable(stdout, []*result{r}); err != nil {
-		return err
-	}
-	return writeConfusion(stdout, r.name, r.conf)
-}
-
 // classifiers returns the names of the classifiers that -classifier asks
-// for.
+// for, and, for all, those of quadratic that it leaves out as too costly
+// on the rows X of K classes, which may be nil.
 func (j *job) classifiers() ([]string, error) {
 	if j.classifier == "all" {
 		var names []string
@@ -693,9 +704,23 @@ func (j *job) classifiers() ([]string, error) {
 		return names, nil
 	}
 	if _, ok := newModel(j.classifier, &options{}); !ok {
-		return nil, usagef("-classifier %q: want all or one of %s", j.classifier, classifierNames())
+		return nil, usagef("-classifier %s: want all or one of %s", quote(j.classifier), classifierNames())
 	}
 	return []string{j.classifier}, nil
+}
+
+// cheapOnes returns those of names that run on the rows X of K classes:
+// all, unless -classifier all leaves out the costly ones of quadratic,
+// which it returns with a note.
+func (j *job) cheapOnes(names []string, X mat.Matrix, K int) ([]string, string) {
+	c := quadraticCost(X, K)
+	if j.classifier != "all" || c <= cheapCost {
+		return names, ""
+	}
+	left := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(quadratic, n) })
+	names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(quadratic, n) })
+	return names, fmt.Sprintf("%s left out: their cost grows with the square of the rows, and rows² × non-zeros a row × classes is %.2g here, over %.0g; -classifier NAME runs one\n",
+		joinWords(left, "and"), c, cheapCost)
 }
 
 // evalFlags checks the flags, set on fs, that eval and demo share, and
@@ -707,6 +732,9 @@ func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error)
 	if err := j.opts.check(fs, names); err != nil {
 		return nil, "", err
 	}
+	if err := j.opts.checkStop(fs); err != nil {
+		return nil, "", err
+	}
 	if !(j.split > 0 && j.split < 1) {
 		return nil, "", usagef("-split %v: want a fraction between 0 and 1", j.split)
 	}
@@ -714,55 +742,4 @@ func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error)
 		return nil, "", err
 	}
 	return names, pf, nil
-}
-
-// evaluate standardises the features if the flags ask for it, fits and
-// tests the classifiers names, draws the plot in format pf if not empty,
-// and prints intro and the table, and the confusion matrices if confusions
-// is set.
-func (j *job) evaluate(names []string, train, test *dataset, pf, intro string, confusions bool, stdout, stderr io.Writer) error {
-	raw, sc, err := j.prepare(train, test, pf != "")
-	if err != nil {
-		return err
-	}
-	j.startProgress(stderr)
-	var rs []*result
-	for _, name := range names {
-		r, err := fitModel(name, &j.opts, train, test)
-		if err != nil {
-			return err
-		}
-		rs = append(rs, r)
-	}
-	if pf != "" {
-		img, err := drawPlot(pf, raw, sc, rs, train.classes)
-		if err != nil {
-			return err
-		}
-		if err := writeFiles(outFile{"-plot", j.plot, img}); err != nil {
-			return err
-		}
-	}
-	fmt.Fprint(stdout, intro)
-	if err := writeTable(stdout, rs); err != nil {
-		return err
-	}
-	for _, r := range rs {
-		if !confusions {
-			break
-		}
-		if err := writeConfusion(stdout, r.name, r.conf); err != nil {
-			return err
-		}
-	}
-	return j.wrotePlot(stdout)
-}
-
-// wrotePlot says where the plot went, if -plot asked for one.
-func (j *job) wrotePlot(stdout io.Writer) error {
-	if j.plot == "" {
-		return nil
-	}
-	_, err := fmt.Fprintf(stdout, "wrote the plot to %s\n", j.plot)
-	return err
 }

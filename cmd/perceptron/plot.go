@@ -22,7 +22,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // plotFormats are the plot formats that the help names; draw.Formats has
@@ -70,13 +70,7 @@ func plotRows(ds *dataset) *dataset {
 	if _, d := ds.X.Dims(); d != 2 {
 		return nil
 	}
-	X, ok := ds.X.(*mat.Dense)
-	if ok {
-		X = mat.DenseCopyOf(X)
-	} else {
-		X = denseOf(ds.X.(*perceptron.CSR))
-	}
-	return &dataset{name: ds.name, X: X, y: ds.y, features: ds.features}
+	return &dataset{name: ds.name, Set: &data.Set{X: mat.DenseCopyOf(ds.X), Y: ds.Y, Features: ds.Features}}
 }
 
 // drawPlot draws, if raw is not nil, the training rows in their own units
@@ -85,7 +79,7 @@ func plotRows(ds *dataset) *dataset {
 // on its right, outside it, where it covers nothing. raw is the training
 // data from plotRows, before standardisation by sc, which may be nil. It
 // returns the image in format.
-func drawPlot(format string, raw *dataset, sc *scaler, rs []*result, classes *classSet) ([]byte, error) {
+func drawPlot(format string, raw *dataset, sc *data.Scaler, rs []*result, classes *classSet) ([]byte, error) {
 	curves, curvesKey, err := mistakesPlot(rs)
 	if err != nil {
 		return nil, err
@@ -189,8 +183,8 @@ func classKey(classes *classSet, k int) string {
 // featureName returns the name of feature j of ds, counted from 0: the
 // header's, or its number.
 func featureName(ds *dataset, j int) string {
-	if j < len(ds.features) && ds.features[j] != "" {
-		return ds.features[j]
+	if j < len(ds.Features) && ds.Features[j] != "" {
+		return ds.Features[j]
 	}
 	return fmt.Sprintf("feature %d", j+1)
 }
@@ -200,7 +194,7 @@ func featureName(ds *dataset, j int) string {
 // is 0, and for more the lines where the class of the greatest score
 // changes, traced on a grid of points standardised as the training rows
 // were. It returns the plot and its legend.
-func boundaryPlot(raw *dataset, sc *scaler, rs []*result, classes *classSet) (*plot.Plot, plot.Legend, error) {
+func boundaryPlot(raw *dataset, sc *data.Scaler, rs []*result, classes *classSet) (*plot.Plot, plot.Legend, error) {
 	p := plot.New()
 	key := newLegend()
 	p.Title.Text = "Training rows and boundaries"
@@ -218,7 +212,8 @@ func boundaryPlot(raw *dataset, sc *scaler, rs []*result, classes *classSet) (*p
 		for j := range lo {
 			lo[j], hi[j] = min(lo[j], x[j]), max(hi[j], x[j])
 		}
-		points[raw.y[i]] = append(points[raw.y[i]], plotter.XY{X: x[0], Y: x[1]})
+		k := int(raw.Y[i])
+		points[k] = append(points[k], plotter.XY{X: x[0], Y: x[1]})
 	}
 	// The second class, +1 of two, first: circles, then crosses.
 	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
@@ -298,17 +293,20 @@ type scoreGrid struct {
 // are the boundaries of m: for two classes that of the score, and for more
 // that of each class's score less the greatest of the others, which is
 // positive where m predicts the class.
-func newScoreGrids(xs, ys []float64, m model, sc *scaler) []*scoreGrid {
+func newScoreGrids(xs, ys []float64, m model, sc *data.Scaler) []*scoreGrid {
 	X := mat.NewDense(len(xs)*len(ys), 2, nil)
 	for r, yv := range ys {
 		for c, xv := range xs {
 			X.SetRow(r*len(xs)+c, []float64{xv, yv})
 		}
 	}
+	var G mat.Matrix = X
 	if sc != nil {
-		sc.applyDense(X)
+		// The grid spans the finite rows, which standardise to finite values.
+		G, _ = sc.Transform(X)
 	}
-	s, S := scoreRows(m, X), numScores(m)
+	S := numScores(m)
+	s := m.ScoreRows(nil, G)
 	if S == 1 {
 		return []*scoreGrid{{xs: xs, ys: ys, z: s}}
 	}

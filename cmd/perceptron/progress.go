@@ -57,11 +57,12 @@ func isTerminal(w io.Writer) bool {
 }
 
 // begin starts the report of the training of the classifier called name
-// on rows rows for at most epochs epochs.
-func (p *progress) begin(name string, epochs, rows int, inOrder bool) {
+// on rows rows for at most epochs epochs, which stops as rule says.
+func (p *progress) begin(name string, epochs, rows int, inOrder bool, rule string) {
 	*p = progress{w: p.w, tty: p.tty, name: name, epochs: epochs, rows: rows, inOrder: inOrder}
 	p.start = time.Now()
 	p.last = p.start
+	fmt.Fprintf(p.w, "%s: training on %s, stopping %s\n", name, plural(rows, "row"), rule)
 }
 
 // update counts an update at row i of epoch.
@@ -76,7 +77,7 @@ func (p *progress) update(epoch, i int) {
 	if p.inOrder {
 		done += i + 1
 	}
-	p.report(fmt.Sprintf("epoch %d of %d, %s%s", epoch, p.epochs, plural(p.mistakes, "mistake"),
+	p.report(fmt.Sprintf("epoch %d of at most %d, %s%s", epoch, p.epochs, plural(p.mistakes, "mistake"),
 		p.pace(done, p.epochs*p.rows, now, "at most ")), now)
 }
 
@@ -107,16 +108,13 @@ func (p *progress) pace(done, total int, now time.Time, bound string) string {
 
 // end finishes the report of training with the Stats of the run of m.
 func (p *progress) end(m model) {
+	cr := ""
 	if p.tty {
-		fmt.Fprint(p.w, "\r\x1b[K")
-		return
+		cr = "\r\x1b[K"
 	}
 	st := m.Stats()
-	conv := "not converged"
-	if st.Converged {
-		conv = "converged"
-	}
-	p.report(fmt.Sprintf("done: %s, %s, %s", plural(st.Epochs, "epoch"), plural(st.Mistakes, "mistake"), conv), time.Now())
+	fmt.Fprintf(p.w, "%s%s: done: %s, %s, %s, %v elapsed\n", cr, p.name, plural(st.Epochs, "epoch"), plural(st.Mistakes, "mistake"),
+		howEnded(st, p.epochs), time.Since(p.start).Round(time.Millisecond))
 }
 
 // beginScoring starts the report of the scoring of rows rows of task by

@@ -5,20 +5,33 @@
 package main
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"sync"
+	"syscall"
 )
 
 // outFile is a file that the command writes.
 type outFile struct {
-	flag string // the flag that names the file, for messages
-	path string
-	data []byte
+	flag  string // the flag that names the file, for messages
+	path  string
+	write func(io.Writer) error
+}
+
+// bytesOut returns the function that writes b.
+func bytesOut(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}
 }
 
 // maxLinks is the most symbolic links that target follows, as Linux's
@@ -84,11 +97,11 @@ func kind(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-// checkOutputs returns a usage error if one of the files outs would not be
-// written safely: its directory does not exist, it exists and is not a
-// regular file, or it is, through any links, one of the files ins or
-// another of outs. The command checks before it reads or trains anything,
-// and writeFiles checks again.
+// checkOutputs returns an error if one of the files outs would not be
+// written safely: its directory does not exist or cannot be written, it
+// exists and is not a regular file, or, a usage error, it is, through any
+// links, one of the files ins or another of outs. The command checks
+// before it reads or trains anything, and writeFiles checks again.
 func checkOutputs(outs []outFile, ins []string) error {
 	var seen []outFile
 	for _, o := range outs {
@@ -106,7 +119,7 @@ func checkOutputs(outs []outFile, ins []string) error {
 func checkOutput(o outFile, ins []string, outs []outFile) error {
 	t, err := target(o.path)
 	if err != nil {
-		return usagef("%s %s: %v", o.flag, o.path, err)
+		return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
 	}
 	fi, err := os.Stat(t)
 	for _, p := range outs {
@@ -118,14 +131,17 @@ func checkOutput(o outFile, ins []string, outs []outFile) error {
 			return usagef("%s %s and %s %s are the same file", p.flag, p.path, o.flag, o.path)
 		}
 	}
+	if err := syscall.Access(filepath.Dir(t), 2|1); err != nil { // W_OK|X_OK
+		return fmt.Errorf("%s %s: directory %s: %v", o.flag, o.path, filepath.Dir(t), err)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return usagef("%s %s: %v", o.flag, o.path, pathCause(err))
+		return fmt.Errorf("%s %s: %v", o.flag, o.path, pathCause(err))
 	}
 	if !fi.Mode().IsRegular() {
-		return usagef("%s %s is %s: the command writes only regular files", o.flag, o.path, kind(fi.Mode()))
+		return fmt.Errorf("%s %s is %s: the command writes only regular files", o.flag, o.path, kind(fi.Mode()))
 	}
 	for _, in := range ins {
 		if ii, err := os.Stat(in); err == nil && os.SameFile(fi, ii) {
@@ -152,21 +168,75 @@ func same(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
+// temps are the temporary files being written, which a signal that ends
+// the command removes.
+var temps struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+// afterTemp, if not nil, is called once a temporary file is made: tests
+// send signals then.
+var afterTemp func(name string)
+
+// catchSignals removes the temporary files on SIGINT or SIGTERM, and then
+// ends the command as the signal would have; it returns the function that
+// stops catching them.
+func catchSignals() (stop func()) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-c:
+			temps.Lock() // held until the exit: no new temporary file
+			for name := range temps.names {
+				os.Remove(name)
+			}
+			signal.Reset(sig)
+			syscall.Kill(os.Getpid(), sig.(syscall.Signal))
+			select {} // the signal ends the process
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(c)
+		close(done)
+	}
+}
+
+// keepTemp records name as a temporary file, or forgets it.
+func keepTemp(name string, keep bool) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.names == nil {
+		temps.names = map[string]bool{}
+	}
+	if keep {
+		temps.names[name] = true
+	} else {
+		delete(temps.names, name)
+	}
+}
+
 // writeFiles writes each file to a temporary file in the directory of the
 // file it replaces, with the permissions of that file if it exists,
 // syncs it, and renames the temporary files into place only when all have
-// been written, so that a failure leaves no file half written. A path
-// that is a symbolic link stays one: the file it points to is replaced.
+// been written, so that a failure leaves no file half written, and SIGINT
+// or SIGTERM no temporary file. A path that is a symbolic link stays one:
+// the file it points to is replaced.
 func writeFiles(files ...outFile) (err error) {
 	if err := checkOutputs(files, nil); err != nil {
 		return err
 	}
-	var temps, targets []string
+	defer catchSignals()()
+	var tmps, targets []string
 	defer func() {
-		if err != nil {
-			for _, t := range temps {
+		for _, t := range tmps {
+			if err != nil {
 				os.Remove(t)
 			}
+			keepTemp(t, false)
 		}
 	}()
 	for _, f := range files {
@@ -174,9 +244,9 @@ func writeFiles(files ...outFile) (err error) {
 		if err != nil {
 			return fmt.Errorf("writing %s: %v", f.path, err)
 		}
-		tmp, err := writeTemp(t, f.data)
+		tmp, err := writeTemp(t, f.write)
 		if tmp != "" {
-			temps = append(temps, tmp)
+			tmps = append(tmps, tmp)
 		}
 		if err != nil {
 			return fmt.Errorf("writing %s: %v", f.path, pathCause(err))
@@ -185,7 +255,7 @@ func writeFiles(files ...outFile) (err error) {
 	}
 	dirs := map[string]bool{}
 	for i, f := range files {
-		if err := os.Rename(temps[i], targets[i]); err != nil {
+		if err := os.Rename(tmps[i], targets[i]); err != nil {
 			return fmt.Errorf("writing %s: %v", f.path, pathCause(err))
 		}
 		dirs[filepath.Dir(targets[i])] = true
@@ -200,10 +270,10 @@ func writeFiles(files ...outFile) (err error) {
 	return nil
 }
 
-// writeTemp writes data to a new file beside path, synced, with the
+// writeTemp writes a new file beside path with write, synced, with the
 // permissions of path if it exists, and returns the new file's name,
 // which is not empty if the file was created, even on error.
-func writeTemp(path string, data []byte) (name string, err error) {
+func writeTemp(path string, write func(io.Writer) error) (name string, err error) {
 	// A new file gets what the umask leaves of 0666, as os.Create gives
 	// it; a replaced one keeps its bits.
 	perm, keep := fs.FileMode(0o666), false
@@ -218,7 +288,15 @@ func writeTemp(path string, data []byte) (name string, err error) {
 		var r [6]byte
 		rand.Read(r[:])
 		name = filepath.Join(dir, "."+base+"."+hex.EncodeToString(r[:])+".tmp")
+		temps.Lock() // no signal removes the files between
 		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if err == nil {
+			if temps.names == nil {
+				temps.names = map[string]bool{}
+			}
+			temps.names[name] = true
+		}
+		temps.Unlock()
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
@@ -226,7 +304,14 @@ func writeTemp(path string, data []byte) (name string, err error) {
 	if err != nil {
 		return "", err
 	}
-	_, err = f.Write(data)
+	if afterTemp != nil {
+		afterTemp(name)
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil && keep {
 		err = f.Chmod(perm)
 	}

@@ -73,7 +73,7 @@ func TestOutputThroughSymlink(t *testing.T) {
 }
 
 // A file that exists and is not a regular file is refused before any
-// work, and left as it was.
+// work, with exit status 1, and left as it was.
 func TestOutputNotRegular(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, dir, "d.csv", twoFeatures)
@@ -101,8 +101,8 @@ func TestOutputNotRegular(t *testing.T) {
 		}
 		before := listDir(t, dir)
 		code, out, errs := runCmd(c.args...)
-		if code != 2 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errs, c.want)
+		if code != 1 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 1 and %q", c.args, code, out, errs, c.want)
 		}
 		if after := listDir(t, dir); !slices.Equal(after, before) {
 			t.Errorf("%q: files %v after, %v before", c.args, after, before)

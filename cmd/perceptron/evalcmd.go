@@ -1,0 +1,274 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/data"
+)
+
+const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
+       perceptron eval -model MODEL [flags] TEST
+
+Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
+those of TEST, or, without TEST, on a split of TRAIN that keeps the share of
+each class, drawn from -split-seed. The features of dense rows are
+standardised on the training rows alone. A LIBSVM value of TEST beyond the
+features of TRAIN is ignored, and counted on stderr, as liblinear-predict
+does; CSV and IDX files must have the same width. Training stops early by
+the rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
+-no-stop. It prints a table of each classifier's kernel, prediction rule,
+epochs run and how training ended (converged: an epoch without a mistake;
+stopped: by the rule; limit: at -epochs), its mistakes, its training and
+test accuracy and the time it took; then, for each, the classification
+report of the test rows, as scikit-learn's classification_report, and
+their confusion matrix. The test rows of a label that is no class of the
+training rows are counted wrong, in rows of their own; with -pos and -neg
+they are left out.
+
+-classifier all, the default, runs perceptron and averaged, and pocket,
+voted and kernel, whose cost grows as the square of the rows, only where
+rows² × non-zeros a row × classes is at most 1e11 (a few thousand rows of a
+few hundred features); -classifier NAME runs any one. The kernel is the
+demo's: the Gaussian kernel with the averaged prediction.
+
+With -model, eval fits nothing: it tests a saved model, or the library's
+JSON of a classifier, on the rows of TEST, read with the model's classes,
+label column, width and standardisation, and prints the test accuracy
+beside the model's training statistics, its classification report and its
+confusion matrix. It says first, on stderr, if the rows look scaled
+otherwise than the training rows were. Only -format, -header, -delimiter,
+-label and -progress go with -model.
+
+Examples:
+  perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
+  perceptron eval -model cancer.json -header cmd/perceptron/data/breast_cancer.csv
+  perceptron eval /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
+    /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
+  perceptron eval -classes debian-sections.classes.txt \
+    debian-sections.train.svm.gz debian-sections.test.svm.gz
+
+Exit status: 0 on success, 2 on a usage error, 1 on any other.
+
+Flags:
+`
+
+func eval(args []string, stdout, stderr io.Writer) error {
+	j := newJob()
+	fs := newFlagSet("eval")
+	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
+	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of each class of TRAIN to test on")
+	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN (-seed seeds -shuffle)")
+	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
+	j.dataFlags(fs, true)
+	j.trainFlags(fs, stderr)
+	files, err := parseArgs(fs, evalHelp, args, stdout)
+	if err != nil {
+		return err
+	}
+	if j.model != "" {
+		return j.evalModel(fs, files, stdout, stderr)
+	}
+	names, pf, err := j.evalFlags(fs)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 && len(files) != 2 {
+		return usagef("eval: want a training file and an optional test file, got %d files (see perceptron eval -h)", len(files))
+	}
+	spec, err := j.spec(true)
+	if err != nil {
+		return err
+	}
+	var ins []string
+	for _, f := range files {
+		ins = append(ins, inputFiles(f, spec)...)
+	}
+	if err := checkOutputs(j.outFiles(), ins); err != nil {
+		return err
+	}
+	if err := j.readNames(&spec); err != nil {
+		return err
+	}
+	train, err := readData(files[0], spec)
+	if err != nil {
+		return err
+	}
+	var test *dataset
+	var intro string
+	if len(files) == 2 {
+		tspec := spec
+		tspec.known = train.classes
+		_, tspec.width = train.X.Dims()
+		if test, err = readData(files[1], tspec); err != nil {
+			return err
+		}
+		dropped(stderr, test, tspec.width)
+		ntr, _ := train.X.Dims()
+		nte, _ := test.X.Dims()
+		intro = fmt.Sprintf("%s: %s%s%s\n%s: %s%s%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train),
+			test.name, plural(nte, "test row"), nonZeros(test.X), leftOut(test))
+	} else {
+		left := leftOut(train)
+		trs, tes, err := data.Split(train.Set, j.split, j.splitSeed)
+		if err != nil {
+			return fmt.Errorf("%s: %s", train.name, dataError(err))
+		}
+		test = &dataset{name: train.name, Set: tes, classes: train.classes, part: train.part + ", among the test rows of the split"}
+		train = &dataset{name: train.name, Set: trs, classes: train.classes, part: train.part + ", among the training rows of the split"}
+		ntr, _ := train.X.Dims()
+		nte, _ := test.X.Dims()
+		intro = fmt.Sprintf("%s%s, split with -split-seed %d: %s%s; %s%s", train.name, left, j.splitSeed,
+			plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
+	}
+	n, d := train.X.Dims()
+	how := ""
+	switch {
+	case j.standardize.of(train.X) && isSparse(train.X):
+		how = ", scaled on the training rows, not centred, as the rows are sparse"
+	case j.standardize.of(train.X):
+		how = ", standardised on the training rows"
+	}
+	intro += fmt.Sprintf("\n%s%s\n%s\nstopping %s\n", plural(d, "feature"), how, train.classes.describe(), j.opts.describeStop(n))
+	names, note := j.cheapOnes(names, train.X, len(train.classes.values))
+	return j.evaluate(names, train, test, pf, intro+note, true, stdout, stderr)
+}
+
+// modelFlags are the flags of eval that go with -model.
+var modelFlags = []string{"model", "format", "header", "delimiter", "label", "progress"}
+
+// evalModel tests the saved model -model on the one file in files.
+func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !slices.Contains(modelFlags, f.Name) {
+			var with []string
+			for _, name := range modelFlags[1:] {
+				with = append(with, "-"+name)
+			}
+			err = usagef("-%s: eval -model tests a saved model, and takes only %s", f.Name, joinWords(with, "and"))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("eval -model: want one test file, got %d (see perceptron eval -h)", len(files))
+	}
+	spec, err := j.spec(false)
+	if err != nil {
+		return err
+	}
+	if spec.label == "none" {
+		return usagef("eval -model: -label none: the test rows need their labels")
+	}
+	s, err := loadModel(j.model)
+	if err != nil {
+		return err
+	}
+	test, warning, err := readForModel(files[0], spec, s, stderr)
+	if err != nil {
+		return err
+	}
+	if test.Y == nil {
+		return fmt.Errorf("%s: the rows have no labels to test the model on", test.name)
+	}
+	if warning != "" {
+		fmt.Fprintln(stderr, "perceptron: "+warning)
+	}
+	n, _ := test.X.Dims()
+	rows := plural(n, "test row") + nonZeros(test.X) + leftOut(test)
+	j.startProgress(stderr)
+	if p := j.opts.progress; p != nil {
+		p.name = s.classifier
+	}
+	st := s.m.Stats()
+	r := &result{name: s.classifier, m: s.m, limit: modelEpochs(s.m), fit: -1, train: math.NaN(), stats: st}
+	pred, _, err := classify(s.m, test, j.opts.progress, "the test rows", false)
+	if err != nil {
+		return err
+	}
+	r.report = newReport(s.classes, test, pred)
+	r.test, _, _ = r.report.Accuracy()
+	how := scaled(s.sc)
+	if s.bare {
+		how = ", the library's JSON alone: the rows are taken as they are, not standardised"
+	}
+	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; %s\n",
+		j.model, article(s.classifier), s.classifier, plural(s.features, "feature"), how, test.name, rows, s.classes.describe())
+	if err := writeTable(stdout, []*result{r}); err != nil {
+		return err
+	}
+	return writeReports(stdout, []*result{r})
+}
+
+// modelEpochs returns the epoch limit of the fitted m.
+func modelEpochs(m model) int {
+	e := 0
+	switch m := m.(type) {
+	case *perceptron.Perceptron:
+		e = m.Epochs
+	case *perceptron.Pocket:
+		e = m.Epochs
+	case *perceptron.Averaged:
+		e = m.Epochs
+	case *perceptron.Voted:
+		e = m.Epochs
+	case *perceptron.Kernel:
+		e = m.Epochs
+	}
+	if e == 0 {
+		e = defaultEpochs
+	}
+	return e
+}
+
+// evaluate standardises the features if the flags ask for it, fits and
+// tests the classifiers names, draws the plot in format pf if not empty,
+// and prints intro and the table, and the reports if reports is set.
+func (j *job) evaluate(names []string, train, test *dataset, pf, intro string, reports bool, stdout, stderr io.Writer) error {
+	var raw *dataset
+	if pf != "" {
+		raw = plotRows(train)
+	}
+	sc, err := j.scale(train, test)
+	if err != nil {
+		return err
+	}
+	j.startProgress(stderr)
+	var rs []*result
+	for _, name := range names {
+		r, err := fitModel(name, &j.opts, train, test, false)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, r)
+	}
+	if pf != "" {
+		img, err := drawPlot(pf, raw, sc, rs, train.classes)
+		if err != nil {
+			return err
+		}
+		if err := writeFiles(outFile{"-plot", j.plot, bytesOut(img)}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprint(stdout, intro)
+	if err := writeTable(stdout, rs); err != nil {
+		return err
+	}
+	if reports {
+		if err := writeReports(stdout, rs); err != nil {
+			return err
+		}
+	}
+	return j.wrotePlot(stdout)
+}
