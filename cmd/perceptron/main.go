@@ -20,7 +20,7 @@
 // COMMAND -h, for the details.
 //
 // The classifiers are the perceptron (Rosenblatt, 1958), the pocket
-// algorithm with ratchet (Gallant, 1990), the voted and averaged
+// algorithm (Gallant, 1990), exact or with ratchet, the voted and averaged
 // perceptrons (Freund and Schapire, 1999) and the kernel perceptron
 // (Aizerman, Braverman and Rozonoer, 1964), with the budget of Cavallanti,
 // Cesa-Bianchi and Gentile (2007).
@@ -125,8 +125,8 @@ too little memory for the model (the command estimates it first), an overflow.
 
 Classifiers (-classifier):
   perceptron   F. Rosenblatt (1958), Psychological Review 65(6)
-  pocket       the pocket algorithm with ratchet, S. I. Gallant (1990),
-               IEEE Transactions on Neural Networks 1(2)
+  pocket       the pocket algorithm, exact or with -ratchet, S. I. Gallant
+               (1990), IEEE Transactions on Neural Networks 1(2)
   averaged     Y. Freund and R. E. Schapire (1999), Machine Learning 37(3)
   voted        Y. Freund and R. E. Schapire (1999), Machine Learning 37(3)
   kernel       M. A. Aizerman, E. M. Braverman and L. I. Rozonoer (1964),
@@ -514,7 +514,11 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if j.classifier == "pocket" && quadraticCost(ds.X, len(ds.classes.values)) > cheapCost {
-		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s after every update: this takes long (-ratchet less; averaged is fast)\n", plural(n, "row"))
+		what := "after every update: this takes long (-ratchet less; averaged is fast)"
+		if j.opts.ratchet {
+			what = "for every weight vector whose run beats the pocket's: this takes long (averaged is fast)"
+		}
+		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s %s\n", plural(n, "row"), what)
 	}
 	j.startProgress(stderr)
 	r, err := fitModel(j.classifier, &j.opts, ds, nil, true)
