@@ -31,9 +31,11 @@ type dataset struct {
 }
 
 // maxElements is the most weights, or elements of another array that a
-// model holds per feature and class, that a model may have: 2^48, the
-// most that the runtime can address, far beyond any memory.
-const maxElements = 1 << 48
+// model holds per feature and class, that a model may have: 2^45
+// float64s, the 2^48 bytes that the runtime can address at most. A model
+// within it may still not fit in the machine's memory, which the library
+// does not read: Go's allocator then ends the program.
+const maxElements = 1 << 45
 
 // newDataset checks the shape of X and the labels y and returns them as a
 // dataset whose classes are known, sorted, if known is not nil, and those
@@ -51,7 +53,7 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 		return nil, err
 	}
 	if S := scores(classes); d > maxElements/S {
-		return nil, fmt.Errorf("perceptron: X has %d columns, too many for %d classes: a model would hold more than 2^48 weights", d, len(classes))
+		return nil, fmt.Errorf("perceptron: X has %d columns, too many for %d classes: a model would hold more than 2^45 weights", d, len(classes))
 	}
 	r, err := rowsOf(X)
 	if err != nil {

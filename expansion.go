@@ -341,7 +341,7 @@ func (m *expansion) json() expansionJSON {
 // mistakes, or an error if it is not valid.
 func (j *expansionJSON) expansion(mistakes int) (*expansion, error) {
 	if j.Features < 1 || j.Features > maxElements {
-		return nil, fmt.Errorf("it has %d features, want 1 to 2^48", j.Features)
+		return nil, fmt.Errorf("it has %d features, want 1 to 2^45", j.Features)
 	}
 	f, err := j.Kernel.kernelFunc()
 	if err != nil {
