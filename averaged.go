@@ -22,10 +22,10 @@ import (
 // are, and a tie goes to the second class as with Perceptron.
 //
 // Fit averages all Epochs epochs, as Freund and Schapire do, counting those
-// after an epoch without a mistake in closed form. Learn
-// keeps the average lazily, as Daumé's A Course in Machine Learning does
-// (chapter 4, algorithm 7), at a cost per mistake and none per visit. The
-// zero value is ready to use, with the defaults of Perceptron.
+// after an epoch without a mistake in closed form. Learn keeps the average
+// lazily, as Daumé's A Course in Machine Learning does (chapter 4,
+// algorithm 7), at a cost per mistake and none per visit. The zero value is
+// ready to use, with the defaults of Perceptron.
 type Averaged struct {
 	// Epochs is the number of passes over the data whose weights the
 	// average takes. Zero means 1000.

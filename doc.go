@@ -34,7 +34,8 @@
 // t and takes them from the other class of greatest score (Collins, 2002;
 // Crammer and Singer, 2003). One pass over the data is an epoch; Fit stops
 // at the end of the first epoch without a mistake, or at an epoch limit.
-// From zero weights the rate only scales the model.
+// From zero weights the rate only scales the model, unless a Stop that
+// measures the loss, which the rate scales, decides when training ends.
 //
 // # When it converges, and when it does not
 //

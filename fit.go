@@ -18,7 +18,8 @@ import (
 // Update, and the loop of epochs.
 
 // Stats describes the training of a classifier: the run of its last
-// successful Fit, and the visits of every Learn since.
+// successful Fit, or its rounds of Mix, an epoch each, and the visits of
+// every Learn since.
 type Stats struct {
 	// Epochs is the number of passes over the data that Fit made.
 	Epochs int

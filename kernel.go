@@ -36,9 +36,9 @@ type Kernel struct {
 
 	// Budget, if not zero, is the most mistakes the hypothesis is made of:
 	// once it holds Budget, a mistake first removes one drawn at random
-	// from Rand, or from a source of a fixed seed, the Randomized Budget
-	// Perceptron (Cavallanti, Cesa-Bianchi and Gentile, 2007). The voted
-	// and averaged rules combine the hypotheses from the last removal on.
+	// from Rand, or from a source of a fixed seed (Cavallanti, Cesa-Bianchi
+	// and Gentile, 2007). The voted and averaged rules combine the
+	// hypotheses from the last removal on.
 	Budget int
 
 	// Epochs is the most passes over the data, as in Perceptron.
@@ -127,11 +127,10 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 }
 
 // Learn trains the kernel perceptron on the rows of X with labels y,
-// visiting each row once, in order, as Perceptron's Learn does, and
-// counts each visit for the voted and averaged rules. It goes on from the
-// model of the last Fit or Learn, with its kernel, classes and bias or
-// none, whatever Func, Labels and NoBias say now, or on a Kernel that has
-// neither from the empty hypothesis. It returns the errors that
+// visiting each row once, in order, as Perceptron's Learn does, and counts
+// each visit for the voted and averaged rules. It goes on from the last Fit
+// or Learn, keeping its kernel, classes and bias whatever the fields say
+// now, or from the empty hypothesis. It returns the errors that
 // Perceptron's Learn returns, and those of Fit about the kernel and the
 // scores; an error about a score comes after learning the rows before it.
 func (k *Kernel) Learn(X mat.Matrix, y []float64) error {

@@ -13,11 +13,11 @@ import (
 )
 
 // LearnShard returns a shard's part in a round of iterative parameter
-// mixing (McDonald, Hall and Mann, 2010) of m, a Perceptron or an
-// Averaged: a copy of m that has learned one epoch of the rows of X with
-// labels y, as Learn does, calling no OnUpdate. Its Stats count that
-// epoch's mistakes, and an Averaged's sums its visits alone. LearnShard
-// returns the errors of Learn, and an error if m is neither type.
+// mixing (McDonald, Hall and Mann, 2010) of m, a Perceptron or an Averaged:
+// a copy of m that has learned one epoch of the rows of X with labels y, as
+// Learn does, with no OnUpdate, its Stats and an Averaged's sums counting
+// that epoch alone. It returns the errors of Learn, and an error if m is
+// neither type.
 func LearnShard(m Classifier, X mat.Matrix, y []float64) (Classifier, error) {
 	s, err := shardOf(m)
 	if err != nil {
@@ -60,45 +60,56 @@ func (a *Averaged) learnChecked(ds *dataset) error {
 func shardOf(m Classifier) (shard, error) {
 	switch m := m.(type) {
 	case *Perceptron:
+		if m == nil {
+			break
+		}
 		p := *m
 		if p.m.fitted() {
 			p.m = p.m.clone()
 		}
-		p.OnUpdate, p.stats = nil, Stats{}
+		p.OnUpdate, p.Stop, p.stats = nil, nil, Stats{}
 		return &p, nil
 	case *Averaged:
+		if m == nil {
+			break
+		}
 		a := *m
 		if a.w.fitted() {
 			a.w = a.w.clone()
 			a.sum = newTable(a.w.dim(), len(a.w.b), nil, a.w.noBias)
 		}
-		a.OnUpdate, a.ahead, a.visits, a.stats = nil, 0, 0, Stats{}
+		a.OnUpdate, a.Stop, a.ahead, a.visits, a.stats = nil, nil, 0, 0, Stats{}
 		return &a, nil
 	}
 	return nil, fmt.Errorf("perceptron: LearnShard of a %T: only a Perceptron or an Averaged mixes", m)
 }
 
 // Mix is a round of iterative parameter mixing: it sets m, a Perceptron or
-// an Averaged, to the mixture of shards, the parts that LearnShard returns
-// of the shards of the data from m, in order, so that the same shards give
-// the same model. The weights and biases are the shards' average, uniform
-// or with byMistakes weighted by each shard's share of the mistakes. On
-// separable data, from zero weights, the mistakes times these weights sum
-// over the rounds to at most the perceptron's bound (McDonald et al.,
-// Theorem 3), so the run converges. An Averaged adds the shards' sums, and
-// after a round without a mistake counts the rounds left to Epochs, as Fit
-// does. Stats count the round as an epoch, without loss. Voted, Pocket and
-// Kernel do not mix: their votes, pockets and expansions are of one run.
+// an Averaged, to the mixture of shards, the parts that LearnShard
+// returned, learned from m. The weights and biases are the parts' average,
+// in shard order, uniform or with byMistakes weighted by each shard's share
+// of the mistakes; a round without a mistake keeps them. From zero weights
+// on separable data, the mistakes times these weights sum to at most the
+// perceptron's bound over the rounds (McDonald et al., Theorem 3). An
+// Averaged adds the parts' sums and, after a round without a mistake, the
+// rounds left to Epochs, as Fit does. Stats count the round as an epoch,
+// without losses. Voted, Pocket and Kernel do not mix: their votes, pockets
+// and expansions are of one run.
 //
-// Mix returns an error, and changes nothing, if m is neither type, if a
-// shard differs in type, classes, width or bias, or if the visits pass
-// 2^53.
+// Mix does not check Epochs: stop after a round that Converged, or after
+// Epochs rounds. It returns an error, and changes nothing, if there are no
+// shards, if m is neither type, if a part has not learned or differs in
+// type, classes, width or bias, or if the visits pass 2^53 or the sums
+// overflow.
 func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 	if len(shards) == 0 {
 		return errors.New("perceptron: Mix of no shards")
 	}
 	switch m := m.(type) {
 	case *Perceptron:
+		if m == nil {
+			return fmt.Errorf("perceptron: Mix of a nil %T", m)
+		}
 		ts, err := mixShards[*Perceptron](m.m, m.classes, shards, func(s *Perceptron) (table, []float64, int) { return s.m, s.classes, s.stats.Mistakes })
 		if err != nil {
 			return err
@@ -107,6 +118,9 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 		m.m, m.classes, m.stats = w, shards[0].(*Perceptron).classes, st
 		return nil
 	case *Averaged:
+		if m == nil {
+			return fmt.Errorf("perceptron: Mix of a nil %T", m)
+		}
 		ts, err := mixShards[*Averaged](m.w, m.classes, shards, func(s *Averaged) (table, []float64, int) { return s.w, s.classes, s.stats.Mistakes })
 		if err != nil {
 			return err
@@ -175,8 +189,11 @@ func mixShards[T Classifier](m table, classes []float64, shards []Classifier, pa
 	ts := make([]shardTable, len(shards))
 	for k, c := range shards {
 		s, ok := c.(T)
-		if !ok {
+		switch {
+		case !ok:
 			return nil, fmt.Errorf("perceptron: Mix: shard %d is a %T, not a %T", k, c, s)
+		case any(s) == any(*new(T)):
+			return nil, fmt.Errorf("perceptron: Mix: shard %d is a nil %T", k, s)
 		}
 		t, cl, mistakes := part(s)
 		switch {
@@ -185,8 +202,13 @@ func mixShards[T Classifier](m table, classes []float64, shards []Classifier, pa
 		case k == 0 && classes == nil:
 			classes = cl
 		}
-		if !slices.Equal(cl, classes) || k > 0 && (t.dim() != ts[0].t.dim() || t.noBias != ts[0].t.noBias) {
-			return nil, fmt.Errorf("perceptron: Mix: shard %d has the classes %v, %d columns and NoBias %t, not those of the model and shard 0", k, cl, t.dim(), t.noBias)
+		switch {
+		case !slices.Equal(cl, classes):
+			return nil, fmt.Errorf("perceptron: Mix: shard %d has the classes %v, want %v", k, cl, classes)
+		case k > 0 && t.dim() != ts[0].t.dim():
+			return nil, fmt.Errorf("perceptron: Mix: shard %d has %d columns, shard 0 %d", k, t.dim(), ts[0].t.dim())
+		case k > 0 && t.noBias != ts[0].t.noBias:
+			return nil, fmt.Errorf("perceptron: Mix: shard %d has NoBias %t, shard 0 %t", k, t.noBias, ts[0].t.noBias)
 		}
 		ts[k] = shardTable{t, mistakes}
 	}
@@ -217,6 +239,12 @@ func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
 		}
 	}
 	w := newTable(ts[0].t.dim(), len(ts[0].t.b), nil, ts[0].t.noBias)
+	if total == 0 {
+		// The shards kept the weights they learned from, which an average
+		// would only round.
+		w.set(&ts[0].t)
+		return w, roundStats(st, total)
+	}
 	spread(len(w.w), func(lo, hi int) {
 		for k, s := range ts {
 			for j := lo; j < hi; j++ {
@@ -229,13 +257,18 @@ func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
 			w.b[c] += mu[k] * v
 		}
 	}
+	return w, roundStats(st, total)
+}
+
+// roundStats returns st with a round of mixing of the given mistakes.
+func roundStats(st Stats, mistakes int) Stats {
 	st = st.clone()
 	st.Epochs++
-	st.Mistakes += total
-	st.EpochMistakes = append(st.EpochMistakes, total)
-	st.Converged = total == 0
+	st.Mistakes += mistakes
+	st.EpochMistakes = append(st.EpochMistakes, mistakes)
+	st.Converged = mistakes == 0
 	st.EpochLoss, st.EpochAccuracy = nil, nil
-	return w, st
+	return st
 }
 
 // spread calls f on parts [lo, hi) of [0, n), spreading large n over the
@@ -253,12 +286,13 @@ func spread(n int, f func(lo, hi int)) {
 }
 
 // FitShards trains m, a Perceptron or an Averaged, by iterative parameter
-// mixing on shards of its data, the rows of X[k] with labels y[k]: in each
-// round LearnShard learns every shard, on GOMAXPROCS goroutines, and Mix
-// mixes them. It starts from InitWeights, with the classes of Labels or
-// of all the labels, and stops after a round without a mistake, or after
-// Epochs rounds. It returns the errors of Fit and Learn, naming the shard,
-// and an error if m is neither type; a failed FitShards leaves m as it was.
+// mixing on shards X[k], y[k]: each round LearnShard learns every shard, on
+// GOMAXPROCS goroutines, and Mix mixes them, until a round without a
+// mistake, or for Epochs rounds. It starts from InitWeights, with the
+// classes of Labels or of all the labels; Rand, Stop and OnUpdate play no
+// part. It returns the errors of Fit and Learn, naming the shard, and an
+// error if m is neither type or the shards differ in width; a failed
+// FitShards leaves m as it was.
 func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) error {
 	if len(X) == 0 || len(X) != len(y) {
 		return fmt.Errorf("perceptron: FitShards of %d shards of rows and %d of labels, want as many, at least one", len(X), len(y))
@@ -268,12 +302,18 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 	var start, fresh Classifier
 	switch m := m.(type) {
 	case *Perceptron:
+		if m == nil {
+			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
+		}
 		p := *m
-		p.OnUpdate, p.m, p.classes, p.stats = nil, table{}, nil, Stats{}
+		p.OnUpdate, p.Stop, p.m, p.classes, p.stats = nil, nil, table{}, nil, Stats{}
 		labels, epochs, fresh = m.Labels, m.Epochs, &p
 	case *Averaged:
+		if m == nil {
+			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
+		}
 		a := *m
-		a.OnUpdate, a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = nil, table{}, table{}, 0, 0, nil, Stats{}
+		a.OnUpdate, a.Stop, a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = nil, nil, table{}, table{}, 0, 0, nil, Stats{}
 		labels, epochs, fresh = m.Labels, m.Epochs, &a
 	default:
 		return fmt.Errorf("perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
@@ -288,11 +328,13 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		var all []float64
 		for k := range y {
 			if i := nonFinite(y[k]); i >= 0 {
-				return fmt.Errorf("perceptron: shard %d: y[%d] is %v, want a finite class value", k, i, y[k][i])
+				return fmt.Errorf("perceptron: y[%d] is %v, want a finite class value (shard %d)", i, y[k][i], k)
 			}
 			all = append(all, y[k]...)
 		}
-		labels = distinct(all)
+		if labels = distinct(all); len(labels) == 1 {
+			return fmt.Errorf("perceptron: y has the single class %v in every shard: want at least two classes", labels[0])
+		}
 	}
 	// The shards are checked once, not in every round as Learn would.
 	sets := make([]*dataset, len(X))
@@ -301,6 +343,9 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		ds, err := newDataset(X[k], y[k], labels)
 		if err == nil {
 			err = ds.check(nil)
+		}
+		if err == nil && k > 0 && ds.d != sets[0].d {
+			err = fmt.Errorf("perceptron: X has %d columns, want %d, those of shard 0", ds.d, sets[0].d)
 		}
 		if err != nil {
 			return fmt.Errorf("%w (shard %d)", err, k)

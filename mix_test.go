@@ -606,6 +606,7 @@ func TestMixErrors(t *testing.T) {
 	wide := shard(&Perceptron{Labels: []float64{-1, 1}}, mat.NewDense(2, 3, []float64{1, 0, 0, -1, 0, 0}), []float64{1, -1})
 	three := shard(&Perceptron{Labels: []float64{1, 2, 3}}, mat.NewDense(3, 2, []float64{1, 0, 0, 1, -1, 0}), []float64{1, 2, 3})
 	avg := shard(&Averaged{Labels: []float64{-1, 1}}, X, y)
+	noBias := shard(&Perceptron{Labels: []float64{-1, 1}, NoBias: true}, X, y)
 	for _, c := range []struct {
 		m      Classifier
 		shards []Classifier
@@ -615,8 +616,12 @@ func TestMixErrors(t *testing.T) {
 		{&Voted{}, []Classifier{good}, "perceptron: Mix of a *perceptron.Voted: only a Perceptron or an Averaged mixes"},
 		{fitted, []Classifier{good, avg}, "perceptron: Mix: shard 1 is a *perceptron.Averaged, not a *perceptron.Perceptron"},
 		{fitted, []Classifier{good, &Perceptron{}}, "perceptron: Mix: shard 1 has not learned"},
-		{fitted, []Classifier{good, three}, "perceptron: Mix: shard 1 has the classes [1 2 3], 2 columns and NoBias false, not those of the model and shard 0"},
-		{fitted, []Classifier{good, wide}, "perceptron: Mix: shard 1 has the classes [-1 1], 3 columns and NoBias false, not those of the model and shard 0"},
+		{fitted, []Classifier{good, three}, "perceptron: Mix: shard 1 has the classes [1 2 3], want [-1 1]"},
+		{fitted, []Classifier{good, wide}, "perceptron: Mix: shard 1 has 3 columns, shard 0 2"},
+		{fitted, []Classifier{good, noBias}, "perceptron: Mix: shard 1 has NoBias true, shard 0 false"},
+		{fitted, []Classifier{good, (*Perceptron)(nil)}, "perceptron: Mix: shard 1 is a nil *perceptron.Perceptron"},
+		{(*Perceptron)(nil), []Classifier{good}, "perceptron: Mix of a nil *perceptron.Perceptron"},
+		{(*Averaged)(nil), []Classifier{avg}, "perceptron: Mix of a nil *perceptron.Averaged"},
 		{fitted, []Classifier{wide}, "perceptron: Mix: the shards have 3 columns and NoBias false, the model 2 and false"},
 	} {
 		before := mustJSON(t, c.m)
@@ -650,6 +655,9 @@ func TestMixErrors(t *testing.T) {
 		}
 	}
 
+	if _, err := LearnShard((*Averaged)(nil), X, y); err == nil || err.Error() != "perceptron: LearnShard of a *perceptron.Averaged: only a Perceptron or an Averaged mixes" {
+		t.Errorf("LearnShard of a nil *Averaged: %v", err)
+	}
 	if _, err := LearnShard(&Pocket{}, X, y); err == nil || err.Error() != "perceptron: LearnShard of a *perceptron.Pocket: only a Perceptron or an Averaged mixes" {
 		t.Errorf("LearnShard of a Pocket: %v", err)
 	}
@@ -672,7 +680,11 @@ func TestMixErrors(t *testing.T) {
 		{fitted, []mat.Matrix{X}, [][]float64{y, y}, "perceptron: FitShards of 1 shards of rows and 2 of labels, want as many, at least one"},
 		{&Kernel{}, []mat.Matrix{X}, [][]float64{y}, "perceptron: FitShards of a *perceptron.Kernel: only a Perceptron or an Averaged mixes"},
 		{&Perceptron{Epochs: -1}, []mat.Matrix{X}, [][]float64{y}, "perceptron: Epochs is -1, want >= 0"},
-		{fitted, []mat.Matrix{X, X}, [][]float64{y, {1, 1, math.Inf(1), -1}}, "perceptron: shard 1: y[2] is +Inf, want a finite class value"},
+		{fitted, []mat.Matrix{X, X}, [][]float64{y, {1, 1, math.Inf(1), -1}}, "perceptron: y[2] is +Inf, want a finite class value (shard 1)"},
+		{&Perceptron{}, []mat.Matrix{X, X}, [][]float64{{1, 1, 1, 1}, {1, 1, 1, 1}}, "perceptron: y has the single class 1 in every shard: want at least two classes"},
+		{&Perceptron{}, []mat.Matrix{X, mat.NewDense(2, 3, nil)}, [][]float64{y, {1, -1}}, "perceptron: X has 3 columns, want 2, those of shard 0 (shard 1)"},
+		{(*Perceptron)(nil), []mat.Matrix{X}, [][]float64{y}, "perceptron: FitShards of a nil *perceptron.Perceptron"},
+		{(*Averaged)(nil), []mat.Matrix{X}, [][]float64{y}, "perceptron: FitShards of a nil *perceptron.Averaged"},
 		{fitted, []mat.Matrix{X, nan}, [][]float64{y, {1, -1}}, "perceptron: X[1, 0] is NaN, want a finite value (shard 1)"},
 		{fitted, []mat.Matrix{X, X}, [][]float64{y, {1, -1}}, "perceptron: len(y) is 2, want 4 (the number of rows of X) (shard 1)"},
 		{&Averaged{Epochs: 1<<62 + 1}, []mat.Matrix{X}, [][]float64{y}, "perceptron: 4611686018427387905 epochs of 4 rows pass 2^53 visits, the most a model counts exactly"},
@@ -714,5 +726,47 @@ func TestMixedJSON(t *testing.T) {
 		if got, want := back.(stater).Stats(), m.(stater).Stats(); !statsEqual(got, want) {
 			t.Fatalf("%T read back: Stats %+v, want %+v", m, got, want)
 		}
+	}
+}
+
+// TestMixKeepsConverged checks that a round without a mistake leaves the
+// weights as they were, to the bit, where an average of three shards would
+// round them (3.33/3 three times is 3.3299999999999996), and that
+// FitShards takes no part of Stop, Rand or OnUpdate, even of a Stop that
+// Fit would refuse.
+func TestMixKeepsConverged(t *testing.T) {
+	X := mat.NewDense(6, 2, []float64{1, 0.1, 0.3, 1, 0.7, 0.2, -1, -0.1, -0.3, -1, -0.7, -0.2})
+	y := []float64{1, 1, 1, -1, -1, -1}
+	w0 := []float64{3.33, 0.7} // separates the rows
+	for _, byMistakes := range []bool{false, true} {
+		m := &Perceptron{Labels: []float64{-1, 1}, InitWeights: w0}
+		var shards []Classifier
+		for k := range 3 {
+			p, err := LearnShard(m, X.Slice(2*k, 2*k+2, 0, 2), y[2*k:2*k+2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			shards = append(shards, p)
+		}
+		if err := Mix(m, shards, byMistakes); err != nil {
+			t.Fatal(err)
+		}
+		if w, _ := m.Weights(); !m.Stats().Converged || !slices.Equal(w, w0) {
+			t.Errorf("byMistakes %t: a round without a mistake (converged %t) gave the weights %v, want %v", byMistakes, m.Stats().Converged, w, w0)
+		}
+	}
+
+	calls := 0
+	odd := &Perceptron{Stop: &Stop{Tol: -1}, Rand: rand.New(rand.NewPCG(1, 2)), OnUpdate: func(Update) { calls++ }}
+	plain := &Perceptron{}
+	for _, p := range []*Perceptron{odd, plain} {
+		if err := FitShards(p, []mat.Matrix{X}, [][]float64{y}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ow, ob := odd.Weights()
+	pw, pb := plain.Weights()
+	if calls != 0 || !slices.Equal(ow, pw) || !slices.Equal(ob, pb) {
+		t.Errorf("FitShards with Stop, Rand and OnUpdate: weights %v %v and %d calls; want %v %v and none", ow, ob, calls, pw, pb)
 	}
 }

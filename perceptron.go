@@ -90,7 +90,7 @@ type Perceptron struct {
 	// the row that was a mistake, and the new weights and biases.
 	OnUpdate func(Update)
 
-	// Stop, if not nil, is a rule that stops Fit early. Learn ignores it.
+	// Stop, if not nil, stops Fit early; Learn does not use it.
 	Stop *Stop
 
 	m       table
@@ -100,8 +100,8 @@ type Perceptron struct {
 
 // Fit trains the perceptron on the rows of X with labels y, starting from
 // InitWeights. It stops at the end of the first epoch with no mistake,
-// after Epochs epochs, or when Stop says. An epoch costs one score per row, S dot products
-// on dense rows, and an update per mistake.
+// after Epochs epochs, or when Stop says. An epoch costs one score per row,
+// S dot products on dense rows, and an update per mistake.
 //
 // Fit returns an error if X has no rows, if len(y) is not the number of
 // rows, if a label is NaN or infinite or not among Labels, if y has a

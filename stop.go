@@ -10,14 +10,14 @@ import (
 	"math/rand/v2"
 )
 
-// Stop is a rule that stops Fit early, as scikit-learn's Perceptron
-// defines it (tol, n_iter_no_change, early_stopping, validation_fraction):
-// once NoChange epochs in a row have not improved on the best before them
-// by Tol. An epoch's measure is its training loss, the perceptron
-// criterion of the running weights summed over its visits, max(0,
-// -y·score), or max(0, greatest other score - the row's class's), which
-// must fall by Tol times the rows; or, with Validation, the accuracy on
-// rows held out, which must rise by Tol. Stats records the measures.
+// Stop is a rule that stops Fit early, as scikit-learn's tol,
+// n_iter_no_change, early_stopping and validation_fraction do: once
+// NoChange epochs in a row have not improved on the best by Tol. An epoch's
+// measure is its training loss, the perceptron criterion max(0, -y·score),
+// or max(0, greatest other score - the row's class's), of the running
+// weights summed over its visits, which must fall by Tol times the rows
+// (Rate scales it); or, with Validation, the accuracy on held-out rows,
+// which must rise by Tol.
 type Stop struct {
 	// Tol is the least improvement that counts. Zero means 1e-3.
 	Tol float64
@@ -27,9 +27,9 @@ type Stop struct {
 	NoChange int
 
 	// Validation, if not zero, is the fraction of the rows of each class,
-	// rounded, held out of training to measure the accuracy, drawn with
-	// Rand, or from a source of a fixed seed. Fit returns an error if it
-	// leaves a class no training rows.
+	// rounded half away from zero, held out of training to measure the
+	// accuracy, drawn with Rand, or from a source of a fixed seed. Fit
+	// returns an error if it holds out no row, or every row of a class.
 	Validation float64
 }
 

@@ -14,12 +14,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Voted is the voted perceptron of Freund and Schapire (1999). It trains as Perceptron does, and every weight vector w_k, b_k of
-// the run votes with weight c_k, the number of visits after which it was
-// the current one. With two classes Voted predicts the sign of the vote
-// sum_k c_k·sign(w_k·x+b_k), the second class on a tie; with more, each
-// voter votes c_k times for the class of its greatest score, and the
-// class with the most votes wins, the first of those if several tie.
+// Voted is the voted perceptron of Freund and Schapire (1999). It trains as
+// Perceptron does, and every weight vector w_k, b_k of the run votes with
+// weight c_k, the number of visits after which it was the current one. With
+// two classes Voted predicts the sign of the vote sum_k
+// c_k·sign(w_k·x+b_k), the second class on a tie; with more, each voter
+// votes c_k times for the class of its greatest score, and the class with
+// the most votes wins, the first of those if several tie.
 //
 // Fit runs all Epochs epochs, as Freund and Schapire do, in the time of
 // those it passes, as Averaged does. Voted stores each row of a mistake
@@ -89,9 +90,8 @@ type moved struct {
 // its row and the visits before it.
 type mistakeAt struct{ i, t int }
 
-// Fit trains the voted perceptron on the rows of X with labels y. It runs
-// as Perceptron's Fit does, with the same errors, and keeps the voters of
-// the run of Epochs epochs.
+// Fit trains the voted perceptron on the rows of X with labels y, as
+// Perceptron's Fit does, with its errors, and keeps the run's voters.
 func (v *Voted) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y, v.Labels)
 	if err != nil {

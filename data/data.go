@@ -10,7 +10,8 @@
 // *perceptron.CSR, and the class of each row as an index into the names of
 // the classes. They read a line, or an IDX file, into memory in proportion
 // to what it holds, refuse a line longer than a limit by its number, and
-// name the line and the field of anything they refuse.
+// name the line and the field of anything they refuse; their errors start
+// there, with no prefix, for the caller to put the file's name before.
 package data
 
 import (
