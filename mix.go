@@ -33,6 +33,7 @@ func LearnShard(m Classifier, X mat.Matrix, y []float64) (Classifier, error) {
 type shard interface {
 	Classifier
 	Learn(mat.Matrix, []float64) error
+	Stats() Stats
 
 	// learnChecked is Learn on data that are checked already.
 	learnChecked(ds *dataset) error
@@ -299,22 +300,17 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 	}
 	var labels []float64
 	var epochs int
-	var start, fresh Classifier
 	switch m := m.(type) {
 	case *Perceptron:
 		if m == nil {
 			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
 		}
-		p := *m
-		p.OnUpdate, p.Stop, p.m, p.classes, p.stats = nil, nil, table{}, nil, Stats{}
-		labels, epochs, fresh = m.Labels, m.Epochs, &p
+		labels, epochs = m.Labels, m.Epochs
 	case *Averaged:
 		if m == nil {
 			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
 		}
-		a := *m
-		a.OnUpdate, a.Stop, a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = nil, nil, table{}, table{}, 0, 0, nil, Stats{}
-		labels, epochs, fresh = m.Labels, m.Epochs, &a
+		labels, epochs = m.Labels, m.Epochs
 	default:
 		return fmt.Errorf("perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
 	}
@@ -355,15 +351,17 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 	if _, ok := m.(*Averaged); ok && epochs > maxCount/rows {
 		return errTooManyVisits(epochs, rows)
 	}
-	start = fresh
-	setLabels(fresh, labels)
+	// The run trains a model of its own, which m takes at the end. The
+	// shards' parts have tables of their own, so that Mix can replace the
+	// model's.
+	run := freshShard(m, labels)
 	for round := 1; round <= epochs; round++ {
 		shards := make([]Classifier, len(X))
 		errs := make([]error, len(X))
 		parallel(len(X), func() func(int) {
 			return func(k int) {
 				var s shard
-				if s, errs[k] = shardOf(start); errs[k] == nil {
+				if s, errs[k] = shardOf(run); errs[k] == nil {
 					errs[k], shards[k] = s.learnChecked(sets[k]), s
 				}
 			}
@@ -373,51 +371,33 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 				return fmt.Errorf("%w (shard %d)", err, k)
 			}
 		}
-		next := copyModel(start)
-		if err := Mix(next, shards, byMistakes); err != nil {
+		if err := Mix(run, shards, byMistakes); err != nil {
 			return err
 		}
-		start = next
-		if mixStats(start).Converged {
+		if run.Stats().Converged {
 			break
 		}
 	}
 	switch m := m.(type) {
 	case *Perceptron:
-		s := start.(*Perceptron)
+		s := run.(*Perceptron)
 		m.m, m.classes, m.stats = s.m, s.classes, s.stats
 	case *Averaged:
-		s := start.(*Averaged)
+		s := run.(*Averaged)
 		m.w, m.sum, m.ahead, m.visits, m.classes, m.stats = s.w, s.sum, s.ahead, s.visits, s.classes, s.stats
 	}
 	return nil
 }
 
-// setLabels sets the Labels of a fresh Perceptron or Averaged.
-func setLabels(m Classifier, labels []float64) {
-	switch m := m.(type) {
-	case *Perceptron:
-		m.Labels = labels
-	case *Averaged:
-		m.Labels = labels
-	}
-}
-
-// copyModel returns a copy of a Perceptron or an Averaged, which Mix
-// replaces the model of.
-func copyModel(m Classifier) Classifier {
+// freshShard returns a copy of m, a Perceptron or an Averaged, with its
+// settings but no model, OnUpdate or Stop, and the classes labels.
+func freshShard(m Classifier, labels []float64) shard {
 	if a, ok := m.(*Averaged); ok {
 		c := *a
+		c.OnUpdate, c.Stop, c.Labels, c.w, c.sum, c.ahead, c.visits, c.classes, c.stats = nil, nil, labels, table{}, table{}, 0, 0, nil, Stats{}
 		return &c
 	}
 	c := *m.(*Perceptron)
+	c.OnUpdate, c.Stop, c.Labels, c.m, c.classes, c.stats = nil, nil, labels, table{}, nil, Stats{}
 	return &c
-}
-
-// mixStats returns the Stats of a Perceptron or an Averaged.
-func mixStats(m Classifier) Stats {
-	if a, ok := m.(*Averaged); ok {
-		return a.stats
-	}
-	return m.(*Perceptron).stats
 }

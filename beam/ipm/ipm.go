@@ -176,8 +176,8 @@ func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error 
 // PipelineError is the failure of a pipeline of a run.
 type PipelineError struct {
 	What   string // what the pipeline does: "the scan of the shards", "epoch 3"
-	Runner string
-	Err    error // Beam's error
+	Runner string // the runner that ran it
+	Err    error  // Beam's error
 }
 
 // Error returns the error of the step that failed, as Beam's error quotes
@@ -192,6 +192,7 @@ func (e *PipelineError) Error() string {
 	return fmt.Sprintf("ipm: the pipeline of %s, on runner %s: %s", e.What, e.Runner, msg)
 }
 
+// Unwrap returns Beam's error.
 func (e *PipelineError) Unwrap() error { return e.Err }
 
 func (r *run) train(ctx context.Context) (*Result, error) {

@@ -168,23 +168,13 @@ func curve(train, test *data.Set, k int, byMistakes bool, rounds int) []float64 
 	return acc
 }
 
-// round is a round of mixing: every shard learns an epoch, on the
-// goroutines of GOMAXPROCS, and Mix mixes them, in the shard order.
+// round is a round of mixing: every shard learns an epoch, in turn, and
+// Mix mixes them, in the shard order.
 func round(m *perceptron.Averaged, X []mat.Matrix, y [][]float64, byMistakes bool) {
 	parts := make([]perceptron.Classifier, len(X))
-	done := make(chan error, len(X))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for k := range X {
-		go func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			var err error
-			parts[k], err = perceptron.LearnShard(m, X[k], y[k])
-			done <- err
-		}()
-	}
-	for range X {
-		if err := <-done; err != nil {
+		var err error
+		if parts[k], err = perceptron.LearnShard(m, X[k], y[k]); err != nil {
 			log.Fatal(err)
 		}
 	}
