@@ -36,31 +36,33 @@ type terms struct {
 	removed  int // the visit of the last removal by Budget, or 0
 }
 
+// addStep adds a to s[up] and, if down is not -1, takes it from s[down]:
+// what a mistake of step a adds to a sum per score.
+func addStep(s []float64, up, down int, a float64) {
+	s[up] += a
+	if down >= 0 {
+		s[down] -= a
+	}
+}
+
 // drop removes a mistake drawn from rnd, as Budget asks, and returns it.
 func (h *terms) drop(rnd *rand.Rand) mistake {
 	j := rnd.IntN(len(h.mistakes))
 	u := h.mistakes[j]
 	h.mistakes = slices.Delete(h.mistakes, j, j+1)
 	h.removed = h.visits
-	h.sums[u.class] -= u.a
-	if u.down >= 0 {
-		h.sums[u.down] += u.a
-	}
+	addStep(h.sums, u.class, u.down, -u.a)
 	if h.refs[u.v]--; h.refs[u.v] == 0 {
 		h.vectors--
 	}
 	return u
 }
 
-// add adds a mistake on vector v with step a, moving score class up and,
-// if down is not -1, score down down, at the current visit.
-func (h *terms) add(v int, a float64, class, down int) {
-	h.mistakes = append(h.mistakes, mistake{v: v, a: a, t: h.visits, class: class, down: down})
-	h.sums[class] += a
-	if down >= 0 {
-		h.sums[down] -= a
-	}
-	if h.refs[v]++; h.refs[v] == 1 {
+// add adds the mistake u.
+func (h *terms) add(u mistake) {
+	h.mistakes = append(h.mistakes, u)
+	addStep(h.sums, u.class, u.down, u.a)
+	if h.refs[u.v]++; h.refs[u.v] == 1 {
 		h.vectors++
 	}
 }
@@ -126,21 +128,12 @@ func newModel(k kern, d int, classes []float64, bias, sparse bool) *expansion {
 func (m *expansion) nScores() int { return len(m.h.sums) }
 func (m *expansion) vectors() int { return len(m.last) / m.nScores() }
 
-// kernels sets k[v] = K(sv_v, x) for every support vector.
-func (m *expansion) kernels(k []float64, x vec) {
-	var xn float64
-	if m.k.norms() {
-		xn = x.norm2()
-	}
-	m.k.values(k, m.sv, m.norm, x, xn)
-}
-
 // scoresOf sets dst to the S scores of x under rule p, before any
 // division, and returns their divisor, as combine does.
 func (m *expansion) scoresOf(dst []float64, x vec, p Prediction) float64 {
 	buf := getBuffer(m.vectors())
 	defer putBuffer(buf)
-	m.kernels(*buf, x)
+	m.k.values(*buf, m.sv, m.norm, x, m.k.norm(x))
 	return m.combine(dst, *buf, p)
 }
 
@@ -257,24 +250,14 @@ func (m *expansion) add(x *vec, _, t int, mv move) {
 	m.indexed()
 	for m.budget > 0 && len(m.h.mistakes) >= m.budget {
 		u := m.h.drop(m.rnd)
-		m.last[u.v*S+u.class] -= u.a
-		if u.down >= 0 {
-			m.last[u.v*S+u.down] += u.a
-		}
+		addStep(m.last[u.v*S:], u.class, u.down, -u.a)
 		if m.h.refs[u.v] == 0 {
 			m.removeVector(u.v)
 		}
 	}
-	var xn float64
-	if m.k.norms() {
-		xn = x.norm2()
-	}
-	v := m.store(*x, xn)
-	m.h.add(v, mv.step, mv.up, mv.down)
-	m.last[v*S+mv.up] += mv.step
-	if mv.down >= 0 {
-		m.last[v*S+mv.down] -= mv.step
-	}
+	v := m.store(*x, m.k.norm(*x))
+	m.h.add(mistake{v: v, a: mv.step, t: m.h.visits, class: mv.up, down: mv.down})
+	addStep(m.last[v*S:], mv.up, mv.down, mv.step)
 }
 
 // fits reports whether the update mv keeps the sums of the steps finite:

@@ -354,9 +354,9 @@ type kernelSettingsJSON struct {
 
 // MarshalJSON returns the saved form of the fitted kernel perceptron, as
 // Perceptron's MarshalJSON does, with the kernel it was fitted with, the
-// support vectors and the mistakes of the hypothesis. It returns an error if the Kernel has not been fitted, or if
-// its kernel, or the one it was fitted with, is a Custom one: a Go
-// function, which no file can hold.
+// support vectors and the mistakes of the hypothesis. It returns an error
+// if the Kernel has not been fitted, or if its kernel, or the one it was
+// fitted with, is a Custom one: a Go function, which no file can hold.
 func (k Kernel) MarshalJSON() ([]byte, error) {
 	if k.m == nil {
 		return marshal("Kernel", false, nil, nil, nil, nil)
@@ -418,7 +418,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return wrap("Kernel", err)
 	}
-	k.Func, k.Prediction, k.Budget, k.Epochs, k.Rate, k.NoBias, k.Labels, k.Stop = set.Func, set.Prediction, set.Budget, set.Epochs, set.Rate, set.NoBias, set.Labels, set.Stop
-	k.m, k.stats = m, st
+	set.Rand, set.OnUpdate, set.m, set.stats = k.Rand, k.OnUpdate, m, st
+	*k = set
 	return nil
 }

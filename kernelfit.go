@@ -145,20 +145,11 @@ func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 // close stops the helpers.
 func (t *trainer) close() { t.pool.close() }
 
-// epoch runs epoch e of Fit, as the learner interface says.
+// epoch runs epoch e of Fit, as the learner interface says. Before the
+// first epoch it checks the rows for NaN and infinities in the order of
+// its visits, since the kernel meets a row before its visit, in the work
+// done ahead.
 func (t *trainer) epoch(e int, order []int, onMistake func(i int)) error {
-	if err := t.startEpoch(e, order); err != nil {
-		return err
-	}
-	return t.r.visits(t.order, (e-1)*t.ds.n, onMistake)
-}
-
-// startEpoch prepares epoch e, which visits the rows in order, or in index
-// order if order is nil, and sets t.order to the order of its visits.
-// Before the first epoch it checks the rows for NaN
-// and infinities in the order of its visits, since the kernel meets a row
-// before its visit, in the work done ahead.
-func (t *trainer) startEpoch(e int, order []int) error {
 	if order == nil {
 		// The blocks hold slices of the order, so index order needs one.
 		if t.inOrder == nil {
@@ -185,7 +176,7 @@ func (t *trainer) startEpoch(e int, order []int) error {
 	for b := range lookahead {
 		t.queueBlock(b)
 	}
-	return nil
+	return t.r.visits(order, (e-1)*t.ds.n, onMistake)
 }
 
 // queueBlock prepares block b of the epoch, if there is one, and queues its
@@ -322,7 +313,7 @@ func (t *trainer) add(_ *vec, i, _ int, mv move) {
 		u := t.h.drop(t.rnd)
 		t.change(change{row: u.v, delta: -u.a, class: u.class, down: u.down}, p)
 	}
-	t.h.add(i, mv.step, mv.up, mv.down)
+	t.h.add(mistake{v: i, a: mv.step, t: t.h.visits, class: mv.up, down: mv.down})
 	t.change(change{row: i, delta: mv.step, class: mv.up, down: mv.down}, p)
 }
 
@@ -398,16 +389,9 @@ func (t *trainer) model() *expansion {
 			}
 			index[e.v] = m.store(t.ds.row(e.v), xn) + 1
 		}
-		v := index[e.v] - 1
-		m.h.mistakes = append(m.h.mistakes, mistake{v: v, a: e.a, t: e.t, class: e.class, down: e.down})
-		m.last[v*S+e.class] += e.a
-		m.h.sums[e.class] += e.a
-		if e.down >= 0 {
-			m.last[v*S+e.down] -= e.a
-			m.h.sums[e.down] -= e.a
-		}
-		m.h.refs[v]++
+		e.v = index[e.v] - 1
+		m.h.add(e)
+		addStep(m.last[e.v*S:], e.class, e.down, e.a)
 	}
-	m.h.vectors = m.vectors()
 	return m
 }

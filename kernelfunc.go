@@ -111,6 +111,14 @@ type kern struct {
 // arguments.
 func (k *kern) norms() bool { return k.kind == rbfKernel }
 
+// norm returns the squared norm of x if the kernel needs it, and 0 if not.
+func (k *kern) norm(x vec) float64 {
+	if k.norms() {
+		return x.norm2()
+	}
+	return 0
+}
+
 // ofDot returns the kernel value of a pair with dot product s and squared
 // norms xn and zn.
 func (k *kern) ofDot(s, xn, zn float64) float64 {

@@ -62,8 +62,8 @@ func (m *expansion) combine(dst, k []float64, p Prediction) float64 {
 		// The hypothesis after mistake j is f_(j-1) plus one term; it is
 		// the hypothesis of the visits from t_j until the next mistake.
 		if S == 1 {
-			// The same sums as below, in scalars: the loop runs once per
-			// support vector for every row scored.
+			// Two classes vote by the sign of the one score, summed in
+			// scalars: the loop runs once per mistake for every row scored.
 			var f, votes float64
 			from := 1
 			for j := range m.h.mistakes {
@@ -81,15 +81,11 @@ func (m *expansion) combine(dst, k []float64, p Prediction) float64 {
 		clear(f)
 		from := 1
 		for _, u := range m.h.mistakes {
-			m.vote(dst, f, m.exact(from, u.t-1))
-			t := u.a * (k[u.v] + m.beta)
-			f[u.class] += t
-			if u.down >= 0 {
-				f[u.down] -= t
-			}
+			dst[argmax(f, -1)] += float64(m.exact(from, u.t-1))
+			addStep(f, u.class, u.down, u.a*(k[u.v]+m.beta))
 			from = u.t
 		}
-		m.vote(dst, f, m.exact(from, m.h.visits))
+		dst[argmax(f, -1)] += float64(m.exact(from, m.h.visits))
 		return 1
 	case PredictAveraged:
 		// Mistake j is in the hypotheses of visits t_j, ..., T.
@@ -103,11 +99,7 @@ func (m *expansion) combine(dst, k []float64, p Prediction) float64 {
 			dst[0] = f
 		} else {
 			for _, u := range m.h.mistakes {
-				t := u.a * (k[u.v] + m.beta) * float64(m.exact(u.t, m.h.visits))
-				dst[u.class] += t
-				if u.down >= 0 {
-					dst[u.down] -= t
-				}
+				addStep(dst, u.class, u.down, u.a*(k[u.v]+m.beta)*float64(m.exact(u.t, m.h.visits)))
 			}
 		}
 		return float64(m.exact(1, m.h.visits))
@@ -124,17 +116,6 @@ func (m *expansion) combine(dst, k []float64, p Prediction) float64 {
 	}
 	floats.AddScaled(dst, m.beta, m.h.sums)
 	return 1
-}
-
-// vote adds count votes of the hypothesis whose scores are f to dst: for
-// two classes to the one vote, by the sign of f, and for more to the
-// class of the greatest score.
-func (m *expansion) vote(dst, f []float64, count int) {
-	if len(f) == 1 {
-		dst[0] += float64(count) * sign(f[0])
-		return
-	}
-	dst[argmax(f, -1)] += float64(count)
 }
 
 // exact returns the number of visits from a to b whose hypotheses the
@@ -155,12 +136,8 @@ func (m *expansion) coefficients(p Prediction) (coef, b []float64) {
 		n := float64(m.exact(1, m.h.visits))
 		for _, u := range m.h.mistakes {
 			a := u.a * float64(m.exact(u.t, m.h.visits)) / n
-			coef[u.v*S+u.class] += a
-			b[u.class] += m.beta * a
-			if u.down >= 0 {
-				coef[u.v*S+u.down] -= a
-				b[u.down] -= m.beta * a
-			}
+			addStep(coef[u.v*S:], u.class, u.down, a)
+			addStep(b, u.class, u.down, m.beta*a)
 		}
 		return coef, b
 	}
