@@ -76,9 +76,8 @@ func (h *terms) bias(beta float64, c int) float64 {
 	return h.sums[c]
 }
 
-// biases returns the S biases of the hypothesis.
-func (h *terms) biases(beta float64) []float64 {
-	b := make([]float64, len(h.sums))
+// biases sets b to the S biases of the hypothesis and returns it.
+func (h *terms) biases(b []float64, beta float64) []float64 {
 	for c := range b {
 		b[c] = h.bias(beta, c)
 	}
@@ -137,10 +136,10 @@ func (m *expansion) scoresOf(dst []float64, x vec, p Prediction) float64 {
 	return m.combine(dst, *buf, p)
 }
 
-// store returns the index of the support vector equal to x, storing x,
-// whose squared norm is xn, with no mistake, if none is: a row that is a
-// mistake in several visits is stored once.
-func (m *expansion) store(x vec, xn float64) int {
+// store returns the index of the support vector equal to x, storing x
+// with no mistake if none is: a row that is a mistake in several visits is
+// stored once.
+func (m *expansion) store(x vec) int {
 	m.indexed()
 	v, h := m.index.find(m.sv, nil, x, 0)
 	if v >= 0 {
@@ -148,7 +147,7 @@ func (m *expansion) store(x vec, xn float64) int {
 	}
 	m.sv.append(x)
 	if m.k.norms() {
-		m.norm = append(m.norm, xn)
+		m.norm = append(m.norm, x.norm2())
 	}
 	n, S := len(m.last), m.nScores()
 	m.last = slices.Grow(m.last, S)[:n+S]
@@ -190,15 +189,12 @@ func (m *expansion) removeVector(v int) {
 // another: so that Learn's model is Fit's.
 func (m *expansion) canonical() {
 	u, S := m.vectors(), m.nScores()
-	first := make([]int, u)
-	for v := range first {
-		first[v] = -1
-	}
+	first := make([]int, u)    // per vector, its place in order + 1
 	order := make([]int, 0, u) // the vectors in the order of their first mistake
 	for _, mk := range m.h.mistakes {
-		if first[mk.v] < 0 {
-			first[mk.v] = len(order)
+		if first[mk.v] == 0 {
 			order = append(order, mk.v)
+			first[mk.v] = len(order)
 		}
 	}
 	if slices.IsSorted(order) {
@@ -216,7 +212,7 @@ func (m *expansion) canonical() {
 		}
 	}
 	for j := range m.h.mistakes {
-		m.h.mistakes[j].v = first[m.h.mistakes[j].v]
+		m.h.mistakes[j].v = first[m.h.mistakes[j].v] - 1
 	}
 	m.sv, m.last, m.h.refs, m.norm, m.index = sv, last, refs, norm, nil
 }
@@ -255,7 +251,7 @@ func (m *expansion) add(x *vec, _, t int, mv move) {
 			m.removeVector(u.v)
 		}
 	}
-	v := m.store(*x, m.k.norm(*x))
+	v := m.store(*x)
 	m.h.add(mistake{v: v, a: mv.step, t: m.h.visits, class: mv.up, down: mv.down})
 	addStep(m.last[v*S:], mv.up, mv.down, mv.step)
 }
@@ -268,7 +264,7 @@ func (m *expansion) fits(_ *vec, mv move) bool {
 
 // update describes m after an update, for OnUpdate.
 func (m *expansion) update() Update {
-	return Update{Biases: m.h.biases(m.beta)}
+	return Update{Biases: m.h.biases(make([]float64, m.nScores()), m.beta)}
 }
 
 // expansionJSON is the JSON form of a fitted kernel perceptron, as Kernel

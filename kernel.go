@@ -264,9 +264,7 @@ func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)
 			for q := range nb {
 				x := xs.row(lo + q)
 				bx.append(x)
-				if m.k.norms() {
-					bn[q] = x.norm2()
-				}
+				bn[q] = m.k.norm(x)
 			}
 			for v := range u {
 				var vn float64

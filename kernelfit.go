@@ -322,10 +322,7 @@ func (t *trainer) fits(*vec, move) bool { return true }
 func (t *trainer) epochLoss() float64 { return t.r.epochLoss() }
 
 func (t *trainer) update() Update {
-	for c := range t.biases {
-		t.biases[c] = t.h.bias(t.beta, c)
-	}
-	return Update{Biases: t.biases}
+	return Update{Biases: t.h.biases(t.biases, t.beta)}
 }
 
 // change logs the change ch to the hypothesis, made at position p of the
@@ -383,11 +380,7 @@ func (t *trainer) model() *expansion {
 	index := make([]int, t.ds.n) // the row's vector index + 1
 	for _, e := range t.h.mistakes {
 		if index[e.v] == 0 {
-			var xn float64
-			if m.k.norms() {
-				xn = t.norm[e.v]
-			}
-			index[e.v] = m.store(t.ds.row(e.v), xn) + 1
+			index[e.v] = m.store(t.ds.row(e.v)) + 1
 		}
 		e.v = index[e.v] - 1
 		m.h.add(e)

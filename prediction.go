@@ -141,5 +141,5 @@ func (m *expansion) coefficients(p Prediction) (coef, b []float64) {
 		}
 		return coef, b
 	}
-	return slices.Clone(m.last), m.h.biases(m.beta)
+	return slices.Clone(m.last), m.h.biases(make([]float64, m.nScores()), m.beta)
 }
