@@ -254,10 +254,7 @@ func (ch *change) spread(f, k []float64, S int) {
 		return
 	}
 	for q, kq := range k {
-		f[q*S+ch.class] += ch.delta * kq
-		if ch.down >= 0 {
-			f[q*S+ch.down] -= ch.delta * kq
-		}
+		addStep(f[q*S:], ch.class, ch.down, ch.delta*kq)
 	}
 }
 
@@ -346,16 +343,8 @@ func (t *trainer) change(ch change, p int) {
 // spreadTo adds the change ch, of kernel values k with the rows r, to
 // their scores.
 func (t *trainer) spreadTo(r []int, k []float64, ch *change) {
-	S := t.S
 	for q, i := range r {
-		if S == 1 {
-			t.f[i] += ch.delta * k[q]
-			continue
-		}
-		t.f[i*S+ch.class] += ch.delta * k[q]
-		if ch.down >= 0 {
-			t.f[i*S+ch.down] -= ch.delta * k[q]
-		}
+		addStep(t.f[i*t.S:], ch.class, ch.down, ch.delta*k[q])
 	}
 }
 
