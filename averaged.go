@@ -73,13 +73,7 @@ type Averaged struct {
 // that sum before it divides, for accuracy, it also returns an error if
 // the sum overflows, as it can on data near the largest float64 even when
 // the average would not.
-func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y, a.Labels)
-	if err != nil {
-		return err
-	}
-	return a.fit(ds, a.Rand)
-}
+func (a *Averaged) Fit(X mat.Matrix, y []float64) error { return fitData(a, X, y, a.Labels) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
@@ -212,22 +206,17 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 // predictor returns the averaged perceptron as the prediction methods
 // read it: the summed scores (sum + ahead·w)·x, and T to divide them by.
 func (a *Averaged) predictor() predictor {
-	if !a.w.fitted() {
-		return predictor{}
-	}
-	S := len(a.w.b)
-	p := predictor{classes: a.classes, d: a.w.dim(), S: S, div: float64(a.visits)}
-	if a.ahead == 0 {
-		p.scores = func(dst []float64, x vec) { a.sum.scores(dst, &x, 0) }
-		return p
-	}
-	ahead := float64(a.ahead)
-	p.scores = func(dst []float64, x vec) {
-		buf := getBuffer(S)
-		a.sum.scores(dst, &x, 0)
-		a.w.scores(*buf, &x, 0)
-		floats.AddScaled(dst, ahead, *buf)
-		putBuffer(buf)
+	p := a.sum.predictor(a.classes)
+	p.div = float64(a.visits)
+	if a.ahead != 0 {
+		S, ahead := p.S, float64(a.ahead)
+		p.scores = func(dst []float64, x vec) {
+			buf := getBuffer(S)
+			a.sum.scores(dst, &x, 0)
+			a.w.scores(*buf, &x, 0)
+			floats.AddScaled(dst, ahead, *buf)
+			putBuffer(buf)
+		}
 	}
 	return p
 }
@@ -268,19 +257,12 @@ func (a *Averaged) Weights() (w, b []float64) {
 	if !a.w.fitted() {
 		return nil, nil
 	}
-	avg := a.sums()
-	return divided(avg.w, float64(a.visits)), divided(avg.b, float64(a.visits))
-}
-
-// sums returns a copy of the sums of the weights and biases after each
-// visit.
-func (a *Averaged) sums() table {
-	s := a.sum.clone()
+	avg := a.sum.clone()
 	if a.ahead != 0 {
-		floats.AddScaled(s.w, float64(a.ahead), a.w.w)
-		floats.AddScaled(s.b, float64(a.ahead), a.w.b)
+		floats.AddScaled(avg.w, float64(a.ahead), a.w.w)
+		floats.AddScaled(avg.b, float64(a.ahead), a.w.b)
 	}
-	return s
+	return divided(avg.w, float64(a.visits)), divided(avg.b, float64(a.visits))
 }
 
 // divided returns the elements of x divided by d, in place: dividing, not

@@ -96,9 +96,6 @@ func newCounter(ds *dataset, S int) *counter {
 		}
 		c.margins[k] = make([]float64, ds.n)
 	}
-	if c.inPlace {
-		c.batch = c.batch[:0]
-	}
 	count := make([]int, len(c.lists))
 	for i := range ds.n {
 		count[c.ds.class(i)]++
@@ -122,8 +119,7 @@ func newCounter(ds *dataset, S int) *counter {
 // most, or if most is -1 the count of l, which sizes the copies of the
 // rows.
 func (c *counter) first(l *table, most int) int {
-	cands := []table{l.clone()}
-	c.count(cands, c.ds.n+1)
+	c.count([]table{*l}, c.ds.n+1)
 	if most < 0 {
 		most = c.e[0]
 	}

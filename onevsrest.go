@@ -40,9 +40,8 @@ type OneVsRest struct {
 	classes []float64
 }
 
-// model is a classifier of this package as OneVsRest trains it: on a data
-// set of two classes, shuffling with rnd, whose source source returns,
-// and on rows of width columns.
+// model is a classifier of this package: fit is its Fit on a data set,
+// shuffling with rnd, source returns its Rand and width its columns.
 type model interface {
 	Scorer
 	fit(ds *dataset, rnd *rand.Rand) error
@@ -61,13 +60,13 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 		return err
 	}
 	K := scores(ds.classes)
-	models := make([]model, K)
+	models := make([]Scorer, K)
 	srcs := make([]*rand.Rand, K)
 	for c := range models {
 		var s Scorer = &Perceptron{}
 		if o.New != nil {
 			if s = o.New(); s == nil {
-				return errNilModel
+				return errors.New("perceptron: OneVsRest.New returned nil")
 			}
 		}
 		m, ok := s.(model)
@@ -77,7 +76,7 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 		if rnd := m.source(); rnd != nil {
 			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
 		}
-		models[c] = m
+		models[c] = s
 	}
 	errs := make([]error, K)
 	parallel(K, func() func(int) {
@@ -86,7 +85,7 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 			if K > 1 {
 				set = ds.against(c)
 			}
-			errs[c] = models[c].fit(set, srcs[c])
+			errs[c] = models[c].(model).fit(set, srcs[c])
 		}
 	})
 	for c, err := range errs {
@@ -97,10 +96,7 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 			return err
 		}
 	}
-	o.models, o.classes = make([]Scorer, K), ds.classes
-	for c, m := range models {
-		o.models[c] = m
-	}
+	o.models, o.classes = models, ds.classes
 	return nil
 }
 
@@ -184,8 +180,6 @@ func (o *OneVsRest) fitted(method string) {
 	}
 }
 
-var errNilModel = errors.New("perceptron: OneVsRest.New returned nil")
-
 // oneVsRestJSON is the JSON form of the model of OneVsRest: its classes,
 // and the saved form of each class's classifier.
 type oneVsRestJSON struct {
@@ -242,6 +236,10 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 	if len(m.Models) != K {
 		return wrap("OneVsRest", fmt.Errorf("it has %d classifiers for %d classes, want %d", len(m.Models), len(m.Classes), K))
 	}
+	want := []float64{-1, 1}
+	if K == 1 {
+		want = m.Classes
+	}
 	models := make([]Scorer, K)
 	d := 0
 	for c, b := range m.Models {
@@ -254,19 +252,14 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 		if err != nil {
 			return fmt.Errorf("%w (classifier %d of a saved OneVsRest)", err, c)
 		}
-		want := []float64{-1, 1}
-		if K == 1 {
-			want = m.Classes
-		}
 		if got := s.Classes(); !slices.Equal(got, want) {
 			return wrap("OneVsRest", fmt.Errorf("its classifier %d has the classes %v, want %v", c, got, want))
 		}
-		if w := s.(model).width(); c > 0 && w != d {
+		w := s.(model).width()
+		if c > 0 && w != d {
 			return wrap("OneVsRest", fmt.Errorf("its classifier %d has %d columns, the first %d", c, w, d))
-		} else {
-			d = w
 		}
-		models[c] = s
+		models[c], d = s, w
 	}
 	o.Labels, o.models, o.classes = s.Labels, models, m.Classes
 	return nil

@@ -109,12 +109,16 @@ type Perceptron struct {
 // or if the weights overflow. A failed Fit leaves the perceptron as it
 // was; OnUpdate may have been called for rows visited before a bad value
 // was found. Fit does not modify X or y, and keeps no reference to them.
-func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y, p.Labels)
+func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, p.Labels) }
+
+// fitData is the Fit of m, whose Labels are labels: on X and y, shuffling
+// with m's Rand.
+func fitData(m model, X mat.Matrix, y, labels []float64) error {
+	ds, err := newDataset(X, y, labels)
 	if err != nil {
 		return err
 	}
-	return p.fit(ds, p.Rand)
+	return m.fit(ds, m.source())
 }
 
 // fit is Fit on the data set ds, shuffling with rnd.

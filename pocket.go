@@ -62,13 +62,7 @@ type Pocket struct {
 // Fit trains the perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with the same stopping rule and the same errors,
 // and keeps the pocket weights.
-func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y, p.Labels)
-	if err != nil {
-		return err
-	}
-	return p.fit(ds, p.Rand)
-}
+func (p *Pocket) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, p.Labels) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
@@ -84,22 +78,18 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 	m := newTable(ds.d, S, s.w0, s.noBias)
 	c := newCounter(ds, S)
 	defer c.pool.close()
-	// The pocket's count only falls, from that of the starting weights,
-	// or with the ratchet from n, the count of its empty pocket.
-	most := -1
-	if p.Ratchet {
-		most = ds.n
-	}
-	pk := &pocket{l: m.clone(), e: c.first(&m, most)}
-	var kept func(x *vec, i, t int, mv move) error
+	r := newRule(ds, &m, S, s.rate)
+	// The pocket's count only falls: from that of the starting weights, or
+	// with the ratchet from n, that of its empty pocket.
+	pk := &pocket{l: m.clone()}
 	var last func(end int)
 	if p.Ratchet {
-		kept, last = pk.ratchet(c, &m, ds.n)
+		c.first(&m, ds.n)
+		r.kept, last = pk.ratchet(c, &m, ds.n)
 	} else {
-		kept, last = pk.exact(c, &m)
+		pk.e = c.first(&m, -1)
+		r.kept, last = pk.exact(c, &m)
 	}
-	r := newRule(ds, &m, S, s.rate)
-	r.kept = kept
 	var validate func() float64
 	if val != nil {
 		epochs := 0

@@ -92,13 +92,7 @@ type mistakeAt struct{ i, t int }
 
 // Fit trains the voted perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with its errors, and keeps the run's voters.
-func (v *Voted) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y, v.Labels)
-	if err != nil {
-		return err
-	}
-	return v.fit(ds, v.Rand)
-}
+func (v *Voted) Fit(X mat.Matrix, y []float64) error { return fitData(v, X, y, v.Labels) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
@@ -117,12 +111,12 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	w := newTable(ds.d, S, s.w0, s.noBias)
 	w0 := w.clone()
 	start := func() Voted {
-		return Voted{first: w0.clone(), rows: newRows(ds.d, 0, ds.sparse()), votes: []vote{{row: -1}}, classes: ds.classes}
+		return Voted{first: w0, rows: newRows(ds.d, 0, ds.sparse()), votes: []vote{{row: -1}}, classes: ds.classes}
 	}
 	nv := start()
 	var made []mistakeAt
 	r := newRule(ds, &w, S, s.rate)
-	r.kept = nv.keep(&made)
+	r.kept = nv.keep(&made, 0)
 	var validate func() float64
 	if val != nil {
 		epochs := 0
@@ -173,25 +167,23 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	var made []mistakeAt
 	r := newRule(ds, &v.last, S, s.rate)
 	r.guard = true
-	r.kept = v.keep(&made)
+	r.kept = v.keep(&made, v.visits)
 	mistakes, visited, err := s.learn(ds, r)
 	if fresh && visited == 0 {
 		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, OnUpdate: v.OnUpdate, Stop: v.Stop}
 		return err
-	}
-	for k := range made {
-		made[k].t += v.visits
 	}
 	v.record(ds, made, s.rate, v.visits+visited)
 	v.stats.Mistakes += mistakes
 	return err
 }
 
-// keep returns the hook by which a run keeps its mistakes in made, and
-// with more than two classes the classes they move in v.
-func (v *Voted) keep(made *[]mistakeAt) func(*vec, int, int, move) error {
+// keep returns the hook by which a run after t0 visits of v keeps its
+// mistakes in made, and with more than two classes the classes they move
+// in v.
+func (v *Voted) keep(made *[]mistakeAt, t0 int) func(*vec, int, int, move) error {
 	return func(_ *vec, i, t int, mv move) error {
-		*made = append(*made, mistakeAt{i, t})
+		*made = append(*made, mistakeAt{i, t0 + t})
 		if mv.down >= 0 {
 			v.moves = append(v.moves, moved{up: mv.up, down: mv.down})
 		}
