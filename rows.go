@@ -80,12 +80,15 @@ func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
 	for i := range n {
 		m.DoRowNonZero(i, count)
 	}
-	s := &sink{r: rows{n: n, d: d, ptr: make([]int, 1, n+1), ind: make([]int, 0, nnz), data: make([]float64, 0, nnz)}}
-	add := s.add
+	r := &rows{n: n, d: d, ptr: make([]int, 1, n+1), ind: make([]int, 0, nnz), data: make([]float64, 0, nnz)}
+	add := func(_, j int, v float64) {
+		r.ind = append(r.ind, j)
+		r.data = append(r.data, v)
+	}
 	for i := range n {
-		lo := len(s.r.ind)
+		lo := len(r.ind)
 		m.DoRowNonZero(i, add)
-		x := vec{s.r.ind[lo:], s.r.data[lo:]}
+		x := vec{r.ind[lo:], r.data[lo:]}
 		err := checkSparseRow(x.ind, x.val, d)
 		if err != nil && !slices.IsSorted(x.ind) {
 			sortVec(x)
@@ -94,17 +97,9 @@ func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
 		if err != nil {
 			return nil, fmt.Errorf("perceptron: X row %d: %v", i, err)
 		}
-		s.r.ptr = append(s.r.ptr, len(s.r.ind))
+		r.ptr = append(r.ptr, len(r.ind))
 	}
-	return &s.r, nil
-}
-
-// sink receives the elements of a mat.RowNonZeroDoer.
-type sink struct{ r rows }
-
-func (s *sink) add(_, j int, v float64) {
-	s.r.ind = append(s.r.ind, j)
-	s.r.data = append(s.r.data, v)
+	return r, nil
 }
 
 // sortVec sorts the elements of a sparse x by their columns.
@@ -338,14 +333,18 @@ func (x vec) distance(z []float64, zz float64) float64 {
 	return math.Sqrt(max(0, x.norm2()-2*x.dot(z)+zz))
 }
 
+// col returns the column of the k-th stored element of x.
+func (x vec) col(k int) int {
+	if x.ind == nil {
+		return k
+	}
+	return x.ind[k]
+}
+
 // each calls f with every stored element of x and its column.
 func (x vec) each(f func(j int, v float64)) {
 	for k, v := range x.val {
-		j := k
-		if x.ind != nil {
-			j = x.ind[k]
-		}
-		f(j, v)
+		f(x.col(k), v)
 	}
 }
 
@@ -378,11 +377,7 @@ func (x vec) finiteAfter(w []float64, S int, a float64) bool {
 func (r *rows) rowError(i int) error {
 	x := r.row(i)
 	if k := nonFinite(x.val); k >= 0 {
-		j := k
-		if x.ind != nil {
-			j = x.ind[k]
-		}
-		return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, x.val[k])
+		return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, x.col(k), x.val[k])
 	}
 	return nil
 }
