@@ -384,10 +384,10 @@ func (r *rows) rowError(i int) error {
 
 // check returns an error naming the first NaN or infinity in the rows
 // taken in order, or in index order if order is nil, for the routines
-// that must trust every row before they read any. The
-// products of a row with zeros are all zero unless an element is NaN or
-// infinite, so a dot product finds a bad row at the speed of the
-// assembly, and the slow search runs only on a bad row.
+// that must trust every row before they read any. The products of a row
+// with zeros are all zero unless an element is NaN or infinite, so a dot
+// product finds a bad row at the speed of the assembly, and the slow
+// search runs only on a bad row.
 func (r *rows) check(order []int) error {
 	zeros := make([]float64, r.d)
 	for p := range r.n {
