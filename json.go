@@ -373,19 +373,16 @@ type rowsJSON struct {
 	Values  floatsJSON `json:"values"`
 }
 
-// rowsToJSON returns the JSON form of the store r.
+// rowsToJSON returns the JSON form of r, a store from newRows or
+// rowsJSON.rows.
 func rowsToJSON(r *rows) rowsJSON {
 	j := rowsJSON{Rows: r.n, Cols: r.d, Sparse: r.sparse()}
 	if !j.Sparse {
 		j.Values = r.data[:r.n*r.d]
 		return j
 	}
-	lo, hi := r.ptr[0], r.ptr[r.n]
-	j.Starts = make([]int, r.n+1)
-	for i, p := range r.ptr[:r.n+1] {
-		j.Starts[i] = p - lo
-	}
-	j.Indices, j.Values = r.ind[lo:hi], r.data[lo:hi]
+	nnz := r.ptr[r.n]
+	j.Starts, j.Indices, j.Values = r.ptr[:r.n+1], r.ind[:nnz], r.data[:nnz]
 	return j
 }
 
@@ -466,8 +463,5 @@ func settingsError(typ string, err error) error {
 
 // wrap returns err as an error of the model of a saved typ.
 func wrap(typ string, err error) error {
-	if err == nil {
-		return nil
-	}
 	return fmt.Errorf("perceptron: saved %s's model: %v", typ, err)
 }

@@ -116,7 +116,8 @@ func sortVec(x vec) {
 }
 
 // newRows returns an empty store of rows of length d, sparse or dense,
-// which append fills, with room for size dense rows.
+// which append fills, with room for size dense rows. The sparse rows of a
+// store start at element 0, and its dense rows follow one another.
 func newRows(d, size int, sparse bool) *rows {
 	if sparse {
 		return &rows{d: d, ptr: []int{0}, ind: noColumns}
@@ -433,23 +434,16 @@ func (r *rows) prefetchRow(i int) {
 	prefetch(&x[0], len(x))
 }
 
-// matrix returns a copy of the rows as a matrix: a *CSR of sparse rows, a
-// *mat.Dense of dense ones, or an empty *mat.Dense if there are none.
+// matrix returns a copy of a store from newRows or rowsJSON.rows as a
+// matrix: a *CSR of sparse rows, a *mat.Dense of dense ones, or an empty
+// *mat.Dense if there are none.
 func (r *rows) matrix() mat.Matrix {
 	if r.sparse() {
-		lo, hi := r.ptr[0], r.ptr[r.n]
-		ptr := make([]int, r.n+1)
-		for i := range ptr {
-			ptr[i] = r.ptr[i] - lo
-		}
-		return &CSR{r: r.n, c: r.d, ptr: ptr, ind: slices.Clone(r.ind[lo:hi]), val: slices.Clone(r.data[lo:hi])}
+		nnz := r.ptr[r.n]
+		return &CSR{r: r.n, c: r.d, ptr: slices.Clone(r.ptr[:r.n+1]), ind: slices.Clone(r.ind[:nnz]), val: slices.Clone(r.data[:nnz])}
 	}
 	if r.n == 0 {
 		return &mat.Dense{}
 	}
-	data := make([]float64, r.n*r.d)
-	for i := range r.n {
-		copy(data[i*r.d:], r.dense(i))
-	}
-	return mat.NewDense(r.n, r.d, data)
+	return mat.NewDense(r.n, r.d, slices.Clone(r.data[:r.n*r.d]))
 }
