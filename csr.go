@@ -102,13 +102,10 @@ func (m *CSR) Dims() (r, c int) { return m.r, m.c }
 // At returns the element at row i and column j, by a binary search of the
 // row. It panics if i or j is out of range.
 func (m *CSR) At(i, j int) float64 {
-	if i < 0 || i >= m.r {
-		panic(mat.ErrRowAccess)
-	}
+	ind, val := m.row(i)
 	if j < 0 || j >= m.c {
 		panic(mat.ErrColAccess)
 	}
-	ind, val := m.row(i)
 	if k, ok := slices.BinarySearch(ind, j); ok {
 		return val[k]
 	}

@@ -41,11 +41,16 @@ const maxElements = 1 << 45
 // dataset whose classes are known, sorted, if known is not nil, and those
 // of y otherwise.
 func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
-	if err := checkShape(X); err != nil {
-		return nil, err
+	if m, ok := X.(*mat.Dense); X == nil || ok && m == nil {
+		return nil, errors.New("perceptron: X is nil")
 	}
 	n, d := X.Dims()
-	if len(y) != n {
+	switch {
+	case n == 0:
+		return nil, errors.New("perceptron: X has no rows")
+	case d == 0:
+		return nil, errors.New("perceptron: X has no columns")
+	case len(y) != n:
 		return nil, fmt.Errorf("perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), n)
 	}
 	classes, err := classesOf(y, known)
@@ -78,21 +83,6 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 		}
 	}
 	return ds, nil
-}
-
-// checkShape returns an error if X is nil or has no rows or columns.
-func checkShape(X mat.Matrix) error {
-	if d, ok := X.(*mat.Dense); X == nil || ok && d == nil {
-		return errors.New("perceptron: X is nil")
-	}
-	n, d := X.Dims()
-	switch {
-	case n == 0:
-		return errors.New("perceptron: X has no rows")
-	case d == 0:
-		return errors.New("perceptron: X has no columns")
-	}
-	return nil
 }
 
 // sign returns the label of row i of a set of two classes as the

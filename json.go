@@ -49,7 +49,8 @@ type envelope struct {
 	Stats    *statsJSON      `json:"stats,omitempty"`
 }
 
-// statsJSON is the JSON form of Stats.
+// statsJSON is the JSON form of Stats, whose fields it has, in order, so
+// that either converts to the other.
 type statsJSON struct {
 	Epochs        int       `json:"epochs"`
 	Converged     bool      `json:"converged"`
@@ -117,7 +118,7 @@ func marshal(typ string, fitted bool, check func() error, settings, model any, s
 	}
 	e := envelope{Type: typ, Version: formatVersion, Settings: s, Model: m}
 	if st != nil {
-		e.Stats = &statsJSON{st.Epochs, st.Converged, st.Mistakes, st.EpochMistakes, st.EpochLoss, st.EpochAccuracy}
+		e.Stats = (*statsJSON)(st)
 	}
 	return json.Marshal(e)
 }
@@ -154,7 +155,7 @@ func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	if e.Stats == nil {
 		return Stats{}, nil
 	}
-	st := Stats{e.Stats.Epochs, e.Stats.Converged, e.Stats.Mistakes, e.Stats.EpochMistakes, e.Stats.EpochLoss, e.Stats.EpochAccuracy}
+	st := Stats(*e.Stats)
 	if err := st.check(); err != nil {
 		return Stats{}, fmt.Errorf("perceptron: saved %s's stats: %v", typ, err)
 	}
@@ -262,26 +263,17 @@ type settingsJSON struct {
 	Ratchet     *bool     `json:"ratchet,omitempty"`
 }
 
-// stopJSON is the JSON form of Stop.
+// stopJSON is the JSON form of Stop, whose fields it has, in order, so
+// that either converts to the other.
 type stopJSON struct {
 	Tol        float64 `json:"tol"`
 	NoChange   int     `json:"noChange"`
 	Validation float64 `json:"validation"`
 }
 
-func stopToJSON(s *Stop) *stopJSON {
-	if s == nil {
-		return nil
-	}
-	return &stopJSON{s.Tol, s.NoChange, s.Validation}
-}
+func stopToJSON(s *Stop) *stopJSON { return (*stopJSON)(s) }
 
-func (j *stopJSON) stop() *Stop {
-	if j == nil {
-		return nil
-	}
-	return &Stop{j.Tol, j.NoChange, j.Validation}
-}
+func (j *stopJSON) stop() *Stop { return (*Stop)(j) }
 
 func (s settings) json(labels []float64) settingsJSON {
 	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels, Stop: stopToJSON(s.stop)}
@@ -381,19 +373,16 @@ type rowsJSON struct {
 	Values  floatsJSON `json:"values"`
 }
 
-// rowsToJSON returns the JSON form of the store r.
+// rowsToJSON returns the JSON form of r, a store from newRows or
+// rowsJSON.rows.
 func rowsToJSON(r *rows) rowsJSON {
 	j := rowsJSON{Rows: r.n, Cols: r.d, Sparse: r.sparse()}
 	if !j.Sparse {
 		j.Values = r.data[:r.n*r.d]
 		return j
 	}
-	lo, hi := r.ptr[0], r.ptr[r.n]
-	j.Starts = make([]int, r.n+1)
-	for i, p := range r.ptr[:r.n+1] {
-		j.Starts[i] = p - lo
-	}
-	j.Indices, j.Values = r.ind[lo:hi], r.data[lo:hi]
+	nnz := r.ptr[r.n]
+	j.Starts, j.Indices, j.Values = r.ptr[:r.n+1], r.ind[:nnz], r.data[:nnz]
 	return j
 }
 
@@ -474,8 +463,5 @@ func settingsError(typ string, err error) error {
 
 // wrap returns err as an error of the model of a saved typ.
 func wrap(typ string, err error) error {
-	if err == nil {
-		return nil
-	}
 	return fmt.Errorf("perceptron: saved %s's model: %v", typ, err)
 }

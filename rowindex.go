@@ -77,13 +77,18 @@ func (ix *rowIndex) find(r *rows, keys []float64, x vec, key float64) (int, uint
 
 // add adds the next row of the store, of hash h.
 func (ix *rowIndex) add(h uint64) {
-	prev, ok := ix.head[h]
-	if !ok {
-		prev = -1
-	}
-	ix.head[h] = len(ix.hash)
-	ix.next = append(ix.next, prev)
+	ix.next = append(ix.next, -1)
 	ix.hash = append(ix.hash, h)
+	ix.link(len(ix.hash)-1, h)
+}
+
+// link makes row i, of hash h, the head of the chain of h.
+func (ix *rowIndex) link(i int, h uint64) {
+	ix.next[i], ix.hash[i] = -1, h
+	if prev, ok := ix.head[h]; ok {
+		ix.next[i] = prev
+	}
+	ix.head[h] = i
 }
 
 // swapRemove removes row i, as rows.swapRemove does: the last row takes
@@ -92,14 +97,8 @@ func (ix *rowIndex) swapRemove(i int) {
 	ix.unlink(i)
 	end := len(ix.hash) - 1
 	if i != end {
-		// Link the last row in the place of row i.
-		h := ix.hash[end]
 		ix.unlink(end)
-		ix.next[i], ix.hash[i] = -1, h
-		if prev, ok := ix.head[h]; ok {
-			ix.next[i] = prev
-		}
-		ix.head[h] = i
+		ix.link(i, ix.hash[end])
 	}
 	ix.next, ix.hash = ix.next[:end], ix.hash[:end]
 }
@@ -144,10 +143,7 @@ func sameRow(x, z vec) bool {
 func (x vec) next(k *int) (int, float64, bool) {
 	for ; *k < len(x.val); *k++ {
 		if v := x.val[*k]; v != 0 {
-			j := *k
-			if x.ind != nil {
-				j = x.ind[*k]
-			}
+			j := x.col(*k)
 			*k++
 			return j, v, true
 		}

@@ -80,12 +80,15 @@ func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
 	for i := range n {
 		m.DoRowNonZero(i, count)
 	}
-	s := &sink{r: rows{n: n, d: d, ptr: make([]int, 1, n+1), ind: make([]int, 0, nnz), data: make([]float64, 0, nnz)}}
-	add := s.add
+	r := &rows{n: n, d: d, ptr: make([]int, 1, n+1), ind: make([]int, 0, nnz), data: make([]float64, 0, nnz)}
+	add := func(_, j int, v float64) {
+		r.ind = append(r.ind, j)
+		r.data = append(r.data, v)
+	}
 	for i := range n {
-		lo := len(s.r.ind)
+		lo := len(r.ind)
 		m.DoRowNonZero(i, add)
-		x := vec{s.r.ind[lo:], s.r.data[lo:]}
+		x := vec{r.ind[lo:], r.data[lo:]}
 		err := checkSparseRow(x.ind, x.val, d)
 		if err != nil && !slices.IsSorted(x.ind) {
 			sortVec(x)
@@ -94,17 +97,9 @@ func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
 		if err != nil {
 			return nil, fmt.Errorf("perceptron: X row %d: %v", i, err)
 		}
-		s.r.ptr = append(s.r.ptr, len(s.r.ind))
+		r.ptr = append(r.ptr, len(r.ind))
 	}
-	return &s.r, nil
-}
-
-// sink receives the elements of a mat.RowNonZeroDoer.
-type sink struct{ r rows }
-
-func (s *sink) add(_, j int, v float64) {
-	s.r.ind = append(s.r.ind, j)
-	s.r.data = append(s.r.data, v)
+	return r, nil
 }
 
 // sortVec sorts the elements of a sparse x by their columns.
@@ -121,7 +116,8 @@ func sortVec(x vec) {
 }
 
 // newRows returns an empty store of rows of length d, sparse or dense,
-// which append fills, with room for size dense rows.
+// which append fills, with room for size dense rows. The sparse rows of a
+// store start at element 0, and its dense rows follow one another.
 func newRows(d, size int, sparse bool) *rows {
 	if sparse {
 		return &rows{d: d, ptr: []int{0}, ind: noColumns}
@@ -338,14 +334,18 @@ func (x vec) distance(z []float64, zz float64) float64 {
 	return math.Sqrt(max(0, x.norm2()-2*x.dot(z)+zz))
 }
 
+// col returns the column of the k-th stored element of x.
+func (x vec) col(k int) int {
+	if x.ind == nil {
+		return k
+	}
+	return x.ind[k]
+}
+
 // each calls f with every stored element of x and its column.
 func (x vec) each(f func(j int, v float64)) {
 	for k, v := range x.val {
-		j := k
-		if x.ind != nil {
-			j = x.ind[k]
-		}
-		f(j, v)
+		f(x.col(k), v)
 	}
 }
 
@@ -378,21 +378,17 @@ func (x vec) finiteAfter(w []float64, S int, a float64) bool {
 func (r *rows) rowError(i int) error {
 	x := r.row(i)
 	if k := nonFinite(x.val); k >= 0 {
-		j := k
-		if x.ind != nil {
-			j = x.ind[k]
-		}
-		return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, j, x.val[k])
+		return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, x.col(k), x.val[k])
 	}
 	return nil
 }
 
 // check returns an error naming the first NaN or infinity in the rows
 // taken in order, or in index order if order is nil, for the routines
-// that must trust every row before they read any. The
-// products of a row with zeros are all zero unless an element is NaN or
-// infinite, so a dot product finds a bad row at the speed of the
-// assembly, and the slow search runs only on a bad row.
+// that must trust every row before they read any. The products of a row
+// with zeros are all zero unless an element is NaN or infinite, so a dot
+// product finds a bad row at the speed of the assembly, and the slow
+// search runs only on a bad row.
 func (r *rows) check(order []int) error {
 	zeros := make([]float64, r.d)
 	for p := range r.n {
@@ -438,23 +434,16 @@ func (r *rows) prefetchRow(i int) {
 	prefetch(&x[0], len(x))
 }
 
-// matrix returns a copy of the rows as a matrix: a *CSR of sparse rows, a
-// *mat.Dense of dense ones, or an empty *mat.Dense if there are none.
+// matrix returns a copy of a store from newRows or rowsJSON.rows as a
+// matrix: a *CSR of sparse rows, a *mat.Dense of dense ones, or an empty
+// *mat.Dense if there are none.
 func (r *rows) matrix() mat.Matrix {
 	if r.sparse() {
-		lo, hi := r.ptr[0], r.ptr[r.n]
-		ptr := make([]int, r.n+1)
-		for i := range ptr {
-			ptr[i] = r.ptr[i] - lo
-		}
-		return &CSR{r: r.n, c: r.d, ptr: ptr, ind: slices.Clone(r.ind[lo:hi]), val: slices.Clone(r.data[lo:hi])}
+		nnz := r.ptr[r.n]
+		return &CSR{r: r.n, c: r.d, ptr: slices.Clone(r.ptr[:r.n+1]), ind: slices.Clone(r.ind[:nnz]), val: slices.Clone(r.data[:nnz])}
 	}
 	if r.n == 0 {
 		return &mat.Dense{}
 	}
-	data := make([]float64, r.n*r.d)
-	for i := range r.n {
-		copy(data[i*r.d:], r.dense(i))
-	}
-	return mat.NewDense(r.n, r.d, data)
+	return mat.NewDense(r.n, r.d, slices.Clone(r.data[:r.n*r.d]))
 }
