@@ -27,13 +27,12 @@ type move struct {
 
 // judge returns the update that the rule makes at a row of class c whose
 // scores are s, the row's loss, the perceptron criterion, and whether the
-// row is a mistake. With two classes, one
-// score, a row of label y, -1 for the first class and +1 for the second,
-// is a mistake if y·s <= 0, and moves the score by rate·y. With more, a
-// row of class c is a mistake unless its score is greater than every
-// other, and moves score c up and the other greatest score, the first of
-// those if several tie, down, each by rate (Collins, 2002; Crammer and
-// Singer, 2003).
+// row is a mistake. With two classes, one score, a row of label y, -1 for
+// the first class and +1 for the second, is a mistake if y·s <= 0, and
+// moves the score by rate·y. With more, a row of class c is a mistake
+// unless its score is greater than every other, and moves score c up and
+// the other greatest score, the first of those if several tie, down, each
+// by rate (Collins, 2002; Crammer and Singer, 2003).
 func judge(s []float64, c int, rate float64) (move, float64, bool) {
 	if len(s) == 1 {
 		y := float64(2*c - 1)
@@ -83,9 +82,10 @@ type hypothesis interface {
 // set. Perceptron, Pocket, Averaged, Voted and Kernel all train by it,
 // and differ in what they keep of the run: kept, if not nil, is called at
 // each mistake, before the update, with the row and its index, the number
-// of visits of the run before it, and the update. The hypothesis at a call of kept is
-// thus the one that every visit since the previous call used. If kept
-// returns an error, the visit returns it and makes no update.
+// of visits of the run before it, and the update. The hypothesis at a
+// call of kept is thus the one that every visit since the previous call
+// used. If kept returns an error, the visit returns it and makes no
+// update.
 type rule struct {
 	ds   *dataset
 	h    hypothesis
