@@ -76,6 +76,9 @@ type hypothesis interface {
 	// fits reports whether the update mv on x keeps the hypothesis
 	// finite, for Learn, which must not change it otherwise.
 	fits(x *vec, mv move) bool
+
+	// update describes the hypothesis after an update, for OnUpdate.
+	update() Update
 }
 
 // rule is the perceptron's rule as a learner of a hypothesis on a data
@@ -104,11 +107,8 @@ type rule struct {
 	// finite row of a weight table is left for the check of the weights.
 	finiteScores bool
 
-	// at is the position in the order of the visit of the last error.
-	at int
-
-	// loss is the training loss of the epoch so far.
-	loss float64
+	at   int     // the position in the order of the visit of the last error
+	loss float64 // the training loss of the epoch so far
 }
 
 func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
@@ -129,12 +129,7 @@ func (r *rule) epochLoss() float64 {
 	return loss
 }
 
-func (r *rule) update() Update {
-	if r.t != nil {
-		return Update{Weights: r.t.w, Biases: r.t.b}
-	}
-	return r.h.(interface{ update() Update }).update()
-}
+func (r *rule) update() Update { return r.h.update() }
 
 // visits visits every row once, in order, or in index order if order is
 // nil, t0 being the number of visits of the run before. In a random order

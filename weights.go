@@ -113,6 +113,8 @@ func (l *table) fits(x *vec, mv move) bool {
 	return ok
 }
 
+func (l *table) update() Update { return Update{Weights: l.w, Biases: l.b} }
+
 // clone returns a copy of l that shares nothing with it.
 func (l *table) clone() table {
 	return table{w: slices.Clone(l.w), b: slices.Clone(l.b), noBias: l.noBias}
