@@ -115,9 +115,6 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 	}
 	switch m := m.(type) {
 	case *Perceptron:
-		if m == nil {
-			return fmt.Errorf("perceptron: Mix of a nil %T", m)
-		}
 		ts, err := mixShards(m, shards)
 		if err != nil {
 			return err
@@ -126,9 +123,6 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 		m.classes = shards[0].(*Perceptron).classes
 		return nil
 	case *Averaged:
-		if m == nil {
-			return fmt.Errorf("perceptron: Mix of a nil %T", m)
-		}
 		ts, err := mixShards(m, shards)
 		if err != nil {
 			return err
@@ -191,8 +185,12 @@ func addAhead(dst, s, w []float64, ahead int) {
 }
 
 // mixShards returns the weights of the shards, of m's type T, and their
-// mistakes, checking that the shards are of m's classes, width and bias.
+// mistakes, checking that m is not nil and the shards are of its classes,
+// width and bias.
 func mixShards[T shard](m T, shards []Classifier) ([]shardTable, error) {
+	if any(m) == any(*new(T)) {
+		return nil, fmt.Errorf("perceptron: Mix of a nil %T", m)
+	}
 	mt, classes, _ := m.linear()
 	ts := make([]shardTable, len(shards))
 	for k, c := range shards {
@@ -323,11 +321,10 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 	default:
 		return fmt.Errorf("perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
 	}
-	if epochs < 0 {
-		return fmt.Errorf("perceptron: Epochs is %d, want >= 0", epochs)
-	}
-	if epochs == 0 {
-		epochs = defaultEpochs
+	// Epochs is checked here, the other settings by each Learn.
+	s, err := settings{epochs: epochs}.resolve(0, 1)
+	if err != nil {
+		return err
 	}
 	if labels == nil {
 		var all []float64
@@ -357,10 +354,10 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		}
 		sets[k], rows = ds, rows+ds.n
 	}
-	if _, ok := m.(*Averaged); ok && epochs > maxCount/rows {
-		return errTooManyVisits(epochs, rows)
+	if _, ok := m.(*Averaged); ok && s.epochs > maxCount/rows {
+		return errTooManyVisits(s.epochs, rows)
 	}
-	for round := 1; round <= epochs; round++ {
+	for round := 1; round <= s.epochs; round++ {
 		shards := make([]Classifier, len(X))
 		errs := make([]error, len(X))
 		parallel(len(X), func() func(int) {
