@@ -167,7 +167,7 @@ func (l *table) predictor(classes []float64) predictor {
 	if !l.fitted() {
 		return predictor{}
 	}
-	return predictor{classes: classes, d: l.dim(), S: len(l.b), scores: l.scoresOf}
+	return predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }}
 }
 
 // predictor is a fitted model as the prediction methods read it: its
