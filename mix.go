@@ -179,8 +179,9 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 // addAhead adds s + ahead·w to dst: an Averaged's sums of the weights
 // after each visit.
 func addAhead(dst, s, w []float64, ahead int) {
+	a := float64(ahead)
 	for j := range dst {
-		dst[j] += s[j] + float64(float64(ahead)*w[j]) // not fused: the same bits everywhere
+		dst[j] += s[j] + float64(a*w[j]) // not fused: the same bits everywhere
 	}
 }
 
