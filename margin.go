@@ -35,11 +35,7 @@ func FunctionalMargin(X mat.Matrix, y, w []float64, b float64) (float64, error) 
 // hyperplane puts a row on the wrong side. If w is zero, the margin is +Inf
 // if every y_i·b is positive, and -Inf otherwise.
 func GeometricMargin(X mat.Matrix, y, w []float64, b float64) (float64, error) {
-	ds, err := hyperplaneData(X, y, w, b)
-	if err != nil {
-		return 0, err
-	}
-	m, err := ds.functionalMargin(w, b)
+	m, err := FunctionalMargin(X, y, w, b)
 	if err != nil {
 		return 0, err
 	}

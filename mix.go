@@ -37,6 +37,9 @@ type shard interface {
 
 	// learnChecked is Learn on data that are checked already.
 	learnChecked(ds *dataset) error
+
+	// linear returns the running weights, the classes and the Stats.
+	linear() (table, []float64, Stats)
 }
 
 func (p *Perceptron) learnChecked(ds *dataset) error {
@@ -54,6 +57,10 @@ func (a *Averaged) learnChecked(ds *dataset) error {
 	}
 	return a.learn(ds, s)
 }
+
+func (p *Perceptron) linear() (table, []float64, Stats) { return p.m, p.classes, p.stats }
+
+func (a *Averaged) linear() (table, []float64, Stats) { return a.w, a.classes, a.stats }
 
 // shardOf returns the copy of m that learns a shard in LearnShard: its
 // own weights, and its own count of mistakes and, for an Averaged, of
@@ -108,27 +115,27 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 	}
 	switch m := m.(type) {
 	case *Perceptron:
-		if m == nil {
-			return fmt.Errorf("perceptron: Mix of a nil %T", m)
-		}
-		ts, err := mixShards[*Perceptron](m.m, m.classes, shards, func(s *Perceptron) (table, []float64, int) { return s.m, s.classes, s.stats.Mistakes })
+		ts, err := mixShards(m, shards)
 		if err != nil {
 			return err
 		}
-		w, st := mixWeights(ts, m.stats, byMistakes)
-		m.m, m.classes, m.stats = w, shards[0].(*Perceptron).classes, st
+		m.m, m.stats = mixWeights(ts, m.stats, byMistakes)
+		m.classes = shards[0].(*Perceptron).classes
 		return nil
 	case *Averaged:
-		if m == nil {
-			return fmt.Errorf("perceptron: Mix of a nil %T", m)
-		}
-		ts, err := mixShards[*Averaged](m.w, m.classes, shards, func(s *Averaged) (table, []float64, int) { return s.w, s.classes, s.stats.Mistakes })
+		ts, err := mixShards(m, shards)
 		if err != nil {
 			return err
 		}
 		w, st := mixWeights(ts, m.stats, byMistakes)
+		// The parts whose sums the mixture adds: m's first if it has any.
+		parts := make([]*Averaged, 0, len(shards)+1)
+		if m.w.fitted() {
+			parts = append(parts, m)
+		}
 		round := 0
 		for _, s := range shards {
+			parts = append(parts, s.(*Averaged))
 			if round, err = addCount(round, s.(*Averaged).visits); err != nil {
 				return err
 			}
@@ -151,29 +158,15 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 				return err
 			}
 		}
-		// The sums, sum + ahead·w of each part, m's first if it has any,
-		// added in one pass.
-		parts := make([]*Averaged, 0, len(shards)+1)
-		if m.w.fitted() {
-			parts = append(parts, m)
-		}
-		for _, s := range shards {
-			parts = append(parts, s.(*Averaged))
-		}
 		sum := newTable(w.dim(), len(w.b), nil, w.noBias)
-		addSums := func(dst []float64, lo, hi int, part func(*Averaged) (s, w []float64)) {
-			for _, a := range parts {
-				s, w := part(a)
-				ahead := float64(a.ahead)
-				for j := lo; j < hi; j++ {
-					dst[j] += s[j] + float64(ahead*w[j]) // not fused: the same bits everywhere
-				}
-			}
-		}
 		spread(len(sum.w), func(lo, hi int) {
-			addSums(sum.w, lo, hi, func(a *Averaged) (s, w []float64) { return a.sum.w, a.w.w })
+			for _, a := range parts {
+				addAhead(sum.w[lo:hi], a.sum.w[lo:hi], a.w.w[lo:hi], a.ahead)
+			}
 		})
-		addSums(sum.b, 0, len(sum.b), func(a *Averaged) (s, w []float64) { return a.sum.b, a.w.b })
+		for _, a := range parts {
+			addAhead(sum.b, a.sum.b, a.w.b, a.ahead)
+		}
 		if err := sum.checkFinite(); err != nil {
 			return err
 		}
@@ -183,10 +176,23 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 	return fmt.Errorf("perceptron: Mix of a %T: only a Perceptron or an Averaged mixes", m)
 }
 
-// mixShards returns the weight tables of the shards, of type T, and their
-// mistakes, checking that the shards are of that type and of m's classes,
-// width and bias; part returns a shard's table, classes and mistakes.
-func mixShards[T Classifier](m table, classes []float64, shards []Classifier, part func(T) (table, []float64, int)) ([]shardTable, error) {
+// addAhead adds s + ahead·w to dst: an Averaged's sums of the weights
+// after each visit.
+func addAhead(dst, s, w []float64, ahead int) {
+	a := float64(ahead)
+	for j := range dst {
+		dst[j] += s[j] + float64(a*w[j]) // not fused: the same bits everywhere
+	}
+}
+
+// mixShards returns the weights of the shards, of m's type T, and their
+// mistakes, checking that m is not nil and the shards are of its classes,
+// width and bias.
+func mixShards[T shard](m T, shards []Classifier) ([]shardTable, error) {
+	if any(m) == any(*new(T)) {
+		return nil, fmt.Errorf("perceptron: Mix of a nil %T", m)
+	}
+	mt, classes, _ := m.linear()
 	ts := make([]shardTable, len(shards))
 	for k, c := range shards {
 		s, ok := c.(T)
@@ -196,7 +202,7 @@ func mixShards[T Classifier](m table, classes []float64, shards []Classifier, pa
 		case any(s) == any(*new(T)):
 			return nil, fmt.Errorf("perceptron: Mix: shard %d is a nil %T", k, s)
 		}
-		t, cl, mistakes := part(s)
+		t, cl, st := s.linear()
 		switch {
 		case !t.fitted():
 			return nil, fmt.Errorf("perceptron: Mix: shard %d has not learned", k)
@@ -211,10 +217,10 @@ func mixShards[T Classifier](m table, classes []float64, shards []Classifier, pa
 		case k > 0 && t.noBias != ts[0].t.noBias:
 			return nil, fmt.Errorf("perceptron: Mix: shard %d has NoBias %t, shard 0 %t", k, t.noBias, ts[0].t.noBias)
 		}
-		ts[k] = shardTable{t, mistakes}
+		ts[k] = shardTable{t, st.Mistakes}
 	}
-	if m.fitted() && (m.dim() != ts[0].t.dim() || m.noBias != ts[0].t.noBias) {
-		return nil, fmt.Errorf("perceptron: Mix: the shards have %d columns and NoBias %t, the model %d and %t", ts[0].t.dim(), ts[0].t.noBias, m.dim(), m.noBias)
+	if mt.fitted() && (mt.dim() != ts[0].t.dim() || mt.noBias != ts[0].t.noBias) {
+		return nil, fmt.Errorf("perceptron: Mix: the shards have %d columns and NoBias %t, the model %d and %t", ts[0].t.dim(), ts[0].t.noBias, mt.dim(), mt.noBias)
 	}
 	return ts, nil
 }
@@ -226,25 +232,31 @@ type shardTable struct {
 }
 
 // mixWeights returns the mixture of the shards' weights, uniform or by
-// their mistakes, and the Stats of the round on those before, st.
+// their mistakes, and the Stats st of the rounds before with this one.
 func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
 	total := 0
 	for _, s := range ts {
 		total += s.mistakes
 	}
-	mu := make([]float64, len(ts))
-	for k, s := range ts {
-		mu[k] = 1 / float64(len(ts))
-		if byMistakes && total > 0 {
-			mu[k] = float64(s.mistakes) / float64(total)
-		}
-	}
+	st = st.clone()
+	st.Epochs++
+	st.Mistakes += total
+	st.EpochMistakes = append(st.EpochMistakes, total)
+	st.Converged = total == 0
+	st.EpochLoss, st.EpochAccuracy = nil, nil
 	w := newTable(ts[0].t.dim(), len(ts[0].t.b), nil, ts[0].t.noBias)
 	if total == 0 {
 		// The shards kept the weights they learned from, which an average
 		// would only round.
 		w.set(&ts[0].t)
-		return w, roundStats(st, total)
+		return w, st
+	}
+	mu := make([]float64, len(ts))
+	for k, s := range ts {
+		mu[k] = 1 / float64(len(ts))
+		if byMistakes {
+			mu[k] = float64(s.mistakes) / float64(total)
+		}
 	}
 	spread(len(w.w), func(lo, hi int) {
 		for k, s := range ts {
@@ -258,18 +270,7 @@ func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
 			w.b[c] += mu[k] * v
 		}
 	}
-	return w, roundStats(st, total)
-}
-
-// roundStats returns st with a round of mixing of the given mistakes.
-func roundStats(st Stats, mistakes int) Stats {
-	st = st.clone()
-	st.Epochs++
-	st.Mistakes += mistakes
-	st.EpochMistakes = append(st.EpochMistakes, mistakes)
-	st.Converged = mistakes == 0
-	st.EpochLoss, st.EpochAccuracy = nil, nil
-	return st
+	return w, st
 }
 
 // spread calls f on parts [lo, hi) of [0, n), spreading large n over the
@@ -298,6 +299,9 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 	if len(X) == 0 || len(X) != len(y) {
 		return fmt.Errorf("perceptron: FitShards of %d shards of rows and %d of labels, want as many, at least one", len(X), len(y))
 	}
+	// The run trains a copy of m without its model, which m then becomes:
+	// Mix replaces the model of the run, and the settings are m's.
+	var run shard
 	var labels []float64
 	var epochs int
 	switch m := m.(type) {
@@ -305,20 +309,23 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		if m == nil {
 			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
 		}
-		labels, epochs = m.Labels, m.Epochs
+		p := *m
+		p.m, p.classes, p.stats = table{}, nil, Stats{}
+		run, labels, epochs = &p, m.Labels, m.Epochs
 	case *Averaged:
 		if m == nil {
 			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
 		}
-		labels, epochs = m.Labels, m.Epochs
+		a := *m
+		a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = table{}, table{}, 0, 0, nil, Stats{}
+		run, labels, epochs = &a, m.Labels, m.Epochs
 	default:
 		return fmt.Errorf("perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
 	}
-	if epochs < 0 {
-		return fmt.Errorf("perceptron: Epochs is %d, want >= 0", epochs)
-	}
-	if epochs == 0 {
-		epochs = defaultEpochs
+	// Epochs is checked here, the other settings by each Learn.
+	s, err := settings{epochs: epochs}.resolve(0, 1)
+	if err != nil {
+		return err
 	}
 	if labels == nil {
 		var all []float64
@@ -348,14 +355,10 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		}
 		sets[k], rows = ds, rows+ds.n
 	}
-	if _, ok := m.(*Averaged); ok && epochs > maxCount/rows {
-		return errTooManyVisits(epochs, rows)
+	if _, ok := m.(*Averaged); ok && s.epochs > maxCount/rows {
+		return errTooManyVisits(s.epochs, rows)
 	}
-	// The run trains a model of its own, which m takes at the end. The
-	// shards' parts have tables of their own, so that Mix can replace the
-	// model's.
-	run := freshShard(m, labels)
-	for round := 1; round <= epochs; round++ {
+	for round := 1; round <= s.epochs; round++ {
 		shards := make([]Classifier, len(X))
 		errs := make([]error, len(X))
 		parallel(len(X), func() func(int) {
@@ -380,24 +383,9 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 	}
 	switch m := m.(type) {
 	case *Perceptron:
-		s := run.(*Perceptron)
-		m.m, m.classes, m.stats = s.m, s.classes, s.stats
+		*m = *run.(*Perceptron)
 	case *Averaged:
-		s := run.(*Averaged)
-		m.w, m.sum, m.ahead, m.visits, m.classes, m.stats = s.w, s.sum, s.ahead, s.visits, s.classes, s.stats
+		*m = *run.(*Averaged)
 	}
 	return nil
-}
-
-// freshShard returns a copy of m, a Perceptron or an Averaged, with its
-// settings but no model, OnUpdate or Stop, and the classes labels.
-func freshShard(m Classifier, labels []float64) shard {
-	if a, ok := m.(*Averaged); ok {
-		c := *a
-		c.OnUpdate, c.Stop, c.Labels, c.w, c.sum, c.ahead, c.visits, c.classes, c.stats = nil, nil, labels, table{}, table{}, 0, 0, nil, Stats{}
-		return &c
-	}
-	c := *m.(*Perceptron)
-	c.OnUpdate, c.Stop, c.Labels, c.m, c.classes, c.stats = nil, nil, labels, table{}, nil, Stats{}
-	return &c
 }

@@ -27,13 +27,12 @@ type move struct {
 
 // judge returns the update that the rule makes at a row of class c whose
 // scores are s, the row's loss, the perceptron criterion, and whether the
-// row is a mistake. With two classes, one
-// score, a row of label y, -1 for the first class and +1 for the second,
-// is a mistake if y·s <= 0, and moves the score by rate·y. With more, a
-// row of class c is a mistake unless its score is greater than every
-// other, and moves score c up and the other greatest score, the first of
-// those if several tie, down, each by rate (Collins, 2002; Crammer and
-// Singer, 2003).
+// row is a mistake. With two classes, one score, a row of label y, -1 for
+// the first class and +1 for the second, is a mistake if y·s <= 0, and
+// moves the score by rate·y. With more, a row of class c is a mistake
+// unless its score is greater than every other, and moves score c up and
+// the other greatest score, the first of those if several tie, down, each
+// by rate (Collins, 2002; Crammer and Singer, 2003).
 func judge(s []float64, c int, rate float64) (move, float64, bool) {
 	if len(s) == 1 {
 		y := float64(2*c - 1)
@@ -77,15 +76,19 @@ type hypothesis interface {
 	// fits reports whether the update mv on x keeps the hypothesis
 	// finite, for Learn, which must not change it otherwise.
 	fits(x *vec, mv move) bool
+
+	// update describes the hypothesis after an update, for OnUpdate.
+	update() Update
 }
 
 // rule is the perceptron's rule as a learner of a hypothesis on a data
 // set. Perceptron, Pocket, Averaged, Voted and Kernel all train by it,
 // and differ in what they keep of the run: kept, if not nil, is called at
 // each mistake, before the update, with the row and its index, the number
-// of visits of the run before it, and the update. The hypothesis at a call of kept is
-// thus the one that every visit since the previous call used. If kept
-// returns an error, the visit returns it and makes no update.
+// of visits of the run before it, and the update. The hypothesis at a
+// call of kept is thus the one that every visit since the previous call
+// used. If kept returns an error, the visit returns it and makes no
+// update.
 type rule struct {
 	ds   *dataset
 	h    hypothesis
@@ -104,11 +107,8 @@ type rule struct {
 	// finite row of a weight table is left for the check of the weights.
 	finiteScores bool
 
-	// at is the position in the order of the visit of the last error.
-	at int
-
-	// loss is the training loss of the epoch so far.
-	loss float64
+	at   int     // the position in the order of the visit of the last error
+	loss float64 // the training loss of the epoch so far
 }
 
 func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
@@ -129,12 +129,7 @@ func (r *rule) epochLoss() float64 {
 	return loss
 }
 
-func (r *rule) update() Update {
-	if r.t != nil {
-		return Update{Weights: r.t.w, Biases: r.t.b}
-	}
-	return r.h.(interface{ update() Update }).update()
-}
+func (r *rule) update() Update { return r.h.update() }
 
 // visits visits every row once, in order, or in index order if order is
 // nil, t0 being the number of visits of the run before. In a random order

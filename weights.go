@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -112,9 +113,11 @@ func (l *table) fits(x *vec, mv move) bool {
 	return ok
 }
 
+func (l *table) update() Update { return Update{Weights: l.w, Biases: l.b} }
+
 // clone returns a copy of l that shares nothing with it.
 func (l *table) clone() table {
-	return table{w: append([]float64(nil), l.w...), b: append([]float64(nil), l.b...), noBias: l.noBias}
+	return table{w: slices.Clone(l.w), b: slices.Clone(l.b), noBias: l.noBias}
 }
 
 // set makes l a copy of m, of the same shape.
@@ -146,13 +149,7 @@ func gemvT(dst, w, x []float64, S int) {
 
 // weights returns copies of the weights and biases of l, or nil, nil if
 // it is not fitted.
-func (l *table) weights() (w, b []float64) {
-	if !l.fitted() {
-		return nil, nil
-	}
-	c := l.clone()
-	return c.w, c.b
-}
+func (l *table) weights() (w, b []float64) { return slices.Clone(l.w), slices.Clone(l.b) }
 
 // predict returns the class that l chooses for x, panicking as fitted and
 // checkLength do: on dense x of a table of two classes at the cost of the
@@ -184,13 +181,12 @@ type predictor struct {
 	div     float64 // what ScoreRows divides the scores by, or 0 for 1
 }
 
-// fitted returns p, panicking in the manner of gonum if the model has not
-// been fitted; method names the caller in the message.
-func (p predictor) fitted(method string) predictor {
+// fitted panics in the manner of gonum if the model has not been fitted;
+// method names the caller in the message.
+func (p predictor) fitted(method string) {
 	if p.scores == nil {
 		panic("perceptron: " + method + " called before Fit")
 	}
-	return p
 }
 
 // checkLength panics in the manner of gonum if x has not length d.
@@ -222,9 +218,7 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 			s := dst[i*p.S : i*p.S+p.S]
 			p.scores(s, x)
 			if p.div != 0 {
-				for c := range s {
-					s[c] /= p.div
-				}
+				divided(s, p.div)
 			}
 		}
 	})

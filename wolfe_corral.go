@@ -282,11 +282,8 @@ func (np *nearest) finish() error {
 	if err != nil {
 		return err
 	}
-	nw := floats.Norm(np.p, 2)
-	if np.aug != 0 {
-		nw = np.norm()
-	}
-	np.lower = geometric(m, nw)
+	// Without the augmented coordinate pc is 0, and the norm that of p.
+	np.lower = geometric(m, np.norm())
 	// The margin of a hyperplane cannot exceed the margin of the data;
 	// where rounding says otherwise, the attained margin is the better
 	// upper bound.
