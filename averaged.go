@@ -98,23 +98,13 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	g := make([]float64, ds.n*S)
 	r := newRule(ds, &w, S, s.rate)
 	r.kept = func(_ *vec, i, t int, mv move) error {
-		a := float64(t) * mv.step
-		g[i*S+mv.up] += a
-		if mv.down >= 0 {
-			g[i*S+mv.down] -= a
-		}
+		addStep(g[i*S:], mv.up, mv.down, float64(t)*mv.step)
 		return nil
 	}
-	var validate func() float64
-	if val != nil {
-		epochs := 0
-		validate = func() float64 {
-			epochs++
-			sum := sums(ds, &w, g, epochs*ds.n)
-			return accuracy(val, sum.scoresOf)
-		}
-	}
-	stats, err := s.run(ds, r, validate)
+	stats, err := s.run(ds, r, val, func(epoch int) func([]float64, vec) {
+		sum := sums(ds, &w, g, epoch*ds.n)
+		return sum.scoresOf
+	})
 	if err != nil {
 		return err
 	}
@@ -328,7 +318,7 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return wrap("Averaged", err)
 	}
-	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, s.Stop.stop()
+	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, (*Stop)(s.Stop)
 	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, m.Ahead, m.Visits, m.Classes, st
 	return nil
 }

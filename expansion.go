@@ -36,15 +36,6 @@ type terms struct {
 	removed  int // the visit of the last removal by Budget, or 0
 }
 
-// addStep adds a to s[up] and, if down is not -1, takes it from s[down]:
-// what a mistake of step a adds to a sum per score.
-func addStep(s []float64, up, down int, a float64) {
-	s[up] += a
-	if down >= 0 {
-		s[down] -= a
-	}
-}
-
 // drop removes a mistake drawn from rnd, as Budget asks, and returns it.
 func (h *terms) drop(rnd *rand.Rand) mistake {
 	j := rnd.IntN(len(h.mistakes))

@@ -133,9 +133,9 @@ type learner interface {
 // run is the epoch loop of every classifier's Fit. For each epoch it
 // visits every row of ds through l, in index order, or, if s.rnd is set,
 // in a fresh random order. It stops after the first epoch with no mistake,
-// after s.epochs epochs, or as s.stop says, measuring the accuracy of
-// each epoch, with validation, with validate.
-func (s *settings) run(ds *dataset, l learner, validate func() float64) (Stats, error) {
+// after s.epochs epochs, or as s.stop says, measuring the accuracy on val,
+// if not nil, of the scores that validate returns after each epoch.
+func (s *settings) run(ds *dataset, l learner, val *dataset, validate func(epoch int) func(dst []float64, x vec)) (Stats, error) {
 	// In index order there is no order to hold: the page faults of n
 	// fresh ints can cost as much as an epoch.
 	var order []int
@@ -168,8 +168,8 @@ func (s *settings) run(ds *dataset, l learner, validate func() float64) (Stats, 
 		st.EpochMistakes = append(st.EpochMistakes, mistakes)
 		measure := min(l.epochLoss(), math.MaxFloat64) // an overflow is no JSON number
 		st.EpochLoss = append(st.EpochLoss, measure)
-		if validate != nil {
-			measure = validate()
+		if val != nil {
+			measure = accuracy(val, validate(st.Epochs))
 			st.EpochAccuracy = append(st.EpochAccuracy, measure)
 		}
 		if mistakes == 0 {

@@ -271,12 +271,8 @@ type stopJSON struct {
 	Validation float64 `json:"validation"`
 }
 
-func stopToJSON(s *Stop) *stopJSON { return (*stopJSON)(s) }
-
-func (j *stopJSON) stop() *Stop { return (*Stop)(j) }
-
 func (s settings) json(labels []float64) settingsJSON {
-	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels, Stop: stopToJSON(s.stop)}
+	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels, Stop: (*stopJSON)(s.stop)}
 }
 
 // check returns an error if the settings are not valid for a model of S
@@ -287,7 +283,7 @@ func (j *settingsJSON) check(d, S int) error {
 			return err
 		}
 	}
-	_, err := settings{epochs: j.Epochs, rate: j.Rate, w0: j.InitWeights, stop: j.Stop.stop()}.resolve(d, S)
+	_, err := settings{epochs: j.Epochs, rate: j.Rate, w0: j.InitWeights, stop: (*Stop)(j.Stop)}.resolve(d, S)
 	return err
 }
 

@@ -77,13 +77,7 @@ type Kernel struct {
 // kernel parameter is not valid, or if a score, a coefficient or a bias
 // is not finite, as when the kernel values or Rate are huge; it checks X
 // before any visit. A failed Fit leaves the Kernel as it was.
-func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
-	ds, err := newDataset(X, y, k.Labels)
-	if err != nil {
-		return err
-	}
-	return k.fit(ds, k.Rand)
-}
+func (k *Kernel) Fit(X mat.Matrix, y []float64) error { return fitData(k, X, y, k.Labels) }
 
 // fit is Fit on the data set ds, shuffling with rnd and drawing from it.
 func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
@@ -101,14 +95,10 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 	}
 	t := newTrainer(ds, &s, kn, k.Budget)
 	defer t.close()
-	var validate func() float64
-	if val != nil {
-		validate = func() float64 {
-			m := t.model()
-			return accuracy(val, func(dst []float64, x vec) { m.scoresOf(dst, x, k.Prediction) })
-		}
-	}
-	stats, err := s.run(ds, t, validate)
+	stats, err := s.run(ds, t, val, func(int) func([]float64, vec) {
+		m := t.model()
+		return func(dst []float64, x vec) { m.scoresOf(dst, x, k.Prediction) }
+	})
 	if err != nil {
 		return err
 	}
@@ -241,15 +231,8 @@ func (k *Kernel) PredictRows(dst []float64, X mat.Matrix) []float64 {
 // whose kernel values with a support vector come from one matrix-vector
 // product, spread over the workers.
 func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)) {
-	r, c := X.Dims()
 	m, mode := k.m, k.Prediction
-	if c != m.d {
-		panic(fmt.Sprintf("perceptron: X has %d columns, want %d", c, m.d))
-	}
-	xs, err := rowsOf(X)
-	if err != nil {
-		panic(err)
-	}
+	r, xs := rowsFor(X, m.d)
 	parallel((r+blockRows-1)/blockRows, func() func(int) {
 		u := m.vectors()
 		bx := newRows(m.d, blockRows, xs.sparse())
@@ -378,7 +361,7 @@ func (k Kernel) MarshalJSON() ([]byte, error) {
 	if err := check(); err != nil {
 		return marshal("Kernel", true, check, nil, nil, nil)
 	}
-	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels, Stop: stopToJSON(k.Stop)}
+	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels, Stop: (*stopJSON)(k.Stop)}
 	return marshal("Kernel", true, check, s, k.m.json(), &k.stats)
 }
 
@@ -396,7 +379,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias, Labels: s.Labels, Stop: s.Stop.stop()}
+	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias, Labels: s.Labels, Stop: (*Stop)(s.Stop)}
 	if s.Func != nil {
 		set.Func, err = s.Func.kernelFunc()
 	}

@@ -132,11 +132,7 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 		return err
 	}
 	m := newTable(ds.d, scores(ds.classes), s.w0, s.noBias)
-	var validate func() float64
-	if val != nil {
-		validate = func() float64 { return accuracy(val, m.scoresOf) }
-	}
-	stats, err := s.run(ds, newRule(ds, &m, len(m.b), s.rate), validate)
+	stats, err := s.run(ds, newRule(ds, &m, len(m.b), s.rate), val, func(int) func([]float64, vec) { return m.scoresOf })
 	if err != nil {
 		return err
 	}
@@ -247,7 +243,7 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, s.Stop.stop()
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, (*Stop)(s.Stop)
 	p.m, p.classes, p.stats = t, m.Classes, st
 	return nil
 }

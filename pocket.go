@@ -90,16 +90,10 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 		pk.e = c.first(&m, -1)
 		r.kept, last = pk.exact(c, &m)
 	}
-	var validate func() float64
-	if val != nil {
-		epochs := 0
-		validate = func() float64 {
-			epochs++
-			last(epochs * ds.n)
-			return accuracy(val, pk.l.scoresOf)
-		}
-	}
-	stats, err := s.run(ds, r, validate)
+	stats, err := s.run(ds, r, val, func(epoch int) func([]float64, vec) {
+		last(epoch * ds.n)
+		return pk.l.scoresOf
+	})
 	if err != nil {
 		return err
 	}
@@ -277,7 +271,7 @@ func (p *Pocket) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Ratchet, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, *s.Ratchet, s.Stop.stop()
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Ratchet, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, *s.Ratchet, (*Stop)(s.Stop)
 	p.m, p.classes, p.stats = t, m.Classes, st
 	return nil
 }

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -108,11 +106,8 @@ func (m *expansion) combine(dst, k []float64, p Prediction) float64 {
 		dst[0] = floats.Dot(m.last, k) + m.beta*m.h.sums[0]
 		return 1
 	}
-	if u := len(k); u > 0 {
-		blas64.Gemv(blas.Trans, 1,
-			blas64.General{Rows: u, Cols: S, Stride: S, Data: m.last},
-			blas64.Vector{N: u, Inc: 1, Data: k},
-			0, blas64.Vector{N: S, Inc: 1, Data: dst})
+	if len(k) > 0 {
+		gemvT(dst, m.last, k, S)
 	}
 	floats.AddScaled(dst, m.beta, m.h.sums)
 	return 1

@@ -25,6 +25,15 @@ type move struct {
 	step     float64
 }
 
+// addStep adds a to s[up] and, if down is not -1, takes it from s[down]:
+// what a mistake of step a adds to a sum per score.
+func addStep(s []float64, up, down int, a float64) {
+	s[up] += a
+	if down >= 0 {
+		s[down] -= a
+	}
+}
+
 // judge returns the update that the rule makes at a row of class c whose
 // scores are s, the row's loss, the perceptron criterion, and whether the
 // row is a mistake. With two classes, one score, a row of label y, -1 for

@@ -117,18 +117,12 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	var made []mistakeAt
 	r := newRule(ds, &w, S, s.rate)
 	r.kept = nv.keep(&made, 0)
-	var validate func() float64
-	if val != nil {
-		epochs := 0
-		validate = func() float64 {
-			epochs++
-			so := start()
-			so.moves = nv.moves
-			so.record(ds, made, s.rate, epochs*ds.n)
-			return accuracy(val, so.scores)
-		}
-	}
-	stats, err := s.run(ds, r, validate)
+	stats, err := s.run(ds, r, val, func(epoch int) func([]float64, vec) {
+		so := start()
+		so.moves = nv.moves
+		so.record(ds, made, s.rate, epoch*ds.n)
+		return so.scores
+	})
 	if err != nil {
 		return err
 	}
@@ -407,7 +401,7 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	if err := nv.load(&m, st.Mistakes); err != nil {
 		return wrap("Voted", err)
 	}
-	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.Labels, v.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, s.Stop.stop()
+	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.Labels, v.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, (*Stop)(s.Stop)
 	nv.copySettings(v)
 	*v = nv
 	return nil

@@ -251,14 +251,7 @@ const rowChunk = 256
 // not have d columns, or if X is a mat.RowNonZeroDoer whose elements are
 // not valid.
 func eachRow(X mat.Matrix, d int, newF func() func(i int, x vec)) {
-	r, c := X.Dims()
-	if c != d {
-		panic(fmt.Sprintf("perceptron: X has %d columns, want %d", c, d))
-	}
-	xs, err := rowsOf(X)
-	if err != nil {
-		panic(err)
-	}
+	r, xs := rowsFor(X, d)
 	if r <= rowChunk {
 		f := newF()
 		for i := range r {
@@ -274,6 +267,21 @@ func eachRow(X mat.Matrix, d int, newF func() func(i int, x vec)) {
 			}
 		}
 	})
+}
+
+// rowsFor returns the number of rows of X and the rows, as rowsOf reads
+// them, for a model of d features. It panics if X does not have d
+// columns, or if X is a mat.RowNonZeroDoer whose elements are not valid.
+func rowsFor(X mat.Matrix, d int) (int, *rows) {
+	r, c := X.Dims()
+	if c != d {
+		panic(fmt.Sprintf("perceptron: X has %d columns, want %d", c, d))
+	}
+	xs, err := rowsOf(X)
+	if err != nil {
+		panic(err)
+	}
+	return r, xs
 }
 
 // rowsDst returns dst, or a new slice of length n if dst is nil,
