@@ -343,6 +343,14 @@ func (t *trainer) change(ch change, p int) {
 // spreadTo adds the change ch, of kernel values k with the rows r, to
 // their scores.
 func (t *trainer) spreadTo(r []int, k []float64, ch *change) {
+	if t.S == 1 {
+		// A plain add: this loop runs for every row left in the block at
+		// every change, and addStep's slicing costs there.
+		for q, i := range r {
+			t.f[i] += ch.delta * k[q]
+		}
+		return
+	}
 	for q, i := range r {
 		addStep(t.f[i*t.S:], ch.class, ch.down, ch.delta*k[q])
 	}
