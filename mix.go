@@ -278,10 +278,6 @@ func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
 // them.
 func spread(n int, f func(lo, hi int)) {
 	const part = 1 << 16
-	if n <= part {
-		f(0, n)
-		return
-	}
 	parallel((n+part-1)/part, func() func(int) {
 		return func(b int) { f(b*part, min(n, (b+1)*part)) }
 	})

@@ -23,8 +23,13 @@ func workers() int { return runtime.GOMAXPROCS(0) }
 // every call has returned. Each goroutine takes its work function from
 // newWork, called once on it, so that the function can hold scratch space
 // of its own. If a call panics, parallel panics with its value on the
-// caller's goroutine.
+// caller's goroutine. A single call runs on the caller's goroutine, with
+// no pool.
 func parallel(n int, newWork func() func(i int)) {
+	if n == 1 {
+		newWork()(0)
+		return
+	}
 	p := newPool(min(workers(), n), func() any { return newWork() })
 	defer p.close()
 	b := &batch{n: n, work: func(i int, work any) { work.(func(int))(i) }}

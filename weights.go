@@ -252,13 +252,6 @@ const rowChunk = 256
 // not valid.
 func eachRow(X mat.Matrix, d int, newF func() func(i int, x vec)) {
 	r, xs := rowsFor(X, d)
-	if r <= rowChunk {
-		f := newF()
-		for i := range r {
-			f(i, xs.row(i))
-		}
-		return
-	}
 	parallel((r+rowChunk-1)/rowChunk, func() func(int) {
 		f := newF()
 		return func(b int) {
