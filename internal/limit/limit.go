@@ -1,0 +1,69 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package limit runs a program under a lowered limit of address space
+// (RLIMIT_AS, as ulimit -v sets it), for the tests of this module's
+// memory contract: a size beyond the memory must end in an error, and
+// never in a fatal error of Go's allocator.
+package limit
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+// Result is what a program run under a limit did.
+type Result struct {
+	Stdout, Stderr []byte
+	Code           int           // the exit status, or -1 if a signal ended it
+	Elapsed        time.Duration // the wall time it took
+}
+
+// Fatal reports whether the program ended in a fatal error of Go's
+// runtime, such as "fatal error: out of memory", or a panic.
+func (r *Result) Fatal() bool {
+	return bytes.Contains(r.Stderr, []byte("fatal error:")) ||
+		bytes.Contains(r.Stderr, []byte("goroutine ")) && bytes.Contains(r.Stderr, []byte("panic"))
+}
+
+// Supported reports whether Run can lower the limit here: on Linux, with
+// a POSIX shell, and without the race detector.
+func Supported() bool {
+	if runtime.GOOS != "linux" || race {
+		return false
+	}
+	_, err := exec.LookPath("sh")
+	return err == nil
+}
+
+// Run runs name with args, its standard input in, and the environment
+// env added to this process's, under a limit of kib KiB of address space
+// that a shell sets before it executes the program. It gives up after
+// timeout. The error is about running it at all, not its exit status.
+func Run(timeout time.Duration, kib int, in []byte, env []string, name string, args ...string) (*Result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	sh := append([]string{"-c", `ulimit -v "$0" && exec "$@"`, strconv.Itoa(kib), name}, args...)
+	cmd := exec.CommandContext(ctx, "sh", sh...)
+	cmd.Env = append(cmd.Environ(), env...)
+	cmd.Stdin = bytes.NewReader(in)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := &Result{Stdout: out.Bytes(), Stderr: errb.Bytes(), Elapsed: time.Since(start)}
+	if ctx.Err() != nil {
+		return r, fmt.Errorf("%s did not end within %v", name, timeout)
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.Code = ee.ExitCode()
+		err = nil
+	}
+	return r, err
+}

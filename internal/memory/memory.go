@@ -1,0 +1,97 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package memory is the memory budget of this module's packages: what
+// they check a size against before they allocate it, so that a size read
+// from data, a file or a model becomes an error instead of a fatal error
+// of Go's allocator, which no program can recover from.
+//
+// The budget is the least of the room that Go's memory limit
+// (runtime/debug.SetMemoryLimit, or GOMEMLIMIT) leaves, which the caller
+// sets, and of two bounds no allocation can pass: the room the process's
+// limit of address space (RLIMIT_AS, ulimit -v) leaves, and the machine's
+// memory and swap together, beyond which Linux refuses any one
+// allocation. The two bounds are read from the operating system where it
+// offers them (Linux); elsewhere only Go's memory limit counts.
+package memory
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+// goLimit names Go's memory limit as the bound of Room.
+const goLimit = "left under Go's memory limit"
+
+// Room returns the bytes that the process may still allocate, +Inf if
+// nothing bounds them, and the limit that bounds them, in words that
+// follow the figure: "left under Go's memory limit".
+func Room() (room float64, limit string) {
+	room, limit = osRoom()
+	if lim := debug.SetMemoryLimit(-1); lim != math.MaxInt64 {
+		if r := float64(lim) - goMemory(); r < room {
+			room, limit = max(r, 0), goLimit
+		}
+	}
+	return room, limit
+}
+
+// Check returns nil if need more bytes fit in Room, and otherwise an
+// error that gives the bytes needed and the room left, and the limit that
+// bounds it. If Go's memory limit is what refuses, it collects the
+// garbage once and looks again, since the memory Go holds counts garbage
+// not yet collected.
+func Check(need float64) error {
+	room, limit := Room()
+	if need <= room {
+		return nil
+	}
+	if limit == goLimit {
+		runtime.GC()
+		if room, limit = Room(); need <= room {
+			return nil
+		}
+	}
+	return &Error{Need: need, Room: room, Limit: limit}
+}
+
+// Error is what Check returns: an allocation of Need bytes that the Room
+// left by the Limit does not hold.
+type Error struct {
+	Need, Room float64
+	Limit      string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("needs %s of memory, more than the %s %s", Bytes(e.Need), Bytes(e.Room), e.Limit)
+}
+
+// goMemory returns the bytes that count toward Go's memory limit: all
+// that the runtime has mapped, less what it has returned to the system.
+func goMemory() float64 {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	metrics.Read(s)
+	return float64(s[0].Value.Uint64()) - float64(s[1].Value.Uint64())
+}
+
+// Bytes returns b in the binary unit that a reader takes in at a glance:
+// "512 B", "1.5 KiB", "8.0 TiB".
+func Bytes(b float64) string {
+	if b < 1024 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	k := -1
+	for b >= 1024 && k < len(units)-1 {
+		b /= 1024
+		k++
+	}
+	return fmt.Sprintf("%.1f %s", b, units[k])
+}

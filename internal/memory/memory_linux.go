@@ -1,0 +1,48 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package memory
+
+import (
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// osRoom returns the room that the limit of address space leaves, or the
+// machine's memory and swap if they are less, and which it is: Linux's
+// default overcommit refuses an allocation larger than both together.
+func osRoom() (float64, string) {
+	room, limit := math.Inf(1), ""
+	var si syscall.Sysinfo_t
+	if syscall.Sysinfo(&si) == nil {
+		room = float64(si.Totalram+si.Totalswap) * float64(si.Unit)
+		limit = "of memory and swap that the machine has"
+	}
+	var lim syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_AS, &lim) != nil || lim.Cur == math.MaxUint64 {
+		return room, limit
+	}
+	if r := float64(lim.Cur) - addressSpace(); r < room {
+		room, limit = max(r, 0), "left under the limit of address space (ulimit -v)"
+	}
+	return room, limit
+}
+
+// addressSpace returns the bytes of address space the process holds, the
+// first field of /proc/self/statm in pages, or +Inf if it cannot tell.
+func addressSpace() float64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return math.Inf(1)
+	}
+	f, _, _ := strings.Cut(string(b), " ")
+	pages, err := strconv.ParseUint(f, 10, 64)
+	if err != nil {
+		return math.Inf(1)
+	}
+	return float64(pages) * float64(os.Getpagesize())
+}
