@@ -1,0 +1,72 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
+)
+
+// The kinds of error that a caller may need to tell apart. The errors of
+// the package wrap one of them, where one applies, under a message of
+// their own that names the row, the value or the member at fault: test
+// them with errors.Is. The panics of the prediction methods are such
+// errors too.
+var (
+	// ErrNotFitted is the kind of the errors and panics of a classifier
+	// used before a Fit, a Learn or a load gave it a model.
+	ErrNotFitted = errors.New("perceptron: not fitted")
+
+	// ErrShape is the kind of the errors and panics of data whose
+	// dimensions do not match: rows of the wrong width, labels of the
+	// wrong length.
+	ErrShape = errors.New("perceptron: dimension mismatch")
+
+	// ErrNonFinite is the kind of the errors of a NaN or an infinity in
+	// data, labels or settings, or of a model whose weights would pass
+	// the largest float64.
+	ErrNonFinite = errors.New("perceptron: NaN or infinite value")
+
+	// ErrFormat is the kind of the errors of loading what is not a saved
+	// classifier, or one that is malformed.
+	ErrFormat = errors.New("perceptron: not a saved classifier")
+
+	// ErrNotConverged is the kind of the error of a computation that did
+	// not reach its tolerance within its iterations.
+	ErrNotConverged = errors.New("perceptron: not converged")
+
+	// ErrTooLarge is the kind of the errors of a size that does not fit
+	// in the memory left to the process: what Go's memory limit
+	// (runtime/debug.SetMemoryLimit, GOMEMLIMIT) leaves, and on Linux also
+	// the limit of address space and the machine's memory and swap.
+	ErrTooLarge = errors.New("perceptron: too large for the memory")
+)
+
+// kindError is an error of a kind: its own message, and the kind and the
+// error it wraps, if any.
+type kindError struct {
+	err  error
+	kind error
+}
+
+func (e *kindError) Error() string   { return e.err.Error() }
+func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
+
+// errorf returns an error of the kind with the message of
+// fmt.Errorf(format, args...), which also wraps what %w marks.
+func errorf(kind error, format string, args ...any) error {
+	return &kindError{fmt.Errorf(format, args...), kind}
+}
+
+// checkMemory returns an error of kind ErrTooLarge, saying that what needs
+// need bytes, if they do not fit in the memory left.
+func checkMemory(what string, need float64) error {
+	if err := memory.Check(need); err != nil {
+		return errorf(ErrTooLarge, "perceptron: %s %v", what, err)
+	}
+	return nil
+}
