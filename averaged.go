@@ -85,6 +85,10 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	if s.epochs > maxCount/ds.n {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
+	// The weights, their sum, a sum for each validation, and g.
+	if err := s.needs(ds, 3*ds.model()+float64(ds.n*S)); err != nil {
+		return err
+	}
 	ds, val, err := s.holdOut(ds)
 	if err != nil {
 		return err
@@ -166,6 +170,9 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 	S := scores(ds.classes)
 	fresh := !a.w.fitted()
 	if fresh {
+		if err := s.needs(ds, 2*ds.model()); err != nil {
+			return err
+		}
 		a.w = newTable(ds.d, S, s.w0, s.noBias)
 		a.sum = newTable(ds.d, S, nil, s.noBias)
 		a.classes = ds.classes

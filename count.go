@@ -77,10 +77,22 @@ func (l *rowList) row(ds *dataset, p int) vec {
 // time.
 const countChunk = 16
 
+// counterSize returns the number of candidates that a counter on the rows
+// of ds counts together.
+func counterSize(ds *dataset, S int) int { return min(countBatch, max(1, countCopies/(ds.d*S))) }
+
+// counterWords returns the most words that a counter on the rows of ds
+// holds: its candidates' tables, their margins, its lists of rows, and
+// the copies of the rows at their fronts.
+func counterWords(ds *dataset, S int) float64 {
+	size := float64(counterSize(ds, S))
+	return size*(ds.model()+float64(ds.n)) + 3*float64(ds.n) + ds.words()
+}
+
 // newCounter returns a counter for candidates of S scores on the rows of
 // ds.
 func newCounter(ds *dataset, S int) *counter {
-	size := min(countBatch, max(1, countCopies/(ds.d*S)))
+	size := counterSize(ds, S)
 	c := &counter{
 		ds:       ds,
 		lists:    make([]rowList, len(ds.classes)),

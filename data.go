@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // dataset is a training set: rows of checked shape, and their labels as
@@ -32,10 +34,42 @@ type dataset struct {
 
 // maxElements is the most weights, or elements of another array that a
 // model holds per feature and class, that a model may have: 2^45
-// float64s, the 2^48 bytes that the runtime can address at most. A model
-// within it may still not fit in the machine's memory, which the library
-// does not read: Go's allocator then ends the program.
+// float64s, the 2^48 bytes that the runtime can address at most. Within
+// it, needs checks what a model takes against the memory left.
 const maxElements = 1 << 45
+
+// words returns the words, float64s and ints of 8 bytes, that a copy of
+// the rows takes in a store: n·d for dense rows, and for sparse rows a
+// column and a value per element and a start per row.
+func (r *rows) words() float64 {
+	if r.sparse() {
+		return 2*float64(r.ptr[r.n]-r.ptr[0]) + float64(r.n+1)
+	}
+	return float64(r.n) * float64(r.d)
+}
+
+// model returns the words of a weight table of a model of ds: S·d
+// weights and S biases.
+func (ds *dataset) model() float64 {
+	return float64(scores(ds.classes)) * float64(ds.d+1)
+}
+
+// needs returns an error of kind ErrTooLarge if what a training run on ds
+// holds at once does not fit in the memory left: words, besides the order
+// of a shuffle and the copy of the rows that a Stop's Validation trains
+// on. The run checks it before it allocates any of them.
+func (s *settings) needs(ds *dataset, words float64) error {
+	if s.rnd != nil {
+		words += float64(ds.n)
+	}
+	if s.stop != nil && s.stop.Validation > 0 {
+		words += ds.words()
+	}
+	if err := memory.Check(8 * words); err != nil {
+		return tooLarge(err, "a model of %d classes on %d columns, trained on %d rows,", len(ds.classes), ds.d, ds.n)
+	}
+	return nil
+}
 
 // newDataset checks the shape of X and the labels y and returns them as a
 // dataset whose classes are known, sorted, if known is not nil, and those

@@ -7,8 +7,6 @@ package perceptron
 import (
 	"errors"
 	"fmt"
-
-	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // The kinds of error that a caller may need to tell apart. The errors of
@@ -62,11 +60,9 @@ func errorf(kind error, format string, args ...any) error {
 	return &kindError{fmt.Errorf(format, args...), kind}
 }
 
-// checkMemory returns an error of kind ErrTooLarge, saying that what needs
-// need bytes, if they do not fit in the memory left.
-func checkMemory(what string, need float64) error {
-	if err := memory.Check(need); err != nil {
-		return errorf(ErrTooLarge, "perceptron: %s %v", what, err)
-	}
-	return nil
+// tooLarge returns err, of memory.Check, as an error of kind ErrTooLarge
+// about what the format and args describe. The callers format only when
+// the check fails: formatting allocates.
+func tooLarge(err error, format string, args ...any) error {
+	return errorf(ErrTooLarge, "perceptron: "+format+" %v", append(args, err)...)
 }

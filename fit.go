@@ -254,5 +254,7 @@ func (s settings) learnOn(ds *dataset, fitted bool, d, visits int) (settings, er
 	if _, err := addCount(visits, ds.n); err != nil {
 		return s, err
 	}
-	return s.resolve(ds.d, scores(ds.classes))
+	s, err := s.resolve(ds.d, scores(ds.classes))
+	s.stop = nil // checked, but Learn does not stop
+	return s, err
 }

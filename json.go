@@ -16,6 +16,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // Every fitted classifier saves as one JSON object of the same shape, its
@@ -42,11 +44,11 @@ const formatVersion = 1
 
 // envelope is the JSON form of a fitted classifier.
 type envelope struct {
-	Type     string          `json:"type"`
-	Version  int             `json:"version"`
-	Settings json.RawMessage `json:"settings"`
-	Model    json.RawMessage `json:"model"`
-	Stats    *statsJSON      `json:"stats,omitempty"`
+	Type     string     `json:"type"`
+	Version  int        `json:"version"`
+	Settings raw        `json:"settings"`
+	Model    raw        `json:"model"`
+	Stats    *statsJSON `json:"stats,omitempty"`
 }
 
 // statsJSON is the JSON form of Stats, whose fields it has, in order, so
@@ -146,10 +148,10 @@ func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	case (e.Stats == nil) != (typ == "OneVsRest"):
 		return Stats{}, fmt.Errorf("perceptron: saved %s with stats %v, want them for every type but OneVsRest", typ, e.Stats != nil)
 	}
-	if err := strict(e.Settings, settings); err != nil {
+	if err := decodeValid(e.Settings, settings); err != nil {
 		return Stats{}, fmt.Errorf("perceptron: saved %s's settings: %v", typ, err)
 	}
-	if err := strict(e.Model, model); err != nil {
+	if err := decodeValid(e.Model, model); err != nil {
 		return Stats{}, fmt.Errorf("perceptron: saved %s's model: %v", typ, err)
 	}
 	if e.Stats == nil {
@@ -163,58 +165,260 @@ func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 }
 
 // strict decodes the one JSON value of data into v, refusing members that
-// v does not define.
+// v does not define, members that it defines in another case, repeated
+// members, and null where v holds a value that is not a pointer, a slice
+// or a raw value. It checks the memory of every slice of numbers before
+// encoding/json decodes into it, and makes each the length of its JSON
+// array, so that decoding allocates what the numbers take, not the
+// doublings of a growing slice.
 func strict(data []byte, v any) error {
+	if err := syntax(data); err != nil {
+		return err
+	}
+	return decodeValid(data, v)
+}
+
+// decodeValid is strict on data whose syntax is known to be right, such
+// as a raw value of a valid envelope, or nil if it is missing.
+func decodeValid(data []byte, v any) error {
 	if data == nil {
 		return errors.New("missing")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	s := scanner{data: data}
+	if err := s.value(reflect.ValueOf(v).Elem()); err != nil {
 		return err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("data after the value")
-	}
-	return exactNames(data, reflect.TypeOf(v).Elem())
+	return json.Unmarshal(data, v)
 }
 
-// exactNames returns an error naming a member of the JSON object data,
-// or of an object within it, whose name is not one of t's: where
-// encoding/json matches names without regard to case, the format does
-// not.
-func exactNames(data []byte, t reflect.Type) error {
-	var m map[string]json.RawMessage
-	if t.Kind() != reflect.Struct || json.Unmarshal(data, &m) != nil {
-		return nil
+// syntax returns an error if data is not one JSON value, as a
+// json.Decoder says it.
+func syntax(data []byte) error {
+	if data == nil {
+		return errors.New("missing")
 	}
-	fields := map[string]reflect.Type{}
-	var collect func(t reflect.Type)
-	collect = func(t reflect.Type) {
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if f.Anonymous && name == "" {
-				collect(f.Type)
-				continue
-			}
-			fields[name] = f.Type
+	// Unmarshal checks the syntax of all of data before it decodes any.
+	if err := json.Unmarshal(data, &struct{}{}); err != nil {
+		var syn *json.SyntaxError
+		switch {
+		case len(bytes.TrimSpace(data)) == 0:
+			return io.EOF
+		case !errors.As(err, &syn):
+			return err
+		case strings.HasSuffix(syn.Error(), "after top-level value"):
+			return errors.New("data after the value")
+		case syn.Offset == int64(len(data)):
+			return io.ErrUnexpectedEOF
 		}
-	}
-	collect(t)
-	for k, raw := range m {
-		ft, ok := fields[k]
-		if !ok {
-			return fmt.Errorf("unknown member %.40q", k)
-		}
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if err := exactNames(raw, ft); err != nil {
-			return fmt.Errorf("%s: %v", k, err)
-		}
+		return err
 	}
 	return nil
+}
+
+// raw is a JSON value as it stands in the data that json.Unmarshal
+// decodes, which hands each value to UnmarshalJSON as a slice of its own
+// input: raw keeps that slice, where json.RawMessage copies it, and so
+// lives as long as the data.
+type raw []byte
+
+func (r *raw) UnmarshalJSON(data []byte) error {
+	*r = data
+	return nil
+}
+
+func (r raw) MarshalJSON() ([]byte, error) { return json.RawMessage(r).MarshalJSON() }
+
+// scanner walks a JSON value that is known to be valid, beside the Go
+// value it decodes into, for what strict checks and prepares.
+type scanner struct {
+	data []byte
+	i    int
+}
+
+// value checks the JSON value at s.i for v, and moves past it.
+func (s *scanner) value(v reflect.Value) error {
+	s.space()
+	c := s.data[s.i]
+	switch {
+	case reflect.PointerTo(v.Type()).Implements(unmarshalerType):
+		// Checked by its own UnmarshalJSON.
+	case v.Kind() == reflect.Pointer && c != 'n':
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		return s.value(v.Elem())
+	case v.Kind() == reflect.Struct && c == 'n':
+		return errors.New("null, want an object")
+	case v.Kind() == reflect.Struct && c == '{':
+		return s.object(v)
+	case v.Kind() == reflect.Slice && c == '[':
+		return s.array(v)
+	}
+	// A value of another type is encoding/json's to refuse.
+	s.skip()
+	return nil
+}
+
+// object checks the members of the object at s.i for the fields of the
+// struct v.
+func (s *scanner) object(v reflect.Value) error {
+	fields := jsonFields(v.Type())
+	seen := make([]bool, len(fields))
+	s.i++ // {
+	for {
+		s.space()
+		if s.data[s.i] == '}' {
+			s.i++
+			return nil
+		}
+		if s.data[s.i] == ',' {
+			s.i++
+			s.space()
+		}
+		name, err := s.name()
+		if err != nil {
+			return err
+		}
+		k := slices.IndexFunc(fields, func(f jsonField) bool { return f.name == name })
+		switch {
+		case k < 0 && !slices.ContainsFunc(fields, func(f jsonField) bool { return strings.EqualFold(f.name, name) }):
+			return unknownField(name)
+		case k < 0:
+			// encoding/json would take it, in another case.
+			return fmt.Errorf("unknown member %.40q", name)
+		case seen[k]:
+			return fmt.Errorf("member %.40q more than once", name)
+		}
+		seen[k] = true
+		s.space()
+		s.i++ // :
+		if err := s.value(v.FieldByIndex(fields[k].index)); err != nil {
+			if _, ok := err.(unknownField); ok {
+				return err
+			}
+			return fmt.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// unknownField is the error of a member that no field has, in any case,
+// as a json.Decoder that disallows unknown fields says it.
+type unknownField string
+
+func (u unknownField) Error() string { return fmt.Sprintf("json: unknown field %.40q", string(u)) }
+
+// name returns the member name at s.i, and moves past it.
+func (s *scanner) name() (string, error) {
+	start := s.i
+	s.skip()
+	b := s.data[start:s.i]
+	if !bytes.Contains(b, []byte{'\\'}) {
+		return string(b[1 : len(b)-1]), nil
+	}
+	var name string
+	err := json.Unmarshal(b, &name)
+	return name, err
+}
+
+// array checks the array at s.i for the slice v: a slice of numbers it
+// makes as long as the array, after it checks the memory; the elements of
+// a slice of anything else it checks in turn.
+func (s *scanner) array(v reflect.Value) error {
+	elem := v.Type().Elem()
+	numbers := elem.Kind() == reflect.Float64 || elem.Kind() == reflect.Int
+	s.i++ // [
+	for n := 0; ; n++ {
+		s.space()
+		if s.data[s.i] == ',' {
+			s.i++
+			s.space()
+		}
+		if s.data[s.i] == ']' {
+			s.i++
+			if !numbers {
+				return nil
+			}
+			if err := memory.Check(float64(n) * float64(elem.Size())); err != nil {
+				return tooLarge(err, "an array of %d numbers", n)
+			}
+			v.Set(reflect.MakeSlice(v.Type(), 0, n))
+			return nil
+		}
+		if numbers {
+			s.skip()
+		} else if err := s.value(reflect.New(elem).Elem()); err != nil {
+			return fmt.Errorf("element %d: %v", n, err)
+		}
+	}
+}
+
+// skip moves past the value at s.i.
+func (s *scanner) skip() {
+	depth := 0
+	for {
+		s.space()
+		switch s.data[s.i] {
+		case '"':
+			for s.i++; s.data[s.i] != '"'; s.i++ {
+				if s.data[s.i] == '\\' {
+					s.i++
+				}
+			}
+			s.i++
+		case '{', '[':
+			depth++
+			s.i++
+		case '}', ']':
+			depth--
+			s.i++
+		case ',', ':':
+			s.i++
+		default: // a number, true, false or null
+			for s.i < len(s.data) && !delimiter(s.data[s.i]) {
+				s.i++
+			}
+		}
+		if depth == 0 {
+			return
+		}
+	}
+}
+
+// space moves past white space.
+func (s *scanner) space() {
+	for s.i < len(s.data) && isSpace(s.data[s.i]) {
+		s.i++
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// delimiter reports whether c ends a number or a literal.
+func delimiter(c byte) bool { return c == ',' || c == ']' || c == '}' || c == ':' || isSpace(c) }
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// jsonField is a field of a struct that the format names: its member's
+// name, exact, and its index for FieldByIndex.
+type jsonField struct {
+	name  string
+	index []int
+}
+
+// jsonFields returns the fields of the struct type t that JSON names,
+// those of embedded structs among them.
+func jsonFields(t reflect.Type) []jsonField {
+	var fields []jsonField
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.IsExported() && !f.Anonymous && name != "-" {
+			if name == "" {
+				name = f.Name
+			}
+			fields = append(fields, jsonField{name, f.Index})
+		}
+	}
+	return fields
 }
 
 // check returns an error if s is not a description that Fit and Learn
@@ -432,20 +636,41 @@ func (f floatsJSON) MarshalJSON() ([]byte, error) {
 }
 
 func (f *floatsJSON) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return err
+	// A string of base64 has no escapes to undo: it is decoded where it
+	// stands, a chunk of whole float64s at a time, into a slice of its
+	// length.
+	s := bytes.TrimSpace(data)
+	if len(s) < 2 || s[0] != '"' || bytes.IndexByte(s, '\\') >= 0 {
+		var str string
+		if err := json.Unmarshal(data, &str); err != nil {
+			return err
+		}
+		s = []byte(str)
+	} else {
+		s = s[1 : len(s)-1]
 	}
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return err
+	enc := base64.StdEncoding
+	most := enc.DecodedLen(len(s)) / 8
+	if err := memory.Check(8 * float64(most)); err != nil {
+		return tooLarge(err, "%d float64s", most)
 	}
-	if len(b)%8 != 0 {
-		return fmt.Errorf("%d bytes of float64s, want a multiple of 8", len(b))
+	v := make(floatsJSON, 0, most)
+	var buf [6 * 1024]byte // 8 KiB of base64 makes 768 float64s
+	size := 0
+	for at := 0; at < len(s); at += 8 * 1024 {
+		n, err := enc.Decode(buf[:], s[at:min(len(s), at+8*1024)])
+		if e, ok := err.(base64.CorruptInputError); ok {
+			return base64.CorruptInputError(int64(at) + int64(e))
+		} else if err != nil {
+			return err
+		}
+		size += n
+		for k := 0; k+8 <= n; k += 8 {
+			v = append(v, math.Float64frombits(binary.LittleEndian.Uint64(buf[k:])))
+		}
 	}
-	v := make(floatsJSON, len(b)/8)
-	for i := range v {
-		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	if size%8 != 0 {
+		return fmt.Errorf("%d bytes of float64s, want a multiple of 8", size)
 	}
 	*f = v
 	return nil

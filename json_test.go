@@ -980,7 +980,12 @@ func TestPerceptronUnmarshalJSONErrors(t *testing.T) {
 	cases := append(jtEnvelopeCases(t, "Perceptron", g), jtLinearCases(t, "Perceptron", g)...)
 	cases = append(cases,
 		jtCase{r(`"labels":null`, `"labels":null,"ratchet":false`), "perceptron: saved Perceptron's settings: ratchet is Pocket's setting alone"},
-		jtCase{r(`"model":{"classes":[-1,1],"weights":[2],"biases":[0],"throughOrigin":false}`, `"model":null`), "perceptron: saved Perceptron's model: the classes [] are not at least two"},
+		jtCase{r(`"model":{"classes":[-1,1],"weights":[2],"biases":[0],"throughOrigin":false}`, `"model":null`), "perceptron: saved Perceptron's model: null, want an object"},
+		jtCase{r(`"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":null,"stop":null}`, `"settings":null`), "perceptron: saved Perceptron's settings: null, want an object"},
+		jtCase{r(`"stats":{"epochs":2,`, `"stats":{"epochs":2,"epochs":2,`), `perceptron: not a saved Perceptron: stats: member "epochs" more than once`},
+		jtCase{r(`"settings":{"epochs":0,`, `"settings":{"epochs":0,"epochs":0,`), `perceptron: saved Perceptron's settings: member "epochs" more than once`},
+		jtCase{r(`"version":1,`, `"version":1,"version":1,`), `perceptron: not a saved Perceptron: member "version" more than once`},
+		jtCase{r(`"model":{"classes":[-1,1],`, `"model":{"classes":[-1,1],"classes":[-1,1],`), `perceptron: saved Perceptron's model: member "classes" more than once`},
 		jtCase{r(`"settings":`+jtLinear+`,`, ``), "perceptron: saved Perceptron's settings: missing"},
 		jtCase{r(`,"model":{"classes":[-1,1],"weights":[2],"biases":[0],"throughOrigin":false}`, ``), "perceptron: saved Perceptron's model: missing"},
 	)
@@ -1089,11 +1094,21 @@ func TestVotedUnmarshalJSONErrors(t *testing.T) {
 		jtCase{r(`"mistakeRows":[0,1]`, `"mistakeRows":[0,0]`), model + "it has 2 rows, but its mistakes are on 1"},
 		jtCase{r(`"counts"`, `"mistakeUp":[0,0],"mistakeDown":[0,0],"counts"`), model + "it has two classes and the classes its mistakes moved"},
 		jtCase{r(`"steps":[1,-1]`, `"steps":[1,1e999]`), "cannot unmarshal number 1e999"},
-		// Steps whose last weights overflow: 1e308·2.
-		jtCase{r(vals, `"values":"`+jtB64(2, -1)+`"`, `"steps":[1,-1]`, `"steps":[1e308,-1e308]`), model + "its last weights overflow"},
 		jtCase{r(`"biases":[0],"throughOrigin":false`, `"biases":[0.5],"throughOrigin":true`), model + "it is through the origin, but its biases are [0.5]"},
 	)
 	testUnmarshalJSONErrors(t, &Voted{}, g, cases)
+
+	// Steps whose last weights overflow, 1e308·2: loading leaves the last
+	// weights to the first Learn, which refuses them.
+	var v Voted
+	if err := json.Unmarshal([]byte(r(vals, `"values":"`+jtB64(2, -1)+`"`, `"steps":[1,-1]`, `"steps":[1e308,-1e308]`)), &v); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := json.Marshal(v)
+	err := v.Learn(mat.NewDense(1, 1, []float64{1}), []float64{1})
+	if after, _ := json.Marshal(v); err == nil || !strings.Contains(err.Error(), "the last weights of the loaded voted perceptron overflow") || string(after) != string(before) {
+		t.Errorf("Learn on a Voted whose last weights overflow: %v, changed %t", err, string(after) != string(before))
+	}
 
 	g3 := jtTraceWant("Voted/3")
 	r3 := jtEdits(t, g3)

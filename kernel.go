@@ -89,6 +89,9 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 	if s.epochs > maxCount/ds.n {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
+	if err := s.needs(ds, trainerWords(ds)); err != nil {
+		return err
+	}
 	ds, val, err := s.holdOut(ds)
 	if err != nil {
 		return err
@@ -138,6 +141,11 @@ func (k *Kernel) Learn(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
+	// The support vectors, at most a copy of the rows, their norms and
+	// coefficients, and the index that finds them.
+	if err := s.needs(ds, ds.words()+float64(ds.n*(scores(ds.classes)+3))); err != nil {
+		return err
+	}
 	if m == nil {
 		m = newModel(kn, ds.d, ds.classes, !s.noBias, ds.sparse())
 	}
@@ -146,7 +154,7 @@ func (k *Kernel) Learn(X mat.Matrix, y []float64) error {
 		m.rnd = m.own
 	}
 	r := newRule(ds, m, m.nScores(), s.rate)
-	r.guard, r.finiteScores = true, true
+	r.guard, r.finiteScores, r.grows = true, true, kernelGrowth
 	mistakes, visited, err := s.learn(ds, r)
 	m.h.visits = m.base + visited
 	if m.h.removed > m.base {

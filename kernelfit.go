@@ -99,6 +99,23 @@ type block struct {
 	bulk       batch // the chunks
 }
 
+// kernelGrowth is the most bytes that a mistake adds to what the kernel
+// perceptron keeps in training: the mistake, and its change in the log.
+const kernelGrowth = 96
+
+// trainerWords returns the most words that a trainer on ds holds, but for
+// its mistakes: per row its partial scores, its norm, what it has seen
+// and its support vector; the copies of the rows of its blocks; and the
+// model it returns, at most a copy of the rows with their coefficients.
+func trainerWords(ds *dataset) float64 {
+	S := scores(ds.classes)
+	blocks := 0.0
+	if !ds.sparse() {
+		blocks = 2 * (lookahead + 1) * blockRows * float64(ds.d)
+	}
+	return float64(ds.n*(2*S+4)) + blocks + ds.words()
+}
+
 func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 	S := scores(ds.classes)
 	t := &trainer{
@@ -114,7 +131,7 @@ func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 		blocks: make([]block, lookahead+1),
 	}
 	t.r = newRule(ds, t, S, s.rate)
-	t.r.finiteScores = true
+	t.r.finiteScores, t.r.grows = true, kernelGrowth
 	if !s.noBias {
 		t.beta = 1
 	}

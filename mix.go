@@ -72,6 +72,9 @@ func shardOf(m Classifier) (shard, error) {
 			break
 		}
 		p := *m
+		if err := p.m.needs(1); err != nil {
+			return nil, err
+		}
 		if p.m.fitted() {
 			p.m = p.m.clone()
 		}
@@ -82,6 +85,9 @@ func shardOf(m Classifier) (shard, error) {
 			break
 		}
 		a := *m
+		if err := a.w.needs(2); err != nil {
+			return nil, err
+		}
 		if a.w.fitted() {
 			a.w = a.w.clone()
 			a.sum = newTable(a.w.dim(), len(a.w.b), nil, a.w.noBias)
@@ -119,12 +125,18 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 		if err != nil {
 			return err
 		}
+		if err := ts[0].t.needs(1); err != nil {
+			return err
+		}
 		m.m, m.stats = mixWeights(ts, m.stats, byMistakes)
 		m.classes = shards[0].(*Perceptron).classes
 		return nil
 	case *Averaged:
 		ts, err := mixShards(m, shards)
 		if err != nil {
+			return err
+		}
+		if err := ts[0].t.needs(2); err != nil {
 			return err
 		}
 		w, st := mixWeights(ts, m.stats, byMistakes)
@@ -351,8 +363,16 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		}
 		sets[k], rows = ds, rows+ds.n
 	}
-	if _, ok := m.(*Averaged); ok && s.epochs > maxCount/rows {
-		return errTooManyVisits(s.epochs, rows)
+	tables := 1
+	if _, ok := m.(*Averaged); ok {
+		if s.epochs > maxCount/rows {
+			return errTooManyVisits(s.epochs, rows)
+		}
+		tables = 2
+	}
+	// A round holds a part for every shard, and their mixture.
+	if err := (&settings{}).needs(sets[0], float64((len(X)+1)*tables)*sets[0].model()); err != nil {
+		return err
 	}
 	for round := 1; round <= s.epochs; round++ {
 		shards := make([]Classifier, len(X))

@@ -183,8 +183,8 @@ func (o *OneVsRest) fitted(method string) {
 // oneVsRestJSON is the JSON form of the model of OneVsRest: its classes,
 // and the saved form of each class's classifier.
 type oneVsRestJSON struct {
-	Classes []float64         `json:"classes"`
-	Models  []json.RawMessage `json:"models"`
+	Classes []float64 `json:"classes"`
+	Models  []raw     `json:"models"`
 }
 
 // MarshalJSON returns the saved form of the fitted OneVsRest, as Unmarshal

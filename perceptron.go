@@ -127,6 +127,9 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 	if err != nil {
 		return err
 	}
+	if err := s.needs(ds, ds.model()); err != nil {
+		return err
+	}
 	ds, val, err := s.holdOut(ds)
 	if err != nil {
 		return err
@@ -168,6 +171,9 @@ func (p *Perceptron) Learn(X mat.Matrix, y []float64) error {
 func (p *Perceptron) learn(ds *dataset, s settings) error {
 	fresh := !p.m.fitted()
 	if fresh {
+		if err := s.needs(ds, ds.model()); err != nil {
+			return err
+		}
 		p.m, p.classes = newTable(ds.d, scores(ds.classes), s.w0, s.noBias), ds.classes
 	}
 	r := newRule(ds, &p.m, len(p.m.b), s.rate)

@@ -71,6 +71,9 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 	if err != nil {
 		return err
 	}
+	if err := s.needs(ds, 2*ds.model()+counterWords(ds, S)); err != nil {
+		return err
+	}
 	ds, val, err := s.holdOut(ds)
 	if err != nil {
 		return err

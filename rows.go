@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // rows is a matrix of samples as the algorithms read it, one row at a
@@ -64,6 +66,10 @@ func rowsOf(X mat.Matrix) (*rows, error) {
 	case mat.RowNonZeroDoer:
 		return sparseCopy(X, m)
 	}
+	n, d := X.Dims()
+	if err := memory.Check(8 * float64(n) * float64(d)); err != nil {
+		return nil, tooLarge(err, "a copy of X, %d×%d,", n, d)
+	}
 	raw := mat.DenseCopyOf(X).RawMatrix()
 	return &rows{n: raw.Rows, d: raw.Cols, stride: raw.Stride, data: raw.Data}, nil
 }
@@ -79,6 +85,9 @@ func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
 	count := func(int, int, float64) { nnz++ }
 	for i := range n {
 		m.DoRowNonZero(i, count)
+	}
+	if err := memory.Check(8 * (2*float64(nnz) + float64(n+1))); err != nil {
+		return nil, tooLarge(err, "a copy of X, %d rows of %d elements,", n, nnz)
 	}
 	r := &rows{n: n, d: d, ptr: make([]int, 1, n+1), ind: make([]int, 0, nnz), data: make([]float64, 0, nnz)}
 	add := func(_, j int, v float64) {
@@ -385,11 +394,20 @@ func (r *rows) rowError(i int) error {
 
 // check returns an error naming the first NaN or infinity in the rows
 // taken in order, or in index order if order is nil, for the routines
-// that must trust every row before they read any. The products of a row
-// with zeros are all zero unless an element is NaN or infinite, so a dot
-// product finds a bad row at the speed of the assembly, and the slow
-// search runs only on a bad row.
+// that must trust every row before they read any. The products of a
+// dense row with zeros are all zero unless an element is NaN or infinite,
+// so a dot product finds a bad row at the speed of the assembly, and the
+// slow search runs only on a bad row. Sparse rows are searched in their
+// values alone: a row of zeros as wide as theirs may not fit in memory.
 func (r *rows) check(order []int) error {
+	if r.sparse() {
+		for p := range r.n {
+			if err := r.rowError(rowAt(order, p)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	zeros := make([]float64, r.d)
 	for p := range r.n {
 		i := rowAt(order, p)

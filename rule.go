@@ -9,6 +9,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // The perceptron's rule, written once for every classifier: the mistake
@@ -115,6 +117,12 @@ type rule struct {
 	// kernel's are where its values overflow: an infinite score of a
 	// finite row of a weight table is left for the check of the weights.
 	finiteScores bool
+
+	// grows is the bytes that a mistake adds to what the run keeps, for
+	// the rules that keep every mistake, and made the mistakes so far: as
+	// made doubles, a visit checks that the memory left holds as much
+	// again, before a slice that doubles with it runs out of memory.
+	grows, made int
 
 	at   int     // the position in the order of the visit of the last error
 	loss float64 // the training loss of the epoch so far
@@ -240,6 +248,13 @@ func (r *rule) bad(i int) error {
 func (r *rule) make(x *vec, i, t int, mv move) error {
 	if r.guard && !r.h.fits(x, mv) {
 		return errOverflow
+	}
+	if r.grows > 0 {
+		if r.made++; r.made&(r.made-1) == 0 && r.made >= 1<<12 {
+			if err := memory.Check(float64(r.grows) * float64(r.made)); err != nil {
+				return tooLarge(err, "keeping %d mistakes", 2*r.made)
+			}
+		}
 	}
 	if r.kept != nil {
 		if err := r.kept(x, i, t, mv); err != nil {

@@ -104,6 +104,11 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	if s.epochs > maxCount/ds.n {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
+	// The first and the last weights, and the distinct rows of the
+	// mistakes, at most a copy of the rows.
+	if err := s.needs(ds, 2*ds.model()+float64(ds.n)+ds.words()); err != nil {
+		return err
+	}
 	ds, val, err := s.holdOut(ds)
 	if err != nil {
 		return err
@@ -116,7 +121,7 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	nv := start()
 	var made []mistakeAt
 	r := newRule(ds, &w, S, s.rate)
-	r.kept = nv.keep(&made, 0)
+	r.kept, r.grows = nv.keep(&made, 0), votedGrowth
 	stats, err := s.run(ds, r, val, func(epoch int) func([]float64, vec) {
 		so := start()
 		so.moves = nv.moves
@@ -153,6 +158,21 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	}
 	S := scores(ds.classes)
 	fresh := !v.first.fitted()
+	words := float64(ds.n) + ds.words()
+	if !v.last.fitted() {
+		words += ds.model()
+	}
+	if fresh {
+		words += ds.model()
+	}
+	if err := s.needs(ds, words); err != nil {
+		return err
+	}
+	if !fresh && !v.last.fitted() {
+		if err := v.replay(); err != nil {
+			return err
+		}
+	}
 	if fresh {
 		v.first = newTable(ds.d, S, s.w0, s.noBias)
 		v.last = v.first.clone()
@@ -161,7 +181,7 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	var made []mistakeAt
 	r := newRule(ds, &v.last, S, s.rate)
 	r.guard = true
-	r.kept = v.keep(&made, v.visits)
+	r.kept, r.grows = v.keep(&made, v.visits), votedGrowth
 	mistakes, visited, err := s.learn(ds, r)
 	if fresh && visited == 0 {
 		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, OnUpdate: v.OnUpdate, Stop: v.Stop}
@@ -171,6 +191,31 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	v.stats.Mistakes += mistakes
 	return err
 }
+
+// replay sets the last weights of a loaded voted perceptron, which its
+// voters give: the first weights with the update of every mistake, in
+// order. Loading leaves them to the first Learn, as they cost the elements
+// of a row a mistake, where the saved form holds each row once.
+func (v *Voted) replay() error {
+	last := v.first.clone()
+	for k, vt := range v.votes[1:] {
+		mv := move{up: 0, down: -1, step: v.steps[vt.row]}
+		if v.moves != nil {
+			mv.up, mv.down = v.moves[k].up, v.moves[k].down
+		}
+		x := v.rows.row(vt.row)
+		last.add(&x, vt.row, 0, mv)
+	}
+	if last.checkFinite() != nil {
+		return errors.New("perceptron: Learn: the last weights of the loaded voted perceptron overflow")
+	}
+	v.last = last
+	return nil
+}
+
+// votedGrowth is the most bytes that a mistake adds to what Voted keeps:
+// its place in the run, its vote, and the classes it moved.
+const votedGrowth = 48
 
 // keep returns the hook by which a run after t0 visits of v keeps its
 // mistakes in made, and with more than two classes the classes they move
@@ -397,7 +442,7 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	nv := Voted{first: first, last: first.clone(), classes: m.Classes, stats: st}
+	nv := Voted{first: first, classes: m.Classes, stats: st}
 	if err := nv.load(&m, st.Mistakes); err != nil {
 		return wrap("Voted", err)
 	}
@@ -449,22 +494,16 @@ func (v *Voted) load(m *votedJSON, mistakes int) error {
 		}
 		visits += c
 		v.votes[k+1] = vote{row: r, count: c}
-		mv := move{up: 0, down: -1, step: m.Steps[r]}
 		if S > 1 {
-			mv = move{up: m.MistakeUp[k], down: m.MistakeDown[k], step: m.Steps[r]}
+			mv := moved{up: m.MistakeUp[k], down: m.MistakeDown[k]}
 			if mv.up < 0 || mv.up >= S || mv.down < 0 || mv.down >= S || mv.up == mv.down {
 				return fmt.Errorf("its mistake %d moves classes %d and %d, want two of the %d", k+1, mv.up, mv.down, S)
 			}
 			v.moves = append(v.moves, moved{mv.up, mv.down})
 		}
-		x := rows.row(r)
-		v.last.add(&x, r, 0, mv)
 	}
 	if seen != rows.n {
 		return fmt.Errorf("it has %d rows, but its mistakes are on %d", rows.n, seen)
-	}
-	if v.last.checkFinite() != nil {
-		return errors.New("its last weights overflow")
 	}
 	v.visits, v.made = visits, visits-v.votes[n].count
 	return nil

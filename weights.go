@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // table is the hypothesis of the linear classifiers: S scores w_c·x+b_c
@@ -36,6 +38,16 @@ func newTable(d, S int, w0 []float64, noBias bool) table {
 }
 
 func (l *table) fitted() bool { return l.w != nil }
+
+// needs returns an error of kind ErrTooLarge if n tables of l's size do
+// not fit in the memory left.
+func (l *table) needs(n int) error {
+	words := float64(n) * float64(len(l.w)+len(l.b))
+	if err := memory.Check(8 * words); err != nil {
+		return tooLarge(err, "%d copies of weights of %d scores on %d columns", n, len(l.b), l.dim())
+	}
+	return nil
+}
 
 // dim returns the number of columns of l, or 0 if it is not fitted.
 func (l *table) dim() int {
