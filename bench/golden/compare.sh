@@ -62,9 +62,14 @@ if cmp -s "$out/BASE.txt" "$out/HEAD.txt"; then
 	echo "identical"
 	exit 0
 fi
-echo "the dumps differ in these cases:"
-diff -U0 -F '^=== ' "$out/BASE.txt" "$out/HEAD.txt" | sed -n 's/^@@ .* @@ === //p' | sort -u | head -100
+# Each line led by the name of its case, so that diff names the cases.
+for name in BASE HEAD; do
+	awk '/^=== /{c=$2} {print c "\t" $0}' "$out/$name.txt" >"$work/$name.cases"
+done
+cases=$(diff "$work/BASE.cases" "$work/HEAD.cases" | sed -n 's/^[<>] \([^	]*\)	.*/\1/p' | awk '!seen[$0]++' || true)
+echo "the dumps differ in $(echo "$cases" | wc -l) cases:"
+echo "$cases" | head -100
 echo
 echo "the start of the diff (diff -u -F '^=== ' $out/BASE.txt $out/HEAD.txt):"
-diff -u -F '^=== ' "$out/BASE.txt" "$out/HEAD.txt" | head -200
+{ diff -u -F '^=== ' "$out/BASE.txt" "$out/HEAD.txt" || true; } | head -200
 exit 1
