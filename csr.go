@@ -42,8 +42,8 @@ func NewCSR(r, c int, ptr, ind []int, val []float64) (*CSR, error) {
 	switch {
 	case r < 0 || c < 0:
 		return nil, fmt.Errorf("perceptron: NewCSR: dimensions %d×%d, want them >= 0", r, c)
-	case len(ptr) != r+1:
-		return nil, fmt.Errorf("perceptron: NewCSR: ptr has %d elements, want %d (rows+1)", len(ptr), r+1)
+	case len(ptr)-1 != r: // r+1 would overflow at math.MaxInt
+		return nil, fmt.Errorf("perceptron: NewCSR: ptr has %d elements, want %d (rows+1)", len(ptr), uint64(r)+1)
 	case ptr[0] != 0:
 		return nil, fmt.Errorf("perceptron: NewCSR: ptr[0] is %d, want 0", ptr[0])
 	case len(ind) != len(val):

@@ -75,7 +75,7 @@ func (s *settings) needs(ds *dataset, words float64) error {
 // dataset whose classes are known, sorted, if known is not nil, and those
 // of y otherwise.
 func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
-	if m, ok := X.(*mat.Dense); X == nil || ok && m == nil {
+	if isNil(X) {
 		return nil, errors.New("perceptron: X is nil")
 	}
 	n, d := X.Dims()

@@ -44,6 +44,12 @@ var (
 	ErrTooLarge = errors.New("perceptron: too large for the memory")
 )
 
+// notFitted returns the error of method called on a classifier that has
+// not been fitted, of kind ErrNotFitted.
+func notFitted(method string) error {
+	return errorf(ErrNotFitted, "perceptron: %s called before Fit", method)
+}
+
 // kindError is an error of a kind: its own message, and the kind and the
 // error it wraps, if any.
 type kindError struct {

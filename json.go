@@ -105,7 +105,7 @@ func Unmarshal(data []byte) (Scorer, error) {
 // a saved classifier loads.
 func marshal(typ string, fitted bool, check func() error, settings, model any, st *Stats) ([]byte, error) {
 	if !fitted {
-		return nil, errors.New("perceptron: MarshalJSON called before Fit")
+		return nil, notFitted("MarshalJSON")
 	}
 	if err := check(); err != nil {
 		return nil, fmt.Errorf("perceptron: MarshalJSON: %s", strings.TrimPrefix(err.Error(), "perceptron: "))
@@ -149,10 +149,10 @@ func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 		return Stats{}, fmt.Errorf("perceptron: saved %s with stats %v, want them for every type but OneVsRest", typ, e.Stats != nil)
 	}
 	if err := decodeValid(e.Settings, settings); err != nil {
-		return Stats{}, fmt.Errorf("perceptron: saved %s's settings: %v", typ, err)
+		return Stats{}, fmt.Errorf("perceptron: saved %s's settings: %w", typ, err)
 	}
 	if err := decodeValid(e.Model, model); err != nil {
-		return Stats{}, fmt.Errorf("perceptron: saved %s's model: %v", typ, err)
+		return Stats{}, fmt.Errorf("perceptron: saved %s's model: %w", typ, err)
 	}
 	if e.Stats == nil {
 		return Stats{}, nil
@@ -204,7 +204,7 @@ func syntax(data []byte) error {
 		case len(bytes.TrimSpace(data)) == 0:
 			return io.EOF
 		case !errors.As(err, &syn):
-			return err
+			return nil // valid, but no object: for decoding to refuse
 		case strings.HasSuffix(syn.Error(), "after top-level value"):
 			return errors.New("data after the value")
 		case syn.Offset == int64(len(data)):
@@ -296,7 +296,7 @@ func (s *scanner) object(v reflect.Value) error {
 			if _, ok := err.(unknownField); ok {
 				return err
 			}
-			return fmt.Errorf("%s: %v", name, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
 }
@@ -339,7 +339,7 @@ func (s *scanner) array(v reflect.Value) error {
 				return nil
 			}
 			if err := memory.Check(float64(n) * float64(elem.Size())); err != nil {
-				return tooLarge(err, "an array of %d numbers", n)
+				return errorf(ErrTooLarge, "an array of %d numbers %v", n, err)
 			}
 			v.Set(reflect.MakeSlice(v.Type(), 0, n))
 			return nil
@@ -347,7 +347,7 @@ func (s *scanner) array(v reflect.Value) error {
 		if numbers {
 			s.skip()
 		} else if err := s.value(reflect.New(elem).Elem()); err != nil {
-			return fmt.Errorf("element %d: %v", n, err)
+			return fmt.Errorf("element %d: %w", n, err)
 		}
 	}
 }
@@ -652,7 +652,7 @@ func (f *floatsJSON) UnmarshalJSON(data []byte) error {
 	enc := base64.StdEncoding
 	most := enc.DecodedLen(len(s)) / 8
 	if err := memory.Check(8 * float64(most)); err != nil {
-		return tooLarge(err, "%d float64s", most)
+		return errorf(ErrTooLarge, "%d float64s %v", most, err)
 	}
 	v := make(floatsJSON, 0, most)
 	var buf [6 * 1024]byte // 8 KiB of base64 makes 768 float64s

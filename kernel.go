@@ -211,8 +211,8 @@ func (k *Kernel) Predict(x []float64) float64 {
 // each class; for PredictAveraged the mean score of the hypotheses after
 // every visit. It spreads the rows over GOMAXPROCS goroutines.
 func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	n, _ := X.Dims()
 	S := k.checked("ScoreRows").nScores()
+	n, _ := dims(X)
 	dst = rowsDst(dst, n*S)
 	k.eachBlock(X, func(i int, s []float64, div float64) {
 		for c := range s {
@@ -225,8 +225,8 @@ func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 // PredictRows returns the classes of the rows of X, as Predict chooses
 // them up to rounding.
 func (k *Kernel) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	n, _ := X.Dims()
 	m := k.checked("PredictRows")
+	n, _ := dims(X)
 	dst = rowsDst(dst, n)
 	k.eachBlock(X, func(i int, s []float64, _ float64) {
 		dst[i] = decide(m.classes, s)
@@ -311,7 +311,7 @@ func (k *Kernel) Stats() Stats { return k.stats.clone() }
 // the message.
 func (k *Kernel) checked(method string) *expansion {
 	if k.m == nil {
-		panic("perceptron: " + method + " called before Fit")
+		panic(notFitted(method))
 	}
 	if err := k.Prediction.check(); err != nil {
 		panic(err)

@@ -70,8 +70,11 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 			}
 		}
 		m, ok := s.(model)
-		if !ok {
+		switch {
+		case !ok:
 			return fmt.Errorf("perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
+		case isNil(s):
+			return fmt.Errorf("perceptron: OneVsRest.New returned a nil %T", s)
 		}
 		if rnd := m.source(); rnd != nil {
 			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
@@ -131,7 +134,7 @@ func (o *OneVsRest) Predict(x []float64) float64 {
 // classifier, each from its ScoreRows.
 func (o *OneVsRest) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	o.fitted("ScoreRows")
-	n, _ := X.Dims()
+	n, _ := dims(X)
 	S := len(o.models)
 	dst = rowsDst(dst, n*S)
 	if S == 1 {
@@ -154,7 +157,7 @@ func (o *OneVsRest) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	if len(o.models) == 1 {
 		return o.models[0].PredictRows(dst, X)
 	}
-	n, _ := X.Dims()
+	n, _ := dims(X)
 	dst = rowsDst(dst, n)
 	s, S := o.ScoreRows(nil, X), len(o.models)
 	for i := range dst {
@@ -176,7 +179,7 @@ func (o *OneVsRest) Models() []Scorer { return slices.Clone(o.models) }
 // method names the caller.
 func (o *OneVsRest) fitted(method string) {
 	if o.models == nil {
-		panic("perceptron: " + method + " called before Fit")
+		panic(notFitted(method))
 	}
 }
 

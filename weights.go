@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -197,14 +198,14 @@ type predictor struct {
 // method names the caller in the message.
 func (p predictor) fitted(method string) {
 	if p.scores == nil {
-		panic("perceptron: " + method + " called before Fit")
+		panic(notFitted(method))
 	}
 }
 
 // checkLength panics in the manner of gonum if x has not length d.
 func checkLength(x []float64, d int) {
 	if len(x) != d {
-		panic(fmt.Sprintf("perceptron: x has length %d, want %d", len(x), d))
+		panic(errorf(ErrShape, "perceptron: x has length %d, want %d", len(x), d))
 	}
 }
 
@@ -223,7 +224,7 @@ func predictOne(p predictor, x []float64) float64 {
 // allocates if nil: those of row i at dst[i·S:(i+1)·S].
 func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 	p.fitted("ScoreRows")
-	n, _ := X.Dims()
+	n, _ := dims(X)
 	dst = rowsDst(dst, n*p.S)
 	eachRow(X, p.d, func() func(int, vec) {
 		return func(i int, x vec) {
@@ -241,7 +242,7 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 // it allocates if nil.
 func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
 	p.fitted("PredictRows")
-	n, _ := X.Dims()
+	n, _ := dims(X)
 	dst = rowsDst(dst, n)
 	eachRow(X, p.d, func() func(int, vec) {
 		s := make([]float64, p.S)
@@ -278,15 +279,30 @@ func eachRow(X mat.Matrix, d int, newF func() func(i int, x vec)) {
 // them, for a model of d features. It panics if X does not have d
 // columns, or if X is a mat.RowNonZeroDoer whose elements are not valid.
 func rowsFor(X mat.Matrix, d int) (int, *rows) {
-	r, c := X.Dims()
+	r, c := dims(X)
 	if c != d {
-		panic(fmt.Sprintf("perceptron: X has %d columns, want %d", c, d))
+		panic(errorf(ErrShape, "perceptron: X has %d columns, want %d", c, d))
 	}
 	xs, err := rowsOf(X)
 	if err != nil {
 		panic(err)
 	}
 	return r, xs
+}
+
+// dims returns the dimensions of X, panicking in the manner of gonum if X
+// is nil, as a nil *mat.Dense would with no message of its own.
+func dims(X mat.Matrix) (r, c int) {
+	if isNil(X) {
+		panic(errorf(ErrShape, "perceptron: X is nil"))
+	}
+	return X.Dims()
+}
+
+// isNil reports whether x is nil, or a nil pointer in an interface.
+func isNil(x any) bool {
+	v := reflect.ValueOf(x)
+	return x == nil || v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // rowsDst returns dst, or a new slice of length n if dst is nil,
@@ -296,7 +312,7 @@ func rowsDst(dst []float64, n int) []float64 {
 		return make([]float64, n)
 	}
 	if len(dst) != n {
-		panic(fmt.Sprintf("perceptron: dst has length %d, want %d", len(dst), n))
+		panic(errorf(ErrShape, "perceptron: dst has length %d, want %d", len(dst), n))
 	}
 	return dst
 }
