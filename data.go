@@ -85,7 +85,7 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 	case d == 0:
 		return nil, errors.New("perceptron: X has no columns")
 	case len(y) != n:
-		return nil, fmt.Errorf("perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), n)
+		return nil, errorf(ErrShape, "perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), n)
 	}
 	classes, err := classesOf(y, known)
 	if err != nil {
@@ -159,7 +159,7 @@ func classesOf(y, known []float64) ([]float64, error) {
 		return classes, nil
 	}
 	if i := nonFinite(y); i >= 0 {
-		return nil, fmt.Errorf("perceptron: y[%d] is %v, want a finite class value", i, y[i])
+		return nil, errorf(ErrNonFinite, "perceptron: y[%d] is %v, want a finite class value", i, y[i])
 	}
 	classes := distinct(y)
 	if len(classes) < 2 {
@@ -173,7 +173,7 @@ func classesOf(y, known []float64) ([]float64, error) {
 // than two.
 func checkLabels(labels []float64) ([]float64, error) {
 	if j := nonFinite(labels); j >= 0 {
-		return nil, fmt.Errorf("perceptron: Labels[%d] is %v, want a finite class value", j, labels[j])
+		return nil, errorf(ErrNonFinite, "perceptron: Labels[%d] is %v, want a finite class value", j, labels[j])
 	}
 	classes := slices.Compact(slices.Sorted(slices.Values(labels)))
 	if len(classes) < 2 {

@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -70,5 +71,49 @@ func TestNilErrors(t *testing.T) {
 		if c.err == nil || !strings.HasPrefix(c.err.Error(), "perceptron: ") || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error containing %q", c.name, c.err, c.want)
 		}
+	}
+}
+
+// TestErrorKinds checks that the errors of bad data, of a file that is
+// not a saved classifier are of their kinds, with their messages;
+// TestDatasetMarginIterationLimit checks ErrNotConverged.
+func TestErrorKinds(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{0, 0, 1, 1, 0, 1})
+	y := []float64{-1, 1, 1}
+	nan := mat.NewDense(3, 2, []float64{0, 0, 1, math.NaN(), 0, 1})
+	fitted := &Perceptron{}
+	if err := fitted.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	good, err := fitted.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+		kind error
+		want string
+	}{
+		{"NaN in X", (&Averaged{}).Fit(nan, y), ErrNonFinite, "X[1, 1] is NaN"},
+		{"NaN in y", (&Voted{}).Fit(X, []float64{-1, math.NaN(), 1}), ErrNonFinite, "y[1] is NaN"},
+		{"Inf in InitWeights", (&Perceptron{InitWeights: []float64{0, math.Inf(1)}}).Fit(X, y), ErrNonFinite, "InitWeights[1] is +Inf"},
+		{"an overflow", (&Perceptron{Rate: math.MaxFloat64}).Learn(mat.NewDense(2, 1, []float64{2, -2}), nil), ErrNotFitted, "set Labels"},
+		{"a short y", (&Kernel{}).Fit(X, y[:2]), ErrShape, "len(y) is 2, want 3"},
+		{"Learn of 3 columns", fitted.Learn(mat.NewDense(1, 3, nil), []float64{1}), ErrShape, "X has 3 columns, want 2"},
+		{"a file of nothing", json.Unmarshal([]byte(`{}`), &Averaged{}), ErrFormat, `of type "", not Averaged`},
+		{"a file of another type", json.Unmarshal(good, &Voted{}), ErrFormat, "of type \"Perceptron\", not Voted"},
+		{"a command's member", json.Unmarshal(append(good[:len(good)-1:len(good)-1], `,"command":{}}`...), &Perceptron{}), ErrFormat, `unknown field "command"`},
+		{"Unmarshal of a number", func() error { _, err := Unmarshal([]byte(`1`)); return err }(), ErrFormat, "not a saved classifier"},
+	} {
+		if !errors.Is(c.err, c.kind) || !strings.HasPrefix(c.err.Error(), "perceptron: ") || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error of kind %v containing %q", c.name, c.err, c.kind, c.want)
+		}
+	}
+	// An overflow in Learn, of kind ErrNonFinite.
+	p := &Perceptron{Rate: math.MaxFloat64, Labels: []float64{-1, 1}}
+	err = p.Learn(mat.NewDense(2, 1, []float64{2, -2}), []float64{1, -1})
+	if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "overflow") {
+		t.Errorf("an overflowing Learn: %v, want an error of kind ErrNonFinite", err)
 	}
 }

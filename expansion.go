@@ -213,10 +213,10 @@ func (m *expansion) canonical() {
 // can make them.
 func (m *expansion) checkFinite() error {
 	if j := nonFinite(m.last); j >= 0 {
-		return fmt.Errorf("perceptron: the coefficient of support vector %d overflowed to %v: lower Rate", j/m.nScores(), m.last[j])
+		return errorf(ErrNonFinite, "perceptron: the coefficient of support vector %d overflowed to %v: lower Rate", j/m.nScores(), m.last[j])
 	}
 	if c := nonFinite(m.h.sums); c >= 0 {
-		return fmt.Errorf("perceptron: the sum of the coefficients overflowed to %v: lower Rate", m.h.sums[c])
+		return errorf(ErrNonFinite, "perceptron: the sum of the coefficients overflowed to %v: lower Rate", m.h.sums[c])
 	}
 	return nil
 }

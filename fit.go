@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -87,10 +86,10 @@ func (s settings) resolve(d, S int) (settings, error) {
 	case s.rate < 0 || !finite(s.rate):
 		return s, fmt.Errorf("perceptron: Rate is %v, want a finite value >= 0", s.rate)
 	case s.w0 != nil && len(s.w0) != d*S:
-		return s, fmt.Errorf("perceptron: InitWeights has length %d, want %d (the columns times the scores, %d)", len(s.w0), d*S, S)
+		return s, errorf(ErrShape, "perceptron: InitWeights has length %d, want %d (the columns times the scores, %d)", len(s.w0), d*S, S)
 	}
 	if j := nonFinite(s.w0); j >= 0 {
-		return s, fmt.Errorf("perceptron: InitWeights[%d] is %v, want a finite value", j, s.w0[j])
+		return s, errorf(ErrNonFinite, "perceptron: InitWeights[%d] is %v, want a finite value", j, s.w0[j])
 	}
 	stop, err := s.stop.resolve()
 	if err != nil {
@@ -227,7 +226,7 @@ func (s settings) learnSet(X mat.Matrix, y, classes, labels []float64, d, visits
 	known := classes
 	if known == nil {
 		if labels == nil {
-			return nil, s, errors.New("perceptron: Learn on a model that was neither fitted nor given its classes: set Labels")
+			return nil, s, errorf(ErrNotFitted, "perceptron: Learn on a model that was neither fitted nor given its classes: set Labels")
 		}
 		known = labels
 	}
@@ -249,7 +248,7 @@ func (s settings) learnOn(ds *dataset, fitted bool, d, visits int) (settings, er
 		s.w0 = nil // they have played their part
 	}
 	if d != 0 && ds.d != d {
-		return s, fmt.Errorf("perceptron: X has %d columns, want %d, the columns of the model", ds.d, d)
+		return s, errorf(ErrShape, "perceptron: X has %d columns, want %d, the columns of the model", ds.d, d)
 	}
 	if _, err := addCount(visits, ds.n); err != nil {
 		return s, err

@@ -70,7 +70,7 @@ func Unmarshal(data []byte) (Scorer, error) {
 		Type string `json:"type"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("perceptron: not a saved classifier: %v", err)
+		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: %v", err)
 	}
 	var m interface {
 		Scorer
@@ -90,9 +90,9 @@ func Unmarshal(data []byte) (Scorer, error) {
 	case "OneVsRest":
 		m = &OneVsRest{}
 	case "":
-		return nil, errors.New("perceptron: not a saved classifier: it has no type")
+		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: it has no type")
 	default:
-		return nil, fmt.Errorf("perceptron: not a saved classifier: type %.40q is not a classifier of this package", head.Type)
+		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: type %.40q is not a classifier of this package", head.Type)
 	}
 	if err := m.UnmarshalJSON(data); err != nil {
 		return nil, err
@@ -132,34 +132,28 @@ func marshal(typ string, fitted bool, check func() error, settings, model any, s
 func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	var e envelope
 	if err := strict(data, &e); err != nil {
-		var head struct{ Command json.RawMessage }
-		if json.Unmarshal(data, &head) == nil && head.Command != nil {
-			// The command saves its scaling and class names beside the
-			// model, which predicts on rows it has scaled.
-			return Stats{}, errors.New("perceptron: a model file of the perceptron command, whose rows it scales and whose classes it names: load it with the command (perceptron predict), or remove its member \"command\" to take the model alone")
-		}
-		return Stats{}, fmt.Errorf("perceptron: not a saved %s: %v", typ, err)
+		return Stats{}, formatError(fmt.Errorf("perceptron: not a saved %s: %w", typ, err))
 	}
 	switch {
 	case e.Type != typ:
-		return Stats{}, fmt.Errorf("perceptron: the saved classifier is of type %.40q, not %s", e.Type, typ)
+		return Stats{}, errorf(ErrFormat, "perceptron: the saved classifier is of type %.40q, not %s", e.Type, typ)
 	case e.Version != formatVersion:
-		return Stats{}, fmt.Errorf("perceptron: saved %s of format version %d, want %d", typ, e.Version, formatVersion)
+		return Stats{}, errorf(ErrFormat, "perceptron: saved %s of format version %d, want %d", typ, e.Version, formatVersion)
 	case (e.Stats == nil) != (typ == "OneVsRest"):
-		return Stats{}, fmt.Errorf("perceptron: saved %s with stats %v, want them for every type but OneVsRest", typ, e.Stats != nil)
+		return Stats{}, errorf(ErrFormat, "perceptron: saved %s with stats %v, want them for every type but OneVsRest", typ, e.Stats != nil)
 	}
 	if err := decodeValid(e.Settings, settings); err != nil {
-		return Stats{}, fmt.Errorf("perceptron: saved %s's settings: %w", typ, err)
+		return Stats{}, formatError(fmt.Errorf("perceptron: saved %s's settings: %w", typ, err))
 	}
 	if err := decodeValid(e.Model, model); err != nil {
-		return Stats{}, fmt.Errorf("perceptron: saved %s's model: %w", typ, err)
+		return Stats{}, formatError(fmt.Errorf("perceptron: saved %s's model: %w", typ, err))
 	}
 	if e.Stats == nil {
 		return Stats{}, nil
 	}
 	st := Stats(*e.Stats)
 	if err := st.check(); err != nil {
-		return Stats{}, fmt.Errorf("perceptron: saved %s's stats: %v", typ, err)
+		return Stats{}, errorf(ErrFormat, "perceptron: saved %s's stats: %v", typ, err)
 	}
 	return st, nil
 }
@@ -517,7 +511,7 @@ func loadTable(data []byte, typ string, s *settingsJSON, model any, lin *linearJ
 		return table{}, Stats{}, settingsError(typ, err)
 	}
 	if (s.Ratchet != nil) != (typ == "Pocket") {
-		return table{}, Stats{}, fmt.Errorf("perceptron: saved %s's settings: ratchet is Pocket's setting alone", typ)
+		return table{}, Stats{}, errorf(ErrFormat, "perceptron: saved %s's settings: ratchet is Pocket's setting alone", typ)
 	}
 	return t, st, nil
 }
@@ -676,13 +670,23 @@ func (f *floatsJSON) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// formatError returns err, an error of loading a saved classifier, as one
+// of kind ErrFormat, but an error of kind ErrTooLarge as it is: a saved
+// classifier too large for the memory may be well formed.
+func formatError(err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return err
+	}
+	return &kindError{err, ErrFormat}
+}
+
 // settingsError returns err, of the settings of a saved typ, as an error
 // of the file.
 func settingsError(typ string, err error) error {
-	return fmt.Errorf("perceptron: saved %s's settings: %s", typ, strings.TrimPrefix(err.Error(), "perceptron: "))
+	return errorf(ErrFormat, "perceptron: saved %s's settings: %s", typ, strings.TrimPrefix(err.Error(), "perceptron: "))
 }
 
 // wrap returns err as an error of the model of a saved typ.
 func wrap(typ string, err error) error {
-	return fmt.Errorf("perceptron: saved %s's model: %v", typ, err)
+	return errorf(ErrFormat, "perceptron: saved %s's model: %v", typ, err)
 }

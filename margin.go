@@ -86,13 +86,13 @@ func hyperplaneData(X mat.Matrix, y, w []float64, b float64) (*dataset, error) {
 		return nil, err
 	}
 	if len(w) != ds.d {
-		return nil, fmt.Errorf("perceptron: w has length %d, want %d (the number of columns of X)", len(w), ds.d)
+		return nil, errorf(ErrShape, "perceptron: w has length %d, want %d (the number of columns of X)", len(w), ds.d)
 	}
 	if j := nonFinite(w); j >= 0 {
-		return nil, fmt.Errorf("perceptron: w[%d] is %v, want a finite value", j, w[j])
+		return nil, errorf(ErrNonFinite, "perceptron: w[%d] is %v, want a finite value", j, w[j])
 	}
 	if !finite(b) {
-		return nil, fmt.Errorf("perceptron: b is %v, want a finite value", b)
+		return nil, errorf(ErrNonFinite, "perceptron: b is %v, want a finite value", b)
 	}
 	return ds, nil
 }
@@ -110,7 +110,7 @@ func (ds *dataset) margins(w []float64, b float64, f func(i int, m float64)) err
 			if err := ds.rowError(i); err != nil {
 				return err
 			}
-			return fmt.Errorf("perceptron: w·x+b overflows at row %d", i)
+			return errorf(ErrNonFinite, "perceptron: w·x+b overflows at row %d", i)
 		}
 		f(i, m)
 	}

@@ -905,7 +905,7 @@ func TestDatasetMarginIterationLimit(t *testing.T) {
 	defer func(k int) { marginIterations = k }(marginIterations)
 	marginIterations = 1
 	m, err := DatasetMargin(X, y, nil)
-	if err == nil || !strings.HasPrefix(err.Error(), "perceptron: the margin did not converge in 1 iterations") {
+	if !errors.Is(err, ErrNotConverged) || !strings.HasPrefix(err.Error(), "perceptron: the margin did not converge in 1 iterations") {
 		t.Fatalf("error %v", err)
 	}
 	checkCertificate(t, "limited", X, y, m, 1)

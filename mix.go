@@ -225,14 +225,14 @@ func mixShards[T shard](m T, shards []Classifier) ([]shardTable, error) {
 		case !slices.Equal(cl, classes):
 			return nil, fmt.Errorf("perceptron: Mix: shard %d has the classes %v, want %v", k, cl, classes)
 		case k > 0 && t.dim() != ts[0].t.dim():
-			return nil, fmt.Errorf("perceptron: Mix: shard %d has %d columns, shard 0 %d", k, t.dim(), ts[0].t.dim())
+			return nil, errorf(ErrShape, "perceptron: Mix: shard %d has %d columns, shard 0 %d", k, t.dim(), ts[0].t.dim())
 		case k > 0 && t.noBias != ts[0].t.noBias:
 			return nil, fmt.Errorf("perceptron: Mix: shard %d has NoBias %t, shard 0 %t", k, t.noBias, ts[0].t.noBias)
 		}
 		ts[k] = shardTable{t, st.Mistakes}
 	}
 	if mt.fitted() && (mt.dim() != ts[0].t.dim() || mt.noBias != ts[0].t.noBias) {
-		return nil, fmt.Errorf("perceptron: Mix: the shards have %d columns and NoBias %t, the model %d and %t", ts[0].t.dim(), ts[0].t.noBias, mt.dim(), mt.noBias)
+		return nil, errorf(ErrShape, "perceptron: Mix: the shards have %d columns and NoBias %t, the model %d and %t", ts[0].t.dim(), ts[0].t.noBias, mt.dim(), mt.noBias)
 	}
 	return ts, nil
 }
@@ -305,7 +305,7 @@ func spread(n int, f func(lo, hi int)) {
 // FitShards leaves m as it was.
 func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) error {
 	if len(X) == 0 || len(X) != len(y) {
-		return fmt.Errorf("perceptron: FitShards of %d shards of rows and %d of labels, want as many, at least one", len(X), len(y))
+		return errorf(ErrShape, "perceptron: FitShards of %d shards of rows and %d of labels, want as many, at least one", len(X), len(y))
 	}
 	// The run trains a copy of m without its model, which m then becomes:
 	// Mix replaces the model of the run, and the settings are m's.
@@ -339,7 +339,7 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		var all []float64
 		for k := range y {
 			if i := nonFinite(y[k]); i >= 0 {
-				return fmt.Errorf("perceptron: y[%d] is %v, want a finite class value (shard %d)", i, y[k][i], k)
+				return errorf(ErrNonFinite, "perceptron: y[%d] is %v, want a finite class value (shard %d)", i, y[k][i], k)
 			}
 			all = append(all, y[k]...)
 		}
@@ -356,7 +356,7 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 			err = ds.check(nil)
 		}
 		if err == nil && k > 0 && ds.d != sets[0].d {
-			err = fmt.Errorf("perceptron: X has %d columns, want %d, those of shard 0", ds.d, sets[0].d)
+			err = errorf(ErrShape, "perceptron: X has %d columns, want %d, those of shard 0", ds.d, sets[0].d)
 		}
 		if err != nil {
 			return fmt.Errorf("%w (shard %d)", err, k)

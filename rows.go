@@ -387,7 +387,7 @@ func (x vec) finiteAfter(w []float64, S int, a float64) bool {
 func (r *rows) rowError(i int) error {
 	x := r.row(i)
 	if k := nonFinite(x.val); k >= 0 {
-		return fmt.Errorf("perceptron: X[%d, %d] is %v, want a finite value", i, x.col(k), x.val[k])
+		return errorf(ErrNonFinite, "perceptron: X[%d, %d] is %v, want a finite value", i, x.col(k), x.val[k])
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"errors"
-	"fmt"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -241,7 +240,7 @@ func (r *rule) bad(i int) error {
 		return err
 	}
 	j := nonFinite(r.s)
-	return fmt.Errorf("perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", r.ds.origin(i), r.s[j])
+	return errorf(ErrNonFinite, "perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", r.ds.origin(i), r.s[j])
 }
 
 // make makes the update mv on x, row i, after t visits of the run.
@@ -265,4 +264,4 @@ func (r *rule) make(x *vec, i, t int, mv move) error {
 	return nil
 }
 
-var errOverflow = errors.New("perceptron: the update on x would overflow the model: scale X or lower Rate")
+var errOverflow error = &kindError{errors.New("perceptron: the update on x would overflow the model: scale X or lower Rate"), ErrNonFinite}

@@ -207,7 +207,7 @@ func (v *Voted) replay() error {
 		last.add(&x, vt.row, 0, mv)
 	}
 	if last.checkFinite() != nil {
-		return errors.New("perceptron: Learn: the last weights of the loaded voted perceptron overflow")
+		return errorf(ErrNonFinite, "perceptron: Learn: the last weights of the loaded voted perceptron overflow")
 	}
 	v.last = last
 	return nil

@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 
@@ -143,10 +142,10 @@ func (l *table) set(m *table) {
 // when X or Rate are huge.
 func (l *table) checkFinite() error {
 	if j := nonFinite(l.w); j >= 0 {
-		return fmt.Errorf("perceptron: the weight of feature %d overflowed to %v: scale X or lower Rate", j/len(l.b), l.w[j])
+		return errorf(ErrNonFinite, "perceptron: the weight of feature %d overflowed to %v: scale X or lower Rate", j/len(l.b), l.w[j])
 	}
 	if c := nonFinite(l.b); c >= 0 {
-		return fmt.Errorf("perceptron: the bias overflowed to %v: scale X or lower Rate", l.b[c])
+		return errorf(ErrNonFinite, "perceptron: the bias overflowed to %v: scale X or lower Rate", l.b[c])
 	}
 	return nil
 }

@@ -196,7 +196,7 @@ func (np *nearest) solve() error {
 				return err
 			}
 			if np.iters == np.limit {
-				return fmt.Errorf("perceptron: the margin did not converge in %d iterations: it lies in [%g, %g]", np.iters, np.lower, np.upper)
+				return errorf(ErrNotConverged, "perceptron: the margin did not converge in %d iterations: it lies in [%g, %g]", np.iters, np.lower, np.upper)
 			}
 			return fmt.Errorf("perceptron: rounding stops the margin short of the tolerance: it lies in [%g, %g]", np.lower, np.upper)
 		}
@@ -236,7 +236,7 @@ func (np *nearest) pass() error {
 		x := ds.row(i)
 		s := ds.sign(i) * (x.dot(np.p) + off)
 		if !(math.Abs(s) <= math.MaxFloat64) {
-			return fmt.Errorf("perceptron: a score overflows at row %d: the data are too large", i)
+			return errorf(ErrNonFinite, "perceptron: a score overflows at row %d: the data are too large", i)
 		}
 		np.s[i] = s
 		g := np.group(i)
