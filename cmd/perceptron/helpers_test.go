@@ -13,6 +13,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -304,4 +305,16 @@ func fitted(t *testing.T, name string, X mat.Matrix, y []float64) perceptron.Sco
 		t.Fatal(err)
 	}
 	return m
+}
+
+// child runs the test binary as the command with args, in mode, and
+// returns the command.
+func child(t *testing.T, mode string, env []string, args ...string) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), append(env, "PERCEPTRON_TEST_CHILD="+mode, "PERCEPTRON_TEST_ARGS="+strings.Join(args, "\x1f"))...)
+	return cmd
 }

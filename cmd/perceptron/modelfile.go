@@ -372,14 +372,3 @@ func modelFeatures(m model, lib []byte) int {
 	}
 	return len(j.Model.Weights) / numScores(m)
 }
-
-// typeNames returns the types of the library's classifiers that the
-// command knows, for messages.
-func typeNames() string {
-	var names []string
-	for _, c := range classifiers {
-		m, _ := newModel(c.name, &options{})
-		names = append(names, reflect.TypeOf(m).Elem().Name())
-	}
-	return joinWords(names, "or")
-}

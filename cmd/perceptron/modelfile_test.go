@@ -5,23 +5,21 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -199,137 +197,37 @@ func FuzzDecodeModel(f *testing.F) {
 	})
 }
 
-// FuzzClassNames checks that a -classes file that reads names every label
-// a number once, with a name of one line, each name once.
-func FuzzClassNames(f *testing.F) {
-	f.Add([]byte("0 admin 1479\n1 devel 3541\n2 doc 4471\n"))
-	f.Add([]byte("T-shirt/top\nTrouser\nPullover\n"))
-	f.Add([]byte("# comment\n\n0 a b 3\n1 c\n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		names, err := readClassNames(bytes.NewReader(b))
-		if err != nil {
-			return
-		}
-		seen := map[string]bool{}
-		for label, name := range names {
-			if _, err := strconv.Atoi(label); err != nil {
-				t.Errorf("label %q", label)
-			}
-			if !validText(name) || seen[name] {
-				t.Errorf("name %q", name)
-			}
-			seen[name] = true
-		}
-	})
-}
-
-// bigIndex writes a file of ten lines of ten classes, one of whose
-// features has the index 67108864: the weights of ten classes take 5 GiB,
-// and the averaged perceptron's twice that.
-func bigIndex(t *testing.T, dir string) string {
-	var b strings.Builder
-	for k := range 10 {
-		b.WriteString(strconv.Itoa(k) + " 1:1")
-		if k == 9 {
-			b.WriteString(" 67108864:1")
-		}
-		b.WriteString("\n")
-	}
-	return writeFile(t, dir, "big.svm", []byte(b.String()))
-}
-
-// The command refuses, with the figures and exit status 1, a model that
-// would not fit in memory, before it allocates it.
-func TestMemoryRefusal(t *testing.T) {
+// The library refuses a model file of the command, saying how to load it,
+// and loads what is left without "command".
+func TestLibraryRefusesCommandFile(t *testing.T) {
 	dir := t.TempDir()
-	big := bigIndex(t, dir)
+	X, y := randomData(rand.New(rand.NewPCG(4, 4)), 30, 2)
+	file := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 2, false))
 	model := filepath.Join(dir, "m.json")
-	// Saving the model would take 100 GiB on any machine.
-	code, out, errs := runCmd("train", "-classifier", "averaged", "-o", model, big)
-	if code != 1 || out != "" || !strings.Contains(errs, "averaged on 10 rows of 67108864 features and 10 classes would need about") ||
-		!strings.Contains(errs, "weights and their sums 10.0 GiB") || !strings.Contains(errs, "the model file's text") {
-		t.Errorf("exit %d, stderr %q", code, errs)
+	if code, _, errs := runCmd("train", "-classifier", "averaged", "-o", model, file); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if _, err := os.Stat(model); err == nil {
-		t.Error("a model file was written")
+	b, _ := os.ReadFile(model)
+	_, err := perceptron.Unmarshal(b)
+	if err == nil || !strings.Contains(err.Error(), `remove its member "command"`) || !strings.Contains(err.Error(), "perceptron predict") {
+		t.Fatalf("the library loads a command file: %v", err)
 	}
-	// eval, which saves nothing, with 1 GiB available.
-	defer func(f func() (uint64, string)) { memoryAvailable = f }(memoryAvailable)
-	memoryAvailable = func() (uint64, string) { return 1 << 30, "the test" }
-	code, _, errs = runCmd("eval", "-classifier", "averaged", big, big)
-	if code != 1 || !strings.Contains(errs, "1.0 GiB is available (the test): too much to hold") {
-		t.Errorf("eval: exit %d, stderr %q", code, errs)
-	}
-	// Loading a model file is bounded by the memory too.
-	X, y := randomData(rand.New(rand.NewPCG(1, 2)), 20, 2)
-	good := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 2, false))
-	memoryAvailable = func() (uint64, string) { return 1 << 40, "the test" }
-	if code, _, errs := runCmd("train", "-o", model, good); code != 0 {
-		t.Fatal(errs)
-	}
-	memoryAvailable = func() (uint64, string) { return 1000, "the test" }
-	if code, _, errs := runCmd("predict", "-model", model, good); code != 1 || !strings.Contains(errs, "the model's text is longer than 200 B") {
-		t.Errorf("predict: exit %d, stderr %q", code, errs)
-	}
-}
-
-// child runs the test binary as the command with args, in mode, and
-// returns the command.
-func child(t *testing.T, mode string, env []string, args ...string) *exec.Cmd {
-	exe, err := os.Executable()
+	var obj map[string]json.RawMessage
+	json.Unmarshal(b, &obj)
+	delete(obj, "command")
+	lib, _ := json.Marshal(obj)
+	m, err := perceptron.Unmarshal(lib)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), append(env, "PERCEPTRON_TEST_CHILD="+mode, "PERCEPTRON_TEST_ARGS="+strings.Join(args, "\x1f"))...)
-	return cmd
-}
-
-// Under a limit of address space, RLIMIT_AS, the command refuses a model
-// that would not fit in it.
-func TestAddressSpaceLimit(t *testing.T) {
-	dir := t.TempDir()
-	big := bigIndex(t, dir)
-	cmd := child(t, "rlimit", []string{"PERCEPTRON_TEST_RLIMIT=" + strconv.Itoa(2<<30)}, "eval", "-classifier", "averaged", big, big)
-	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "RLIMIT_AS (ulimit -v) less the address space in use") {
-		t.Errorf("%v: %s", err, out)
+	// The library's model alone is a model file of the command too, whose
+	// rows it takes unscaled.
+	bare := writeFile(t, dir, "bare.json", lib)
+	code, out, errs := runCmd("eval", "-model", bare, file)
+	if code != 0 || !strings.Contains(out, "the library's JSON alone: the rows are taken as they are, not standardised") {
+		t.Errorf("eval of the bare model: exit %d: %s%s", code, out, errs)
 	}
-}
-
-// SIGINT and SIGTERM while the model is written leave no temporary file,
-// and no model.
-func TestSignalLeavesNoTemp(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		dir := t.TempDir()
-		X, y := randomData(rand.New(rand.NewPCG(1, 3)), 20, 2)
-		file := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 2, false))
-		cmd := child(t, "pause", nil, "train", "-o", filepath.Join(dir, "m.json"), file)
-		stderr, _ := cmd.StderrPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		line, err := bufio.NewReader(stderr).ReadString('\n')
-		if err != nil || !strings.HasPrefix(line, "temporary file ") {
-			cmd.Process.Kill()
-			t.Fatalf("the child wrote %q, %v", line, err)
-		}
-		tmp := strings.TrimSpace(strings.TrimPrefix(line, "temporary file "))
-		if _, err := os.Stat(tmp); err != nil {
-			t.Fatalf("no temporary file: %v", err)
-		}
-		cmd.Process.Signal(sig)
-		err = cmd.Wait()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatalf("%v: the child ended with %v", sig, err)
-		}
-		if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != sig {
-			t.Errorf("%v: the child ended with %v", sig, err)
-		}
-		if names := listDir(t, dir); len(names) != 1 || names[0] != "d.csv" {
-			t.Errorf("%v: files left: %v", sig, names)
-		}
+	if _, ok := m.(*perceptron.Averaged); !ok {
+		t.Errorf("loaded a %T", m)
 	}
 }

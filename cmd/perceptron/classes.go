@@ -1,0 +1,198 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// classSet is the classes of a problem: the labels as the data write
+// them, the names the command prints, and the class values that the
+// classifiers learn.
+//
+// Labels that are all numbers are classes by their value, which is the
+// class value; other labels are classes by their text, with the values 0,
+// 1, … in the order of the labels, sorted, as data reads them. With -pos
+// and -neg the two labels they name are the classes, -neg of value -1 and
+// -pos of value +1.
+type classSet struct {
+	labels []string  // as the data write them
+	names  []string  // as the command prints them: -classes names, or the labels
+	values []float64 // ascending
+
+	// picked says that -pos and -neg picked the two classes, labels[1]
+	// and labels[0], and that rows of other labels are left out.
+	picked bool
+}
+
+// newClassSet returns the classes of the labels, with their names, or the
+// labels if names is nil.
+func newClassSet(labels, names []string) *classSet {
+	c := &classSet{labels: labels, names: names, values: make([]float64, len(labels))}
+	if c.names == nil {
+		c.names = labels
+	}
+	numbers := true
+	for k, l := range labels {
+		v, err := strconv.ParseFloat(l, 64)
+		numbers = numbers && err == nil
+		c.values[k] = v
+	}
+	// data sorts labels that are numbers by value, and makes equal values
+	// one class.
+	if !numbers {
+		for k := range c.values {
+			c.values[k] = float64(k)
+		}
+	}
+	return c
+}
+
+// pickedClasses returns the classes that -pos and -neg pick, with their
+// names.
+func pickedClasses(neg, pos, negName, posName string) *classSet {
+	return &classSet{labels: []string{neg, pos}, names: []string{negName, posName}, values: []float64{-1, 1}, picked: true}
+}
+
+// valueClasses returns the classes of the class values of a model of the
+// library, named by them.
+func valueClasses(values []float64) *classSet {
+	var labels []string
+	for _, v := range values {
+		labels = append(labels, strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	return &classSet{labels: labels, names: labels, values: slices.Clone(values)}
+}
+
+// describe returns the classes for a summary: which name is +1 and which
+// -1 for two picked classes, and the names otherwise, the first twenty of
+// many.
+func (c *classSet) describe() string {
+	if c.picked {
+		return fmt.Sprintf("+1 is %s, -1 is %s", quote(c.names[1]), quote(c.names[0]))
+	}
+	// The names fit on a line of their own.
+	var q []string
+	width := 0
+	for k, name := range c.names {
+		w := len(quote(name)) + 2
+		if width+w > 90 && k < len(c.names)-1 {
+			q = append(q, "…")
+			break
+		}
+		q = append(q, quote(name))
+		width += w
+	}
+	s := fmt.Sprintf("%d classes: %s", len(c.names), strings.Join(q, ", "))
+	if len(c.names) == 2 {
+		s += fmt.Sprintf(" (a score >= 0 is %s)", quote(c.names[1]))
+	}
+	return s
+}
+
+// sameLabel reports whether a and b are the same label: the same text, or
+// equal numbers, so that 1, 1.0 and +1 are one label.
+func sameLabel(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// readClassNames reads a -classes file: the names of the classes by their
+// labels, which are numbers. A line is either a number, a name and
+// optionally a count, as the Debian sections' classes.txt has them, or a
+// name alone, the name of the label that is the number of the line from
+// 0, as a list of Fashion-MNIST's classes has them; blank lines and lines
+// that start with # are skipped. It returns an error naming the line of a
+// name that is not valid or named twice, or of a label named twice.
+func readClassNames(r io.Reader) (map[string]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<16)
+	names := map[string]string{}
+	used := map[string]int{}
+	numbered, k := -1, 0
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		f := strings.Fields(text)
+		_, err := strconv.Atoi(f[0])
+		isNumbered := err == nil && len(f) >= 2
+		if numbered < 0 {
+			numbered = map[bool]int{false: 0, true: 1}[isNumbered]
+		}
+		var label, name string
+		switch {
+		case numbered == 1 && !isNumbered:
+			return nil, fmt.Errorf("line %d: %s: want a number and a name, as the lines before", line, quote(text))
+		case numbered == 1:
+			label = f[0]
+			rest := f[1:]
+			if len(rest) > 1 {
+				if _, err := strconv.Atoi(rest[len(rest)-1]); err == nil {
+					rest = rest[:len(rest)-1] // the count
+				}
+			}
+			name = strings.Join(rest, " ")
+		default:
+			label, name = strconv.Itoa(k), text
+			k++
+		}
+		switch {
+		case !utf8.ValidString(name) || strings.ContainsAny(name, "\t\r\n"):
+			return nil, fmt.Errorf("line %d: the name %s is not UTF-8 text of one line without tabs", line, quote(name))
+		case used[name] > 0:
+			return nil, fmt.Errorf("line %d: the name %s again, as on line %d", line, quote(name), used[name])
+		}
+		for l := range names {
+			if sameLabel(l, label) {
+				return nil, fmt.Errorf("line %d: the label %s again", line, quote(label))
+			}
+		}
+		names[label] = name
+		used[name] = line
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, errors.New("a line longer than 64 KiB")
+		}
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, errors.New("no class names")
+	}
+	return names, nil
+}
+
+// sortedLabels returns the labels of names, sorted by value.
+func sortedLabels(names map[string]string) []string {
+	var labels []string
+	for l := range names {
+		labels = append(labels, l)
+	}
+	slices.SortFunc(labels, func(a, b string) int {
+		x, _ := strconv.ParseFloat(a, 64)
+		y, _ := strconv.ParseFloat(b, 64)
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return labels
+}
