@@ -260,7 +260,7 @@ func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error)
 	if err := j.opts.check(fs, names); err != nil {
 		return nil, "", err
 	}
-	if err := j.opts.checkStop(fs); err != nil {
+	if err := j.opts.checkValues(fs); err != nil {
 		return nil, "", err
 	}
 	if !(j.split > 0 && j.split < 1) {

@@ -100,26 +100,36 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	})
 }
 
-// checkStop returns a usage error if the stopping flags, set on fs, are
-// not valid or contradict each other.
-func (o *options) checkStop(fs *flag.FlagSet) error {
+// checkValues returns a usage error if a settings flag has a value out of
+// its range, or if the stopping flags, set on fs, contradict each other:
+// the command checks them all before it reads any data.
+func (o *options) checkValues(fs *flag.FlagSet) error {
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if err == nil && o.noStop && (f.Name == "tol" || f.Name == "no-change" || f.Name == "validation") {
 			err = usagef("-%s: -no-stop turns early stopping off, which -%s sets", f.Name, f.Name)
 		}
 	})
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case err != nil:
 		return err
-	case !(o.tol > 0) || math.IsInf(o.tol, 0):
-		return usagef("-tol %v: want a number > 0", o.tol)
+	case o.epochs < 0:
+		return usagef("-epochs %d: want 0 or more", o.epochs)
+	case !(o.rate >= 0) || !finite(o.rate):
+		return usagef("-rate %v: want a finite number >= 0", o.rate)
+	case !(o.tol > 0) || !finite(o.tol):
+		return usagef("-tol %v: want a finite number > 0", o.tol)
 	case o.noChange < 1:
 		return usagef("-no-change %d: want 1 or more", o.noChange)
 	case !(o.validation >= 0 && o.validation < 1):
 		return usagef("-validation %v: want a fraction in [0, 1)", o.validation)
-	case o.epochs < 0:
-		return usagef("-epochs %d: want 0 or more", o.epochs)
+	case o.degree < 0:
+		return usagef("-degree %d: want 0 or more", o.degree)
+	case !(o.gamma >= 0) || !finite(o.gamma):
+		return usagef("-gamma %v: want a finite number >= 0", o.gamma)
+	case !finite(o.coef0):
+		return usagef("-coef0 %v: want a finite number", o.coef0)
 	case o.budget < 0:
 		return usagef("-budget %d: want 0 or more", o.budget)
 	}

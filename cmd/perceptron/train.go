@@ -57,7 +57,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := j.opts.check(fs, []string{j.classifier}); err != nil {
 		return err
 	}
-	if err := j.opts.checkStop(fs); err != nil {
+	if err := j.opts.checkValues(fs); err != nil {
 		return err
 	}
 	if len(files) != 1 {
