@@ -5,14 +5,14 @@
 package main
 
 import (
-	"errors"
-	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // bigIndex writes a file of ten lines of ten classes, one of whose
@@ -30,6 +30,13 @@ func bigIndex(t *testing.T, dir string) string {
 	return writeFile(t, dir, "big.svm", []byte(b.String()))
 }
 
+// withRoom sets Go's memory limit to leave room bytes over what Go holds,
+// until the test ends.
+func withRoom(t *testing.T, room float64) {
+	old := debug.SetMemoryLimit(int64(goHeld() + room))
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+}
+
 // The command refuses, with the figures and exit status 1, a model that
 // would not fit in memory, before it allocates it.
 func TestMemoryRefusal(t *testing.T) {
@@ -45,35 +52,50 @@ func TestMemoryRefusal(t *testing.T) {
 	if _, err := os.Stat(model); err == nil {
 		t.Error("a model file was written")
 	}
-	// eval, which saves nothing, with 1 GiB available.
-	defer func(f func() (uint64, string)) { memoryAvailable = f }(memoryAvailable)
-	memoryAvailable = func() (uint64, string) { return 1 << 30, "the test" }
-	code, _, errs = runCmd("eval", "-classifier", "averaged", big, big)
-	if code != 1 || !strings.Contains(errs, "1.0 GiB is available (the test): too much to hold") {
-		t.Errorf("eval: exit %d, stderr %q", code, errs)
-	}
-	// Loading a model file is bounded by the memory too.
-	X, y := randomData(rand.New(rand.NewPCG(1, 2)), 20, 2)
-	good := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 2, false))
-	memoryAvailable = func() (uint64, string) { return 1 << 40, "the test" }
-	if code, _, errs := runCmd("train", "-o", model, good); code != 0 {
+	// A model of 60000 weights, whose JSON takes over 120 kB.
+	wide := writeFile(t, dir, "wide.svm", []byte("1 1:1\n-1 60000:1\n"))
+	if code, _, errs := runCmd("train", "-o", model, wide); code != 0 {
 		t.Fatal(errs)
 	}
-	memoryAvailable = func() (uint64, string) { return 1000, "the test" }
-	if code, _, errs := runCmd("predict", "-model", model, good); code != 1 || !strings.Contains(errs, "the model's text is longer than 200 B") {
+	// eval, which saves nothing, and predict, which loads the model, with
+	// 1 MiB left under Go's memory limit.
+	withRoom(t, 1<<20)
+	code, _, errs = runCmd("eval", "-classifier", "averaged", big, big)
+	if code != 1 || !strings.Contains(errs, "would need about") || !strings.Contains(errs, "left under Go's memory limit: too much to hold") {
+		t.Errorf("eval: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCmd("predict", "-model", model, wide)
+	if code != 1 || !strings.Contains(errs, "m.json: loading the model's") || !strings.Contains(errs, "left under Go's memory limit: too much to hold") {
 		t.Errorf("predict: exit %d, stderr %q", code, errs)
 	}
 }
 
-// Under a limit of address space, RLIMIT_AS, the command refuses a model
-// that would not fit in it.
-func TestAddressSpaceLimit(t *testing.T) {
-	dir := t.TempDir()
-	big := bigIndex(t, dir)
-	cmd := child(t, "rlimit", []string{"PERCEPTRON_TEST_RLIMIT=" + strconv.Itoa(2<<30)}, "eval", "-classifier", "averaged", big, big)
-	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "RLIMIT_AS (ulimit -v) less the address space in use") {
-		t.Errorf("%v: %s", err, out)
+// The command sets Go's memory limit to what Go holds and at most the
+// memory that Linux says is available, unless GOMEMLIMIT sets it.
+func TestSetMemoryLimit(t *testing.T) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		t.Skip("no /proc/meminfo")
+	}
+	var avail float64
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "MemAvailable:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			avail = kb * 1024
+		}
+	}
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	t.Setenv("GOMEMLIMIT", "")
+	setMemoryLimit()
+	// Both sides move as the machine and Go allocate: a margin of 1 GiB.
+	if lim := float64(debug.SetMemoryLimit(-1)); lim <= goHeld() || lim > goHeld()+avail+1<<30 {
+		t.Errorf("the limit is %s, with %s held and %s available", memory.Bytes(lim), memory.Bytes(goHeld()), memory.Bytes(avail))
+	}
+	debug.SetMemoryLimit(old)
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	setMemoryLimit()
+	if lim := debug.SetMemoryLimit(-1); lim != old {
+		t.Errorf("with GOMEMLIMIT set, the limit went from %d to %d", old, lim)
 	}
 }

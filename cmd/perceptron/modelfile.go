@@ -5,16 +5,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -134,179 +130,6 @@ func (s *saved) encode() ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// loadModel reads the model file at path, gzipped or not, streaming: it
-// refuses at once what is not JSON, and a file whose text is longer than
-// the memory available allows.
-func loadModel(path string) (*saved, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	avail, _ := memoryAvailable()
-	s, err := readModel(f, modelLimit(avail))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return s, nil
-}
-
-// modelTextCost is the memory that loading a model takes per byte of its
-// text: the text, its members, the library's part once more, and the
-// numbers parsed.
-const modelTextCost = 5
-
-// modelLimit returns the longest text of a model file that loads in the
-// memory avail.
-func modelLimit(avail uint64) int64 {
-	return int64(min(avail/modelTextCost, math.MaxInt64))
-}
-
-// tooLong is the error of a model file longer than the limit.
-type tooLong struct{ limit int64 }
-
-func (e tooLong) Error() string {
-	return fmt.Sprintf("the model's text is longer than %s, as much as loading it can take in the memory available", bytesize(uint64(e.limit)))
-}
-
-// limitReader reads from r until limit bytes have been read, and then
-// fails with tooLong.
-type limitReader struct {
-	r     io.Reader
-	limit int64
-	n     int64
-}
-
-func (l *limitReader) Read(p []byte) (int, error) {
-	if l.n >= l.limit {
-		// One byte more tells a file of limit bytes from a longer one.
-		var b [1]byte
-		n, err := io.ReadFull(l.r, b[:])
-		if n > 0 {
-			return 0, tooLong{l.limit}
-		}
-		if err == io.ErrUnexpectedEOF {
-			err = io.EOF
-		}
-		return 0, err
-	}
-	if rest := l.limit - l.n; int64(len(p)) > rest {
-		p = p[:rest]
-	}
-	n, err := l.r.Read(p)
-	l.n += int64(n)
-	return n, err
-}
-
-// readModel reads a model file from r, gzipped or not, of at most limit
-// bytes of text.
-func readModel(r io.Reader, limit int64) (*saved, error) {
-	br := bufio.NewReader(r)
-	var in io.Reader = br
-	if magic, _ := br.Peek(2); string(magic) == "\x1f\x8b" {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, err
-		}
-		in = zr
-	}
-	dec := json.NewDecoder(&limitReader{r: in, limit: limit})
-	var obj map[string]json.RawMessage
-	if err := dec.Decode(&obj); err != nil {
-		if errors.As(err, new(tooLong)) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("not a model: %s", shortError(err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if errors.As(err, new(tooLong)) {
-			return nil, err
-		}
-		return nil, errors.New("not a model: more after the object")
-	}
-	return decodeModel(obj)
-}
-
-// shortError returns the message of err cut to a short prefix: a JSON
-// error may quote much of the file.
-func shortError(err error) string {
-	s := err.Error()
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return strings.ToValidUTF8(s, "?")
-}
-
-// decodeModel returns the model of the members of a model file.
-func decodeModel(obj map[string]json.RawMessage) (*saved, error) {
-	if obj == nil {
-		return nil, errors.New("not a model: not an object")
-	}
-	if _, ok := obj["format"]; ok {
-		return nil, errors.New("a model file of the command's old format, which holds a form of the library's that it no longer reads: train the model again")
-	}
-	var typ string
-	if err := json.Unmarshal(obj["type"], &typ); err != nil || typ == "" {
-		return nil, errors.New("not a model file of this command, nor a model of the library: no type")
-	}
-	m, ok := newModel(strings.ToLower(typ), &options{})
-	if !ok || reflect.TypeOf(m).Elem().Name() != typ {
-		return nil, fmt.Errorf("the model is of type %s, which the command does not know: want %s", quote(typ), typeNames())
-	}
-	command, hasCommand := obj["command"]
-	delete(obj, "command")
-	lib, err := json.Marshal(obj)
-	if err != nil {
-		return nil, fmt.Errorf("not a model: %v", err)
-	}
-	if err := m.UnmarshalJSON(lib); err != nil {
-		return nil, errors.New(libError(err))
-	}
-	s := &saved{classifier: strings.ToLower(typ), m: m, features: modelFeatures(m, lib)}
-	if !hasCommand {
-		s.bare, s.label, s.classes = true, defaultLabel, valueClasses(m.Classes())
-		return s, nil
-	}
-	var c commandJSON
-	dec := json.NewDecoder(bytes.NewReader(command))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("member command: %s", shortError(err))
-	}
-	values := m.Classes()
-	switch {
-	case c.Version != modelVersion:
-		return nil, fmt.Errorf("member command of version %d, want %d: train the model again", c.Version, modelVersion)
-	case c.Features != s.features:
-		return nil, fmt.Errorf("%s, but the model has %d", plural(c.Features, "feature"), s.features)
-	case c.Label == "" || !validText(c.Label):
-		return nil, errors.New("no label column, want the -label of training")
-	case len(c.Classes) != len(values):
-		return nil, fmt.Errorf("%d class labels, but the model has %d classes", len(c.Classes), len(values))
-	case c.Names != nil && len(c.Names) != len(values):
-		return nil, fmt.Errorf("%d class names, but the model has %d classes", len(c.Names), len(values))
-	case c.Picked && !slices.Equal(values, []float64{-1, 1}):
-		return nil, fmt.Errorf("classes picked by -pos and -neg, but the model's classes are %v, not -1 and +1", values)
-	case !(c.RMS >= 0 && c.RMS <= math.MaxFloat64):
-		return nil, fmt.Errorf("rms %v, want a finite number >= 0", c.RMS)
-	}
-	if err := checkLabels("class label", c.Classes, sameLabel); err != nil {
-		return nil, err
-	}
-	if c.Names == nil {
-		c.Names = c.Classes
-	} else if err := checkLabels("class name", c.Names, func(a, b string) bool { return a == b }); err != nil {
-		return nil, err
-	}
-	sc, err := checkScaler(c.Mean, c.Scale, c.Features)
-	if err != nil {
-		return nil, err
-	}
-	s.label, s.sc, s.rms = c.Label, sc, c.RMS
-	s.classes = &classSet{labels: c.Classes, names: c.Names, values: values, picked: c.Picked}
-	return s, nil
-}
-
 // validText reports whether s is a label or a name as the readers give
 // them: not empty, UTF-8 of one line without tabs, and without spaces
 // around it, which the readers trim.
@@ -348,27 +171,4 @@ func checkScaler(mean, scale []float64, d int) (*data.Scaler, error) {
 		return nil, nil
 	}
 	return &data.Scaler{Mean: mean, Scale: scale}, nil
-}
-
-// modelFeatures returns the number of features of the rows that m scores,
-// whose JSON form is lib, which has loaded into m.
-func modelFeatures(m model, lib []byte) int {
-	if w, ok := m.(interface{ Weights() (w, b []float64) }); ok {
-		w, _ := w.Weights()
-		return len(w) / numScores(m)
-	}
-	// Voted has no weights of its own, and a kernel's support vectors may
-	// be none: the JSON form tells, by the weights of the first voter and
-	// by the kernel's features.
-	var j struct {
-		Model struct {
-			Features int       `json:"features"`
-			Weights  []float64 `json:"weights"`
-		} `json:"model"`
-	}
-	json.Unmarshal(lib, &j)
-	if j.Model.Features > 0 {
-		return j.Model.Features
-	}
-	return len(j.Model.Weights) / numScores(m)
 }

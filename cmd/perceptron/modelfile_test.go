@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // countingReader counts the bytes read through it.
@@ -68,7 +69,7 @@ func TestModelBomb(t *testing.T) {
 	in, _ := os.Open(path)
 	defer in.Close()
 	c := &countingReader{r: in}
-	_, err = readModel(c, 1<<40)
+	_, err = readModel(c)
 	if err == nil || !strings.Contains(err.Error(), "not a model") || c.n > 64<<10 {
 		t.Errorf("read %d bytes of the file: %v", c.n, err)
 	}
@@ -82,22 +83,20 @@ func TestModelBomb(t *testing.T) {
 	}
 }
 
-// A model whose text is longer than the limit, white space that JSON
-// allows, is refused once the limit is read.
-func TestModelLimit(t *testing.T) {
-	text := "{" + strings.Repeat(" ", 4<<20) + "}"
+// A model whose text is longer than the memory left holds, white space
+// that JSON allows, is refused once that much is read; with the memory,
+// the same text is not a model, but not too long.
+func TestModelText(t *testing.T) {
+	text := "{" + strings.Repeat(" ", 16<<20) + "}"
+	if _, err := readModel(strings.NewReader(text)); err == nil || strings.Contains(err.Error(), "memory") {
+		t.Errorf("with the memory: %v", err)
+	}
+	withRoom(t, 4<<20)
 	c := &countingReader{r: strings.NewReader(text)}
-	_, err := readModel(c, 1<<20)
-	if !errors.As(err, new(tooLong)) || c.n > 2<<20 {
+	_, err := readModel(c)
+	var e *memory.Error
+	if !errors.As(err, &e) || !strings.HasPrefix(err.Error(), "reading the model's text of more than") || c.n > 8<<20 {
 		t.Errorf("read %d bytes: %v", c.n, err)
-	}
-	// Within the limit, the same text is not a model, but not too long.
-	if _, err := readModel(strings.NewReader(text), 8<<20); err == nil || errors.As(err, new(tooLong)) {
-		t.Errorf("within the limit: %v", err)
-	}
-	// The limit follows the memory available.
-	if modelLimit(5<<30) != 1<<30 {
-		t.Errorf("the limit of 5 GiB is %d", modelLimit(5<<30))
 	}
 }
 
@@ -141,7 +140,7 @@ func TestModelResaves(t *testing.T) {
 		if bytes.Equal(b, base) {
 			t.Fatalf("no %s in %s", c.from, base)
 		}
-		s, err := readModel(bytes.NewReader(b), 1<<30)
+		s, err := readModel(bytes.NewReader(b))
 		if (err == nil) != c.ok {
 			t.Errorf("%s: %v", c.to, err)
 			continue
@@ -156,7 +155,7 @@ func TestModelResaves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s2, err := readModel(bytes.NewReader(out), 1<<30)
+		s2, err := readModel(bytes.NewReader(out))
 		if err != nil {
 			t.Fatalf("saved %s, which does not load: %v", out, err)
 		}
@@ -174,7 +173,7 @@ func FuzzDecodeModel(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := readModel(bytes.NewReader(b), 1<<20)
+		s, err := readModel(bytes.NewReader(b))
 		if err != nil {
 			return
 		}
@@ -186,7 +185,7 @@ func FuzzDecodeModel(f *testing.F) {
 		if err != nil {
 			t.Fatalf("loaded %s, cannot save it: %v", b, err)
 		}
-		s2, err := readModel(bytes.NewReader(out), 1<<30)
+		s2, err := readModel(bytes.NewReader(out))
 		if err != nil {
 			t.Fatalf("saved %s, cannot load it: %v", out, err)
 		}

@@ -235,7 +235,7 @@ func TestSignalLeavesNoTemp(t *testing.T) {
 		dir := t.TempDir()
 		X, y := randomData(rand.New(rand.NewPCG(1, 3)), 20, 2)
 		file := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 2, false))
-		cmd := child(t, "pause", nil, "train", "-o", filepath.Join(dir, "m.json"), file)
+		cmd := child(t, "pause", "train", "-o", filepath.Join(dir, "m.json"), file)
 		stderr, _ := cmd.StderrPipe()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
