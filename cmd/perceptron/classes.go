@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,9 +20,10 @@ import (
 // them, the names the command prints, and the class values that the
 // classifiers learn.
 //
-// Labels that are all numbers are classes by their value, which is the
-// class value; other labels are classes by their text, with the values 0,
-// 1, … in the order of the labels, sorted, as data reads them. With -pos
+// Labels that are all finite numbers are classes by their value, which is
+// the class value; other labels are classes by their text, or, as "inf",
+// by a value that no classifier takes, with the values 0, 1, … in the
+// order of the labels, sorted, as data reads them. With -pos
 // and -neg the two labels they name are the classes, -neg of value -1 and
 // -pos of value +1.
 type classSet struct {
@@ -44,11 +46,12 @@ func newClassSet(labels, names []string) *classSet {
 	numbers := true
 	for k, l := range labels {
 		v, err := strconv.ParseFloat(l, 64)
-		numbers = numbers && err == nil
+		numbers = numbers && err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
 		c.values[k] = v
 	}
 	// data sorts labels that are numbers by value, and makes equal values
-	// one class.
+	// one class: the values of finite labels ascend, as the classifiers
+	// take them.
 	if !numbers {
 		for k := range c.values {
 			c.values[k] = float64(k)

@@ -62,6 +62,16 @@ func TestExitStatus(t *testing.T) {
 	}
 }
 
+// An error is one line of at most 2 kB, however long the path it names.
+func TestLongPath(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, strings.Repeat("d", 200), strings.Repeat("e", 3000), "m.json")
+	code, out, errs := runCmd("train", "-o", long, long)
+	if code == 0 || out != "" || len(errs) > 2000 || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "…\n") {
+		t.Errorf("exit %d, stderr of %d bytes: %.200q", code, len(errs), errs)
+	}
+}
+
 // An error quotes a short, printable prefix of a bad token, however long.
 func TestShortQuotes(t *testing.T) {
 	dir := t.TempDir()

@@ -117,7 +117,7 @@ func fitModel(name string, o *options, train, test *dataset, save bool) (*result
 		o.progress.end(m)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("training %s: %s", name, libError(err))
+		return nil, fmt.Errorf("%s: training %s: %s", train.name, name, libError(err))
 	}
 	r.stats = m.Stats()
 	if c := predictCost(m, train.X, S); c > trainAccuracyCost {
@@ -195,6 +195,11 @@ func classify(m model, ds *dataset, p *progress, task string, keep bool) ([]int,
 	pred := make([]int, n)
 	var all []float64
 	if keep {
+		nd := &need{what: "keeping the scores of " + plural(n, "row")}
+		nd.add("the scores", 8*float64(n)*float64(S))
+		if err := nd.check(); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", ds.name, err)
+		}
 		all = make([]float64, 0, n*S)
 	}
 	if p != nil {

@@ -34,6 +34,12 @@
 // temporary file on SIGINT or SIGTERM. It replaces an output file whole,
 // keeping its permissions, and writes through a symbolic link to the file
 // it points to.
+//
+// Its memory is bounded: unless GOMEMLIMIT sets Go's memory limit, the
+// command sets it at start to the memory it may take, the least of the
+// memory Linux has available, the room of its control group and the room
+// that ulimit -v leaves; data, models and training refuse, with exit
+// status 1 and a line that names the file, what would not fit.
 package main
 
 import (
@@ -69,7 +75,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	}
-	fmt.Fprintf(stderr, "perceptron: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
+	// One line, however long the paths and tokens that it quotes.
+	const most = 1500
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	if len(msg) > most {
+		msg = strings.ToValidUTF8(msg[:most], "") + "…"
+	}
+	fmt.Fprintf(stderr, "perceptron: %s\n", msg)
 	if errors.As(err, new(usageError)) {
 		return 2
 	}
@@ -115,7 +127,9 @@ and standardises nothing. A program that uses the library removes "command" firs
 
 Exit status: 0 on success; 2 on a usage error, of the flags or the arguments; 1 on any
 other error: a missing, unreadable or malformed file, an output that cannot be written,
-too little memory for the model (the command estimates it first), an overflow.
+too little memory (data, models and training are checked before they are held, against
+Go's memory limit, which the command sets from the memory available unless GOMEMLIMIT
+is set), an overflow.
 
 Classifiers (-classifier):
   perceptron   F. Rosenblatt (1958), Psychological Review 65(6)

@@ -5,11 +5,11 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -82,30 +82,33 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The lines go out as they are made: their text is many times the
+	// size of the scores.
 	S := numScores(s.m)
-	var b strings.Builder
+	w := bufio.NewWriterSize(stdout, 1<<16)
 	if j.score {
-		b.WriteString("class")
+		w.WriteString("class")
 		if S == 1 {
-			fmt.Fprintf(&b, "\tscore (>= 0: %s)", s.classes.names[1])
+			fmt.Fprintf(w, "\tscore (>= 0: %s)", s.classes.names[1])
 		} else {
 			for _, name := range s.classes.names {
-				b.WriteString("\t" + name)
+				w.WriteString("\t" + name)
 			}
 		}
-		b.WriteByte('\n')
+		w.WriteByte('\n')
 	}
+	var num []byte
 	for i, c := range pred {
-		b.WriteString(s.classes.names[c])
+		w.WriteString(s.classes.names[c])
 		if j.score {
 			for _, v := range scores[i*S : i*S+S] {
-				b.WriteByte('\t')
-				b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+				num = strconv.AppendFloat(append(num[:0], '\t'), v, 'g', -1, 64)
+				w.Write(num)
 			}
 		}
-		b.WriteByte('\n')
+		w.WriteByte('\n')
 	}
-	if _, err := io.WriteString(stdout, b.String()); err != nil {
+	if err := w.Flush(); err != nil {
 		return err
 	}
 	if ds.Y != nil {
