@@ -101,7 +101,7 @@ func fitModel(name string, o *options, train, test *dataset, save bool) (*result
 		return nil, usagef("-init-weights: %s, want %d: %d per feature of the %s", plural(len(o.initWeights), "weight"), d*S, S, plural(d, "feature"))
 	}
 	if err := modelNeed(name, o, train.X, S, save).check(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", train.name, err)
 	}
 	limit := o.epochs
 	if limit == 0 {
@@ -273,7 +273,7 @@ func (j *job) scale(train *dataset, others ...*dataset) (*data.Scaler, error) {
 		X = append(X, o.X)
 	}
 	if err := scaleNeed(X, true, false).check(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", train.name, err)
 	}
 	sc, err := data.NewScaler(train.X)
 	if err != nil {

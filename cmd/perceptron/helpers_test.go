@@ -305,3 +305,33 @@ func child(t *testing.T, mode string, args ...string) *exec.Cmd {
 	cmd.Env = append(os.Environ(), "PERCEPTRON_TEST_CHILD="+mode)
 	return cmd
 }
+
+// gzipFile writes to path a gzip file of head, count times block and
+// tail, a member each: the block is compressed once, so that a file of
+// gigabytes of text takes a moment to write and little space.
+func gzipFile(t *testing.T, path string, head, block []byte, count int, tail []byte) string {
+	t.Helper()
+	member := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(member(head))
+	m := member(block)
+	for range count {
+		if _, err := f.Write(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.Write(member(tail)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -6,7 +6,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"io"
@@ -36,32 +35,11 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// zeroBomb writes to w a gzip file of size bytes of zeros: members of a
-// mebibyte each, which gzip readers read one after the other, so that the
-// file is about a thousandth of its content.
-func zeroBomb(t *testing.T, w io.Writer, size int) {
-	var member bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&member, gzip.BestCompression)
-	zw.Write(make([]byte, 1<<20))
-	zw.Close()
-	for range size >> 20 {
-		if _, err := w.Write(member.Bytes()); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // A model file of 2 GiB of zero bytes, gzipped into 2 MB, is refused at
 // once: the command reads a few kilobytes of it.
 func TestModelBomb(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "bomb.json.gz")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zeroBomb(t, f, 2<<30)
-	f.Close()
+	path := gzipFile(t, filepath.Join(dir, "bomb.json.gz"), nil, make([]byte, 1<<20), 2048, nil)
 	fi, _ := os.Stat(path)
 	if fi.Size() > 4<<20 {
 		t.Fatalf("the bomb is %d bytes", fi.Size())
@@ -69,7 +47,7 @@ func TestModelBomb(t *testing.T) {
 	in, _ := os.Open(path)
 	defer in.Close()
 	c := &countingReader{r: in}
-	_, err = readModel(c)
+	_, err := readModel(c)
 	if err == nil || !strings.Contains(err.Error(), "not a model") || c.n > 64<<10 {
 		t.Errorf("read %d bytes of the file: %v", c.n, err)
 	}

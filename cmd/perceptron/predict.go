@@ -155,7 +155,7 @@ func dropped(stderr io.Writer, ds *dataset, width int) {
 func applyModel(s *saved, ds *dataset) (warning string, err error) {
 	if s.sc != nil {
 		if err := scaleNeed([]mat.Matrix{ds.X}, false, s.sc.Mean != nil).check(); err != nil {
-			return "", err
+			return "", fmt.Errorf("%s: %v", ds.name, err)
 		}
 		if ds.X, err = s.sc.Transform(ds.X); err != nil {
 			return "", ds.rowError(err)
