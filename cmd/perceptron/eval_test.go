@@ -269,3 +269,26 @@ func TestSplitSeed(t *testing.T) {
 		t.Error("-seed does not seed -shuffle")
 	}
 }
+
+// The table names the kernel with its degree, which is 3 when -degree
+// leaves it zero, as perceptron.Poly documents.
+func TestKernelColumn(t *testing.T) {
+	dir := t.TempDir()
+	X, y := randomData(rand.New(rand.NewPCG(13, 13)), 40, 2)
+	file := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 2, false))
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"-kernel", "poly"}, "poly 3"},
+		{[]string{"-kernel", "poly", "-degree", "2"}, "poly 2"},
+		{[]string{"-gamma", "0.5"}, "rbf γ=0.5"},
+		{nil, "rbf γ=1/d"},
+	} {
+		args := append(append([]string{"eval", "-classifier", "kernel"}, c.flags...), file)
+		code, out, errs := runCmd(args...)
+		if code != 0 || parseTable(t, out)[0].kernel != c.want {
+			t.Errorf("%q: exit %d, %s%s; want the kernel %q", c.flags, code, out, errs, c.want)
+		}
+	}
+}

@@ -43,7 +43,10 @@ func kernelOf(m model) string {
 		}
 		return "rbf γ=" + g(f.Gamma)
 	case perceptron.Poly:
-		return fmt.Sprintf("poly %d", max(f.Degree, 1))
+		if f.Degree == 0 {
+			return "poly 3" // as Poly documents its zero Degree
+		}
+		return fmt.Sprintf("poly %d", f.Degree)
 	case nil:
 		return "linear"
 	}

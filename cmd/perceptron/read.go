@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -122,7 +123,7 @@ func readData(path string, spec readSpec) (*dataset, error) {
 			label := spec.label
 			if !spec.labels && label != "none" {
 				// The label column is there, and skipped.
-				label = cmpOr(label, defaultLabel)
+				label = cmp.Or(label, defaultLabel)
 			}
 			set, err = data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}.Read(f)
 		} else {
@@ -158,14 +159,6 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		return nil, err
 	}
 	return ds, nil
-}
-
-// cmpOr returns a, or b if a is empty.
-func cmpOr(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a
 }
 
 // readIDX reads the IDX data set path: IMAGES,LABELS, or the images alone,
