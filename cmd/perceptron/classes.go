@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // classSet is the classes of a problem: the labels as the data write
@@ -198,4 +200,119 @@ func sortedLabels(names map[string]string) []string {
 		return strings.Compare(a, b)
 	})
 	return labels
+}
+
+// nameClasses sets the classes of ds, which has its labels: those the
+// spec knows, or those of the rows, named by -classes, and the two that
+// -pos and -neg pick, leaving out the rows of the others.
+func (ds *dataset) nameClasses(spec readSpec) error {
+	switch {
+	case spec.known != nil:
+		ds.classes = spec.known
+		if spec.known.picked && !spec.keepRows {
+			return ds.pick(spec.known.labels[0], spec.known.labels[1], true)
+		}
+		return nil
+	case spec.names != nil:
+		var names []string
+		for _, l := range ds.Classes {
+			name, ok := spec.names[l]
+			if !ok {
+				return fmt.Errorf("%s: the label %s is no class of %s", ds.name, quote(l), spec.namesOf)
+			}
+			names = append(names, name)
+		}
+		ds.classes = newClassSet(ds.Classes, names)
+	default:
+		ds.classes = newClassSet(ds.Classes, nil)
+	}
+	if spec.pos != "" {
+		return ds.pick(spec.neg, spec.pos, false)
+	}
+	if len(ds.Classes) < 2 {
+		return fmt.Errorf("%s: every row has the label %s: want two classes or more", ds.name, quote(ds.Classes[0]))
+	}
+	return nil
+}
+
+// pick keeps the rows of the classes neg and pos, which name labels, or
+// classes by their names, and leaves out the others; known says that the
+// classes are those of a model, which a test file may lack.
+func (ds *dataset) pick(neg, pos string, known bool) error {
+	find := func(s string) int {
+		for k, l := range ds.Classes {
+			if sameLabel(l, s) {
+				return k
+			}
+		}
+		if ds.classes != nil && !known {
+			for k, name := range ds.classes.names {
+				if name == s {
+					return k
+				}
+			}
+		}
+		return -1
+	}
+	kn, kp := find(neg), find(pos)
+	var keep []int
+	y := make([]float64, 0, len(ds.Y))
+	for i, c := range ds.Y {
+		switch int(c) {
+		case kn:
+			keep = append(keep, i)
+			y = append(y, 0)
+		case kp:
+			keep = append(keep, i)
+			y = append(y, 1)
+		}
+	}
+	ds.left = len(ds.Y) - len(keep)
+	if !known && (kn < 0 || kp < 0 || len(keep) == 0) {
+		var absent []string
+		for _, c := range []struct {
+			flag, label string
+			k           int
+		}{{"-pos", pos, kp}, {"-neg", neg, kn}} {
+			if c.k < 0 {
+				absent = append(absent, fmt.Sprintf("%s (%s)", quote(c.label), c.flag))
+			}
+		}
+		return fmt.Errorf("%s: no row has the label %s; the labels are %s", ds.name, joinWords(absent, "or"), quoteAll(ds.Classes, 20))
+	}
+	if len(keep) == 0 {
+		return fmt.Errorf("%s: no row has the label %s or %s", ds.name, quote(pos), quote(neg))
+	}
+	names := func(k int, label string) string {
+		if ds.classes != nil && k >= 0 && !known {
+			return ds.classes.names[k]
+		}
+		return label
+	}
+	if !known {
+		// The labels as the file writes them, which a test file matches.
+		nl, pl := neg, pos
+		if kn >= 0 {
+			nl = ds.Classes[kn]
+		}
+		if kp >= 0 {
+			pl = ds.Classes[kp]
+		}
+		ds.classes = pickedClasses(nl, pl, names(kn, neg), names(kp, pos))
+	}
+	ds.Set = &data.Set{X: ds.Subset(keep).X, Y: y, Classes: ds.classes.names, Features: ds.Features, Dropped: ds.Dropped}
+	if ds.left > 0 {
+		ds.part = " among the rows of the two labels"
+	}
+	return nil
+}
+
+// values returns the class value of each row, for training: the rows of
+// a training file have a class each.
+func (ds *dataset) values() []float64 {
+	v := make([]float64, len(ds.Y))
+	for i, k := range ds.Y {
+		v[i] = ds.classes.values[int(k)]
+	}
+	return v
 }
