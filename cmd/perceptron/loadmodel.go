@@ -49,18 +49,17 @@ func readModel(r io.Reader) (*saved, error) {
 	return decodeModel(text)
 }
 
-// readText returns the text of r, gunzipped if it is gzipped, read once
-// into one buffer: of the size that a file tells, the size of the file or
-// the size of a gzip file's text that its end gives, and otherwise grown
-// by a quarter at a time. It checks that the memory left holds the buffer
-// before it allocates or grows it, and refuses at once a text that does
-// not start as a JSON object does.
+// readText returns the text of r, gunzipped if it is gzipped, read once:
+// after its first 64 KiB, into one buffer of the size that a file tells,
+// the size of the file or the size of a gzip file's text that its end
+// gives, and otherwise grown by a quarter at a time. It checks that the
+// memory left holds the buffer before it allocates or grows it, and
+// refuses at once a text that does not start as a JSON object does.
 func readText(r io.Reader) ([]byte, error) {
-	size, gzipSize := int64(64<<10), int64(64<<10)
+	size, gzipSize := 0, 0 // the text's, and one byte more to read its end; 0 if not known
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			// One byte more reads the end of the file.
-			size = fi.Size() + 1
+			size = int(fi.Size()) + 1
 			// A gzip file ends with the size of the text of its last
 			// member modulo 2³², which is that of the whole text if the
 			// file is one member of less than 4 GiB, as gzip writes it;
@@ -68,7 +67,7 @@ func readText(r io.Reader) ([]byte, error) {
 			var end [4]byte
 			if _, err := f.ReadAt(end[:], fi.Size()-4); err == nil {
 				if n := int64(binary.LittleEndian.Uint32(end[:])); n <= 1032*fi.Size() {
-					gzipSize = n + 1
+					gzipSize = int(n) + 1
 				}
 			}
 		}
@@ -85,11 +84,14 @@ func readText(r io.Reader) ([]byte, error) {
 	var text []byte
 	for {
 		if len(text) == cap(text) {
-			if err := memory.Check(float64(int64(len(text)) + size)); err != nil {
+			grow := max(64<<10, len(text)/4)
+			if len(text) > 0 {
+				grow = max(grow, size-len(text))
+			}
+			if err := memory.Check(float64(len(text) + grow)); err != nil {
 				return nil, fmt.Errorf("reading the model's text of more than %s: %w", memory.Bytes(float64(len(text))), err)
 			}
-			text = slices.Grow(text, int(size))
-			size = max(64<<10, int64(len(text)/4))
+			text = slices.Grow(text, grow)
 		}
 		n, err := in.Read(text[len(text):cap(text)])
 		first := len(text) == 0 && n > 0
