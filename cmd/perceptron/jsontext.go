@@ -108,10 +108,10 @@ func skipValue(text []byte, i int) int {
 	return i
 }
 
-// cut removes members[k] from text, the text of their object, with the
+// removeMember removes members[k] from text, the text of their object, with the
 // comma that parts it from another, moving the text after it in place,
 // and returns the text left.
-func cut(text []byte, members []member, k int) []byte {
+func removeMember(text []byte, members []member, k int) []byte {
 	from, to := members[k].key, members[k].end
 	switch {
 	case k > 0:

@@ -143,7 +143,7 @@ func decodeModel(text []byte) (*saved, error) {
 		if c, err = decodeCommand(cm.of(text)); err != nil {
 			return nil, err
 		}
-		lib = cut(text, members, slices.Index(members, cm))
+		lib = removeMember(text, members, slices.Index(members, cm))
 	}
 	if err := loadNeed(len(lib)).check(); err != nil {
 		return nil, err
