@@ -5,481 +5,248 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
-	"strings"
-	"time"
-	"unicode/utf8"
+	"slices"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
-// result is a classifier trained and tested.
-type result struct {
-	name  string
-	m     model
-	limit int           // the epoch limit
-	fit   time.Duration // negative if not known
-	train float64       // NaN if not measured
-	test  float64       // NaN if there is no test set
-	stats perceptron.Stats
+const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
+       perceptron eval -model MODEL [flags] TEST
 
-	// report compares the classes predicted for the test rows with
-	// theirs; nil if there are none.
-	report *data.Report
+Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
+those of TEST, or, without TEST, on a split of TRAIN that keeps the share of
+each class, drawn from -split-seed. The features of dense rows are
+standardised on the training rows alone. A LIBSVM value of TEST beyond the
+features of TRAIN is ignored, and counted on stderr, as liblinear-predict
+does; CSV and IDX files must have the same width. Training stops early by
+the rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
+-no-stop. It prints a table of each classifier's kernel, prediction rule,
+epochs run and how training ended (converged: an epoch without a mistake;
+stopped: by the rule; limit: at -epochs), its mistakes, its training and
+test accuracy and the time it took; then, for each, the classification
+report of the test rows, as scikit-learn's classification_report, and
+their confusion matrix. The test rows of a label that is no class of the
+training rows are counted wrong, in rows of their own; with -pos and -neg
+they are left out.
 
-	// note says why the training accuracy was not measured, if it was not.
-	note string
-}
+-classifier all, the default, runs perceptron and averaged, and pocket,
+voted and kernel, whose cost grows as the square of the rows, only where
+rows² × non-zeros a row × classes is at most 1e11 (a few thousand rows of a
+few hundred features); -classifier NAME runs any one. The kernel is the
+demo's: the Gaussian kernel with the averaged prediction.
 
-// quadratic are the classifiers whose cost grows with the square of the
-// rows: the exact pocket counts the mistakes of every training row after
-// every update, the voted perceptron predicts with a vote of every
-// mistake, and the kernel perceptron scores with a kernel value per
-// support vector. -classifier all runs them only where that is cheap.
-var quadratic = []string{"pocket", "voted", "kernel"}
+With -model, eval fits nothing: it tests a saved model, or the library's
+JSON of a classifier, on the rows of TEST, read with the model's classes,
+label column, width and standardisation, and prints the test accuracy
+beside the model's training statistics, its classification report and its
+confusion matrix. It says first, on stderr, if the rows look scaled
+otherwise than the training rows were. Only -format, -header, -delimiter,
+-label and -progress go with -model.
 
-// cheapCost is the most rows × rows × non-zeros a row × classes at which
-// -classifier all runs the classifiers of quadratic: a few seconds each
-// for a few thousand rows of a few hundred features, where Fashion-MNIST
-// and the Debian sections take them hours.
-const cheapCost = 1e11
+Examples:
+  perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
+  perceptron eval -model cancer.json -header cmd/perceptron/data/breast_cancer.csv
+  perceptron eval /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
+    /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
+  perceptron eval -classes debian-sections.classes.txt \
+    debian-sections.train.svm.gz debian-sections.test.svm.gz
 
-// quadraticCost returns rows × rows × non-zeros a row × classes of the
-// rows X of K classes.
-func quadraticCost(X mat.Matrix, K int) float64 {
-	n, d := X.Dims()
-	perRow := float64(d)
-	if m, ok := X.(*perceptron.CSR); ok {
-		perRow = float64(m.NNZ()) / float64(max(n, 1))
-	}
-	return float64(n) * float64(n) * max(perRow, 1) * float64(max(K, 2))
-}
+Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
-// trainAccuracyCost is the most scalar operations that measuring the
-// training accuracy may take: it would otherwise take longer than the
-// training, for the vote of the voted perceptron's every mistake and
-// the kernel's every support vector.
-const trainAccuracyCost = 1e10
+Flags:
+`
 
-// predictCost estimates the operations of predicting the n rows X with
-// the fitted m, of S scores.
-func predictCost(m model, X mat.Matrix, S int) float64 {
-	n, d := X.Dims()
-	perRow := float64(d)
-	if c, ok := X.(*perceptron.CSR); ok {
-		perRow = float64(c.NNZ()) / float64(max(n, 1))
-	}
-	st := m.Stats()
-	terms := 1.0
-	switch k := m.(type) {
-	case *perceptron.Voted:
-		terms = float64(st.Mistakes + 1)
-	case *perceptron.Kernel:
-		terms = float64(min(st.Mistakes, n))
-		if k.Budget > 0 {
-			terms = min(terms, float64(k.Budget))
-		}
-	}
-	return float64(n) * terms * (perRow + float64(S))
-}
-
-// fitModel trains the classifier called name on train, with the classes
-// of train, after checking that its memory fits, with the model file
-// that save would add, and tests it on test if test is not nil.
-func fitModel(name string, o *options, train, test *dataset, save bool) (*result, error) {
-	o.labels = train.classes.values
-	m, ok := newModel(name, o)
-	if !ok {
-		return nil, usagef("unknown classifier %s: want one of %s", quote(name), classifierNames())
-	}
-	n, d := train.X.Dims()
-	S := scoresOf(len(o.labels))
-	if name != "kernel" && o.initWeights != nil && len(o.initWeights) != d*S {
-		return nil, usagef("-init-weights: %s, want %d: %d per feature of the %s", plural(len(o.initWeights), "weight"), d*S, S, plural(d, "feature"))
-	}
-	if err := modelNeed(name, o, train.X, S, save).check(); err != nil {
-		return nil, err
-	}
-	limit := o.epochs
-	if limit == 0 {
-		limit = defaultEpochs
-	}
-	if o.progress != nil {
-		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
-	}
-	start := time.Now()
-	err := m.Fit(train.X, train.values())
-	r := &result{name: name, m: m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
-	if o.progress != nil {
-		o.progress.end(m)
-	}
+func eval(args []string, stdout, stderr io.Writer) error {
+	j := newJob()
+	fs := newFlagSet("eval")
+	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
+	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of each class of TRAIN to test on")
+	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN (-seed seeds -shuffle)")
+	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
+	j.dataFlags(fs, true)
+	j.trainFlags(fs, stderr)
+	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {
-		return nil, fmt.Errorf("training %s: %s", name, libError(err))
-	}
-	r.stats = m.Stats()
-	if c := predictCost(m, train.X, S); c > trainAccuracyCost {
-		r.note = fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, c)
-	} else {
-		pred, _, err := classify(m, train, o.progress, "the training rows", false)
-		if err != nil {
-			return nil, err
-		}
-		r.train = accuracy(pred, train.Y)
-	}
-	if test != nil {
-		pred, _, err := classify(m, test, o.progress, "the test rows", false)
-		if err != nil {
-			return nil, err
-		}
-		r.report = newReport(train.classes, test, pred)
-		r.test, _, _ = r.report.Accuracy()
-	}
-	return r, nil
-}
-
-// scoresOf returns the number of scores of a model of K classes: one for
-// two classes, and one per class for more.
-func scoresOf(K int) int {
-	if K > 2 {
-		return K
-	}
-	return 1
-}
-
-// numScores returns the number of scores of m.
-func numScores(m model) int { return scoresOf(len(m.Classes())) }
-
-// accuracy returns the fraction of the classes pred that are those of y.
-func accuracy(pred []int, y []float64) float64 {
-	right := 0
-	for i, c := range pred {
-		if float64(c) == y[i] {
-			right++
-		}
-	}
-	return float64(right) / float64(max(len(y), 1))
-}
-
-// newReport returns the report of the classes pred predicted for the rows
-// of test, of the classes of a model: those, then the labels of test that
-// are none of them.
-func newReport(classes *classSet, test *dataset, pred []int) *data.Report {
-	names := append([]string(nil), classes.names...)
-	if len(test.Classes) > len(names) {
-		names = append(names, test.Classes[len(names):]...)
-	}
-	p := make([]float64, len(pred))
-	for i, c := range pred {
-		p[i] = float64(c)
-	}
-	return data.NewReport(names, test.Y, p)
-}
-
-// predictChunk is the number of rows that classify scores between two
-// progress reports: enough for ScoreRows to share out over the cores.
-const predictChunk = 1024
-
-// classify returns the index of the class of each row of ds that m
-// predicts, and with keep their scores, S a row, S being numScores(m). The
-// class is the one the scores choose, as perceptron.Scorer says: for two
-// classes the second if the score is >= 0, for more the first of the
-// greatest. It returns an error naming the row whose scores are not
-// finite, as when its values are too large for the weights. If p is not
-// nil it reports the progress as scoring task.
-func classify(m model, ds *dataset, p *progress, task string, keep bool) ([]int, []float64, error) {
-	n, _ := ds.X.Dims()
-	S := numScores(m)
-	pred := make([]int, n)
-	var all []float64
-	if keep {
-		all = make([]float64, 0, n*S)
-	}
-	if p != nil {
-		p.beginScoring(task, n)
-	}
-	step := n
-	if p != nil {
-		step = predictChunk
-	}
-	scores := make([]float64, min(step, n)*S)
-	for lo := 0; lo < n; lo += step {
-		hi := min(n, lo+step)
-		s := m.ScoreRows(scores[:(hi-lo)*S], rowRange(ds.X, lo, hi))
-		for i := lo; i < hi; i++ {
-			row := s[(i-lo)*S : (i-lo+1)*S]
-			best := 0
-			for c, v := range row {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, nil, fmt.Errorf("%s: row %d%s: the model's score is %v: the values of the row are too large for its weights", ds.name, i+1, strings.TrimPrefix(ds.part, ","), v)
-				}
-				if v > row[best] {
-					best = c
-				}
-			}
-			if S == 1 {
-				best = 0
-				if row[0] >= 0 {
-					best = 1
-				}
-			}
-			pred[i] = best
-		}
-		if keep {
-			all = append(all, s...)
-		}
-		if p != nil {
-			p.scored(hi)
-		}
-	}
-	if p != nil {
-		p.endScoring()
-	}
-	return pred, all, nil
-}
-
-// rowRange returns rows lo to hi-1 of X: dense rows in place, sparse rows
-// copied.
-func rowRange(X mat.Matrix, lo, hi int) mat.Matrix {
-	n, c := X.Dims()
-	if lo == 0 && hi == n {
-		return X
-	}
-	if d, ok := X.(*mat.Dense); ok {
-		return d.Slice(lo, hi, 0, c)
-	}
-	rows := make([]int, hi-lo)
-	for k := range rows {
-		rows[k] = lo + k
-	}
-	return (&data.Set{X: X}).Subset(rows).X
-}
-
-// howEnded says how a training run of st ended, of at most limit epochs.
-func howEnded(st perceptron.Stats, limit int) string {
-	switch {
-	case st.Converged:
-		return "converged"
-	case st.Epochs < limit:
-		return "stopped"
-	}
-	return "limit"
-}
-
-// kernelOf describes the kernel of m: linear for all but a Kernel.
-func kernelOf(m model) string {
-	k, ok := m.(*perceptron.Kernel)
-	if !ok {
-		return "linear"
-	}
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
-	switch f := k.Func.(type) {
-	case perceptron.RBF:
-		if f.Gamma == 0 {
-			return "rbf γ=1/d"
-		}
-		return "rbf γ=" + g(f.Gamma)
-	case perceptron.Poly:
-		return fmt.Sprintf("poly %d", max(f.Degree, 1))
-	case nil:
-		return "linear"
-	}
-	return "custom"
-}
-
-// ruleOf names the prediction rule of m.
-func ruleOf(m model) string {
-	switch m := m.(type) {
-	case *perceptron.Kernel:
-		return [...]string{"last", "voted", "averaged"}[m.Prediction]
-	case *perceptron.Pocket:
-		if m.Ratchet {
-			return "pocket, ratchet"
-		}
-		return "pocket"
-	case *perceptron.Averaged:
-		return "averaged"
-	case *perceptron.Voted:
-		return "voted"
-	}
-	return "last"
-}
-
-// writeTable writes the results as an aligned table: names to the left,
-// figures to the right, and the notes of the results after it.
-func writeTable(w io.Writer, rs []*result) error {
-	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "ended", "mistakes", "train acc", "test acc", "fit time"}}
-	var notes []string
-	for _, r := range rs {
-		rows = append(rows, []string{r.name, kernelOf(r.m), ruleOf(r.m), strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
-			strconv.Itoa(r.stats.Mistakes), percent(r.train), percent(r.test), duration(r.fit)})
-		if r.note != "" {
-			notes = append(notes, r.note)
-		}
-	}
-	if err := writeAligned(w, rows, 3); err != nil {
 		return err
 	}
-	for _, n := range notes {
-		if _, err := fmt.Fprintln(w, n); err != nil {
+	if j.model != "" {
+		return j.evalModel(fs, files, stdout, stderr)
+	}
+	names, pf, err := j.evalFlags(fs)
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 && len(files) != 2 {
+		return usagef("eval: want a training file and an optional test file, got %d files (see perceptron eval -h)", len(files))
+	}
+	spec, err := j.spec(true)
+	if err != nil {
+		return err
+	}
+	var ins []string
+	for _, f := range files {
+		ins = append(ins, inputFiles(f, spec)...)
+	}
+	if err := checkOutputs(j.outFiles(), ins); err != nil {
+		return err
+	}
+	if err := j.readNames(&spec); err != nil {
+		return err
+	}
+	train, err := readData(files[0], spec)
+	if err != nil {
+		return err
+	}
+	var test *dataset
+	var intro string
+	if len(files) == 2 {
+		tspec := spec
+		tspec.known = train.classes
+		_, tspec.width = train.X.Dims()
+		if test, err = readData(files[1], tspec); err != nil {
 			return err
 		}
+		dropped(stderr, test, tspec.width)
+		ntr, _ := train.X.Dims()
+		nte, _ := test.X.Dims()
+		intro = fmt.Sprintf("%s: %s%s%s\n%s: %s%s%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train),
+			test.name, plural(nte, "test row"), nonZeros(test.X), leftOut(test))
+	} else {
+		left := leftOut(train)
+		trs, tes, err := data.Split(train.Set, j.split, j.splitSeed)
+		if err != nil {
+			return fmt.Errorf("%s: %s", train.name, dataError(err))
+		}
+		test = &dataset{name: train.name, Set: tes, classes: train.classes, part: train.part + ", among the test rows of the split"}
+		train = &dataset{name: train.name, Set: trs, classes: train.classes, part: train.part + ", among the training rows of the split"}
+		ntr, _ := train.X.Dims()
+		nte, _ := test.X.Dims()
+		intro = fmt.Sprintf("%s%s, split with -split-seed %d: %s%s; %s%s", train.name, left, j.splitSeed,
+			plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
 	}
-	return nil
+	n, d := train.X.Dims()
+	how := ""
+	switch {
+	case j.standardize.of(train.X) && isSparse(train.X):
+		how = ", scaled on the training rows, not centred, as the rows are sparse"
+	case j.standardize.of(train.X):
+		how = ", standardised on the training rows"
+	}
+	intro += fmt.Sprintf("\n%s%s\n%s\nstopping %s\n", plural(d, "feature"), how, train.classes.describe(), j.opts.describeStop(n))
+	names, note := j.cheapOnes(names, train.X, len(train.classes.values))
+	return j.evaluate(names, train, test, pf, intro+note, true, stdout, stderr)
 }
 
-// writeAligned writes rows of cells as an aligned table: the first left
-// columns to the left, the others to the right.
-func writeAligned(w io.Writer, rows [][]string, left int) error {
-	// Widths count runes, not bytes: the µ of microseconds is two bytes.
-	width := make([]int, len(rows[0]))
-	for _, row := range rows {
-		for j, s := range row {
-			width[j] = max(width[j], utf8.RuneCountInString(s))
-		}
-	}
-	var b strings.Builder
-	for _, row := range rows {
-		var line strings.Builder
-		for j, s := range row {
-			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(s))
-			if j > 0 {
-				line.WriteString("  ")
+// modelFlags are the flags of eval that go with -model.
+var modelFlags = []string{"model", "format", "header", "delimiter", "label", "progress"}
+
+// evalModel tests the saved model -model on the one file in files.
+func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !slices.Contains(modelFlags, f.Name) {
+			var with []string
+			for _, name := range modelFlags[1:] {
+				with = append(with, "-"+name)
 			}
-			if j < left {
-				line.WriteString(s + pad)
-			} else {
-				line.WriteString(pad + s)
-			}
+			err = usagef("-%s: eval -model tests a saved model, and takes only %s", f.Name, joinWords(with, "and"))
 		}
-		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	})
+	if err != nil {
+		return err
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	if len(files) != 1 {
+		return usagef("eval -model: want one test file, got %d (see perceptron eval -h)", len(files))
+	}
+	spec, err := j.spec(false)
+	if err != nil {
+		return err
+	}
+	if spec.label == "none" {
+		return usagef("eval -model: -label none: the test rows need their labels")
+	}
+	s, err := loadModel(j.model)
+	if err != nil {
+		return err
+	}
+	test, warning, err := readForModel(files[0], spec, s, stderr)
+	if err != nil {
+		return err
+	}
+	if test.Y == nil {
+		return fmt.Errorf("%s: the rows have no labels to test the model on", test.name)
+	}
+	if warning != "" {
+		fmt.Fprintln(stderr, "perceptron: "+warning)
+	}
+	n, _ := test.X.Dims()
+	rows := plural(n, "test row") + nonZeros(test.X) + leftOut(test)
+	j.startProgress(stderr)
+	if p := j.opts.progress; p != nil {
+		p.name = s.classifier
+	}
+	st := s.m.Stats()
+	r := &result{name: s.classifier, m: s.m, limit: modelEpochs(s.m), fit: -1, train: math.NaN(), stats: st}
+	pred, _, err := classify(s.m, test, j.opts.progress, "the test rows", false)
+	if err != nil {
+		return err
+	}
+	r.report = newReport(s.classes, test, pred)
+	r.test, _, _ = r.report.Accuracy()
+	how := scaled(s.sc)
+	if s.bare {
+		how = ", the library's JSON alone: the rows are taken as they are, not standardised"
+	}
+	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; %s\n",
+		j.model, article(s.classifier), s.classifier, plural(s.features, "feature"), how, test.name, rows, s.classes.describe())
+	if err := writeTable(stdout, []*result{r}); err != nil {
+		return err
+	}
+	return writeReports(stdout, []*result{r})
 }
 
-// writeReports writes, for each result, the classification report and the
-// confusion matrix of its test rows.
-func writeReports(w io.Writer, rs []*result) error {
-	for _, r := range rs {
-		if r.report == nil {
-			continue
-		}
-		_, err := fmt.Fprintf(w, "\n%s (%s, %s) on the test rows:\n\n%s\nconfusion matrix of the test rows:\n%s",
-			r.name, kernelOf(r.m), ruleOf(r.m), r.report.String(), r.report.Matrix(100))
+// evaluate standardises the features if the flags ask for it, fits and
+// tests the classifiers names, draws the plot in format pf if not empty,
+// and prints intro and the table, and the reports if reports is set.
+func (j *job) evaluate(names []string, train, test *dataset, pf, intro string, reports bool, stdout, stderr io.Writer) error {
+	var raw *dataset
+	if pf != "" {
+		raw = plotRows(train)
+	}
+	sc, err := j.scale(train, test)
+	if err != nil {
+		return err
+	}
+	j.startProgress(stderr)
+	var rs []*result
+	for _, name := range names {
+		r, err := fitModel(name, &j.opts, train, test, false)
 		if err != nil {
 			return err
 		}
+		rs = append(rs, r)
 	}
-	return nil
-}
-
-// plural returns n and the noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func percent(a float64) string {
-	if math.IsNaN(a) {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f%%", 100*a)
-}
-
-// duration rounds d to three or four significant figures; a negative d
-// is not known.
-func duration(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "-"
-	case d < time.Millisecond:
-		return d.Round(time.Microsecond / 10).String()
-	case d < time.Second:
-		return d.Round(time.Microsecond * 10).String()
-	}
-	return d.Round(time.Millisecond * 10).String()
-}
-
-// libError returns the message of an error of the library without the
-// library's name, for a message of the command that gives its own context.
-func libError(err error) string {
-	return strings.TrimPrefix(err.Error(), "perceptron: ")
-}
-
-// nonZeros returns, for sparse rows X, their non-zeros and the fraction of
-// the elements that they are, as ", 901234 non-zeros (0.032%)". It returns
-// "" for dense rows.
-func nonZeros(X mat.Matrix) string {
-	m, ok := X.(*perceptron.CSR)
-	if !ok {
-		return ""
-	}
-	n, d := m.Dims()
-	p := 100 * float64(m.NNZ()) / (float64(n) * float64(d))
-	prec := 2
-	if p > 0 && p < 1 {
-		prec = 1 - int(math.Floor(math.Log10(p)))
-	}
-	return fmt.Sprintf(", %s (%s%%)", plural(m.NNZ(), "non-zero"), strconv.FormatFloat(p, 'f', prec, 64))
-}
-
-// isSparse reports whether X is sparse.
-func isSparse(X mat.Matrix) bool {
-	_, ok := X.(*perceptron.CSR)
-	return ok
-}
-
-// rms returns the root mean square of the values of X, zeros included.
-func rms(X mat.Matrix) float64 {
-	n, d := X.Dims()
-	var sum, scale float64 = 0, 1
-	add := func(v float64) {
-		// Scaled sums of squares, as LAPACK's dnrm2, which do not overflow.
-		if v == 0 {
-			return
+	if pf != "" {
+		img, err := drawPlot(pf, raw, sc, rs, train.classes)
+		if err != nil {
+			return err
 		}
-		a := math.Abs(v)
-		if a > scale {
-			sum = 1 + sum*(scale/a)*(scale/a)
-			scale = a
-		} else {
-			sum += (a / scale) * (a / scale)
+		if err := writeFiles(outFile{"-plot", j.plot, bytesOut(img)}); err != nil {
+			return err
 		}
 	}
-	sum = 0
-	switch m := X.(type) {
-	case *perceptron.CSR:
-		for i := range n {
-			m.DoRowNonZero(i, func(_, _ int, v float64) { add(v) })
-		}
-	case *mat.Dense:
-		for i := range n {
-			for _, v := range m.RawRowView(i) {
-				add(v)
-			}
+	fmt.Fprint(stdout, intro)
+	if err := writeTable(stdout, rs); err != nil {
+		return err
+	}
+	if reports {
+		if err := writeReports(stdout, rs); err != nil {
+			return err
 		}
 	}
-	return scale * math.Sqrt(sum/(float64(n)*float64(d)))
-}
-
-// quote returns s quoted, cut to a short printable prefix: an error
-// quotes a bad token so, however long it is.
-func quote(s string) string {
-	const most = 40
-	if len(s) <= most {
-		return strconv.QuoteToASCII(s)
-	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.QuoteToASCII(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
+	return j.wrotePlot(stdout)
 }

@@ -13,11 +13,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"unicode/utf8"
 
@@ -27,32 +27,20 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
-// TestMain runs the command itself in a child process that a test
-// starts, as PERCEPTRON_TEST_CHILD says: "pause" stops once a temporary
-// file is made, for a signal; "rlimit" limits the address space to
-// PERCEPTRON_TEST_RLIMIT bytes more than it uses.
+// TestMain runs the command itself, as main does, in a child process
+// that a test starts with PERCEPTRON_TEST_CHILD set: to "main", or to
+// "pause", which stops once a temporary file is made, for a signal.
 func TestMain(m *testing.M) {
-	mode := os.Getenv("PERCEPTRON_TEST_CHILD")
-	if mode == "" {
+	switch os.Getenv("PERCEPTRON_TEST_CHILD") {
+	case "":
 		os.Exit(m.Run())
-	}
-	args := strings.Split(os.Getenv("PERCEPTRON_TEST_ARGS"), "\x1f")
-	switch mode {
 	case "pause":
 		afterTemp = func(name string) {
 			fmt.Fprintln(os.Stderr, "temporary file "+name)
 			select {}
 		}
-	case "rlimit":
-		more, _ := strconv.ParseUint(os.Getenv("PERCEPTRON_TEST_RLIMIT"), 10, 64)
-		size, _ := procStatus("VmSize")
-		lim := syscall.Rlimit{Cur: size + more, Max: size + more}
-		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &lim); err != nil {
-			fmt.Fprintln(os.Stderr, "setrlimit:", err)
-			os.Exit(3)
-		}
 	}
-	os.Exit(run(args, os.Stdout, os.Stderr))
+	main()
 }
 
 // runCmd runs the command with args and returns its exit code and output.
@@ -304,4 +292,46 @@ func fitted(t *testing.T, name string, X mat.Matrix, y []float64) perceptron.Sco
 		t.Fatal(err)
 	}
 	return m
+}
+
+// child returns the command that runs the test binary as the command,
+// in mode, with args.
+func child(t *testing.T, mode string, args ...string) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "PERCEPTRON_TEST_CHILD="+mode)
+	return cmd
+}
+
+// gzipFile writes to path a gzip file of head, count times block and
+// tail, a member each: the block is compressed once, so that a file of
+// gigabytes of text takes a moment to write and little space.
+func gzipFile(t *testing.T, path string, head, block []byte, count int, tail []byte) string {
+	t.Helper()
+	member := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(member(head))
+	m := member(block)
+	for range count {
+		if _, err := f.Write(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.Write(member(tail)); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

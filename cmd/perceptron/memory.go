@@ -5,123 +5,99 @@
 package main
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
-// Before it allocates a model's weights, its kernel rows or a scaled copy
-// of the rows, the command estimates the memory they take and refuses, with
-// the figures, what would not fit: a LIBSVM file of a few lines can name
-// a feature index of tens of millions, whose weights take gigabytes.
+// The memory of the command is bounded by the budget of internal/memory,
+// against which the library and package data check a size before they
+// allocate it: Go's memory limit, which the command sets at start from
+// what it measures of the machine, and the limits no allocation can pass.
+//
+// Until the library and package data check every size themselves, the
+// command estimates, before a step that they do not check, the memory it
+// takes, and refuses, with the figures, what would not fit: a LIBSVM file
+// of a few lines can name a feature index of tens of millions, whose
+// weights take gigabytes.
 
-// memoryAvailable returns the bytes of memory that the command may still
-// take, the least of the memory the system has available, the room its
-// control group leaves and the room its limit of address space leaves, and
-// which of those it is. Tests replace it.
-var memoryAvailable = func() (uint64, string) {
-	avail, source := uint64(math.MaxUint64), "no limit known"
-	if v, ok := meminfo("MemAvailable"); ok {
-		avail, source = v, "MemAvailable in /proc/meminfo"
+// setMemoryLimit sets Go's memory limit, unless GOMEMLIMIT sets it, to the
+// memory that Go holds now and the room that the machine leaves the
+// command: the least of the memory Linux has available (MemAvailable), the
+// room that the memory.max of the command's control group and of those
+// above it leave, and the room of memory.Room, which the limit of address
+// space (ulimit -v) and the machine's memory and swap bound.
+func setMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
 	}
-	if max, cur, ok := cgroupMemory(); ok {
-		room := uint64(0)
-		if max > cur {
-			room = max - cur
-		}
-		if room < avail {
-			avail, source = room, "memory.max less memory.current of the control group"
-		}
-	}
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err == nil && lim.Cur != math.MaxUint64 {
-		size, _ := procStatus("VmSize")
-		room := uint64(0)
-		if lim.Cur > size {
-			room = lim.Cur - size
-		}
-		if room < avail {
-			avail, source = room, "RLIMIT_AS (ulimit -v) less the address space in use"
-		}
-	}
-	return avail, source
-}
-
-// meminfo returns the field of /proc/meminfo called name, in bytes.
-func meminfo(name string) (uint64, bool) { return kbField("/proc/meminfo", name) }
-
-// procStatus returns the field of /proc/self/status called name, in bytes.
-func procStatus(name string) (uint64, bool) { return kbField("/proc/self/status", name) }
-
-// kbField returns the field called name of a file of lines "Name: N kB",
-// in bytes.
-func kbField(path, name string) (uint64, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok || k != name {
-			continue
-		}
-		n, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-		return n * 1024, err == nil
-	}
-	return 0, false
-}
-
-// cgroupMemory returns the memory limit of the process's control group,
-// cgroup v2's memory.max, and its use, memory.current, if it has a limit.
-func cgroupMemory() (max, cur uint64, ok bool) {
-	dir := "/sys/fs/cgroup"
-	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if p, ok := strings.CutPrefix(l, "0::"); ok {
-				if _, err := os.Stat(filepath.Join(dir, p, "memory.max")); err == nil {
-					dir = filepath.Join(dir, p)
-				}
+	room, _ := memory.Room()
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		if _, rest, ok := strings.Cut(string(b), "MemAvailable:"); ok {
+			kb, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+			if v, err := strconv.ParseFloat(kb, 64); err == nil {
+				room = min(room, v*1024)
 			}
 		}
 	}
-	read := func(name string) (uint64, bool) {
-		b, err := os.ReadFile(filepath.Join(dir, name))
+	if limit := min(room, cgroupRoom()) + goHeld(); limit < math.MaxInt64 {
+		debug.SetMemoryLimit(int64(limit))
+	}
+}
+
+// cgroupRoom returns the least room that the memory.max of the command's
+// control group, and of each group above it, leaves over its
+// memory.current (cgroup v2), or +Inf if none has a limit.
+func cgroupRoom() float64 {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return math.Inf(1)
+	}
+	read := func(path string) (float64, bool) {
+		b, err := os.ReadFile(path)
 		if err != nil {
 			return 0, false
 		}
-		v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
-		return v, err == nil // "max" is no limit
+		v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64) // "max" is no limit
+		return v, err == nil
 	}
-	if max, ok = read("memory.max"); !ok {
-		return 0, 0, false
+	room := math.Inf(1)
+	for _, line := range strings.Split(string(b), "\n") {
+		group, ok := strings.CutPrefix(line, "0::")
+		if !ok {
+			continue
+		}
+		for dir := filepath.Join("/sys/fs/cgroup", group); strings.HasPrefix(dir, "/sys/fs/cgroup"); dir = filepath.Dir(dir) {
+			lim, ok1 := read(filepath.Join(dir, "memory.max"))
+			cur, ok2 := read(filepath.Join(dir, "memory.current"))
+			if ok1 && ok2 {
+				room = min(room, max(lim-cur, 0))
+			}
+		}
 	}
-	cur, _ = read("memory.current")
-	return max, cur, true
+	return room
 }
 
-// bytesize returns b in a unit a reader takes in at a glance.
-func bytesize(b uint64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
+// goHeld returns the bytes that count toward Go's memory limit: all that
+// the runtime has mapped, less what it has returned to the system.
+func goHeld() float64 {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
 	}
-	v, k := float64(b), 0
-	for v >= unit && k < 5 {
-		v /= unit
-		k++
-	}
-	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[k-1])
+	metrics.Read(s)
+	return float64(s[0].Value.Uint64()) - float64(s[1].Value.Uint64())
 }
 
 // dataBytes returns the memory that the rows X take.
@@ -144,19 +120,20 @@ func (n *need) add(what string, bytes float64) {
 	if bytes <= 0 {
 		return
 	}
-	n.parts = append(n.parts, fmt.Sprintf("%s %s", what, bytesize(uint64(min(bytes, math.MaxUint64/2)))))
+	n.parts = append(n.parts, what+" "+memory.Bytes(bytes))
 	n.total += bytes
 }
 
-// check returns an error, with the figures, if the estimate is more than
-// the memory available.
+// check returns an error, with the figures, if the estimate does not fit
+// in the memory left.
 func (n *need) check() error {
-	avail, source := memoryAvailable()
-	if n.total <= float64(avail) {
-		return nil
+	err := memory.Check(n.total)
+	var e *memory.Error
+	if !errors.As(err, &e) {
+		return err
 	}
-	return fmt.Errorf("%s would need about %s (%s), and %s is available (%s): too much to hold",
-		n.what, bytesize(uint64(min(n.total, math.MaxUint64/2))), strings.Join(n.parts, ", "), bytesize(avail), source)
+	return fmt.Errorf("%s would need about %s (%s), more than the %s %s: too much to hold",
+		n.what, memory.Bytes(n.total), strings.Join(n.parts, ", "), memory.Bytes(e.Room), e.Limit)
 }
 
 // jsonNumberCost is the most memory that saving a model takes per number:
@@ -220,5 +197,20 @@ func scaleNeed(X []mat.Matrix, fit, centre bool) *need {
 		}
 		nd.add("the rows scaled", dataBytes(x))
 	}
+	return nd
+}
+
+// libraryLoadCost is the memory that the library's UnmarshalJSON takes
+// at its peak per byte of the JSON that it loads, where its weights are
+// written as short numbers, "0,", which take 8 bytes each once parsed, and
+// which it holds more than once while it checks them: 12.3 measured on a
+// Perceptron of 10⁸ zero weights under a tight memory limit, and a margin.
+const libraryLoadCost = 16
+
+// loadNeed returns the estimate of the memory of loading the library's
+// JSON of n bytes.
+func loadNeed(n int) *need {
+	nd := &need{what: "loading the model's " + memory.Bytes(float64(n)) + " of JSON"}
+	nd.add("the library's loading, at most", libraryLoadCost*float64(n))
 	return nd
 }

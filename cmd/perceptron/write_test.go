@@ -5,15 +5,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -221,5 +225,41 @@ func TestOutputErrorNamesPath(t *testing.T) {
 	code, _, errs := runCmd("train", "-o", "/proc/m.json", data)
 	if code != 1 || !strings.HasPrefix(errs, "perceptron: writing /proc/m.json: ") || strings.Contains(errs, "tmp") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// SIGINT and SIGTERM while the model is written leave no temporary file,
+// and no model.
+func TestSignalLeavesNoTemp(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		dir := t.TempDir()
+		X, y := randomData(rand.New(rand.NewPCG(1, 3)), 20, 2)
+		file := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 2, false))
+		cmd := child(t, "pause", "train", "-o", filepath.Join(dir, "m.json"), file)
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, err := bufio.NewReader(stderr).ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "temporary file ") {
+			cmd.Process.Kill()
+			t.Fatalf("the child wrote %q, %v", line, err)
+		}
+		tmp := strings.TrimSpace(strings.TrimPrefix(line, "temporary file "))
+		if _, err := os.Stat(tmp); err != nil {
+			t.Fatalf("no temporary file: %v", err)
+		}
+		cmd.Process.Signal(sig)
+		err = cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("%v: the child ended with %v", sig, err)
+		}
+		if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != sig {
+			t.Errorf("%v: the child ended with %v", sig, err)
+		}
+		if names := listDir(t, dir); len(names) != 1 || names[0] != "d.csv" {
+			t.Errorf("%v: files left: %v", sig, names)
+		}
 	}
 }

@@ -1,0 +1,273 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// job holds the flags of a command.
+type job struct {
+	format      string
+	header      bool
+	delimiter   string
+	label       string
+	classesFile string
+	pos, neg    string
+	opts        options
+	classifier  string
+	out         string
+	split       float64
+	splitSeed   uint64
+	standardize scaling
+	plot        string
+	progress    bool
+	model       string
+	score       bool
+}
+
+func newJob() *job { return &job{opts: newOptions()} }
+
+// scaling is the value of -standardize, which may be unset: then dense
+// rows are standardised, and sparse ones are not.
+type scaling struct{ set, on bool }
+
+func (s *scaling) String() string {
+	if s == nil || !s.set {
+		return ""
+	}
+	return strconv.FormatBool(s.on)
+}
+
+func (s *scaling) Set(v string) error {
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("%s is not true or false", quote(v))
+	}
+	s.set, s.on = true, on
+	return nil
+}
+
+func (s *scaling) IsBoolFlag() bool { return true }
+
+// of reports whether the training rows X are to be standardised.
+func (s scaling) of(X mat.Matrix) bool {
+	if s.set {
+		return s.on
+	}
+	return !isSparse(X)
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("perceptron "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// defaultLabel is the label column of a CSV file that training reads
+// without -label: the end of the row, as most CSV files put it.
+const defaultLabel = "last"
+
+// dataFlags defines the flags that say how to read a data file; training
+// says whether the command reads classes, with -classes, -pos and -neg.
+func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
+	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
+	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
+	fs.StringVar(&j.delimiter, "delimiter", ",", "CSV: the field delimiter, one character; \\t for a tab")
+	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
+		defaultLabel+" in training; with a saved model, the column that train used)")
+	if training {
+		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM and IDX: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name a line, the first that of label 0")
+		fs.StringVar(&j.pos, "pos", "", "with -neg, make a binary problem: the label of class +1 (or its -classes name); the rows of labels neither -pos nor -neg are left out")
+		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (or its -classes name)")
+	}
+}
+
+// trainFlags defines the flags of training.
+func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
+	j.opts.addFlags(fs)
+	fs.Var(&j.standardize, "standardize", "standardise the features on the training rows: dense rows to mean 0 and deviation 1, sparse rows to deviation 1 without centring them, which would fill them "+
+		"(default: true for dense rows, CSV and IDX; false for sparse rows, LIBSVM, as LIBLINEAR leaves them)")
+	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
+	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr, with the stopping rule and the epoch limit (default: when stderr is a terminal)")
+}
+
+// parseArgs parses args, in which flags and other arguments may mix until
+// a "--", and returns the other arguments. On -h it writes the help of the
+// command to stdout and returns flag.ErrHelp.
+func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) ([]string, error) {
+	var rest []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, help)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return nil, err
+		}
+		if err != nil {
+			return nil, usagef("%s: %s (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), shortText(err.Error()), fs.Name())
+		}
+		if used := len(args) - fs.NArg(); fs.NArg() == 0 || (used > 0 && args[used-1] == "--") {
+			return append(rest, fs.Args()...), nil
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// shortText returns s, a message that may hold a user's token, cut to a
+// short prefix, with its bytes that are not printable as \x escapes.
+func shortText(s string) string {
+	const most = 200
+	q := strconv.QuoteToASCII(s)
+	q = q[1 : len(q)-1]
+	if len(q) > most {
+		return q[:most] + "…"
+	}
+	return q
+}
+
+// spec returns how to read a data file, checking the flags; training says
+// that the file is a training file, whose classes the flags give.
+func (j *job) spec(training bool) (readSpec, error) {
+	switch j.format {
+	case "", "csv", "libsvm", "idx":
+	default:
+		return readSpec{}, usagef("-format %s: want csv, libsvm or idx", quote(j.format))
+	}
+	comma := []rune(strings.ReplaceAll(j.delimiter, `\t`, "\t"))
+	if len(comma) != 1 || comma[0] == '"' || comma[0] == '\n' || comma[0] == '\r' {
+		return readSpec{}, usagef("-delimiter %s: want one character, not a quote or an end of line", quote(j.delimiter))
+	}
+	s := readSpec{format: j.format, header: j.header, comma: comma[0], label: j.label, labelFlag: "-label", labels: true}
+	if !training {
+		return s, nil
+	}
+	if s.label == "" {
+		s.label = defaultLabel
+	}
+	pos, neg := strings.TrimSpace(j.pos), strings.TrimSpace(j.neg)
+	switch {
+	case (pos == "") != (neg == ""):
+		return readSpec{}, usagef("-pos and -neg go together: give both or neither")
+	case pos != "" && sameLabel(pos, neg):
+		return readSpec{}, usagef("-pos %s and -neg %s are the same label", quote(pos), quote(neg))
+	case j.label == "none":
+		return readSpec{}, usagef("-label none: training needs the labels")
+	}
+	s.pos, s.neg = pos, neg
+	return s, nil
+}
+
+// readNames reads the -classes file into spec, if the flag names one.
+func (j *job) readNames(spec *readSpec) error {
+	if j.classesFile == "" {
+		return nil
+	}
+	f, err := os.Open(j.classesFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	names, err := readClassNames(f)
+	if err != nil {
+		return fmt.Errorf("-classes %s: %v", j.classesFile, err)
+	}
+	spec.names, spec.namesOf = names, j.classesFile
+	return nil
+}
+
+// plotFormat returns the format of the -plot file, or "" for none.
+func (j *job) plotFormat() (string, error) {
+	if j.plot == "" {
+		return "", nil
+	}
+	return plotFormat(j.plot)
+}
+
+// outFiles returns the files that the flags name for writing; a path is
+// empty if its flag was not given.
+func (j *job) outFiles() []outFile {
+	return []outFile{{flag: "-o", path: j.out}, {flag: "-plot", path: j.plot}}
+}
+
+// startProgress sets up the progress reports that the flags ask for.
+func (j *job) startProgress(stderr io.Writer) {
+	if j.progress {
+		j.opts.progress = &progress{w: stderr, tty: isTerminal(stderr)}
+	}
+}
+
+// wrotePlot says where the plot went, if -plot asked for one.
+func (j *job) wrotePlot(stdout io.Writer) error {
+	if j.plot == "" {
+		return nil
+	}
+	_, err := fmt.Fprintf(stdout, "wrote the plot to %s\n", j.plot)
+	return err
+}
+
+// classifiers returns the names of the classifiers that -classifier asks
+// for, and, for all, those of quadratic that it leaves out as too costly
+// on the rows X of K classes, which may be nil.
+func (j *job) classifiers() ([]string, error) {
+	if j.classifier == "all" {
+		var names []string
+		for _, c := range classifiers {
+			names = append(names, c.name)
+		}
+		return names, nil
+	}
+	if _, ok := newModel(j.classifier, &options{}); !ok {
+		return nil, usagef("-classifier %s: want all or one of %s", quote(j.classifier), classifierNames())
+	}
+	return []string{j.classifier}, nil
+}
+
+// cheapOnes returns those of names that run on the rows X of K classes:
+// all, unless -classifier all leaves out the costly ones of quadratic,
+// which it returns with a note.
+func (j *job) cheapOnes(names []string, X mat.Matrix, K int) ([]string, string) {
+	c := quadraticCost(X, K)
+	if j.classifier != "all" || c <= cheapCost {
+		return names, ""
+	}
+	left := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(quadratic, n) })
+	names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(quadratic, n) })
+	return names, fmt.Sprintf("%s left out: their cost grows with the square of the rows, and rows² × non-zeros a row × classes is %.2g here, over %.0g; -classifier NAME runs one\n",
+		joinWords(left, "and"), c, cheapCost)
+}
+
+// evalFlags checks the flags, set on fs, that eval and demo share, and
+// returns the names of the classifiers and the format of the plot.
+func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error) {
+	if names, err = j.classifiers(); err != nil {
+		return nil, "", err
+	}
+	if err := j.opts.check(fs, names); err != nil {
+		return nil, "", err
+	}
+	if err := j.opts.checkValues(fs); err != nil {
+		return nil, "", err
+	}
+	if !(j.split > 0 && j.split < 1) {
+		return nil, "", usagef("-split %v: want a fraction between 0 and 1", j.split)
+	}
+	if pf, err = j.plotFormat(); err != nil {
+		return nil, "", err
+	}
+	return names, pf, nil
+}

@@ -1,0 +1,149 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/seed5ae3614e/perceptron/internal/limit"
+)
+
+// The limits of address space of the tests of the command's memory, in
+// KiB, as ulimit -v takes them: 3 GB, on a machine of more memory, and 2
+// GB, which leaves a Go program some 650 MB, for the data that take long
+// to read until they pass it.
+const (
+	limitKiB = 3000000
+	lowKiB   = 2000000
+)
+
+// limited runs the command, as main runs it, under ulimit -v kib, and
+// checks that it ends within a minute with exit status code, no fatal
+// error of Go's runtime, and a stderr of at most 2 kB that holds want.
+func limited(t *testing.T, kib, code int, want string, args ...string) {
+	t.Helper()
+	if !limit.Supported() {
+		t.Skip("no limit of address space here")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	r, err := limit.Run(time.Minute, kib, nil, []string{"PERCEPTRON_TEST_CHILD=main"}, exe, args...)
+	if err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	if r.Code != code || r.Fatal() || len(r.Stderr) > 2000 || !bytes.Contains(r.Stderr, []byte(want)) {
+		t.Errorf("%q under ulimit -v %d: exit %d after %v, %d bytes of stderr: %.600q; want exit %d and %q",
+			args, kib, r.Code, r.Elapsed.Round(time.Millisecond), len(r.Stderr), r.Stderr, code, want)
+	}
+}
+
+// wideModel writes to path the model file of a Perceptron of two classes
+// and d zero weights, with the command's member if command is set: d·2
+// bytes of JSON, which the library loads into 8·d bytes.
+func wideModel(t *testing.T, path string, d int, command bool) string {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fmt.Fprint(f, `{"type":"Perceptron","version":1,"settings":{"epochs":0,"rate":0,"noBias":false,"initWeights":null,"labels":[-1,1],"stop":null},`+
+		`"model":{"classes":[-1,1],"weights":[`)
+	zeros := bytes.Repeat([]byte("0,"), 1<<20)
+	for left := d - 1; left > 0; left -= 1 << 20 {
+		f.Write(zeros[:2*min(left, 1<<20)])
+	}
+	fmt.Fprint(f, `0],"biases":[0],"throughOrigin":false},"stats":{"epochs":1,"converged":true,"mistakes":0,"epochMistakes":[0],"epochLoss":[0]}`)
+	if command {
+		fmt.Fprintf(f, `,"command":{"version":%d,"features":%d,"label":"last","classes":["-1","1"],"picked":false,"mean":null,"scale":null,"rms":0}`, modelVersion, d)
+	}
+	if _, err := fmt.Fprint(f, "}\n"); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Under a limit of address space smaller than what a model or its
+// training needs, the command ends with exit status 1 and a short line
+// naming the file, within a minute, never with a fatal error of Go's
+// runtime; what fits in the limit works.
+func TestModelsUnderLimit(t *testing.T) {
+	if !limit.Supported() {
+		t.Skip("no limit of address space here")
+	}
+	dir := t.TempDir()
+	one := writeFile(t, dir, "one.svm", []byte("1 1:1\n"))
+	big := bigIndex(t, dir)
+	huge := writeFile(t, dir, "huge.svm", []byte("1 1099511627776:1\n-1 1:1\n"))
+	m := filepath.Join(dir, "m.json")
+	// Training whose weights would take gigabytes or terabytes.
+	limited(t, limitKiB, 1, "big.svm: averaged on 10 rows of 67108864 features and 10 classes would need about", "eval", "-classifier", "averaged", big, big)
+	limited(t, limitKiB, 1, "huge.svm: perceptron on 2 rows of 1099511627776 features", "train", "-o", m, huge)
+	limited(t, limitKiB, 1, "huge.svm: kernel on 2 rows of 1099511627776 features", "train", "-classifier", "kernel", "-o", m, huge)
+	// A model of 10⁸ weights, 200 MB of JSON, as train saves it on the
+	// LIBSVM lines "1 100000000:1" and "-1 1:1"; the library's model alone,
+	// of 50 MB, under 2 GB.
+	limited(t, limitKiB, 1, "wide.json: loading the model's", "predict", "-model", wideModel(t, filepath.Join(dir, "wide.json"), 1e8, true), one)
+	limited(t, 2000000, 1, "bare.json: loading the model's", "predict", "-model", wideModel(t, filepath.Join(dir, "bare.json"), 25e6, false), one)
+	// A classifier that the command does not know.
+	ovr := writeFile(t, dir, "ovr.json", []byte(`{"type":"OneVsRest","version":1,"settings":{},"model":{}}`))
+	limited(t, limitKiB, 1, "ovr.json: the model is of type \"OneVsRest\", which the command does not know", "predict", "-model", ovr, one)
+	// A kernel of 2⁴⁰ features scores sparse rows in proportion to their
+	// non-zeros.
+	if code, _, errs := runCmd("train", "-classifier", "kernel", "-o", m, writeFile(t, dir, "k.svm", []byte("1 1:1\n-1 2:1\n"))); code != 0 {
+		t.Fatal(errs)
+	}
+	b, err := os.ReadFile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb := bytes.ReplaceAll(b, []byte(`"features":2,`), []byte(`"features":1099511627776,`))
+	kb = bytes.Replace(kb, []byte(`"cols":2,`), []byte(`"cols":1099511627776,`), 1)
+	limited(t, limitKiB, 0, "Accuracy = 100% (1/1)", "predict", "-model", writeFile(t, dir, "kbig.json", kb), one)
+}
+
+// Data files that claim more rows or pixels than the memory holds, in a
+// few hundred kilobytes of gzip, end in exit status 1 and a line naming
+// the file and its line, as the readers check what they will hold before
+// they hold it.
+func TestDataBombs(t *testing.T) {
+	if !limit.Supported() {
+		t.Skip("no limit of address space here")
+	}
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	// 24 million short lines of LIBSVM, and of CSV.
+	svm := gzipFile(t, filepath.Join(dir, "lines.svm.gz"), nil, bytes.Repeat([]byte("1 1:1\n-1 2:1\n"), 1<<19), 24, nil)
+	csv := gzipFile(t, filepath.Join(dir, "lines.csv.gz"), nil, bytes.Repeat([]byte("1,1\n2,0\n"), 1<<19), 24, nil)
+	// A CSV line just over the readers' limit of 16 MiB.
+	long := gzipFile(t, filepath.Join(dir, "long.csv.gz"), nil, bytes.Repeat([]byte("1,"), 1<<20), 8, []byte("1\n"))
+	// Two images of 2²⁷ pixels each, all there, and their labels.
+	header := make([]byte, 16)
+	binary.BigEndian.PutUint32(header, 0x803)
+	binary.BigEndian.PutUint32(header[4:], 2)
+	binary.BigEndian.PutUint32(header[8:], 1<<13)
+	binary.BigEndian.PutUint32(header[12:], 1<<14)
+	images := gzipFile(t, filepath.Join(dir, "bomb-images-idx3-ubyte.gz"), header, make([]byte, 1<<20), 256, nil)
+	labels := writeFile(t, dir, "bomb-labels-idx1-ubyte", idxFile(0x08, []int{2}, []byte{0, 1}))
+	for _, c := range []struct {
+		file, want string
+		kib        int
+	}{
+		{svm, "lines.svm.gz: line ", lowKiB},
+		{csv, "lines.csv.gz: line ", lowKiB},
+		{long, "long.csv.gz: line 1: longer than 16777216 bytes", limitKiB},
+		{images + "," + labels, "bomb-images-idx3-ubyte.gz", lowKiB},
+	} {
+		limited(t, c.kib, 1, c.want, "train", "-o", m, c.file)
+	}
+}

@@ -1,0 +1,242 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+)
+
+// howEnded says how a training run of st ended, of at most limit epochs.
+func howEnded(st perceptron.Stats, limit int) string {
+	switch {
+	case st.Converged:
+		return "converged"
+	case st.Epochs < limit:
+		return "stopped"
+	}
+	return "limit"
+}
+
+// kernelOf describes the kernel of m: linear for all but a Kernel.
+func kernelOf(m model) string {
+	k, ok := m.(*perceptron.Kernel)
+	if !ok {
+		return "linear"
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+	switch f := k.Func.(type) {
+	case perceptron.RBF:
+		if f.Gamma == 0 {
+			return "rbf γ=1/d"
+		}
+		return "rbf γ=" + g(f.Gamma)
+	case perceptron.Poly:
+		if f.Degree == 0 {
+			return "poly 3" // as Poly documents its zero Degree
+		}
+		return fmt.Sprintf("poly %d", f.Degree)
+	case nil:
+		return "linear"
+	}
+	return "custom"
+}
+
+// ruleOf names the prediction rule of m.
+func ruleOf(m model) string {
+	switch m := m.(type) {
+	case *perceptron.Kernel:
+		return [...]string{"last", "voted", "averaged"}[m.Prediction]
+	case *perceptron.Pocket:
+		if m.Ratchet {
+			return "pocket, ratchet"
+		}
+		return "pocket"
+	case *perceptron.Averaged:
+		return "averaged"
+	case *perceptron.Voted:
+		return "voted"
+	}
+	return "last"
+}
+
+// writeTable writes the results as an aligned table: names to the left,
+// figures to the right, and the notes of the results after it.
+func writeTable(w io.Writer, rs []*result) error {
+	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "ended", "mistakes", "train acc", "test acc", "fit time"}}
+	var notes []string
+	for _, r := range rs {
+		rows = append(rows, []string{r.name, kernelOf(r.m), ruleOf(r.m), strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
+			strconv.Itoa(r.stats.Mistakes), percent(r.train), percent(r.test), duration(r.fit)})
+		if r.note != "" {
+			notes = append(notes, r.note)
+		}
+	}
+	if err := writeAligned(w, rows, 3); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		if _, err := fmt.Fprintln(w, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAligned writes rows of cells as an aligned table: the first left
+// columns to the left, the others to the right.
+func writeAligned(w io.Writer, rows [][]string, left int) error {
+	// Widths count runes, not bytes: the µ of microseconds is two bytes.
+	width := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for j, s := range row {
+			width[j] = max(width[j], utf8.RuneCountInString(s))
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		var line strings.Builder
+		for j, s := range row {
+			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(s))
+			if j > 0 {
+				line.WriteString("  ")
+			}
+			if j < left {
+				line.WriteString(s + pad)
+			} else {
+				line.WriteString(pad + s)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeReports writes, for each result, the classification report and the
+// confusion matrix of its test rows.
+func writeReports(w io.Writer, rs []*result) error {
+	for _, r := range rs {
+		if r.report == nil {
+			continue
+		}
+		_, err := fmt.Fprintf(w, "\n%s (%s, %s) on the test rows:\n\n%s\nconfusion matrix of the test rows:\n%s",
+			r.name, kernelOf(r.m), ruleOf(r.m), r.report.String(), r.report.Matrix(100))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func percent(a float64) string {
+	if math.IsNaN(a) {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", 100*a)
+}
+
+// duration rounds d to three or four significant figures; a negative d
+// is not known.
+func duration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "-"
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond / 10).String()
+	case d < time.Second:
+		return d.Round(time.Microsecond * 10).String()
+	}
+	return d.Round(time.Millisecond * 10).String()
+}
+
+// nonZeros returns, for sparse rows X, their non-zeros and the fraction of
+// the elements that they are, as ", 901234 non-zeros (0.032%)". It returns
+// "" for dense rows.
+func nonZeros(X mat.Matrix) string {
+	m, ok := X.(*perceptron.CSR)
+	if !ok {
+		return ""
+	}
+	n, d := m.Dims()
+	p := 100 * float64(m.NNZ()) / (float64(n) * float64(d))
+	prec := 2
+	if p > 0 && p < 1 {
+		prec = 1 - int(math.Floor(math.Log10(p)))
+	}
+	return fmt.Sprintf(", %s (%s%%)", plural(m.NNZ(), "non-zero"), strconv.FormatFloat(p, 'f', prec, 64))
+}
+
+// article returns the indefinite article of word: "an" before a vowel.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// joinWords returns the words joined as in "a, b or c", with conj for
+// "or".
+func joinWords(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
+
+// quote returns s quoted, cut to a short printable prefix: an error
+// quotes a bad token so, however long it is.
+func quote(s string) string {
+	const most = 40
+	if len(s) <= most {
+		return strconv.QuoteToASCII(s)
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.QuoteToASCII(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// quoteAll quotes the first most of labels, joined.
+func quoteAll(labels []string, most int) string {
+	var q []string
+	for _, l := range labels[:min(len(labels), most)] {
+		q = append(q, quote(l))
+	}
+	if len(labels) > most {
+		q = append(q, "…")
+	}
+	return strings.Join(q, ", ")
+}
+
+// libError returns the message of an error of the library without the
+// library's name, for a message of the command that gives its own context.
+func libError(err error) string {
+	return strings.TrimPrefix(err.Error(), "perceptron: ")
+}
+
+// dataError returns the message of an error of package data without the
+// package's name.
+func dataError(err error) string {
+	return strings.TrimPrefix(err.Error(), "data: ")
+}

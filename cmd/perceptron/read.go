@@ -1,0 +1,274 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/data"
+)
+
+// The command reads, splits, scales and reports through package data.
+// What it adds is a layer over a data.Set: the class values that the
+// classifiers learn, the names that -classes gives the classes, and the
+// two classes that -pos and -neg pick.
+
+// dataset is a data file read into a Set, with the command's view of its
+// classes.
+type dataset struct {
+	name string
+	*data.Set
+
+	// classes are the classes of the rows: the first len(classes.labels)
+	// classes of Set.Classes, which may hold more, the labels of a test
+	// file that are no class of the model. Nil if the labels were not
+	// read.
+	classes *classSet
+
+	// left is the number of rows of other labels that -pos and -neg left
+	// out.
+	left int
+
+	// part says which of the rows of the file the rows are, for the
+	// messages that count them: " among the test rows of the split", or "".
+	part string
+}
+
+// readSpec says how to read a data file.
+type readSpec struct {
+	format    string // csv, libsvm or idx; empty means to tell by the name
+	header    bool
+	comma     rune
+	label     string // the CSV label column, as data.CSV's Label
+	labelFlag string // where label comes from, for messages
+
+	// labels says to read the labels; known, if not nil, are the classes
+	// to read them by, those of the training rows or of a model.
+	labels bool
+	known  *classSet
+
+	// keepRows keeps the rows of labels that are no class of known, as
+	// predict labels every row, where eval leaves out those that -pos and
+	// -neg did.
+	keepRows bool
+
+	// width, if not zero, is the number of features of the rows: LIBSVM
+	// values beyond it are left out and counted; CSV and IDX rows of
+	// another width are an error.
+	width int
+
+	// names are the names of -classes, by label; pos and neg the labels
+	// of -pos and -neg.
+	names    map[string]string
+	namesOf  string // the -classes file
+	pos, neg string
+}
+
+// formatOf returns the format of the data file at path: spec's, or the one
+// its name says.
+func formatOf(path string, spec readSpec) (string, error) {
+	if spec.format != "" {
+		return spec.format, nil
+	}
+	// A gzipped file is named for its content, and .gz.
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
+	switch {
+	case strings.HasSuffix(base, ".csv"):
+		return "csv", nil
+	case strings.HasSuffix(base, ".svm"), strings.HasSuffix(base, ".libsvm"), strings.HasSuffix(base, ".svmlight"):
+		return "libsvm", nil
+	case strings.Contains(base, "idx") && strings.Contains(base, "ubyte"):
+		return "idx", nil
+	}
+	return "", usagef("cannot tell the format of %s from its name: use -format csv, libsvm or idx", quote(path))
+}
+
+// readData reads the data file at path as spec says. An IDX data set is
+// two files, IMAGES,LABELS, or the images alone if their name tells that
+// of the labels.
+func readData(path string, spec readSpec) (*dataset, error) {
+	format, err := formatOf(path, spec)
+	if err != nil {
+		return nil, err
+	}
+	var known []string
+	if spec.known != nil {
+		known = spec.known.labels
+	} else if spec.names != nil {
+		known = sortedLabels(spec.names)
+	}
+	var set *data.Set
+	name := path
+	switch format {
+	case "idx":
+		set, name, err = readIDX(path, spec, known)
+	case "csv", "libsvm":
+		var f *os.File
+		if f, err = os.Open(path); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if format == "csv" {
+			label := spec.label
+			if !spec.labels && label != "none" {
+				// The label column is there, and skipped.
+				label = cmp.Or(label, defaultLabel)
+			}
+			set, err = data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}.Read(f)
+		} else {
+			set, err = data.LIBSVM{Cols: spec.width, Classes: known}.Read(f)
+		}
+		if err != nil {
+			err = fmt.Errorf("%s: %v", path, err)
+		}
+	default:
+		return nil, usagef("-format %s: want csv, libsvm or idx", quote(format))
+	}
+	if err != nil {
+		return nil, err
+	}
+	ds := &dataset{name: name, Set: set}
+	if _, d := set.X.Dims(); spec.width > 0 && d != spec.width {
+		hint := ""
+		if format == "csv" {
+			switch {
+			case set.Y != nil && d+1 == spec.width:
+				hint = " (if the file has no label column, use -label none)"
+			case set.Y == nil && d-1 == spec.width:
+				hint = " (if a column is the label, name it with -label)"
+			}
+		}
+		return nil, fmt.Errorf("%s: rows of %s, want %d as the model has%s", name, plural(d, "feature"), spec.width, hint)
+	}
+	if !spec.labels || set.Y == nil {
+		ds.Y, ds.Classes = nil, nil
+		return ds, nil
+	}
+	if err := ds.nameClasses(spec); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// readIDX reads the IDX data set path: IMAGES,LABELS, or the images alone,
+// with the labels of the file that their name tells if spec reads labels.
+func readIDX(path string, spec readSpec, known []string) (*data.Set, string, error) {
+	imPath, lbPath, ok := strings.Cut(path, ",")
+	if !ok && spec.labels {
+		dir, base := filepath.Split(path)
+		if !strings.Contains(base, "images-idx3") {
+			if spec.keepRows {
+				// predict labels images without labels.
+				return readIDXFiles(imPath, "", known)
+			}
+			return nil, path, usagef("%s: name the IDX labels file too, as IMAGES,LABELS", quote(path))
+		}
+		lbPath = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+		if _, err := os.Stat(lbPath); err != nil && spec.keepRows {
+			return readIDXFiles(imPath, "", known)
+		}
+	}
+	if !spec.labels {
+		lbPath = ""
+	}
+	return readIDXFiles(imPath, lbPath, known)
+}
+
+// readIDXFiles reads the IDX images at imPath, with the labels at lbPath
+// unless it is empty.
+func readIDXFiles(imPath, lbPath string, known []string) (*data.Set, string, error) {
+	im, err := os.Open(imPath)
+	if err != nil {
+		return nil, imPath, err
+	}
+	defer im.Close()
+	var lb io.Reader
+	if lbPath != "" {
+		f, err := os.Open(lbPath)
+		if err != nil {
+			return nil, imPath, err
+		}
+		defer f.Close()
+		lb = f
+	}
+	set, err := data.IDX{Classes: known}.Read(im, lb)
+	if err != nil {
+		return nil, imPath, fmt.Errorf("%s: %v", strings.TrimSuffix(imPath+","+lbPath, ","), err)
+	}
+	return set, imPath, nil
+}
+
+// inputFiles returns the files that readData reads for path.
+func inputFiles(path string, spec readSpec) []string {
+	if format, err := formatOf(path, spec); err == nil && format == "idx" {
+		im, lb, ok := strings.Cut(path, ",")
+		if !ok && strings.Contains(filepath.Base(path), "images-idx3") {
+			dir, base := filepath.Split(path)
+			lb = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+		}
+		if lb != "" {
+			return []string{im, lb}
+		}
+		return []string{im}
+	}
+	return []string{path}
+}
+
+// rowError returns the error err of package data about a row of ds, with
+// the name of its file and which rows it counts.
+func (ds *dataset) rowError(err error) error {
+	if ds.part == "" {
+		return fmt.Errorf("%s: %s", ds.name, dataError(err))
+	}
+	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, dataError(err), strings.TrimPrefix(ds.part, ","))
+}
+
+// isSparse reports whether X is sparse.
+func isSparse(X mat.Matrix) bool {
+	_, ok := X.(*perceptron.CSR)
+	return ok
+}
+
+// rms returns the root mean square of the values of X, zeros included.
+func rms(X mat.Matrix) float64 {
+	n, d := X.Dims()
+	var sum, scale float64 = 0, 1
+	add := func(v float64) {
+		// Scaled sums of squares, as LAPACK's dnrm2, which do not overflow.
+		if v == 0 {
+			return
+		}
+		a := math.Abs(v)
+		if a > scale {
+			sum = 1 + sum*(scale/a)*(scale/a)
+			scale = a
+		} else {
+			sum += (a / scale) * (a / scale)
+		}
+	}
+	sum = 0
+	switch m := X.(type) {
+	case *perceptron.CSR:
+		for i := range n {
+			m.DoRowNonZero(i, func(_, _ int, v float64) { add(v) })
+		}
+	case *mat.Dense:
+		for i := range n {
+			for _, v := range m.RawRowView(i) {
+				add(v)
+			}
+		}
+	}
+	return scale * math.Sqrt(sum/(float64(n)*float64(d)))
+}

@@ -1,0 +1,74 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A CSV file whose header lacks the label column hints at its delimiter,
+// and -delimiter reads it.
+func TestDelimiter(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "s.csv", []byte("a;b;target\n1;2;0\n2;1;1\n0;1;0\n3;3;1\n"))
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := runCmd("train", "-header", "-label", "target", "-o", model, file); code != 1 || !strings.Contains(errs, `is the delimiter ";"?`) {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCmd("train", "-header", "-label", "target", "-delimiter", ";", "-o", model, file); code != 0 {
+		t.Errorf("-delimiter ';': exit %d, stderr %q", code, errs)
+	}
+	if code, _, _ := runCmd("train", "-delimiter", "ab", "-o", model, file); code != 2 {
+		t.Errorf("-delimiter ab: exit %d", code)
+	}
+}
+
+// The same rows as CSV and as gzipped LIBSVM train the same model, when
+// neither is standardised: dense and sparse rows are one to the library.
+func TestFormatsAgree(t *testing.T) {
+	dir := t.TempDir()
+	X, y := randomData(rand.New(rand.NewPCG(12, 12)), 50, 4)
+	csvFile := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 4, false))
+	svmFile := writeFile(t, dir, "d.svm.gz", gzipped(libsvmOf(X, signs(y))))
+	var models []string
+	for _, f := range []string{csvFile, svmFile} {
+		model := filepath.Join(dir, "m.json")
+		if code, _, errs := runCmd("train", "-classifier", "averaged", "-standardize=false", "-o", model, f); code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, code, errs)
+		}
+		b, _ := os.ReadFile(model)
+		var obj struct{ Model json.RawMessage }
+		json.Unmarshal(b, &obj)
+		models = append(models, string(obj.Model))
+	}
+	if models[0] != models[1] {
+		t.Errorf("CSV trains\n%s\nLIBSVM\n%s", models[0], models[1])
+	}
+}
+
+// A LIBSVM label nan is an error of its line, which names the file, and
+// the command adds nothing of its own to package data's message; a label
+// inf is a class like any other, not a class value no classifier takes.
+func TestLabelNaN(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	nan := writeFile(t, dir, "n.svm", []byte("1 1:1\nnan 2:1\n"))
+	code, out, errs := runCmd("train", "-o", m, nan)
+	if code != 1 || out != "" || !strings.HasPrefix(errs, "perceptron: "+nan+": line 2: ") || strings.Contains(errs, "Labels") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want an error of line 2", code, out, errs)
+	}
+	inf := writeFile(t, dir, "i.svm", []byte("inf 1:1\n1 2:1\n-inf 1:-1\n"))
+	if code, out, errs := runCmd("train", "-o", m, inf); code != 0 || !strings.Contains(out, `3 classes: "-inf", "1", "inf"`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, out, errs := runCmd("predict", "-model", m, inf); code != 0 || out != "inf\n1\n-inf\n" {
+		t.Errorf("predict: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

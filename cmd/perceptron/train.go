@@ -1,0 +1,148 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/seed5ae3614e/perceptron/data"
+)
+
+const trainHelp = `Usage: perceptron train [flags] FILE
+
+Train fits one classifier on the rows of FILE and saves it to the file -o
+names, gzipped if the name ends in .gz: the library's JSON form of the
+classifier, with the label column, the labels and names of the classes and
+the standardisation of the features. It prints the training statistics
+and accuracy, unless predicting the training rows would take longer than
+training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two or more, or the two
+that -pos and -neg pick. Training stops early by the rule of -tol and
+-no-change, as scikit-learn's Perceptron does, unless -no-stop.
+
+Before it allocates the model, train estimates the memory that fitting and
+saving it take, and refuses, with exit status 1 and the figures, what does
+not fit in the memory available. The pocket's cost grows as the square of
+the rows: on tens of thousands of rows it takes long, -ratchet less.
+
+Examples:
+  perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
+  perceptron train -classifier averaged -o fashion.json \
+    /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
+  perceptron train -classifier averaged -classes debian-sections.classes.txt \
+    -o debian.json.gz debian-sections.train.svm.gz
+
+Exit status: 0 on success, 2 on a usage error, 1 on any other.
+
+Flags:
+`
+
+func train(args []string, stdout, stderr io.Writer) error {
+	j := newJob()
+	j.classifier = "perceptron"
+	fs := newFlagSet("train")
+	fs.StringVar(&j.classifier, "classifier", "perceptron", "the classifier: "+classifierNames())
+	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
+	j.dataFlags(fs, true)
+	j.trainFlags(fs, stderr)
+	files, err := parseArgs(fs, trainHelp, args, stdout)
+	if err != nil {
+		return err
+	}
+	if _, ok := newModel(j.classifier, &options{}); !ok {
+		return usagef("-classifier %s: want one of %s", quote(j.classifier), classifierNames())
+	}
+	if err := j.opts.check(fs, []string{j.classifier}); err != nil {
+		return err
+	}
+	if err := j.opts.checkValues(fs); err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("train: want one data file, got %d (see perceptron train -h)", len(files))
+	}
+	if j.out == "" {
+		return usagef("train: -o FILE is required: where to save the model")
+	}
+	spec, err := j.spec(true)
+	if err != nil {
+		return err
+	}
+	pf, err := j.plotFormat()
+	if err != nil {
+		return err
+	}
+	if err := checkOutputs(j.outFiles(), inputFiles(files[0], spec)); err != nil {
+		return err
+	}
+	if err := j.readNames(&spec); err != nil {
+		return err
+	}
+	ds, err := readData(files[0], spec)
+	if err != nil {
+		return err
+	}
+	n, d := ds.X.Dims()
+	shape := fmt.Sprintf("%s, %s%s%s", plural(n, "row"), plural(d, "feature"), nonZeros(ds.X), leftOut(ds))
+	var raw *dataset
+	if pf != "" {
+		raw = plotRows(ds)
+	}
+	sc, err := j.scale(ds)
+	if err != nil {
+		return err
+	}
+	if j.classifier == "pocket" && quadraticCost(ds.X, len(ds.classes.values)) > cheapCost {
+		what := "after every update: this takes long (-ratchet less; averaged is fast)"
+		if j.opts.ratchet {
+			what = "for every weight vector whose run beats the pocket's: this takes long (averaged is fast)"
+		}
+		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s %s\n", plural(n, "row"), what)
+	}
+	j.startProgress(stderr)
+	r, err := fitModel(j.classifier, &j.opts, ds, nil, true)
+	if err != nil {
+		return err
+	}
+	s := &saved{classifier: j.classifier, m: r.m, features: d, classes: ds.classes, label: spec.label, sc: sc, rms: rms(ds.X)}
+	outs := []outFile{{"-o", j.out, s.writer(j.out)}}
+	if pf != "" {
+		img, err := drawPlot(pf, raw, sc, []*result{r}, ds.classes)
+		if err != nil {
+			return err
+		}
+		outs = append(outs, outFile{"-plot", j.plot, bytesOut(img)})
+	}
+	if err := writeFiles(outs...); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, scaled(sc), ds.classes.describe(), j.opts.describeStop(n))
+	if err := writeTable(stdout, []*result{r}); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(stdout, "saved the model to %s\n", j.out); err != nil {
+		return err
+	}
+	return j.wrotePlot(stdout)
+}
+
+// leftOut says how many rows of ds were left out, if any.
+func leftOut(ds *dataset) string {
+	if ds.left == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s of other labels left out)", plural(ds.left, "row"))
+}
+
+// scaled describes the standardisation sc, which may be nil.
+func scaled(sc *data.Scaler) string {
+	switch {
+	case sc == nil:
+		return ""
+	case sc.Mean == nil:
+		return ", scaled, not centred, as the rows are sparse"
+	}
+	return ", standardised"
+}
