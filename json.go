@@ -110,6 +110,13 @@ func marshal(typ string, fitted bool, check func() error, settings, model any, s
 	if err := check(); err != nil {
 		return nil, fmt.Errorf("perceptron: MarshalJSON: %s", strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
+	// A number takes at most 25 bytes of text, which the settings' and the
+	// model's encodings hold, each in a buffer that grows by doubling, and
+	// the envelope's again.
+	n := numbers(reflect.ValueOf(settings)) + numbers(reflect.ValueOf(model))
+	if err := memory.Check(4 * 25 * n); err != nil {
+		return nil, tooLarge(err, "MarshalJSON of %.0f numbers", n)
+	}
 	s, err := json.Marshal(settings)
 	if err != nil {
 		return nil, err
@@ -123,6 +130,26 @@ func marshal(typ string, fitted bool, check func() error, settings, model any, s
 		e.Stats = (*statsJSON)(st)
 	}
 	return json.Marshal(e)
+}
+
+// numbers returns the count of the numbers in the slices of v and of the
+// structs and pointers within it, which a saved form writes.
+func numbers(v reflect.Value) float64 {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return numbers(v.Elem())
+		}
+	case reflect.Struct:
+		n := 0.0
+		for i := range v.NumField() {
+			n += numbers(v.Field(i))
+		}
+		return n
+	case reflect.Slice:
+		return float64(v.Len())
+	}
+	return 0
 }
 
 // unmarshal decodes the envelope of a classifier of type typ into its

@@ -224,7 +224,7 @@ func (j *job) evaluate(names []string, train, test *dataset, pf, intro string, r
 	j.startProgress(stderr)
 	var rs []*result
 	for _, name := range names {
-		r, err := fitModel(name, &j.opts, train, test, false)
+		r, err := fitModel(name, &j.opts, train, test)
 		if err != nil {
 			return err
 		}

@@ -87,9 +87,9 @@ func predictCost(m model, X mat.Matrix, S int) float64 {
 }
 
 // fitModel trains the classifier called name on train, with the classes
-// of train, after checking that its memory fits, with the model file
-// that save would add, and tests it on test if test is not nil.
-func fitModel(name string, o *options, train, test *dataset, save bool) (*result, error) {
+// of train, and tests it on test if test is not nil. The library checks
+// the memory of the model before it allocates it.
+func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 	o.labels = train.classes.values
 	m, ok := newModel(name, o)
 	if !ok {
@@ -99,9 +99,6 @@ func fitModel(name string, o *options, train, test *dataset, save bool) (*result
 	S := scoresOf(len(o.labels))
 	if name != "kernel" && o.initWeights != nil && len(o.initWeights) != d*S {
 		return nil, usagef("-init-weights: %s, want %d: %d per feature of the %s", plural(len(o.initWeights), "weight"), d*S, S, plural(d, "feature"))
-	}
-	if err := modelNeed(name, o, train.X, S, save).check(); err != nil {
-		return nil, fmt.Errorf("%s: %v", train.name, err)
 	}
 	limit := o.epochs
 	if limit == 0 {

@@ -145,9 +145,6 @@ func decodeModel(text []byte) (*saved, error) {
 		}
 		lib = removeMember(text, members, slices.Index(members, cm))
 	}
-	if err := loadNeed(len(lib)).check(); err != nil {
-		return nil, err
-	}
 	if err := m.UnmarshalJSON(lib); err != nil {
 		return nil, errors.New(libError(err))
 	}

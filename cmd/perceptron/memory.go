@@ -26,11 +26,8 @@ import (
 // allocate it: Go's memory limit, which the command sets at start from
 // what it measures of the machine, and the limits no allocation can pass.
 //
-// Until the library and package data check every size themselves, the
-// command estimates, before a step that they do not check, the memory it
-// takes, and refuses, with the figures, what would not fit: a LIBSVM file
-// of a few lines can name a feature index of tens of millions, whose
-// weights take gigabytes.
+// Until package data checks the memory of scaling rows, the command
+// estimates it, and refuses, with the figures, what would not fit.
 
 // setMemoryLimit sets Go's memory limit, unless GOMEMLIMIT sets it, to the
 // memory that Go holds now and the room that the machine leaves the
@@ -136,49 +133,6 @@ func (n *need) check() error {
 		n.what, memory.Bytes(n.total), strings.Join(n.parts, ", "), memory.Bytes(e.Room), e.Limit)
 }
 
-// jsonNumberCost is the most memory that saving a model takes per number:
-// the longest text of a float64 and its comma, 25 bytes, in the buffer of
-// encoding/json, which grows by doubling, and in the copy it returns.
-const jsonNumberCost = 3 * 25
-
-// modelNeed returns the estimate of the memory of fitting the classifier
-// called name with the options o on the rows X of S scores, and of saving
-// it if save is set.
-func modelNeed(name string, o *options, X mat.Matrix, S int, save bool) *need {
-	n, d := X.Dims()
-	rows := dataBytes(X)
-	table := 8 * (float64(d) + 1) * float64(S) // weights and biases
-	nd := &need{what: fmt.Sprintf("%s on %s of %s and %d classes", name, plural(n, "row"), plural(d, "feature"), max(S, 2))}
-	saved := 0.0 // the numbers that the model file holds
-	switch name {
-	case "perceptron":
-		nd.add("weights", table)
-		saved = table / 8
-	case "averaged":
-		nd.add("weights and their sums", 2*table+8*float64(n*S))
-		saved = 2 * table / 8
-	case "pocket":
-		nd.add("weights and the pocket", 2*table)
-		nd.add("counting", min(16*table, 8<<22)+8*18*float64(n))
-		saved = table / 8
-	case "voted":
-		nd.add("weights", 2*table)
-		nd.add("the rows of the mistakes, at most", rows+16*float64(n))
-		saved = table/8 + rows/8
-	case "kernel":
-		nd.add("support vectors, at most", rows)
-		nd.add("kernel rows and scores", 8*float64(n)*float64(S+4)+8*3*64*float64(d))
-		saved = rows/8 + float64(n*S)
-	}
-	if o.validation > 0 && !o.noStop {
-		nd.add("the rows copied to hold out some", rows)
-	}
-	if save {
-		nd.add("the model file's text", jsonNumberCost*saved)
-	}
-	return nd
-}
-
 // scaleNeed returns the estimate of the memory of standardising the rows
 // X, of which train holds the training rows and the others more rows to
 // scale with their scaler, if fit is set, or with a scaler of dense rows
@@ -197,20 +151,5 @@ func scaleNeed(X []mat.Matrix, fit, centre bool) *need {
 		}
 		nd.add("the rows scaled", dataBytes(x))
 	}
-	return nd
-}
-
-// libraryLoadCost is the memory that the library's UnmarshalJSON takes
-// at its peak per byte of the JSON that it loads, where its weights are
-// written as short numbers, "0,", which take 8 bytes each once parsed, and
-// which it holds more than once while it checks them: 12.3 measured on a
-// Perceptron of 10⁸ zero weights under a tight memory limit, and a margin.
-const libraryLoadCost = 16
-
-// loadNeed returns the estimate of the memory of loading the library's
-// JSON of n bytes.
-func loadNeed(n int) *need {
-	nd := &need{what: "loading the model's " + memory.Bytes(float64(n)) + " of JSON"}
-	nd.add("the library's loading, at most", libraryLoadCost*float64(n))
 	return nd
 }

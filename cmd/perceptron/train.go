@@ -102,7 +102,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s %s\n", plural(n, "row"), what)
 	}
 	j.startProgress(stderr)
-	r, err := fitModel(j.classifier, &j.opts, ds, nil, true)
+	r, err := fitModel(j.classifier, &j.opts, ds, nil)
 	if err != nil {
 		return err
 	}
