@@ -47,6 +47,8 @@ import (
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // Set is a data set: rows of features, and their classes.
@@ -69,6 +71,36 @@ type Set struct {
 	// Dropped is the number of values that a reader of a fixed width left
 	// out, as they were in columns beyond it.
 	Dropped int
+}
+
+// check returns an error if s is not a Set that the functions of the
+// package take: a nil Set or X, or Y that is not nil and not the class of
+// each row of X, a whole number that indexes Classes. The errors of Y are
+// of kinds perceptron.ErrShape and perceptron.ErrNonFinite.
+func (s *Set) check() error {
+	switch {
+	case s == nil:
+		return errors.New("data: the Set is nil")
+	case s.X == nil:
+		return errors.New("data: the Set has no rows: X is nil")
+	case s.Y == nil:
+		return nil
+	}
+	if n, _ := s.X.Dims(); len(s.Y) != n {
+		return errorf(perceptron.ErrShape, "data: Y has %d classes and X %d rows, want one a row", len(s.Y), n)
+	}
+	k := len(s.Classes)
+	for i, y := range s.Y {
+		switch {
+		case math.IsNaN(y) || math.IsInf(y, 0):
+			return errorf(perceptron.ErrNonFinite, "data: Y[%d] is %v, want a class: an index into Classes", i, y)
+		case k == 0:
+			return fmt.Errorf("data: Y[%d] is %v, and Classes is empty: want a class for each index of Y", i, y)
+		case y != math.Trunc(y) || y < 0 || y >= float64(k):
+			return fmt.Errorf("data: Y[%d] is %v, want a class: a whole number from 0 to %d, an index into the %d Classes", i, y, k-1, k)
+		}
+	}
+	return nil
 }
 
 // defaultMaxLine is the longest line a reader takes when its MaxLine is

@@ -30,6 +30,12 @@ func (e *kindError) Unwrap() []error {
 	return []error{e.kind, e.err}
 }
 
+// errorf returns an error of the kind with the message of
+// fmt.Sprintf(format, args...).
+func errorf(kind error, format string, args ...any) error {
+	return &kindError{msg: fmt.Sprintf(format, args...), kind: kind}
+}
+
 // tooLarge returns err, an error of the budget, as an error of kind
 // perceptron.ErrTooLarge whose message starts with what fmt.Sprintf(format,
 // args...) says: "line 7: holding the rows up to it needs 2.0 GiB of memory,
