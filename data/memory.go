@@ -6,6 +6,7 @@ package data
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -86,14 +87,14 @@ func grow[E any](s []E, n int) ([]E, error) {
 	return growTo(s, max(c, len(s)+n))
 }
 
-// growTo returns s with a capacity of c, which is at least its length,
-// having checked the new array against the budget, as grow does.
+// growTo returns s with a capacity of at least c, which is more than its
+// capacity, having checked the new array against the budget, as grow
+// does. The capacity is c rounded up as append rounds it, to the size of a
+// block of Go's allocator, which the array takes anyway.
 func growTo[E any](s []E, c int) ([]E, error) {
 	var e E
 	if err := check(float64(c) * float64(unsafe.Sizeof(e))); err != nil {
 		return s, err
 	}
-	t := make([]E, len(s), c)
-	copy(t, s)
-	return t, nil
+	return slices.Grow(s, c-len(s)), nil
 }

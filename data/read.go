@@ -703,7 +703,7 @@ func readIDX(r io.Reader) ([]int, []byte, error) {
 				return nil, nil, tooLarge(err, "holding the %d bytes read so far", len(b))
 			}
 		}
-		k, err := io.ReadFull(r, b[len(b):cap(b)])
+		k, err := io.ReadFull(r, b[len(b):min(cap(b), size)])
 		b = b[:len(b)+k]
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			return nil, nil, fmt.Errorf("%d bytes of data, want %d: %v", len(b), size, io.EOF)
