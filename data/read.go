@@ -64,10 +64,10 @@ func newLines(r io.Reader, max int) (*lines, error) {
 	return &lines{r: br, max: max, bom: bom}, nil
 }
 
-// next returns the next line, without its end, which is valid until the
-// next call; io.EOF at the end. A line held whole by the reader's buffer
-// is not copied.
-func (l *lines) next() ([]byte, error) {
+// next returns the next line, without its end; io.EOF at the end. A line
+// longer than the reader's buffer is gathered in buf, and its memory
+// checked again before it is copied into the string.
+func (l *lines) next() (string, error) {
 	limit := l.max
 	if l.n == 0 {
 		limit -= l.bom
@@ -77,12 +77,12 @@ func (l *lines) next() ([]byte, error) {
 		frag, err := l.r.ReadSlice('\n')
 		if len(l.buf)+len(frag) > limit+2 { // the end of the line does not count
 			l.n++
-			return nil, l.long()
+			return "", l.long()
 		}
 		if err == bufio.ErrBufferFull || len(l.buf) > 0 {
 			var gerr error
 			if l.buf, gerr = grow(l.buf, len(frag)); gerr != nil {
-				return nil, tooLarge(gerr, "line %d: holding the line", l.n+1)
+				return "", tooLarge(gerr, "line %d: holding the line", l.n+1)
 			}
 			l.buf = append(l.buf, frag...)
 			if err == bufio.ErrBufferFull {
@@ -91,18 +91,23 @@ func (l *lines) next() ([]byte, error) {
 			frag = l.buf
 		}
 		if err == io.EOF && len(frag) == 0 {
-			return nil, io.EOF
+			return "", io.EOF
 		}
 		l.n++
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("line %d: %w", l.n, err)
+			return "", fmt.Errorf("line %d: %w", l.n, err)
 		}
 		b := bytes.TrimSuffix(bytes.TrimSuffix(frag, []byte("\n")), []byte("\r"))
 		l.end = len(frag) - len(b)
 		if len(b) > limit {
-			return nil, l.long()
+			return "", l.long()
 		}
-		return b, nil
+		if len(l.buf) > 0 {
+			if err := checkMemory(float64(len(b)), "line %d: holding the line", l.n); err != nil {
+				return "", err
+			}
+		}
+		return string(b), nil
 	}
 }
 
@@ -161,14 +166,13 @@ func (f LIBSVM) Read(r io.Reader) (*Set, error) {
 		set  Set
 	)
 	for {
-		b, err := l.next()
+		text, err := l.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		text := string(b)
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
@@ -311,11 +315,12 @@ func (f CSV) Read(r io.Reader) (*Set, error) {
 	}
 	var set Set
 	var header []string
+	hline := 0 // the line of the header
 	if f.Header {
 		if header, err = cr.all(); err != nil {
 			return nil, err
 		}
-		hline := cr.line
+		hline = cr.line
 		if err = cr.next(math.MaxInt); err == io.EOF {
 			return nil, errors.New("no rows after the header")
 		} else if err != nil {
@@ -377,6 +382,11 @@ func (f CSV) Read(r io.Reader) (*Set, error) {
 	if lc >= 0 {
 		if set.Classes, set.Y, err = c.finish(); err != nil {
 			return nil, err
+		}
+	}
+	if header != nil {
+		if set.Features, err = growTo([]string(nil), nfeat); err != nil {
+			return nil, tooLarge(err, "line %d: holding the names of %d features", hline, nfeat)
 		}
 	}
 	for j, h := range header {
@@ -442,15 +452,14 @@ type records struct {
 // next reads the next record, holding at most keep fields of a record with
 // quotes. It returns io.EOF at the end.
 func (r *records) next(keep int) error {
-	var b []byte
-	for len(b) == 0 {
+	var text string
+	for text == "" {
 		var err error
-		if b, err = r.l.next(); err != nil {
+		if text, err = r.l.next(); err != nil {
 			return err
 		}
 	}
 	r.line = r.l.n
-	text := string(b)
 	if r.quoted = strings.IndexByte(text, '"') >= 0; !r.quoted {
 		r.text, r.n = text, strings.Count(text, r.comma)+1
 		return nil
@@ -537,17 +546,17 @@ func (r *records) split(text string, keep int) error {
 				}
 				whole = false
 				end := r.l.end
-				b, err := r.l.next()
+				next, err := r.l.next()
 				switch {
 				case err == io.EOF:
 					return fmt.Errorf("line %d: field %d: the quote that opens the field is not closed before the end of the text", r.line, r.n+1)
 				case err != nil:
 					return err
 				}
-				if size += end + len(b); size > r.l.max {
+				if size += end + len(next); size > r.l.max {
 					return fmt.Errorf("line %d: longer than %d bytes with the lines from line %d that a quoted field joins to it", r.l.n, r.l.max, r.line)
 				}
-				s, line = string(b), r.l.n
+				s, line = next, r.l.n
 				continue
 			}
 			rest := s[i+1:]
@@ -600,9 +609,10 @@ type IDX struct {
 // error naming the file, images or labels, and what is wrong with it.
 //
 // It holds a file's bytes in memory in proportion to the bytes the file
-// has, whatever its header says, and refuses a header whose bytes and
-// their values would not fit in the memory left: it needs 9 bytes a pixel,
-// the Set and the file's bytes, and as much for the labels.
+// has, whatever its header says, and refuses, with an error of kind
+// perceptron.ErrTooLarge, a header whose bytes and their values would not
+// fit in the memory left: 9 bytes a pixel, its value in the Set and its
+// byte, and 9 bytes a label likewise.
 func (f IDX) Read(images, labels io.Reader) (*Set, error) {
 	c, err := newClasses(f.Classes)
 	if err != nil {
