@@ -280,7 +280,7 @@ func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %v, want a finite value", i+1, j+1, v)
 		}
-		return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: standardising %v overflows", i+1, j+1, v)
+		return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: standardising overflows (the value is %v)", i+1, j+1, v)
 	}
 	if !isDense(X) {
 		m, ok := X.(mat.RowNonZeroDoer)
