@@ -23,9 +23,10 @@
 // against the memory left to the process: what Go's memory limit
 // (runtime/debug.SetMemoryLimit, GOMEMLIMIT) leaves and, on Linux, what the
 // limit of address space (ulimit -v) and the machine's memory and swap
-// leave. A size that does not fit is an error of kind
-// perceptron.ErrTooLarge (test it with errors.Is), never a fatal error of
-// Go's allocator.
+// leave. Under a limit of address space, a check also keeps room for the
+// 64 MiB arena that Go's runtime may reserve to make the allocation. A size
+// that does not fit is an error of kind perceptron.ErrTooLarge (test it
+// with errors.Is), never a fatal error of Go's allocator.
 //
 // A reader grows its arrays as append does, by a quarter at a time once
 // they are large, so that while it reads it holds at most 2.25 times the
