@@ -8,10 +8,33 @@
 // The readers take the formats of LIBSVM, CSV and IDX (MNIST's), and
 // return a Set: rows of features, dense as a *mat.Dense or sparse as a
 // *perceptron.CSR, and the class of each row as an index into the names of
-// the classes. They read a line, or an IDX file, into memory in proportion
-// to what it holds, refuse a line longer than a limit by its number, and
+// the classes. They refuse a line longer than a limit by its number, and
 // name the line and the field of anything they refuse; their errors start
 // there, with no prefix, for the caller to put the file's name before.
+//
+// # Memory
+//
+// A Set holds what its input implies: 8 bytes a value of dense rows, rows
+// × features, or 16 bytes a non-zero and 8 bytes a row of sparse rows, 8
+// bytes a row for the classes, and the names of the classes and of the
+// features. The functions of the package hold no more than a small multiple
+// of what they return and what they are given, which each states, and
+// before each allocation of a size that their input gives, they check it
+// against the memory left to the process: what Go's memory limit
+// (runtime/debug.SetMemoryLimit, GOMEMLIMIT) leaves and, on Linux, what the
+// limit of address space (ulimit -v) and the machine's memory and swap
+// leave. Under a limit of address space, a check also keeps room for the
+// 64 MiB arena that Go's runtime may reserve to make the allocation. A size
+// that does not fit is an error of kind perceptron.ErrTooLarge (test it
+// with errors.Is), never a fatal error of Go's allocator.
+//
+// A reader grows its arrays as append does, by a quarter at a time once
+// they are large, so that while it reads it holds at most 2.25 times the
+// Set it returns, and the Set itself at most 1.25 times what it needs.
+// Besides, it holds a line at a time in at most 3.5 times its bytes, a
+// record of CSV with quoted fields in 16 bytes a field more, and each
+// distinct label once. The arrays that growing leaves behind are Go's
+// garbage to collect: until it does, the process's memory holds them too.
 package data
 
 import (
@@ -25,6 +48,8 @@ import (
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // Set is a data set: rows of features, and their classes.
@@ -49,6 +74,36 @@ type Set struct {
 	Dropped int
 }
 
+// check returns an error if s is not a Set that the functions of the
+// package take: a nil Set or X, or Y that is not nil and not the class of
+// each row of X, a whole number that indexes Classes. The errors of Y are
+// of kinds perceptron.ErrShape and perceptron.ErrNonFinite.
+func (s *Set) check() error {
+	switch {
+	case s == nil:
+		return errors.New("data: the Set is nil")
+	case s.X == nil:
+		return errors.New("data: the Set has no rows: X is nil")
+	case s.Y == nil:
+		return nil
+	}
+	if n, _ := s.X.Dims(); len(s.Y) != n {
+		return errorf(perceptron.ErrShape, "data: Y has %d classes and X %d rows, want one a row", len(s.Y), n)
+	}
+	k := len(s.Classes)
+	for i, y := range s.Y {
+		switch {
+		case math.IsNaN(y) || math.IsInf(y, 0):
+			return errorf(perceptron.ErrNonFinite, "data: Y[%d] is %v, want a class: an index into Classes", i, y)
+		case k == 0:
+			return fmt.Errorf("data: Y[%d] is %v, and Classes is empty: want a class for each index of Y", i, y)
+		case y != math.Trunc(y) || y < 0 || y >= float64(k):
+			return fmt.Errorf("data: Y[%d] is %v, want a class: a whole number from 0 to %d, an index into the %d Classes", i, y, k-1, k)
+		}
+	}
+	return nil
+}
+
 // defaultMaxLine is the longest line a reader takes when its MaxLine is
 // zero: 16 MiB, far beyond the longest line of text data sets.
 const defaultMaxLine = 1 << 24
@@ -57,93 +112,148 @@ const defaultMaxLine = 1 << 24
 // label among them is its class, by its text or, for a number, by its
 // value, and any other label becomes a class after them; without, the
 // classes are the labels, sorted by value if all are numbers and by text
-// otherwise.
+// otherwise. If all the labels and the known classes are numbers, a label
+// that is NaN, infinite or beyond the range of float64 is an error.
+//
+// It holds a class for each row, and each distinct label once: the labels
+// of a million rows of two classes take 8 MB, not a string a row.
 type classes struct {
-	names []string
-	ids   map[string]int // the index in names of each label text read
-	fixed int            // the number of classes known in advance
-	rows  []string       // without known classes, the label of each row
+	names   []string       // the known classes, then the labels read in the order of their first rows
+	values  []float64      // the value of each name, NaN if it is no number
+	numbers bool           // whether every name is a number, finite or not
+	ids     map[string]int // the index in names of each label text read
+	fixed   int            // the number of classes known in advance
+	y       []float64      // the index in names of the label of each row
+	checked int            // the number of distinct labels whose memory was checked
+	held    int            // the bytes of their text
+	bad     string         // the error of the first label that is a number but not finite
 }
 
-func newClasses(known []string) *classes {
-	c := &classes{names: slices.Clone(known), ids: map[string]int{}, fixed: len(known)}
-	for k, name := range known {
-		c.ids[name] = k
-	}
-	return c
-}
+// perLabel is what a distinct label holds besides its text, at most: its
+// entry in ids, while the map grows too, its name and its value.
+const perLabel = 128
 
-// add reads the label s of the next row. It returns an error if s is
-// empty, or would break a line of output: tabs and ends of lines.
-func (c *classes) add(s string) error {
-	switch {
-	case s == "":
-		return errors.New("the label is empty")
-	case strings.ContainsAny(s, "\t\n\r") || !utf8.ValidString(s):
-		return fmt.Errorf("the label %s holds a tab, an end of line or bytes that are not UTF-8", quote(s))
-	}
-	if c.fixed == 0 {
-		c.rows = append(c.rows, s)
-		return nil
-	}
-	if _, ok := c.ids[s]; !ok {
-		k := c.find(s)
-		if k < 0 {
-			k = len(c.names)
-			c.names = append(c.names, s)
+// newClasses returns the classes of the labels of a file, with the known
+// classes first. It returns an error if a known class is twice in known or
+// is no label a reader takes.
+func newClasses(known []string) (*classes, error) {
+	c := &classes{ids: map[string]int{}, fixed: len(known), numbers: true}
+	for k, s := range known {
+		if first, ok := c.ids[s]; ok {
+			return nil, fmt.Errorf("the known classes %d and %d are both %s", first+1, k+1, quote(s))
 		}
-		c.ids[s] = k
+		if _, err := c.label(s, 0, 0); err != nil {
+			return nil, fmt.Errorf("known class %d: %w", k+1, err)
+		}
 	}
-	c.rows = append(c.rows, s)
+	return c, nil
+}
+
+// add reads the label s of the next row, which is at field of line, or the
+// whole line if field is 0. It returns an error if s is empty, would break
+// a line of output, as tabs and ends of lines would, or does not fit in
+// the memory left.
+func (c *classes) add(s string, line, field int) error {
+	k, ok := c.ids[s]
+	if !ok {
+		var err error
+		if k, err = c.label(s, line, field); err != nil {
+			return err
+		}
+	}
+	var err error
+	if c.y, err = grow(c.y, 1); err != nil {
+		return tooLarge(err, "holding a class for each row up to it")
+	}
+	c.y = append(c.y, float64(k))
 	return nil
 }
 
-// find returns the index of the known class whose label is the number s,
-// written otherwise, or -1.
-func (c *classes) find(s string) int {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return -1
+// label returns the class of a label s not read before, at field of line,
+// having made it a class if it is none, and checked the memory of the
+// labels to come as that of the labels so far, each time their number
+// doubles.
+func (c *classes) label(s string, line, field int) (int, error) {
+	switch {
+	case s == "":
+		return 0, errors.New("the label is empty")
+	case strings.ContainsAny(s, "\t\n\r") || !utf8.ValidString(s):
+		return 0, fmt.Errorf("the label %s holds a tab, an end of line or bytes that are not UTF-8", quote(s))
 	}
-	for k, name := range c.names[:c.fixed] {
-		if w, err := strconv.ParseFloat(name, 64); err == nil && w == v {
-			return k
+	if len(c.ids) >= c.checked {
+		n := max(2*c.checked, 64)
+		each := perLabel + float64(c.held+len(s))/float64(len(c.ids)+1)
+		if err := check(float64(n) * each); err != nil {
+			return 0, tooLarge(err, "holding %d distinct labels", n)
 		}
+		c.checked = n
 	}
-	return -1
+	s = strings.Clone(s) // not the line it was cut from
+	v, err := strconv.ParseFloat(s, 64)
+	number := err == nil || errors.Is(err, strconv.ErrRange)
+	if number && (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) && c.bad == "" && line > 0 {
+		c.bad = fmt.Sprintf("line %d: ", line)
+		if field > 0 {
+			c.bad += fmt.Sprintf("field %d: ", field)
+		}
+		c.bad += fmt.Sprintf("the label %s is not a finite number", quote(s))
+	}
+	k := -1
+	if number && len(c.ids) >= c.fixed {
+		k = slices.Index(c.values[:c.fixed], v)
+	}
+	if k < 0 {
+		k = len(c.names)
+		if !number {
+			v, c.numbers = math.NaN(), false
+		}
+		c.names = append(c.names, s)
+		c.values = append(c.values, v)
+	}
+	c.ids[s] = k
+	c.held += len(s)
+	return k, nil
 }
 
-// finish returns the classes and the class of each row.
-func (c *classes) finish() ([]string, []float64) {
-	if c.fixed == 0 {
-		c.names = slices.Compact(slices.Sorted(slices.Values(c.rows)))
-		byValue := true
-		values := map[string]float64{}
-		for _, s := range c.names {
-			v, err := strconv.ParseFloat(s, 64)
-			byValue = byValue && err == nil && !math.IsNaN(v)
-			values[s] = v
-		}
-		if byValue {
-			slices.SortStableFunc(c.names, func(a, b string) int { return cmp.Compare(values[a], values[b]) })
-			// Equal numbers written otherwise, 1 and 1.0, are one class.
-			c.names = slices.CompactFunc(c.names, func(a, b string) bool { return values[a] == values[b] })
-			for _, s := range c.rows {
-				if _, ok := c.ids[s]; !ok {
-					c.ids[s], _ = slices.BinarySearchFunc(c.names, values[s], func(n string, v float64) int { return cmp.Compare(values[n], v) })
-				}
-			}
-		} else {
-			for k, s := range c.names {
-				c.ids[s] = k
-			}
-		}
+// finish returns the classes and the class of each row. It returns an
+// error naming the first label that is a number but not finite, if every
+// label and every known class is a number.
+func (c *classes) finish() ([]string, []float64, error) {
+	if c.numbers && c.bad != "" {
+		return nil, nil, errors.New(c.bad)
 	}
-	y := make([]float64, len(c.rows))
-	for i, s := range c.rows {
-		y[i] = float64(c.ids[s])
+	if c.fixed > 0 {
+		return c.names, c.y, nil
 	}
-	return c.names, y
+	// The labels in order, and the class of each, where two labels may
+	// be one class: equal numbers written otherwise, 1 and 1.0.
+	k := len(c.names)
+	if err := check(float64(k) * 32); err != nil {
+		return nil, nil, tooLarge(err, "sorting %d distinct labels", k)
+	}
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	if c.numbers {
+		slices.SortFunc(order, func(a, b int) int {
+			return cmp.Or(cmp.Compare(c.values[a], c.values[b]), strings.Compare(c.names[a], c.names[b]))
+		})
+	} else {
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(c.names[a], c.names[b]) })
+	}
+	class := make([]float64, k)
+	names := make([]string, 0, k)
+	for i, a := range order {
+		if i == 0 || !c.numbers || c.values[a] != c.values[order[i-1]] {
+			names = append(names, c.names[a])
+		}
+		class[a] = float64(len(names) - 1)
+	}
+	for i, id := range c.y {
+		c.y[i] = class[int(id)]
+	}
+	return names, c.y, nil
 }
 
 // quote returns s quoted, cut to its first 40 bytes: an error quotes a

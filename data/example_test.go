@@ -80,7 +80,11 @@ func Example() {
 	pred := clf.PredictRows(nil, testX)
 
 	fmt.Printf("%d training rows, %d test rows of %q\n\n", len(train.Y), len(test.Y), set.Features)
-	fmt.Print(data.NewReport(set.Classes, test.Y, pred))
+	report, err := data.NewReport(set.Classes, test.Y, pred)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(report)
 	// The test rows are round(0.3·n) of the n of each class: 3 of 11
 	// setosa, 2 of 7 versicolor and 4 of 12 virginica. One virginica, of
 	// petals 4.5 by 1.8, is taken for a versicolor: versicolor's precision

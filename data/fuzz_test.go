@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -89,6 +90,19 @@ func checkSet(t *testing.T, s *data.Set, labelled bool, fixed []string) {
 	}
 	if len(s.Classes) < len(fixed) || !slices.Equal(s.Classes[:len(fixed)], fixed) {
 		t.Fatalf("Classes %q do not start with the fixed %q", s.Classes, fixed)
+	}
+	// A label that is a number but not finite is refused if every label
+	// and every known class is a number.
+	numbers, bad := true, ""
+	for k, name := range s.Classes {
+		v, err := strconv.ParseFloat(name, 64)
+		numbers = numbers && (err == nil || errors.Is(err, strconv.ErrRange))
+		if k >= len(fixed) && bad == "" && (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) {
+			bad = name
+		}
+	}
+	if numbers && bad != "" {
+		t.Fatalf("the class %q is a number but not finite, among the numbers %q", bad, s.Classes)
 	}
 	seen := map[string]bool{}
 	for k, name := range s.Classes {
@@ -238,6 +252,8 @@ func FuzzLIBSVM(f *testing.F) {
 		"1 1:0x1p-2 2:1_0\n",
 		"NaN 1:1\ninf 1:2\n-0 1:3\n0 1:4\n",
 		"\ufeff1 1:1\n",
+		"1 1:1\nnan 2:1\n",
+		"cat 1:1\nnan 2:1\n",
 	} {
 		f.Add([]byte(s), uint16(0), uint16(0), "")
 		f.Add([]byte(s), uint16(2), uint16(8), "1|-1")
@@ -303,6 +319,11 @@ func FuzzCSV(f *testing.F) {
 		{"a\n", false, "", 0},
 		{"1\t2\tx\n", false, "", '\t'},
 		{"1,2\n", false, "", '"'},
+		{"1,\"2\r\n\",\"a\"\"\"\n\"3\",4,b\n", false, "", 0},
+		{"1,\"2\"3,a\n", false, "", 0},
+		{"1,2\n3,nan\n4,cat\n", false, "", 0},
+		{"1,2\n3,1e999\n", false, "", 0},
+		{"1\xc2\xa72\xc2\xa7a\n", false, "", 0xa7},
 	} {
 		f.Add([]byte(s.in), s.header, s.label, s.comma, "", uint16(0))
 		f.Add([]byte(s.in), s.header, s.label, s.comma, "a|2", uint16(6))
@@ -331,8 +352,8 @@ func FuzzCSV(f *testing.F) {
 		if !ok {
 			return
 		}
+		checkMaxLine(t, text, r.MaxLine) // a byte-order mark counts toward line 1
 		text = bytes.TrimPrefix(text, []byte("\ufeff"))
-		checkMaxLine(t, text, r.MaxLine)
 		cr := csv.NewReader(bytes.NewReader(text))
 		cr.FieldsPerRecord = -1
 		if comma != 0 {

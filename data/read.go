@@ -7,15 +7,16 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/binary"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -32,66 +33,90 @@ func gunzipped(r io.Reader) (io.Reader, error) {
 }
 
 // lines reads text a line at a time, counting lines and holding no more
-// than max bytes of a line.
+// than max bytes of a line, the byte-order mark before line 1 included.
 type lines struct {
 	r   *bufio.Reader
 	max int
+	bom int // the bytes of the byte-order mark before line 1
 	n   int // the number of the line last read
+	end int // the bytes of its end, \n or \r\n, that it was read with
 	buf []byte
 }
 
 func newLines(r io.Reader, max int) (*lines, error) {
-	br, err := text(r)
-	if err != nil {
-		return nil, err
+	if r == nil {
+		return nil, errors.New("no text to read: the io.Reader is nil")
 	}
-	if max <= 0 {
-		max = defaultMaxLine
-	}
-	return &lines{r: br, max: max}, nil
-}
-
-// text returns r, decompressed as gunzipped does, past a UTF-8 byte-order
-// mark, which spreadsheet programs write at the start of text files.
-func text(r io.Reader) (*bufio.Reader, error) {
 	r, err := gunzipped(r)
 	if err != nil {
 		return nil, err
 	}
 	br := bufio.NewReader(r)
-	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
-		br.Discard(3)
+	bom := 0
+	// Spreadsheet programs write a UTF-8 byte-order mark at the start of
+	// text files.
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		bom, _ = br.Discard(3)
 	}
-	return br, nil
+	if max <= 0 {
+		max = defaultMaxLine
+	}
+	return &lines{r: br, max: max, bom: bom}, nil
 }
 
-// next returns the next line, without its end, which is valid until the
-// next call; io.EOF at the end.
-func (l *lines) next() ([]byte, error) {
+// next returns the next line, without its end; io.EOF at the end. A line
+// longer than the reader's buffer is gathered in buf, and its memory
+// checked again before it is copied into the string.
+func (l *lines) next() (string, error) {
+	limit := l.max
+	if l.n == 0 {
+		limit -= l.bom
+	}
 	l.buf = l.buf[:0]
 	for {
 		frag, err := l.r.ReadSlice('\n')
-		if len(l.buf)+len(frag) > l.max+2 { // the end of the line does not count
+		if len(l.buf)+len(frag) > limit+2 { // the end of the line does not count
 			l.n++
-			return nil, fmt.Errorf("line %d: longer than %d bytes", l.n, l.max)
+			return "", l.long()
 		}
-		l.buf = append(l.buf, frag...)
-		if err == bufio.ErrBufferFull {
-			continue
+		if err == bufio.ErrBufferFull || len(l.buf) > 0 {
+			var gerr error
+			if l.buf, gerr = grow(l.buf, len(frag)); gerr != nil {
+				return "", tooLarge(gerr, "line %d: holding the line", l.n+1)
+			}
+			l.buf = append(l.buf, frag...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			frag = l.buf
 		}
-		if err == io.EOF && len(l.buf) == 0 {
-			return nil, io.EOF
+		if err == io.EOF && len(frag) == 0 {
+			return "", io.EOF
 		}
 		l.n++
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("line %d: %v", l.n, err)
+			return "", fmt.Errorf("line %d: %w", l.n, err)
 		}
-		b := bytes.TrimSuffix(bytes.TrimSuffix(l.buf, []byte("\n")), []byte("\r"))
-		if len(b) > l.max {
-			return nil, fmt.Errorf("line %d: longer than %d bytes", l.n, l.max)
+		b := bytes.TrimSuffix(bytes.TrimSuffix(frag, []byte("\n")), []byte("\r"))
+		l.end = len(frag) - len(b)
+		if len(b) > limit {
+			return "", l.long()
 		}
-		return b, nil
+		if len(l.buf) > 0 {
+			if err := checkMemory(float64(len(b)), "line %d: holding the line", l.n); err != nil {
+				return "", err
+			}
+		}
+		return string(b), nil
 	}
+}
+
+// long returns the error of the line last read, longer than max bytes.
+func (l *lines) long() error {
+	if l.n == 1 && l.bom > 0 {
+		return fmt.Errorf("line 1: longer than %d bytes with the byte-order mark before it", l.max)
+	}
+	return fmt.Errorf("line %d: longer than %d bytes", l.n, l.max)
 }
 
 // LIBSVM reads the sparse text format of LIBSVM and SVMlight: on each line
@@ -111,15 +136,24 @@ type LIBSVM struct {
 	// value, is that class, and another becomes a class after them.
 	Classes []string
 
-	// MaxLine is the longest line read, in bytes. Zero means 16 MiB.
+	// MaxLine is the longest line read, in bytes as they are read: a
+	// byte-order mark before line 1 counts, the end of a line, \n or
+	// \r\n, does not. Zero means 16 MiB.
 	MaxLine int
 }
 
 // Read reads the rows of r, gzipped or not, into a Set of sparse rows, a
 // *perceptron.CSR, whose explicit zeros are left out. It returns an error
-// naming the line and the field of the first thing it cannot read, or if
-// r holds no row or no feature.
+// naming the line and the field of the first thing it cannot read, or of
+// the first label that is NaN, infinite or beyond float64 if every label
+// is a number, or if r holds no row or no feature. It holds the memory
+// that the package's documentation states of a reader, and returns an
+// error of kind perceptron.ErrTooLarge if that does not fit.
 func (f LIBSVM) Read(r io.Reader) (*Set, error) {
+	c, err := newClasses(f.Classes)
+	if err != nil {
+		return nil, err
+	}
 	l, err := newLines(r, f.MaxLine)
 	if err != nil {
 		return nil, err
@@ -130,19 +164,27 @@ func (f LIBSVM) Read(r io.Reader) (*Set, error) {
 		val  []float64
 		cols int
 		set  Set
-		c    = newClasses(f.Classes)
 	)
 	for {
-		b, err := l.next()
+		text, err := l.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		text := string(b)
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
+		}
+		// Room for the row and its pairs, at most one a colon.
+		pairs := strings.Count(text, ":")
+		if ptr, err = grow(ptr, 1); err == nil {
+			if ind, err = grow(ind, pairs); err == nil {
+				val, err = grow(val, pairs)
+			}
+		}
+		if err != nil {
+			return nil, tooLarge(err, "line %d: holding the rows up to it", l.n)
 		}
 		k, prev := 0, 0
 		for field := range strings.FieldsSeq(text) {
@@ -151,8 +193,8 @@ func (f LIBSVM) Read(r io.Reader) (*Set, error) {
 				if strings.Contains(field, ":") {
 					return nil, fmt.Errorf("line %d: no label: the line starts with %s", l.n, quote(field))
 				}
-				if err := c.add(field); err != nil {
-					return nil, fmt.Errorf("line %d: %v", l.n, err)
+				if err := c.add(field, l.n, 0); err != nil {
+					return nil, fmt.Errorf("line %d: %w", l.n, err)
 				}
 				continue
 			}
@@ -205,26 +247,24 @@ func (f LIBSVM) Read(r io.Reader) (*Set, error) {
 	case cols == 0:
 		return nil, errors.New("no features on any line")
 	}
-	X, err := perceptron.NewCSR(n, cols, ptr, ind, val)
-	if err != nil {
+	if set.Classes, set.Y, err = c.finish(); err != nil {
 		return nil, err
 	}
-	set.X = X
-	set.Classes, set.Y = c.finish()
+	if set.X, err = perceptron.NewCSR(n, cols, ptr, ind, val); err != nil {
+		return nil, err
+	}
 	return &set, nil
 }
-
-// denseRows collects dense rows of d values.
-type denseRows struct {
-	d    int
-	data []float64
-}
-
-func (r *denseRows) matrix() *mat.Dense { return mat.NewDense(len(r.data)/r.d, r.d, r.data) }
 
 // CSV reads rows of comma-separated values, one of whose columns may be
 // the label. The zero value reads rows of numbers without a header, with
 // the label in the last column.
+//
+// It reads fields as encoding/csv does, RFC 4180's way: a field that
+// starts with a quote ends at a quote followed by the delimiter or the end
+// of the line, holds a quote written twice as one, and may hold ends of
+// lines, which join its lines into one record; a quote in any other field
+// is an error.
 type CSV struct {
 	// Comma is the field delimiter. Zero means ','.
 	Comma rune
@@ -239,7 +279,9 @@ type CSV struct {
 	// Classes are the classes to read the labels by, as in LIBSVM.
 	Classes []string
 
-	// MaxLine is the longest line read, in bytes. Zero means 16 MiB.
+	// MaxLine is the longest line read, in bytes, as in LIBSVM, and the
+	// longest record whose quoted fields join lines, the ends of lines
+	// within it included. Zero means 16 MiB.
 	MaxLine int
 }
 
@@ -247,61 +289,48 @@ type CSV struct {
 // skipping blank lines and a leading byte order mark. Every row must have
 // the fields of the first, and every field but the label must be a finite
 // number. It returns an error naming the line and the field of the first
-// thing it cannot read, or if r holds no row or no feature column.
+// thing it cannot read, or of the first label that is NaN, infinite or
+// beyond float64 if every label is a number, or if r holds no row or no
+// feature column. It holds the memory that the package's documentation
+// states of a reader, and returns an error of kind perceptron.ErrTooLarge
+// if that does not fit.
 func (f CSV) Read(r io.Reader) (*Set, error) {
-	max := f.MaxLine
-	if max <= 0 {
-		max = defaultMaxLine
+	comma := cmp.Or(f.Comma, ',')
+	if comma == '"' || comma == '\r' || comma == '\n' || !utf8.ValidRune(comma) || comma == utf8.RuneError {
+		return nil, fmt.Errorf("delimiter %s: want a character other than a quote or an end of line", strconv.QuoteRune(comma))
 	}
-	br, err := text(r)
+	c, err := newClasses(f.Classes)
 	if err != nil {
 		return nil, err
 	}
-	lr := &limited{r: br, max: max}
-	cr := csv.NewReader(lr)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	if f.Comma != 0 {
-		cr.Comma = f.Comma
-	}
-	read := func() ([]string, int, error) {
-		rec, err := cr.Read()
-		var pe *csv.ParseError
-		switch {
-		case err == io.EOF:
-			return nil, 0, err
-		case lr.err != nil:
-			return nil, 0, lr.err
-		case errors.As(err, &pe):
-			return nil, 0, fmt.Errorf("line %d: %v", pe.Line, pe.Err)
-		case err != nil:
-			return nil, 0, err
-		}
-		line, _ := cr.FieldPos(0)
-		return rec, line, nil
-	}
-	rec, line, err := read()
-	if err == io.EOF {
-		return nil, errors.New("no rows")
-	}
+	l, err := newLines(r, f.MaxLine)
 	if err != nil {
+		return nil, err
+	}
+	cr := &records{l: l, comma: string(comma)}
+	if err = cr.next(math.MaxInt); err == io.EOF {
+		return nil, errors.New("no rows")
+	} else if err != nil {
 		return nil, err
 	}
 	var set Set
 	var header []string
+	hline := 0 // the line of the header
 	if f.Header {
-		header = slices.Clone(rec)
-		hline := line
-		if rec, line, err = read(); err == io.EOF {
+		if header, err = cr.all(); err != nil {
+			return nil, err
+		}
+		hline = cr.line
+		if err = cr.next(math.MaxInt); err == io.EOF {
 			return nil, errors.New("no rows after the header")
 		} else if err != nil {
 			return nil, err
 		}
-		if len(header) != len(rec) {
-			return nil, fmt.Errorf("line %d: the header has %d fields, and line %d %d", hline, len(header), line, len(rec))
+		if len(header) != cr.n {
+			return nil, fmt.Errorf("line %d: the header has %d fields, and line %d %d", hline, len(header), cr.line, cr.n)
 		}
 	}
-	nf, first := len(rec), line
+	nf, first := cr.n, cr.line
 	lc, err := f.labelColumn(header, nf)
 	if err != nil {
 		return nil, fmt.Errorf("line %d: %v", first, err)
@@ -317,35 +346,48 @@ func (f CSV) Read(r io.Reader) (*Set, error) {
 	if !f.Header {
 		hint = fmt.Sprintf(" (if line %d is a header, read it as one)", first)
 	}
-	c := newClasses(f.Classes)
-	rows := denseRows{d: nfeat}
-	for {
-		if len(rec) != nf {
-			return nil, fmt.Errorf("line %d: %d fields, want %d as on line %d", line, len(rec), nf, first)
+	var rows []float64
+	field := func(j int, s string) error {
+		if j == lc {
+			if err := c.add(strings.TrimSpace(s), cr.line, j+1); err != nil {
+				return fmt.Errorf("line %d: field %d: %w", cr.line, j+1, err)
+			}
+			return nil
 		}
-		for j, s := range rec {
-			if j == lc {
-				if err := c.add(strings.TrimSpace(s)); err != nil {
-					return nil, fmt.Errorf("line %d: field %d: %v", line, j+1, err)
-				}
-				continue
-			}
-			v, err := number(s)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: field %d: %v%s", line, j+1, err, hint)
-			}
-			rows.data = append(rows.data, v)
+		v, err := number(s)
+		if err != nil {
+			return fmt.Errorf("line %d: field %d: %v%s", cr.line, j+1, err, hint)
+		}
+		rows = append(rows, v)
+		return nil
+	}
+	for {
+		if cr.n != nf {
+			return nil, fmt.Errorf("line %d: %d fields, want %d as on line %d", cr.line, cr.n, nf, first)
+		}
+		if rows, err = grow(rows, nfeat); err != nil {
+			return nil, tooLarge(err, "line %d: holding the rows up to it", cr.line)
+		}
+		if err := cr.each(field); err != nil {
+			return nil, err
 		}
 		hint = ""
-		if rec, line, err = read(); err == io.EOF {
+		if err = cr.next(nf); err == io.EOF {
 			break
 		} else if err != nil {
 			return nil, err
 		}
 	}
-	set.X = rows.matrix()
+	set.X = mat.NewDense(len(rows)/nfeat, nfeat, rows)
 	if lc >= 0 {
-		set.Classes, set.Y = c.finish()
+		if set.Classes, set.Y, err = c.finish(); err != nil {
+			return nil, err
+		}
+	}
+	if header != nil {
+		if set.Features, err = growTo([]string(nil), nfeat); err != nil {
+			return nil, tooLarge(err, "line %d: holding the names of %d features", hline, nfeat)
+		}
 	}
 	for j, h := range header {
 		if j != lc {
@@ -392,44 +434,166 @@ func (f CSV) labelColumn(header []string, nf int) (int, error) {
 	return 0, fmt.Errorf("label column %s: no such column in the header%s", quote(f.Label), hint)
 }
 
-// limited reads from r until a line runs longer than max bytes, and then
-// keeps the error that says so.
-type limited struct {
-	r    io.Reader
-	max  int
-	line int  // the number of the line being read
-	run  int  // its bytes read so far
-	cr   bool // whether its last byte is a \r past max, allowed as the line's end
-	err  error
+// records reads the records of CSV text, skipping blank lines, a line at a
+// time. It holds a record without quotes as its line alone, and splits it
+// as it goes through its fields; it holds the fields of a record with
+// quotes.
+type records struct {
+	l      *lines
+	comma  string   // the delimiter
+	line   int      // the line on which the record last read starts
+	n      int      // the number of its fields
+	text   string   // its line, if it holds no quote
+	quoted bool     // whether it holds a quote, and its fields are in fields
+	fields []string // its first fields, if it holds a quote
+	field  []byte   // the text of a quoted field that a doubled quote or an end of line breaks
 }
 
-func (l *limited) Read(p []byte) (int, error) {
-	if l.err != nil {
-		return 0, l.err
-	}
-	n, err := l.r.Read(p)
-	for _, b := range p[:n] {
-		switch {
-		case b == '\n':
-			l.line++
-			l.run, l.cr = 0, false
-			continue
-		case l.cr:
-			return 0, l.long()
+// next reads the next record, holding at most keep fields of a record with
+// quotes. It returns io.EOF at the end.
+func (r *records) next(keep int) error {
+	var text string
+	for text == "" {
+		var err error
+		if text, err = r.l.next(); err != nil {
+			return err
 		}
-		if l.run++; l.run > l.max {
-			if b != '\r' {
-				return 0, l.long()
+	}
+	r.line = r.l.n
+	if r.quoted = strings.IndexByte(text, '"') >= 0; !r.quoted {
+		r.text, r.n = text, strings.Count(text, r.comma)+1
+		return nil
+	}
+	r.text = ""
+	return r.split(text, keep)
+}
+
+// each calls fn for each field of the record, with its index, until fn
+// returns an error, and returns that error.
+func (r *records) each(fn func(j int, s string) error) error {
+	if r.quoted {
+		for j, s := range r.fields {
+			if err := fn(j, s); err != nil {
+				return err
 			}
-			l.cr = true
 		}
+		return nil
 	}
-	return n, err
+	s := r.text
+	for j := 0; ; j++ {
+		field, rest, more := strings.Cut(s, r.comma)
+		if err := fn(j, field); err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+		s = rest
+	}
 }
 
-func (l *limited) long() error {
-	l.err = fmt.Errorf("line %d: longer than %d bytes", l.line+1, l.max)
-	return l.err
+// all returns the fields of the record, read with no bound on their
+// number.
+func (r *records) all() ([]string, error) {
+	fields, err := growTo([]string(nil), r.n)
+	if err != nil {
+		return nil, tooLarge(err, "line %d: holding the fields of the line", r.line)
+	}
+	r.each(func(_ int, s string) error { fields = append(fields, s); return nil })
+	return fields, nil
+}
+
+// split reads the fields of a record that holds a quote, from its first
+// line, text, on, as encoding/csv does, and keeps the first keep of them.
+func (r *records) split(text string, keep int) error {
+	r.fields, r.n = r.fields[:0], 0
+	size := len(text) // the bytes of the record, as read
+	add := func(s string) error {
+		r.n++
+		if len(r.fields) < keep {
+			var err error
+			if r.fields, err = grow(r.fields, 1); err != nil {
+				return tooLarge(err, "line %d: holding the fields of the record", r.line)
+			}
+			r.fields = append(r.fields, s)
+		}
+		return nil
+	}
+	s, line := text, r.line
+	for {
+		if s == "" || s[0] != '"' {
+			field, rest, more := strings.Cut(s, r.comma)
+			if strings.IndexByte(field, '"') >= 0 {
+				return fmt.Errorf("line %d: field %d: a quote in a field that does not start with one (quote the field, and write the quote twice)", line, r.n+1)
+			}
+			if err := add(field); err != nil || !more {
+				return err
+			}
+			s = rest
+			continue
+		}
+		// A quoted field ends at a quote followed by the delimiter or the
+		// end of the line; two quotes are one, and an end of line goes on
+		// to the next line.
+		s = s[1:]
+		r.field = r.field[:0]
+		whole := true // whether the field is a slice of s
+		for {
+			i := strings.IndexByte(s, '"')
+			if i < 0 {
+				if err := r.hold(s, "\n"); err != nil {
+					return err
+				}
+				whole = false
+				end := r.l.end
+				next, err := r.l.next()
+				switch {
+				case err == io.EOF:
+					return fmt.Errorf("line %d: field %d: the quote that opens the field is not closed before the end of the text", r.line, r.n+1)
+				case err != nil:
+					return err
+				}
+				if size += end + len(next); size > r.l.max {
+					return fmt.Errorf("line %d: longer than %d bytes with the lines from line %d that a quoted field joins to it", r.l.n, r.l.max, r.line)
+				}
+				s, line = next, r.l.n
+				continue
+			}
+			rest := s[i+1:]
+			if strings.HasPrefix(rest, `"`) {
+				if err := r.hold(s[:i+1], ""); err != nil {
+					return err
+				}
+				whole, s = false, rest[1:]
+				continue
+			}
+			if rest != "" && !strings.HasPrefix(rest, r.comma) {
+				return fmt.Errorf("line %d: field %d: a quote in a quoted field that is not written twice, nor followed by the delimiter or the end of the line", line, r.n+1)
+			}
+			field := s[:i]
+			if !whole {
+				if err := r.hold(field, ""); err != nil {
+					return err
+				}
+				field = string(r.field)
+			}
+			if err := add(field); err != nil || rest == "" {
+				return err
+			}
+			s = rest[len(r.comma):]
+			break
+		}
+	}
+}
+
+// hold adds s and then end to the quoted field being read.
+func (r *records) hold(s, end string) error {
+	var err error
+	if r.field, err = grow(r.field, len(s)+len(end)); err != nil {
+		return tooLarge(err, "line %d: holding the field", r.l.n)
+	}
+	r.field = append(append(r.field, s...), end...)
+	return nil
 }
 
 // IDX reads the IDX files of MNIST and Fashion-MNIST: a file of images,
@@ -441,50 +605,74 @@ type IDX struct {
 
 // Read reads the images of the IDX file images and the labels of the IDX
 // file labels, if it is not nil, gzipped or not, into a Set of dense rows,
-// a row an image of its pixels divided by 255, from 0 to 1. It holds the
-// images in memory in proportion to the bytes the file has, whatever its
-// header says. It returns an error naming the file, images or labels, and
-// what is wrong with it.
+// a row an image of its pixels divided by 255, from 0 to 1. It returns an
+// error naming the file, images or labels, and what is wrong with it.
+//
+// It holds a file's bytes in memory in proportion to the bytes the file
+// has, whatever its header says, and refuses, with an error of kind
+// perceptron.ErrTooLarge, a header whose bytes and their values would not
+// fit in the memory left: 9 bytes a pixel, its value in the Set and its
+// byte, and 9 bytes a label likewise.
 func (f IDX) Read(images, labels io.Reader) (*Set, error) {
-	dims, data, err := readIDX(images)
+	c, err := newClasses(f.Classes)
 	if err != nil {
-		return nil, fmt.Errorf("images: %v", err)
+		return nil, err
+	}
+	dims, b, err := readIDX(images)
+	if err != nil {
+		return nil, fmt.Errorf("images: %w", err)
 	}
 	if len(dims) < 2 {
 		return nil, fmt.Errorf("images: %d dimensions, want a count of images and at least one more", len(dims))
 	}
-	d := len(data) / max(dims[0], 1)
-	if dims[0] == 0 || d == 0 {
+	n, d := dims[0], len(b)/max(dims[0], 1)
+	if n == 0 || d == 0 {
 		return nil, errors.New("images: no images, or images of no pixels")
 	}
-	rows := denseRows{d: d, data: make([]float64, len(data))}
-	for k, b := range data {
-		rows.data[k] = float64(b) / 255
+	if err := checkMemory(8*float64(len(b)), "images: holding %d images of %d pixels", n, d); err != nil {
+		return nil, err
 	}
-	set := &Set{X: rows.matrix()}
+	x := make([]float64, len(b))
+	for k, p := range b {
+		x[k] = float64(p) / 255
+	}
+	set := &Set{X: mat.NewDense(n, d, x)}
 	if labels == nil {
 		return set, nil
 	}
 	ldims, lb, err := readIDX(labels)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("labels: %v", err)
+		return nil, fmt.Errorf("labels: %w", err)
 	case len(ldims) != 1:
 		return nil, fmt.Errorf("labels: %d dimensions, want 1, a label per image", len(ldims))
-	case ldims[0] != dims[0]:
-		return nil, fmt.Errorf("labels: %d labels, want %d, one per image", ldims[0], dims[0])
+	case ldims[0] != n:
+		return nil, fmt.Errorf("labels: %d labels, want %d, one per image", ldims[0], n)
 	}
-	c := newClasses(f.Classes)
+	var names [256]string
 	for _, b := range lb {
-		c.add(strconv.Itoa(int(b)))
+		if names[b] == "" {
+			names[b] = strconv.Itoa(int(b))
+		}
+		if err := c.add(names[b], 0, 0); err != nil {
+			return nil, fmt.Errorf("labels: %w", err)
+		}
 	}
-	set.Classes, set.Y = c.finish()
+	if set.Classes, set.Y, err = c.finish(); err != nil {
+		return nil, fmt.Errorf("labels: %w", err)
+	}
 	return set, nil
 }
 
 // readIDX reads an IDX file of unsigned bytes, and returns its dimensions
-// and its bytes.
+// and its bytes. Before it reads them, it checks that their number, as the
+// header gives it, fits in the memory left 9 times over, as bytes and as
+// float64 values; it holds them as it reads them, in an array that grows
+// twice over at a time.
 func readIDX(r io.Reader) ([]int, []byte, error) {
+	if r == nil {
+		return nil, nil, errors.New("no file to read: the io.Reader is nil")
+	}
 	r, err := gunzipped(r)
 	if err != nil {
 		return nil, nil, err
@@ -514,11 +702,25 @@ func readIDX(r io.Reader) ([]int, []byte, error) {
 		}
 		size *= dims[i]
 	}
-	// Read what the file has, not what its header says.
-	var buf bytes.Buffer
-	n, err := io.CopyN(&buf, r, int64(size))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%d bytes of data, want %d: %v", n, size, err)
+	if err := checkMemory(9*float64(size), "holding the %d bytes that the header gives, and their values,", size); err != nil {
+		return nil, nil, err
 	}
-	return dims, buf.Bytes(), nil
+	// Read what the file has, not what its header says.
+	var b []byte
+	for len(b) < size {
+		if len(b) == cap(b) {
+			if b, err = growTo(b, min(max(2*cap(b), 64<<10), size)); err != nil {
+				return nil, nil, tooLarge(err, "holding the %d bytes read so far", len(b))
+			}
+		}
+		k, err := io.ReadFull(r, b[len(b):min(cap(b), size)])
+		b = b[:len(b)+k]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil, nil, fmt.Errorf("%d bytes of data, want %d: %v", len(b), size, io.EOF)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%d bytes of data, want %d: %v", len(b), size, err)
+		}
+	}
+	return dims, b, nil
 }

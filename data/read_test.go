@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -159,6 +160,29 @@ func TestLIBSVMRead(t *testing.T) {
 		nnz     int
 		dropped int
 	}{{
+		name:    "byte-order mark and line 1 of MaxLine bytes",
+		in:      "\ufeff1 1:1\n2 2:1\n",
+		f:       data.LIBSVM{MaxLine: 8},
+		rows:    [][]float64{{1, 0}, {0, 1}},
+		y:       []float64{0, 1},
+		classes: []string{"1", "2"},
+		nnz:     2,
+	}, {
+		name:    "labels that are text, NaN and infinity among them",
+		in:      "nan 1:1\nInf 1:2\nb 1:3\nnan 1:4\n",
+		rows:    [][]float64{{1}, {2}, {3}, {4}},
+		y:       []float64{2, 0, 1, 2},
+		classes: []string{"Inf", "b", "nan"},
+		nnz:     4,
+	}, {
+		name:    "NaN a new class after known classes that are text",
+		in:      "a 1:1\nnan 1:2\n",
+		f:       data.LIBSVM{Classes: []string{"b", "a"}},
+		rows:    [][]float64{{1}, {2}},
+		y:       []float64{1, 2},
+		classes: []string{"b", "a", "nan"},
+		nnz:     2,
+	}, {
 		name:    "labels and indices from 1",
 		in:      "1 1:0.5 3:2\n-1 2:1\n",
 		rows:    [][]float64{{0.5, 0, 2}, {0, 1, 0}},
@@ -324,6 +348,13 @@ func TestLIBSVMReadErrors(t *testing.T) {
 		{"line longer than MaxLine", "1 1:1\n1 1:2\n1 1:1 2:2\n1 1:1\n", data.LIBSVM{MaxLine: 8}, []string{"line 3: ", "longer than 8 bytes"}},
 		{"line of MaxLine+1 bytes", "1 1:1\n1 1:12\r\n", data.LIBSVM{MaxLine: 5}, []string{"line 2: ", "longer than 5 bytes"}},
 		{"last line without end too long", "1 1:1\n1 1:123", data.LIBSVM{MaxLine: 6}, []string{"line 2: ", "longer than 6 bytes"}},
+		{"byte-order mark and line 1 beyond MaxLine", "\ufeff1 1:1\n", data.LIBSVM{MaxLine: 7}, []string{"line 1: ", "longer than 7 bytes with the byte-order mark"}},
+		{"NaN label", "1 1:1\nnan 2:1\n", data.LIBSVM{}, []string{"line 2: ", `the label "nan" is not a finite number`}},
+		{"infinite label", "1 1:1\n2 1:1\n-Inf 2:1\n", data.LIBSVM{}, []string{"line 3: ", `"-Inf"`, "finite"}},
+		{"label beyond float64", "1e400 1:1\n", data.LIBSVM{}, []string{"line 1: ", `"1e400"`, "finite"}},
+		{"NaN label, known classes numbers", "1 1:1\nNaN 2:1\n", data.LIBSVM{Classes: []string{"-1", "1"}}, []string{"line 2: ", `"NaN"`, "finite"}},
+		{"class twice in Classes", "1 1:1\n", data.LIBSVM{Classes: []string{"a", "b", "a"}}, []string{"known classes 1 and 3 are both", `"a"`}},
+		{"empty class in Classes", "1 1:1\n", data.LIBSVM{Classes: []string{"a", ""}}, []string{"known class 2: ", "empty"}},
 		{"no rows", "", data.LIBSVM{}, []string{"no rows"}},
 		{"only comments", "# 1 1:1\n\n  # x\n", data.LIBSVM{}, []string{"no rows"}},
 		{"no features", "1\n2 # 1:1\n", data.LIBSVM{}, []string{"no features"}},
@@ -525,6 +556,33 @@ func TestCSVRead(t *testing.T) {
 		y:       []float64{0, 3, 2, 1, 4, 3},
 		classes: []string{"b", "a", "2", "c", "z"},
 	}, {
+		name:    "byte-order mark and line 1 of MaxLine bytes",
+		in:      "\ufeff1,2,a\n3,4,b\n",
+		f:       data.CSV{MaxLine: 8},
+		rows:    [][]float64{{1, 2}, {3, 4}},
+		y:       []float64{0, 1},
+		classes: []string{"a", "b"},
+	}, {
+		name:    "quoted fields that join lines, within MaxLine",
+		in:      "1,\"2\r\n\",\"a\"\"\"\n\"3\",4,b\n",
+		f:       data.CSV{MaxLine: 13},
+		rows:    [][]float64{{1, 2}, {3, 4}},
+		y:       []float64{0, 1},
+		classes: []string{`a"`, "b"},
+	}, {
+		name:    "labels that are text, NaN among them",
+		in:      "1,nan\n2,inf\n3,cat\n",
+		rows:    [][]float64{{1}, {2}, {3}},
+		y:       []float64{2, 1, 0},
+		classes: []string{"cat", "inf", "nan"},
+	}, {
+		name:    "multi-byte delimiter",
+		in:      "1§2§a\n\"3\"§4§b\n",
+		f:       data.CSV{Comma: '§'},
+		rows:    [][]float64{{1, 2}, {3, 4}},
+		y:       []float64{0, 1},
+		classes: []string{"a", "b"},
+	}, {
 		name:    "a line of exactly MaxLine bytes",
 		in:      "1,2,a\n3,4,b\r\n",
 		f:       data.CSV{MaxLine: 5},
@@ -617,6 +675,22 @@ func TestCSVReadErrors(t *testing.T) {
 			subs: []string{"line 2: ", "longer than 5 bytes"}},
 		{name: "line of MaxLine+1 bytes and CRLF", in: "1,2,a\r\n1,2,ab\r\n", f: data.CSV{MaxLine: 5},
 			subs: []string{"line 2: ", "longer than 5 bytes"}},
+		{name: "byte-order mark and line 1 beyond MaxLine", in: "\ufeff1,2,a\n", f: data.CSV{MaxLine: 7},
+			subs: []string{"line 1: ", "longer than 7 bytes with the byte-order mark"}},
+		{name: "quoted field joins lines beyond MaxLine", in: "1,\"2\n\",a\n", f: data.CSV{MaxLine: 7},
+			subs: []string{"line 2: ", "longer than 7 bytes with the lines from line 1"}},
+		{name: "quote in a quoted field", in: "1,\"2\"3,a\n", f: data.CSV{},
+			subs: []string{"line 1: ", "field 2", "quote"}},
+		{name: "quote after a quoted field's end of line", in: "1,2,a\n3,\"4\n5\"x,b\n", f: data.CSV{},
+			subs: []string{"line 3: ", "field 2", "quote"}},
+		{name: "NaN label", in: "1,2\n3,NaN\n", f: data.CSV{},
+			subs: []string{"line 2: ", "field 2", `the label "NaN" is not a finite number`}},
+		{name: "infinite label first", in: "+inf,2\n3,1\n", f: data.CSV{Label: "first"},
+			subs: []string{"line 1: ", "field 1", `"+inf"`, "finite"}},
+		{name: "label beyond float64", in: "1,2\n3,-1e999\n", f: data.CSV{},
+			subs: []string{"line 2: ", "field 2", `"-1e999"`, "finite"}},
+		{name: "delimiter an end of line", in: "1,2\n", f: data.CSV{Comma: '\n'}, subs: []string{"delimiter"}},
+		{name: "delimiter not a character", in: "1,2\n", f: data.CSV{Comma: utf8.MaxRune + 1}, subs: []string{"delimiter"}},
 		{name: "no rows", in: "", f: data.CSV{}, subs: []string{"no rows"}},
 		{name: "blank lines only", in: "\n\r\n\n", f: data.CSV{}, subs: []string{"no rows"}},
 		{name: "header only", in: "x,y,c\n", f: data.CSV{Header: true}, subs: []string{"no rows"}},
@@ -741,23 +815,35 @@ func TestIDXReadErrors(t *testing.T) {
 	}
 }
 
-// TestIDXShortOfItsHeader reads an IDX file whose header claims 2^40
-// bytes and that holds about 3 MiB: the reader must refuse it having
-// allocated in proportion to the 3 MiB, not to the header's claim.
+// TestIDXShortOfItsHeader reads an IDX file whose header claims 2^28
+// bytes, which fit in the memory, and that holds about 3 MiB: the reader
+// must refuse it having allocated in proportion to the 3 MiB, not to the
+// header's claim. A claim of 2^40 bytes, 9 TiB with their values, is
+// refused before any is read.
 func TestIDXShortOfItsHeader(t *testing.T) {
 	const present = 3<<20 + 12345
-	src := &source{prefix: string(idxFile([]uint32{1 << 20, 1 << 20}, nil)), n: 12 + present}
+	src := &source{prefix: string(idxFile([]uint32{1 << 14, 1 << 14}, nil)), n: 12 + present}
 	var err error
 	alloc := allocated(func() { _, err = data.IDX{}.Read(src, nil) })
-	checkReadErr(t, err, "images: ", fmt.Sprint(present), fmt.Sprint(1<<40))
+	checkReadErr(t, err, "images: ", fmt.Sprint(present), fmt.Sprint(1<<28))
 	// A buffer that doubles as it takes the bytes in allocates less than
 	// twice its last size, which is less than twice the bytes: four
 	// times the bytes. The race detector's build allocates each grown
 	// buffer twice, as a temporary and as its copy: eight times the
-	// bytes, and 1 MiB for the rest, where the header asks for 2^18
+	// bytes, and 1 MiB for the rest, where the header asks for 2^6
 	// times as much.
 	if alloc > 8*present+1<<20 {
 		t.Errorf("%d bytes allocated to read %d bytes of an IDX file", alloc, present)
+	}
+
+	src = &source{prefix: string(idxFile([]uint32{1 << 20, 1 << 20}, nil)), n: 12 + present}
+	_, err = data.IDX{}.Read(src, nil)
+	checkReadErr(t, err, "images: ", fmt.Sprint(1<<40), "bytes that the header gives")
+	if !errors.Is(err, perceptron.ErrTooLarge) {
+		t.Errorf("error %q is not of kind ErrTooLarge", err)
+	}
+	if src.read > 4096 {
+		t.Errorf("%d bytes read of a file whose header asks for 2^40", src.read)
 	}
 }
 
@@ -807,4 +893,15 @@ func TestReadFinite(t *testing.T) {
 	if nnz := s.X.(*perceptron.CSR).NNZ(); nnz != 2 {
 		t.Errorf("LIBSVM: %d stored values, want 2: an underflow to 0 is a zero", nnz)
 	}
+}
+
+// TestNilReaders checks that a reader given no io.Reader says so, rather
+// than panicking.
+func TestNilReaders(t *testing.T) {
+	_, err := data.LIBSVM{}.Read(nil)
+	checkReadErr(t, err, "io.Reader is nil")
+	_, err = data.CSV{}.Read(nil)
+	checkReadErr(t, err, "io.Reader is nil")
+	_, err = data.IDX{}.Read(nil, nil)
+	checkReadErr(t, err, "images: ", "io.Reader is nil")
 }

@@ -7,9 +7,12 @@ package data
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // Report compares the classes that a classifier predicts with the true
@@ -26,19 +29,55 @@ type Report struct {
 
 // NewReport returns the Report of the true classes y and the predicted
 // classes pred, both indices into classes, as a Set's Y holds them. It
-// panics if y and pred differ in length or hold an index out of range.
-func NewReport(classes []string, y, pred []float64) *Report {
+// returns an error if y and pred differ in length, or naming the first
+// that is not a class: a whole number from 0 to len(classes)-1.
+//
+// NewReport holds the counts of the confusion matrix, 8 bytes for each
+// pair of classes, and checks their memory first.
+func NewReport(classes []string, y, pred []float64) (*Report, error) {
 	if len(y) != len(pred) {
-		panic(fmt.Sprintf("data: %d true classes and %d predicted", len(y), len(pred)))
+		return nil, errorf(perceptron.ErrShape, "data: %d true classes and %d predicted, want as many", len(y), len(pred))
 	}
-	r := &Report{Classes: classes, Confusion: make([][]int, len(classes))}
+	k := len(classes)
+	for _, c := range []struct {
+		name string
+		y    []float64
+	}{{"y", y}, {"pred", pred}} {
+		for i, v := range c.y {
+			if !(v >= 0 && v < float64(k)) || v != math.Trunc(v) {
+				return nil, fmt.Errorf("data: %s[%d] is %v, want a class: a whole number from 0 to %d, an index into the %d classes", c.name, i, v, k-1, k)
+			}
+		}
+	}
+	if err := checkMemory(8*float64(k)*float64(k)+24*float64(k), "data: a confusion matrix of %d classes", k); err != nil {
+		return nil, err
+	}
+	r := &Report{Classes: classes, Confusion: make([][]int, k)}
+	counts := make([]int, k*k)
 	for t := range r.Confusion {
-		r.Confusion[t] = make([]int, len(classes))
+		r.Confusion[t] = counts[t*k : (t+1)*k : (t+1)*k]
 	}
 	for i := range y {
 		r.Confusion[int(y[i])][int(pred[i])]++
 	}
-	return r
+	return r, nil
+}
+
+// square panics unless the confusion matrix of r is square, a row and a
+// column for each class, and c is a class of r if it is not negative.
+func (r *Report) square(c int) {
+	k := len(r.Classes)
+	if len(r.Confusion) != k {
+		panic(fmt.Sprintf("data: Confusion has length %d, want %d, the number of classes", len(r.Confusion), k))
+	}
+	for t, row := range r.Confusion {
+		if len(row) != k {
+			panic(fmt.Sprintf("data: Confusion[%d] has length %d, want %d, the number of classes", t, len(row), k))
+		}
+	}
+	if c >= k {
+		panic(fmt.Sprintf("data: class %d of a Report of %d classes", c, k))
+	}
 }
 
 // Accuracy returns the fraction of the rows predicted right, with the
@@ -61,8 +100,14 @@ func (r *Report) Accuracy() (acc float64, right, total int) {
 // Class returns the precision, the recall, the F1 score and the support
 // of class c: the fraction of the rows predicted c that are c, the
 // fraction of the rows of c predicted c, their harmonic mean, and the
-// rows of c. A fraction of no rows is 0, as scikit-learn reports it.
+// rows of c. A fraction of no rows is 0, as scikit-learn reports it. Class
+// panics if c is not a class of r, from 0 to len(r.Classes)-1, or if
+// Confusion has not a row and a column for each class.
 func (r *Report) Class(c int) (precision, recall, f1 float64, support int) {
+	if c < 0 {
+		panic(fmt.Sprintf("data: class %d of a Report", c))
+	}
+	r.square(c)
 	right, predicted := r.Confusion[c][c], 0
 	for t := range r.Confusion {
 		predicted += r.Confusion[t][c]
@@ -85,8 +130,10 @@ func ratio(a, b int) float64 {
 // String returns the report as scikit-learn's classification_report
 // writes it: the precision, recall, F1 score and support of each class,
 // the accuracy, and the macro average and the average weighted by
-// support of each measure.
+// support of each measure. It panics if Confusion has not a row and a
+// column for each class.
 func (r *Report) String() string {
+	r.square(-1)
 	w := len("weighted avg")
 	for _, name := range r.Classes {
 		w = max(w, utf8.RuneCountInString(name))
@@ -108,7 +155,7 @@ func (r *Report) String() string {
 		total += n
 	}
 	acc, _, _ := r.Accuracy()
-	k := float64(len(r.Classes))
+	k := float64(max(len(r.Classes), 1))
 	t := float64(max(total, 1))
 	fmt.Fprintf(&b, "\n%*s  %9s %9s %9.4f %9d\n", w, "accuracy", "", "", acc, total)
 	line("macro avg", sum[0]/k, sum[1]/k, sum[2]/k, total)
@@ -119,8 +166,10 @@ func (r *Report) String() string {
 // Matrix returns the confusion matrix as text: whole, rows the true
 // classes and columns the predicted, with the classes numbered and named
 // in a key, if every line fits in width columns; otherwise a line per
-// class of its largest confusions.
+// class of its largest confusions. It panics if Confusion has not a row
+// and a column for each class.
 func (r *Report) Matrix(width int) string {
+	r.square(-1)
 	K := len(r.Classes)
 	most := 1
 	for _, row := range r.Confusion {

@@ -5,6 +5,7 @@
 package data_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -51,7 +53,7 @@ var handConfusion = [][]int{{5, 1, 0}, {2, 3, 1}, {0, 0, 4}}
 
 func TestReportByHand(t *testing.T) {
 	y, pred := fromConfusion(rand.New(rand.NewPCG(1, 1)), handConfusion)
-	r := data.NewReport([]string{"a", "b", "c"}, y, pred)
+	r := newReport(t, []string{"a", "b", "c"}, y, pred)
 	if !slices.EqualFunc(r.Confusion, handConfusion, slices.Equal) {
 		t.Fatalf("confusion %v, want %v", r.Confusion, handConfusion)
 	}
@@ -104,7 +106,7 @@ func TestReportByHand(t *testing.T) {
 func TestReportZeros(t *testing.T) {
 	// a: 2 rows, predicted b; b: no rows, predicted twice; c: no rows,
 	// never predicted; d: one row, predicted right.
-	r := data.NewReport([]string{"a", "b", "c", "d"}, []float64{0, 0, 3}, []float64{1, 1, 3})
+	r := newReport(t, []string{"a", "b", "c", "d"}, []float64{0, 0, 3}, []float64{1, 1, 3})
 	for c, w := range [][4]float64{{0, 0, 0, 2}, {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 1, 1, 1}} {
 		p, rc, f1, n := r.Class(c)
 		if got := [4]float64{p, rc, f1, float64(n)}; got != w {
@@ -114,27 +116,77 @@ func TestReportZeros(t *testing.T) {
 	if acc, right, total := r.Accuracy(); acc != 1.0/3 || right != 1 || total != 3 {
 		t.Errorf("accuracy %v, %d of %d; want 1/3, 1 of 3", acc, right, total)
 	}
-	if acc, right, total := data.NewReport([]string{"a"}, nil, nil).Accuracy(); acc != 0 || right != 0 || total != 0 {
+	if acc, right, total := newReport(t, []string{"a"}, nil, nil).Accuracy(); acc != 0 || right != 0 || total != 0 {
 		t.Errorf("accuracy of no rows %v, %d of %d; want 0", acc, right, total)
 	}
 }
 
-func TestNewReportPanics(t *testing.T) {
+// newReport returns the Report of NewReport, failing t on an error.
+func newReport(t *testing.T, classes []string, y, pred []float64) *data.Report {
+	t.Helper()
+	r, err := data.NewReport(classes, y, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestNewReportErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		y, pred []float64
+		kind    error
+		subs    []string
 	}{
-		{"lengths differ", []float64{0, 1}, []float64{0}},
-		{"true class out of range", []float64{0, 2}, []float64{0, 1}},
-		{"predicted class out of range", []float64{0, 1}, []float64{0, -1}},
+		{"lengths differ", []float64{0, 1}, []float64{0}, perceptron.ErrShape, []string{"2 true classes and 1 predicted"}},
+		{"true class out of range", []float64{0, 2}, []float64{0, 1}, nil, []string{"y[1] is 2", "from 0 to 1"}},
+		{"predicted class out of range", []float64{0, 1}, []float64{0, -1}, nil, []string{"pred[1] is -1"}},
+		{"true class not whole", []float64{0.5, 1}, []float64{0, 1}, nil, []string{"y[0] is 0.5"}},
+		{"predicted class NaN", []float64{0, 1}, []float64{0, math.NaN()}, nil, []string{"pred[1] is NaN"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := data.NewReport([]string{"a", "b"}, tc.y, tc.pred)
+			if r != nil || err == nil {
+				t.Fatalf("NewReport = %v, %v; want an error", r, err)
+			}
+			for _, sub := range tc.subs {
+				if !strings.Contains(err.Error(), sub) {
+					t.Errorf("error %q does not hold %q", err, sub)
+				}
+			}
+			if tc.kind != nil && !errors.Is(err, tc.kind) {
+				t.Errorf("error %q is not of kind %v", err, tc.kind)
+			}
+		})
+	}
+}
+
+// TestReportPanics checks that the methods of a Report built by hand,
+// whose confusion matrix is not square, panic with a message that says
+// so, as they document, and Class of a class it has not.
+func TestReportPanics(t *testing.T) {
+	ragged := &data.Report{Classes: []string{"a", "b"}, Confusion: [][]int{{1, 0}, {0}}}
+	short := &data.Report{Classes: []string{"a", "b"}, Confusion: [][]int{{1, 0}}}
+	good := &data.Report{Classes: []string{"a", "b"}, Confusion: [][]int{{1, 0}, {0, 1}}}
+	for _, tc := range []struct {
+		name string
+		call func()
+		want string
+	}{
+		{"String of ragged", func() { _ = ragged.String() }, "Confusion[1] has length 1, want 2"},
+		{"Matrix of short", func() { _ = short.Matrix(80) }, "Confusion has length 1, want 2"},
+		{"Class of ragged", func() { ragged.Class(0) }, "Confusion[1]"},
+		{"Class 2 of 2", func() { good.Class(2) }, "class 2 of a Report of 2 classes"},
+		{"Class -1", func() { good.Class(-1) }, "class -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {
-				if recover() == nil {
-					t.Error("no panic")
+				r := recover()
+				if msg, ok := r.(string); !ok || !strings.HasPrefix(msg, "data: ") || !strings.Contains(msg, tc.want) {
+					t.Errorf("panic %v, want one holding %q", r, tc.want)
 				}
 			}()
-			data.NewReport([]string{"a", "b"}, tc.y, tc.pred)
+			tc.call()
 		})
 	}
 }
@@ -239,7 +291,7 @@ func TestReportRandom(t *testing.T) {
 	for trial := range 200 {
 		k, n := 1+rnd.IntN(7), 1+rnd.IntN(300)
 		names, y, pred := randomReport(rnd, k, n)
-		r := data.NewReport(names, y, pred)
+		r := newReport(t, names, y, pred)
 		p, rc, f1, support := naiveMeasures(k, y, pred)
 		for c := range k {
 			gp, gr, gf, gn := r.Class(c)
@@ -342,7 +394,7 @@ func TestReportLayout(t *testing.T) {
 		if trial == 0 {
 			names[0] = "a class of a long name, é"
 		}
-		s := data.NewReport(names, y, pred).String()
+		s := newReport(t, names, y, pred).String()
 		lines := strings.Split(s, "\n")
 		if len(lines) != k+7 || lines[k+6] != "" {
 			t.Fatalf("%d lines, want %d ending in a newline:\n%s", len(lines), k+7, s)
@@ -434,7 +486,7 @@ func sklearnReport(names []string, rows [][4]float64) string {
 // documentation promises, space for space.
 func TestReportScikitLearn(t *testing.T) {
 	y, pred := fromConfusion(rand.New(rand.NewPCG(1, 1)), handConfusion)
-	r := data.NewReport([]string{"a", "b", "c"}, y, pred)
+	r := newReport(t, []string{"a", "b", "c"}, y, pred)
 	want := sklearnReport(r.Classes, [][4]float64{
 		{5.0 / 7, 5.0 / 6, 10.0 / 13, 6},
 		{3.0 / 4, 3.0 / 6, 6.0 / 10, 6},
@@ -450,7 +502,7 @@ func TestReportScikitLearn(t *testing.T) {
 
 // randomConfusion returns a k-class report of n rows, each right with
 // probability right, or taken for one of a few classes near its own.
-func randomConfusion(rnd *rand.Rand, names []string, n int, right float64) *data.Report {
+func randomConfusion(t *testing.T, rnd *rand.Rand, names []string, n int, right float64) *data.Report {
 	k := len(names)
 	y, pred := make([]float64, n), make([]float64, n)
 	for i := range n {
@@ -460,7 +512,7 @@ func randomConfusion(rnd *rand.Rand, names []string, n int, right float64) *data
 			pred[i] = float64((c + 1 + rnd.IntN(min(5, k))) % k)
 		}
 	}
-	return data.NewReport(names, y, pred)
+	return newReport(t, names, y, pred)
 }
 
 // TestMatrixTable checks that Matrix of few classes lays out the whole
@@ -475,7 +527,7 @@ func TestMatrixTable(t *testing.T) {
 		for c := range names {
 			names[c] = fmt.Sprintf("class %c", 'A'+c)
 		}
-		r := randomConfusion(rnd, names, []int{0, 5, 50, 2000}[trial%4], 0.6)
+		r := randomConfusion(t, rnd, names, []int{0, 5, 50, 2000}[trial%4], 0.6)
 		table := false
 		for width := 1; width <= 120; width++ {
 			s := r.Matrix(width)
@@ -544,7 +596,7 @@ func TestMatrixLargest(t *testing.T) {
 		names[c] = fmt.Sprintf("k%02d", c+1)
 	}
 	for trial, n := range []int{0, 30, 700, 5000} {
-		r := randomConfusion(rnd, names, n, 0.5)
+		r := randomConfusion(t, rnd, names, n, 0.5)
 		s := r.Matrix(100)
 		if strings.Contains(s, "(predicted)") {
 			t.Fatalf("35 classes in 100 columns: the whole matrix:\n%s", s)

@@ -20,77 +20,142 @@ import (
 // test of the rows of each class, rounded to the nearest whole row, drawn
 // at random with a source of the seed, and the first the others, each in
 // the order of s. The same seed gives the same split. Split returns an
-// error if test is not in (0, 1), if s has no labels, or if either set
-// would have no row.
+// error if test is not in (0, 1), if s has no labels, if either set would
+// have no row, or if s is not a Set that Subset takes.
+//
+// Split holds the two sets, a copy of the rows of s, and 9 bytes a row and
+// 16 a class besides while it draws them.
 func Split(s *Set, test float64, seed uint64) (train, tests *Set, err error) {
-	switch {
-	case !(test > 0 && test < 1):
+	if !(test > 0 && test < 1) {
 		return nil, nil, fmt.Errorf("data: test fraction %v, want one in (0, 1)", test)
-	case s.Y == nil:
+	}
+	if err := s.check(); err != nil {
+		return nil, nil, err
+	}
+	if s.Y == nil {
 		return nil, nil, errors.New("data: a split is by the classes, and the set has no labels")
 	}
-	byClass := make([][]int, len(s.Classes))
-	for i, c := range s.Y {
-		byClass[int(c)] = append(byClass[int(c)], i)
+	n, k := len(s.Y), len(s.Classes)
+	if err := checkMemory(9*float64(n)+16*float64(k+1), "data: splitting %d rows of %d classes", n, k); err != nil {
+		return nil, nil, err
+	}
+	// The rows of each class, in order, one class after the other.
+	start := make([]int, k+1)
+	for _, y := range s.Y {
+		start[int(y)+1]++
+	}
+	for c := range k {
+		start[c+1] += start[c]
+	}
+	next := slices.Clone(start[:k])
+	byClass := make([]int, n)
+	for i, y := range s.Y {
+		byClass[next[int(y)]] = i
+		next[int(y)]++
 	}
 	rnd := rand.New(rand.NewPCG(seed, 0x73706c6974)) // "split"
-	var in []int
-	for _, rows := range byClass {
+	isTest := make([]bool, n)
+	for c := range k {
+		rows := byClass[start[c]:start[c+1]]
 		rnd.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
-		in = append(in, rows[:int(math.Round(test*float64(len(rows))))]...)
-	}
-	slices.Sort(in)
-	out := make([]int, 0, len(s.Y)-len(in))
-	for i, k := 0, 0; i < len(s.Y); i++ {
-		if k < len(in) && in[k] == i {
-			k++
-			continue
+		for _, i := range rows[:int(math.Round(test*float64(len(rows))))] {
+			isTest[i] = true
 		}
-		out = append(out, i)
 	}
-	if len(in) == 0 || len(out) == 0 {
-		return nil, nil, fmt.Errorf("data: a test fraction of %v of %d rows leaves a set empty", test, len(s.Y))
+	// The training rows in order at the front, and the test rows at the
+	// back, in the array the classes held.
+	out, in := byClass[:0], len(byClass)
+	for i := range n {
+		if !isTest[i] {
+			out = append(out, i)
+		}
 	}
-	return s.Subset(out), s.Subset(in), nil
+	for i := n - 1; i >= 0; i-- {
+		if isTest[i] {
+			in--
+			byClass[in] = i
+		}
+	}
+	if len(out) == 0 || len(out) == n {
+		return nil, nil, fmt.Errorf("data: a test fraction of %v of %d rows leaves a set empty", test, n)
+	}
+	if train, err = s.Subset(out); err != nil {
+		return nil, nil, err
+	}
+	if tests, err = s.Subset(byClass[in:]); err != nil {
+		return nil, nil, err
+	}
+	return train, tests, nil
 }
 
 // Subset returns a Set of copies of the rows of s at the indices rows, in
 // their order, with their labels if s has labels: a *perceptron.CSR of
 // sparse rows, and a *mat.Dense of dense ones, or of no rows a matrix of
-// no rows. It panics if an index is out of range.
-func (s *Set) Subset(rows []int) *Set {
-	sub := &Set{Classes: s.Classes, Features: s.Features}
-	if s.Y != nil {
-		sub.Y = make([]float64, len(rows))
-		for k, i := range rows {
-			sub.Y[k] = s.Y[i]
+// no rows. It returns an error if an index is not a row of s, or if s is
+// not a Set: X nil, or Y that is not nil and not the class of each row of
+// X, a whole number that indexes Classes.
+//
+// Subset holds the rows it copies, and checks their memory first: 8 bytes a
+// value of dense rows, or 16 bytes a non-zero and 8 bytes a row of sparse
+// ones, and 8 bytes a row for the labels.
+func (s *Set) Subset(rows []int) (*Set, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	n, d := s.X.Dims()
+	for k, i := range rows {
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("data: rows[%d] is %d, want a row of the %d of X", k, i, n)
 		}
 	}
-	_, d := s.X.Dims()
-	if m, ok := s.X.(mat.RowNonZeroDoer); ok && !isDense(s.X) {
-		ptr := []int{0}
-		var ind []int
-		var val []float64
+	m := len(rows)
+	labels := 0.0
+	if s.Y != nil {
+		labels = 8 * float64(m)
+	}
+	sub := &Set{Classes: s.Classes, Features: s.Features}
+	if doer, ok := s.X.(mat.RowNonZeroDoer); ok && !isDense(s.X) {
+		nnz := 0
 		for _, i := range rows {
-			m.DoRowNonZero(i, func(_, j int, v float64) {
+			doer.DoRowNonZero(i, func(_, _ int, _ float64) { nnz++ })
+		}
+		if err := checkMemory(16*float64(nnz)+8*float64(m+1)+labels, "data: a copy of %d sparse rows of %d non-zeros", m, nnz); err != nil {
+			return nil, err
+		}
+		ptr := make([]int, 1, m+1)
+		ind, val := make([]int, 0, nnz), make([]float64, 0, nnz)
+		for _, i := range rows {
+			doer.DoRowNonZero(i, func(_, j int, v float64) {
 				ind = append(ind, j)
 				val = append(val, v)
 			})
 			ptr = append(ptr, len(ind))
 		}
-		sub.X, _ = perceptron.NewCSR(len(rows), d, ptr, ind, val) // the rows of a valid matrix are valid
-		return sub
+		sub.X, _ = perceptron.NewCSR(m, d, ptr, ind, val) // the rows of a valid matrix are valid
+	} else {
+		if err := checkMemory(8*float64(m)*float64(d)+labels, "data: a copy of %d rows of %d columns", m, d); err != nil {
+			return nil, err
+		}
+		switch {
+		case d == 0:
+			return nil, errors.New("data: X has rows of no columns, and a *mat.Dense cannot hold them")
+		case m == 0:
+			sub.X = mat.NewDense(1, d, nil).Slice(0, 0, 0, d) // gonum makes no Dense of no rows
+		default:
+			X := mat.NewDense(m, d, nil)
+			for k, i := range rows {
+				copy(X.RawRowView(k), rowOf(s.X, i))
+			}
+			sub.X = X
+		}
 	}
-	if len(rows) == 0 {
-		sub.X = mat.NewDense(1, d, nil).Slice(0, 0, 0, d) // gonum makes no Dense of no rows
-		return sub
+	if s.Y != nil {
+		sub.Y = make([]float64, m)
+		for k, i := range rows {
+			sub.Y[k] = s.Y[i]
+		}
 	}
-	X := mat.NewDense(len(rows), d, nil)
-	for k, i := range rows {
-		copy(X.RawRowView(k), rowOf(s.X, i))
-	}
-	sub.X = X
-	return sub
+	return sub, nil
 }
 
 // isDense reports whether X is read through its raw data.
@@ -113,12 +178,21 @@ type Scaler struct {
 }
 
 // NewScaler returns the Scaler of the columns of X, dense or sparse, as
-// the training rows give them. It returns an error if X has no rows, or
-// naming the column of a value that is not finite.
+// the training rows give them. It returns an error if X is nil or has no
+// rows, or naming the column of a value that is not finite.
+//
+// NewScaler holds 32 bytes a column, of which the Scaler keeps 16 of dense
+// rows and 8 of sparse ones, and checks them first.
 func NewScaler(X mat.Matrix) (*Scaler, error) {
+	if X == nil {
+		return nil, errors.New("data: no rows to scale by: X is nil")
+	}
 	n, d := X.Dims()
 	if n == 0 {
 		return nil, errors.New("data: no rows to scale by")
+	}
+	if err := checkMemory(32*float64(d), "data: scaling %d columns", d); err != nil {
+		return nil, err
 	}
 	doer, sparse := X.(mat.RowNonZeroDoer)
 	sparse = sparse && !isDense(X)
@@ -135,20 +209,23 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 			}
 		}
 	}
+	s := &Scaler{Mean: make([]float64, d), Scale: make([]float64, d)}
 	// Each column is divided by a power of two near its largest magnitude,
 	// which is exact, so that the sums below cannot overflow however
-	// large the values are.
-	big := make([]float64, d)
+	// large the values are. Scale holds the magnitudes, then the sums of
+	// squared deviations.
+	big := s.Scale
 	each(func(j int, v float64) { big[j] = max(big[j], math.Abs(v)) })
 	exp := make([]int, d)
 	for j, b := range big {
 		if math.IsInf(b, 0) || math.IsNaN(b) {
-			return nil, fmt.Errorf("data: column %d: a value is not finite", j+1)
+			return nil, errorf(perceptron.ErrNonFinite, "data: column %d: a value is not finite", j+1)
 		}
 		_, exp[j] = math.Frexp(b)
 	}
 	// Welford's running mean and sum of squared deviations.
-	mean, m2, count := make([]float64, d), make([]float64, d), make([]float64, d)
+	mean, m2, count := s.Mean, s.Scale, make([]float64, d)
+	clear(m2)
 	each(func(j int, v float64) {
 		v = math.Ldexp(v, -exp[j])
 		count[j]++
@@ -164,7 +241,6 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 			mean[j] = mean[j] * count[j] / total
 		}
 	}
-	s := &Scaler{Mean: mean, Scale: make([]float64, d)}
 	for j := range d {
 		mean[j] = math.Ldexp(mean[j], exp[j])
 		s.Scale[j] = math.Ldexp(math.Sqrt(m2[j]/total), exp[j])
@@ -180,32 +256,55 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 
 // Transform returns the rows of X standardised: a new *mat.Dense of dense
 // X, or a new *perceptron.CSR of sparse X, which only a Scaler without
-// Mean takes. It returns an error if X has not the Scaler's columns, or
-// naming the row and the column of the first value that standardising
-// makes overflow.
+// Mean takes. It returns an error if s is not a Scaler that NewScaler could
+// return (Scale of finite non-zero values, Mean nil or of finite values as
+// many), if X is nil or has not the Scaler's columns, or naming the row
+// and the column of the first value that is not finite or that
+// standardising makes overflow.
+//
+// Transform holds the rows it returns, and checks their memory first: 8
+// bytes a value of dense rows, or 16 bytes a non-zero and 8 bytes a row of
+// sparse ones.
 func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if X == nil {
+		return nil, errors.New("data: no rows to transform: X is nil")
+	}
 	n, d := X.Dims()
 	if d != len(s.Scale) {
-		return nil, fmt.Errorf("data: %d columns, want %d, the scaler's", d, len(s.Scale))
+		return nil, errorf(perceptron.ErrShape, "data: %d columns, want %d, the scaler's", d, len(s.Scale))
 	}
-	bad := func(i, j int) error {
-		return fmt.Errorf("data: row %d, column %d: standardising overflows", i+1, j+1)
+	bad := func(i, j int, v float64) error {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %v, want a finite value", i+1, j+1, v)
+		}
+		return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: standardising overflows (the value is %v)", i+1, j+1, v)
 	}
 	if !isDense(X) {
 		m, ok := X.(mat.RowNonZeroDoer)
 		if ok && s.Mean == nil {
-			ptr := []int{0}
-			var ind []int
-			var val []float64
+			nnz := 0
+			for i := range n {
+				m.DoRowNonZero(i, func(_, _ int, _ float64) { nnz++ })
+			}
+			if err := checkMemory(16*float64(nnz)+8*float64(n+1), "data: standardising %d sparse rows of %d non-zeros", n, nnz); err != nil {
+				return nil, err
+			}
+			ptr := make([]int, 1, n+1)
+			ind, val := make([]int, 0, nnz), make([]float64, 0, nnz)
 			var err error
 			for i := range n {
 				m.DoRowNonZero(i, func(_, j int, v float64) {
-					v /= s.Scale[j]
-					if math.IsInf(v, 0) && err == nil {
-						err = bad(i, j)
+					w := v / s.Scale[j]
+					if math.IsInf(w, 0) || math.IsNaN(w) {
+						if err == nil {
+							err = bad(i, j, v)
+						}
 					}
 					ind = append(ind, j)
-					val = append(val, v)
+					val = append(val, w)
 				})
 				ptr = append(ptr, len(ind))
 			}
@@ -218,22 +317,53 @@ func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
 			return nil, errors.New("data: a Scaler of sparse rows transforms sparse rows")
 		}
 	}
+	if err := checkMemory(8*float64(n)*float64(d), "data: standardising %d rows of %d columns", n, d); err != nil {
+		return nil, err
+	}
+	if n == 0 || d == 0 {
+		return mat.NewDense(1, max(d, 1), nil).Slice(0, 0, 0, d), nil // gonum makes no Dense of no rows
+	}
 	out := mat.NewDense(n, d, nil)
 	for i := range n {
 		row := out.RawRowView(i)
 		copy(row, rowOf(X, i))
 		for j, v := range row {
+			w := v
 			if s.Mean != nil {
-				v -= s.Mean[j]
+				w -= s.Mean[j]
 			}
-			v /= s.Scale[j]
-			if math.IsInf(v, 0) || math.IsNaN(v) {
-				return nil, bad(i, j)
+			w /= s.Scale[j]
+			if math.IsInf(w, 0) || math.IsNaN(w) {
+				return nil, bad(i, j, v)
 			}
-			row[j] = v
+			row[j] = w
 		}
 	}
 	return out, nil
+}
+
+// check returns an error if s is not a Scaler that NewScaler could return.
+func (s *Scaler) check() error {
+	switch {
+	case s == nil:
+		return errors.New("data: the Scaler is nil")
+	case s.Mean != nil && len(s.Mean) != len(s.Scale):
+		return errorf(perceptron.ErrShape, "data: the Scaler has %d means and %d scales, want as many", len(s.Mean), len(s.Scale))
+	}
+	for j, v := range s.Scale {
+		switch {
+		case math.IsInf(v, 0) || math.IsNaN(v):
+			return errorf(perceptron.ErrNonFinite, "data: the Scaler's Scale[%d] is %v, want a finite value other than 0", j, v)
+		case v == 0:
+			return fmt.Errorf("data: the Scaler's Scale[%d] is 0, want a finite value other than 0", j)
+		}
+	}
+	for j, v := range s.Mean {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return errorf(perceptron.ErrNonFinite, "data: the Scaler's Mean[%d] is %v, want a finite value", j, v)
+		}
+	}
+	return nil
 }
 
 // rowOf returns row i of X: in place for a *mat.Dense, and a copy

@@ -5,6 +5,7 @@
 package data_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -728,7 +729,10 @@ func TestSubset(t *testing.T) {
 		for _, y := range [][]float64{{0, 1, 1, 0}, nil} {
 			s := &data.Set{X: X, Y: y, Classes: []string{"a", "b"}, Features: []string{"f", "g", "h"}}
 			for _, rows := range [][]int{{2, 0, 2}, {1}, {}} {
-				sub := s.Subset(rows)
+				sub, err := s.Subset(rows)
+				if err != nil {
+					t.Fatalf("%T, rows %v: %v", X, rows, err)
+				}
 				n, d := sub.X.Dims()
 				if n != len(rows) || d != 3 || !slices.Equal(sub.Classes, s.Classes) || !slices.Equal(sub.Features, s.Features) {
 					t.Fatalf("%T, rows %v: %d×%d, %v %v", X, rows, n, d, sub.Classes, sub.Features)
@@ -754,7 +758,10 @@ func TestSubset(t *testing.T) {
 	}
 	// A copy: changing it leaves s alone.
 	s := &data.Set{X: dense}
-	sub := s.Subset([]int{0})
+	sub, err := s.Subset([]int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
 	sub.X.(*mat.Dense).Set(0, 0, 9)
 	if dense.At(0, 0) != 1 {
 		t.Error("Subset's rows are not copies")
@@ -764,4 +771,110 @@ func TestSubset(t *testing.T) {
 func isCSRMatrix(X mat.Matrix) bool {
 	_, ok := X.(*perceptron.CSR)
 	return ok
+}
+
+// TestHandBuiltSets checks that Split and Subset refuse, with an error
+// that says what is wrong, a Set built by hand that is not one: labels
+// that are no classes, X and Y of different lengths, no X.
+func TestHandBuiltSets(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})
+	ab := []string{"a", "b"}
+	for _, tc := range []struct {
+		name string
+		s    *data.Set
+		kind error
+		subs []string
+	}{
+		{"nil Set", nil, nil, []string{"nil"}},
+		{"nil X", &data.Set{Y: []float64{0, 1, 0}, Classes: ab}, nil, []string{"X is nil"}},
+		{"Y past Classes", &data.Set{X: X, Y: []float64{0, 2, 1}, Classes: ab}, nil, []string{"Y[1] is 2", "from 0 to 1"}},
+		{"Y negative", &data.Set{X: X, Y: []float64{0, -1, 1}, Classes: ab}, nil, []string{"Y[1] is -1"}},
+		{"Y not whole", &data.Set{X: X, Y: []float64{0, 1, 0.5}, Classes: ab}, nil, []string{"Y[2] is 0.5", "whole number"}},
+		{"Y NaN", &data.Set{X: X, Y: []float64{math.NaN(), 1, 0}, Classes: ab}, perceptron.ErrNonFinite, []string{"Y[0] is NaN"}},
+		{"Y infinite", &data.Set{X: X, Y: []float64{0, math.Inf(1), 0}, Classes: ab}, perceptron.ErrNonFinite, []string{"Y[1] is +Inf"}},
+		{"nil Classes", &data.Set{X: X, Y: []float64{0, 1, 0}}, nil, []string{"Y[0] is 0", "Classes is empty"}},
+		{"Y longer than X", &data.Set{X: X, Y: []float64{0, 1, 0, 1}, Classes: ab}, perceptron.ErrShape, []string{"Y has 4 classes and X 3 rows"}},
+		{"Y shorter than X", &data.Set{X: X, Y: []float64{0, 1}, Classes: ab}, perceptron.ErrShape, []string{"Y has 2 classes and X 3 rows"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			check := func(what string, err error) {
+				t.Helper()
+				if err == nil {
+					t.Fatalf("%s: no error", what)
+				}
+				msg := err.Error()
+				if !strings.HasPrefix(msg, "data: ") {
+					t.Errorf("%s: error %q does not start with data:", what, msg)
+				}
+				for _, sub := range tc.subs {
+					if !strings.Contains(msg, sub) {
+						t.Errorf("%s: error %q does not hold %q", what, msg, sub)
+					}
+				}
+				if tc.kind != nil && !errors.Is(err, tc.kind) {
+					t.Errorf("%s: error %q is not of kind %v", what, msg, tc.kind)
+				}
+			}
+			train, test, err := data.Split(tc.s, 0.5, 1)
+			if train != nil || test != nil {
+				t.Errorf("Split: sets with the error %v", err)
+			}
+			check("Split", err)
+			sub, err := tc.s.Subset([]int{0})
+			if sub != nil {
+				t.Errorf("Subset: a set with the error %v", err)
+			}
+			check("Subset", err)
+		})
+	}
+
+	// Subset refuses an index that is not a row.
+	s := &data.Set{X: X}
+	for _, rows := range [][]int{{0, 3}, {-1}} {
+		if sub, err := s.Subset(rows); sub != nil || err == nil || !strings.Contains(err.Error(), "want a row of the 3 of X") {
+			t.Errorf("Subset(%v) = %v, %v; want an error", rows, sub, err)
+		}
+	}
+	// A Set of no columns that a *mat.Dense cannot hold.
+	if sub, err := (&data.Set{X: &mat.Dense{}}).Subset(nil); sub != nil || err == nil {
+		t.Errorf("Subset of a Set of no columns = %v, %v; want an error", sub, err)
+	}
+}
+
+// TestHandBuiltScalers checks that NewScaler and Transform refuse no rows
+// and a Scaler built by hand that NewScaler could not have returned, with
+// an error that says what is wrong.
+func TestHandBuiltScalers(t *testing.T) {
+	if s, err := data.NewScaler(nil); s != nil || err == nil || !strings.Contains(err.Error(), "X is nil") {
+		t.Errorf("NewScaler(nil) = %v, %v; want an error", s, err)
+	}
+	X := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+	for _, tc := range []struct {
+		name string
+		s    *data.Scaler
+		X    mat.Matrix
+		kind error
+		sub  string
+	}{
+		{"nil Scaler", nil, X, nil, "the Scaler is nil"},
+		{"nil X", &data.Scaler{Scale: []float64{1, 1}}, nil, nil, "X is nil"},
+		{"Mean and Scale of different lengths", &data.Scaler{Mean: []float64{0}, Scale: []float64{1, 1}}, X, perceptron.ErrShape, "1 means and 2 scales"},
+		{"Scale of 0", &data.Scaler{Scale: []float64{1, 0}}, X, nil, "Scale[1] is 0"},
+		{"Scale NaN", &data.Scaler{Scale: []float64{math.NaN(), 1}}, X, perceptron.ErrNonFinite, "Scale[0] is NaN"},
+		{"Mean infinite", &data.Scaler{Mean: []float64{0, math.Inf(-1)}, Scale: []float64{1, 1}}, X, perceptron.ErrNonFinite, "Mean[1] is -Inf"},
+		{"X of NaN", &data.Scaler{Scale: []float64{1, 1}}, mat.NewDense(1, 2, []float64{1, math.NaN()}), perceptron.ErrNonFinite, "row 1, column 2: NaN, want a finite value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			Z, err := tc.s.Transform(tc.X)
+			if Z != nil || err == nil {
+				t.Fatalf("Transform = %v, %v; want an error", Z, err)
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "data: ") || !strings.Contains(msg, tc.sub) {
+				t.Errorf("error %q, want one of data: holding %q", msg, tc.sub)
+			}
+			if tc.kind != nil && !errors.Is(err, tc.kind) {
+				t.Errorf("error %q is not of kind %v", err, tc.kind)
+			}
+		})
+	}
 }

@@ -1,0 +1,100 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package data
+
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/memory"
+)
+
+// kindError is an error of one of the kinds of package perceptron, such
+// as perceptron.ErrTooLarge: its message, and the kind and the error it
+// wraps, if any.
+type kindError struct {
+	msg  string
+	kind error
+	err  error
+}
+
+func (e *kindError) Error() string { return e.msg }
+
+func (e *kindError) Unwrap() []error {
+	if e.err == nil {
+		return []error{e.kind}
+	}
+	return []error{e.kind, e.err}
+}
+
+// errorf returns an error of the kind with the message of
+// fmt.Sprintf(format, args...).
+func errorf(kind error, format string, args ...any) error {
+	return &kindError{msg: fmt.Sprintf(format, args...), kind: kind}
+}
+
+// tooLarge returns err, an error of the budget, as an error of kind
+// perceptron.ErrTooLarge whose message starts with what fmt.Sprintf(format,
+// args...) says: "line 7: holding the rows up to it needs 2.0 GiB of memory,
+// more than ...".
+func tooLarge(err error, format string, args ...any) error {
+	return &kindError{msg: fmt.Sprintf(format, args...) + " " + err.Error(), kind: perceptron.ErrTooLarge, err: err}
+}
+
+// check returns the error of the budget, a *memory.Error, if an
+// allocation of need bytes does not fit in the memory left, less what
+// Go's runtime may map besides it under a limit of address space.
+func check(need float64) error {
+	reserve := runtimeReserve()
+	err := memory.Check(need + reserve)
+	if e, ok := err.(*memory.Error); ok && reserve > 0 {
+		return &memory.Error{Need: need, Room: max(e.Room-reserve, 0), Limit: e.Limit}
+	}
+	return err
+}
+
+// checkMemory returns an error of kind perceptron.ErrTooLarge if need
+// bytes do not fit in the memory left, as check says, its message starting
+// with what fmt.Sprintf(format, args...) says.
+func checkMemory(need float64, format string, args ...any) error {
+	if err := check(need); err != nil {
+		return tooLarge(err, format, args...)
+	}
+	return nil
+}
+
+// grow returns s with room for n more elements. If it must allocate, it
+// first checks the new array against the budget, and returns s and the
+// budget's error, a *memory.Error, if it does not fit. The capacity grows
+// as append grows it, twice over for small slices and by little more than
+// a quarter for large ones: a large slice holds at most about 1.25 times
+// its elements, and while it grows, the old array and the new, 2.25 times.
+func grow[E any](s []E, n int) ([]E, error) {
+	if n <= cap(s)-len(s) {
+		return s, nil
+	}
+	c := cap(s)
+	switch {
+	case c < 256:
+		c = max(2*c, 16)
+	default:
+		c += (c + 3*256) / 4
+	}
+	return growTo(s, max(c, len(s)+n))
+}
+
+// growTo returns s with a capacity of at least c, which is more than its
+// capacity, having checked the new array against the budget, as grow
+// does. The capacity is c rounded up as append rounds it, to the size of a
+// block of Go's allocator, which the array takes anyway.
+func growTo[E any](s []E, c int) ([]E, error) {
+	var e E
+	if err := check(float64(c) * float64(unsafe.Sizeof(e))); err != nil {
+		return s, err
+	}
+	return slices.Grow(s, c-len(s)), nil
+}
