@@ -49,6 +49,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/seed5ae3614e/perceptron/internal/memory"
+
 	"github.com/seed5ae3614e/perceptron"
 )
 
@@ -183,7 +185,7 @@ func (c *classes) label(s string, line, field int) (int, error) {
 	if len(c.ids) >= c.checked {
 		n := max(2*c.checked, 64)
 		each := perLabel + float64(c.held+len(s))/float64(len(c.ids)+1)
-		if err := check(float64(n) * each); err != nil {
+		if err := memory.Check(float64(n) * each); err != nil {
 			return 0, tooLarge(err, "holding %d distinct labels", n)
 		}
 		c.checked = n
@@ -228,7 +230,7 @@ func (c *classes) finish() ([]string, []float64, error) {
 	// The labels in order, and the class of each, where two labels may
 	// be one class: equal numbers written otherwise, 1 and 1.0.
 	k := len(c.names)
-	if err := check(float64(k) * 32); err != nil {
+	if err := memory.Check(float64(k) * 32); err != nil {
 		return nil, nil, tooLarge(err, "sorting %d distinct labels", k)
 	}
 	order := make([]int, k)

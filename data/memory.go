@@ -45,23 +45,11 @@ func tooLarge(err error, format string, args ...any) error {
 	return &kindError{msg: fmt.Sprintf(format, args...) + " " + err.Error(), kind: perceptron.ErrTooLarge, err: err}
 }
 
-// check returns the error of the budget, a *memory.Error, if an
-// allocation of need bytes does not fit in the memory left, less what
-// Go's runtime may map besides it under a limit of address space.
-func check(need float64) error {
-	reserve := runtimeReserve()
-	err := memory.Check(need + reserve)
-	if e, ok := err.(*memory.Error); ok && reserve > 0 {
-		return &memory.Error{Need: need, Room: max(e.Room-reserve, 0), Limit: e.Limit}
-	}
-	return err
-}
-
 // checkMemory returns an error of kind perceptron.ErrTooLarge if need
-// bytes do not fit in the memory left, as check says, its message starting
+// bytes do not fit in the memory left, its message starting
 // with what fmt.Sprintf(format, args...) says.
 func checkMemory(need float64, format string, args ...any) error {
-	if err := check(need); err != nil {
+	if err := memory.Check(need); err != nil {
 		return tooLarge(err, format, args...)
 	}
 	return nil
@@ -93,7 +81,7 @@ func grow[E any](s []E, n int) ([]E, error) {
 // block of Go's allocator, which the array takes anyway.
 func growTo[E any](s []E, c int) ([]E, error) {
 	var e E
-	if err := check(float64(c) * float64(unsafe.Sizeof(e))); err != nil {
+	if err := memory.Check(float64(c) * float64(unsafe.Sizeof(e))); err != nil {
 		return s, err
 	}
 	return slices.Grow(s, c-len(s)), nil

@@ -143,7 +143,10 @@ func shards(s *data.Set, k int) ([]mat.Matrix, [][]float64) {
 			rows = append(rows, order[p])
 		}
 		slices.Sort(rows)
-		sub := s.Subset(rows)
+		sub, err := s.Subset(rows)
+		if err != nil {
+			log.Fatal(err)
+		}
 		X[c], y[c] = sub.X, sub.Y
 	}
 	return X, y

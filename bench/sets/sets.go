@@ -103,7 +103,11 @@ func (l *labelled) pair(pos, neg int) (mat.Matrix, []float64) {
 			rows, y = append(rows, i), append(y, -1)
 		}
 	}
-	return (&data.Set{X: l.X}).Subset(rows).X, y
+	sub, err := (&data.Set{X: l.X}).Subset(rows)
+	if err != nil {
+		panic(err) // the rows are rows of l.X, and the benchmarks' sets fit in memory
+	}
+	return sub.X, y
 }
 
 // readFile reads the file at path with read.

@@ -300,7 +300,11 @@ func (ds *dataset) pick(neg, pos string, known bool) error {
 		}
 		ds.classes = pickedClasses(nl, pl, names(kn, neg), names(kp, pos))
 	}
-	ds.Set = &data.Set{X: ds.Subset(keep).X, Y: y, Classes: ds.classes.names, Features: ds.Features, Dropped: ds.Dropped}
+	sub, err := ds.Subset(keep)
+	if err != nil {
+		return err
+	}
+	ds.Set = &data.Set{X: sub.X, Y: y, Classes: ds.classes.names, Features: ds.Features, Dropped: ds.Dropped}
 	if ds.left > 0 {
 		ds.part = " among the rows of the two labels"
 	}

@@ -195,7 +195,9 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	r.report = newReport(s.classes, test, pred)
+	if r.report, err = newReport(s.classes, test, pred); err != nil {
+		return err
+	}
 	r.test, _, _ = r.report.Accuracy()
 	how := scaled(s.sc)
 	if s.bare {

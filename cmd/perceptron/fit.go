@@ -131,7 +131,9 @@ func fitModel(name string, o *options, train, test *dataset) (*result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.report = newReport(train.classes, test, pred)
+		if r.report, err = newReport(train.classes, test, pred); err != nil {
+			return nil, err
+		}
 		r.test, _, _ = r.report.Accuracy()
 	}
 	return r, nil
@@ -163,7 +165,7 @@ func accuracy(pred []int, y []float64) float64 {
 // newReport returns the report of the classes pred predicted for the rows
 // of test, of the classes of a model: those, then the labels of test that
 // are none of them.
-func newReport(classes *classSet, test *dataset, pred []int) *data.Report {
+func newReport(classes *classSet, test *dataset, pred []int) (*data.Report, error) {
 	names := append([]string(nil), classes.names...)
 	if len(test.Classes) > len(names) {
 		names = append(names, test.Classes[len(names):]...)
@@ -209,7 +211,11 @@ func classify(m model, ds *dataset, p *progress, task string, keep bool) ([]int,
 	scores := make([]float64, min(step, n)*S)
 	for lo := 0; lo < n; lo += step {
 		hi := min(n, lo+step)
-		s := m.ScoreRows(scores[:(hi-lo)*S], rowRange(ds.X, lo, hi))
+		X, err := rowRange(ds.X, lo, hi)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", ds.name, err)
+		}
+		s := m.ScoreRows(scores[:(hi-lo)*S], X)
 		for i := lo; i < hi; i++ {
 			row := s[(i-lo)*S : (i-lo+1)*S]
 			best := 0
@@ -244,19 +250,23 @@ func classify(m model, ds *dataset, p *progress, task string, keep bool) ([]int,
 
 // rowRange returns rows lo to hi-1 of X: dense rows in place, sparse rows
 // copied.
-func rowRange(X mat.Matrix, lo, hi int) mat.Matrix {
+func rowRange(X mat.Matrix, lo, hi int) (mat.Matrix, error) {
 	n, c := X.Dims()
 	if lo == 0 && hi == n {
-		return X
+		return X, nil
 	}
 	if d, ok := X.(*mat.Dense); ok {
-		return d.Slice(lo, hi, 0, c)
+		return d.Slice(lo, hi, 0, c), nil
 	}
 	rows := make([]int, hi-lo)
 	for k := range rows {
 		rows[k] = lo + k
 	}
-	return (&data.Set{X: X}).Subset(rows).X
+	sub, err := (&data.Set{X: X}).Subset(rows)
+	if err != nil {
+		return nil, err
+	}
+	return sub.X, nil
 }
 
 // scale standardises the rows of train, and of others with the same

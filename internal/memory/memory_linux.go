@@ -26,11 +26,19 @@ func osRoom() (float64, string) {
 	if syscall.Getrlimit(syscall.RLIMIT_AS, &lim) != nil || lim.Cur == math.MaxUint64 {
 		return room, limit
 	}
-	if r := float64(lim.Cur) - addressSpace(); r < room {
+	if r := float64(lim.Cur) - addressSpace() - arenaReserve; r < room {
 		room, limit = max(r, 0), "left under the limit of address space (ulimit -v)"
 	}
 	return room, limit
 }
+
+// arenaReserve is the address space that Go's runtime may reserve beyond
+// an allocation: on 64-bit Linux it reserves its heap in arenas of 64 MiB,
+// so an allocation that the heap's free pages cannot hold reserves a new
+// arena, and a sixteenth of one for the arena's records, whatever its
+// size; under a limit of address space with no room for them, the program
+// ends in a fatal error.
+const arenaReserve = 64<<20 + 4<<20
 
 // addressSpace returns the bytes of address space the process holds, the
 // first field of /proc/self/statm in pages, or +Inf if it cannot tell.
