@@ -128,7 +128,7 @@ func heapNow() int64 {
 
 // TestMemoryLimitSubprocess runs memoryCases, and the loading of a model
 // whose weights would not fit, in a process whose address space is
-// limited as `ulimit -v 1400000` limits it, some 200 MB above what Go
+// limited as `ulimit -v 1600000` limits it, some 400 MB above what Go
 // reserves at its start: each must end in an error, never in Go's fatal
 // "out of memory".
 func TestMemoryLimitSubprocess(t *testing.T) {
@@ -139,7 +139,7 @@ func TestMemoryLimitSubprocess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := limit.Run(time.Minute, 1400000, nil, []string{"PERCEPTRON_MEMORY_CHILD=1"}, exe, "-test.run=^TestMemoryChild$", "-test.v")
+	r, err := limit.Run(time.Minute, 1600000, nil, []string{"PERCEPTRON_MEMORY_CHILD=1"}, exe, "-test.run=^TestMemoryChild$", "-test.v")
 	if err != nil {
 		t.Fatal(err)
 	}
