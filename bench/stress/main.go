@@ -146,11 +146,11 @@ func (s *suite) runAll(re *regexp.Regexp, verbose bool) (failed bool) {
 		line, detail = strings.ReplaceAll(line, s.dir+"/", ""), strings.ReplaceAll(detail, s.dir+"/", "")
 		fmt.Printf("%-7s %-34s %s\n", classNames[class], t.name, line)
 		if detail = strings.TrimSpace(detail); detail != "" && (verbose || class != ok) {
-			lines := strings.Split(detail, "\n")
-			if !verbose && len(lines) > 12 {
-				lines = append(lines[:12], "…")
+			if !verbose {
+				// Enough of a goroutine dump to see where it was.
+				detail = clip(detail, 1000)
 			}
-			fmt.Printf("        %s\n", strings.Join(lines, "\n        "))
+			fmt.Printf("        %s\n", strings.ReplaceAll(detail, "\n", "\n        "))
 		}
 		g, _, _ := strings.Cut(t.name, "/")
 		if counts[g] == nil {
@@ -213,15 +213,15 @@ func (s *suite) run(t test) (class int, line, detail string) {
 	line = fmt.Sprintf("exit %d  %6.2fs  %s", r.Code, r.Elapsed.Seconds(), firstLine(cmp.Or(stderr, string(r.Stdout)), 110))
 	switch {
 	case err != nil:
-		return timedOut, line, clip(stderr)
+		return timedOut, fmt.Sprintf("killed %6.2fs  %s", r.Elapsed.Seconds(), err), stderr
 	case r.Fatal() || r.Code < 0:
-		return crash, line, clip(stderr)
+		return crash, line, stderr
 	case r.Code != t.code:
-		return wrong, line, fmt.Sprintf("want exit %d; stderr: %s", t.code, clip(stderr))
+		return wrong, line, fmt.Sprintf("want exit %d; stderr: %s", t.code, stderr)
 	case len(r.Stderr) > maxStderr:
-		return wrong, line, fmt.Sprintf("%d bytes of stderr, want at most %d: %s", len(r.Stderr), maxStderr, clip(stderr))
+		return wrong, line, fmt.Sprintf("%d bytes of stderr, want at most %d: %s", len(r.Stderr), maxStderr, stderr)
 	case !regexp.MustCompile(t.want).MatchString(stderr):
-		return wrong, line, fmt.Sprintf("stderr does not match %q: %s", t.want, clip(stderr))
+		return wrong, line, fmt.Sprintf("stderr does not match %q: %s", t.want, stderr)
 	}
 	return ok, line, stderr
 }
@@ -231,19 +231,16 @@ func (s *suite) run(t test) (class int, line, detail string) {
 func firstLine(s string, n int) string {
 	for l := range strings.Lines(s) {
 		if l = strings.TrimSpace(l); l != "" {
-			if len(l) > n {
-				l = strings.ToValidUTF8(l[:n], "") + "…"
-			}
-			return l
+			return clip(l, n)
 		}
 	}
 	return ""
 }
 
-// clip returns the first 2000 bytes of s.
-func clip(s string) string {
-	if len(s) > 2000 {
-		return strings.ToValidUTF8(s[:2000], "") + " …"
+// clip returns the first n bytes of s.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return strings.ToValidUTF8(s[:n], "") + " …"
 	}
 	return s
 }
