@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
@@ -110,12 +111,11 @@ func marshal(typ string, fitted bool, check func() error, settings, model any, s
 	if err := check(); err != nil {
 		return nil, fmt.Errorf("perceptron: MarshalJSON: %s", strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
-	// A number takes at most 25 bytes of text, which the settings' and the
-	// model's encodings hold, each in a buffer that grows by doubling, and
-	// the envelope's again.
-	n := numbers(reflect.ValueOf(settings)) + numbers(reflect.ValueOf(model))
-	if err := memory.Check(4 * 25 * n); err != nil {
-		return nil, tooLarge(err, "MarshalJSON of %.0f numbers", n)
+	// The settings' and the model's encodings each grow a buffer by
+	// doubling, and the envelope copies them.
+	n := text(reflect.ValueOf(settings)) + text(reflect.ValueOf(model))
+	if err := memory.Check(4 * n); err != nil {
+		return nil, tooLarge(err, "MarshalJSON of %s of numbers", memory.Bytes(n))
 	}
 	s, err := json.Marshal(settings)
 	if err != nil {
@@ -132,22 +132,38 @@ func marshal(typ string, fitted bool, check func() error, settings, model any, s
 	return json.Marshal(e)
 }
 
-// numbers returns the count of the numbers in the slices of v and of the
-// structs and pointers within it, which a saved form writes.
-func numbers(v reflect.Value) float64 {
+// text returns the most bytes of text that the numbers in the slices of
+// v, and of the structs and pointers within it, take in a saved form: 2 for
+// a zero and its comma, the most of a model's numbers in a sparse problem,
+// 25 for any other float64, 21 for an int, and the base64 of 8 bytes for a
+// float64 of floatsJSON.
+func text(v reflect.Value) float64 {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			return numbers(v.Elem())
+			return text(v.Elem())
 		}
 	case reflect.Struct:
 		n := 0.0
 		for i := range v.NumField() {
-			n += numbers(v.Field(i))
+			n += text(v.Field(i))
 		}
 		return n
 	case reflect.Slice:
-		return float64(v.Len())
+		switch {
+		case v.Type() == reflect.TypeFor[floatsJSON]():
+			return float64(base64.StdEncoding.EncodedLen(8 * v.Len()))
+		case v.Type().Elem().Kind() == reflect.Float64:
+			n := 0.0
+			for _, x := range v.Convert(reflect.TypeFor[[]float64]()).Interface().([]float64) {
+				n += 2
+				if x != 0 {
+					n += 23
+				}
+			}
+			return n
+		}
+		return 21 * float64(v.Len())
 	}
 	return 0
 }
@@ -426,9 +442,15 @@ type jsonField struct {
 	index []int
 }
 
+// fieldCache holds jsonFields' result for each type it has seen.
+var fieldCache sync.Map // reflect.Type → []jsonField
+
 // jsonFields returns the fields of the struct type t that JSON names,
 // those of embedded structs among them.
 func jsonFields(t reflect.Type) []jsonField {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]jsonField)
+	}
 	var fields []jsonField
 	for _, f := range reflect.VisibleFields(t) {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -439,6 +461,7 @@ func jsonFields(t reflect.Type) []jsonField {
 			fields = append(fields, jsonField{name, f.Index})
 		}
 	}
+	fieldCache.Store(t, fields)
 	return fields
 }
 

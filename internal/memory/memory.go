@@ -40,12 +40,15 @@ func Room() (room float64, limit string) {
 	return room, limit
 }
 
-// Check returns nil if need more bytes fit in Room, and otherwise an
-// error that gives the bytes needed and the room left, and the limit that
+// Check returns nil if need more bytes fit in Room, or are no more than
+// 64 KiB, and otherwise an error that gives the bytes needed and the room left, and the limit that
 // bounds it. If Go's memory limit is what refuses, it collects the
 // garbage once and looks again, since the memory Go holds counts garbage
 // not yet collected.
 func Check(need float64) error {
+	if need <= unchecked {
+		return nil
+	}
 	room, limit := Room()
 	if need <= room {
 		return nil
@@ -58,6 +61,12 @@ func Check(need float64) error {
 	}
 	return &Error{Need: need, Room: room, Limit: limit}
 }
+
+// unchecked is the size that Check passes without a look at the budget,
+// which costs system calls: less than the heap's unit of address space, an
+// arena of 64 MiB, which Room keeps back beyond any allocation, it cannot
+// decide whether the process runs out of memory.
+const unchecked = 64 << 10
 
 // Error is what Check returns: an allocation of Need bytes that the Room
 // left by the Limit does not hold.
