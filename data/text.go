@@ -93,6 +93,9 @@ func (f Text) Read(r io.Reader) (*Set, error) {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
+		if !utf8.ValidString(text) {
+			return nil, fmt.Errorf("line %d: %w", l.n, notUTF8(text))
+		}
 		label, has, err := f.line(h, text)
 		if err == nil {
 			err = h.row()

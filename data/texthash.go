@@ -153,6 +153,19 @@ func (e *utf8Error) Error() string {
 	return fmt.Sprintf("byte %d is not UTF-8", e.at+1)
 }
 
+// notUTF8 returns the error of the first byte of s that is not UTF-8, or
+// nil if s is UTF-8.
+func notUTF8(s string) error {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return &utf8Error{at: i}
+			}
+		}
+	}
+	return nil
+}
+
 // row turns the words added since the last row into the next row, and
 // returns an error of kind perceptron.ErrTooLarge if it does not fit in
 // the memory left.
