@@ -29,11 +29,10 @@ import (
 // line is what comes before its first tab, less the white space around
 // it, and the text all that comes after.
 //
-// A line without a label is a row without one: a file whose lines all
-// have none reads into a Set without classes, whose Y is nil, for a
-// classifier to predict; in a file whose first line has a label, so must
-// every line. Blank lines are skipped, and a line of a label alone is a
-// row of no features.
+// A line without a label is a row for a classifier to predict: the lines
+// of a file must all have a label, or all have none, and then they read
+// into a Set whose Y and Classes are nil. Blank lines are skipped, and a
+// line of a label alone is a row of no features.
 type Text struct {
 	// Hashing turns the text of a line into a row of features.
 	Hashing Hashing
@@ -196,10 +195,12 @@ func labelToken(s string) int {
 // simple mapping (unicode.ToLower); every other character separates words,
 // white space, punctuation, apostrophes, hyphens and underscores
 // included, so that "Don't re-use X_1, 3.14!" is the words don, t, re,
-// use, x, 1, 3 and 14. Text is not normalised: a letter with an accent,
-// composed (é) and decomposed (e and U+0301), gives two words, as it does
-// in fastText and scikit-learn. Scripts that do not separate their words,
-// such as Chinese and Thai, give a word a run of letters.
+// use, x, 1, 3 and 14. A combining mark stays in its word, where
+// scikit-learn's \w+ drops it; but text is not normalised to a Unicode
+// form, so that é composed (U+00E9) and decomposed (e and U+0301) make two
+// words, as they do in fastText: normalise text to NFC first where both
+// occur. Scripts that do not separate their words, such as Chinese and
+// Thai, give a word a run of letters.
 //
 // An n-gram is its words joined by single spaces, "new york", and its
 // hash is MurmurHash3_x86_32 of its UTF-8 bytes with the seed Seed, read
@@ -218,7 +219,7 @@ type Hashing struct {
 	// 30. Zero means 20, 1,048,576 columns.
 	Bits int `json:"bits"`
 
-	// Seed is the seed of the hash.
+	// Seed is the seed of the hash; scikit-learn's is 0.
 	Seed uint32 `json:"seed"`
 
 	// Signed gives half the n-grams, by their hash, the sign -1, as
@@ -255,7 +256,8 @@ const (
 // Transform returns the rows of the texts, a *perceptron.CSR of a row a
 // text and 2^Bits columns. It returns an error if h is not a Hashing that
 // Transform takes, of NGrams and Bits in range and a Values it knows, or
-// naming the text and the first byte in it that is not UTF-8.
+// naming the text and the first byte in it that is not UTF-8. Calls may
+// run concurrently.
 //
 // Transform holds the rows it returns, growing as a reader does, at most
 // 2.25 times them, and the words and n-grams of a text as Read does; it
