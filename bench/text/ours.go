@@ -70,8 +70,8 @@ func (s setting) flags() []string {
 // the training lines included, and of testing, reading the test lines
 // included.
 type childResult struct {
-	Accuracy           float64
-	Epochs             int
+	Accuracy            float64
+	Epochs              int
 	TrainWall, TrainCPU time.Duration
 	TestWall, TestCPU   time.Duration
 }
