@@ -12,6 +12,13 @@
 // name the line and the field of anything they refuse; their errors start
 // there, with no prefix, for the caller to put the file's name before.
 //
+// Text reads text, a document a line, in fastText's supervised format
+// (__label__NAME tokens and the text) or as a label, a tab and the text,
+// and turns each line into a sparse row of word n-grams hashed into
+// 2^Bits columns, as its Hashing says. The same Hashing turns new texts
+// into rows for prediction, with Transform, and saves with encoding/json
+// in a stable form, for a model file to keep beside its classifier.
+//
 // # Memory
 //
 // A Set holds what its input implies: 8 bytes a value of dense rows, rows
@@ -33,8 +40,10 @@
 // Set it returns, and the Set itself at most 1.25 times what it needs.
 // Besides, it holds a line at a time in at most 3.5 times its bytes, a
 // record of CSV with quoted fields in 16 bytes a field more, and each
-// distinct label once. The arrays that growing leaves behind are Go's
-// garbage to collect: until it does, the process's memory holds them too.
+// distinct label once. Text holds besides, for the words of a line and
+// their n-grams, arrays of (5.5 + 2·NGrams) bytes a byte of the longest
+// line. The arrays that growing leaves behind are Go's garbage to collect:
+// until it does, the process's memory holds them too.
 package data
 
 import (
@@ -57,7 +66,7 @@ import (
 // Set is a data set: rows of features, and their classes.
 type Set struct {
 	// X holds the rows, one sample a row: a *mat.Dense, or a
-	// *perceptron.CSR for the sparse rows of LIBSVM.
+	// *perceptron.CSR for the sparse rows of LIBSVM and Text.
 	X mat.Matrix
 
 	// Y holds the class of each row, as an index into Classes, or is nil
