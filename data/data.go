@@ -35,6 +35,39 @@
 // record of CSV with quoted fields in 16 bytes a field more, and each
 // distinct label once. The arrays that growing leaves behind are Go's
 // garbage to collect: until it does, the process's memory holds them too.
+//
+// # Models
+//
+// A Model is a fitted classifier with the steps that come before it, a
+// Scaler and the scaling of each row to unit length, and the labels of its
+// classes: it predicts from rows as a reader returns them. Its file, which
+// WriteTo writes and LoadModel reads, and which the command perceptron
+// saves, is one JSON object:
+//
+//	{"version": 1,
+//	 "classes": ["0", "1", ...],
+//	 "names": ["admin", "devel", ...],
+//	 "label": "last",
+//	 "scaler": {"mean": [...], "scale": [...]},
+//	 "normalize": true,
+//	 "rows": {"rows": 48081, "nonZeros": {"mean": 91.4, "sd": 55.7},
+//	          "length": {"mean": 9.21, "sd": 2.57}},
+//	 "classifier": {"type": "Averaged", "version": 1, ...}}
+//
+// The members are the format's version, 1; the labels of the classes, in
+// the order of the classifier's classes (Model's Classes); their names, if
+// any (Names); the label column of CSV rows (Label); the means and the
+// scales of the Scaler, if any, the means left out for sparse rows; whether
+// rows are scaled to unit length (Normalize); the statistics of the
+// training rows that CheckRows compares rows with; and, last, the
+// classifier, in the library's JSON form, as json.Marshal of it writes it
+// and perceptron.Unmarshal reads it, byte for byte. Only version, classes
+// and classifier are required; a member that the format does not define,
+// here or in an object within, is an error, as in the library's JSON. A
+// file may be gzipped. LoadModel also reads the library's JSON of a
+// classifier alone, whose classes it names by their values, and the model
+// files of version 4 of the command, the library's JSON with a member
+// "command" added.
 package data
 
 import (
@@ -136,8 +169,9 @@ type classes struct {
 const perLabel = 128
 
 // newClasses returns the classes of the labels of a file, with the known
-// classes first. It returns an error if a known class is twice in known or
-// is no label a reader takes.
+// classes first. It returns an error if a known class is twice in known,
+// by its text or, for a number, by its value, or is no label a reader
+// takes.
 func newClasses(known []string) (*classes, error) {
 	c := &classes{ids: map[string]int{}, fixed: len(known), numbers: true}
 	for k, s := range known {
@@ -146,6 +180,11 @@ func newClasses(known []string) (*classes, error) {
 		}
 		if _, err := c.label(s, 0, 0); err != nil {
 			return nil, fmt.Errorf("known class %d: %w", k+1, err)
+		}
+		if v := c.values[k]; !math.IsNaN(v) {
+			if first := slices.Index(c.values[:k], v); first >= 0 {
+				return nil, fmt.Errorf("the known classes %d and %d, %s and %s, are the same number", first+1, k+1, quote(c.names[first]), quote(s))
+			}
 		}
 	}
 	return c, nil

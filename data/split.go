@@ -272,52 +272,86 @@ func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to transform: X is nil")
 	}
-	n, d := X.Dims()
-	if d != len(s.Scale) {
-		return nil, errorf(perceptron.ErrShape, "data: %d columns, want %d, the scaler's", d, len(s.Scale))
+	if err := s.fits(X); err != nil {
+		return nil, err
 	}
+	return copyRows(X, 0, "standardising", s.Mean != nil, s.standardise, nil)
+}
+
+// fits returns an error if the Scaler, checked, does not take the rows X:
+// rows of other columns, or rows that are not sparse for a Scaler of
+// sparse rows.
+func (s *Scaler) fits(X mat.Matrix) error {
+	if _, d := X.Dims(); d != len(s.Scale) {
+		return errorf(perceptron.ErrShape, "data: %d columns, want %d, the scaler's", d, len(s.Scale))
+	}
+	if _, sparse := X.(mat.RowNonZeroDoer); s.Mean == nil && !sparse && !isDense(X) {
+		return errors.New("data: a Scaler of sparse rows transforms sparse rows")
+	}
+	return nil
+}
+
+// standardise returns the value v of column j standardised.
+func (s *Scaler) standardise(j int, v float64) float64 {
+	if s.Mean != nil {
+		v -= s.Mean[j]
+	}
+	return v / s.Scale[j]
+}
+
+// copyRows returns a copy of the rows of X in which each value v of
+// column j is f(j, v), which does what, for messages, and each row is then
+// given to post, if not nil, to change in place. It copies sparse rows, a
+// mat.RowNonZeroDoer that is not a mat.RawMatrixer, into a new
+// *perceptron.CSR of their non-zeros, unless dense says to fill them, and
+// all others into a new *mat.Dense. It returns an error naming the row and
+// the column of the first value that is not finite or that f makes so, or
+// the error of post, which it puts the row's number before: rows are
+// numbered from first+1.
+//
+// It checks the memory of the copy first: 8 bytes a value of dense rows,
+// or 16 bytes a non-zero and 8 bytes a row of sparse ones.
+func copyRows(X mat.Matrix, first int, what string, dense bool, f func(j int, v float64) float64, post func(row []float64) error) (mat.Matrix, error) {
+	n, d := X.Dims()
 	bad := func(i, j int, v float64) error {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %v, want a finite value", i+1, j+1, v)
+			return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %v, want a finite value", first+i+1, j+1, v)
 		}
-		return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: standardising overflows (the value is %v)", i+1, j+1, v)
+		return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %s overflows (the value is %v)", first+i+1, j+1, what, v)
 	}
-	if !isDense(X) {
-		m, ok := X.(mat.RowNonZeroDoer)
-		if ok && s.Mean == nil {
-			nnz := 0
-			for i := range n {
-				m.DoRowNonZero(i, func(_, _ int, _ float64) { nnz++ })
-			}
-			if err := checkMemory(16*float64(nnz)+8*float64(n+1), "data: standardising %d sparse rows of %d non-zeros", n, nnz); err != nil {
-				return nil, err
-			}
-			ptr := make([]int, 1, n+1)
-			ind, val := make([]int, 0, nnz), make([]float64, 0, nnz)
-			var err error
-			for i := range n {
-				m.DoRowNonZero(i, func(_, j int, v float64) {
-					w := v / s.Scale[j]
-					if math.IsInf(w, 0) || math.IsNaN(w) {
-						if err == nil {
-							err = bad(i, j, v)
-						}
-					}
-					ind = append(ind, j)
-					val = append(val, w)
-				})
-				ptr = append(ptr, len(ind))
-			}
+	if m, ok := X.(mat.RowNonZeroDoer); ok && !dense && !isDense(X) {
+		nnz := 0
+		for i := range n {
+			m.DoRowNonZero(i, func(_, _ int, _ float64) { nnz++ })
+		}
+		if err := checkMemory(16*float64(nnz)+8*float64(n+1), "data: %s %d sparse rows of %d non-zeros", what, n, nnz); err != nil {
+			return nil, err
+		}
+		ptr := make([]int, 1, n+1)
+		ind, val := make([]int, 0, nnz), make([]float64, 0, nnz)
+		var err error
+		for i := range n {
+			m.DoRowNonZero(i, func(_, j int, v float64) {
+				w := f(j, v)
+				if (math.IsInf(w, 0) || math.IsNaN(w)) && err == nil {
+					err = bad(i, j, v)
+				}
+				ind = append(ind, j)
+				val = append(val, w)
+			})
 			if err != nil {
 				return nil, err
 			}
-			return perceptron.NewCSR(n, d, ptr, ind, val)
+			if post != nil {
+				if err := post(val[ptr[i]:]); err != nil {
+					return nil, fmt.Errorf("data: row %d: %w", first+i+1, err)
+				}
+			}
+			ptr = append(ptr, len(ind))
 		}
-		if s.Mean == nil {
-			return nil, errors.New("data: a Scaler of sparse rows transforms sparse rows")
-		}
+		return perceptron.NewCSR(n, d, ptr, ind, val)
 	}
-	if err := checkMemory(8*float64(n)*float64(d), "data: standardising %d rows of %d columns", n, d); err != nil {
+	if err := checkMemory(8*float64(n)*float64(d), "data: %s %d rows of %d columns", what, n, d); err != nil {
 		return nil, err
 	}
 	if n == 0 || d == 0 {
@@ -328,15 +362,16 @@ func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
 		row := out.RawRowView(i)
 		copy(row, rowOf(X, i))
 		for j, v := range row {
-			w := v
-			if s.Mean != nil {
-				w -= s.Mean[j]
-			}
-			w /= s.Scale[j]
+			w := f(j, v)
 			if math.IsInf(w, 0) || math.IsNaN(w) {
 				return nil, bad(i, j, v)
 			}
 			row[j] = w
+		}
+		if post != nil {
+			if err := post(row); err != nil {
+				return nil, fmt.Errorf("data: row %d: %w", first+i+1, err)
+			}
 		}
 	}
 	return out, nil

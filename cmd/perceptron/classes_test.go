@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // -classes names the classes of LIBSVM and IDX files, in either format,
@@ -74,12 +75,17 @@ func FuzzClassNames(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if len(names.labels) != len(names.names) {
+			t.Fatalf("%d labels and %d names", len(names.labels), len(names.names))
+		}
 		seen := map[string]bool{}
-		for label, name := range names {
-			if _, err := strconv.Atoi(label); err != nil {
+		for k, label := range names.labels {
+			if _, err := strconv.Atoi(label); err != nil || slices.Contains(names.labels[:k], label) {
 				t.Errorf("label %q", label)
 			}
-			if !validText(name) || seen[name] {
+		}
+		for _, name := range names.names {
+			if name == "" || !utf8.ValidString(name) || strings.ContainsAny(name, "\t\r\n") || strings.TrimSpace(name) != name || seen[name] {
 				t.Errorf("name %q", name)
 			}
 			seen[name] = true

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -13,40 +12,29 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
-// model is what the command needs of a classifier: it fits, predicts and
-// scores many rows at once, dense or sparse, describes its training run,
-// and saves and loads as JSON.
-type model interface {
-	perceptron.Scorer
-	json.Marshaler
-	json.Unmarshaler
-	Stats() perceptron.Stats
-}
-
 // classifiers are the classifiers that the command trains, in the order of
-// its tables. Each builds its classifier from the settings flags; the zero
-// options give the zero value, ready to load a saved model into.
+// its tables. Each builds its classifier from the settings flags.
 var classifiers = []struct {
 	name string
-	make func(o *options) model
+	make func(o *options) perceptron.Scorer
 }{
-	{"perceptron", func(o *options) model {
+	{"perceptron", func(o *options) perceptron.Scorer {
 		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
-	{"pocket", func(o *options) model {
+	{"pocket", func(o *options) perceptron.Scorer {
 		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Ratchet: o.ratchet, Stop: o.stopRule()}
 	}},
-	{"averaged", func(o *options) model {
+	{"averaged", func(o *options) perceptron.Scorer {
 		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
-	{"voted", func(o *options) model {
+	{"voted", func(o *options) perceptron.Scorer {
 		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
-	{"kernel", func(o *options) model {
+	{"kernel", func(o *options) perceptron.Scorer {
 		return &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
 			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
@@ -63,7 +51,7 @@ func classifierNames() string {
 
 // newModel returns the classifier called name built with o, or false if no
 // classifier has that name.
-func newModel(name string, o *options) (model, bool) {
+func newModel(name string, o *options) (perceptron.Scorer, bool) {
 	for _, c := range classifiers {
 		if c.name == name {
 			return c.make(o), true
@@ -123,7 +111,7 @@ func (o *options) onUpdate() func(perceptron.Update) {
 }
 
 // modelEpochs returns the epoch limit of the fitted m.
-func modelEpochs(m model) int {
+func modelEpochs(m perceptron.Scorer) int {
 	e := 0
 	switch m := m.(type) {
 	case *perceptron.Perceptron:
@@ -143,13 +131,17 @@ func modelEpochs(m model) int {
 	return e
 }
 
-// typeNames returns the types of the library's classifiers that the
-// command knows, for messages.
-func typeNames() string {
-	var names []string
-	for _, c := range classifiers {
-		m, _ := newModel(c.name, &options{})
-		names = append(names, reflect.TypeOf(m).Elem().Name())
+// statsOf returns the Stats of the training run of m, or none if it does
+// not tell them.
+func statsOf(m perceptron.Scorer) perceptron.Stats {
+	if s, ok := m.(interface{ Stats() perceptron.Stats }); ok {
+		return s.Stats()
 	}
-	return joinWords(names, "or")
+	return perceptron.Stats{}
+}
+
+// typeName returns the name of the classifier m as -classifier names it:
+// its type's, in lower case.
+func typeName(m perceptron.Scorer) string {
+	return strings.ToLower(reflect.TypeOf(m).Elem().Name())
 }

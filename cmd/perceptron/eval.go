@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -43,9 +44,14 @@ With -model, eval fits nothing: it tests a saved model, or the library's
 JSON of a classifier, on the rows of TEST, read with the model's classes,
 label column, width and standardisation, and prints the test accuracy
 beside the model's training statistics, its classification report and its
-confusion matrix. It says first, on stderr, if the rows look scaled
-otherwise than the training rows were. Only -format, -header, -delimiter,
--label and -progress go with -model.
+confusion matrix. It warns first, on stderr, if the rows look unlike the
+training rows: if their number of non-zero values, or their length, differs
+on average from that of the training rows beyond what chance gives, as for
+rows of another data set, or rows scaled otherwise. The rows of labels that
+are no class of the model count as wrong, unless -pos and -neg name the two
+classes of a model that train fitted with them, which leaves those rows out
+again. Only -format, -header, -delimiter, -label, -pos, -neg and -progress
+go with -model.
 
 Examples:
   perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
@@ -119,7 +125,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		left := leftOut(train)
 		trs, tes, err := data.Split(train.Set, j.split, j.splitSeed)
 		if err != nil {
-			return fmt.Errorf("%s: %s", train.name, dataError(err))
+			return fmt.Errorf("%s: %s", train.name, errText(err))
 		}
 		test = &dataset{name: train.name, Set: tes, classes: train.classes, part: train.part + ", among the test rows of the split"}
 		train = &dataset{name: train.name, Set: trs, classes: train.classes, part: train.part + ", among the training rows of the split"}
@@ -137,12 +143,12 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		how = ", standardised on the training rows"
 	}
 	intro += fmt.Sprintf("\n%s%s\n%s\nstopping %s\n", plural(d, "feature"), how, train.classes.describe(), j.opts.describeStop(n))
-	names, note := j.cheapOnes(names, train.X, len(train.classes.values))
-	return j.evaluate(names, train, test, pf, intro+note, true, stdout, stderr)
+	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
+	return j.evaluate(names, train, test, spec.label, pf, intro+note, true, stdout, stderr)
 }
 
 // modelFlags are the flags of eval that go with -model.
-var modelFlags = []string{"model", "format", "header", "delimiter", "label", "progress"}
+var modelFlags = []string{"model", "format", "header", "delimiter", "label", "pos", "neg", "progress"}
 
 // evalModel tests the saved model -model on the one file in files.
 func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
@@ -169,71 +175,92 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if spec.label == "none" {
 		return usagef("eval -model: -label none: the test rows need their labels")
 	}
-	s, err := loadModel(j.model)
+	m, err := data.LoadModel(j.model)
 	if err != nil {
 		return err
 	}
-	test, warning, err := readForModel(files[0], spec, s, stderr)
+	if spec.known, err = j.modelPicks(m); err != nil {
+		return err
+	}
+	test, err := readForModel(files[0], spec, m, stderr)
 	if err != nil {
 		return err
 	}
 	if test.Y == nil {
 		return fmt.Errorf("%s: the rows have no labels to test the model on", test.name)
 	}
-	if warning != "" {
-		fmt.Fprintln(stderr, "perceptron: "+warning)
-	}
 	n, _ := test.X.Dims()
 	rows := plural(n, "test row") + nonZeros(test.X) + leftOut(test)
+	name := typeName(m.Classifier)
 	j.startProgress(stderr)
 	if p := j.opts.progress; p != nil {
-		p.name = s.classifier
+		p.name = name
 	}
-	st := s.m.Stats()
-	r := &result{name: s.classifier, m: s.m, limit: modelEpochs(s.m), fit: -1, train: math.NaN(), stats: st}
-	pred, _, err := classify(s.m, test, j.opts.progress, "the test rows", false)
+	r := &result{name: name, model: m, limit: modelEpochs(m.Classifier), fit: -1, train: math.NaN(), stats: statsOf(m.Classifier)}
+	pred, _, err := classify(m, test, j.opts.progress, "the test rows", false)
 	if err != nil {
 		return err
 	}
-	if r.report, err = newReport(s.classes, test, pred); err != nil {
+	if r.report, err = newReport(test.classes, test, pred); err != nil {
 		return err
 	}
 	r.test, _, _ = r.report.Accuracy()
-	how := scaled(s.sc)
-	if s.bare {
-		how = ", the library's JSON alone: the rows are taken as they are, not standardised"
+	how := steps(m)
+	if how == "" {
+		how = ", which takes the rows as they are"
 	}
 	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; %s\n",
-		j.model, article(s.classifier), s.classifier, plural(s.features, "feature"), how, test.name, rows, s.classes.describe())
+		j.model, article(name), name, plural(m.Features(), "feature"), how, test.name, rows, test.classes.describe())
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
 	return writeReports(stdout, []*result{r})
 }
 
-// evaluate standardises the features if the flags ask for it, fits and
-// tests the classifiers names, draws the plot in format pf if not empty,
-// and prints intro and the table, and the reports if reports is set.
-func (j *job) evaluate(names []string, train, test *dataset, pf, intro string, reports bool, stdout, stderr io.Writer) error {
+// modelPicks returns the classes of m as -pos and -neg pick them, which
+// leaves out the rows of other labels, or nil if they are not given.
+func (j *job) modelPicks(m *data.Model) (*classSet, error) {
+	pos, neg := strings.TrimSpace(j.pos), strings.TrimSpace(j.neg)
+	if pos == "" && neg == "" {
+		return nil, nil
+	}
+	c := newClassSet(m.Classes, m.Names)
+	is := func(k int, s string) bool { return len(c.labels) == 2 && (c.labels[k] == s || c.names[k] == s) }
+	switch {
+	case pos == "" || neg == "":
+		return nil, usagef("-pos and -neg go together: give both or neither")
+	case !is(0, neg) || !is(1, pos):
+		return nil, usagef("-pos %s -neg %s: want the classes of the model, which are %s", quote(pos), quote(neg), c.describe())
+	}
+	c.picked = true
+	return c, nil
+}
+
+// evaluate fits and tests the classifiers names, with the steps before
+// them that the flags ask for, fitted to the training rows, which were
+// read with the CSV label column label; it draws the plot in format pf if
+// not empty, and prints intro and the table, and the reports if reports is
+// set.
+func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro string, reports bool, stdout, stderr io.Writer) error {
 	var raw *dataset
 	if pf != "" {
 		raw = plotRows(train)
 	}
-	sc, err := j.scale(train, test)
+	pipe, err := j.pipeline(train, label)
 	if err != nil {
 		return err
 	}
 	j.startProgress(stderr)
 	var rs []*result
 	for _, name := range names {
-		r, err := fitModel(name, &j.opts, train, test)
+		r, err := fitModel(name, &j.opts, pipe, train, test)
 		if err != nil {
 			return err
 		}
 		rs = append(rs, r)
 	}
 	if pf != "" {
-		img, err := drawPlot(pf, raw, sc, rs, train.classes)
+		img, err := drawPlot(pf, raw, rs, train.classes)
 		if err != nil {
 			return err
 		}

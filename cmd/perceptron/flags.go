@@ -163,7 +163,7 @@ func (j *job) spec(training bool) (readSpec, error) {
 	switch {
 	case (pos == "") != (neg == ""):
 		return readSpec{}, usagef("-pos and -neg go together: give both or neither")
-	case pos != "" && sameLabel(pos, neg):
+	case pos != "" && pos == neg:
 		return readSpec{}, usagef("-pos %s and -neg %s are the same label", quote(pos), quote(neg))
 	case j.label == "none":
 		return readSpec{}, usagef("-label none: training needs the labels")
@@ -186,7 +186,8 @@ func (j *job) readNames(spec *readSpec) error {
 	if err != nil {
 		return fmt.Errorf("-classes %s: %v", j.classesFile, err)
 	}
-	spec.names, spec.namesOf = names, j.classesFile
+	names.file = j.classesFile
+	spec.names = names
 	return nil
 }
 

@@ -15,8 +15,10 @@
 //	perceptron demo    [flags]               the demo, with flags
 //
 // It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files of
-// two classes or more; its model files are the library's JSON form of a
-// classifier with what the command adds. Run perceptron -h, or perceptron
+// two classes or more. Its model files are those of package data's Model:
+// the classifier with the steps before it and the labels of its classes,
+// which a Go program loads whole with data.LoadModel and predicts with as
+// the command does. Run perceptron -h, or perceptron
 // COMMAND -h, for the details.
 //
 // The classifiers are the perceptron (Rosenblatt, 1958), the pocket
@@ -119,11 +121,13 @@ in a row have not lowered the training loss by 0.001 × the rows (-tol, -no-chan
 -validation, by the accuracy on held-out rows), at an epoch without a mistake, or at
 -epochs (1000). -no-stop turns the early stop off.
 
-Model files: train saves the library's JSON form of the classifier, the one that
-json.Marshal of it writes, with one member more, "command", which holds the label
-column, the class labels and names and the standardisation. predict and eval -model
-read such a file, or the library's JSON alone, which names the classes by their values
-and standardises nothing. A program that uses the library removes "command" first.
+Model files: train saves the classifier with what it does to the rows before it, the
+standardisation, and the labels, names and label column of the classes, as package
+data's Model saves itself: a JSON object whose member "classifier" is the library's
+JSON form of the classifier. A Go program loads the whole with data.LoadModel, and
+predicts from the rows as the command does. predict and eval -model read such a file,
+gzipped or not, or the library's JSON alone, as json.Marshal writes it, which names
+the classes by their values and takes the rows as they are.
 
 Exit status: 0 on success; 2 on a usage error, of the flags or the arguments; 1 on any
 other error: a missing, unreadable or malformed file, an output that cannot be written,

@@ -30,7 +30,7 @@ func howEnded(st perceptron.Stats, limit int) string {
 }
 
 // kernelOf describes the kernel of m: linear for all but a Kernel.
-func kernelOf(m model) string {
+func kernelOf(m perceptron.Scorer) string {
 	k, ok := m.(*perceptron.Kernel)
 	if !ok {
 		return "linear"
@@ -54,7 +54,7 @@ func kernelOf(m model) string {
 }
 
 // ruleOf names the prediction rule of m.
-func ruleOf(m model) string {
+func ruleOf(m perceptron.Scorer) string {
 	switch m := m.(type) {
 	case *perceptron.Kernel:
 		return [...]string{"last", "voted", "averaged"}[m.Prediction]
@@ -77,7 +77,8 @@ func writeTable(w io.Writer, rs []*result) error {
 	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "ended", "mistakes", "train acc", "test acc", "fit time"}}
 	var notes []string
 	for _, r := range rs {
-		rows = append(rows, []string{r.name, kernelOf(r.m), ruleOf(r.m), strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
+		c := r.model.Classifier
+		rows = append(rows, []string{r.name, kernelOf(c), ruleOf(c), strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
 			strconv.Itoa(r.stats.Mistakes), percent(r.train), percent(r.test), duration(r.fit)})
 		if r.note != "" {
 			notes = append(notes, r.note)
@@ -132,7 +133,7 @@ func writeReports(w io.Writer, rs []*result) error {
 			continue
 		}
 		_, err := fmt.Fprintf(w, "\n%s (%s, %s) on the test rows:\n\n%s\nconfusion matrix of the test rows:\n%s",
-			r.name, kernelOf(r.m), ruleOf(r.m), r.report.String(), r.report.Matrix(100))
+			r.name, kernelOf(r.model.Classifier), ruleOf(r.model.Classifier), r.report.String(), r.report.Matrix(100))
 		if err != nil {
 			return err
 		}
@@ -229,14 +230,13 @@ func quoteAll(labels []string, most int) string {
 	return strings.Join(q, ", ")
 }
 
-// libError returns the message of an error of the library without the
-// library's name, for a message of the command that gives its own context.
-func libError(err error) string {
-	return strings.TrimPrefix(err.Error(), "perceptron: ")
-}
-
-// dataError returns the message of an error of package data without the
-// package's name.
-func dataError(err error) string {
-	return strings.TrimPrefix(err.Error(), "data: ")
+// errText returns the message of an error of the library or of package
+// data without their names, for a message of the command that gives its
+// own context.
+func errText(err error) string {
+	s := err.Error()
+	for _, prefix := range []string{"data: ", "perceptron: "} {
+		s = strings.TrimPrefix(s, prefix)
+	}
+	return s
 }

@@ -6,12 +6,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 
-	"gonum.org/v1/gonum/mat"
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 const predictHelp = `Usage: perceptron predict [flags] FILE
@@ -30,11 +31,12 @@ read unless -label names another, is skipped; a file without one needs
 
 If the rows have labels, predict writes to stderr the accuracy, as
 liblinear-predict does: Accuracy = P% (right/total). A label that is no
-class of the model counts as wrong.
+class of the model counts as wrong. Before anything else, predict warns on
+stderr if the rows look unlike the training rows, as eval -model does.
 
 The model may be the library's JSON form of a classifier alone, as
-json.Marshal writes it: then the labels are the class values, nothing is
-standardised, and the label column of a CSV file is the last, as in
+json.Marshal writes it: then the labels are the class values, the rows are
+taken as they are, and the label column of a CSV file is the last, as in
 training, unless -label names another.
 
 Examples:
@@ -66,32 +68,30 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadModel(j.model)
+	m, err := data.LoadModel(j.model)
 	if err != nil {
 		return err
 	}
 	spec.keepRows = true
-	ds, warning, err := readForModel(files[0], spec, s, stderr)
+	ds, err := readForModel(files[0], spec, m, stderr)
 	if err != nil {
 		return err
 	}
-	if warning != "" {
-		fmt.Fprintln(stderr, "perceptron: "+warning)
-	}
-	pred, scores, err := classify(s.m, ds, nil, "", j.score)
+	pred, scores, err := classify(m, ds, nil, "", j.score)
 	if err != nil {
 		return err
 	}
 	// The lines go out as they are made: their text is many times the
 	// size of the scores.
-	S := numScores(s.m)
+	names := newClassSet(m.Classes, m.Names).names
+	S := len(scores) / max(len(pred), 1)
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	if j.score {
 		w.WriteString("class")
 		if S == 1 {
-			fmt.Fprintf(w, "\tscore (>= 0: %s)", s.classes.names[1])
+			fmt.Fprintf(w, "\tscore (>= 0: %s)", names[1])
 		} else {
-			for _, name := range s.classes.names {
+			for _, name := range names {
 				w.WriteString("\t" + name)
 			}
 		}
@@ -99,7 +99,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	}
 	var num []byte
 	for i, c := range pred {
-		w.WriteString(s.classes.names[c])
+		w.WriteString(names[int(c)])
 		if j.score {
 			for _, v := range scores[i*S : i*S+S] {
 				num = strconv.AppendFloat(append(num[:0], '\t'), v, 'g', -1, 64)
@@ -119,23 +119,29 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// readForModel reads the rows of the file at path for the model s: its
-// width, its classes, its label column unless -label names another, and
-// its standardisation. It says on stderr how many LIBSVM values beyond the
-// width it ignored, and returns the warning of applyModel.
-func readForModel(path string, spec readSpec, s *saved, stderr io.Writer) (*dataset, string, error) {
+// readForModel reads the rows of the file at path for the model m: its
+// width, its classes, unless spec knows them, and its label column, unless
+// -label names another.
+// It says on stderr how many LIBSVM values beyond the width it ignored,
+// and warns if the rows look unlike the training rows of m.
+func readForModel(path string, spec readSpec, m *data.Model, stderr io.Writer) (*dataset, error) {
 	if spec.label == "" {
-		spec.label, spec.labelFlag = s.label, "the model's -label"
+		spec.label, spec.labelFlag = cmp.Or(m.Label, defaultLabel), "the model's -label"
 	}
 	spec.labels = spec.label != "none"
-	spec.known, spec.width = s.classes, s.features
+	if spec.known == nil {
+		spec.known = newClassSet(m.Classes, m.Names)
+	}
+	spec.width = m.Features()
 	ds, err := readData(path, spec)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	dropped(stderr, ds, s.features)
-	warning, err := applyModel(s, ds)
-	return ds, warning, err
+	dropped(stderr, ds, spec.width)
+	if err := m.CheckRows(ds.X); err != nil {
+		fmt.Fprintf(stderr, "perceptron: warning: %s: %v\n", ds.name, err)
+	}
+	return ds, nil
 }
 
 // dropped says on stderr how many values of ds beyond the width of its
@@ -145,32 +151,4 @@ func dropped(stderr io.Writer, ds *dataset, width int) {
 		fmt.Fprintf(stderr, "perceptron: %s: %s at feature indices beyond the model's %d ignored, as liblinear-predict ignores them\n",
 			ds.name, plural(ds.Dropped, "value"), width)
 	}
-}
-
-// applyModel standardises the rows of ds as the model s does, and returns
-// a warning if the rows then look unlike its training rows: their root
-// mean square more than twice or less than half that of the training
-// rows, as when the rows were scaled already, or were not and the model
-// was trained on rows that were.
-func applyModel(s *saved, ds *dataset) (warning string, err error) {
-	if s.sc != nil {
-		if err := scaleNeed([]mat.Matrix{ds.X}, false, s.sc.Mean != nil).check(); err != nil {
-			return "", fmt.Errorf("%s: %v", ds.name, err)
-		}
-		if ds.X, err = s.sc.Transform(ds.X); err != nil {
-			return "", ds.rowError(err)
-		}
-	}
-	if s.rms == 0 {
-		return "", nil
-	}
-	if r := rms(ds.X); r > 2*s.rms || r < s.rms/2 {
-		how := "the model standardises its rows itself"
-		if s.sc == nil {
-			how = "the model takes its rows as they are: train standardised none"
-		}
-		return fmt.Sprintf("warning: %s: the values of the rows, as the model sees them, have a root mean square of %.3g, and those of its training rows had %.3g: are they scaled as the training rows were? (%s)",
-			ds.name, r, s.rms, how), nil
-	}
-	return "", nil
 }

@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,7 +26,8 @@ import (
 // dataset is a data file read into a Set, with the command's view of its
 // classes.
 type dataset struct {
-	name string
+	name   string
+	format string // csv, libsvm or idx
 	*data.Set
 
 	// classes are the classes of the rows: the first len(classes.labels)
@@ -68,10 +68,9 @@ type readSpec struct {
 	// another width are an error.
 	width int
 
-	// names are the names of -classes, by label; pos and neg the labels
-	// of -pos and -neg.
-	names    map[string]string
-	namesOf  string // the -classes file
+	// names are the names of -classes; pos and neg the labels, or the
+	// names, of -pos and -neg.
+	names    *classNames
 	pos, neg string
 }
 
@@ -103,10 +102,13 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		return nil, err
 	}
 	var known []string
-	if spec.known != nil {
+	switch {
+	case spec.known != nil:
 		known = spec.known.labels
-	} else if spec.names != nil {
-		known = sortedLabels(spec.names)
+	case spec.pos != "":
+		known = []string{spec.names.labelOf(spec.neg), spec.names.labelOf(spec.pos)}
+	case spec.names != nil:
+		known = spec.names.labels
 	}
 	var set *data.Set
 	name := path
@@ -138,7 +140,7 @@ func readData(path string, spec readSpec) (*dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := &dataset{name: name, Set: set}
+	ds := &dataset{name: name, format: format, Set: set}
 	if _, d := set.X.Dims(); spec.width > 0 && d != spec.width {
 		hint := ""
 		if format == "csv" {
@@ -229,46 +231,13 @@ func inputFiles(path string, spec readSpec) []string {
 // the name of its file and which rows it counts.
 func (ds *dataset) rowError(err error) error {
 	if ds.part == "" {
-		return fmt.Errorf("%s: %s", ds.name, dataError(err))
+		return fmt.Errorf("%s: %s", ds.name, errText(err))
 	}
-	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, dataError(err), strings.TrimPrefix(ds.part, ","))
+	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, errText(err), strings.TrimPrefix(ds.part, ","))
 }
 
 // isSparse reports whether X is sparse.
 func isSparse(X mat.Matrix) bool {
 	_, ok := X.(*perceptron.CSR)
 	return ok
-}
-
-// rms returns the root mean square of the values of X, zeros included.
-func rms(X mat.Matrix) float64 {
-	n, d := X.Dims()
-	var sum, scale float64 = 0, 1
-	add := func(v float64) {
-		// Scaled sums of squares, as LAPACK's dnrm2, which do not overflow.
-		if v == 0 {
-			return
-		}
-		a := math.Abs(v)
-		if a > scale {
-			sum = 1 + sum*(scale/a)*(scale/a)
-			scale = a
-		} else {
-			sum += (a / scale) * (a / scale)
-		}
-	}
-	sum = 0
-	switch m := X.(type) {
-	case *perceptron.CSR:
-		for i := range n {
-			m.DoRowNonZero(i, func(_, _ int, v float64) { add(v) })
-		}
-	case *mat.Dense:
-		for i := range n {
-			for _, v := range m.RawRowView(i) {
-				add(v)
-			}
-		}
-	}
-	return scale * math.Sqrt(sum/(float64(n)*float64(d)))
 }

@@ -5,22 +5,25 @@
 package main
 
 import (
+	"compress/gzip"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
 const trainHelp = `Usage: perceptron train [flags] FILE
 
-Train fits one classifier on the rows of FILE and saves it to the file -o
-names, gzipped if the name ends in .gz: the library's JSON form of the
-classifier, with the label column, the labels and names of the classes and
-the standardisation of the features. It prints the training statistics
-and accuracy, unless predicting the training rows would take longer than
-training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two or more, or the two
-that -pos and -neg pick. Training stops early by the rule of -tol and
--no-change, as scikit-learn's Perceptron does, unless -no-stop.
+Train fits one classifier on the rows of FILE and saves it to the file that
+-o names, gzipped if the name ends in .gz: a model file, which holds the
+classifier, the standardisation of the features, and the labels, the names
+and the label column of the classes, and which a Go program loads whole with
+data.LoadModel. It prints the training statistics and accuracy, unless
+predicting the training rows would take longer than training, as for a voted
+perceptron of many mistakes. The classes are the labels of FILE, two or
+more, or the two that -pos and -neg pick. Training stops early by the rule
+of -tol and -no-change, as scikit-learn's Perceptron does, unless -no-stop.
 
 Before it allocates the model, train estimates the memory that fitting and
 saving it take, and refuses, with exit status 1 and the figures, what does
@@ -90,11 +93,11 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if pf != "" {
 		raw = plotRows(ds)
 	}
-	sc, err := j.scale(ds)
+	pipe, err := j.pipeline(ds, spec.label)
 	if err != nil {
 		return err
 	}
-	if j.classifier == "pocket" && quadraticCost(ds.X, len(ds.classes.values)) > cheapCost {
+	if j.classifier == "pocket" && quadraticCost(ds.X, len(ds.classes.labels)) > cheapCost {
 		what := "after every update: this takes long (-ratchet less; averaged is fast)"
 		if j.opts.ratchet {
 			what = "for every weight vector whose run beats the pocket's: this takes long (averaged is fast)"
@@ -102,14 +105,13 @@ func train(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s %s\n", plural(n, "row"), what)
 	}
 	j.startProgress(stderr)
-	r, err := fitModel(j.classifier, &j.opts, ds, nil)
+	r, err := fitModel(j.classifier, &j.opts, pipe, ds, nil)
 	if err != nil {
 		return err
 	}
-	s := &saved{classifier: j.classifier, m: r.m, features: d, classes: ds.classes, label: spec.label, sc: sc, rms: rms(ds.X)}
-	outs := []outFile{{"-o", j.out, s.writer(j.out)}}
+	outs := []outFile{{"-o", j.out, modelWriter(r.model, j.out)}}
 	if pf != "" {
-		img, err := drawPlot(pf, raw, sc, []*result{r}, ds.classes)
+		img, err := drawPlot(pf, raw, []*result{r}, ds.classes)
 		if err != nil {
 			return err
 		}
@@ -118,7 +120,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, scaled(sc), ds.classes.describe(), j.opts.describeStop(n))
+	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, steps(pipe), ds.classes.describe(), j.opts.describeStop(n))
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -126,6 +128,22 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return j.wrotePlot(stdout)
+}
+
+// modelWriter returns the function that writes the model m to the file at
+// path: gzipped if the name ends in .gz.
+func modelWriter(m *data.Model, path string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		if !strings.HasSuffix(strings.ToLower(path), ".gz") {
+			_, err := m.WriteTo(w)
+			return err
+		}
+		zw := gzip.NewWriter(w)
+		if _, err := m.WriteTo(zw); err != nil {
+			return err
+		}
+		return zw.Close()
+	}
 }
 
 // leftOut says how many rows of ds were left out, if any.
@@ -136,12 +154,12 @@ func leftOut(ds *dataset) string {
 	return fmt.Sprintf(" (%s of other labels left out)", plural(ds.left, "row"))
 }
 
-// scaled describes the standardisation sc, which may be nil.
-func scaled(sc *data.Scaler) string {
+// steps describes the steps of m before its classifier.
+func steps(m *data.Model) string {
 	switch {
-	case sc == nil:
+	case m.Scaler == nil:
 		return ""
-	case sc.Mean == nil:
+	case m.Scaler.Mean == nil:
 		return ", scaled, not centred, as the rows are sparse"
 	}
 	return ", standardised"
