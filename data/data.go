@@ -114,6 +114,12 @@ type Set struct {
 // each row of X, a whole number that indexes Classes. The errors of Y are
 // of kinds perceptron.ErrShape and perceptron.ErrNonFinite.
 func (s *Set) check() error {
+	return s.checkRows(0, -1)
+}
+
+// checkRows is check with the classes of Y checked from row lo to hi-1
+// alone, or to the end if hi is negative.
+func (s *Set) checkRows(lo, hi int) error {
 	switch {
 	case s == nil:
 		return errors.New("data: the Set is nil")
@@ -125,8 +131,12 @@ func (s *Set) check() error {
 	if n, _ := s.X.Dims(); len(s.Y) != n {
 		return errorf(perceptron.ErrShape, "data: Y has %d classes and X %d rows, want one a row", len(s.Y), n)
 	}
+	if hi < 0 {
+		hi = len(s.Y)
+	}
 	k := len(s.Classes)
-	for i, y := range s.Y {
+	for i, y := range s.Y[lo:hi] {
+		i += lo
 		switch {
 		case math.IsNaN(y) || math.IsInf(y, 0):
 			return errorf(perceptron.ErrNonFinite, "data: Y[%d] is %v, want a class: an index into Classes", i, y)

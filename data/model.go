@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -106,6 +107,92 @@ func (m *Model) Fit(s *Set) error {
 	_, m.features = s.X.Dims()
 	m.Classes, m.rows = classes, statsOf(s.X)
 	return nil
+}
+
+// Learn trains the Classifier on the rows of s, transformed as Transform
+// transforms them, visiting each row once with its Learn, as
+// perceptron.Perceptron's Learn does, from the model it has. The classes
+// of s must be those of the Model: if the Model has Classes, s.Classes
+// must start with them, as a reader gives them Classes to read the labels
+// by, and every row must be of one of them; if it has none, the
+// Classifier starts from its Labels, which must be the indices of the
+// classes of s, and Learn sets Classes as Fit does. It also adds the rows
+// to the statistics that CheckRows compares rows with.
+//
+// Learn returns an error, and changes nothing, if s is not a Set that
+// Subset takes or has no labels, if a row is of a class that is none of
+// the Model's, naming it, if the Classifier has no method Learn, as
+// perceptron.Pocket and OneVsRest have not, or if Transform fails; and
+// the errors of the Classifier's Learn, which may have learned the rows
+// before an overflow. It holds the transformed rows and their class
+// values while the Classifier learns.
+func (m *Model) Learn(s *Set) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.Y == nil {
+		return errors.New("data: Learn needs the labels of the rows, and the Set has none")
+	}
+	c, ok := m.Classifier.(interface {
+		Learn(X mat.Matrix, y []float64) error
+	})
+	if !ok {
+		return fmt.Errorf("data: the Classifier, a %T, has no method Learn", m.Classifier)
+	}
+	y := s.Y
+	if m.Classes != nil {
+		if err := m.check(); err != nil {
+			return err
+		}
+		for k, l := range m.Classes {
+			if k >= len(s.Classes) || s.Classes[k] != l {
+				return fmt.Errorf("data: the Set's classes %s, want the Model's, %s, first", quoteAll(s.Classes), quoteAll(m.Classes))
+			}
+		}
+		if err := checkMemory(8*float64(len(y)), "data: the class values of %d rows", len(y)); err != nil {
+			return err
+		}
+		values := m.Classifier.Classes()
+		y = make([]float64, len(s.Y))
+		for i, k := range s.Y {
+			if int(k) >= len(values) {
+				return fmt.Errorf("data: row %d is of the class %s, which is none of the Model's", i+1, quote(s.Classes[int(k)]))
+			}
+			y[i] = values[int(k)]
+		}
+	}
+	X, err := m.Transform(s.X)
+	if err != nil {
+		return err
+	}
+	if err := c.Learn(X, y); err != nil {
+		return err
+	}
+	if m.Classes == nil {
+		classes := make([]string, 0, len(s.Classes))
+		for _, v := range m.Classifier.Classes() {
+			if v != math.Trunc(v) || v < 0 || v >= float64(len(s.Classes)) {
+				return fmt.Errorf("data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(s.Classes))
+			}
+			classes = append(classes, s.Classes[int(v)])
+		}
+		_, m.features = s.X.Dims()
+		m.Classes = classes
+	}
+	m.rows = m.rows.merge(statsOf(s.X))
+	return nil
+}
+
+// quoteAll returns the labels quoted, the first ten of many.
+func quoteAll(labels []string) string {
+	var q []string
+	for _, l := range labels[:min(len(labels), 10)] {
+		q = append(q, quote(l))
+	}
+	if len(labels) > 10 {
+		q = append(q, "…")
+	}
+	return strings.Join(q, ", ")
 }
 
 // Transform returns the rows of X as the Classifier takes them: a copy of

@@ -294,10 +294,20 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	if err := memory.Check(16 * float64(head)); err != nil {
 		return nil, tooLarge(err, "reading the %s of the model besides its classifier:", memory.Bytes(float64(head)))
 	}
-	// Unmarshal skips the classifier, which modelJSON lacks, without
-	// holding it.
+	// The members but the classifier, in an object of their own, which
+	// encoding/json decodes without going through the classifier's text.
+	members, _ := objectMembers(text)
+	rest := []byte{'{'}
+	for _, m := range members {
+		if m.name != "classifier" {
+			if len(rest) > 1 {
+				rest = append(rest, ',')
+			}
+			rest = append(rest, text[m.key:m.end]...)
+		}
+	}
 	var mj modelJSON
-	if err := json.Unmarshal(text, &mj); err != nil {
+	if err := json.Unmarshal(append(rest, '}'), &mj); err != nil {
 		return nil, errorf(perceptron.ErrFormat, "not a model: %s", shortError(err))
 	}
 	if mj.Version != modelVersion {

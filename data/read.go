@@ -614,22 +614,28 @@ type IDX struct {
 // fit in the memory left: 9 bytes a pixel, its value in the Set and its
 // byte, and 9 bytes a label likewise.
 func (f IDX) Read(images, labels io.Reader) (*Set, error) {
+	return f.read(images, labels, "images", "labels")
+}
+
+// read is Read, whose errors name the files images and labels by imName
+// and lbName.
+func (f IDX) read(images, labels io.Reader, imName, lbName string) (*Set, error) {
 	c, err := newClasses(f.Classes)
 	if err != nil {
 		return nil, err
 	}
 	dims, b, err := readIDX(images)
 	if err != nil {
-		return nil, fmt.Errorf("images: %w", err)
+		return nil, fmt.Errorf("%s: %w", imName, err)
 	}
 	if len(dims) < 2 {
-		return nil, fmt.Errorf("images: %d dimensions, want a count of images and at least one more", len(dims))
+		return nil, fmt.Errorf("%s: %d dimensions, want a count of images and at least one more", imName, len(dims))
 	}
 	n, d := dims[0], len(b)/max(dims[0], 1)
 	if n == 0 || d == 0 {
-		return nil, errors.New("images: no images, or images of no pixels")
+		return nil, fmt.Errorf("%s: no images, or images of no pixels", imName)
 	}
-	if err := checkMemory(8*float64(len(b)), "images: holding %d images of %d pixels", n, d); err != nil {
+	if err := checkMemory(8*float64(len(b)), "%s: holding %d images of %d pixels", imName, n, d); err != nil {
 		return nil, err
 	}
 	x := make([]float64, len(b))
@@ -643,11 +649,11 @@ func (f IDX) Read(images, labels io.Reader) (*Set, error) {
 	ldims, lb, err := readIDX(labels)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("labels: %w", err)
+		return nil, fmt.Errorf("%s: %w", lbName, err)
 	case len(ldims) != 1:
-		return nil, fmt.Errorf("labels: %d dimensions, want 1, a label per image", len(ldims))
+		return nil, fmt.Errorf("%s: %d dimensions, want 1, a label per image", lbName, len(ldims))
 	case ldims[0] != n:
-		return nil, fmt.Errorf("labels: %d labels, want %d, one per image", ldims[0], n)
+		return nil, fmt.Errorf("%s: %d labels, want %d, one per image", lbName, ldims[0], n)
 	}
 	var names [256]string
 	for _, b := range lb {
@@ -655,11 +661,11 @@ func (f IDX) Read(images, labels io.Reader) (*Set, error) {
 			names[b] = strconv.Itoa(int(b))
 		}
 		if err := c.add(names[b], 0, 0); err != nil {
-			return nil, fmt.Errorf("labels: %w", err)
+			return nil, fmt.Errorf("%s: %w", lbName, err)
 		}
 	}
 	if set.Classes, set.Y, err = c.finish(); err != nil {
-		return nil, fmt.Errorf("labels: %w", err)
+		return nil, fmt.Errorf("%s: %w", lbName, err)
 	}
 	return set, nil
 }

@@ -97,6 +97,26 @@ func (r *Report) Accuracy() (acc float64, right, total int) {
 	return float64(right) / float64(total), right, total
 }
 
+// Accuracy returns the fraction of the classes pred that are the classes
+// y, as Predict gives them and a Set's Y holds them: of the rows predicted
+// right. It returns 0 if y is empty, as Report's Accuracy does, and panics
+// if y and pred differ in length.
+func Accuracy(y, pred []float64) float64 {
+	if len(y) != len(pred) {
+		panic(fmt.Sprintf("data: Accuracy of %d classes and %d predicted, want as many", len(y), len(pred)))
+	}
+	right := 0
+	for i, c := range pred {
+		if c == y[i] {
+			right++
+		}
+	}
+	if right == 0 {
+		return 0
+	}
+	return float64(right) / float64(len(y))
+}
+
 // Class returns the precision, the recall, the F1 score and the support
 // of class c: the fraction of the rows predicted c that are c, the
 // fraction of the rows of c predicted c, their harmonic mean, and the

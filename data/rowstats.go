@@ -60,6 +60,23 @@ func statsOf(X mat.Matrix) rowStats {
 	return rowStats{Rows: n, NonZeros: nz.moments(), Length: length.moments()}
 }
 
+// merge returns the statistics of the rows of s and of t together, by the
+// formulas of Chan, Golub and LeVeque (1979) for the mean and the sum of
+// squared deviations of two parts.
+func (s rowStats) merge(t rowStats) rowStats {
+	if s.Rows == 0 {
+		return t
+	}
+	n := float64(s.Rows + t.Rows)
+	both := func(a, b moments) moments {
+		na, nb := float64(s.Rows), float64(t.Rows)
+		delta := b.Mean - a.Mean
+		m2 := a.SD*a.SD*na + b.SD*b.SD*nb + delta*delta*na*nb/n
+		return moments{Mean: a.Mean + delta*nb/n, SD: math.Sqrt(m2 / n)}
+	}
+	return rowStats{Rows: s.Rows + t.Rows, NonZeros: both(s.NonZeros, t.NonZeros), Length: both(s.Length, t.Length)}
+}
+
 // welford is Welford's running mean and sum of squared deviations.
 type welford struct {
 	n, mean, m2 float64

@@ -102,6 +102,11 @@ func (s *Set) Subset(rows []int) (*Set, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	return s.subset(rows)
+}
+
+// subset is Subset of a Set that check has checked.
+func (s *Set) subset(rows []int) (*Set, error) {
 	n, d := s.X.Dims()
 	for k, i := range rows {
 		if i < 0 || i >= n {
@@ -154,6 +159,45 @@ func (s *Set) Subset(rows []int) (*Set, error) {
 		for k, i := range rows {
 			sub.Y[k] = s.Y[i]
 		}
+	}
+	return sub, nil
+}
+
+// Rows returns the Set of the rows of s from lo to hi-1, with their
+// labels, if s has labels: the rows of a *mat.Dense and their labels in
+// place, as the Dense's Slice gives them, and other rows and their labels
+// copied into a new *perceptron.CSR or *mat.Dense, as Subset copies them.
+// A Set of sparse rows thus cuts into mini-batches as a Set of dense rows
+// does. It returns an error if lo and hi are not 0 <= lo <= hi <= the rows
+// of s, if X is nil, if Y is not nil and not as long as X has rows, or if
+// a label of the rows lo to hi-1 is not a class: Rows takes the time of
+// those rows alone.
+//
+// Rows holds the rows it copies, and their labels, and checks their memory
+// first, as Subset does.
+func (s *Set) Rows(lo, hi int) (*Set, error) {
+	if s != nil && s.X != nil {
+		if n, _ := s.X.Dims(); lo < 0 || hi < lo || hi > n {
+			return nil, fmt.Errorf("data: rows %d to %d, want a range of the %d rows of X", lo, hi, n)
+		}
+	}
+	// Only the classes of the rows are checked: mini-batches would
+	// otherwise check all the classes for each.
+	if err := s.checkRows(lo, hi); err != nil {
+		return nil, err
+	}
+	_, d := s.X.Dims()
+	dense, ok := s.X.(*mat.Dense)
+	if !ok || lo == hi {
+		rows := make([]int, hi-lo)
+		for k := range rows {
+			rows[k] = lo + k
+		}
+		return s.subset(rows)
+	}
+	sub := &Set{X: dense.Slice(lo, hi, 0, d), Classes: s.Classes, Features: s.Features}
+	if s.Y != nil {
+		sub.Y = s.Y[lo:hi:hi]
 	}
 	return sub, nil
 }

@@ -131,7 +131,7 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 		if err != nil {
 			return nil, err
 		}
-		r.train = accuracy(pred, train.Y)
+		r.train = data.Accuracy(train.Y, pred)
 	}
 	if test != nil {
 		pred, _, err := classify(r.model, test, o.progress, "the test rows", false)
@@ -153,17 +153,6 @@ func scoresOf(K int) int {
 		return K
 	}
 	return 1
-}
-
-// accuracy returns the fraction of the classes pred that are those of y.
-func accuracy(pred, y []float64) float64 {
-	right := 0
-	for i, c := range pred {
-		if c == y[i] {
-			right++
-		}
-	}
-	return float64(right) / float64(max(len(y), 1))
 }
 
 // newReport returns the report of the classes pred predicted for the rows
@@ -195,10 +184,11 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 	}
 	for lo := 0; lo < n; lo += step {
 		hi := min(n, lo+step)
-		X, err := rowRange(ds.X, lo, hi)
+		part, err := ds.Rows(lo, hi)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", ds.name, err)
+			return nil, nil, fmt.Errorf("%s: %s", ds.name, errText(err))
 		}
+		X := part.X
 		c, err := m.Predict(X)
 		if err == nil && keep {
 			var s []float64
@@ -209,9 +199,10 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 			if lo > 0 {
 				// The error again, of the rows from the first on, which
 				// numbers the row as the file does.
-				X, _ = rowRange(ds.X, 0, hi)
-				if _, e := m.Predict(X); e != nil {
-					err = e
+				if part, e := ds.Rows(0, hi); e == nil {
+					if _, e := m.Predict(part.X); e != nil {
+						err = e
+					}
 				}
 			}
 			return nil, nil, ds.rowError(err)
@@ -225,27 +216,6 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 		p.endScoring()
 	}
 	return pred, scores, nil
-}
-
-// rowRange returns rows lo to hi-1 of X: dense rows in place, sparse rows
-// copied.
-func rowRange(X mat.Matrix, lo, hi int) (mat.Matrix, error) {
-	n, c := X.Dims()
-	if lo == 0 && hi == n {
-		return X, nil
-	}
-	if d, ok := X.(*mat.Dense); ok {
-		return d.Slice(lo, hi, 0, c), nil
-	}
-	rows := make([]int, hi-lo)
-	for k := range rows {
-		rows[k] = lo + k
-	}
-	sub, err := (&data.Set{X: X}).Subset(rows)
-	if err != nil {
-		return nil, err
-	}
-	return sub.X, nil
 }
 
 // pipeline returns the steps before the classifier that the flags ask

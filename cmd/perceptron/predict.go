@@ -112,7 +112,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if ds.Y != nil {
-		acc := accuracy(pred, ds.Y)
+		acc := data.Accuracy(ds.Y, pred)
 		right := int(math.Round(acc * float64(len(pred))))
 		fmt.Fprintf(stderr, "Accuracy = %s%% (%d/%d)\n", strconv.FormatFloat(100*acc, 'g', 6, 64), right, len(pred))
 	}

@@ -7,8 +7,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -115,25 +113,15 @@ func readData(path string, spec readSpec) (*dataset, error) {
 	switch format {
 	case "idx":
 		set, name, err = readIDX(path, spec, known)
-	case "csv", "libsvm":
-		var f *os.File
-		if f, err = os.Open(path); err != nil {
-			return nil, err
+	case "csv":
+		label := spec.label
+		if !spec.labels && label != "none" {
+			// The label column is there, and skipped.
+			label = cmp.Or(label, defaultLabel)
 		}
-		defer f.Close()
-		if format == "csv" {
-			label := spec.label
-			if !spec.labels && label != "none" {
-				// The label column is there, and skipped.
-				label = cmp.Or(label, defaultLabel)
-			}
-			set, err = data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}.Read(f)
-		} else {
-			set, err = data.LIBSVM{Cols: spec.width, Classes: known}.Read(f)
-		}
-		if err != nil {
-			err = fmt.Errorf("%s: %v", path, err)
-		}
+		set, err = data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}.ReadFile(path)
+	case "libsvm":
+		set, err = data.LIBSVM{Cols: spec.width, Classes: known}.ReadFile(path)
 	default:
 		return nil, usagef("-format %s: want csv, libsvm or idx", quote(format))
 	}
@@ -164,49 +152,20 @@ func readData(path string, spec readSpec) (*dataset, error) {
 }
 
 // readIDX reads the IDX data set path: IMAGES,LABELS, or the images alone,
-// with the labels of the file that their name tells if spec reads labels.
+// with the labels of the file that their name tells, which training needs.
 func readIDX(path string, spec readSpec, known []string) (*data.Set, string, error) {
-	imPath, lbPath, ok := strings.Cut(path, ",")
-	if !ok && spec.labels {
-		dir, base := filepath.Split(path)
-		if !strings.Contains(base, "images-idx3") {
-			if spec.keepRows {
-				// predict labels images without labels.
-				return readIDXFiles(imPath, "", known)
-			}
-			return nil, path, usagef("%s: name the IDX labels file too, as IMAGES,LABELS", quote(path))
-		}
-		lbPath = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
-		if _, err := os.Stat(lbPath); err != nil && spec.keepRows {
-			return readIDXFiles(imPath, "", known)
-		}
+	f := data.IDX{Classes: known}
+	imPath, lbPath, _ := strings.Cut(path, ",")
+	training := spec.labels && !spec.keepRows
+	if training && lbPath == "" && f.LabelsFile(imPath) == "" {
+		return nil, path, usagef("%s: name the IDX labels file too, as IMAGES,LABELS", quote(path))
 	}
-	if !spec.labels {
-		lbPath = ""
-	}
-	return readIDXFiles(imPath, lbPath, known)
-}
-
-// readIDXFiles reads the IDX images at imPath, with the labels at lbPath
-// unless it is empty.
-func readIDXFiles(imPath, lbPath string, known []string) (*data.Set, string, error) {
-	im, err := os.Open(imPath)
-	if err != nil {
+	set, err := f.ReadFile(imPath, lbPath)
+	switch {
+	case err != nil:
 		return nil, imPath, err
-	}
-	defer im.Close()
-	var lb io.Reader
-	if lbPath != "" {
-		f, err := os.Open(lbPath)
-		if err != nil {
-			return nil, imPath, err
-		}
-		defer f.Close()
-		lb = f
-	}
-	set, err := data.IDX{Classes: known}.Read(im, lb)
-	if err != nil {
-		return nil, imPath, fmt.Errorf("%s: %v", strings.TrimSuffix(imPath+","+lbPath, ","), err)
+	case training && set.Y == nil:
+		return nil, imPath, fmt.Errorf("%s: no file of labels %s beside the images: name it, as IMAGES,LABELS", imPath, f.LabelsFile(imPath))
 	}
 	return set, imPath, nil
 }
@@ -214,10 +173,9 @@ func readIDXFiles(imPath, lbPath string, known []string) (*data.Set, string, err
 // inputFiles returns the files that readData reads for path.
 func inputFiles(path string, spec readSpec) []string {
 	if format, err := formatOf(path, spec); err == nil && format == "idx" {
-		im, lb, ok := strings.Cut(path, ",")
-		if !ok && strings.Contains(filepath.Base(path), "images-idx3") {
-			dir, base := filepath.Split(path)
-			lb = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+		im, lb, _ := strings.Cut(path, ",")
+		if lb == "" {
+			lb = data.IDX{}.LabelsFile(im)
 		}
 		if lb != "" {
 			return []string{im, lb}
