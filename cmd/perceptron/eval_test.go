@@ -203,7 +203,9 @@ func TestWidthRule(t *testing.T) {
 
 // Output: predict's scores have a header naming their columns; eval
 // prints a classification report and a confusion matrix with the names
-// of the classes, in 100 columns at 35 classes.
+// of the classes, in 100 columns at 35 classes; of few classes, the
+// matrix is headed by their names, as the labels give them, never
+// renumbered.
 func TestReportsAndHeaders(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(9, 9))
@@ -228,6 +230,11 @@ func TestReportsAndHeaders(t *testing.T) {
 		if utf8.RuneCountInString(l) > 100 {
 			t.Errorf("a line of %d columns: %q", utf8.RuneCountInString(l), l)
 		}
+	}
+	digits := writeFile(t, dir, "d.svm", []byte("0 1:1\n1 2:1\n2 3:1\n0 1:2\n1 2:2\n2 3:2\n"))
+	_, out, _ = runCmd("eval", "-classifier", "perceptron", digits, digits)
+	if want := "confusion matrix of the test rows:\n   0  1  2  (predicted)\n0  2  0  0\n1  0  2  0\n2  0  0  2\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("the matrix of the digits is not\n%s\nin\n%s", want, out)
 	}
 	model := filepath.Join(dir, "m.json")
 	if code, _, errs := runCmd("train", "-header", "-label", "class", "-o", model, file); code != 0 {
