@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,7 +102,9 @@ func (c *classNames) labelOf(s string) string {
 // name alone, the name of the label that is the number of the line from
 // 0, as a list of Fashion-MNIST's classes has them; blank lines and lines
 // that start with # are skipped. It returns an error naming the line of a
-// name that is not valid or named twice, or of a label named twice.
+// name that is not valid or named twice, of a label named twice, or, a
+// usage error, of three fields or more apart by commas, semicolons or
+// tabs, which is a row of data, not a name.
 // Labels that are the same number written otherwise, as 1 and 1.0, are
 // refused by the reader that reads the data with them.
 func readClassNames(r io.Reader) (*classNames, error) {
@@ -114,6 +117,11 @@ func readClassNames(r io.Reader) (*classNames, error) {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
+		}
+		for _, sep := range []string{",", ";", "\t"} {
+			if n := strings.Count(text, sep) + 1; n >= 3 {
+				return nil, usagef("line %d, %s, holds %d fields apart by %s, as a row of data does, not a name: -classes names the classes of numbered labels", line, quote(text), n, quote(sep))
+			}
 		}
 		f := strings.Fields(text)
 		_, err := strconv.Atoi(f[0])
@@ -186,6 +194,9 @@ func (ds *dataset) nameClasses(spec readSpec) error {
 		for _, l := range ds.Classes {
 			name, ok := spec.names.nameOf(l)
 			if !ok {
+				if _, err := strconv.ParseFloat(l, 64); err != nil {
+					return usagef("-classes %s names numbered labels, and %s has the label %s, which is no number", spec.names.file, ds.name, quote(l))
+				}
 				return fmt.Errorf("%s: the label %s is no class of %s", ds.name, quote(l), spec.names.file)
 			}
 			names = append(names, name)
@@ -197,7 +208,50 @@ func (ds *dataset) nameClasses(spec readSpec) error {
 	if len(ds.Classes) < 2 {
 		return fmt.Errorf("%s: every row has the label %s: want two classes or more", ds.name, quote(ds.Classes[0]))
 	}
+	if !spec.manyClasses {
+		return ds.classLike(spec)
+	}
 	return nil
+}
+
+// classLike returns an error if the labels of ds, more than 10, look like
+// the values of a feature, not classes: if more than half the rows have a
+// label that no other row has, or if the labels are numbers not all whole,
+// as when the label column is not where -label says.
+func (ds *dataset) classLike(spec readSpec) error {
+	count := make([]int, len(ds.Classes))
+	for _, c := range ds.Y {
+		count[int(c)]++
+	}
+	alone := 0
+	for _, n := range count {
+		if n == 1 {
+			alone++
+		}
+	}
+	fraction := ""
+	for _, l := range ds.Classes {
+		if v, err := strconv.ParseFloat(l, 64); err == nil && v != math.Trunc(v) {
+			fraction = l
+			break
+		}
+	}
+	var why string
+	switch {
+	case len(ds.Classes) <= 10:
+		return nil
+	case 2*alone > len(ds.Y):
+		why = fmt.Sprintf("%d of its %s have a label of their own", alone, plural(len(ds.Y), "row"))
+	case fraction != "":
+		why = fmt.Sprintf("its %d labels are numbers, not all whole, as %s", len(ds.Classes), quote(fraction))
+	default:
+		return nil
+	}
+	fix := "if they are classes, give -many-classes"
+	if ds.format == "csv" {
+		fix = fmt.Sprintf("the label column is %s (%s): name another with -label, and give -header if line 1 names the columns; %s", quote(spec.label), spec.labelFlag, fix)
+	}
+	return fmt.Errorf("%s: the labels look like the values of a feature, not classes: %s; %s", ds.name, why, fix)
 }
 
 // keepPicked keeps the rows of the two classes that -pos and -neg picked,

@@ -21,6 +21,7 @@ import (
 type job struct {
 	format      string
 	header      bool
+	manyClasses bool
 	delimiter   string
 	label       string
 	classesFile string
@@ -92,6 +93,7 @@ func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
 		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM and IDX: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name a line, the first that of label 0")
 		fs.StringVar(&j.pos, "pos", "", "with -neg, make a binary problem: the label of class +1 (or its -classes name); the rows of labels neither -pos nor -neg are left out")
 		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (or its -classes name)")
+		fs.BoolVar(&j.manyClasses, "many-classes", false, "take the labels as classes even if they look like the values of a feature: most rows of a label of their own, or more than 10 numbers that are not all whole")
 	}
 }
 
@@ -152,7 +154,7 @@ func (j *job) spec(training bool) (readSpec, error) {
 	if len(comma) != 1 || comma[0] == '"' || comma[0] == '\n' || comma[0] == '\r' {
 		return readSpec{}, usagef("-delimiter %s: want one character, not a quote or an end of line", quote(j.delimiter))
 	}
-	s := readSpec{format: j.format, header: j.header, comma: comma[0], label: j.label, labelFlag: "-label", labels: true}
+	s := readSpec{format: j.format, header: j.header, comma: comma[0], label: j.label, labelFlag: "-label", labels: true, manyClasses: j.manyClasses}
 	if !training {
 		return s, nil
 	}
@@ -184,7 +186,7 @@ func (j *job) readNames(spec *readSpec) error {
 	defer f.Close()
 	names, err := readClassNames(f)
 	if err != nil {
-		return fmt.Errorf("-classes %s: %v", j.classesFile, err)
+		return fmt.Errorf("-classes %s: %w", j.classesFile, err)
 	}
 	names.file = j.classesFile
 	spec.names = names

@@ -70,6 +70,10 @@ type readSpec struct {
 	// names, of -pos and -neg.
 	names    *classNames
 	pos, neg string
+
+	// manyClasses takes the labels of training rows as classes even if
+	// they look like the values of a feature.
+	manyClasses bool
 }
 
 // formatOf returns the format of the data file at path: spec's, or the one
