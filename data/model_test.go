@@ -434,3 +434,56 @@ func TestCheckRows(t *testing.T) {
 		t.Error("the loaded model has no statistics")
 	}
 }
+
+// NewIDF weighs each column by ln((1+n)/(1+df)) + 1, as scikit-learn's
+// TfidfTransformer does, counted here column by column: Transform
+// multiplies a value by the weight of its column, up to the rounding of
+// dividing by its inverse, and keeps the zeros of sparse rows.
+func TestNewIDF(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 12))
+	dense, sparse := modelData(rnd, 100, 6, 2)
+	X := dense.X.(*mat.Dense)
+	X.Set(0, 5, 0)
+	for i := 1; i < 100; i++ {
+		X.Set(i, 5, float64(i%2)) // a column of half its rows
+	}
+	sparse.X = sparseOf(X)
+	for _, set := range []*data.Set{dense, sparse} {
+		s, err := data.NewIDF(set.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Mean != nil || len(s.Scale) != 6 {
+			t.Fatalf("Mean %v, %d scales", s.Mean, len(s.Scale))
+		}
+		for j := range 6 {
+			df := 0.0
+			for _, v := range mat.Col(nil, j, X) {
+				if v != 0 {
+					df++
+				}
+			}
+			idf := math.Log(101/(1+df)) + 1
+			if math.Abs(1/s.Scale[j]-idf) > 1e-15*idf {
+				t.Errorf("column %d: weight %v, want %v", j, 1/s.Scale[j], idf)
+			}
+		}
+		Z, err := s.Transform(set.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 100 {
+			for j := range 6 {
+				if want := X.At(i, j) / s.Scale[j]; Z.At(i, j) != want {
+					t.Fatalf("row %d, column %d: %v, want %v", i, j, Z.At(i, j), want)
+				}
+			}
+		}
+		if z, ok := Z.(*perceptron.CSR); ok && z.NNZ() != set.X.(*perceptron.CSR).NNZ() {
+			t.Errorf("%d non-zeros of %d", z.NNZ(), set.X.(*perceptron.CSR).NNZ())
+		}
+	}
+	if _, err := data.NewIDF(mat.NewDense(1, 2, nil).Slice(0, 0, 0, 2)); err == nil {
+		t.Error("NewIDF of no rows")
+	}
+}

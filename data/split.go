@@ -298,6 +298,51 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 	return s, nil
 }
 
+// NewIDF returns the Scaler that weighs each column of X by its inverse
+// document frequency, as scikit-learn's TfidfTransformer does by default:
+// idf = ln((1+n)/(1+df)) + 1, where n is the number of rows of X and df
+// the number of rows in which the column is not zero, so that a column of
+// few rows weighs more than one of many. The Scaler has no Mean, and its
+// Scale is 1/idf, by which Transform divides: it keeps the zeros of sparse
+// rows. NewIDF returns an error if X is nil or has no rows.
+//
+// NewIDF holds 8 bytes a column, which the Scaler keeps, and checks them
+// first.
+func NewIDF(X mat.Matrix) (*Scaler, error) {
+	if X == nil {
+		return nil, errors.New("data: no rows to weigh by: X is nil")
+	}
+	n, d := X.Dims()
+	if n == 0 {
+		return nil, errors.New("data: no rows to weigh by")
+	}
+	if err := checkMemory(8*float64(d), "data: weighing %d columns", d); err != nil {
+		return nil, err
+	}
+	df := make([]float64, d)
+	if m, ok := X.(mat.RowNonZeroDoer); ok && !isDense(X) {
+		for i := range n {
+			m.DoRowNonZero(i, func(_, j int, v float64) {
+				if v != 0 {
+					df[j]++
+				}
+			})
+		}
+	} else {
+		for i := range n {
+			for j, v := range rowOf(X, i) {
+				if v != 0 {
+					df[j]++
+				}
+			}
+		}
+	}
+	for j, f := range df {
+		df[j] = 1 / (math.Log((1+float64(n))/(1+f)) + 1)
+	}
+	return &Scaler{Scale: df}, nil
+}
+
 // Transform returns the rows of X standardised: a new *mat.Dense of dense
 // X, or a new *perceptron.CSR of sparse X, which only a Scaler without
 // Mean takes. It returns an error if s is not a Scaler that NewScaler could

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -69,8 +70,8 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	test := &dataset{name: ds.name, Set: tes, classes: ds.classes, part: " among the test rows of the split"}
 	n, d := ds.X.Dims()
 	ntr, _ := train.X.Dims()
-	how := "standardised on the training rows"
-	if !j.standardize.of(ds.X) {
+	how := strings.TrimPrefix(j.describeSteps(ds.X), ", ")
+	if how == "" {
 		how = "as they are"
 	}
 	intro := fmt.Sprintf("Wisconsin breast cancer data (embedded): %d rows of %d features; +1 is malignant, -1 is benign.\n"+

@@ -135,13 +135,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 			plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
 	}
 	n, d := train.X.Dims()
-	how := ""
-	switch {
-	case j.standardize.of(train.X) && isSparse(train.X):
-		how = ", scaled on the training rows, not centred, as the rows are sparse"
-	case j.standardize.of(train.X):
-		how = ", standardised on the training rows"
-	}
+	how := j.describeSteps(train.X)
 	intro += fmt.Sprintf("\n%s%s\n%s\nstopping %s\n", plural(d, "feature"), how, train.classes.describe(), j.opts.describeStop(n))
 	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
 	return j.evaluate(names, train, test, spec.label, pf, intro+note, true, stdout, stderr)

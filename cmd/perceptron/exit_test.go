@@ -48,7 +48,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"train", "-o", filepath.Join(dir, "nodir", "m.json"), good}, 1, "no such file or directory"},
 		{[]string{"train", "-o", "/proc/m.json", good}, 1, "writing /proc/m.json"},
 		{[]string{"train", "-o", model, tab}, 1, "line 2"},
-		{[]string{"train", "-standardize=false", "-rate", "1e300", "-o", model, overflow}, 1, "training perceptron"},
+		{[]string{"train", "-standardize=false", "-rate", "1e300", "-o", model, overflow}, 1, "training averaged"},
 		{[]string{"predict", "-model", good, good}, 1, "not a model"},
 	} {
 		code, out, errs := runCmd(c.args...)

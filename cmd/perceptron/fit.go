@@ -229,13 +229,16 @@ func (j *job) pipeline(train *dataset, label string) (*data.Model, error) {
 	if !slices.Equal(train.classes.names, train.classes.labels) {
 		pipe.Names = train.classes.names
 	}
-	if !j.standardize.of(train.X) {
-		return pipe, nil
+	pipe.Normalize = j.normalizes(train.X)
+	var err error
+	switch {
+	case j.standardizes(train.X):
+		pipe.Scaler, err = data.NewScaler(train.X)
+	case j.weighs(train.X):
+		pipe.Scaler, err = data.NewIDF(train.X)
 	}
-	sc, err := data.NewScaler(train.X)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", train.name, errText(err))
 	}
-	pipe.Scaler = sc
 	return pipe, nil
 }

@@ -31,7 +31,9 @@ type job struct {
 	out         string
 	split       float64
 	splitSeed   uint64
-	standardize scaling
+	standardize switchFlag
+	idf         switchFlag
+	normalize   switchFlag
 	plot        string
 	progress    bool
 	model       string
@@ -40,18 +42,18 @@ type job struct {
 
 func newJob() *job { return &job{opts: newOptions()} }
 
-// scaling is the value of -standardize, which may be unset: then dense
-// rows are standardised, and sparse ones are not.
-type scaling struct{ set, on bool }
+// switchFlag is the value of a flag of true or false that may be unset,
+// whose default then depends on the rows: -standardize and -normalize.
+type switchFlag struct{ set, on bool }
 
-func (s *scaling) String() string {
+func (s *switchFlag) String() string {
 	if s == nil || !s.set {
 		return ""
 	}
 	return strconv.FormatBool(s.on)
 }
 
-func (s *scaling) Set(v string) error {
+func (s *switchFlag) Set(v string) error {
 	on, err := strconv.ParseBool(v)
 	if err != nil {
 		return fmt.Errorf("%s is not true or false", quote(v))
@@ -60,15 +62,33 @@ func (s *scaling) Set(v string) error {
 	return nil
 }
 
-func (s *scaling) IsBoolFlag() bool { return true }
+func (s *switchFlag) IsBoolFlag() bool { return true }
 
-// of reports whether the training rows X are to be standardised.
-func (s scaling) of(X mat.Matrix) bool {
+// or returns the value of the flag, or def if it is unset.
+func (s switchFlag) or(def bool) bool {
 	if s.set {
 		return s.on
 	}
-	return !isSparse(X)
+	return def
 }
+
+// standardizes reports whether the training rows X are to be
+// standardised: by default dense rows are, unless -idf weighs them, and
+// sparse ones are not.
+func (j *job) standardizes(X mat.Matrix) bool {
+	return j.standardize.or(!isSparse(X) && !j.idf.on)
+}
+
+// weighs reports whether the columns of the rows X are to be weighed by
+// their inverse document frequency: by default sparse rows are, unless
+// -standardize scales them, as scikit-learn's TfidfTransformer weighs
+// them, and dense ones are not.
+func (j *job) weighs(X mat.Matrix) bool { return j.idf.or(isSparse(X) && !j.standardize.on) }
+
+// normalizes reports whether each row is to be scaled to unit length: by
+// default sparse rows are, as scikit-learn's TfidfTransformer scales them,
+// and dense ones are not.
+func (j *job) normalizes(X mat.Matrix) bool { return j.normalize.or(isSparse(X)) }
 
 func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("perceptron "+name, flag.ContinueOnError)
@@ -101,7 +121,11 @@ func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
 func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 	j.opts.addFlags(fs)
 	fs.Var(&j.standardize, "standardize", "standardise the features on the training rows: dense rows to mean 0 and deviation 1, sparse rows to deviation 1 without centring them, which would fill them "+
-		"(default: true for dense rows, CSV and IDX; false for sparse rows, LIBSVM, as LIBLINEAR leaves them)")
+		"(default: true for dense rows, CSV and IDX; false for sparse rows, LIBSVM)")
+	fs.Var(&j.idf, "idf", "weigh each feature by its inverse document frequency on the training rows, ln((1+rows)/(1+rows where it is not 0)) + 1, as scikit-learn's TfidfTransformer does; not with -standardize "+
+		"(default: true for sparse rows, LIBSVM, unless -standardize; false for dense rows, CSV and IDX)")
+	fs.Var(&j.normalize, "normalize", "scale each row to unit length, after -standardize or -idf, as scikit-learn's TfidfTransformer and Normalizer do "+
+		"(default: true for sparse rows, LIBSVM; false for dense rows, CSV and IDX)")
 	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
 	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr, with the stopping rule and the epoch limit (default: when stderr is a terminal)")
 }
@@ -264,6 +288,9 @@ func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error)
 		return nil, "", err
 	}
 	if err := j.opts.checkValues(fs); err != nil {
+		return nil, "", err
+	}
+	if err := j.checkSteps(); err != nil {
 		return nil, "", err
 	}
 	if !(j.split > 0 && j.split < 1) {

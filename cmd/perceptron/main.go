@@ -109,8 +109,14 @@ numbered labels. -pos and -neg make a binary problem of two labels, +1 and -1, a
 out the rows of the others.
 
 Features: dense rows (CSV, IDX) are standardised to mean 0 and deviation 1 on the
-training rows; sparse rows (LIBSVM) are left as they are, as LIBLINEAR leaves them, and
--standardize scales them to deviation 1 without centring them, which would fill them.
+training rows. Sparse rows (LIBSVM), as text gives them, have each feature weighed by
+its inverse document frequency on the training rows, and then each row scaled to unit
+length, as scikit-learn's TfidfTransformer does; -standardize scales them to deviation
+1 instead, without centring them, which would fill them. -idf, -standardize and
+-normalize turn each step on or off.
+
+Training visits the rows in a fresh random order each epoch, drawn from -seed, as
+scikit-learn and LIBLINEAR do; -shuffle=false visits them in the order of the file.
 
 Widths: the features of a model are those of its training rows. A LIBSVM value at an
 index beyond them is ignored, and counted on stderr, as liblinear-predict does; a CSV or

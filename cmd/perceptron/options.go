@@ -57,15 +57,15 @@ const (
 
 // newOptions returns the options of the default flags.
 func newOptions() options {
-	return options{kernel: defaultKernel, prediction: predictions[defaultPrediction], tol: defaultTol, noChange: defaultNoChange}
+	return options{kernel: defaultKernel, prediction: predictions[defaultPrediction], tol: defaultTol, noChange: defaultNoChange, shuffle: true}
 }
 
 // addFlags defines the settings flags on fs.
 func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.epochs, "epochs", 0, "the most passes over the training rows; 0 means "+strconv.Itoa(defaultEpochs))
 	fs.Float64Var(&o.rate, "rate", 0, "learning rate; 0 means 1")
-	fs.BoolVar(&o.shuffle, "shuffle", false, "visit the training rows in a fresh random order each epoch, drawn from -seed")
-	fs.Uint64Var(&o.seed, "seed", 1, "the seed of -shuffle, whose source also draws the rows that -validation holds out and the removals of -budget (without -shuffle the library draws those from a fixed seed); eval's -split-seed seeds its split")
+	fs.BoolVar(&o.shuffle, "shuffle", true, "visit the training rows in a fresh random order each epoch, drawn from -seed, as scikit-learn and LIBLINEAR do; -shuffle=false visits them in the order of the file")
+	fs.Uint64Var(&o.seed, "seed", 1, "the seed of the order of -shuffle, whose source also draws the rows that -validation holds out and the removals of -budget (with -shuffle=false the library draws those from a fixed seed); eval's -split-seed seeds its split")
 	fs.BoolVar(&o.noBias, "no-bias", false, "train without a bias: a hyperplane through the origin")
 	fs.BoolVar(&o.noStop, "no-stop", false, "stop only at an epoch without a mistake or at -epochs, not early by -tol and -no-change")
 	fs.Float64Var(&o.tol, "tol", defaultTol, "stop early once -no-change epochs in a row have not improved on the best epoch before them by `TOL`: "+

@@ -47,7 +47,7 @@ func TestNonFiniteIsError(t *testing.T) {
 	// Training rows of values so large that the scores of the training
 	// rows overflow.
 	huge := writeFile(t, dir, "h.csv", []byte("1e308,1e308,1\n-1e308,-1e308,-1\n1e308,1e308,-1\n-1e308,-1e308,1\n"))
-	if code, out, errs := runCmd("train", "-standardize=false", "-o", filepath.Join(dir, "m.json"), huge); code != 1 || out != "" || !strings.Contains(errs, "h.csv: row 1: the model's score is") {
+	if code, out, errs := runCmd("train", "-classifier", "perceptron", "-standardize=false", "-shuffle=false", "-o", filepath.Join(dir, "m.json"), huge); code != 1 || out != "" || !strings.Contains(errs, "h.csv: row 1: the model's score is") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	// A model of the library with weights 1 and 1 scores 1.5e308 twice

@@ -10,6 +10,8 @@ import (
 	"io"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -44,9 +46,9 @@ Flags:
 
 func train(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
-	j.classifier = "perceptron"
+	j.classifier = defaultClassifier
 	fs := newFlagSet("train")
-	fs.StringVar(&j.classifier, "classifier", "perceptron", "the classifier: "+classifierNames())
+	fs.StringVar(&j.classifier, "classifier", defaultClassifier, "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
@@ -61,6 +63,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := j.opts.checkValues(fs); err != nil {
+		return err
+	}
+	if err := j.checkSteps(); err != nil {
 		return err
 	}
 	if len(files) != 1 {
@@ -120,7 +125,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, steps(pipe), ds.classes.describe(), j.opts.describeStop(n))
+	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, j.describeSteps(ds.X), ds.classes.describe(), j.opts.describeStop(n))
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -154,13 +159,52 @@ func leftOut(ds *dataset) string {
 	return fmt.Sprintf(" (%s of other labels left out)", plural(ds.left, "row"))
 }
 
-// steps describes the steps of m before its classifier.
+// steps describes the steps of the model m, loaded, before its
+// classifier.
 func steps(m *data.Model) string {
+	scaled := ""
 	switch {
-	case m.Scaler == nil:
-		return ""
-	case m.Scaler.Mean == nil:
-		return ", scaled, not centred, as the rows are sparse"
+	case m.Scaler != nil && m.Scaler.Mean != nil:
+		scaled = "standardised"
+	case m.Scaler != nil:
+		scaled = "each feature weighed"
 	}
-	return ", standardised"
+	return describeSteps(scaled, m.Normalize)
+}
+
+// describeSteps describes the steps of the flags before a classifier of
+// the rows X.
+func (j *job) describeSteps(X mat.Matrix) string {
+	scaled := ""
+	switch {
+	case j.standardizes(X) && isSparse(X):
+		scaled = "scaled on the training rows, not centred, as the rows are sparse"
+	case j.standardizes(X):
+		scaled = "standardised on the training rows"
+	case j.weighs(X):
+		scaled = "each feature weighed by its inverse document frequency on the training rows"
+	}
+	return describeSteps(scaled, j.normalizes(X))
+}
+
+// describeSteps describes the steps before a classifier: how the features
+// are scaled, if they are, and whether each row is scaled to unit length.
+func describeSteps(scaled string, normalized bool) string {
+	s := ""
+	if scaled != "" {
+		s = ", " + scaled
+	}
+	if normalized {
+		s += ", each row scaled to unit length"
+	}
+	return s
+}
+
+// checkSteps returns a usage error if the flags of the steps before the
+// classifier contradict each other.
+func (j *job) checkSteps() error {
+	if j.idf.on && j.standardize.on {
+		return usagef("-idf and -standardize both scale the features: give one")
+	}
+	return nil
 }

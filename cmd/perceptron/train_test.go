@@ -138,13 +138,13 @@ func TestProgressShowsRule(t *testing.T) {
 		flags []string
 		want  string
 	}{
-		{nil, "perceptron: training on 40 rows, stopping at most 1000 epochs, or after 5 epochs whose training loss has not fallen by 0.001 × 40 rows"},
-		{[]string{"-epochs", "7", "-no-stop"}, "perceptron: training on 40 rows, stopping at most 7 epochs, or at an epoch without a mistake"},
+		{nil, "averaged: training on 40 rows, stopping at most 1000 epochs, or after 5 epochs whose training loss has not fallen by 0.001 × 40 rows"},
+		{[]string{"-epochs", "7", "-no-stop"}, "averaged: training on 40 rows, stopping at most 7 epochs, or at an epoch without a mistake"},
 		{[]string{"-validation", "0.25", "-no-change", "2"}, "stopping at most 1000 epochs, or after 2 epochs whose accuracy on a held-out 0.25 of the rows has not risen by 0.001"},
 	} {
 		args := append(append([]string{"train", "-progress", "-o", filepath.Join(dir, "m.json")}, c.flags...), file)
 		code, _, errs := runCmd(args...)
-		if code != 0 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "perceptron: done: ") {
+		if code != 0 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "averaged: done: ") {
 			t.Errorf("%q: exit %d, stderr\n%s\nwant %q", c.flags, code, errs, c.want)
 		}
 	}
