@@ -36,28 +36,13 @@ func Split(s *Set, test float64, seed uint64) (train, tests *Set, err error) {
 		return nil, nil, errors.New("data: a split is by the classes, and the set has no labels")
 	}
 	n, k := len(s.Y), len(s.Classes)
-	if err := checkMemory(9*float64(n)+16*float64(k+1), "data: splitting %d rows of %d classes", n, k); err != nil {
+	byClass, start, err := s.classOrder("splitting", seed, 0x73706c6974) // "split"
+	if err != nil {
 		return nil, nil, err
 	}
-	// The rows of each class, in order, one class after the other.
-	start := make([]int, k+1)
-	for _, y := range s.Y {
-		start[int(y)+1]++
-	}
-	for c := range k {
-		start[c+1] += start[c]
-	}
-	next := slices.Clone(start[:k])
-	byClass := make([]int, n)
-	for i, y := range s.Y {
-		byClass[next[int(y)]] = i
-		next[int(y)]++
-	}
-	rnd := rand.New(rand.NewPCG(seed, 0x73706c6974)) // "split"
 	isTest := make([]bool, n)
 	for c := range k {
 		rows := byClass[start[c]:start[c+1]]
-		rnd.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
 		for _, i := range rows[:int(math.Round(test*float64(len(rows))))] {
 			isTest[i] = true
 		}
@@ -86,6 +71,99 @@ func Split(s *Set, test float64, seed uint64) (train, tests *Set, err error) {
 		return nil, nil, err
 	}
 	return train, tests, nil
+}
+
+// Fold returns the i-th of the k folds of the rows of s, counted from 0,
+// for k-fold cross-validation: the rows of fold i as the test set, and the
+// rows of the other folds as the training set, each in the order of s. The
+// folds are stratified, as scikit-learn's StratifiedKFold makes them: the
+// rows of each class, in an order drawn at random with a source of the
+// seed, are dealt to the folds in turn, so that each fold holds a k-th of
+// each class, to a row. The same seed gives the same folds, whatever i.
+// Fold returns an error if k is not from 2 to the number of rows, if i is
+// not from 0 to k-1, if s has no labels, or if s is not a Set that Subset
+// takes.
+//
+// Fold holds the two sets, a copy of the rows of s, and 9 bytes a row and
+// 16 a class besides while it draws them.
+func Fold(s *Set, k, i int, seed uint64) (train, test *Set, err error) {
+	if err := s.check(); err != nil {
+		return nil, nil, err
+	}
+	if s.Y == nil {
+		return nil, nil, errors.New("data: folds are by the classes, and the set has no labels")
+	}
+	n := len(s.Y)
+	switch {
+	case k < 2 || k > n:
+		return nil, nil, fmt.Errorf("data: %d folds of %d rows, want from 2 to %d", k, n, n)
+	case i < 0 || i >= k:
+		return nil, nil, fmt.Errorf("data: fold %d of %d, want one from 0 to %d", i, k, k-1)
+	}
+	byClass, _, err := s.classOrder("folding", seed, 0x666f6c64) // "fold"
+	if err != nil {
+		return nil, nil, err
+	}
+	// Each class's rows dealt in turn, the first fold of a class following
+	// the last of the class before, so that the folds differ by a row at
+	// most. byClass holds the training rows, then the test rows, as in
+	// Split.
+	isTest := make([]bool, n)
+	next := 0
+	for _, r := range byClass {
+		isTest[r] = next == i
+		next = (next + 1) % k
+	}
+	out, in := byClass[:0], n
+	for r := range n {
+		if !isTest[r] {
+			out = append(out, r)
+		}
+	}
+	for r := n - 1; r >= 0; r-- {
+		if isTest[r] {
+			in--
+			byClass[in] = r
+		}
+	}
+	if train, err = s.subset(out); err != nil {
+		return nil, nil, err
+	}
+	if test, err = s.subset(byClass[in:]); err != nil {
+		return nil, nil, err
+	}
+	return train, test, nil
+}
+
+// classOrder returns the rows of s, which has labels, class by class, each
+// class's rows in an order drawn at random with a source of the seed and
+// of stream, and where each class starts among them, and where they all
+// end. It checks the memory of 9 bytes a row and 16 a class first, for
+// what, which it names in its error.
+func (s *Set) classOrder(what string, seed, stream uint64) (byClass, start []int, err error) {
+	n, k := len(s.Y), len(s.Classes)
+	if err := checkMemory(9*float64(n)+16*float64(k+1), "data: %s %d rows of %d classes", what, n, k); err != nil {
+		return nil, nil, err
+	}
+	start = make([]int, k+1)
+	for _, y := range s.Y {
+		start[int(y)+1]++
+	}
+	for c := range k {
+		start[c+1] += start[c]
+	}
+	next := slices.Clone(start[:k])
+	byClass = make([]int, n)
+	for i, y := range s.Y {
+		byClass[next[int(y)]] = i
+		next[int(y)]++
+	}
+	rnd := rand.New(rand.NewPCG(seed, stream))
+	for c := range k {
+		rows := byClass[start[c]:start[c+1]]
+		rnd.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
+	}
+	return byClass, start, nil
 }
 
 // Subset returns a Set of copies of the rows of s at the indices rows, in

@@ -51,12 +51,30 @@ func classifierNames() string {
 	for _, c := range classifiers {
 		names = append(names, c.name)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, ", ") + ", or " + ovr + "NAME of one of them"
 }
 
+// ovr is the prefix of a classifier that learns each class against the
+// rest with the classifier it names, as perceptron.OneVsRest does:
+// ovr:averaged.
+const ovr = "ovr:"
+
 // newModel returns the classifier called name built with o, or false if no
-// classifier has that name.
+// classifier has that name: one of classifiers, or ovr: and one of them.
 func newModel(name string, o *options) (perceptron.Scorer, bool) {
+	if inner, ok := strings.CutPrefix(name, ovr); ok {
+		// OneVsRest fits its classifiers on goroutines of their own, which
+		// the progress, told of every update, cannot follow.
+		each := *o
+		each.progress = nil
+		if _, ok := newModel(inner, &each); !ok || strings.HasPrefix(inner, ovr) {
+			return nil, false
+		}
+		return &perceptron.OneVsRest{Labels: o.labels, New: func() perceptron.Scorer {
+			m, _ := newModel(inner, &each)
+			return m
+		}}, true
+	}
 	for _, c := range classifiers {
 		if c.name == name {
 			return c.make(o), true
@@ -64,6 +82,10 @@ func newModel(name string, o *options) (perceptron.Scorer, bool) {
 	}
 	return nil, false
 }
+
+// baseName returns the name of the classifier that the classifier called
+// name fits: name, without ovr:.
+func baseName(name string) string { return strings.TrimPrefix(name, ovr) }
 
 // defaultEpochs is the most epochs of a classifier whose Epochs is zero,
 // as the library documents it.
@@ -119,6 +141,8 @@ func (o *options) onUpdate() func(perceptron.Update) {
 func modelEpochs(m perceptron.Scorer) int {
 	e := 0
 	switch m := m.(type) {
+	case *perceptron.OneVsRest:
+		return modelEpochs(m.Models()[0])
 	case *perceptron.Perceptron:
 		e = m.Epochs
 	case *perceptron.Pocket:
@@ -137,16 +161,39 @@ func modelEpochs(m perceptron.Scorer) int {
 }
 
 // statsOf returns the Stats of the training run of m, or none if it does
-// not tell them.
+// not tell them; of a OneVsRest, those of its classifiers together: the
+// most epochs, the mistakes of all, converged if all did.
 func statsOf(m perceptron.Scorer) perceptron.Stats {
-	if s, ok := m.(interface{ Stats() perceptron.Stats }); ok {
-		return s.Stats()
+	switch m := m.(type) {
+	case interface{ Stats() perceptron.Stats }:
+		return m.Stats()
+	case *perceptron.OneVsRest:
+		if m.Models() == nil {
+			return perceptron.Stats{}
+		}
+		all := perceptron.Stats{Converged: true}
+		for _, c := range m.Models() {
+			st := statsOf(c)
+			all.Epochs = max(all.Epochs, st.Epochs)
+			all.Mistakes += st.Mistakes
+			all.Converged = all.Converged && st.Converged
+			for e, n := range st.EpochMistakes {
+				if e == len(all.EpochMistakes) {
+					all.EpochMistakes = append(all.EpochMistakes, 0)
+				}
+				all.EpochMistakes[e] += n
+			}
+		}
+		return all
 	}
 	return perceptron.Stats{}
 }
 
 // typeName returns the name of the classifier m as -classifier names it:
-// its type's, in lower case.
+// its type's, in lower case, or ovr: and that of its classifiers.
 func typeName(m perceptron.Scorer) string {
+	if o, ok := m.(*perceptron.OneVsRest); ok && len(o.Models()) > 0 {
+		return ovr + typeName(o.Models()[0])
+	}
 	return strings.ToLower(reflect.TypeOf(m).Elem().Name())
 }

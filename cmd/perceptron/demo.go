@@ -44,10 +44,12 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&j.split, "split", 0.25, "the fraction of the rows of each class to test on")
 	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "the seed of the split (-seed seeds -shuffle)")
 	j.trainFlags(fs, stderr)
+	j.quietFlag(fs)
 	files, err := parseArgs(fs, demoHelp, args, stdout)
 	if err != nil {
 		return err
 	}
+	stderr = j.errOut(stderr)
 	names, pf, err := j.evalFlags(fs)
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/seed5ae3614e/perceptron/data"
@@ -34,6 +33,14 @@ their confusion matrix. The test rows of a label that is no class of the
 training rows are counted wrong, in rows of their own; with -pos and -neg
 they are left out.
 
+With -folds K, eval cross-validates: it splits TRAIN into K folds, each of
+which keeps the share of each class, drawn from -split-seed, as
+scikit-learn's StratifiedKFold draws them, fits each classifier on the rows
+of all folds but one and tests it on that one, for each fold, and prints the
+mean test accuracy over the folds, its standard deviation and its range, as
+LIBLINEAR's -v and scikit-learn's cross_val_score measure it, and the test
+accuracy of each fold.
+
 -classifier all, the default, runs perceptron and averaged, and pocket,
 voted and kernel, whose cost grows as the square of the rows, only where
 rows² × non-zeros a row × classes is at most 1e11 (a few thousand rows of a
@@ -55,6 +62,7 @@ go with -model.
 
 Examples:
   perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
+  perceptron eval -header -classifier averaged -folds 10 cmd/perceptron/data/breast_cancer.csv
   perceptron eval -model cancer.json -header cmd/perceptron/data/breast_cancer.csv
   perceptron eval /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
     /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
@@ -71,7 +79,8 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval")
 	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
 	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of each class of TRAIN to test on")
-	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN (-seed seeds -shuffle)")
+	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN, or of its folds (-seed seeds -shuffle)")
+	fs.IntVar(&j.folds, "folds", 0, "cross-validate on `K` stratified folds of TRAIN, drawn from -split-seed, and print the mean and the spread of the test accuracy; 0 means none")
 	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
@@ -79,6 +88,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	stderr = j.errOut(stderr)
 	if j.model != "" {
 		return j.evalModel(fs, files, stdout, stderr)
 	}
@@ -88,6 +98,12 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(files) != 1 && len(files) != 2 {
 		return usagef("eval: want a training file and an optional test file, got %d files (see perceptron eval -h)", len(files))
+	}
+	if err := j.checkFolds(fs, len(files)); err != nil {
+		return err
+	}
+	if len(files) == 2 && files[0] == "-" && files[1] == "-" {
+		return usagef("eval: - reads standard input, which holds one file, TRAIN or TEST")
 	}
 	spec, err := j.spec(true)
 	if err != nil {
@@ -106,6 +122,9 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	train, err := readData(files[0], spec)
 	if err != nil {
 		return err
+	}
+	if j.folds > 0 {
+		return j.crossValidate(names, train, spec.label, stdout, stderr)
 	}
 	var test *dataset
 	var intro string
@@ -142,21 +161,11 @@ func eval(args []string, stdout, stderr io.Writer) error {
 }
 
 // modelFlags are the flags of eval that go with -model.
-var modelFlags = []string{"model", "format", "header", "delimiter", "label", "pos", "neg", "progress"}
+var modelFlags = []string{"model", "format", "header", "delimiter", "label", "pos", "neg", "progress", "q"}
 
 // evalModel tests the saved model -model on the one file in files.
 func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
-	var err error
-	fs.Visit(func(f *flag.Flag) {
-		if err == nil && !slices.Contains(modelFlags, f.Name) {
-			var with []string
-			for _, name := range modelFlags[1:] {
-				with = append(with, "-"+name)
-			}
-			err = usagef("-%s: eval -model tests a saved model, and takes only %s", f.Name, joinWords(with, "and"))
-		}
-	})
-	if err != nil {
+	if err := onlyFlags(fs, modelFlags, "eval -model tests a saved model"); err != nil {
 		return err
 	}
 	if len(files) != 1 {

@@ -75,6 +75,12 @@ func predictCost(m perceptron.Scorer, X mat.Matrix, S int) float64 {
 	st := statsOf(m)
 	terms := 1.0
 	switch k := m.(type) {
+	case *perceptron.OneVsRest:
+		cost := 0.0
+		for _, c := range k.Models() {
+			cost += predictCost(c, X, 1)
+		}
+		return cost
 	case *perceptron.Voted:
 		terms = float64(st.Mistakes + 1)
 	case *perceptron.Kernel:
@@ -102,7 +108,7 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 	}
 	n, d := train.X.Dims()
 	S := scoresOf(K)
-	if name != "kernel" && o.initWeights != nil && len(o.initWeights) != d*S {
+	if baseName(name) != "kernel" && o.initWeights != nil && len(o.initWeights) != d*S {
 		return nil, usagef("-init-weights: %s, want %d: %d per feature of the %s", plural(len(o.initWeights), "weight"), d*S, S, plural(d, "feature"))
 	}
 	limit := o.epochs

@@ -22,6 +22,7 @@ type job struct {
 	format      string
 	header      bool
 	manyClasses bool
+	quiet       bool
 	delimiter   string
 	label       string
 	classesFile string
@@ -31,6 +32,7 @@ type job struct {
 	out         string
 	split       float64
 	splitSeed   uint64
+	folds       int
 	standardize switchFlag
 	idf         switchFlag
 	normalize   switchFlag
@@ -104,6 +106,7 @@ const defaultLabel = "last"
 // dataFlags defines the flags that say how to read a data file; training
 // says whether the command reads classes, with -classes, -pos and -neg.
 func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
+	j.quietFlag(fs)
 	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
 	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
 	fs.StringVar(&j.delimiter, "delimiter", ",", "CSV: the field delimiter, one character; \\t for a tab")
@@ -115,6 +118,21 @@ func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
 		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (or its -classes name)")
 		fs.BoolVar(&j.manyClasses, "many-classes", false, "take the labels as classes even if they look like the values of a feature: most rows of a label of their own, or more than 10 numbers that are not all whole")
 	}
+}
+
+// quietFlag defines -q.
+func (j *job) quietFlag(fs *flag.FlagSet) {
+	fs.BoolVar(&j.quiet, "q", false, "quiet: write nothing to stderr but errors, no progress, warnings, notes or predict's accuracy, as LIBLINEAR's -q")
+}
+
+// errOut returns where the command writes its progress, warnings and
+// notes: stderr, or nowhere with -q, which turns -progress off.
+func (j *job) errOut(stderr io.Writer) io.Writer {
+	if !j.quiet {
+		return stderr
+	}
+	j.progress = false
+	return io.Discard
 }
 
 // trainFlags defines the flags of training.
@@ -144,7 +162,15 @@ func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) (
 			return nil, err
 		}
 		if err != nil {
-			return nil, usagef("%s: %s (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), shortText(err.Error()), fs.Name())
+			hint := ""
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+				var names []string
+				fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+				if near := nearest(strings.TrimPrefix(name, "-"), names); near != "" {
+					hint = fmt.Sprintf("; did you mean -%s?", near)
+				}
+			}
+			return nil, usagef("%s: %s%s (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), shortText(err.Error()), hint, fs.Name())
 		}
 		if used := len(args) - fs.NArg(); fs.NArg() == 0 || (used > 0 && args[used-1] == "--") {
 			return append(rest, fs.Args()...), nil
@@ -152,6 +178,55 @@ func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) (
 		rest = append(rest, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// nearest returns the one of names that is nearest to s, a mistyped name,
+// by the edits of single letters, swaps of two neighbours included, that
+// turn one into the other: none for names of up to 2 letters, which an
+// edit makes any other, at most 1 for names of up to 4, and 2 for longer;
+// or "" if none is so near.
+func nearest(s string, names []string) string {
+	best, most := "", 0
+	switch {
+	case len(s) > 4:
+		most = 2
+	case len(s) > 2:
+		most = 1
+	}
+	for _, name := range names {
+		if d := edits(s, name); d <= most {
+			best, most = name, d-1
+		}
+	}
+	return best
+}
+
+// edits returns the optimal string alignment distance of a and b: the
+// fewest insertions, deletions and substitutions of a letter, and swaps of
+// two neighbouring letters, that turn a into b.
+func edits(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
 }
 
 // shortText returns s, a message that may hold a user's token, cut to a

@@ -94,19 +94,30 @@ const usage = `Usage:
   perceptron                           the demo: train every classifier on the embedded
                                        Wisconsin breast cancer data and compare them
   perceptron demo    [flags]           the demo, with flags
-  perceptron train   [flags] FILE      fit one classifier on FILE and save it (-o MODEL)
+  perceptron train   [flags] FILE      fit one classifier on FILE and save it (-o MODEL), or
+                                       train a saved model further on FILE (-model MODEL)
   perceptron predict [flags] FILE      label the rows of FILE with a saved model (-model MODEL)
   perceptron eval    [flags] TRAIN [TEST]
                                        fit and test one or every classifier on TRAIN and TEST,
-                                       or on a seeded split of TRAIN
+                                       on a seeded split of TRAIN, or on -folds folds of it
 
 Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight)
 or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), gzipped or not (*.gz);
--format says which when the name does not. The classes are the labels of the training
-file: two make a binary problem, more a multiclass one. Labels that are all numbers are
-classes by their value, other labels by their text. -classes FILE names the classes of
-numbered labels. -pos and -neg make a binary problem of two labels, +1 and -1, and leave
-out the rows of the others.
+-format says which when the name does not. A FILE of - is standard input, whose format
+the command tells from its first line unless -format says it. The classes are the
+labels of the training file: two make a binary problem, more a multiclass one. Labels
+that are all numbers are classes by their value, other labels by their text; a label
+column that looks like a feature, most of its rows of labels of their own, is refused,
+unless -many-classes. -classes FILE names the classes of numbered labels. -pos and -neg
+make a binary problem of two labels, +1 and -1, and leave out the rows of the others.
+
+Classifiers: -classifier NAME fits one of those below, and ovr:NAME fits one of them for
+each class, to tell the class from the rest, as scikit-learn's OneVsRestClassifier does;
+the class of the greatest score wins. Without ovr:, a classifier of more than two classes
+learns them all together, as the multiclass perceptron does.
+
+Output: -q writes nothing to stderr but errors: no progress, warnings or notes. A
+mistyped flag or command is answered with the nearest name.
 
 Features: dense rows (CSV, IDX) are standardised to mean 0 and deviation 1 on the
 training rows. Sparse rows (LIBSVM), as text gives them, have each feature weighed by
@@ -174,5 +185,9 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	if strings.HasPrefix(args[0], "-") {
 		return demo(args, stdout, stderr)
 	}
-	return usagef("unknown command %s: want demo, train, predict or eval", quote(args[0]))
+	hint := ""
+	if near := nearest(args[0], []string{"demo", "train", "predict", "eval"}); near != "" {
+		hint = fmt.Sprintf("; did you mean %s?", near)
+	}
+	return usagef("unknown command %s: want demo, train, predict or eval%s", quote(args[0]), hint)
 }

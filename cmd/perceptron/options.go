@@ -158,11 +158,13 @@ func (o *options) check(fs *flag.FlagSet, names []string) error {
 		if err != nil {
 			return
 		}
-		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, n) }) {
+		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, baseName(n)) }) {
 			err = usagef("-%s: only -classifier %s takes this flag", f.Name, joinWords(takers, "or"))
 			return
 		}
 		switch {
+		case f.Name == "init-weights" && slices.ContainsFunc(names, func(n string) bool { return n != baseName(n) }):
+			err = usagef("-init-weights: %s learns each class against the rest with weights of its own", ovr+"NAME")
 		case f.Name == "degree" && o.kernel != "poly":
 			err = usagef("-degree: only -kernel poly has a degree")
 		case f.Name == "coef0" && o.kernel != "poly":

@@ -31,6 +31,9 @@ func howEnded(st perceptron.Stats, limit int) string {
 
 // kernelOf describes the kernel of m: linear for all but a Kernel.
 func kernelOf(m perceptron.Scorer) string {
+	if o, ok := m.(*perceptron.OneVsRest); ok && len(o.Models()) > 0 {
+		return kernelOf(o.Models()[0])
+	}
 	k, ok := m.(*perceptron.Kernel)
 	if !ok {
 		return "linear"
@@ -56,6 +59,10 @@ func kernelOf(m perceptron.Scorer) string {
 // ruleOf names the prediction rule of m.
 func ruleOf(m perceptron.Scorer) string {
 	switch m := m.(type) {
+	case *perceptron.OneVsRest:
+		if len(m.Models()) > 0 {
+			return ruleOf(m.Models()[0])
+		}
 	case *perceptron.Kernel:
 		return [...]string{"last", "voted", "averaged"}[m.Prediction]
 	case *perceptron.Pocket:

@@ -9,7 +9,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/seed5ae3614e/perceptron/data"
@@ -39,8 +38,13 @@ json.Marshal writes it: then the labels are the class values, the rows are
 taken as they are, and the label column of a CSV file is the last, as in
 training, unless -label names another.
 
+With -o FILE, predict writes the classes to FILE, replaced whole once they
+are all made, not to stdout. A FILE of - reads the rows from standard
+input.
+
 Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
+  zcat new-rows.svm.gz | perceptron predict -model debian.json.gz -o classes.txt -
   perceptron predict -model cancer.json -label none new-rows.csv
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
@@ -53,11 +57,13 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("predict")
 	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's JSON of a classifier (required)")
 	fs.BoolVar(&j.score, "score", false, "write the scores after each class, separated by tabs, under a header")
+	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout")
 	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
 	if err != nil {
 		return err
 	}
+	stderr = j.errOut(stderr)
 	if len(files) != 1 {
 		return usagef("predict: want one data file, got %d (see perceptron predict -h)", len(files))
 	}
@@ -66,6 +72,9 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	}
 	spec, err := j.spec(false)
 	if err != nil {
+		return err
+	}
+	if err := checkOutputs(j.outFiles(), append(inputFiles(files[0], spec), j.model)); err != nil {
 		return err
 	}
 	m, err := data.LoadModel(j.model)
@@ -81,42 +90,63 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The lines go out as they are made: their text is many times the
-	// size of the scores.
-	names := newClassSet(m.Classes, m.Names).names
-	S := len(scores) / max(len(pred), 1)
-	w := bufio.NewWriterSize(stdout, 1<<16)
-	if j.score {
+	out := predicted{names: newClassSet(m.Classes, m.Names).names, pred: pred, scores: scores, score: j.score}
+	if j.out == "" {
+		if err := out.write(stdout); err != nil {
+			return err
+		}
+	} else if err := writeFiles(outFile{"-o", j.out, out.write}); err != nil {
+		return err
+	}
+	if ds.Y != nil {
+		right := 0
+		for i, c := range pred {
+			if c == ds.Y[i] {
+				right++
+			}
+		}
+		acc := float64(right) / float64(max(len(pred), 1))
+		fmt.Fprintf(stderr, "Accuracy = %s%% (%d/%d)\n", strconv.FormatFloat(100*acc, 'g', 6, 64), right, len(pred))
+	}
+	return nil
+}
+
+// predicted are the classes that predict writes, and their scores.
+type predicted struct {
+	names        []string  // of the classes
+	pred, scores []float64 // the class of each row, and its scores
+	score        bool      // whether to write the scores
+}
+
+// write writes the class of each row, with its scores under a header if
+// p.score is set, a line at a time: their text is many times the size of
+// the scores.
+func (p predicted) write(out io.Writer) error {
+	S := len(p.scores) / max(len(p.pred), 1)
+	w := bufio.NewWriterSize(out, 1<<16)
+	if p.score {
 		w.WriteString("class")
 		if S == 1 {
-			fmt.Fprintf(w, "\tscore (>= 0: %s)", names[1])
+			fmt.Fprintf(w, "\tscore (>= 0: %s)", p.names[1])
 		} else {
-			for _, name := range names {
+			for _, name := range p.names {
 				w.WriteString("\t" + name)
 			}
 		}
 		w.WriteByte('\n')
 	}
 	var num []byte
-	for i, c := range pred {
-		w.WriteString(names[int(c)])
-		if j.score {
-			for _, v := range scores[i*S : i*S+S] {
+	for i, c := range p.pred {
+		w.WriteString(p.names[int(c)])
+		if p.score {
+			for _, v := range p.scores[i*S : i*S+S] {
 				num = strconv.AppendFloat(append(num[:0], '\t'), v, 'g', -1, 64)
 				w.Write(num)
 			}
 		}
 		w.WriteByte('\n')
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if ds.Y != nil {
-		acc := data.Accuracy(ds.Y, pred)
-		right := int(math.Round(acc * float64(len(pred))))
-		fmt.Fprintf(stderr, "Accuracy = %s%% (%d/%d)\n", strconv.FormatFloat(100*acc, 'g', 6, 64), right, len(pred))
-	}
-	return nil
+	return w.Flush()
 }
 
 // readForModel reads the rows of the file at path for the model m: its

@@ -5,8 +5,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
+	"compress/gzip"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -99,7 +104,16 @@ func formatOf(path string, spec readSpec) (string, error) {
 // two files, IMAGES,LABELS, or the images alone if their name tells that
 // of the labels.
 func readData(path string, spec readSpec) (*dataset, error) {
-	format, err := formatOf(path, spec)
+	var r *bufio.Reader
+	format, err := spec.format, error(nil)
+	if path == "-" {
+		r = bufio.NewReaderSize(stdin, 1<<16)
+		if format == "" {
+			format, err = sniff(r)
+		}
+	} else {
+		format, err = formatOf(path, spec)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -114,20 +128,33 @@ func readData(path string, spec readSpec) (*dataset, error) {
 	}
 	var set *data.Set
 	name := path
-	switch format {
-	case "idx":
-		set, name, err = readIDX(path, spec, known)
-	case "csv":
-		label := spec.label
-		if !spec.labels && label != "none" {
-			// The label column is there, and skipped.
-			label = cmp.Or(label, defaultLabel)
+	label := spec.label
+	if !spec.labels && label != "none" {
+		// The label column is there, and skipped.
+		label = cmp.Or(label, defaultLabel)
+	}
+	csv := data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}
+	libsvm := data.LIBSVM{Cols: spec.width, Classes: known}
+	switch {
+	case r != nil:
+		name = stdinName
+		switch format {
+		case "idx":
+			set, err = data.IDX{Classes: known}.Read(r, nil)
+		case "csv":
+			set, err = csv.Read(r)
+		case "libsvm":
+			set, err = libsvm.Read(r)
 		}
-		set, err = data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}.ReadFile(path)
-	case "libsvm":
-		set, err = data.LIBSVM{Cols: spec.width, Classes: known}.ReadFile(path)
-	default:
-		return nil, usagef("-format %s: want csv, libsvm or idx", quote(format))
+		if err != nil {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
+	case format == "idx":
+		set, name, err = readIDX(path, spec, known)
+	case format == "csv":
+		set, err = csv.ReadFile(path)
+	case format == "libsvm":
+		set, err = libsvm.ReadFile(path)
 	}
 	if err != nil {
 		return nil, err
@@ -145,6 +172,9 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		}
 		return nil, fmt.Errorf("%s: rows of %s, want %d as the model has%s", name, plural(d, "feature"), spec.width, hint)
 	}
+	if spec.labels && spec.known == nil && set.Y == nil {
+		return nil, fmt.Errorf("%s: the rows have no labels to train on", name)
+	}
 	if !spec.labels || set.Y == nil {
 		ds.Y, ds.Classes = nil, nil
 		return ds, nil
@@ -153,6 +183,46 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// stdin is what the data file - reads: standard input, which tests
+// replace.
+var stdin io.Reader = os.Stdin
+
+// stdinName names standard input in messages.
+const stdinName = "standard input"
+
+// sniff returns the format of the data that r starts with, gzipped or not,
+// as the first 64 KiB tell it: IDX if they start with the magic number of
+// unsigned bytes, LIBSVM if the second field of the first line that is
+// not blank nor a comment holds a colon, and CSV if it holds commas.
+func sniff(r *bufio.Reader) (string, error) {
+	head, _ := r.Peek(64 << 10)
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		// As much of the text as the first bytes of gzip give.
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err == nil {
+			text := make([]byte, 64<<10)
+			n, _ := io.ReadFull(zr, text)
+			head = text[:n]
+		}
+	}
+	if len(head) >= 3 && head[0] == 0 && head[1] == 0 && head[2] == 0x08 {
+		return "idx", nil
+	}
+	for line := range strings.Lines(string(head)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+			continue
+		case len(f) >= 2 && strings.Contains(f[1], ":"):
+			return "libsvm", nil
+		case strings.Contains(line, ","):
+			return "csv", nil
+		}
+		break
+	}
+	return "", usagef("cannot tell the format of %s from its first line: use -format csv, libsvm or idx", stdinName)
 }
 
 // readIDX reads the IDX data set path: IMAGES,LABELS, or the images alone,
@@ -174,8 +244,12 @@ func readIDX(path string, spec readSpec, known []string) (*data.Set, string, err
 	return set, imPath, nil
 }
 
-// inputFiles returns the files that readData reads for path.
+// inputFiles returns the files that readData reads for path: none for
+// standard input.
 func inputFiles(path string, spec readSpec) []string {
+	if path == "-" {
+		return nil
+	}
 	if format, err := formatOf(path, spec); err == nil && format == "idx" {
 		im, lb, _ := strings.Cut(path, ",")
 		if lb == "" {

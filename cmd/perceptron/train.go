@@ -27,6 +27,14 @@ perceptron of many mistakes. The classes are the labels of FILE, two or
 more, or the two that -pos and -neg pick. Training stops early by the rule
 of -tol and -no-change, as scikit-learn's Perceptron does, unless -no-stop.
 
+With -model, train goes on training a model that train saved on the rows of
+FILE, read as the model reads them, with its classes, label column and
+steps before the classifier: it visits each row once, in the order of the
+file, as the classifier's Learn does, and saves the model to -o, which may
+be the model's own file, as Vowpal Wabbit's -i and -f do. The perceptron,
+averaged, voted and kernel models learn so; the pocket's and ovr: models
+learn only from the start.
+
 Before it allocates the model, train estimates the memory that fitting and
 saving it take, and refuses, with exit status 1 and the figures, what does
 not fit in the memory available. The pocket's cost grows as the square of
@@ -38,6 +46,7 @@ Examples:
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
   perceptron train -classifier averaged -classes debian-sections.classes.txt \
     -o debian.json.gz debian-sections.train.svm.gz
+  perceptron train -model debian.json.gz -o debian.json.gz more-packages.svm
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -50,11 +59,16 @@ func train(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train")
 	fs.StringVar(&j.classifier, "classifier", defaultClassifier, "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
+	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
 	if err != nil {
 		return err
+	}
+	stderr = j.errOut(stderr)
+	if j.model != "" {
+		return j.learnMore(fs, files, stdout, stderr)
 	}
 	if _, ok := newModel(j.classifier, &options{}); !ok {
 		return usagef("-classifier %s: want one of %s", quote(j.classifier), classifierNames())
@@ -102,7 +116,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if j.classifier == "pocket" && quadraticCost(ds.X, len(ds.classes.labels)) > cheapCost {
+	if baseName(j.classifier) == "pocket" && quadraticCost(ds.X, len(ds.classes.labels)) > cheapCost {
 		what := "after every update: this takes long (-ratchet less; averaged is fast)"
 		if j.opts.ratchet {
 			what = "for every weight vector whose run beats the pocket's: this takes long (averaged is fast)"
