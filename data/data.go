@@ -14,27 +14,27 @@
 //
 // # Memory
 //
-// A Set holds what its input implies: 8 bytes a value of dense rows, rows
-// × features, or 16 bytes a non-zero and 8 bytes a row of sparse rows, 8
-// bytes a row for the classes, and the names of the classes and of the
-// features. The functions of the package hold no more than a small multiple
-// of what they return and what they are given, which each states, and
+// A Set holds what its input implies: 8 bytes for each value of dense rows,
+// rows × features, or 16 bytes for each non-zero and 8 bytes for each row of
+// sparse rows, 8 bytes for the class of each row, and the names of the classes
+// and of the features. The functions of the package hold no more than a small
+// multiple of what they return and what they are given, which each states, and
 // before each allocation of a size that their input gives, they check it
 // against the memory left to the process: what Go's memory limit
 // (runtime/debug.SetMemoryLimit, GOMEMLIMIT) leaves and, on Linux, what the
-// limit of address space (ulimit -v) and the machine's memory and swap
-// leave. Under a limit of address space, a check also keeps room for the
-// 64 MiB arena that Go's runtime may reserve to make the allocation. A size
-// that does not fit is an error of kind perceptron.ErrTooLarge (test it
-// with errors.Is), never a fatal error of Go's allocator.
+// limit of address space (ulimit -v) and the machine's memory and swap leave.
+// Under a limit of address space, a check also keeps room for the 64 MiB arena
+// that Go's runtime may reserve to make the allocation. A size that does not
+// fit is an error of kind perceptron.ErrTooLarge (test it with errors.Is),
+// never a fatal error of Go's allocator.
 //
-// A reader grows its arrays as append does, by a quarter at a time once
-// they are large, so that while it reads it holds at most 2.25 times the
-// Set it returns, and the Set itself at most 1.25 times what it needs.
-// Besides, it holds a line at a time in at most 3.5 times its bytes, a
-// record of CSV with quoted fields in 16 bytes a field more, and each
-// distinct label once. The arrays that growing leaves behind are Go's
-// garbage to collect: until it does, the process's memory holds them too.
+// A reader grows its arrays as append does, by a quarter at a time once they
+// are large, so that while it reads it holds at most 2.25 times the Set it
+// returns, and the Set itself at most 1.25 times what it needs. Besides, it
+// holds a line at a time in at most 3.5 times its bytes, a record of CSV with
+// quoted fields in 16 more bytes for each field, and each distinct label once.
+// The arrays that growing leaves behind are Go's garbage to collect: until it
+// does, the process's memory holds them too.
 //
 // # Models
 //
@@ -89,7 +89,7 @@ import (
 
 // Set is a data set: rows of features, and their classes.
 type Set struct {
-	// X holds the rows, one sample a row: a *mat.Dense, or a
+	// X holds the rows, one sample in each row: a *mat.Dense, or a
 	// *perceptron.CSR for the sparse rows of LIBSVM.
 	X mat.Matrix
 

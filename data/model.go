@@ -300,10 +300,10 @@ func choose(scores []float64) int {
 	return best
 }
 
-// Score returns the scores of the rows of X, transformed, as the
-// Classifier's ScoreRows gives them: S a row, one for two classes and one
-// for each class for more, in the order of Classes. It returns the errors
-// that Predict returns, and holds the scores besides what Predict holds.
+// Score returns the scores of the rows of X, transformed, as the Classifier's
+// ScoreRows gives them: S scores for each row, one for two classes and one for
+// each class for more, in the order of Classes. It returns the errors that
+// Predict returns, and holds the scores besides what Predict holds.
 func (m *Model) Score(X mat.Matrix) ([]float64, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to score: X is nil")
@@ -357,9 +357,8 @@ func blockRows(X mat.Matrix, d int) int {
 }
 
 // score calls fn with the scores of the rows of X, transformed, a block of
-// rows at a time: the first row of the block, the scores, and their
-// number a row. It returns an error naming the row of a score that is not
-// finite.
+// rows at a time: the first row of the block, the scores, and their number for
+// each row. It returns an error naming the row of a score that is not finite.
 func (m *Model) score(X mat.Matrix, fn func(lo int, scores []float64, S int)) error {
 	if err := m.check(); err != nil {
 		return err

@@ -297,7 +297,7 @@ type CSV struct {
 func (f CSV) Read(r io.Reader) (*Set, error) {
 	comma := cmp.Or(f.Comma, ',')
 	if comma == '"' || comma == '\r' || comma == '\n' || !utf8.ValidRune(comma) || comma == utf8.RuneError {
-		return nil, fmt.Errorf("delimiter %s: want a character other than a quote or an end of line", strconv.QuoteRune(comma))
+		return nil, fmt.Errorf("delimiter %s (CSV's Comma): want a character other than a quote or an end of line", strconv.QuoteRune(comma))
 	}
 	c, err := newClasses(f.Classes)
 	if err != nil {
@@ -344,7 +344,7 @@ func (f CSV) Read(r io.Reader) (*Set, error) {
 	}
 	hint := ""
 	if !f.Header {
-		hint = fmt.Sprintf(" (if line %d is a header, read it as one)", first)
+		hint = fmt.Sprintf(" (if line %d is a header, read it as one: CSV's Header)", first)
 	}
 	var rows []float64
 	field := func(j int, s string) error {
@@ -410,12 +410,12 @@ func (f CSV) labelColumn(header []string, nf int) (int, error) {
 	}
 	if k, err := strconv.Atoi(f.Label); err == nil {
 		if k < 1 || k > nf {
-			return 0, fmt.Errorf("label column %d: the rows have %d fields", k, nf)
+			return 0, fmt.Errorf("label column %d (CSV's Label): the rows have %d fields", k, nf)
 		}
 		return k - 1, nil
 	}
 	if header == nil {
-		return 0, fmt.Errorf("label column %s: no header names the columns", quote(f.Label))
+		return 0, fmt.Errorf("label column %s (CSV's Label): no header names the columns (CSV's Header)", quote(f.Label))
 	}
 	for j, h := range header {
 		if strings.TrimSpace(h) == f.Label {
@@ -426,12 +426,12 @@ func (f CSV) labelColumn(header []string, nf int) (int, error) {
 	if len(header) == 1 {
 		for _, d := range []string{";", "\t", "|"} {
 			if strings.Contains(header[0], d) {
-				hint = fmt.Sprintf(" (the header is one field: is the delimiter %s?)", strconv.Quote(d))
+				hint = fmt.Sprintf(" (the header is one field: is the delimiter %s? CSV's Comma)", strconv.Quote(d))
 				break
 			}
 		}
 	}
-	return 0, fmt.Errorf("label column %s: no such column in the header%s", quote(f.Label), hint)
+	return 0, fmt.Errorf("label column %s (CSV's Label): no such column in the header%s", quote(f.Label), hint)
 }
 
 // records reads the records of CSV text, skipping blank lines, a line at a
@@ -603,16 +603,16 @@ type IDX struct {
 	Classes []string
 }
 
-// Read reads the images of the IDX file images and the labels of the IDX
-// file labels, if it is not nil, gzipped or not, into a Set of dense rows,
-// a row an image of its pixels divided by 255, from 0 to 1. It returns an
+// Read reads the images of the IDX file images and the labels of the IDX file
+// labels, if it is not nil, gzipped or not, into a Set of dense rows, each row
+// an image, its pixels divided by 255 to values from 0 to 1. It returns an
 // error naming the file, images or labels, and what is wrong with it.
 //
-// It holds a file's bytes in memory in proportion to the bytes the file
-// has, whatever its header says, and refuses, with an error of kind
-// perceptron.ErrTooLarge, a header whose bytes and their values would not
-// fit in the memory left: 9 bytes a pixel, its value in the Set and its
-// byte, and 9 bytes a label likewise.
+// It holds a file's bytes in memory in proportion to the bytes the file has,
+// whatever its header says, and refuses, with an error of kind
+// perceptron.ErrTooLarge, a header whose bytes and their values would not fit
+// in the memory left: 9 bytes for each pixel, its value in the Set and its
+// byte, and 9 bytes for each label likewise.
 func (f IDX) Read(images, labels io.Reader) (*Set, error) {
 	return f.read(images, labels, "images", "labels")
 }

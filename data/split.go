@@ -23,8 +23,8 @@ import (
 // error if test is not in (0, 1), if s has no labels, if either set would
 // have no row, or if s is not a Set that Subset takes.
 //
-// Split holds the two sets, a copy of the rows of s, and 9 bytes a row and
-// 16 a class besides while it draws them.
+// Split holds the two sets, a copy of the rows of s, and 9 bytes for each row
+// and 16 for each class besides while it draws them.
 func Split(s *Set, test float64, seed uint64) (train, tests *Set, err error) {
 	if !(test > 0 && test < 1) {
 		return nil, nil, fmt.Errorf("data: test fraction %v, want one in (0, 1)", test)
@@ -84,8 +84,8 @@ func Split(s *Set, test float64, seed uint64) (train, tests *Set, err error) {
 // not from 0 to k-1, if s has no labels, or if s is not a Set that Subset
 // takes.
 //
-// Fold holds the two sets, a copy of the rows of s, and 9 bytes a row and
-// 16 a class besides while it draws them.
+// Fold holds the two sets, a copy of the rows of s, and 9 bytes for each row
+// and 16 for each class besides while it draws them.
 func Fold(s *Set, k, i int, seed uint64) (train, test *Set, err error) {
 	if err := s.check(); err != nil {
 		return nil, nil, err
@@ -136,9 +136,9 @@ func Fold(s *Set, k, i int, seed uint64) (train, test *Set, err error) {
 }
 
 // classOrder returns the rows of s, which has labels, class by class, each
-// class's rows in an order drawn at random with a source of the seed and
-// of stream, and where each class starts among them, and where they all
-// end. It checks the memory of 9 bytes a row and 16 a class first, for
+// class's rows in an order drawn at random with a source of the seed and of
+// stream, and where each class starts among them, and where they all end. It
+// checks the memory of 9 bytes for each row and 16 for each class first, for
 // what, which it names in its error.
 func (s *Set) classOrder(what string, seed, stream uint64) (byClass, start []int, err error) {
 	n, k := len(s.Y), len(s.Classes)
@@ -173,9 +173,9 @@ func (s *Set) classOrder(what string, seed, stream uint64) (byClass, start []int
 // not a Set: X nil, or Y that is not nil and not the class of each row of
 // X, a whole number that indexes Classes.
 //
-// Subset holds the rows it copies, and checks their memory first: 8 bytes a
-// value of dense rows, or 16 bytes a non-zero and 8 bytes a row of sparse
-// ones, and 8 bytes a row for the labels.
+// Subset holds the rows it copies, and checks their memory first: 8 bytes for
+// each value of dense rows, or 16 bytes for each non-zero and 8 bytes for each
+// row of sparse ones, and 8 bytes for the label of each row.
 func (s *Set) Subset(rows []int) (*Set, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -303,8 +303,8 @@ type Scaler struct {
 // the training rows give them. It returns an error if X is nil or has no
 // rows, or naming the column of a value that is not finite.
 //
-// NewScaler holds 32 bytes a column, of which the Scaler keeps 16 of dense
-// rows and 8 of sparse ones, and checks them first.
+// NewScaler holds 32 bytes for each column, of which the Scaler keeps 16 of
+// dense rows and 8 of sparse ones, and checks them first.
 func NewScaler(X mat.Matrix) (*Scaler, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to scale by: X is nil")
@@ -384,8 +384,8 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 // Scale is 1/idf, by which Transform divides: it keeps the zeros of sparse
 // rows. NewIDF returns an error if X is nil or has no rows.
 //
-// NewIDF holds 8 bytes a column, which the Scaler keeps, and checks them
-// first.
+// NewIDF holds 8 bytes for each column, which the Scaler keeps, and checks
+// them first.
 func NewIDF(X mat.Matrix) (*Scaler, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to weigh by: X is nil")
@@ -429,9 +429,9 @@ func NewIDF(X mat.Matrix) (*Scaler, error) {
 // and the column of the first value that is not finite or that
 // standardising makes overflow.
 //
-// Transform holds the rows it returns, and checks their memory first: 8
-// bytes a value of dense rows, or 16 bytes a non-zero and 8 bytes a row of
-// sparse ones.
+// Transform holds the rows it returns, and checks their memory first: 8 bytes
+// for each value of dense rows, or 16 bytes for each non-zero and 8 bytes for
+// each row of sparse ones.
 func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -476,8 +476,8 @@ func (s *Scaler) standardise(j int, v float64) float64 {
 // the error of post, which it puts the row's number before: rows are
 // numbered from first+1.
 //
-// It checks the memory of the copy first: 8 bytes a value of dense rows,
-// or 16 bytes a non-zero and 8 bytes a row of sparse ones.
+// It checks the memory of the copy first: 8 bytes for each value of dense
+// rows, or 16 bytes for each non-zero and 8 bytes for each row of sparse ones.
 func copyRows(X mat.Matrix, first int, what string, dense bool, f func(j int, v float64) float64, post func(row []float64) error) (mat.Matrix, error) {
 	n, d := X.Dims()
 	bad := func(i, j int, v float64) error {

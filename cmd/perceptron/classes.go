@@ -197,7 +197,7 @@ func (ds *dataset) nameClasses(spec readSpec) error {
 				if _, err := strconv.ParseFloat(l, 64); err != nil {
 					return usagef("-classes %s names numbered labels, and %s has the label %s, which is no number", spec.names.file, ds.name, quote(l))
 				}
-				return fmt.Errorf("%s: the label %s is no class of %s", ds.name, quote(l), spec.names.file)
+				return fmt.Errorf("%s: the label %s is no class of -classes %s", ds.name, quote(l), spec.names.file)
 			}
 			names = append(names, name)
 		}
@@ -206,7 +206,11 @@ func (ds *dataset) nameClasses(spec readSpec) error {
 		ds.classes = newClassSet(ds.Classes, nil)
 	}
 	if len(ds.Classes) < 2 {
-		return fmt.Errorf("%s: every row has the label %s: want two classes or more", ds.name, quote(ds.Classes[0]))
+		hint := ""
+		if ds.format == "csv" {
+			hint = fmt.Sprintf(" (the label column is %s, %s)", quote(spec.label), spec.labelFlag)
+		}
+		return fmt.Errorf("%s: every row has the label %s: want two classes or more%s", ds.name, quote(ds.Classes[0]), hint)
 	}
 	if !spec.manyClasses {
 		return ds.classLike(spec)

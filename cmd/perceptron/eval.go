@@ -43,8 +43,8 @@ accuracy of each fold.
 
 -classifier all, the default, runs perceptron and averaged, and pocket,
 voted and kernel, whose cost grows as the square of the rows, only where
-rows² × non-zeros a row × classes is at most 1e11 (a few thousand rows of a
-few hundred features); -classifier NAME runs any one. The kernel is the
+rows² × the non-zeros of a row × classes is at most 1e11 (a few thousand
+rows of a few hundred features); -classifier NAME runs any one. The kernel is the
 demo's: the Gaussian kernel with the averaged prediction.
 
 With -model, eval fits nothing: it tests a saved model, or the library's

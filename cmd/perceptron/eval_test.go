@@ -58,7 +58,7 @@ func TestEvalMatchesLibrary(t *testing.T) {
 }
 
 // -classifier all leaves out pocket, voted and kernel where rows² ×
-// non-zeros a row × classes is over the bound, and says so.
+// the non-zeros of a row × classes is over the bound, and says so.
 func TestCheapRule(t *testing.T) {
 	for _, c := range []struct {
 		n, perRow, K int

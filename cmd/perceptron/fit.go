@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -41,14 +42,14 @@ type result struct {
 // support vector. -classifier all runs them only where that is cheap.
 var quadratic = []string{"pocket", "voted", "kernel"}
 
-// cheapCost is the most rows × rows × non-zeros a row × classes at which
-// -classifier all runs the classifiers of quadratic: a few seconds each
+// cheapCost is the most rows × rows × the non-zeros of a row × classes at
+// which -classifier all runs the classifiers of quadratic: a few seconds each
 // for a few thousand rows of a few hundred features, where Fashion-MNIST
 // and the Debian sections take them hours.
 const cheapCost = 1e11
 
-// quadraticCost returns rows × rows × non-zeros a row × classes of the
-// rows X of K classes.
+// quadraticCost returns rows × rows × the non-zeros of a row × classes of
+// the rows X of K classes.
 func quadraticCost(X mat.Matrix, K int) float64 {
 	n, d := X.Dims()
 	perRow := float64(d)
@@ -127,7 +128,9 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 		o.progress.end(statsOf(c))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: training %s: %s", train.name, name, errText(err))
+		// The library names its settings, which flags set here.
+		msg := strings.NewReplacer("scale X", "scale the rows (-standardize, -normalize)", "lower Rate", "lower -rate").Replace(errText(err))
+		return nil, fmt.Errorf("%s: training %s: %s", train.name, name, msg)
 	}
 	r.stats = statsOf(c)
 	if cost := predictCost(c, train.X, S); cost > trainAccuracyCost {

@@ -113,10 +113,10 @@ func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
 	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
 		defaultLabel+" in training; with a saved model, the column that train used)")
 	if training {
-		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM and IDX: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name a line, the first that of label 0")
+		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM and IDX: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name on each line, the first that of label 0")
 		fs.StringVar(&j.pos, "pos", "", "with -neg, make a binary problem: the label of class +1 (or its -classes name); the rows of labels neither -pos nor -neg are left out")
 		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (or its -classes name)")
-		fs.BoolVar(&j.manyClasses, "many-classes", false, "take the labels as classes even if they look like the values of a feature: most rows of a label of their own, or more than 10 numbers that are not all whole")
+		fs.BoolVar(&j.manyClasses, "many-classes", false, "take the labels as classes even if they look like the values of a feature: more than 10 labels, most rows of a label of their own, or numbers that are not all whole")
 	}
 }
 
@@ -349,7 +349,7 @@ func (j *job) cheapOnes(names []string, X mat.Matrix, K int) ([]string, string) 
 	}
 	left := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(quadratic, n) })
 	names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(quadratic, n) })
-	return names, fmt.Sprintf("%s left out: their cost grows with the square of the rows, and rows² × non-zeros a row × classes is %.2g here, over %.0g; -classifier NAME runs one\n",
+	return names, fmt.Sprintf("%s left out: their cost grows with the square of the rows, and rows² × the non-zeros of a row × classes is %.2g here, over %.0g; -classifier NAME runs one\n",
 		joinWords(left, "and"), c, cheapCost)
 }
 

@@ -107,7 +107,7 @@ or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), gzipped or not (*.g
 the command tells from its first line unless -format says it. The classes are the
 labels of the training file: two make a binary problem, more a multiclass one. Labels
 that are all numbers are classes by their value, other labels by their text; a label
-column that looks like a feature, most of its rows of labels of their own, is refused,
+column that looks like a feature, most of its rows of a label of their own, is refused,
 unless -many-classes. -classes FILE names the classes of numbered labels. -pos and -neg
 make a binary problem of two labels, +1 and -1, and leave out the rows of the others.
 

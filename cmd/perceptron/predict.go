@@ -16,17 +16,19 @@ import (
 
 const predictHelp = `Usage: perceptron predict [flags] FILE
 
-Predict labels each row of FILE with a saved model, one class a line: its
-name, or the label of its class as the training file wrote it. -score adds
-the scores, separated by tabs, under a header that names the columns: for
-two classes one, the decision function, >= 0 for the second class (+1 with
--pos and -neg); for more, one per class, of which the greatest decides. The
-rows must have the features of the training rows, which predict
-standardises as train did; a LIBSVM value beyond them is ignored, and
-counted on stderr, as liblinear-predict does, and a CSV or IDX file of
-another width is an error. The label column of a CSV file, the one train
-read unless -label names another, is skipped; a file without one needs
--label none. A model file whose name ends in .gz is read gzipped.
+Predict labels each row of FILE with a saved model, the class of each row
+on a line of its own: its name, or the label of its class as the training
+file wrote it. -score adds the scores, separated by tabs, under a header
+that names the columns: for two classes a single score, the decision
+function, >= 0 for the second class (+1 with -pos and -neg); for more, a
+score for each class, of which the greatest decides. The rows must have the
+features of the training rows, which predict transforms as train did: the
+standardisation, the weights of -idf and the unit length of -normalize. A
+LIBSVM value beyond them is ignored, and counted on stderr, as
+liblinear-predict does, and a CSV or IDX file of another width is an error.
+The label column of a CSV file, the one train read unless -label names
+another, is skipped; a file without one needs -label none. A model file is
+read gzipped or not, as its first bytes tell.
 
 If the rows have labels, predict writes to stderr the accuracy, as
 liblinear-predict does: Accuracy = P% (right/total). A label that is no

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"cmp"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -142,7 +143,9 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		case "idx":
 			set, err = data.IDX{Classes: known}.Read(r, nil)
 		case "csv":
-			set, err = csv.Read(r)
+			if set, err = csv.Read(r); err != nil {
+				err = csvFlags(err)
+			}
 		case "libsvm":
 			set, err = libsvm.Read(r)
 		}
@@ -153,6 +156,9 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		set, name, err = readIDX(path, spec, known)
 	case format == "csv":
 		set, err = csv.ReadFile(path)
+		if err != nil {
+			err = csvFlags(err)
+		}
 	case format == "libsvm":
 		set, err = libsvm.ReadFile(path)
 	}
@@ -183,6 +189,13 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// csvFlags returns the error of data.CSV with the flags that set its
+// settings in place of their names, which its errors give.
+func csvFlags(err error) error {
+	r := strings.NewReplacer("CSV's Header", "-header", "CSV's Label", "-label", "CSV's Comma", "-delimiter")
+	return errors.New(r.Replace(err.Error()))
 }
 
 // stdin is what the data file - reads: standard input, which tests
