@@ -5,6 +5,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -66,7 +67,7 @@ func quadraticCost(X mat.Matrix, K int) float64 {
 const trainAccuracyCost = 1e10
 
 // predictCost estimates the operations of predicting the n rows X with
-// the fitted m, of S scores.
+// the fitted m, of S scores a row at most.
 func predictCost(m perceptron.Scorer, X mat.Matrix, S int) float64 {
 	n, d := X.Dims()
 	perRow := float64(d)
@@ -107,11 +108,7 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 	if !ok {
 		return nil, usagef("unknown classifier %s: want one of %s", quote(name), classifierNames())
 	}
-	n, d := train.X.Dims()
-	S := scoresOf(K)
-	if baseName(name) != "kernel" && o.initWeights != nil && len(o.initWeights) != d*S {
-		return nil, usagef("-init-weights: %s, want %d: %d per feature of the %s", plural(len(o.initWeights), "weight"), d*S, S, plural(d, "feature"))
-	}
+	n, _ := train.X.Dims()
 	limit := o.epochs
 	if limit == 0 {
 		limit = defaultEpochs
@@ -127,13 +124,16 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 	if o.progress != nil {
 		o.progress.end(statsOf(c))
 	}
+	if err != nil && o.initWeights != nil && errors.Is(err, perceptron.ErrShape) {
+		return nil, usagef("-init-weights: %s", errText(err))
+	}
 	if err != nil {
 		// The library names its settings, which flags set here.
 		msg := strings.NewReplacer("scale X", "scale the rows (-standardize, -normalize)", "lower Rate", "lower -rate").Replace(errText(err))
 		return nil, fmt.Errorf("%s: training %s: %s", train.name, name, msg)
 	}
 	r.stats = statsOf(c)
-	if cost := predictCost(c, train.X, S); cost > trainAccuracyCost {
+	if cost := predictCost(c, train.X, K); cost > trainAccuracyCost {
 		r.note = fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, cost)
 	} else {
 		pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
@@ -153,15 +153,6 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 		r.test, _, _ = r.report.Accuracy()
 	}
 	return r, nil
-}
-
-// scoresOf returns the number of scores of a model of K classes: one for
-// two classes, and one per class for more.
-func scoresOf(K int) int {
-	if K > 2 {
-		return K
-	}
-	return 1
 }
 
 // newReport returns the report of the classes pred predicted for the rows

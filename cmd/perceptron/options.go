@@ -72,7 +72,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 		"the training loss (the perceptron criterion summed over an epoch's visits) by TOL times the rows, or the -validation accuracy by TOL, as scikit-learn's Perceptron stops")
 	fs.IntVar(&o.noChange, "no-change", defaultNoChange, "the epochs without improvement by -tol that stop training")
 	fs.Float64Var(&o.validation, "validation", 0, "hold out this `FRACTION` of the training rows of each class, and stop by their accuracy, not the training loss; 0 means none")
-	fs.Func("init-weights", "all but kernel: the `WEIGHTS`, comma-separated, that training starts from (of the standardised features): one for each feature for two classes; for K classes, K for each feature, feature by feature, the classes in order", func(s string) error {
+	fs.Func("init-weights", "all but kernel: the `WEIGHTS`, comma-separated, that training starts from, of the features as the steps before the classifier make them: one for each feature for two classes; for K classes, K for each feature, feature by feature, the classes in order", func(s string) error {
 		w, err := parseFloats(s)
 		o.initWeights = w
 		return err

@@ -211,18 +211,15 @@ func joinWords(words []string, conj string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
-// quote returns s quoted, cut to a short printable prefix: an error
-// quotes a bad token so, however long it is.
+// quote returns s quoted in Go's syntax, with its bytes that are not
+// printable ASCII escaped, cut to its first 40 characters and an ellipsis:
+// an error quotes a bad token so, however long it is.
 func quote(s string) string {
-	const most = 40
-	if len(s) <= most {
-		return strconv.QuoteToASCII(s)
+	q := fmt.Sprintf("%+.40q", s)
+	if utf8.RuneCountInString(s) > 40 {
+		q += "…"
 	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.QuoteToASCII(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
+	return q
 }
 
 // quoteAll quotes the first most of labels, joined.

@@ -315,7 +315,7 @@ func newScoreGrids(xs, ys []float64, m *data.Model) ([]*scoreGrid, error) {
 	if err != nil {
 		return nil, err
 	}
-	S := scoresOf(len(m.Classes))
+	S := len(s) / (len(xs) * len(ys))
 	if S == 1 {
 		return []*scoreGrid{{xs: xs, ys: ys, z: s}}, nil
 	}
