@@ -92,9 +92,12 @@ func TestModelsUnderLimit(t *testing.T) {
 	m := filepath.Join(dir, "m.json")
 	// Training whose weights would take gigabytes or terabytes.
 	limited(t, limitKiB, 1, "big.svm: training averaged: a model of 10 classes on 67108864 columns, trained on 10 rows, needs 15.0 GiB of memory", "eval", "-classifier", "averaged", big, big)
-	limited(t, limitKiB, 1, "huge.svm: training perceptron: a model of 2 classes on 1099511627776 columns, trained on 2 rows, needs 8.0 TiB", "train", "-o", m, huge)
+	limited(t, limitKiB, 1, "huge.svm: training perceptron: a model of 2 classes on 1099511627776 columns, trained on 2 rows, needs 8.0 TiB", "train", "-classifier", "perceptron", "-idf=false", "-o", m, huge)
+	// The weight of each feature, by default for sparse rows, is refused
+	// as cleanly.
+	limited(t, limitKiB, 1, "huge.svm: weighing 1099511627776 columns needs 8.0 TiB of memory", "train", "-o", m, huge)
 	// A kernel perceptron holds its support vectors, not weights.
-	limited(t, limitKiB, 0, "", "train", "-classifier", "kernel", "-o", m, huge)
+	limited(t, limitKiB, 0, "", "train", "-classifier", "kernel", "-idf=false", "-o", m, huge)
 	// A model of 10⁸ weights, 200 MB of JSON, as train saves it on the
 	// LIBSVM lines "1 100000000:1" and "-1 1:1", and the library's model
 	// alone, of 50 MB, under 2 GB: each loads into 8 bytes a weight.
@@ -108,7 +111,7 @@ func TestModelsUnderLimit(t *testing.T) {
 	limited(t, limitKiB, 1, "ovr.json: classifier: saved OneVsRest", "predict", "-model", ovr, one)
 	// A kernel of 2⁴⁰ features scores sparse rows in proportion to their
 	// non-zeros.
-	if code, _, errs := runCmd("train", "-classifier", "kernel", "-o", m, writeFile(t, dir, "k.svm", []byte("1 1:1\n-1 2:1\n"))); code != 0 {
+	if code, _, errs := runCmd("train", "-classifier", "kernel", "-idf=false", "-normalize=false", "-o", m, writeFile(t, dir, "k.svm", []byte("1 1:1\n-1 2:1\n"))); code != 0 {
 		t.Fatal(errs)
 	}
 	b, err := os.ReadFile(m)
