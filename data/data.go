@@ -3,7 +3,8 @@
 // license that can be found in the LICENSE file.
 
 // Package data reads data sets for the classifiers of package perceptron,
-// splits and scales them, and reports how a classifier does on them.
+// splits and scales them, keeps a classifier with the steps before it as a
+// Model, which a file saves and loads, and reports how a classifier does.
 //
 // The readers take the formats of LIBSVM, CSV and IDX (MNIST's), and
 // return a Set: rows of features, dense as a *mat.Dense or sparse as a

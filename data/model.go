@@ -21,9 +21,9 @@ import (
 // reader returns them. The command perceptron saves its models as Models,
 // which LoadModel loads.
 //
-// The rows go through the steps in this order: the Scaler standardises
-// them, if it is not nil, and then each row is scaled to unit length, if
-// Normalize is set. The classifier takes the rows that come out.
+// The rows go through the steps in this order: the Scaler scales their
+// columns, if it is not nil, and then each row is scaled to unit length,
+// if Normalize is set. The classifier takes the rows that come out.
 type Model struct {
 	// Classifier is the fitted classifier.
 	Classifier perceptron.Scorer
@@ -43,7 +43,8 @@ type Model struct {
 	// as CSV's Label says it, or "" if they were not CSV.
 	Label string
 
-	// Scaler, if not nil, standardises the rows.
+	// Scaler, if not nil, scales the columns of the rows: it standardises
+	// them, as NewScaler's does, or weighs them, as NewIDF's does.
 	Scaler *Scaler
 
 	// Normalize scales each row to unit Euclidean length, after the

@@ -186,8 +186,8 @@ func (r *Report) String() string {
 
 // Matrix returns the confusion matrix as text: whole, a row for each true
 // class and a column for each predicted one, headed by the names of the
-// classes, if every line fits in width columns; otherwise a line per class
-// of its largest confusions. It panics if Confusion has not a row and a
+// classes, if every line fits in width columns; otherwise a line for each
+// class, of its largest confusions. It panics if Confusion has not a row and a
 // column for each class.
 func (r *Report) Matrix(width int) string {
 	r.square(-1)

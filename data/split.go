@@ -294,8 +294,9 @@ type Scaler struct {
 	// Mean holds the mean of each column, or is nil for sparse rows.
 	Mean []float64
 
-	// Scale holds the standard deviation of each column, or 1 where it is
-	// zero.
+	// Scale holds what each column is divided by: its standard
+	// deviation, or 1 where that is zero, or, for a Scaler of NewIDF, the
+	// inverse of its weight.
 	Scale []float64
 }
 
