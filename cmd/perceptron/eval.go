@@ -19,19 +19,20 @@ const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
 
 Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
 those of TEST, or, without TEST, on a split of TRAIN that keeps the share of
-each class, drawn from -split-seed. The features of dense rows are
-standardised on the training rows alone. A LIBSVM value of TEST beyond the
-features of TRAIN is ignored, and counted on stderr, as liblinear-predict
-does; CSV and IDX files must have the same width. Training stops early by
-the rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
--no-stop. It prints a table of each classifier's kernel, prediction rule,
-epochs run and how training ended (converged: an epoch without a mistake;
-stopped: by the rule; limit: at -epochs), its mistakes, its training and
-test accuracy and the time it took; then, for each, the classification
-report of the test rows, as scikit-learn's classification_report, and
-their confusion matrix. The test rows of a label that is no class of the
-training rows are counted wrong, in rows of their own; with -pos and -neg
-they are left out.
+each class, drawn from -split-seed. The steps before the classifier are
+fitted to the training rows alone: the standardisation of dense rows, and
+the weights of the features of sparse rows, which are then scaled to unit
+length. A LIBSVM value of TEST beyond the features of TRAIN is ignored, and
+counted on stderr, as liblinear-predict does; CSV and IDX files must have
+the same width. Training stops early by the rule of -tol and -no-change, as
+scikit-learn's Perceptron does, unless -no-stop. It prints a table of each
+classifier's kernel, prediction rule, epochs run and how training ended
+(converged: an epoch without a mistake; stopped: by the rule; limit: at
+-epochs), its mistakes, its training and test accuracy and the time it took;
+then, for each, the classification report of the test rows, as
+scikit-learn's classification_report, and their confusion matrix. The test
+rows of a label that is no class of the training rows are counted wrong, in
+rows of their own; with -pos and -neg they are left out.
 
 With -folds K, eval cross-validates: it splits TRAIN into K folds, each of
 which keeps the share of each class, drawn from -split-seed, as
@@ -44,8 +45,8 @@ accuracy of each fold.
 -classifier all, the default, runs perceptron and averaged, and pocket,
 voted and kernel, whose cost grows as the square of the rows, only where
 rows² × the non-zeros of a row × classes is at most 1e11 (a few thousand
-rows of a few hundred features); -classifier NAME runs any one. The kernel is the
-demo's: the Gaussian kernel with the averaged prediction.
+rows of a few hundred features); -classifier NAME runs any one. The kernel
+is the demo's: the Gaussian kernel with the averaged prediction.
 
 With -model, eval fits nothing: it tests a saved model, or the library's
 JSON of a classifier, on the rows of TEST, read with the model's classes,
@@ -57,8 +58,8 @@ on average from that of the training rows beyond what chance gives, as for
 rows of another data set, or rows scaled otherwise. The rows of labels that
 are no class of the model count as wrong, unless -pos and -neg name the two
 classes of a model that train fitted with them, which leaves those rows out
-again. Only -format, -header, -delimiter, -label, -pos, -neg and -progress
-go with -model.
+again. Only -format, -header, -delimiter, -label, -pos, -neg, -progress
+and -q go with -model.
 
 Examples:
   perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv

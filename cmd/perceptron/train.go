@@ -19,13 +19,16 @@ const trainHelp = `Usage: perceptron train [flags] FILE
 
 Train fits one classifier on the rows of FILE and saves it to the file that
 -o names, gzipped if the name ends in .gz: a model file, which holds the
-classifier, the standardisation of the features, and the labels, the names
-and the label column of the classes, and which a Go program loads whole with
-data.LoadModel. It prints the training statistics and accuracy, unless
-predicting the training rows would take longer than training, as for a voted
-perceptron of many mistakes. The classes are the labels of FILE, two or
-more, or the two that -pos and -neg pick. Training stops early by the rule
-of -tol and -no-change, as scikit-learn's Perceptron does, unless -no-stop.
+classifier, the steps before it (the standardisation or the weights of the
+features, and the scaling of each row to unit length), and the labels, the
+names and the label column of the classes, and which a Go program loads
+whole with data.LoadModel. The classifier is the averaged perceptron unless
+-classifier names another. It prints the training statistics and accuracy,
+unless predicting the training rows would take longer than training, as for
+a voted perceptron of many mistakes. The classes are the labels of FILE, two
+or more, or the two that -pos and -neg pick. Training stops early by the
+rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
+-no-stop.
 
 With -model, train goes on training a model that train saved on the rows of
 FILE, read as the model reads them, with its classes, label column and
@@ -42,10 +45,11 @@ the rows: on tens of thousands of rows it takes long, -ratchet less.
 
 Examples:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
-  perceptron train -classifier averaged -o fashion.json \
+  perceptron train -o fashion.json \
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
-  perceptron train -classifier averaged -classes debian-sections.classes.txt \
+  perceptron train -classes debian-sections.classes.txt \
     -o debian.json.gz debian-sections.train.svm.gz
+  perceptron train -classifier ovr:averaged -o debian-ovr.json.gz debian-sections.train.svm.gz
   perceptron train -model debian.json.gz -o debian.json.gz more-packages.svm
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
