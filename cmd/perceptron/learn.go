@@ -82,20 +82,3 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	_, err = fmt.Fprintf(stdout, "saved the model to %s\n", j.out)
 	return err
 }
-
-// onlyFlags returns a usage error if fs set a flag other than those of
-// names, the first of which is the one that the others go with; what says
-// what the command does with it.
-func onlyFlags(fs *flag.FlagSet, names []string, what string) error {
-	var err error
-	fs.Visit(func(f *flag.Flag) {
-		if err == nil && !slices.Contains(names, f.Name) {
-			var with []string
-			for _, name := range names[1:] {
-				with = append(with, "-"+name)
-			}
-			err = usagef("-%s: %s, and takes only %s", f.Name, what, joinWords(with, "and"))
-		}
-	})
-	return err
-}
