@@ -487,3 +487,23 @@ func TestNewIDF(t *testing.T) {
 		t.Error("NewIDF of no rows")
 	}
 }
+
+// A Model of rows whose lengths overflow float64 keeps no statistics of
+// them, and saves and loads as one that has none.
+func TestModelOverflowingRows(t *testing.T) {
+	X := mat.NewDense(4, 2, []float64{1.5e308, 1.5e308, -1e308, -1e308, 1, 2, -1, -2})
+	m := &data.Model{Classifier: &perceptron.Perceptron{Epochs: 1}}
+	if err := m.Fit(&data.Set{X: X, Y: []float64{0, 1, 0, 1}, Classes: []string{"a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.CheckRows(mat.NewDense(1, 2, []float64{1e9, 1e9})); err != nil {
+		t.Errorf("statistics of rows that overflow: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := data.LoadModel(path); err != nil {
+		t.Fatal(err)
+	}
+}

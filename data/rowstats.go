@@ -28,8 +28,9 @@ type moments struct {
 	SD   float64 `json:"sd"`
 }
 
-// statsOf returns the statistics of the rows X. It holds a row's values
-// at a time, for a sparse row.
+// statsOf returns the statistics of the rows X, or none if X has no rows
+// or a row whose length overflows. It holds a row's values at a time, for
+// a sparse row.
 func statsOf(X mat.Matrix) rowStats {
 	n, _ := X.Dims()
 	var nz, length welford
@@ -57,15 +58,23 @@ func statsOf(X mat.Matrix) rowStats {
 		nz.add(float64(k))
 		length.add(floats.Norm(row, 2))
 	}
-	return rowStats{Rows: n, NonZeros: nz.moments(), Length: length.moments()}
+	s := rowStats{Rows: n, NonZeros: nz.moments(), Length: length.moments()}
+	if s.check() != nil {
+		// Rows whose lengths overflow have no statistics to compare with.
+		return rowStats{}
+	}
+	return s
 }
 
 // merge returns the statistics of the rows of s and of t together, by the
 // formulas of Chan, Golub and LeVeque (1979) for the mean and the sum of
 // squared deviations of two parts.
 func (s rowStats) merge(t rowStats) rowStats {
-	if s.Rows == 0 {
+	switch {
+	case s.Rows == 0:
 		return t
+	case t.Rows == 0:
+		return s
 	}
 	n := float64(s.Rows + t.Rows)
 	both := func(a, b moments) moments {
