@@ -335,12 +335,13 @@ func scoresOf(K int) int {
 }
 
 // BlockRows is the number of rows that Predict and Score transform and
-// score at a time, unless the rows are dense and wider than 16384
-// columns, when a block is the largest power of two of rows of at most 2²⁴
-// values. A Kernel's scores of a row may differ in their last bits with
-// the rows scored with it, as perceptron.Kernel says: rows that a caller
-// gives Predict in parts of a multiple of BlockRows rows are scored in the
-// same blocks as all the rows at once, and so to the same bits.
+// score at a time, unless the rows are dense and wider than 16384 columns,
+// when a block is the largest power of two of rows of at most 2²⁴ values.
+// A Kernel's scores of a row may differ in their last bits with the rows
+// scored with it, as its kernel values come from matrix products of them:
+// rows that a caller gives Predict in parts of a multiple of BlockRows rows
+// are scored in the same blocks as all the rows at once, and so to the
+// same bits.
 const BlockRows = 1024
 
 // blockValues is the most values of dense rows in a block. Tests lower it.
