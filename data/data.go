@@ -3,7 +3,8 @@
 // license that can be found in the LICENSE file.
 
 // Package data reads data sets for the classifiers of package perceptron,
-// splits and scales them, and reports how a classifier does on them.
+// splits and scales them, keeps a classifier with the steps before it as a
+// Model, which a file saves and loads, and reports how a classifier does.
 //
 // The readers take the formats of LIBSVM, CSV and IDX (MNIST's), and
 // return a Set: rows of features, dense as a *mat.Dense or sparse as a
@@ -21,29 +22,62 @@
 //
 // # Memory
 //
-// A Set holds what its input implies: 8 bytes a value of dense rows, rows
-// × features, or 16 bytes a non-zero and 8 bytes a row of sparse rows, 8
-// bytes a row for the classes, and the names of the classes and of the
-// features. The functions of the package hold no more than a small multiple
-// of what they return and what they are given, which each states, and
+// A Set holds what its input implies: 8 bytes for each value of dense rows,
+// rows × features, or 16 bytes for each non-zero and 8 bytes for each row of
+// sparse rows, 8 bytes for the class of each row, and the names of the classes
+// and of the features. The functions of the package hold no more than a small
+// multiple of what they return and what they are given, which each states, and
 // before each allocation of a size that their input gives, they check it
 // against the memory left to the process: what Go's memory limit
 // (runtime/debug.SetMemoryLimit, GOMEMLIMIT) leaves and, on Linux, what the
-// limit of address space (ulimit -v) and the machine's memory and swap
-// leave. Under a limit of address space, a check also keeps room for the
-// 64 MiB arena that Go's runtime may reserve to make the allocation. A size
-// that does not fit is an error of kind perceptron.ErrTooLarge (test it
-// with errors.Is), never a fatal error of Go's allocator.
+// limit of address space (ulimit -v) and the machine's memory and swap leave.
+// Under a limit of address space, a check also keeps room for the 64 MiB arena
+// that Go's runtime may reserve to make the allocation. A size that does not
+// fit is an error of kind perceptron.ErrTooLarge (test it with errors.Is),
+// never a fatal error of Go's allocator.
 //
-// A reader grows its arrays as append does, by a quarter at a time once
-// they are large, so that while it reads it holds at most 2.25 times the
-// Set it returns, and the Set itself at most 1.25 times what it needs.
-// Besides, it holds a line at a time in at most 3.5 times its bytes, a
-// record of CSV with quoted fields in 16 bytes a field more, and each
-// distinct label once. Text holds besides, for the words of a line and
-// their n-grams, arrays of (5.5 + 2·NGrams) bytes a byte of the longest
-// line. The arrays that growing leaves behind are Go's garbage to collect:
-// until it does, the process's memory holds them too.
+// A reader grows its arrays as append does, by a quarter at a time once they
+// are large, so that while it reads it holds at most 2.25 times the Set it
+// returns, and the Set itself at most 1.25 times what it needs. Besides, it
+// holds a line at a time in at most 3.5 times its bytes, a record of CSV with
+// quoted fields in 16 more bytes for each field, and each distinct label once.
+// Text holds besides, for the words of a line and their n-grams, arrays of
+// (5.5 + 2·NGrams) bytes for each byte of the longest line. The arrays that
+// growing leaves behind are Go's garbage to collect: until it does, the
+// process's memory holds them too.
+//
+// # Models
+//
+// A Model is a fitted classifier with the steps that come before it, a
+// Scaler and the scaling of each row to unit length, and the labels of its
+// classes: it predicts from rows as a reader returns them. Its file, which
+// WriteTo writes and LoadModel reads, and which the command perceptron
+// saves, is one JSON object:
+//
+//	{"version": 1,
+//	 "classes": ["0", "1", ...],
+//	 "names": ["admin", "devel", ...],
+//	 "label": "last",
+//	 "scaler": {"mean": [...], "scale": [...]},
+//	 "normalize": true,
+//	 "rows": {"rows": 48081, "nonZeros": {"mean": 91.4, "sd": 55.7},
+//	          "length": {"mean": 9.21, "sd": 2.57}},
+//	 "classifier": {"type": "Averaged", "version": 1, ...}}
+//
+// The members are the format's version, 1; the labels of the classes, in
+// the order of the classifier's classes (Model's Classes); their names, if
+// any (Names); the label column of CSV rows (Label); the means and the
+// scales of the Scaler, if any, the means left out for sparse rows; whether
+// rows are scaled to unit length (Normalize); the statistics of the
+// training rows that CheckRows compares rows with; and, last, the
+// classifier, in the library's JSON form, as json.Marshal of it writes it
+// and perceptron.Unmarshal reads it, byte for byte. Only version, classes
+// and classifier are required; a member that the format does not define,
+// here or in an object within, is an error, as in the library's JSON. A
+// file may be gzipped. LoadModel also reads the library's JSON of a
+// classifier alone, whose classes it names by their values, and the model
+// files of version 4 of the command, the library's JSON with a member
+// "command" added.
 package data
 
 import (
@@ -65,7 +99,7 @@ import (
 
 // Set is a data set: rows of features, and their classes.
 type Set struct {
-	// X holds the rows, one sample a row: a *mat.Dense, or a
+	// X holds the rows, one sample in each row: a *mat.Dense, or a
 	// *perceptron.CSR for the sparse rows of LIBSVM and Text.
 	X mat.Matrix
 
@@ -90,6 +124,12 @@ type Set struct {
 // each row of X, a whole number that indexes Classes. The errors of Y are
 // of kinds perceptron.ErrShape and perceptron.ErrNonFinite.
 func (s *Set) check() error {
+	return s.checkRows(0, -1)
+}
+
+// checkRows is check with the classes of Y checked from row lo to hi-1
+// alone, or to the end if hi is negative.
+func (s *Set) checkRows(lo, hi int) error {
 	switch {
 	case s == nil:
 		return errors.New("data: the Set is nil")
@@ -101,8 +141,12 @@ func (s *Set) check() error {
 	if n, _ := s.X.Dims(); len(s.Y) != n {
 		return errorf(perceptron.ErrShape, "data: Y has %d classes and X %d rows, want one a row", len(s.Y), n)
 	}
+	if hi < 0 {
+		hi = len(s.Y)
+	}
 	k := len(s.Classes)
-	for i, y := range s.Y {
+	for i, y := range s.Y[lo:hi] {
+		i += lo
 		switch {
 		case math.IsNaN(y) || math.IsInf(y, 0):
 			return errorf(perceptron.ErrNonFinite, "data: Y[%d] is %v, want a class: an index into Classes", i, y)
@@ -145,8 +189,9 @@ type classes struct {
 const perLabel = 128
 
 // newClasses returns the classes of the labels of a file, with the known
-// classes first. It returns an error if a known class is twice in known or
-// is no label a reader takes.
+// classes first. It returns an error if a known class is twice in known,
+// by its text or, for a number, by its value, or is no label a reader
+// takes.
 func newClasses(known []string) (*classes, error) {
 	c := &classes{ids: map[string]int{}, fixed: len(known), numbers: true}
 	for k, s := range known {
@@ -155,6 +200,11 @@ func newClasses(known []string) (*classes, error) {
 		}
 		if _, err := c.label(s, 0, 0); err != nil {
 			return nil, fmt.Errorf("known class %d: %w", k+1, err)
+		}
+		if v := c.values[k]; !math.IsNaN(v) {
+			if first := slices.Index(c.values[:k], v); first >= 0 {
+				return nil, fmt.Errorf("the known classes %d and %d, %s and %s, are the same number", first+1, k+1, quote(c.names[first]), quote(s))
+			}
 		}
 	}
 	return c, nil

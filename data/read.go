@@ -297,7 +297,7 @@ type CSV struct {
 func (f CSV) Read(r io.Reader) (*Set, error) {
 	comma := cmp.Or(f.Comma, ',')
 	if comma == '"' || comma == '\r' || comma == '\n' || !utf8.ValidRune(comma) || comma == utf8.RuneError {
-		return nil, fmt.Errorf("delimiter %s: want a character other than a quote or an end of line", strconv.QuoteRune(comma))
+		return nil, fmt.Errorf("delimiter %s (CSV's Comma): want a character other than a quote or an end of line", strconv.QuoteRune(comma))
 	}
 	c, err := newClasses(f.Classes)
 	if err != nil {
@@ -344,7 +344,7 @@ func (f CSV) Read(r io.Reader) (*Set, error) {
 	}
 	hint := ""
 	if !f.Header {
-		hint = fmt.Sprintf(" (if line %d is a header, read it as one)", first)
+		hint = fmt.Sprintf(" (if line %d is a header, read it as one: CSV's Header)", first)
 	}
 	var rows []float64
 	field := func(j int, s string) error {
@@ -410,12 +410,12 @@ func (f CSV) labelColumn(header []string, nf int) (int, error) {
 	}
 	if k, err := strconv.Atoi(f.Label); err == nil {
 		if k < 1 || k > nf {
-			return 0, fmt.Errorf("label column %d: the rows have %d fields", k, nf)
+			return 0, fmt.Errorf("label column %d (CSV's Label): the rows have %d fields", k, nf)
 		}
 		return k - 1, nil
 	}
 	if header == nil {
-		return 0, fmt.Errorf("label column %s: no header names the columns", quote(f.Label))
+		return 0, fmt.Errorf("label column %s (CSV's Label): no header names the columns (CSV's Header)", quote(f.Label))
 	}
 	for j, h := range header {
 		if strings.TrimSpace(h) == f.Label {
@@ -426,12 +426,12 @@ func (f CSV) labelColumn(header []string, nf int) (int, error) {
 	if len(header) == 1 {
 		for _, d := range []string{";", "\t", "|"} {
 			if strings.Contains(header[0], d) {
-				hint = fmt.Sprintf(" (the header is one field: is the delimiter %s?)", strconv.Quote(d))
+				hint = fmt.Sprintf(" (the header is one field: is the delimiter %s? CSV's Comma)", strconv.Quote(d))
 				break
 			}
 		}
 	}
-	return 0, fmt.Errorf("label column %s: no such column in the header%s", quote(f.Label), hint)
+	return 0, fmt.Errorf("label column %s (CSV's Label): no such column in the header%s", quote(f.Label), hint)
 }
 
 // records reads the records of CSV text, skipping blank lines, a line at a
@@ -603,33 +603,39 @@ type IDX struct {
 	Classes []string
 }
 
-// Read reads the images of the IDX file images and the labels of the IDX
-// file labels, if it is not nil, gzipped or not, into a Set of dense rows,
-// a row an image of its pixels divided by 255, from 0 to 1. It returns an
+// Read reads the images of the IDX file images and the labels of the IDX file
+// labels, if it is not nil, gzipped or not, into a Set of dense rows, each row
+// an image, its pixels divided by 255 to values from 0 to 1. It returns an
 // error naming the file, images or labels, and what is wrong with it.
 //
-// It holds a file's bytes in memory in proportion to the bytes the file
-// has, whatever its header says, and refuses, with an error of kind
-// perceptron.ErrTooLarge, a header whose bytes and their values would not
-// fit in the memory left: 9 bytes a pixel, its value in the Set and its
-// byte, and 9 bytes a label likewise.
+// It holds a file's bytes in memory in proportion to the bytes the file has,
+// whatever its header says, and refuses, with an error of kind
+// perceptron.ErrTooLarge, a header whose bytes and their values would not fit
+// in the memory left: 9 bytes for each pixel, its value in the Set and its
+// byte, and 9 bytes for each label likewise.
 func (f IDX) Read(images, labels io.Reader) (*Set, error) {
+	return f.read(images, labels, "images", "labels")
+}
+
+// read is Read, whose errors name the files images and labels by imName
+// and lbName.
+func (f IDX) read(images, labels io.Reader, imName, lbName string) (*Set, error) {
 	c, err := newClasses(f.Classes)
 	if err != nil {
 		return nil, err
 	}
 	dims, b, err := readIDX(images)
 	if err != nil {
-		return nil, fmt.Errorf("images: %w", err)
+		return nil, fmt.Errorf("%s: %w", imName, err)
 	}
 	if len(dims) < 2 {
-		return nil, fmt.Errorf("images: %d dimensions, want a count of images and at least one more", len(dims))
+		return nil, fmt.Errorf("%s: %d dimensions, want a count of images and at least one more", imName, len(dims))
 	}
 	n, d := dims[0], len(b)/max(dims[0], 1)
 	if n == 0 || d == 0 {
-		return nil, errors.New("images: no images, or images of no pixels")
+		return nil, fmt.Errorf("%s: no images, or images of no pixels", imName)
 	}
-	if err := checkMemory(8*float64(len(b)), "images: holding %d images of %d pixels", n, d); err != nil {
+	if err := checkMemory(8*float64(len(b)), "%s: holding %d images of %d pixels", imName, n, d); err != nil {
 		return nil, err
 	}
 	x := make([]float64, len(b))
@@ -643,11 +649,11 @@ func (f IDX) Read(images, labels io.Reader) (*Set, error) {
 	ldims, lb, err := readIDX(labels)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("labels: %w", err)
+		return nil, fmt.Errorf("%s: %w", lbName, err)
 	case len(ldims) != 1:
-		return nil, fmt.Errorf("labels: %d dimensions, want 1, a label per image", len(ldims))
+		return nil, fmt.Errorf("%s: %d dimensions, want 1, a label per image", lbName, len(ldims))
 	case ldims[0] != n:
-		return nil, fmt.Errorf("labels: %d labels, want %d, one per image", ldims[0], n)
+		return nil, fmt.Errorf("%s: %d labels, want %d, one per image", lbName, ldims[0], n)
 	}
 	var names [256]string
 	for _, b := range lb {
@@ -655,11 +661,11 @@ func (f IDX) Read(images, labels io.Reader) (*Set, error) {
 			names[b] = strconv.Itoa(int(b))
 		}
 		if err := c.add(names[b], 0, 0); err != nil {
-			return nil, fmt.Errorf("labels: %w", err)
+			return nil, fmt.Errorf("%s: %w", lbName, err)
 		}
 	}
 	if set.Classes, set.Y, err = c.finish(); err != nil {
-		return nil, fmt.Errorf("labels: %w", err)
+		return nil, fmt.Errorf("%s: %w", lbName, err)
 	}
 	return set, nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -97,6 +98,26 @@ func (r *Report) Accuracy() (acc float64, right, total int) {
 	return float64(right) / float64(total), right, total
 }
 
+// Accuracy returns the fraction of the classes pred that are the classes
+// y, as Predict gives them and a Set's Y holds them: of the rows predicted
+// right. It returns 0 if y is empty, as Report's Accuracy does, and panics
+// if y and pred differ in length.
+func Accuracy(y, pred []float64) float64 {
+	if len(y) != len(pred) {
+		panic(fmt.Sprintf("data: Accuracy of %d classes and %d predicted, want as many", len(y), len(pred)))
+	}
+	right := 0
+	for i, c := range pred {
+		if c == y[i] {
+			right++
+		}
+	}
+	if right == 0 {
+		return 0
+	}
+	return float64(right) / float64(len(y))
+}
+
 // Class returns the precision, the recall, the F1 score and the support
 // of class c: the fraction of the rows predicted c that are c, the
 // fraction of the rows of c predicted c, their harmonic mean, and the
@@ -163,45 +184,45 @@ func (r *Report) String() string {
 	return b.String()
 }
 
-// Matrix returns the confusion matrix as text: whole, rows the true
-// classes and columns the predicted, with the classes numbered and named
-// in a key, if every line fits in width columns; otherwise a line per
-// class of its largest confusions. It panics if Confusion has not a row
-// and a column for each class.
+// Matrix returns the confusion matrix as text: whole, a row for each true
+// class and a column for each predicted one, headed by the names of the
+// classes, if every line fits in width columns; otherwise a line for each
+// class, of its largest confusions. It panics if Confusion has not a row and a
+// column for each class.
 func (r *Report) Matrix(width int) string {
 	r.square(-1)
-	K := len(r.Classes)
-	most := 1
-	for _, row := range r.Confusion {
-		for _, n := range row {
-			most = max(most, n)
-		}
-	}
-	cell := len(fmt.Sprint(most)) + 1
-	num := len(fmt.Sprint(K)) + 1
-	const predicted = "  (predicted)"
-	fits := num+1+K*max(cell, num)+len(predicted) <= width
+	runes := utf8.RuneCountInString
+	// The names of the rows, then each column: its name over its counts,
+	// two spaces before it.
+	left := 0
 	for _, name := range r.Classes {
-		fits = fits && num+1+utf8.RuneCountInString(name) <= width
+		left = max(left, runes(name))
 	}
+	cols := make([]int, len(r.Classes))
+	total := left
+	for p, name := range r.Classes {
+		cols[p] = runes(name)
+		for t := range r.Confusion {
+			cols[p] = max(cols[p], len(strconv.Itoa(r.Confusion[t][p])))
+		}
+		total += 2 + cols[p]
+	}
+	const predicted = "  (predicted)"
 	var b strings.Builder
-	if fits {
-		cell = max(cell, num)
-		fmt.Fprintf(&b, "%*s", num+1, "")
-		for p := range K {
-			fmt.Fprintf(&b, "%*d", cell, p+1)
+	if total+len(predicted) <= width {
+		pad := func(s string, w int) string { return strings.Repeat(" ", max(w-runes(s), 0)) }
+		b.WriteString(pad("", left))
+		for p, name := range r.Classes {
+			b.WriteString("  " + pad(name, cols[p]) + name)
 		}
 		b.WriteString(predicted + "\n")
 		for t, row := range r.Confusion {
-			fmt.Fprintf(&b, "%*d ", num, t+1)
-			for _, n := range row {
-				fmt.Fprintf(&b, "%*d", cell, n)
+			b.WriteString(r.Classes[t] + pad(r.Classes[t], left))
+			for p, n := range row {
+				c := strconv.Itoa(n)
+				b.WriteString("  " + pad(c, cols[p]) + c)
 			}
 			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
-		for c, name := range r.Classes {
-			fmt.Fprintf(&b, "%*d %s\n", num, c+1, name)
 		}
 		return b.String()
 	}

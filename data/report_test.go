@@ -525,7 +525,9 @@ func TestMatrixTable(t *testing.T) {
 		k := 1 + rnd.IntN(6)
 		names := make([]string, k)
 		for c := range names {
-			names[c] = fmt.Sprintf("class %c", 'A'+c)
+			// Names of other widths than the counts, one with a space and
+			// one of letters of two bytes.
+			names[c] = []string{"class A", "b", "ça", "dd", "electron", "f"}[c]
 		}
 		r := randomConfusion(t, rnd, names, []int{0, 5, 50, 2000}[trial%4], 0.6)
 		table := false
@@ -553,33 +555,49 @@ func TestMatrixTable(t *testing.T) {
 }
 
 // checkTable checks the whole matrix s: a heading line of the predicted
-// classes' numbers, a line per true class of its number and its counts, a
-// blank line, and a key of each class's number and name.
+// classes' names, right-aligned over their columns, and a line per true
+// class of its name and its counts, each under the name of its column.
 func checkTable(t *testing.T, r *data.Report, s string) {
 	t.Helper()
 	k := len(r.Classes)
 	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	if len(lines) != 2*k+2 || lines[k+1] != "" {
-		t.Fatalf("%d lines, want %d:\n%s", len(lines), 2*k+2, s)
+	if len(lines) != k+1 {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), k+1, s)
 	}
-	head := strings.Fields(lines[0])
-	if len(head) != k+1 || head[k] != "(predicted)" {
+	head := []rune(lines[0])
+	if !strings.HasSuffix(lines[0], "  (predicted)") {
 		t.Fatalf("heading %q:\n%s", lines[0], s)
 	}
+	// Each column ends where its name ends in the heading.
+	end := len(head) - len("  (predicted)")
+	var ends []int
+	for p := k - 1; p >= 0; p-- {
+		name := []rune(r.Classes[p])
+		if end < len(name) || string(head[end-len(name):end]) != r.Classes[p] {
+			t.Fatalf("heading %q: no %q ending at %d:\n%s", lines[0], r.Classes[p], end, s)
+		}
+		ends = append([]int{end}, ends...)
+		end -= len(name)
+		for end > 0 && head[end-1] == ' ' {
+			end--
+		}
+	}
 	for c := range k {
-		if head[c] != fmt.Sprint(c+1) {
-			t.Fatalf("heading %q:\n%s", lines[0], s)
+		line := []rune(lines[1+c])
+		if !strings.HasPrefix(lines[1+c], r.Classes[c]+" ") {
+			t.Fatalf("row %d: %q does not start with %q:\n%s", c+1, lines[1+c], r.Classes[c], s)
 		}
-		f := strings.Fields(lines[1+c])
-		want := []string{fmt.Sprint(c + 1)}
-		for _, n := range r.Confusion[c] {
-			want = append(want, fmt.Sprint(n))
+		for p, e := range ends {
+			start := e
+			for start > 0 && line[start-1] != ' ' {
+				start--
+			}
+			if got := string(line[start:e]); got != fmt.Sprint(r.Confusion[c][p]) {
+				t.Fatalf("row %d, column %d: %q, want %d:\n%s", c+1, p+1, got, r.Confusion[c][p], s)
+			}
 		}
-		if !slices.Equal(f, want) {
-			t.Fatalf("row %d: %q, want %q:\n%s", c+1, f, want, s)
-		}
-		if key := strings.TrimSpace(lines[k+2+c]); key != fmt.Sprintf("%d %s", c+1, r.Classes[c]) {
-			t.Fatalf("key %q, want %d %s:\n%s", key, c+1, r.Classes[c], s)
+		if len(line) != ends[k-1] {
+			t.Fatalf("row %d: %q goes on after the last column:\n%s", c+1, lines[1+c], s)
 		}
 	}
 }

@@ -878,3 +878,78 @@ func TestHandBuiltScalers(t *testing.T) {
 		})
 	}
 }
+
+// TestFold checks that the k folds of a set partition its rows, each fold
+// the test set of one of them with the other rows as its training set,
+// both in the order of the set; that each class is shared out among the
+// folds to a row, and the folds among them too; and that the seed draws
+// the folds.
+func TestFold(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, s := range []*data.Set{denseSet(rnd, []int{30, 7, 1, 52}, 3), sparseSet(rnd, []int{9, 41}, 40)} {
+		n := len(s.Y)
+		for _, k := range []int{2, 5, 10} {
+			seen := make([]int, n)
+			var sizes []int
+			perClass := make([][]int, len(s.Classes))
+			for i := range k {
+				train, test, err := data.Fold(s, k, i, 7)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in := origins(t, s, test)
+				out := origins(t, s, train)
+				if !slices.IsSorted(in) || !slices.IsSorted(out) || len(in)+len(out) != n {
+					t.Fatalf("fold %d of %d: %d and %d rows, in order %v, %v", i, k, len(out), len(in), slices.IsSorted(out), slices.IsSorted(in))
+				}
+				for _, r := range in {
+					seen[r]++
+				}
+				for _, r := range out {
+					if slices.Contains(in, r) {
+						t.Fatalf("fold %d: row %d in both sets", i, r)
+					}
+				}
+				sizes = append(sizes, len(in))
+				count := make([]int, len(s.Classes))
+				for _, c := range test.Y {
+					count[int(c)]++
+				}
+				for c, m := range count {
+					perClass[c] = append(perClass[c], m)
+				}
+			}
+			for r, m := range seen {
+				if m != 1 {
+					t.Fatalf("%d folds: row %d in %d test sets", k, r, m)
+				}
+			}
+			for _, counts := range append(perClass, sizes) {
+				if slices.Max(counts)-slices.Min(counts) > 1 {
+					t.Errorf("%d folds: counts %v differ by more than a row", k, counts)
+				}
+			}
+		}
+		_, a, _ := data.Fold(s, 5, 2, 7)
+		_, b, _ := data.Fold(s, 5, 2, 7)
+		_, c, _ := data.Fold(s, 5, 2, 8)
+		if !slices.Equal(origins(t, s, a), origins(t, s, b)) || slices.Equal(origins(t, s, a), origins(t, s, c)) {
+			t.Error("the seed does not draw the folds")
+		}
+	}
+	s := denseSet(rnd, []int{3, 3}, 2)
+	for _, c := range []struct {
+		s    *data.Set
+		k, i int
+		want string
+	}{
+		{s, 1, 0, "1 folds of 6 rows, want from 2 to 6"},
+		{s, 7, 0, "7 folds of 6 rows"},
+		{s, 3, 3, "fold 3 of 3, want one from 0 to 2"},
+		{&data.Set{X: s.X}, 2, 0, "no labels"},
+	} {
+		if _, _, err := data.Fold(c.s, c.k, c.i, 1); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want %q", err, c.want)
+		}
+	}
+}

@@ -14,68 +14,31 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // classSet is the classes of a problem: the labels as the data write
-// them, the names the command prints, and the class values that the
-// classifiers learn.
+// them, in the order of the classes, as a data.Set's Classes holds them,
+// and the names that the command prints.
 //
-// Labels that are all finite numbers are classes by their value, which is
-// the class value; other labels are classes by their text, or, as "inf",
-// by a value that no classifier takes, with the values 0, 1, … in the
-// order of the labels, sorted, as data reads them. With -pos
-// and -neg the two labels they name are the classes, -neg of value -1 and
-// -pos of value +1.
+// The classifiers learn the classes by their indices, as a data.Set's Y
+// holds them; -pos and -neg make the labels they name the two classes, -neg
+// the first, -1, and -pos the second, +1.
 type classSet struct {
-	labels []string  // as the data write them
-	names  []string  // as the command prints them: -classes names, or the labels
-	values []float64 // ascending
+	labels []string
+	names  []string // -classes names, or the labels
 
-	// picked says that -pos and -neg picked the two classes, labels[1]
-	// and labels[0], and that rows of other labels are left out.
+	// picked says that -pos and -neg picked the two classes, and that rows
+	// of other labels are left out.
 	picked bool
 }
 
 // newClassSet returns the classes of the labels, with their names, or the
 // labels if names is nil.
 func newClassSet(labels, names []string) *classSet {
-	c := &classSet{labels: labels, names: names, values: make([]float64, len(labels))}
-	if c.names == nil {
-		c.names = labels
+	if names == nil {
+		names = labels
 	}
-	numbers := true
-	for k, l := range labels {
-		v, err := strconv.ParseFloat(l, 64)
-		numbers = numbers && err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
-		c.values[k] = v
-	}
-	// data sorts labels that are numbers by value, and makes equal values
-	// one class: the values of finite labels ascend, as the classifiers
-	// take them.
-	if !numbers {
-		for k := range c.values {
-			c.values[k] = float64(k)
-		}
-	}
-	return c
-}
-
-// pickedClasses returns the classes that -pos and -neg pick, with their
-// names.
-func pickedClasses(neg, pos, negName, posName string) *classSet {
-	return &classSet{labels: []string{neg, pos}, names: []string{negName, posName}, values: []float64{-1, 1}, picked: true}
-}
-
-// valueClasses returns the classes of the class values of a model of the
-// library, named by them.
-func valueClasses(values []float64) *classSet {
-	var labels []string
-	for _, v := range values {
-		labels = append(labels, strconv.FormatFloat(v, 'g', -1, 64))
-	}
-	return &classSet{labels: labels, names: labels, values: slices.Clone(values)}
+	return &classSet{labels: labels, names: names}
 }
 
 // describe returns the classes for a summary: which name is +1 and which
@@ -104,15 +67,33 @@ func (c *classSet) describe() string {
 	return s
 }
 
-// sameLabel reports whether a and b are the same label: the same text, or
-// equal numbers, so that 1, 1.0 and +1 are one label.
-func sameLabel(a, b string) bool {
-	if a == b {
-		return true
+// classNames are the names of classes that a -classes file gives: the
+// labels, numbers, in the order of the file, and their names.
+type classNames struct {
+	file          string
+	labels, names []string
+}
+
+// nameOf returns the name of the label l, or l if the file does not name
+// it, and whether it does.
+func (c *classNames) nameOf(l string) (string, bool) {
+	if c != nil {
+		if k := slices.Index(c.labels, l); k >= 0 {
+			return c.names[k], true
+		}
 	}
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && x == y
+	return l, false
+}
+
+// labelOf returns the label that s is, a label or a name of the file, or s
+// if it is neither.
+func (c *classNames) labelOf(s string) string {
+	if c != nil && !slices.Contains(c.labels, s) {
+		if k := slices.Index(c.names, s); k >= 0 {
+			return c.labels[k]
+		}
+	}
+	return s
 }
 
 // readClassNames reads a -classes file: the names of the classes by their
@@ -121,17 +102,26 @@ func sameLabel(a, b string) bool {
 // name alone, the name of the label that is the number of the line from
 // 0, as a list of Fashion-MNIST's classes has them; blank lines and lines
 // that start with # are skipped. It returns an error naming the line of a
-// name that is not valid or named twice, or of a label named twice.
-func readClassNames(r io.Reader) (map[string]string, error) {
+// name that is not valid or named twice, of a label named twice, or, a
+// usage error, of three fields or more apart by commas, semicolons or
+// tabs, which is a row of data, not a name.
+// Labels that are the same number written otherwise, as 1 and 1.0, are
+// refused by the reader that reads the data with them.
+func readClassNames(r io.Reader) (*classNames, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<16)
-	names := map[string]string{}
+	c := &classNames{}
 	used := map[string]int{}
 	numbered, k := -1, 0
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
+		}
+		for _, sep := range []string{",", ";", "\t"} {
+			if n := strings.Count(text, sep) + 1; n >= 3 {
+				return nil, usagef("line %d, %s, holds %d fields apart by %s, as a row of data does, not a name: -classes names the classes of numbered labels", line, quote(text), n, quote(sep))
+			}
 		}
 		f := strings.Fields(text)
 		_, err := strconv.Atoi(f[0])
@@ -161,13 +151,11 @@ func readClassNames(r io.Reader) (map[string]string, error) {
 			return nil, fmt.Errorf("line %d: the name %s is not UTF-8 text of one line without tabs", line, quote(name))
 		case used[name] > 0:
 			return nil, fmt.Errorf("line %d: the name %s again, as on line %d", line, quote(name), used[name])
+		case slices.Contains(c.labels, label):
+			return nil, fmt.Errorf("line %d: the label %s again", line, quote(label))
 		}
-		for l := range names {
-			if sameLabel(l, label) {
-				return nil, fmt.Errorf("line %d: the label %s again", line, quote(label))
-			}
-		}
-		names[label] = name
+		c.labels = append(c.labels, label)
+		c.names = append(c.names, name)
 		used[name] = line
 	}
 	if err := sc.Err(); err != nil {
@@ -176,49 +164,40 @@ func readClassNames(r io.Reader) (map[string]string, error) {
 		}
 		return nil, err
 	}
-	if len(names) == 0 {
+	if len(c.labels) == 0 {
 		return nil, errors.New("no class names")
 	}
-	return names, nil
-}
-
-// sortedLabels returns the labels of names, sorted by value.
-func sortedLabels(names map[string]string) []string {
-	var labels []string
-	for l := range names {
-		labels = append(labels, l)
-	}
-	slices.SortFunc(labels, func(a, b string) int {
-		x, _ := strconv.ParseFloat(a, 64)
-		y, _ := strconv.ParseFloat(b, 64)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
-	return labels
+	return c, nil
 }
 
 // nameClasses sets the classes of ds, which has its labels: those the
-// spec knows, or those of the rows, named by -classes, and the two that
-// -pos and -neg pick, leaving out the rows of the others.
+// spec knows, or those of the rows, named by -classes, or the two that -pos
+// and -neg pick, leaving out the rows of the others.
 func (ds *dataset) nameClasses(spec readSpec) error {
 	switch {
 	case spec.known != nil:
 		ds.classes = spec.known
 		if spec.known.picked && !spec.keepRows {
-			return ds.pick(spec.known.labels[0], spec.known.labels[1], true)
+			return ds.keepPicked(false)
 		}
 		return nil
+	case spec.pos != "":
+		// The reader read them as the first two classes.
+		ds.classes = &classSet{labels: ds.Classes[:2:2], picked: true}
+		for _, l := range ds.classes.labels {
+			name, _ := spec.names.nameOf(l)
+			ds.classes.names = append(ds.classes.names, name)
+		}
+		return ds.keepPicked(true)
 	case spec.names != nil:
 		var names []string
 		for _, l := range ds.Classes {
-			name, ok := spec.names[l]
+			name, ok := spec.names.nameOf(l)
 			if !ok {
-				return fmt.Errorf("%s: the label %s is no class of %s", ds.name, quote(l), spec.namesOf)
+				if _, err := strconv.ParseFloat(l, 64); err != nil {
+					return usagef("-classes %s names numbered labels, and %s has the label %s, which is no number", spec.names.file, ds.name, quote(l))
+				}
+				return fmt.Errorf("%s: the label %s is no class of -classes %s", ds.name, quote(l), spec.names.file)
 			}
 			names = append(names, name)
 		}
@@ -226,97 +205,100 @@ func (ds *dataset) nameClasses(spec readSpec) error {
 	default:
 		ds.classes = newClassSet(ds.Classes, nil)
 	}
-	if spec.pos != "" {
-		return ds.pick(spec.neg, spec.pos, false)
-	}
 	if len(ds.Classes) < 2 {
-		return fmt.Errorf("%s: every row has the label %s: want two classes or more", ds.name, quote(ds.Classes[0]))
+		hint := ""
+		if ds.format == "csv" {
+			hint = fmt.Sprintf(" (the label column is %s, %s)", quote(spec.label), spec.labelFlag)
+		}
+		return fmt.Errorf("%s: every row has the label %s: want two classes or more%s", ds.name, quote(ds.Classes[0]), hint)
+	}
+	if !spec.manyClasses {
+		return ds.classLike(spec)
 	}
 	return nil
 }
 
-// pick keeps the rows of the classes neg and pos, which name labels, or
-// classes by their names, and leaves out the others; known says that the
-// classes are those of a model, which a test file may lack.
-func (ds *dataset) pick(neg, pos string, known bool) error {
-	find := func(s string) int {
-		for k, l := range ds.Classes {
-			if sameLabel(l, s) {
-				return k
-			}
-		}
-		if ds.classes != nil && !known {
-			for k, name := range ds.classes.names {
-				if name == s {
-					return k
-				}
-			}
-		}
-		return -1
+// classLike returns an error if the labels of ds, more than 10, look like
+// the values of a feature, not classes: if more than half the rows have a
+// label that no other row has, or if the labels are numbers not all whole,
+// as when the label column is not where -label says.
+func (ds *dataset) classLike(spec readSpec) error {
+	count := make([]int, len(ds.Classes))
+	for _, c := range ds.Y {
+		count[int(c)]++
 	}
-	kn, kp := find(neg), find(pos)
+	alone := 0
+	for _, n := range count {
+		if n == 1 {
+			alone++
+		}
+	}
+	fraction := ""
+	for _, l := range ds.Classes {
+		if v, err := strconv.ParseFloat(l, 64); err == nil && v != math.Trunc(v) {
+			fraction = l
+			break
+		}
+	}
+	var why string
+	switch {
+	case len(ds.Classes) <= 10:
+		return nil
+	case 2*alone > len(ds.Y):
+		why = fmt.Sprintf("%d of its %s have a label of their own", alone, plural(len(ds.Y), "row"))
+	case fraction != "":
+		why = fmt.Sprintf("its %d labels are numbers, not all whole, as %s", len(ds.Classes), quote(fraction))
+	default:
+		return nil
+	}
+	fix := "if they are classes, give -many-classes"
+	if ds.format == "csv" {
+		fix = fmt.Sprintf("the label column is %s (%s): name another with -label, and give -header if line 1 names the columns; %s", quote(spec.label), spec.labelFlag, fix)
+	}
+	return fmt.Errorf("%s: the labels look like the values of a feature, not classes: %s; %s", ds.name, why, fix)
+}
+
+// keepPicked keeps the rows of the two classes that -pos and -neg picked,
+// the first two of ds, and leaves out the others; training says that the
+// rows are training rows, which must have both classes.
+func (ds *dataset) keepPicked(training bool) error {
 	var keep []int
-	y := make([]float64, 0, len(ds.Y))
+	var count [2]int
 	for i, c := range ds.Y {
-		switch int(c) {
-		case kn:
+		if c < 2 {
 			keep = append(keep, i)
-			y = append(y, 0)
-		case kp:
-			keep = append(keep, i)
-			y = append(y, 1)
+			count[int(c)]++
 		}
 	}
 	ds.left = len(ds.Y) - len(keep)
-	if !known && (kn < 0 || kp < 0 || len(keep) == 0) {
+	if training && (count[0] == 0 || count[1] == 0) {
 		var absent []string
-		for _, c := range []struct {
-			flag, label string
-			k           int
-		}{{"-pos", pos, kp}, {"-neg", neg, kn}} {
-			if c.k < 0 {
-				absent = append(absent, fmt.Sprintf("%s (%s)", quote(c.label), c.flag))
+		for k, flag := range []string{"-neg", "-pos"} {
+			if count[k] == 0 {
+				absent = append(absent, fmt.Sprintf("%s (%s)", quote(ds.classes.names[k]), flag))
 			}
 		}
-		return fmt.Errorf("%s: no row has the label %s; the labels are %s", ds.name, joinWords(absent, "or"), quoteAll(ds.Classes, 20))
+		var labels []string
+		for k, l := range ds.Classes {
+			if k >= 2 || count[k] > 0 {
+				labels = append(labels, l)
+			}
+		}
+		return fmt.Errorf("%s: no row has the label %s; the labels are %s", ds.name, joinWords(absent, "or"), quoteAll(labels, 20))
 	}
 	if len(keep) == 0 {
-		return fmt.Errorf("%s: no row has the label %s or %s", ds.name, quote(pos), quote(neg))
+		return fmt.Errorf("%s: no row has the label %s or %s", ds.name, quote(ds.classes.labels[1]), quote(ds.classes.labels[0]))
 	}
-	names := func(k int, label string) string {
-		if ds.classes != nil && k >= 0 && !known {
-			return ds.classes.names[k]
-		}
-		return label
-	}
-	if !known {
-		// The labels as the file writes them, which a test file matches.
-		nl, pl := neg, pos
-		if kn >= 0 {
-			nl = ds.Classes[kn]
-		}
-		if kp >= 0 {
-			pl = ds.Classes[kp]
-		}
-		ds.classes = pickedClasses(nl, pl, names(kn, neg), names(kp, pos))
+	if ds.left == 0 {
+		ds.Classes = ds.Classes[:2:2]
+		return nil
 	}
 	sub, err := ds.Subset(keep)
 	if err != nil {
 		return err
 	}
-	ds.Set = &data.Set{X: sub.X, Y: y, Classes: ds.classes.names, Features: ds.Features, Dropped: ds.Dropped}
-	if ds.left > 0 {
-		ds.part = " among the rows of the two labels"
-	}
+	sub.Classes, sub.Dropped = ds.Classes[:2:2], ds.Dropped
+	ds.Set = sub
+	ds.part = " among the rows of the two labels"
 	return nil
-}
-
-// values returns the class value of each row, for training: the rows of
-// a training file have a class each.
-func (ds *dataset) values() []float64 {
-	v := make([]float64, len(ds.Y))
-	for i, k := range ds.Y {
-		v[i] = ds.classes.values[int(k)]
-	}
-	return v
 }

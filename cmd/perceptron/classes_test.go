@@ -6,11 +6,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // -classes names the classes of LIBSVM and IDX files, in either format,
@@ -74,15 +77,115 @@ func FuzzClassNames(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if len(names.labels) != len(names.names) {
+			t.Fatalf("%d labels and %d names", len(names.labels), len(names.names))
+		}
 		seen := map[string]bool{}
-		for label, name := range names {
-			if _, err := strconv.Atoi(label); err != nil {
+		for k, label := range names.labels {
+			if _, err := strconv.Atoi(label); err != nil || slices.Contains(names.labels[:k], label) {
 				t.Errorf("label %q", label)
 			}
-			if !validText(name) || seen[name] {
+		}
+		for _, name := range names.names {
+			if name == "" || !utf8.ValidString(name) || strings.ContainsAny(name, "\t\r\n") || strings.TrimSpace(name) != name || seen[name] {
 				t.Errorf("name %q", name)
 			}
 			seen[name] = true
 		}
 	})
+}
+
+// A label column that looks like a feature is refused, with the flags that
+// fix it, unless -many-classes says that the labels are classes; -classes
+// is refused where it does not apply: of labels that are no numbers, or a
+// file of rows of data.
+func TestLabelsLikeClasses(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(3, 3))
+	X, y := randomData(rnd, 200, 3)
+	// The labels first, and no -label: the last column, of values of a
+	// feature, is taken for them.
+	first := writeFile(t, dir, "first.csv", csvNamed(X, signs(y), 0, true))
+	model := filepath.Join(dir, "m.json")
+	code, _, errs := runCmd("train", "-header", "-o", model, first)
+	if code != 1 || !strings.Contains(errs, "the labels look like the values of a feature, not classes: ") ||
+		!strings.Contains(errs, "name another with -label, and give -header") || !strings.Contains(errs, "-many-classes") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd("train", "-header", "-label", "first", "-o", model, first); code != 0 {
+		t.Errorf("-label first: exit %d: %s", code, errs)
+	}
+	// Numbers, not whole, of which some repeat.
+	var tenths []string
+	for i := range y {
+		tenths = append(tenths, strconv.FormatFloat(float64(i%20)/10, 'f', 1, 64))
+	}
+	last := writeFile(t, dir, "tenths.csv", csvNamed(X, tenths, 3, false))
+	if code, _, errs := runCmd("train", "-o", model, last); code != 1 || !strings.Contains(errs, `its 20 labels are numbers, not all whole, as "0.1"`) {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd("train", "-many-classes", "-o", model, last); code != 0 {
+		t.Errorf("-many-classes: exit %d: %s", code, errs)
+	}
+
+	svm := writeFile(t, dir, "d.svm", libsvmOf(X, signs(y)))
+	words := make([]string, len(y))
+	for i := range words {
+		words[i] = []string{"yes", "no"}[i%2]
+	}
+	named := writeFile(t, dir, "named.csv", csvNamed(X, words, 3, false))
+	numbered := writeFile(t, dir, "classes.txt", []byte("-1 minus\n1 plus\n"))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-classes", first, svm}, "holds 4 fields apart by \",\", as a row of data does, not a name"},
+		{[]string{"-classes", numbered, named}, "names numbered labels, and " + named + " has the label \"yes\", which is no number"},
+	} {
+		args := append([]string{"train", "-o", model}, c.args...)
+		if code, _, errs := runCmd(args...); code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d: %s", c.args, code, errs)
+		}
+	}
+	if code, out, errs := runCmd("train", "-classes", numbered, "-o", model, svm); code != 0 || !strings.Contains(out, `"minus", "plus"`) {
+		t.Errorf("-classes of numbered labels: exit %d: %s%s", code, out, errs)
+	}
+}
+
+// predict and eval -model warn, before any figure, of rows unlike the
+// training rows: rows of many more non-zeros, as pixels are, for a model
+// of sparse rows of words.
+func TestWarnOtherRows(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(4, 4))
+	var words, pixels bytes.Buffer
+	for i := range 300 {
+		fmt.Fprintf(&words, "%d", i%3)
+		for j := range 1 + rnd.IntN(6) {
+			fmt.Fprintf(&words, " %d:1", 1+j*50+rnd.IntN(50))
+		}
+		words.WriteByte('\n')
+		fmt.Fprintf(&pixels, "%d", i%3)
+		for j := range 100 {
+			if rnd.IntN(2) == 0 {
+				fmt.Fprintf(&pixels, " %d:%.3f", j+1, rnd.Float64())
+			}
+		}
+		pixels.WriteByte('\n')
+	}
+	train := writeFile(t, dir, "words.svm", words.Bytes())
+	other := writeFile(t, dir, "pixels.svm", pixels.Bytes())
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := runCmd("train", "-classifier", "averaged", "-o", model, train); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, args := range [][]string{{"predict", "-model", model}, {"eval", "-model", model}} {
+		for _, file := range []string{train, other} {
+			code, both := runBoth(append(args, file)...)
+			warned := strings.HasPrefix(both, "perceptron: warning: "+other+": the rows have ") && strings.Contains(both, "non-zero values on average")
+			if code != 0 || warned != (file == other) {
+				t.Errorf("%q %s: exit %d:\n%.300s", args, file, code, both)
+			}
+		}
+	}
 }

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -13,44 +12,38 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 )
 
-// model is what the command needs of a classifier: it fits, predicts and
-// scores many rows at once, dense or sparse, describes its training run,
-// and saves and loads as JSON.
-type model interface {
-	perceptron.Scorer
-	json.Marshaler
-	json.Unmarshaler
-	Stats() perceptron.Stats
-}
-
 // classifiers are the classifiers that the command trains, in the order of
-// its tables. Each builds its classifier from the settings flags; the zero
-// options give the zero value, ready to load a saved model into.
+// its tables. Each builds its classifier from the settings flags.
 var classifiers = []struct {
 	name string
-	make func(o *options) model
+	make func(o *options) perceptron.Scorer
 }{
-	{"perceptron", func(o *options) model {
+	{"perceptron", func(o *options) perceptron.Scorer {
 		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
-	{"pocket", func(o *options) model {
+	{"pocket", func(o *options) perceptron.Scorer {
 		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Ratchet: o.ratchet, Stop: o.stopRule()}
 	}},
-	{"averaged", func(o *options) model {
+	{"averaged", func(o *options) perceptron.Scorer {
 		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
-	{"voted", func(o *options) model {
+	{"voted", func(o *options) perceptron.Scorer {
 		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
 			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
-	{"kernel", func(o *options) model {
+	{"kernel", func(o *options) perceptron.Scorer {
 		return &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
 			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
 }
+
+// defaultClassifier is the classifier that train fits without
+// -classifier: the averaged perceptron, the most accurate of those whose
+// cost grows with the rows alone, as the peers' defaults are accurate.
+const defaultClassifier = "averaged"
 
 // classifierNames returns the names of the classifiers, for messages.
 func classifierNames() string {
@@ -58,12 +51,30 @@ func classifierNames() string {
 	for _, c := range classifiers {
 		names = append(names, c.name)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, ", ") + ", or " + ovr + "NAME of one of them"
 }
 
+// ovr is the prefix of a classifier that learns each class against the
+// rest with the classifier it names, as perceptron.OneVsRest does:
+// ovr:averaged.
+const ovr = "ovr:"
+
 // newModel returns the classifier called name built with o, or false if no
-// classifier has that name.
-func newModel(name string, o *options) (model, bool) {
+// classifier has that name: one of classifiers, or ovr: and one of them.
+func newModel(name string, o *options) (perceptron.Scorer, bool) {
+	if inner, ok := strings.CutPrefix(name, ovr); ok {
+		// OneVsRest fits its classifiers on goroutines of their own, which
+		// the progress, told of every update, cannot follow.
+		each := *o
+		each.progress = nil
+		if _, ok := newModel(inner, &each); !ok || strings.HasPrefix(inner, ovr) {
+			return nil, false
+		}
+		return &perceptron.OneVsRest{Labels: o.labels, New: func() perceptron.Scorer {
+			m, _ := newModel(inner, &each)
+			return m
+		}}, true
+	}
 	for _, c := range classifiers {
 		if c.name == name {
 			return c.make(o), true
@@ -71,6 +82,10 @@ func newModel(name string, o *options) (model, bool) {
 	}
 	return nil, false
 }
+
+// baseName returns the name of the classifier that the classifier called
+// name fits: name, without ovr:.
+func baseName(name string) string { return strings.TrimPrefix(name, ovr) }
 
 // defaultEpochs is the most epochs of a classifier whose Epochs is zero,
 // as the library documents it.
@@ -123,9 +138,11 @@ func (o *options) onUpdate() func(perceptron.Update) {
 }
 
 // modelEpochs returns the epoch limit of the fitted m.
-func modelEpochs(m model) int {
+func modelEpochs(m perceptron.Scorer) int {
 	e := 0
 	switch m := m.(type) {
+	case *perceptron.OneVsRest:
+		return modelEpochs(m.Models()[0])
 	case *perceptron.Perceptron:
 		e = m.Epochs
 	case *perceptron.Pocket:
@@ -143,13 +160,40 @@ func modelEpochs(m model) int {
 	return e
 }
 
-// typeNames returns the types of the library's classifiers that the
-// command knows, for messages.
-func typeNames() string {
-	var names []string
-	for _, c := range classifiers {
-		m, _ := newModel(c.name, &options{})
-		names = append(names, reflect.TypeOf(m).Elem().Name())
+// statsOf returns the Stats of the training run of m, or none if it does
+// not tell them; of a OneVsRest, those of its classifiers together: the
+// most epochs, the mistakes of all, converged if all did.
+func statsOf(m perceptron.Scorer) perceptron.Stats {
+	switch m := m.(type) {
+	case interface{ Stats() perceptron.Stats }:
+		return m.Stats()
+	case *perceptron.OneVsRest:
+		if m.Models() == nil {
+			return perceptron.Stats{}
+		}
+		all := perceptron.Stats{Converged: true}
+		for _, c := range m.Models() {
+			st := statsOf(c)
+			all.Epochs = max(all.Epochs, st.Epochs)
+			all.Mistakes += st.Mistakes
+			all.Converged = all.Converged && st.Converged
+			for e, n := range st.EpochMistakes {
+				if e == len(all.EpochMistakes) {
+					all.EpochMistakes = append(all.EpochMistakes, 0)
+				}
+				all.EpochMistakes[e] += n
+			}
+		}
+		return all
 	}
-	return joinWords(names, "or")
+	return perceptron.Stats{}
+}
+
+// typeName returns the name of the classifier m as -classifier names it:
+// its type's, in lower case, or ovr: and that of its classifiers.
+func typeName(m perceptron.Scorer) string {
+	if o, ok := m.(*perceptron.OneVsRest); ok && len(o.Models()) > 0 {
+		return ovr + typeName(o.Models()[0])
+	}
+	return strings.ToLower(reflect.TypeOf(m).Elem().Name())
 }

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -43,10 +44,12 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&j.split, "split", 0.25, "the fraction of the rows of each class to test on")
 	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "the seed of the split (-seed seeds -shuffle)")
 	j.trainFlags(fs, stderr)
+	j.quietFlag(fs)
 	files, err := parseArgs(fs, demoHelp, args, stdout)
 	if err != nil {
 		return err
 	}
+	stderr = j.errOut(stderr)
 	names, pf, err := j.evalFlags(fs)
 	if err != nil {
 		return err
@@ -63,30 +66,30 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	}
 	trs, tes, err := data.Split(ds.Set, j.split, j.splitSeed)
 	if err != nil {
-		return fmt.Errorf("breast_cancer.csv: %s", dataError(err))
+		return fmt.Errorf("breast_cancer.csv: %s", errText(err))
 	}
 	train := &dataset{name: ds.name, Set: trs, classes: ds.classes, part: " among the training rows of the split"}
 	test := &dataset{name: ds.name, Set: tes, classes: ds.classes, part: " among the test rows of the split"}
 	n, d := ds.X.Dims()
 	ntr, _ := train.X.Dims()
-	how := "standardised on the training rows"
-	if !j.standardize.of(ds.X) {
+	how := strings.TrimPrefix(j.describeSteps(ds.X), ", ")
+	if how == "" {
 		how = "as they are"
 	}
 	intro := fmt.Sprintf("Wisconsin breast cancer data (embedded): %d rows of %d features; +1 is malignant, -1 is benign.\n"+
 		"Split seed %d: %d training rows, %d test rows; features %s.\nStopping %s.\n\n", n, d, j.splitSeed, ntr, n-ntr, how, j.opts.describeStop(ntr))
-	return j.evaluate(names, train, test, pf, intro, false, stdout, stderr)
+	return j.evaluate(names, train, test, "target", pf, intro, false, stdout, stderr)
 }
 
 // cancerData returns the embedded breast cancer data, with malignant
 // tumours, label 0, as +1 and benign ones, label 1, as -1.
 func cancerData() (*dataset, error) {
-	set, err := data.CSV{Header: true, Label: "target"}.Read(bytes.NewReader(breastCancer))
+	set, err := data.CSV{Header: true, Label: "target", Classes: []string{"1", "0"}}.Read(bytes.NewReader(breastCancer))
 	if err != nil {
 		return nil, fmt.Errorf("breast_cancer.csv: %v", err)
 	}
-	ds := &dataset{name: "breast_cancer.csv", Set: set, classes: newClassSet(set.Classes, []string{"malignant", "benign"})}
-	if err := ds.pick("1", "0", false); err != nil {
+	ds := &dataset{name: "breast_cancer.csv", format: "csv", Set: set, classes: &classSet{labels: []string{"1", "0"}, names: []string{"benign", "malignant"}, picked: true}}
+	if err := ds.keepPicked(true); err != nil {
 		return nil, err
 	}
 	return ds, nil

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
+	"strings"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -19,36 +19,51 @@ const evalHelp = `Usage: perceptron eval [flags] TRAIN [TEST]
 
 Eval fits one classifier, or every one, on the rows of TRAIN and tests it on
 those of TEST, or, without TEST, on a split of TRAIN that keeps the share of
-each class, drawn from -split-seed. The features of dense rows are
-standardised on the training rows alone. A LIBSVM value of TEST beyond the
-features of TRAIN is ignored, and counted on stderr, as liblinear-predict
-does; CSV and IDX files must have the same width. Training stops early by
-the rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
--no-stop. It prints a table of each classifier's kernel, prediction rule,
-epochs run and how training ended (converged: an epoch without a mistake;
-stopped: by the rule; limit: at -epochs), its mistakes, its training and
-test accuracy and the time it took; then, for each, the classification
-report of the test rows, as scikit-learn's classification_report, and
-their confusion matrix. The test rows of a label that is no class of the
-training rows are counted wrong, in rows of their own; with -pos and -neg
-they are left out.
+each class, drawn from -split-seed. The steps before the classifier are
+fitted to the training rows alone: the standardisation of dense rows, and
+the weights of the features of sparse rows, which are then scaled to unit
+length. A LIBSVM value of TEST beyond the features of TRAIN is ignored, and
+counted on stderr, as liblinear-predict does; CSV and IDX files must have
+the same width. Training stops early by the rule of -tol and -no-change, as
+scikit-learn's Perceptron does, unless -no-stop. It prints a table of each
+classifier's kernel, prediction rule, epochs run and how training ended
+(converged: an epoch without a mistake; stopped: by the rule; limit: at
+-epochs), its mistakes, its training and test accuracy and the time it took;
+then, for each, the classification report of the test rows, as
+scikit-learn's classification_report, and their confusion matrix. The test
+rows of a label that is no class of the training rows are counted wrong, in
+rows of their own; with -pos and -neg they are left out.
+
+With -folds K, eval cross-validates: it splits TRAIN into K folds, each of
+which keeps the share of each class, drawn from -split-seed, as
+scikit-learn's StratifiedKFold draws them, fits each classifier on the rows
+of all folds but one and tests it on that one, for each fold, and prints the
+mean test accuracy over the folds, its standard deviation and its range, as
+LIBLINEAR's -v and scikit-learn's cross_val_score measure it, and the test
+accuracy of each fold.
 
 -classifier all, the default, runs perceptron and averaged, and pocket,
 voted and kernel, whose cost grows as the square of the rows, only where
-rows² × non-zeros a row × classes is at most 1e11 (a few thousand rows of a
-few hundred features); -classifier NAME runs any one. The kernel is the
-demo's: the Gaussian kernel with the averaged prediction.
+rows² × the non-zeros of a row × classes is at most 1e11 (a few thousand
+rows of a few hundred features); -classifier NAME runs any one. The kernel
+is the demo's: the Gaussian kernel with the averaged prediction.
 
 With -model, eval fits nothing: it tests a saved model, or the library's
 JSON of a classifier, on the rows of TEST, read with the model's classes,
 label column, width and standardisation, and prints the test accuracy
 beside the model's training statistics, its classification report and its
-confusion matrix. It says first, on stderr, if the rows look scaled
-otherwise than the training rows were. Only -format, -header, -delimiter,
--label and -progress go with -model.
+confusion matrix. It warns first, on stderr, if the rows look unlike the
+training rows: if their number of non-zero values, or their length, differs
+on average from that of the training rows beyond what chance gives, as for
+rows of another data set, or rows scaled otherwise. The rows of labels that
+are no class of the model count as wrong, unless -pos and -neg name the two
+classes of a model that train fitted with them, which leaves those rows out
+again. Only -format, -header, -delimiter, -label, -pos, -neg, -progress
+and -q go with -model.
 
 Examples:
   perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
+  perceptron eval -header -classifier averaged -folds 10 cmd/perceptron/data/breast_cancer.csv
   perceptron eval -model cancer.json -header cmd/perceptron/data/breast_cancer.csv
   perceptron eval /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz \
     /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
@@ -65,7 +80,8 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("eval")
 	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
 	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of each class of TRAIN to test on")
-	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN (-seed seeds -shuffle)")
+	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN, or of its folds (-seed seeds -shuffle)")
+	fs.IntVar(&j.folds, "folds", 0, "cross-validate on `K` stratified folds of TRAIN, drawn from -split-seed, and print the mean and the spread of the test accuracy; 0 means none")
 	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
@@ -73,6 +89,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	stderr = j.errOut(stderr)
 	if j.model != "" {
 		return j.evalModel(fs, files, stdout, stderr)
 	}
@@ -82,6 +99,12 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(files) != 1 && len(files) != 2 {
 		return usagef("eval: want a training file and an optional test file, got %d files (see perceptron eval -h)", len(files))
+	}
+	if err := j.checkFolds(fs, len(files)); err != nil {
+		return err
+	}
+	if len(files) == 2 && files[0] == "-" && files[1] == "-" {
+		return usagef("eval: - reads standard input, which holds one file, TRAIN or TEST")
 	}
 	spec, err := j.spec(true)
 	if err != nil {
@@ -101,6 +124,9 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if j.folds > 0 {
+		return j.crossValidate(names, train, spec.label, stdout, stderr)
+	}
 	var test *dataset
 	var intro string
 	if len(files) == 2 {
@@ -119,7 +145,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		left := leftOut(train)
 		trs, tes, err := data.Split(train.Set, j.split, j.splitSeed)
 		if err != nil {
-			return fmt.Errorf("%s: %s", train.name, dataError(err))
+			return fmt.Errorf("%s: %s", train.name, errText(err))
 		}
 		test = &dataset{name: train.name, Set: tes, classes: train.classes, part: train.part + ", among the test rows of the split"}
 		train = &dataset{name: train.name, Set: trs, classes: train.classes, part: train.part + ", among the training rows of the split"}
@@ -129,34 +155,18 @@ func eval(args []string, stdout, stderr io.Writer) error {
 			plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
 	}
 	n, d := train.X.Dims()
-	how := ""
-	switch {
-	case j.standardize.of(train.X) && isSparse(train.X):
-		how = ", scaled on the training rows, not centred, as the rows are sparse"
-	case j.standardize.of(train.X):
-		how = ", standardised on the training rows"
-	}
+	how := j.describeSteps(train.X)
 	intro += fmt.Sprintf("\n%s%s\n%s\nstopping %s\n", plural(d, "feature"), how, train.classes.describe(), j.opts.describeStop(n))
-	names, note := j.cheapOnes(names, train.X, len(train.classes.values))
-	return j.evaluate(names, train, test, pf, intro+note, true, stdout, stderr)
+	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
+	return j.evaluate(names, train, test, spec.label, pf, intro+note, true, stdout, stderr)
 }
 
 // modelFlags are the flags of eval that go with -model.
-var modelFlags = []string{"model", "format", "header", "delimiter", "label", "progress"}
+var modelFlags = []string{"model", "format", "header", "delimiter", "label", "pos", "neg", "progress", "q"}
 
 // evalModel tests the saved model -model on the one file in files.
 func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
-	var err error
-	fs.Visit(func(f *flag.Flag) {
-		if err == nil && !slices.Contains(modelFlags, f.Name) {
-			var with []string
-			for _, name := range modelFlags[1:] {
-				with = append(with, "-"+name)
-			}
-			err = usagef("-%s: eval -model tests a saved model, and takes only %s", f.Name, joinWords(with, "and"))
-		}
-	})
-	if err != nil {
+	if err := onlyFlags(fs, modelFlags, "eval -model tests a saved model"); err != nil {
 		return err
 	}
 	if len(files) != 1 {
@@ -169,71 +179,92 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if spec.label == "none" {
 		return usagef("eval -model: -label none: the test rows need their labels")
 	}
-	s, err := loadModel(j.model)
+	m, err := data.LoadModel(j.model)
 	if err != nil {
 		return err
 	}
-	test, warning, err := readForModel(files[0], spec, s, stderr)
+	if spec.known, err = j.modelPicks(m); err != nil {
+		return err
+	}
+	test, err := readForModel(files[0], spec, m, stderr)
 	if err != nil {
 		return err
 	}
 	if test.Y == nil {
 		return fmt.Errorf("%s: the rows have no labels to test the model on", test.name)
 	}
-	if warning != "" {
-		fmt.Fprintln(stderr, "perceptron: "+warning)
-	}
 	n, _ := test.X.Dims()
 	rows := plural(n, "test row") + nonZeros(test.X) + leftOut(test)
+	name := typeName(m.Classifier)
 	j.startProgress(stderr)
 	if p := j.opts.progress; p != nil {
-		p.name = s.classifier
+		p.name = name
 	}
-	st := s.m.Stats()
-	r := &result{name: s.classifier, m: s.m, limit: modelEpochs(s.m), fit: -1, train: math.NaN(), stats: st}
-	pred, _, err := classify(s.m, test, j.opts.progress, "the test rows", false)
+	r := &result{name: name, model: m, limit: modelEpochs(m.Classifier), fit: -1, train: math.NaN(), stats: statsOf(m.Classifier)}
+	pred, _, err := classify(m, test, j.opts.progress, "the test rows", false)
 	if err != nil {
 		return err
 	}
-	if r.report, err = newReport(s.classes, test, pred); err != nil {
+	if r.report, err = newReport(test.classes, test, pred); err != nil {
 		return err
 	}
 	r.test, _, _ = r.report.Accuracy()
-	how := scaled(s.sc)
-	if s.bare {
-		how = ", the library's JSON alone: the rows are taken as they are, not standardised"
+	how := steps(m)
+	if how == "" {
+		how = ", which takes the rows as they are"
 	}
 	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; %s\n",
-		j.model, article(s.classifier), s.classifier, plural(s.features, "feature"), how, test.name, rows, s.classes.describe())
+		j.model, article(name), name, plural(m.Features(), "feature"), how, test.name, rows, test.classes.describe())
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
 	return writeReports(stdout, []*result{r})
 }
 
-// evaluate standardises the features if the flags ask for it, fits and
-// tests the classifiers names, draws the plot in format pf if not empty,
-// and prints intro and the table, and the reports if reports is set.
-func (j *job) evaluate(names []string, train, test *dataset, pf, intro string, reports bool, stdout, stderr io.Writer) error {
+// modelPicks returns the classes of m as -pos and -neg pick them, which
+// leaves out the rows of other labels, or nil if they are not given.
+func (j *job) modelPicks(m *data.Model) (*classSet, error) {
+	pos, neg := strings.TrimSpace(j.pos), strings.TrimSpace(j.neg)
+	if pos == "" && neg == "" {
+		return nil, nil
+	}
+	c := newClassSet(m.Classes, m.Names)
+	is := func(k int, s string) bool { return len(c.labels) == 2 && (c.labels[k] == s || c.names[k] == s) }
+	switch {
+	case pos == "" || neg == "":
+		return nil, usagef("-pos and -neg go together: give both or neither")
+	case !is(0, neg) || !is(1, pos):
+		return nil, usagef("-pos %s -neg %s: want the classes of the model, which are %s", quote(pos), quote(neg), c.describe())
+	}
+	c.picked = true
+	return c, nil
+}
+
+// evaluate fits and tests the classifiers names, with the steps before
+// them that the flags ask for, fitted to the training rows, which were
+// read with the CSV label column label; it draws the plot in format pf if
+// not empty, and prints intro and the table, and the reports if reports is
+// set.
+func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro string, reports bool, stdout, stderr io.Writer) error {
 	var raw *dataset
 	if pf != "" {
 		raw = plotRows(train)
 	}
-	sc, err := j.scale(train, test)
+	pipe, err := j.pipeline(train, label)
 	if err != nil {
 		return err
 	}
 	j.startProgress(stderr)
 	var rs []*result
 	for _, name := range names {
-		r, err := fitModel(name, &j.opts, train, test)
+		r, err := fitModel(name, &j.opts, pipe, train, test)
 		if err != nil {
 			return err
 		}
 		rs = append(rs, r)
 	}
 	if pf != "" {
-		img, err := drawPlot(pf, raw, sc, rs, train.classes)
+		img, err := drawPlot(pf, raw, rs, train.classes)
 		if err != nil {
 			return err
 		}

@@ -6,9 +6,11 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -56,7 +58,7 @@ func TestEvalMatchesLibrary(t *testing.T) {
 }
 
 // -classifier all leaves out pocket, voted and kernel where rows² ×
-// non-zeros a row × classes is over the bound, and says so.
+// the non-zeros of a row × classes is over the bound, and says so.
 func TestCheapRule(t *testing.T) {
 	for _, c := range []struct {
 		n, perRow, K int
@@ -203,7 +205,9 @@ func TestWidthRule(t *testing.T) {
 
 // Output: predict's scores have a header naming their columns; eval
 // prints a classification report and a confusion matrix with the names
-// of the classes, in 100 columns at 35 classes.
+// of the classes, in 100 columns at 35 classes; of few classes, the
+// matrix is headed by their names, as the labels give them, never
+// renumbered.
 func TestReportsAndHeaders(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(9, 9))
@@ -229,6 +233,11 @@ func TestReportsAndHeaders(t *testing.T) {
 			t.Errorf("a line of %d columns: %q", utf8.RuneCountInString(l), l)
 		}
 	}
+	digits := writeFile(t, dir, "d.svm", []byte("0 1:1\n1 2:1\n2 3:1\n0 1:2\n1 2:2\n2 3:2\n"))
+	_, out, _ = runCmd("eval", "-classifier", "perceptron", digits, digits)
+	if want := "confusion matrix of the test rows:\n   0  1  2  (predicted)\n0  2  0  0\n1  0  2  0\n2  0  0  2\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("the matrix of the digits is not\n%s\nin\n%s", want, out)
+	}
 	model := filepath.Join(dir, "m.json")
 	if code, _, errs := runCmd("train", "-header", "-label", "class", "-o", model, file); code != 0 {
 		t.Fatal(errs)
@@ -245,7 +254,7 @@ func TestReportsAndHeaders(t *testing.T) {
 }
 
 // eval's split is seeded by -split-seed, apart from -seed, which seeds
-// -shuffle.
+// -shuffle, and changes nothing of a run in the order of the rows.
 func TestSplitSeed(t *testing.T) {
 	dir := t.TempDir()
 	X, y := randomData(rand.New(rand.NewPCG(10, 10)), 200, 3)
@@ -258,14 +267,14 @@ func TestSplitSeed(t *testing.T) {
 		r := parseTable(t, out)[0]
 		return fmt.Sprint(r.epochs, r.mistakes, r.train, r.test)
 	}
-	base := table()
-	if table("-seed", "9") != base {
+	base := table("-shuffle=false")
+	if table("-shuffle=false", "-seed", "9") != base {
 		t.Error("-seed changes a run in order")
 	}
-	if table("-split-seed", "9") == base {
+	if table("-shuffle=false", "-split-seed", "9") == base {
 		t.Error("-split-seed changes nothing")
 	}
-	if table("-shuffle", "-seed", "9") == table("-shuffle", "-seed", "8") {
+	if table("-seed", "9") == table("-seed", "8") {
 		t.Error("-seed does not seed -shuffle")
 	}
 }
@@ -290,5 +299,73 @@ func TestKernelColumn(t *testing.T) {
 		if code != 0 || parseTable(t, out)[0].kernel != c.want {
 			t.Errorf("%q: exit %d, %s%s; want the kernel %q", c.flags, code, out, errs, c.want)
 		}
+	}
+}
+
+// By default sparse rows are weighed by the inverse document frequency of
+// their features and scaled to unit length, as scikit-learn's
+// TfidfTransformer does, computed here apart from package data; the
+// classifier then fits them as the library does, shuffled from -seed 1.
+func TestSparseDefaults(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(12, 12))
+	X, cls := classData(rnd, 150, 20, 3)
+	for i := range 150 {
+		for j := range 20 {
+			if rnd.IntN(3) > 0 {
+				X.Set(i, j, 0)
+			}
+		}
+	}
+	labels := make([]string, len(cls))
+	for i, c := range cls {
+		labels[i] = strconv.Itoa(c)
+	}
+	train := writeFile(t, dir, "train.svm", libsvmOf(mat.DenseCopyOf(X.Slice(0, 100, 0, 20)), labels[:100]))
+	test := writeFile(t, dir, "test.svm", libsvmOf(mat.DenseCopyOf(X.Slice(100, 150, 0, 20)), labels[100:]))
+	code, out, errs := runCmd("eval", "-classifier", "averaged", train, test)
+	if code != 0 || !strings.Contains(out, "each feature weighed by its inverse document frequency on the training rows, each row scaled to unit length") {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	weigh := make([]float64, 20)
+	for j := range 20 {
+		df := 0.0
+		for i := range 100 {
+			if X.At(i, j) != 0 {
+				df++
+			}
+		}
+		weigh[j] = 1 / (math.Log(101/(1+df)) + 1)
+	}
+	Z := mat.NewDense(150, 20, nil)
+	for i := range 150 {
+		ss := 0.0
+		for j := range 20 {
+			v := X.At(i, j) / weigh[j]
+			Z.Set(i, j, v)
+			ss += v * v
+		}
+		for j := range 20 {
+			Z.Set(i, j, Z.At(i, j)/math.Sqrt(ss))
+		}
+	}
+	y := make([]float64, 150)
+	for i, c := range cls {
+		y[i] = float64(c)
+	}
+	m := fitted(t, "averaged", Z.Slice(0, 100, 0, 20), y[:100])
+	right := 0
+	for i, p := range m.PredictRows(nil, Z.Slice(100, 150, 0, 20)) {
+		if p == y[100+i] {
+			right++
+		}
+	}
+	r := parseTable(t, out)[0]
+	st := m.(*perceptron.Averaged).Stats()
+	if want := percent(float64(right) / 50); r.test != want || r.epochs != st.Epochs || r.mistakes != st.Mistakes {
+		t.Errorf("eval %s in %d epochs, %d mistakes; library %s in %d, %d", r.test, r.epochs, r.mistakes, want, st.Epochs, st.Mistakes)
+	}
+	if code, _, errs := runCmd("eval", "-idf", "-standardize", train, test); code != 2 || !strings.Contains(errs, "-idf and -standardize both scale the features: give one") {
+		t.Errorf("-idf -standardize: exit %d: %s", code, errs)
 	}
 }

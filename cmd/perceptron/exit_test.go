@@ -39,7 +39,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"train", "-classifier", "nosuch", "-o", model, good}, 2, "-classifier"},
 		{[]string{"train", "-o", filepath.Join(dir, "p.svg"), "-plot", filepath.Join(dir, "p.svg"), good}, 2, "are the same file"},
 		{[]string{"train", "-o", good, good}, 2, "is the input file"},
-		{[]string{"train", "-init-weights", "1,2,3", "-o", model, good}, 2, "-init-weights: 3 weights, want 2"},
+		{[]string{"train", "-init-weights", "1,2,3", "-o", model, good}, 2, "-init-weights: InitWeights has length 3, want 2"},
 		{[]string{"eval", "-model", model, "-epochs", "3", good}, 2, "eval -model tests a saved model"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"train", "-o", model, filepath.Join(dir, "missing.csv")}, 1, "no such file"},
@@ -48,7 +48,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"train", "-o", filepath.Join(dir, "nodir", "m.json"), good}, 1, "no such file or directory"},
 		{[]string{"train", "-o", "/proc/m.json", good}, 1, "writing /proc/m.json"},
 		{[]string{"train", "-o", model, tab}, 1, "line 2"},
-		{[]string{"train", "-standardize=false", "-rate", "1e300", "-o", model, overflow}, 1, "training perceptron"},
+		{[]string{"train", "-standardize=false", "-rate", "1e300", "-o", model, overflow}, 1, "training averaged"},
 		{[]string{"predict", "-model", good, good}, 1, "not a model"},
 	} {
 		code, out, errs := runCmd(c.args...)

@@ -21,6 +21,8 @@ import (
 type job struct {
 	format      string
 	header      bool
+	manyClasses bool
+	quiet       bool
 	delimiter   string
 	label       string
 	classesFile string
@@ -30,7 +32,10 @@ type job struct {
 	out         string
 	split       float64
 	splitSeed   uint64
-	standardize scaling
+	folds       int
+	standardize switchFlag
+	idf         switchFlag
+	normalize   switchFlag
 	plot        string
 	progress    bool
 	model       string
@@ -39,18 +44,18 @@ type job struct {
 
 func newJob() *job { return &job{opts: newOptions()} }
 
-// scaling is the value of -standardize, which may be unset: then dense
-// rows are standardised, and sparse ones are not.
-type scaling struct{ set, on bool }
+// switchFlag is the value of a flag of true or false that may be unset,
+// whose default then depends on the rows: -standardize and -normalize.
+type switchFlag struct{ set, on bool }
 
-func (s *scaling) String() string {
+func (s *switchFlag) String() string {
 	if s == nil || !s.set {
 		return ""
 	}
 	return strconv.FormatBool(s.on)
 }
 
-func (s *scaling) Set(v string) error {
+func (s *switchFlag) Set(v string) error {
 	on, err := strconv.ParseBool(v)
 	if err != nil {
 		return fmt.Errorf("%s is not true or false", quote(v))
@@ -59,15 +64,33 @@ func (s *scaling) Set(v string) error {
 	return nil
 }
 
-func (s *scaling) IsBoolFlag() bool { return true }
+func (s *switchFlag) IsBoolFlag() bool { return true }
 
-// of reports whether the training rows X are to be standardised.
-func (s scaling) of(X mat.Matrix) bool {
+// or returns the value of the flag, or def if it is unset.
+func (s switchFlag) or(def bool) bool {
 	if s.set {
 		return s.on
 	}
-	return !isSparse(X)
+	return def
 }
+
+// standardizes reports whether the training rows X are to be
+// standardised: by default dense rows are, unless -idf weighs them, and
+// sparse ones are not.
+func (j *job) standardizes(X mat.Matrix) bool {
+	return j.standardize.or(!isSparse(X) && !j.idf.on)
+}
+
+// weighs reports whether the columns of the rows X are to be weighed by
+// their inverse document frequency: by default sparse rows are, unless
+// -standardize scales them, as scikit-learn's TfidfTransformer weighs
+// them, and dense ones are not.
+func (j *job) weighs(X mat.Matrix) bool { return j.idf.or(isSparse(X) && !j.standardize.on) }
+
+// normalizes reports whether each row is to be scaled to unit length: by
+// default sparse rows are, as scikit-learn's TfidfTransformer scales them,
+// and dense ones are not.
+func (j *job) normalizes(X mat.Matrix) bool { return j.normalize.or(isSparse(X)) }
 
 func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("perceptron "+name, flag.ContinueOnError)
@@ -83,23 +106,44 @@ const defaultLabel = "last"
 // dataFlags defines the flags that say how to read a data file; training
 // says whether the command reads classes, with -classes, -pos and -neg.
 func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
+	j.quietFlag(fs)
 	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
 	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
 	fs.StringVar(&j.delimiter, "delimiter", ",", "CSV: the field delimiter, one character; \\t for a tab")
 	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
 		defaultLabel+" in training; with a saved model, the column that train used)")
 	if training {
-		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM and IDX: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name a line, the first that of label 0")
+		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM and IDX: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name on each line, the first that of label 0")
 		fs.StringVar(&j.pos, "pos", "", "with -neg, make a binary problem: the label of class +1 (or its -classes name); the rows of labels neither -pos nor -neg are left out")
 		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (or its -classes name)")
+		fs.BoolVar(&j.manyClasses, "many-classes", false, "take the labels as classes even if they look like the values of a feature: more than 10 labels, most rows of a label of their own, or numbers that are not all whole")
 	}
+}
+
+// quietFlag defines -q.
+func (j *job) quietFlag(fs *flag.FlagSet) {
+	fs.BoolVar(&j.quiet, "q", false, "quiet: write nothing to stderr but errors, no progress, warnings, notes or predict's accuracy, as LIBLINEAR's -q")
+}
+
+// errOut returns where the command writes its progress, warnings and
+// notes: stderr, or nowhere with -q, which turns -progress off.
+func (j *job) errOut(stderr io.Writer) io.Writer {
+	if !j.quiet {
+		return stderr
+	}
+	j.progress = false
+	return io.Discard
 }
 
 // trainFlags defines the flags of training.
 func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 	j.opts.addFlags(fs)
 	fs.Var(&j.standardize, "standardize", "standardise the features on the training rows: dense rows to mean 0 and deviation 1, sparse rows to deviation 1 without centring them, which would fill them "+
-		"(default: true for dense rows, CSV and IDX; false for sparse rows, LIBSVM, as LIBLINEAR leaves them)")
+		"(default: true for dense rows, CSV and IDX; false for sparse rows, LIBSVM)")
+	fs.Var(&j.idf, "idf", "weigh each feature by its inverse document frequency on the training rows, ln((1+rows)/(1+rows where it is not 0)) + 1, as scikit-learn's TfidfTransformer does; not with -standardize "+
+		"(default: true for sparse rows, LIBSVM, unless -standardize; false for dense rows, CSV and IDX)")
+	fs.Var(&j.normalize, "normalize", "scale each row to unit length, after -standardize or -idf, as scikit-learn's TfidfTransformer and Normalizer do "+
+		"(default: true for sparse rows, LIBSVM; false for dense rows, CSV and IDX)")
 	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
 	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr, with the stopping rule and the epoch limit (default: when stderr is a terminal)")
 }
@@ -118,7 +162,15 @@ func parseArgs(fs *flag.FlagSet, help string, args []string, stdout io.Writer) (
 			return nil, err
 		}
 		if err != nil {
-			return nil, usagef("%s: %s (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), shortText(err.Error()), fs.Name())
+			hint := ""
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+				var names []string
+				fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+				if near := nearest(strings.TrimPrefix(name, "-"), names); near != "" {
+					hint = fmt.Sprintf("; did you mean -%s?", near)
+				}
+			}
+			return nil, usagef("%s: %s%s (see %s -h)", strings.TrimPrefix(fs.Name(), "perceptron "), shortText(err.Error()), hint, fs.Name())
 		}
 		if used := len(args) - fs.NArg(); fs.NArg() == 0 || (used > 0 && args[used-1] == "--") {
 			return append(rest, fs.Args()...), nil
@@ -152,7 +204,7 @@ func (j *job) spec(training bool) (readSpec, error) {
 	if len(comma) != 1 || comma[0] == '"' || comma[0] == '\n' || comma[0] == '\r' {
 		return readSpec{}, usagef("-delimiter %s: want one character, not a quote or an end of line", quote(j.delimiter))
 	}
-	s := readSpec{format: j.format, header: j.header, comma: comma[0], label: j.label, labelFlag: "-label", labels: true}
+	s := readSpec{format: j.format, header: j.header, comma: comma[0], label: j.label, labelFlag: "-label", labels: true, manyClasses: j.manyClasses}
 	if !training {
 		return s, nil
 	}
@@ -163,7 +215,7 @@ func (j *job) spec(training bool) (readSpec, error) {
 	switch {
 	case (pos == "") != (neg == ""):
 		return readSpec{}, usagef("-pos and -neg go together: give both or neither")
-	case pos != "" && sameLabel(pos, neg):
+	case pos != "" && pos == neg:
 		return readSpec{}, usagef("-pos %s and -neg %s are the same label", quote(pos), quote(neg))
 	case j.label == "none":
 		return readSpec{}, usagef("-label none: training needs the labels")
@@ -184,9 +236,10 @@ func (j *job) readNames(spec *readSpec) error {
 	defer f.Close()
 	names, err := readClassNames(f)
 	if err != nil {
-		return fmt.Errorf("-classes %s: %v", j.classesFile, err)
+		return fmt.Errorf("-classes %s: %w", j.classesFile, err)
 	}
-	spec.names, spec.namesOf = names, j.classesFile
+	names.file = j.classesFile
+	spec.names = names
 	return nil
 }
 
@@ -247,7 +300,7 @@ func (j *job) cheapOnes(names []string, X mat.Matrix, K int) ([]string, string) 
 	}
 	left := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(quadratic, n) })
 	names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(quadratic, n) })
-	return names, fmt.Sprintf("%s left out: their cost grows with the square of the rows, and rows² × non-zeros a row × classes is %.2g here, over %.0g; -classifier NAME runs one\n",
+	return names, fmt.Sprintf("%s left out: their cost grows with the square of the rows, and rows² × the non-zeros of a row × classes is %.2g here, over %.0g; -classifier NAME runs one\n",
 		joinWords(left, "and"), c, cheapCost)
 }
 
@@ -263,6 +316,9 @@ func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error)
 	if err := j.opts.checkValues(fs); err != nil {
 		return nil, "", err
 	}
+	if err := j.checkSteps(); err != nil {
+		return nil, "", err
+	}
 	if !(j.split > 0 && j.split < 1) {
 		return nil, "", usagef("-split %v: want a fraction between 0 and 1", j.split)
 	}
@@ -270,4 +326,21 @@ func (j *job) evalFlags(fs *flag.FlagSet) (names []string, pf string, err error)
 		return nil, "", err
 	}
 	return names, pf, nil
+}
+
+// onlyFlags returns a usage error if fs set a flag other than those of
+// names, the first of which is the one that the others go with; what says
+// what the command does with it.
+func onlyFlags(fs *flag.FlagSet, names []string, what string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && !slices.Contains(names, f.Name) {
+			var with []string
+			for _, name := range names[1:] {
+				with = append(with, "-"+name)
+			}
+			err = usagef("-%s: %s, and takes only %s", f.Name, what, joinWords(with, "and"))
+		}
+	})
+	return err
 }

@@ -275,18 +275,19 @@ func standardise(Xs ...*mat.Dense) []*mat.Dense {
 func fitted(t *testing.T, name string, X mat.Matrix, y []float64) perceptron.Scorer {
 	t.Helper()
 	stop := &perceptron.Stop{Tol: 1e-3, NoChange: 5}
+	rnd := rand.New(rand.NewPCG(1, 1)) // -shuffle of -seed 1
 	var m perceptron.Scorer
 	switch name {
 	case "perceptron":
-		m = &perceptron.Perceptron{Stop: stop}
+		m = &perceptron.Perceptron{Stop: stop, Rand: rnd}
 	case "pocket":
-		m = &perceptron.Pocket{Stop: stop}
+		m = &perceptron.Pocket{Stop: stop, Rand: rnd}
 	case "averaged":
-		m = &perceptron.Averaged{Stop: stop}
+		m = &perceptron.Averaged{Stop: stop, Rand: rnd}
 	case "voted":
-		m = &perceptron.Voted{Stop: stop}
+		m = &perceptron.Voted{Stop: stop, Rand: rnd}
 	case "kernel":
-		m = &perceptron.Kernel{Func: perceptron.RBF{}, Prediction: perceptron.PredictAveraged, Stop: stop}
+		m = &perceptron.Kernel{Func: perceptron.RBF{}, Prediction: perceptron.PredictAveraged, Stop: stop, Rand: rnd}
 	}
 	if err := m.Fit(X, y); err != nil {
 		t.Fatal(err)

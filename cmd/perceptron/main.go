@@ -15,8 +15,10 @@
 //	perceptron demo    [flags]               the demo, with flags
 //
 // It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files of
-// two classes or more; its model files are the library's JSON form of a
-// classifier with what the command adds. Run perceptron -h, or perceptron
+// two classes or more. Its model files are those of package data's Model:
+// the classifier with the steps before it and the labels of its classes,
+// which a Go program loads whole with data.LoadModel and predicts with as
+// the command does. Run perceptron -h, or perceptron
 // COMMAND -h, for the details.
 //
 // The classifiers are the perceptron (Rosenblatt, 1958), the pocket
@@ -92,23 +94,40 @@ const usage = `Usage:
   perceptron                           the demo: train every classifier on the embedded
                                        Wisconsin breast cancer data and compare them
   perceptron demo    [flags]           the demo, with flags
-  perceptron train   [flags] FILE      fit one classifier on FILE and save it (-o MODEL)
+  perceptron train   [flags] FILE      fit one classifier on FILE and save it (-o MODEL), or
+                                       train a saved model further on FILE (-model MODEL)
   perceptron predict [flags] FILE      label the rows of FILE with a saved model (-model MODEL)
   perceptron eval    [flags] TRAIN [TEST]
                                        fit and test one or every classifier on TRAIN and TEST,
-                                       or on a seeded split of TRAIN
+                                       on a seeded split of TRAIN, or on -folds folds of it
 
 Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight)
 or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), gzipped or not (*.gz);
--format says which when the name does not. The classes are the labels of the training
-file: two make a binary problem, more a multiclass one. Labels that are all numbers are
-classes by their value, other labels by their text. -classes FILE names the classes of
-numbered labels. -pos and -neg make a binary problem of two labels, +1 and -1, and leave
-out the rows of the others.
+-format says which when the name does not. A FILE of - is standard input, whose format
+the command tells from its first line unless -format says it. The classes are the
+labels of the training file: two make a binary problem, more a multiclass one. Labels
+that are all numbers are classes by their value, other labels by their text; a label
+column that looks like a feature, most of its rows of a label of their own, is refused,
+unless -many-classes. -classes FILE names the classes of numbered labels. -pos and -neg
+make a binary problem of two labels, +1 and -1, and leave out the rows of the others.
+
+Classifiers: -classifier NAME fits one of those below, and ovr:NAME fits one of them for
+each class, to tell the class from the rest, as scikit-learn's OneVsRestClassifier does;
+the class of the greatest score wins. Without ovr:, a classifier of more than two classes
+learns them all together, as the multiclass perceptron does.
+
+Output: -q writes nothing to stderr but errors: no progress, warnings or notes. A
+mistyped flag or command is answered with the nearest name.
 
 Features: dense rows (CSV, IDX) are standardised to mean 0 and deviation 1 on the
-training rows; sparse rows (LIBSVM) are left as they are, as LIBLINEAR leaves them, and
--standardize scales them to deviation 1 without centring them, which would fill them.
+training rows. Sparse rows (LIBSVM), as text gives them, have each feature weighed by
+its inverse document frequency on the training rows, and then each row scaled to unit
+length, as scikit-learn's TfidfTransformer does; -standardize scales them to deviation
+1 instead, without centring them, which would fill them. -idf, -standardize and
+-normalize turn each step on or off.
+
+Training visits the rows in a fresh random order each epoch, drawn from -seed, as
+scikit-learn and LIBLINEAR do; -shuffle=false visits them in the order of the file.
 
 Widths: the features of a model are those of its training rows. A LIBSVM value at an
 index beyond them is ignored, and counted on stderr, as liblinear-predict does; a CSV or
@@ -119,11 +138,13 @@ in a row have not lowered the training loss by 0.001 × the rows (-tol, -no-chan
 -validation, by the accuracy on held-out rows), at an epoch without a mistake, or at
 -epochs (1000). -no-stop turns the early stop off.
 
-Model files: train saves the library's JSON form of the classifier, the one that
-json.Marshal of it writes, with one member more, "command", which holds the label
-column, the class labels and names and the standardisation. predict and eval -model
-read such a file, or the library's JSON alone, which names the classes by their values
-and standardises nothing. A program that uses the library removes "command" first.
+Model files: train saves the classifier with what it does to the rows before it, the
+standardisation, and the labels, names and label column of the classes, as package
+data's Model saves itself: a JSON object whose member "classifier" is the library's
+JSON form of the classifier. A Go program loads the whole with data.LoadModel, and
+predicts from the rows as the command does. predict and eval -model read such a file,
+gzipped or not, or the library's JSON alone, as json.Marshal writes it, which names
+the classes by their values and takes the rows as they are.
 
 Exit status: 0 on success; 2 on a usage error, of the flags or the arguments; 1 on any
 other error: a missing, unreadable or malformed file, an output that cannot be written,
@@ -164,5 +185,9 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	if strings.HasPrefix(args[0], "-") {
 		return demo(args, stdout, stderr)
 	}
-	return usagef("unknown command %s: want demo, train, predict or eval", quote(args[0]))
+	hint := ""
+	if near := nearest(args[0], []string{"demo", "train", "predict", "eval"}); near != "" {
+		hint = fmt.Sprintf("; did you mean %s?", near)
+	}
+	return usagef("unknown command %s: want demo, train, predict or eval%s", quote(args[0]), hint)
 }

@@ -5,8 +5,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,9 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
@@ -25,9 +20,6 @@ import (
 // against which the library and package data check a size before they
 // allocate it: Go's memory limit, which the command sets at start from
 // what it measures of the machine, and the limits no allocation can pass.
-//
-// Until package data checks the memory of scaling rows, the command
-// estimates it, and refuses, with the figures, what would not fit.
 
 // setMemoryLimit sets Go's memory limit, unless GOMEMLIMIT sets it, to the
 // memory that Go holds now and the room that the machine leaves the
@@ -95,61 +87,4 @@ func goHeld() float64 {
 	}
 	metrics.Read(s)
 	return float64(s[0].Value.Uint64()) - float64(s[1].Value.Uint64())
-}
-
-// dataBytes returns the memory that the rows X take.
-func dataBytes(X mat.Matrix) float64 {
-	n, d := X.Dims()
-	if m, ok := X.(*perceptron.CSR); ok {
-		return 16*float64(m.NNZ()) + 8*float64(n+1)
-	}
-	return 8 * float64(n) * float64(d)
-}
-
-// need is an estimate of the memory of a step, in parts.
-type need struct {
-	what  string
-	parts []string
-	total float64
-}
-
-func (n *need) add(what string, bytes float64) {
-	if bytes <= 0 {
-		return
-	}
-	n.parts = append(n.parts, what+" "+memory.Bytes(bytes))
-	n.total += bytes
-}
-
-// check returns an error, with the figures, if the estimate does not fit
-// in the memory left.
-func (n *need) check() error {
-	err := memory.Check(n.total)
-	var e *memory.Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	return fmt.Errorf("%s would need about %s (%s), more than the %s %s: too much to hold",
-		n.what, memory.Bytes(n.total), strings.Join(n.parts, ", "), memory.Bytes(e.Room), e.Limit)
-}
-
-// scaleNeed returns the estimate of the memory of standardising the rows
-// X, of which train holds the training rows and the others more rows to
-// scale with their scaler, if fit is set, or with a scaler of dense rows
-// if centre is set.
-func scaleNeed(X []mat.Matrix, fit, centre bool) *need {
-	_, d := X[0].Dims()
-	nd := &need{what: "standardising the rows"}
-	if fit {
-		nd.add("the scaler", 8*3*float64(d))
-	}
-	for _, x := range X {
-		if _, ok := x.(*perceptron.CSR); ok && centre {
-			n, d := x.Dims()
-			nd.add("the rows centred, which fills them", 8*float64(n)*float64(d))
-			continue
-		}
-		nd.add("the rows scaled", dataBytes(x))
-	}
-	return nd
 }

@@ -57,22 +57,22 @@ const (
 
 // newOptions returns the options of the default flags.
 func newOptions() options {
-	return options{kernel: defaultKernel, prediction: predictions[defaultPrediction], tol: defaultTol, noChange: defaultNoChange}
+	return options{kernel: defaultKernel, prediction: predictions[defaultPrediction], tol: defaultTol, noChange: defaultNoChange, shuffle: true}
 }
 
 // addFlags defines the settings flags on fs.
 func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.epochs, "epochs", 0, "the most passes over the training rows; 0 means "+strconv.Itoa(defaultEpochs))
 	fs.Float64Var(&o.rate, "rate", 0, "learning rate; 0 means 1")
-	fs.BoolVar(&o.shuffle, "shuffle", false, "visit the training rows in a fresh random order each epoch, drawn from -seed")
-	fs.Uint64Var(&o.seed, "seed", 1, "the seed of -shuffle, whose source also draws the rows that -validation holds out and the removals of -budget (without -shuffle the library draws those from a fixed seed); eval's -split-seed seeds its split")
+	fs.BoolVar(&o.shuffle, "shuffle", true, "visit the training rows in a fresh random order each epoch, drawn from -seed, as scikit-learn and LIBLINEAR do; -shuffle=false visits them in the order of the file")
+	fs.Uint64Var(&o.seed, "seed", 1, "the seed of the order of -shuffle, whose source also draws the rows that -validation holds out and the removals of -budget (with -shuffle=false the library draws those from a fixed seed); eval's -split-seed seeds its split")
 	fs.BoolVar(&o.noBias, "no-bias", false, "train without a bias: a hyperplane through the origin")
 	fs.BoolVar(&o.noStop, "no-stop", false, "stop only at an epoch without a mistake or at -epochs, not early by -tol and -no-change")
 	fs.Float64Var(&o.tol, "tol", defaultTol, "stop early once -no-change epochs in a row have not improved on the best epoch before them by `TOL`: "+
 		"the training loss (the perceptron criterion summed over an epoch's visits) by TOL times the rows, or the -validation accuracy by TOL, as scikit-learn's Perceptron stops")
 	fs.IntVar(&o.noChange, "no-change", defaultNoChange, "the epochs without improvement by -tol that stop training")
 	fs.Float64Var(&o.validation, "validation", 0, "hold out this `FRACTION` of the training rows of each class, and stop by their accuracy, not the training loss; 0 means none")
-	fs.Func("init-weights", "all but kernel: the `WEIGHTS`, comma-separated, that training starts from (of the standardised features): one per feature for two classes; for K classes K per feature, feature by feature, the classes in order", func(s string) error {
+	fs.Func("init-weights", "all but kernel: the `WEIGHTS`, comma-separated, that training starts from, of the features as the steps before the classifier make them: one for each feature for two classes; for K classes, K for each feature, feature by feature, the classes in order", func(s string) error {
 		w, err := parseFloats(s)
 		o.initWeights = w
 		return err
@@ -158,11 +158,13 @@ func (o *options) check(fs *flag.FlagSet, names []string) error {
 		if err != nil {
 			return
 		}
-		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, n) }) {
+		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, baseName(n)) }) {
 			err = usagef("-%s: only -classifier %s takes this flag", f.Name, joinWords(takers, "or"))
 			return
 		}
 		switch {
+		case f.Name == "init-weights" && slices.ContainsFunc(names, func(n string) bool { return n != baseName(n) }):
+			err = usagef("-init-weights: %s learns each class against the rest with weights of its own", ovr+"NAME")
 		case f.Name == "degree" && o.kernel != "poly":
 			err = usagef("-degree: only -kernel poly has a degree")
 		case f.Name == "coef0" && o.kernel != "poly":

@@ -30,7 +30,10 @@ func howEnded(st perceptron.Stats, limit int) string {
 }
 
 // kernelOf describes the kernel of m: linear for all but a Kernel.
-func kernelOf(m model) string {
+func kernelOf(m perceptron.Scorer) string {
+	if o, ok := m.(*perceptron.OneVsRest); ok && len(o.Models()) > 0 {
+		return kernelOf(o.Models()[0])
+	}
 	k, ok := m.(*perceptron.Kernel)
 	if !ok {
 		return "linear"
@@ -54,8 +57,12 @@ func kernelOf(m model) string {
 }
 
 // ruleOf names the prediction rule of m.
-func ruleOf(m model) string {
+func ruleOf(m perceptron.Scorer) string {
 	switch m := m.(type) {
+	case *perceptron.OneVsRest:
+		if len(m.Models()) > 0 {
+			return ruleOf(m.Models()[0])
+		}
 	case *perceptron.Kernel:
 		return [...]string{"last", "voted", "averaged"}[m.Prediction]
 	case *perceptron.Pocket:
@@ -77,7 +84,8 @@ func writeTable(w io.Writer, rs []*result) error {
 	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "ended", "mistakes", "train acc", "test acc", "fit time"}}
 	var notes []string
 	for _, r := range rs {
-		rows = append(rows, []string{r.name, kernelOf(r.m), ruleOf(r.m), strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
+		c := r.model.Classifier
+		rows = append(rows, []string{r.name, kernelOf(c), ruleOf(c), strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
 			strconv.Itoa(r.stats.Mistakes), percent(r.train), percent(r.test), duration(r.fit)})
 		if r.note != "" {
 			notes = append(notes, r.note)
@@ -132,7 +140,7 @@ func writeReports(w io.Writer, rs []*result) error {
 			continue
 		}
 		_, err := fmt.Fprintf(w, "\n%s (%s, %s) on the test rows:\n\n%s\nconfusion matrix of the test rows:\n%s",
-			r.name, kernelOf(r.m), ruleOf(r.m), r.report.String(), r.report.Matrix(100))
+			r.name, kernelOf(r.model.Classifier), ruleOf(r.model.Classifier), r.report.String(), r.report.Matrix(100))
 		if err != nil {
 			return err
 		}
@@ -203,18 +211,15 @@ func joinWords(words []string, conj string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
-// quote returns s quoted, cut to a short printable prefix: an error
-// quotes a bad token so, however long it is.
+// quote returns s quoted in Go's syntax, with its bytes that are not
+// printable ASCII escaped, cut to its first 40 characters and an ellipsis:
+// an error quotes a bad token so, however long it is.
 func quote(s string) string {
-	const most = 40
-	if len(s) <= most {
-		return strconv.QuoteToASCII(s)
+	q := fmt.Sprintf("%+.40q", s)
+	if utf8.RuneCountInString(s) > 40 {
+		q += "…"
 	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.QuoteToASCII(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
+	return q
 }
 
 // quoteAll quotes the first most of labels, joined.
@@ -229,14 +234,13 @@ func quoteAll(labels []string, most int) string {
 	return strings.Join(q, ", ")
 }
 
-// libError returns the message of an error of the library without the
-// library's name, for a message of the command that gives its own context.
-func libError(err error) string {
-	return strings.TrimPrefix(err.Error(), "perceptron: ")
-}
-
-// dataError returns the message of an error of package data without the
-// package's name.
-func dataError(err error) string {
-	return strings.TrimPrefix(err.Error(), "data: ")
+// errText returns the message of an error of the library or of package
+// data without their names, for a message of the command that gives its
+// own context.
+func errText(err error) string {
+	s := err.Error()
+	for _, prefix := range []string{"data: ", "perceptron: "} {
+		s = strings.TrimPrefix(s, prefix)
+	}
+	return s
 }

@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -77,16 +78,15 @@ func plotRows(ds *dataset) *dataset {
 // and the boundary of each classifier beside the mistakes per epoch of
 // each; otherwise the mistakes per epoch alone. Each plot has its legend
 // on its right, outside it, where it covers nothing. raw is the training
-// data from plotRows, before standardisation by sc, which may be nil. It
-// returns the image in format.
-func drawPlot(format string, raw *dataset, sc *data.Scaler, rs []*result, classes *classSet) ([]byte, error) {
+// data from plotRows, as read. It returns the image in format.
+func drawPlot(format string, raw *dataset, rs []*result, classes *classSet) ([]byte, error) {
 	curves, curvesKey, err := mistakesPlot(rs)
 	if err != nil {
 		return nil, err
 	}
 	plots, keys := []*plot.Plot{curves}, []plot.Legend{curvesKey}
 	if raw != nil {
-		points, pointsKey, err := boundaryPlot(raw, sc, rs, classes)
+		points, pointsKey, err := boundaryPlot(raw, rs, classes)
 		if err != nil {
 			return nil, err
 		}
@@ -165,19 +165,19 @@ func mistakesPlot(rs []*result) (*plot.Plot, plot.Legend, error) {
 	return p, key, nil
 }
 
-// classKey returns the legend's name of class k: its label, and for two
-// classes that -pos and -neg picked its value, +1 or -1, unless the label
-// is that value.
+// classKey returns the legend's name of class k: its name, and for two
+// classes that -pos and -neg picked its side, +1 or -1, unless the name is
+// that.
 func classKey(classes *classSet, k int) string {
 	name := classes.names[k]
 	if !classes.picked {
 		return name
 	}
-	value := []string{"-1", "+1"}[k]
-	if sameLabel(name, value) {
-		return value
+	side := []string{"-1", "+1"}[k]
+	if name == side || "+"+name == side {
+		return side
 	}
-	return fmt.Sprintf("%s (%s)", name, value)
+	return fmt.Sprintf("%s (%s)", name, side)
 }
 
 // featureName returns the name of feature j of ds, counted from 0: the
@@ -192,9 +192,9 @@ func featureName(ds *dataset, j int) string {
 // boundaryPlot draws the training rows, in their own units, and the
 // boundaries of each classifier: for two classes the line where its score
 // is 0, and for more the lines where the class of the greatest score
-// changes, traced on a grid of points standardised as the training rows
-// were. It returns the plot and its legend.
-func boundaryPlot(raw *dataset, sc *data.Scaler, rs []*result, classes *classSet) (*plot.Plot, plot.Legend, error) {
+// changes, traced on a grid of points that each model transforms as it
+// transforms the rows. It returns the plot and its legend.
+func boundaryPlot(raw *dataset, rs []*result, classes *classSet) (*plot.Plot, plot.Legend, error) {
 	p := plot.New()
 	key := newLegend()
 	p.Title.Text = "Training rows and boundaries"
@@ -263,7 +263,11 @@ func boundaryPlot(raw *dataset, sc *data.Scaler, rs []*result, classes *classSet
 		style := plotter.DefaultLineStyle
 		style.Color = plotutil.DarkColors[i%len(plotutil.DarkColors)]
 		style.Width = vg.Points(1.5)
-		for _, g := range newScoreGrids(axes[0], axes[1], r.m, sc) {
+		grids, err := newScoreGrids(axes[0], axes[1], r.model)
+		if err != nil {
+			return nil, key, err
+		}
+		for _, g := range grids {
 			c := plotter.NewContour(g, []float64{0}, nil)
 			c.LineStyles[0] = style
 			p.Add(boundary{c})
@@ -288,12 +292,11 @@ type scoreGrid struct {
 	z      []float64
 }
 
-// newScoreGrids scores every point of the grid xs × ys with m after
-// standardising it with sc, if not nil, and returns the grids whose zeros
-// are the boundaries of m: for two classes that of the score, and for more
-// that of each class's score less the greatest of the others, which is
-// positive where m predicts the class.
-func newScoreGrids(xs, ys []float64, m model, sc *data.Scaler) []*scoreGrid {
+// newScoreGrids scores every point of the grid xs × ys with the model m,
+// and returns the grids whose zeros are the boundaries of m: for two
+// classes that of the score, and for more that of each class's score less
+// the greatest of the others, which is positive where m predicts the class.
+func newScoreGrids(xs, ys []float64, m *data.Model) ([]*scoreGrid, error) {
 	X := mat.NewDense(len(xs)*len(ys), 2, nil)
 	for r, yv := range ys {
 		for c, xv := range xs {
@@ -301,14 +304,20 @@ func newScoreGrids(xs, ys []float64, m model, sc *data.Scaler) []*scoreGrid {
 		}
 	}
 	var G mat.Matrix = X
-	if sc != nil {
-		// The grid spans the finite rows, which standardise to finite values.
-		G, _ = sc.Transform(X)
+	if m.Scaler != nil && m.Scaler.Mean == nil {
+		// A Scaler of sparse rows takes sparse rows.
+		var err error
+		if G, err = sparseCopy(X); err != nil {
+			return nil, err
+		}
 	}
-	S := numScores(m)
-	s := m.ScoreRows(nil, G)
+	s, err := m.Score(G)
+	if err != nil {
+		return nil, err
+	}
+	S := len(s) / (len(xs) * len(ys))
 	if S == 1 {
-		return []*scoreGrid{{xs: xs, ys: ys, z: s}}
+		return []*scoreGrid{{xs: xs, ys: ys, z: s}}, nil
 	}
 	grids := make([]*scoreGrid, S)
 	for c := range grids {
@@ -325,7 +334,25 @@ func newScoreGrids(xs, ys []float64, m model, sc *data.Scaler) []*scoreGrid {
 		}
 		grids[c] = &scoreGrid{xs: xs, ys: ys, z: z}
 	}
-	return grids
+	return grids, nil
+}
+
+// sparseCopy returns the non-zeros of X as a *perceptron.CSR.
+func sparseCopy(X *mat.Dense) (*perceptron.CSR, error) {
+	n, d := X.Dims()
+	ptr := []int{0}
+	var ind []int
+	var val []float64
+	for i := range n {
+		for j, v := range X.RawRowView(i) {
+			if v != 0 {
+				ind = append(ind, j)
+				val = append(val, v)
+			}
+		}
+		ptr = append(ptr, len(ind))
+	}
+	return perceptron.NewCSR(n, d, ptr, ind, val)
 }
 
 func (g *scoreGrid) Dims() (c, r int)   { return len(g.xs), len(g.ys) }

@@ -13,8 +13,8 @@ import (
 )
 
 // predict labels every row, also with a model of two labels that -pos and
-// -neg picked, whose other labels count as wrong in its accuracy; eval
-// leaves their rows out.
+// -neg picked, whose other labels count as wrong in its accuracy, as they
+// do in eval -model, unless -pos and -neg leave their rows out again.
 func TestPredictKeepsEveryRow(t *testing.T) {
 	dir := t.TempDir()
 	train := writeFile(t, dir, "t.csv", []byte("1,1,yes\n2,2,yes\n-1,-1,no\n-2,-1,no\n0,5,maybe\n"))
@@ -28,8 +28,15 @@ func TestPredictKeepsEveryRow(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	code, out, _ = runCmd("eval", "-model", model, test)
-	if code != 0 || !strings.Contains(out, "2 test rows (1 row of other labels left out)") || parseTable(t, out)[0].test != "100.00%" {
+	if code != 0 || !strings.Contains(out, "3 test rows;") || parseTable(t, out)[0].test != "66.67%" {
 		t.Errorf("eval: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCmd("eval", "-model", model, "-pos", "yes", "-neg", "no", test)
+	if code != 0 || !strings.Contains(out, "2 test rows (1 row of other labels left out)") || parseTable(t, out)[0].test != "100.00%" {
+		t.Errorf("eval -pos -neg: exit %d:\n%s", code, out)
+	}
+	if code, _, errs := runCmd("eval", "-model", model, "-pos", "no", "-neg", "yes", test); code != 2 || !strings.Contains(errs, `want the classes of the model, which are 2 classes: "no", "yes"`) {
+		t.Errorf("eval -pos -neg swapped: exit %d: %s", code, errs)
 	}
 }
 
@@ -40,7 +47,7 @@ func TestNonFiniteIsError(t *testing.T) {
 	// Training rows of values so large that the scores of the training
 	// rows overflow.
 	huge := writeFile(t, dir, "h.csv", []byte("1e308,1e308,1\n-1e308,-1e308,-1\n1e308,1e308,-1\n-1e308,-1e308,1\n"))
-	if code, out, errs := runCmd("train", "-standardize=false", "-o", filepath.Join(dir, "m.json"), huge); code != 1 || out != "" || !strings.Contains(errs, "h.csv: row 1: the model's score is") {
+	if code, out, errs := runCmd("train", "-classifier", "perceptron", "-standardize=false", "-shuffle=false", "-o", filepath.Join(dir, "m.json"), huge); code != 1 || out != "" || !strings.Contains(errs, "h.csv: row 1: the model's score is") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	// A model of the library with weights 1 and 1 scores 1.5e308 twice

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // The least time between two progress reports: on a terminal, where a
@@ -106,13 +108,12 @@ func (p *progress) pace(done, total int, now time.Time, bound string) string {
 	return fmt.Sprintf(", %.0f rows/s, %s%v left", rate, bound, left.Round(time.Second))
 }
 
-// end finishes the report of training with the Stats of the run of m.
-func (p *progress) end(m model) {
+// end finishes the report of training with the Stats of the run.
+func (p *progress) end(st perceptron.Stats) {
 	cr := ""
 	if p.tty {
 		cr = "\r\x1b[K"
 	}
-	st := m.Stats()
 	fmt.Fprintf(p.w, "%s%s: done: %s, %s, %s, %v elapsed\n", cr, p.name, plural(st.Epochs, "epoch"), plural(st.Mistakes, "mistake"),
 		howEnded(st, p.epochs), time.Since(p.start).Round(time.Millisecond))
 }

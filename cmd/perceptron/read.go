@@ -5,10 +5,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
+	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,7 +30,8 @@ import (
 // dataset is a data file read into a Set, with the command's view of its
 // classes.
 type dataset struct {
-	name string
+	name   string
+	format string // csv, libsvm or idx
 	*data.Set
 
 	// classes are the classes of the rows: the first len(classes.labels)
@@ -68,11 +72,14 @@ type readSpec struct {
 	// another width are an error.
 	width int
 
-	// names are the names of -classes, by label; pos and neg the labels
-	// of -pos and -neg.
-	names    map[string]string
-	namesOf  string // the -classes file
+	// names are the names of -classes; pos and neg the labels, or the
+	// names, of -pos and -neg.
+	names    *classNames
 	pos, neg string
+
+	// manyClasses takes the labels of training rows as classes even if
+	// they look like the values of a feature.
+	manyClasses bool
 }
 
 // formatOf returns the format of the data file at path: spec's, or the one
@@ -98,47 +105,67 @@ func formatOf(path string, spec readSpec) (string, error) {
 // two files, IMAGES,LABELS, or the images alone if their name tells that
 // of the labels.
 func readData(path string, spec readSpec) (*dataset, error) {
-	format, err := formatOf(path, spec)
+	var r *bufio.Reader
+	format, err := spec.format, error(nil)
+	if path == "-" {
+		r = bufio.NewReaderSize(stdin, 1<<16)
+		if format == "" {
+			format, err = sniff(r)
+		}
+	} else {
+		format, err = formatOf(path, spec)
+	}
 	if err != nil {
 		return nil, err
 	}
 	var known []string
-	if spec.known != nil {
+	switch {
+	case spec.known != nil:
 		known = spec.known.labels
-	} else if spec.names != nil {
-		known = sortedLabels(spec.names)
+	case spec.pos != "":
+		known = []string{spec.names.labelOf(spec.neg), spec.names.labelOf(spec.pos)}
+	case spec.names != nil:
+		known = spec.names.labels
 	}
 	var set *data.Set
 	name := path
-	switch format {
-	case "idx":
-		set, name, err = readIDX(path, spec, known)
-	case "csv", "libsvm":
-		var f *os.File
-		if f, err = os.Open(path); err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if format == "csv" {
-			label := spec.label
-			if !spec.labels && label != "none" {
-				// The label column is there, and skipped.
-				label = cmp.Or(label, defaultLabel)
+	label := spec.label
+	if !spec.labels && label != "none" {
+		// The label column is there, and skipped.
+		label = cmp.Or(label, defaultLabel)
+	}
+	csv := data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}
+	libsvm := data.LIBSVM{Cols: spec.width, Classes: known}
+	switch {
+	case r != nil:
+		name = stdinName
+		switch format {
+		case "idx":
+			set, err = data.IDX{Classes: known}.Read(r, nil)
+		case "csv":
+			if set, err = csv.Read(r); err != nil {
+				err = csvFlags(err)
 			}
-			set, err = data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}.Read(f)
-		} else {
-			set, err = data.LIBSVM{Cols: spec.width, Classes: known}.Read(f)
+		case "libsvm":
+			set, err = libsvm.Read(r)
 		}
 		if err != nil {
-			err = fmt.Errorf("%s: %v", path, err)
+			err = fmt.Errorf("%s: %w", name, err)
 		}
-	default:
-		return nil, usagef("-format %s: want csv, libsvm or idx", quote(format))
+	case format == "idx":
+		set, name, err = readIDX(path, spec, known)
+	case format == "csv":
+		set, err = csv.ReadFile(path)
+		if err != nil {
+			err = csvFlags(err)
+		}
+	case format == "libsvm":
+		set, err = libsvm.ReadFile(path)
 	}
 	if err != nil {
 		return nil, err
 	}
-	ds := &dataset{name: name, Set: set}
+	ds := &dataset{name: name, format: format, Set: set}
 	if _, d := set.X.Dims(); spec.width > 0 && d != spec.width {
 		hint := ""
 		if format == "csv" {
@@ -151,6 +178,9 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		}
 		return nil, fmt.Errorf("%s: rows of %s, want %d as the model has%s", name, plural(d, "feature"), spec.width, hint)
 	}
+	if spec.labels && spec.known == nil && set.Y == nil {
+		return nil, fmt.Errorf("%s: the rows have no labels to train on", name)
+	}
 	if !spec.labels || set.Y == nil {
 		ds.Y, ds.Classes = nil, nil
 		return ds, nil
@@ -161,61 +191,82 @@ func readData(path string, spec readSpec) (*dataset, error) {
 	return ds, nil
 }
 
-// readIDX reads the IDX data set path: IMAGES,LABELS, or the images alone,
-// with the labels of the file that their name tells if spec reads labels.
-func readIDX(path string, spec readSpec, known []string) (*data.Set, string, error) {
-	imPath, lbPath, ok := strings.Cut(path, ",")
-	if !ok && spec.labels {
-		dir, base := filepath.Split(path)
-		if !strings.Contains(base, "images-idx3") {
-			if spec.keepRows {
-				// predict labels images without labels.
-				return readIDXFiles(imPath, "", known)
-			}
-			return nil, path, usagef("%s: name the IDX labels file too, as IMAGES,LABELS", quote(path))
-		}
-		lbPath = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
-		if _, err := os.Stat(lbPath); err != nil && spec.keepRows {
-			return readIDXFiles(imPath, "", known)
-		}
-	}
-	if !spec.labels {
-		lbPath = ""
-	}
-	return readIDXFiles(imPath, lbPath, known)
+// csvFlags returns the error of data.CSV with the flags that set its
+// settings in place of their names, which its errors give.
+func csvFlags(err error) error {
+	r := strings.NewReplacer("CSV's Header", "-header", "CSV's Label", "-label", "CSV's Comma", "-delimiter")
+	return errors.New(r.Replace(err.Error()))
 }
 
-// readIDXFiles reads the IDX images at imPath, with the labels at lbPath
-// unless it is empty.
-func readIDXFiles(imPath, lbPath string, known []string) (*data.Set, string, error) {
-	im, err := os.Open(imPath)
-	if err != nil {
-		return nil, imPath, err
-	}
-	defer im.Close()
-	var lb io.Reader
-	if lbPath != "" {
-		f, err := os.Open(lbPath)
-		if err != nil {
-			return nil, imPath, err
+// stdin is what the data file - reads: standard input, which tests
+// replace.
+var stdin io.Reader = os.Stdin
+
+// stdinName names standard input in messages.
+const stdinName = "standard input"
+
+// sniff returns the format of the data that r starts with, gzipped or not,
+// as the first 64 KiB tell it: IDX if they start with the magic number of
+// unsigned bytes, LIBSVM if the second field of the first line that is
+// not blank nor a comment holds a colon, and CSV if it holds commas.
+func sniff(r *bufio.Reader) (string, error) {
+	head, _ := r.Peek(64 << 10)
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		// As much of the text as the first bytes of gzip give.
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err == nil {
+			text := make([]byte, 64<<10)
+			n, _ := io.ReadFull(zr, text)
+			head = text[:n]
 		}
-		defer f.Close()
-		lb = f
 	}
-	set, err := data.IDX{Classes: known}.Read(im, lb)
-	if err != nil {
-		return nil, imPath, fmt.Errorf("%s: %v", strings.TrimSuffix(imPath+","+lbPath, ","), err)
+	if len(head) >= 3 && head[0] == 0 && head[1] == 0 && head[2] == 0x08 {
+		return "idx", nil
+	}
+	for line := range strings.Lines(string(head)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+			continue
+		case len(f) >= 2 && strings.Contains(f[1], ":"):
+			return "libsvm", nil
+		case strings.Contains(line, ","):
+			return "csv", nil
+		}
+		break
+	}
+	return "", usagef("cannot tell the format of %s from its first line: use -format csv, libsvm or idx", stdinName)
+}
+
+// readIDX reads the IDX data set path: IMAGES,LABELS, or the images alone,
+// with the labels of the file that their name tells, which training needs.
+func readIDX(path string, spec readSpec, known []string) (*data.Set, string, error) {
+	f := data.IDX{Classes: known}
+	imPath, lbPath, _ := strings.Cut(path, ",")
+	training := spec.labels && !spec.keepRows
+	if training && lbPath == "" && f.LabelsFile(imPath) == "" {
+		return nil, path, usagef("%s: name the IDX labels file too, as IMAGES,LABELS", quote(path))
+	}
+	set, err := f.ReadFile(imPath, lbPath)
+	switch {
+	case err != nil:
+		return nil, imPath, err
+	case training && set.Y == nil:
+		return nil, imPath, fmt.Errorf("%s: no file of labels %s beside the images: name it, as IMAGES,LABELS", imPath, f.LabelsFile(imPath))
 	}
 	return set, imPath, nil
 }
 
-// inputFiles returns the files that readData reads for path.
+// inputFiles returns the files that readData reads for path: none for
+// standard input.
 func inputFiles(path string, spec readSpec) []string {
+	if path == "-" {
+		return nil
+	}
 	if format, err := formatOf(path, spec); err == nil && format == "idx" {
-		im, lb, ok := strings.Cut(path, ",")
-		if !ok && strings.Contains(filepath.Base(path), "images-idx3") {
-			dir, base := filepath.Split(path)
-			lb = dir + strings.Replace(base, "images-idx3", "labels-idx1", 1)
+		im, lb, _ := strings.Cut(path, ",")
+		if lb == "" {
+			lb = data.IDX{}.LabelsFile(im)
 		}
 		if lb != "" {
 			return []string{im, lb}
@@ -229,46 +280,13 @@ func inputFiles(path string, spec readSpec) []string {
 // the name of its file and which rows it counts.
 func (ds *dataset) rowError(err error) error {
 	if ds.part == "" {
-		return fmt.Errorf("%s: %s", ds.name, dataError(err))
+		return fmt.Errorf("%s: %s", ds.name, errText(err))
 	}
-	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, dataError(err), strings.TrimPrefix(ds.part, ","))
+	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, errText(err), strings.TrimPrefix(ds.part, ","))
 }
 
 // isSparse reports whether X is sparse.
 func isSparse(X mat.Matrix) bool {
 	_, ok := X.(*perceptron.CSR)
 	return ok
-}
-
-// rms returns the root mean square of the values of X, zeros included.
-func rms(X mat.Matrix) float64 {
-	n, d := X.Dims()
-	var sum, scale float64 = 0, 1
-	add := func(v float64) {
-		// Scaled sums of squares, as LAPACK's dnrm2, which do not overflow.
-		if v == 0 {
-			return
-		}
-		a := math.Abs(v)
-		if a > scale {
-			sum = 1 + sum*(scale/a)*(scale/a)
-			scale = a
-		} else {
-			sum += (a / scale) * (a / scale)
-		}
-	}
-	sum = 0
-	switch m := X.(type) {
-	case *perceptron.CSR:
-		for i := range n {
-			m.DoRowNonZero(i, func(_, _ int, v float64) { add(v) })
-		}
-	case *mat.Dense:
-		for i := range n {
-			for _, v := range m.RawRowView(i) {
-				add(v)
-			}
-		}
-	}
-	return scale * math.Sqrt(sum/(float64(n)*float64(d)))
 }

@@ -70,3 +70,29 @@ func TestLabelNaN(t *testing.T) {
 		}
 	}
 }
+
+// An error that a flag fixes names the flag: the settings of package
+// data and of the library that its messages name are the command's flags.
+func TestErrorsNameFlags(t *testing.T) {
+	dir := t.TempDir()
+	headed := writeFile(t, dir, "h.csv", []byte("a,b,class\n1,2,x\n3,4,y\n"))
+	big := writeFile(t, dir, "big.csv", []byte("1e300,1e300,1\n-1e300,-1e300,-1\n1e300,1e300,-1\n"))
+	same := writeFile(t, dir, "s.csv", []byte("a,b,c\n1,2,0\n1,4,1\n"))
+	model := filepath.Join(dir, "m.json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{headed}, "(if line 1 is a header, read it as one: -header)"},
+		{[]string{"-label", "kind", headed}, `label column "kind" (-label): no header names the columns (-header)`},
+		{[]string{"-header", "-label", "kind", headed}, `label column "kind" (-label): no such column in the header`},
+		{[]string{"-label", "9", headed}, "label column 9 (-label): the rows have 3 fields"},
+		{[]string{"-header", "-label", "a", same}, `every row has the label "1": want two classes or more (the label column is "a", -label)`},
+		{[]string{"-classifier", "perceptron", "-standardize=false", "-normalize=false", "-rate", "1e300", big}, "lower -rate"},
+	} {
+		args := append([]string{"train", "-o", model}, c.args...)
+		if code, _, errs := runCmd(args...); code != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d: %s", c.args, code, errs)
+		}
+	}
+}

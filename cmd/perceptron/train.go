@@ -5,22 +5,38 @@
 package main
 
 import (
+	"compress/gzip"
 	"fmt"
 	"io"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
 const trainHelp = `Usage: perceptron train [flags] FILE
 
-Train fits one classifier on the rows of FILE and saves it to the file -o
-names, gzipped if the name ends in .gz: the library's JSON form of the
-classifier, with the label column, the labels and names of the classes and
-the standardisation of the features. It prints the training statistics
-and accuracy, unless predicting the training rows would take longer than
-training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two or more, or the two
-that -pos and -neg pick. Training stops early by the rule of -tol and
--no-change, as scikit-learn's Perceptron does, unless -no-stop.
+Train fits one classifier on the rows of FILE and saves it to the file that
+-o names, gzipped if the name ends in .gz: a model file, which holds the
+classifier, the steps before it (the standardisation or the weights of the
+features, and the scaling of each row to unit length), and the labels, the
+names and the label column of the classes, and which a Go program loads
+whole with data.LoadModel. The classifier is the averaged perceptron unless
+-classifier names another. It prints the training statistics and accuracy,
+unless predicting the training rows would take longer than training, as for
+a voted perceptron of many mistakes. The classes are the labels of FILE, two
+or more, or the two that -pos and -neg pick. Training stops early by the
+rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
+-no-stop.
+
+With -model, train goes on training a model that train saved on the rows of
+FILE, read as the model reads them, with its classes, label column and
+steps before the classifier: it visits each row once, in the order of the
+file, as the classifier's Learn does, and saves the model to -o, which may
+be the model's own file, as Vowpal Wabbit's -i and -f do. The perceptron,
+averaged, voted and kernel models learn so; the pocket's and ovr: models
+learn only from the start.
 
 Before it allocates the model, train estimates the memory that fitting and
 saving it take, and refuses, with exit status 1 and the figures, what does
@@ -29,10 +45,12 @@ the rows: on tens of thousands of rows it takes long, -ratchet less.
 
 Examples:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
-  perceptron train -classifier averaged -o fashion.json \
+  perceptron train -o fashion.json \
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
-  perceptron train -classifier averaged -classes debian-sections.classes.txt \
+  perceptron train -classes debian-sections.classes.txt \
     -o debian.json.gz debian-sections.train.svm.gz
+  perceptron train -classifier ovr:averaged -o debian-ovr.json.gz debian-sections.train.svm.gz
+  perceptron train -model debian.json.gz -o debian.json.gz more-packages.svm
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -41,15 +59,20 @@ Flags:
 
 func train(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
-	j.classifier = "perceptron"
+	j.classifier = defaultClassifier
 	fs := newFlagSet("train")
-	fs.StringVar(&j.classifier, "classifier", "perceptron", "the classifier: "+classifierNames())
+	fs.StringVar(&j.classifier, "classifier", defaultClassifier, "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
+	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
 	if err != nil {
 		return err
+	}
+	stderr = j.errOut(stderr)
+	if j.model != "" {
+		return j.learnMore(fs, files, stdout, stderr)
 	}
 	if _, ok := newModel(j.classifier, &options{}); !ok {
 		return usagef("-classifier %s: want one of %s", quote(j.classifier), classifierNames())
@@ -58,6 +81,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := j.opts.checkValues(fs); err != nil {
+		return err
+	}
+	if err := j.checkSteps(); err != nil {
 		return err
 	}
 	if len(files) != 1 {
@@ -90,11 +116,11 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if pf != "" {
 		raw = plotRows(ds)
 	}
-	sc, err := j.scale(ds)
+	pipe, err := j.pipeline(ds, spec.label)
 	if err != nil {
 		return err
 	}
-	if j.classifier == "pocket" && quadraticCost(ds.X, len(ds.classes.values)) > cheapCost {
+	if baseName(j.classifier) == "pocket" && quadraticCost(ds.X, len(ds.classes.labels)) > cheapCost {
 		what := "after every update: this takes long (-ratchet less; averaged is fast)"
 		if j.opts.ratchet {
 			what = "for every weight vector whose run beats the pocket's: this takes long (averaged is fast)"
@@ -102,14 +128,13 @@ func train(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s %s\n", plural(n, "row"), what)
 	}
 	j.startProgress(stderr)
-	r, err := fitModel(j.classifier, &j.opts, ds, nil)
+	r, err := fitModel(j.classifier, &j.opts, pipe, ds, nil)
 	if err != nil {
 		return err
 	}
-	s := &saved{classifier: j.classifier, m: r.m, features: d, classes: ds.classes, label: spec.label, sc: sc, rms: rms(ds.X)}
-	outs := []outFile{{"-o", j.out, s.writer(j.out)}}
+	outs := []outFile{{"-o", j.out, modelWriter(r.model, j.out)}}
 	if pf != "" {
-		img, err := drawPlot(pf, raw, sc, []*result{r}, ds.classes)
+		img, err := drawPlot(pf, raw, []*result{r}, ds.classes)
 		if err != nil {
 			return err
 		}
@@ -118,7 +143,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, scaled(sc), ds.classes.describe(), j.opts.describeStop(n))
+	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, j.describeSteps(ds.X), ds.classes.describe(), j.opts.describeStop(n))
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -126,6 +151,22 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return j.wrotePlot(stdout)
+}
+
+// modelWriter returns the function that writes the model m to the file at
+// path: gzipped if the name ends in .gz.
+func modelWriter(m *data.Model, path string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		if !strings.HasSuffix(strings.ToLower(path), ".gz") {
+			_, err := m.WriteTo(w)
+			return err
+		}
+		zw := gzip.NewWriter(w)
+		if _, err := m.WriteTo(zw); err != nil {
+			return err
+		}
+		return zw.Close()
+	}
 }
 
 // leftOut says how many rows of ds were left out, if any.
@@ -136,13 +177,52 @@ func leftOut(ds *dataset) string {
 	return fmt.Sprintf(" (%s of other labels left out)", plural(ds.left, "row"))
 }
 
-// scaled describes the standardisation sc, which may be nil.
-func scaled(sc *data.Scaler) string {
+// steps describes the steps of the model m, loaded, before its
+// classifier.
+func steps(m *data.Model) string {
+	scaled := ""
 	switch {
-	case sc == nil:
-		return ""
-	case sc.Mean == nil:
-		return ", scaled, not centred, as the rows are sparse"
+	case m.Scaler != nil && m.Scaler.Mean != nil:
+		scaled = "standardised"
+	case m.Scaler != nil:
+		scaled = "each feature weighed"
 	}
-	return ", standardised"
+	return describeSteps(scaled, m.Normalize)
+}
+
+// describeSteps describes the steps of the flags before a classifier of
+// the rows X.
+func (j *job) describeSteps(X mat.Matrix) string {
+	scaled := ""
+	switch {
+	case j.standardizes(X) && isSparse(X):
+		scaled = "scaled on the training rows, not centred, as the rows are sparse"
+	case j.standardizes(X):
+		scaled = "standardised on the training rows"
+	case j.weighs(X):
+		scaled = "each feature weighed by its inverse document frequency on the training rows"
+	}
+	return describeSteps(scaled, j.normalizes(X))
+}
+
+// describeSteps describes the steps before a classifier: how the features
+// are scaled, if they are, and whether each row is scaled to unit length.
+func describeSteps(scaled string, normalized bool) string {
+	s := ""
+	if scaled != "" {
+		s = ", " + scaled
+	}
+	if normalized {
+		s += ", each row scaled to unit length"
+	}
+	return s
+}
+
+// checkSteps returns a usage error if the flags of the steps before the
+// classifier contradict each other.
+func (j *job) checkSteps() error {
+	if j.idf.on && j.standardize.on {
+		return usagef("-idf and -standardize both scale the features: give one")
+	}
+	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // A model that train saves and predict loads predicts every row as the
@@ -41,15 +43,15 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		}
 		lib := fitted(t, name, standardise(X)[0], y)
 		pred := lib.PredictRows(nil, standardise(X)[0])
-		s, err := loadModel(model)
+		m, err := data.LoadModel(model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		Xs, err := s.sc.Transform(X)
+		Xs, err := m.Scaler.Transform(X)
 		if err != nil {
 			t.Fatal(err)
 		}
-		scores := s.m.ScoreRows(nil, Xs)
+		scores := m.Classifier.ScoreRows(nil, Xs)
 		right := 0
 		for i, l := range lines[1:] {
 			f := strings.Split(l, "\t")
@@ -76,11 +78,13 @@ func savedSettings(t *testing.T, path string) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct{ Settings map[string]any }
+	var f struct {
+		Classifier struct{ Settings map[string]any }
+	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
-	return f.Settings
+	return f.Classifier.Settings
 }
 
 // Training stops by scikit-learn's rule unless the flags say otherwise,
@@ -134,13 +138,13 @@ func TestProgressShowsRule(t *testing.T) {
 		flags []string
 		want  string
 	}{
-		{nil, "perceptron: training on 40 rows, stopping at most 1000 epochs, or after 5 epochs whose training loss has not fallen by 0.001 × 40 rows"},
-		{[]string{"-epochs", "7", "-no-stop"}, "perceptron: training on 40 rows, stopping at most 7 epochs, or at an epoch without a mistake"},
+		{nil, "averaged: training on 40 rows, stopping at most 1000 epochs, or after 5 epochs whose training loss has not fallen by 0.001 × 40 rows"},
+		{[]string{"-epochs", "7", "-no-stop"}, "averaged: training on 40 rows, stopping at most 7 epochs, or at an epoch without a mistake"},
 		{[]string{"-validation", "0.25", "-no-change", "2"}, "stopping at most 1000 epochs, or after 2 epochs whose accuracy on a held-out 0.25 of the rows has not risen by 0.001"},
 	} {
 		args := append(append([]string{"train", "-progress", "-o", filepath.Join(dir, "m.json")}, c.flags...), file)
 		code, _, errs := runCmd(args...)
-		if code != 0 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "perceptron: done: ") {
+		if code != 0 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "averaged: done: ") {
 			t.Errorf("%q: exit %d, stderr\n%s\nwant %q", c.flags, code, errs, c.want)
 		}
 	}

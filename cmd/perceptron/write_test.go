@@ -19,6 +19,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // twoFeatures is a small training file of two features.
@@ -27,7 +29,7 @@ var twoFeatures = []byte("1,2,1\n-1,-2,-1\n2,1,1\n-2,0,-1\n")
 // isModel reports whether the file at path holds a model that loads.
 func isModel(t *testing.T, path string) bool {
 	t.Helper()
-	_, err := loadModel(path)
+	_, err := data.LoadModel(path)
 	return err == nil
 }
 

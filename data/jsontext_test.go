@@ -2,7 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package main
+package data
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // encoding/json decodes, and that cutting one leaves the others, as valid
 // JSON.
 func FuzzObjectMembers(f *testing.F) {
-	for _, b := range trainedModels(f) {
+	for _, b := range modelFiles(f) {
 		f.Add(b)
 	}
 	f.Add([]byte(` { "a" : [1, {"b}": "\"]"}] , "c":-1.5e3,"d" :{}, "e":"x\\\\"} `))

@@ -2,17 +2,17 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package main
+package data
 
 import (
 	"encoding/json"
 	"errors"
 )
 
-// The model file's members are found in its text, which json.Valid has
+// The members of a model file are found in its text, which json.Valid has
 // accepted, by where they lie, without copying them: encoding/json would
-// copy each into a json.RawMessage, and the library's part once more to
-// remove "command".
+// copy each into a json.RawMessage, and the classifier's text, the bulk of
+// the file, with them.
 
 // member is a member of a JSON object: its name, and the offsets in the
 // object's text of its name's opening quote, of its value and of the end
@@ -108,9 +108,9 @@ func skipValue(text []byte, i int) int {
 	return i
 }
 
-// removeMember removes members[k] from text, the text of their object, with the
-// comma that parts it from another, moving the text after it in place,
-// and returns the text left.
+// removeMember removes members[k] from text, the text of their object,
+// with the comma that parts it from another, moving the text after it in
+// place, and returns the text left.
 func removeMember(text []byte, members []member, k int) []byte {
 	from, to := members[k].key, members[k].end
 	switch {

@@ -1,0 +1,451 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package data
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+)
+
+// Model is a classifier together with what is done to the rows before it
+// sees them, as scikit-learn's Pipeline is: it predicts from rows as a
+// reader returns them. The command perceptron saves its models as Models,
+// which LoadModel loads.
+//
+// The rows go through the steps in this order: the Scaler scales their
+// columns, if it is not nil, and then each row is scaled to unit length,
+// if Normalize is set. The classifier takes the rows that come out.
+type Model struct {
+	// Classifier is the fitted classifier.
+	Classifier perceptron.Scorer
+
+	// Classes are the labels of the classes of the Classifier, in the
+	// order of its Classes: Classes[k] is the label of the class of value
+	// Classifier.Classes()[k]. Predict returns indices into Classes, and a
+	// reader given Classes as its own reads the labels of rows to test the
+	// model on by them, as Predict numbers them.
+	Classes []string
+
+	// Names, if not nil, are the names of the classes, one for each of
+	// Classes, that reports show in place of the labels.
+	Names []string
+
+	// Label is the label column of the CSV rows the model was trained on,
+	// as CSV's Label says it, or "" if they were not CSV.
+	Label string
+
+	// Scaler, if not nil, scales the columns of the rows: it standardises
+	// them, as NewScaler's does, or weighs them, as NewIDF's does.
+	Scaler *Scaler
+
+	// Normalize scales each row to unit Euclidean length, after the
+	// Scaler, dividing its values by its length; a row of zeros stays so.
+	Normalize bool
+
+	features int      // the columns of the rows, 0 if not known
+	rows     rowStats // of the training rows, as read
+}
+
+// Features returns the number of features of the rows that the model
+// takes: those of the rows that Fit was given, or those of the model that
+// LoadModel loaded; 0 for a Model made otherwise, whose Scaler, if any,
+// tells them.
+func (m *Model) Features() int {
+	if m.features == 0 && m.Scaler != nil {
+		return len(m.Scaler.Scale)
+	}
+	return m.features
+}
+
+// Fit fits the Classifier to the rows of s, transformed as Transform
+// transforms them, with the class values 0, 1, … that s.Y holds, and sets
+// Classes to the labels of the classes that the Classifier then has:
+// those of s.Classes, or some of them if the rows lack a class and the
+// Classifier's settings do not name it. The Scaler, if any, is used as it
+// is: NewScaler of the rows of s fits one. Fit also records the number of
+// the rows' features and statistics of the rows, by which CheckRows tells
+// rows unlike them, and keeps no reference to s.
+//
+// Fit returns an error if s is not a Set that Subset takes or has no
+// labels, if the Classifier is nil or its Fit fails, or if Transform
+// fails. A failed Fit leaves the Model as it was, but for what the
+// Classifier's Fit leaves. It holds the transformed rows while the
+// Classifier fits, if there are steps before it.
+func (m *Model) Fit(s *Set) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	switch {
+	case s.Y == nil:
+		return errors.New("data: Fit needs the labels of the rows, and the Set has none")
+	case m.Classifier == nil:
+		return errors.New("data: the Model has no Classifier to fit")
+	}
+	X, err := m.Transform(s.X)
+	if err != nil {
+		return err
+	}
+	if err := m.Classifier.Fit(X, s.Y); err != nil {
+		return err
+	}
+	values := m.Classifier.Classes()
+	classes := make([]string, len(values))
+	for k, v := range values {
+		if v != math.Trunc(v) || v < 0 || v >= float64(len(s.Classes)) {
+			return fmt.Errorf("data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(s.Classes))
+		}
+		classes[k] = s.Classes[int(v)]
+	}
+	_, m.features = s.X.Dims()
+	m.Classes, m.rows = classes, statsOf(s.X)
+	return nil
+}
+
+// Learn trains the Classifier on the rows of s, transformed as Transform
+// transforms them, visiting each row once with its Learn, as
+// perceptron.Perceptron's Learn does, from the model it has. The classes
+// of s must be those of the Model: if the Model has Classes, s.Classes
+// must start with them, as a reader gives them Classes to read the labels
+// by, and every row must be of one of them; if it has none, the
+// Classifier starts from its Labels, which must be the indices of the
+// classes of s, and Learn sets Classes as Fit does. It also adds the rows
+// to the statistics that CheckRows compares rows with.
+//
+// Learn returns an error, and changes nothing, if s is not a Set that
+// Subset takes or has no labels, if a row is of a class that is none of
+// the Model's, naming it, if the Classifier has no method Learn, as
+// perceptron.Pocket and OneVsRest have not, or if Transform fails; and
+// the errors of the Classifier's Learn, which may have learned the rows
+// before an overflow. It holds the transformed rows and their class
+// values while the Classifier learns.
+func (m *Model) Learn(s *Set) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.Y == nil {
+		return errors.New("data: Learn needs the labels of the rows, and the Set has none")
+	}
+	c, ok := m.Classifier.(interface {
+		Learn(X mat.Matrix, y []float64) error
+	})
+	if !ok {
+		return fmt.Errorf("data: the Classifier, a %T, has no method Learn", m.Classifier)
+	}
+	y := s.Y
+	if m.Classes != nil {
+		if err := m.check(); err != nil {
+			return err
+		}
+		for k, l := range m.Classes {
+			if k >= len(s.Classes) || s.Classes[k] != l {
+				return fmt.Errorf("data: the Set's classes %s, want the Model's, %s, first", quoteAll(s.Classes), quoteAll(m.Classes))
+			}
+		}
+		if err := checkMemory(8*float64(len(y)), "data: the class values of %d rows", len(y)); err != nil {
+			return err
+		}
+		values := m.Classifier.Classes()
+		y = make([]float64, len(s.Y))
+		for i, k := range s.Y {
+			if int(k) >= len(values) {
+				return fmt.Errorf("data: row %d is of the class %s, which is none of the Model's", i+1, quote(s.Classes[int(k)]))
+			}
+			y[i] = values[int(k)]
+		}
+	}
+	X, err := m.Transform(s.X)
+	if err != nil {
+		return err
+	}
+	if err := c.Learn(X, y); err != nil {
+		return err
+	}
+	if m.Classes == nil {
+		classes := make([]string, 0, len(s.Classes))
+		for _, v := range m.Classifier.Classes() {
+			if v != math.Trunc(v) || v < 0 || v >= float64(len(s.Classes)) {
+				return fmt.Errorf("data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(s.Classes))
+			}
+			classes = append(classes, s.Classes[int(v)])
+		}
+		_, m.features = s.X.Dims()
+		m.Classes = classes
+	}
+	m.rows = m.rows.merge(statsOf(s.X))
+	return nil
+}
+
+// quoteAll returns the labels quoted, the first ten of many.
+func quoteAll(labels []string) string {
+	var q []string
+	for _, l := range labels[:min(len(labels), 10)] {
+		q = append(q, quote(l))
+	}
+	if len(labels) > 10 {
+		q = append(q, "…")
+	}
+	return strings.Join(q, ", ")
+}
+
+// Transform returns the rows of X as the Classifier takes them: a copy of
+// X that the Scaler has standardised and Normalize has scaled, dense or
+// sparse as the Scaler's Transform returns them, or X itself if the Model
+// has neither step. It returns an error if X is nil or has not the
+// Scaler's columns, or naming the row and the column of a value that is
+// not finite or that a step makes overflow.
+//
+// Transform holds the rows it returns, and checks their memory first, as
+// Scaler's Transform does.
+func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
+	if X == nil {
+		return nil, errors.New("data: no rows to transform: X is nil")
+	}
+	return m.transform(X, 0)
+}
+
+// transform is Transform of the rows X, which are the rows of a larger
+// matrix from row first on, as errors number them.
+func (m *Model) transform(X mat.Matrix, first int) (mat.Matrix, error) {
+	var post func([]float64) error
+	if m.Normalize {
+		post = normalize
+	}
+	switch {
+	case m.Scaler != nil:
+		s := m.Scaler
+		if err := s.check(); err != nil {
+			return nil, err
+		}
+		if err := s.fits(X); err != nil {
+			return nil, err
+		}
+		return copyRows(X, first, "standardising", s.Mean != nil, s.standardise, post)
+	case post != nil:
+		return copyRows(X, first, "normalising", false, func(_ int, v float64) float64 { return v }, post)
+	}
+	return X, nil
+}
+
+// normalize divides the values of a row by its Euclidean length, unless it
+// is 0, and returns an error if the length overflows.
+func normalize(row []float64) error {
+	norm := floats.Norm(row, 2)
+	switch {
+	case math.IsInf(norm, 0):
+		return errorf(perceptron.ErrNonFinite, "the length of the row overflows")
+	case norm > 0:
+		for k := range row {
+			row[k] /= norm
+		}
+	}
+	return nil
+}
+
+// Predict returns the class of each row of X, as an index into Classes,
+// as a Set's Y holds them: the class that the Classifier's scores of the
+// row, transformed, choose, as perceptron.Scorer says. It returns an
+// error if the Model is not one that Fit or LoadModel gives (a Classifier,
+// with a label in Classes for each of its classes, and as many Names or
+// none), if X has not the columns of the Classifier, if Transform fails,
+// or naming the row of a score that is not finite, as when the row's
+// values are too large for the weights.
+//
+// Predict transforms and scores the rows a block of BlockRows at a time,
+// or fewer for dense rows of more than 16384 columns, and holds a block
+// besides the classes it returns.
+func (m *Model) Predict(X mat.Matrix) ([]float64, error) {
+	if X == nil {
+		return nil, errors.New("data: no rows to predict: X is nil")
+	}
+	n, _ := X.Dims()
+	if err := checkMemory(8*float64(n), "data: the classes of %d rows", n); err != nil {
+		return nil, err
+	}
+	pred := make([]float64, n)
+	err := m.score(X, func(lo int, scores []float64, S int) {
+		for i := range len(scores) / S {
+			pred[lo+i] = float64(choose(scores[i*S : (i+1)*S]))
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pred, nil
+}
+
+// choose returns the class that the scores of a row choose: for one score,
+// the second class if it is >= 0 and the first otherwise; for more, the
+// first of the greatest.
+func choose(scores []float64) int {
+	if len(scores) == 1 {
+		if scores[0] >= 0 {
+			return 1
+		}
+		return 0
+	}
+	best := 0
+	for c, v := range scores {
+		if v > scores[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// Score returns the scores of the rows of X, transformed, as the Classifier's
+// ScoreRows gives them: S scores for each row, one for two classes and one for
+// each class for more, in the order of Classes. It returns the errors that
+// Predict returns, and holds the scores besides what Predict holds.
+func (m *Model) Score(X mat.Matrix) ([]float64, error) {
+	if X == nil {
+		return nil, errors.New("data: no rows to score: X is nil")
+	}
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	n, _ := X.Dims()
+	S := scoresOf(len(m.Classes))
+	if err := checkMemory(8*float64(n)*float64(S), "data: the scores of %d rows", n); err != nil {
+		return nil, err
+	}
+	all := make([]float64, 0, n*S)
+	err := m.score(X, func(_ int, scores []float64, _ int) { all = append(all, scores...) })
+	if err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// scoresOf returns the number of scores of a row for K classes: one for
+// two, and one for each class for more.
+func scoresOf(K int) int {
+	if K > 2 {
+		return K
+	}
+	return 1
+}
+
+// BlockRows is the number of rows that Predict and Score transform and
+// score at a time, unless the rows are dense and wider than 16384 columns,
+// when a block is the largest power of two of rows of at most 2²⁴ values.
+// A Kernel's scores of a row may differ in their last bits with the rows
+// scored with it, as its kernel values come from matrix products of them:
+// rows that a caller gives Predict in parts of a multiple of BlockRows rows
+// are scored in the same blocks as all the rows at once, and so to the
+// same bits.
+const BlockRows = 1024
+
+// blockValues is the most values of dense rows in a block. Tests lower it.
+var blockValues = 1 << 24
+
+// blockRows returns the rows of a block of the rows X, with d columns.
+func blockRows(X mat.Matrix, d int) int {
+	block := BlockRows
+	if _, sparse := X.(mat.RowNonZeroDoer); !sparse || isDense(X) {
+		for block > 1 && block*d > blockValues {
+			block /= 2
+		}
+	}
+	return block
+}
+
+// score calls fn with the scores of the rows of X, transformed, a block of
+// rows at a time: the first row of the block, the scores, and their number for
+// each row. It returns an error naming the row of a score that is not finite.
+func (m *Model) score(X mat.Matrix, fn func(lo int, scores []float64, S int)) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	n, d := X.Dims()
+	if !accepts(m.Classifier, d) {
+		if want := m.Features(); want > 0 {
+			return errorf(perceptron.ErrShape, "data: the rows have %d columns, and the model takes %d", d, want)
+		}
+		return errorf(perceptron.ErrShape, "data: the rows have %d columns, which the model does not take", d)
+	}
+	S := scoresOf(len(m.Classes))
+	block := min(blockRows(X, d), n)
+	if err := checkMemory(8*float64(block)*float64(S), "data: the scores of %d rows", block); err != nil {
+		return err
+	}
+	buf := make([]float64, block*S)
+	for lo := 0; lo < n; lo += block {
+		hi := min(n, lo+block)
+		B, err := rowRange(X, lo, hi)
+		if err != nil {
+			return err
+		}
+		if B, err = m.transform(B, lo); err != nil {
+			return err
+		}
+		scores := m.Classifier.ScoreRows(buf[:(hi-lo)*S], B)
+		for k, v := range scores {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return errorf(perceptron.ErrNonFinite, "data: row %d: the model's score is %v: the values of the row are too large for its weights", lo+k/S+1, v)
+			}
+		}
+		fn(lo, scores, S)
+	}
+	return nil
+}
+
+// check returns an error if m is not a Model that Predict takes.
+func (m *Model) check() error {
+	if m.Classifier == nil {
+		return errors.New("data: the Model has no Classifier")
+	}
+	if K := len(m.Classifier.Classes()); len(m.Classes) != K {
+		return errorf(perceptron.ErrShape, "data: the Model has %d Classes, and its Classifier %d classes", len(m.Classes), K)
+	}
+	if m.Names != nil && len(m.Names) != len(m.Classes) {
+		return errorf(perceptron.ErrShape, "data: the Model has %d Names and %d Classes, want as many", len(m.Names), len(m.Classes))
+	}
+	return nil
+}
+
+// accepts reports whether the classifier c takes rows of d columns. The
+// Scorer's methods panic on rows of other columns, which is all that tells
+// them, as a Scorer has no method that gives its columns.
+func accepts(c perceptron.Scorer, d int) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	none, err := perceptron.NewCSR(0, d, []int{0}, nil, nil)
+	if err != nil {
+		return false
+	}
+	c.ScoreRows(nil, none)
+	return true
+}
+
+// rowRange returns rows lo to hi-1 of X: dense rows in place, and others
+// copied, as Subset copies them.
+func rowRange(X mat.Matrix, lo, hi int) (mat.Matrix, error) {
+	n, c := X.Dims()
+	if lo == 0 && hi == n {
+		return X, nil
+	}
+	if d, ok := X.(*mat.Dense); ok {
+		return d.Slice(lo, hi, 0, c), nil
+	}
+	rows := make([]int, hi-lo)
+	for k := range rows {
+		rows[k] = lo + k
+	}
+	sub, err := (&Set{X: X}).Subset(rows)
+	if err != nil {
+		return nil, err
+	}
+	return sub.X, nil
+}

@@ -1,0 +1,532 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package data
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/memory"
+)
+
+// modelVersion is the version of the format of a Model's file.
+const modelVersion = 1
+
+// modelJSON is the JSON form of a Model, but its classifier, which follows
+// it as the member "classifier".
+type modelJSON struct {
+	Version   int         `json:"version"`
+	Classes   []string    `json:"classes"`
+	Names     []string    `json:"names,omitempty"`
+	Label     string      `json:"label,omitempty"`
+	Scaler    *scalerJSON `json:"scaler,omitempty"`
+	Normalize bool        `json:"normalize,omitempty"`
+	Rows      *rowStats   `json:"rows,omitempty"`
+}
+
+type scalerJSON struct {
+	Mean  []float64 `json:"mean,omitempty"`
+	Scale []float64 `json:"scale"`
+}
+
+// WriteTo writes the Model to w in the JSON form that the package's
+// documentation gives, and returns the number of bytes written and the
+// first error. It returns an error, having written nothing, if the Model
+// is not one that Predict takes, if its Classes or Names are not labels
+// that a reader gives, or if its Classifier cannot be saved, as one that
+// has not been fitted.
+//
+// WriteTo holds the JSON of the Classifier, as its MarshalJSON returns
+// it, and writes the rest as it goes.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	if err := m.check(); err != nil {
+		return 0, err
+	}
+	if err := checkNames(m.Classes, m.Names); err != nil {
+		return 0, fmt.Errorf("data: %v", err)
+	}
+	if m.Scaler != nil {
+		if err := m.Scaler.check(); err != nil {
+			return 0, err
+		}
+	}
+	marshaler, ok := m.Classifier.(json.Marshaler)
+	if !ok {
+		return 0, fmt.Errorf("data: the Classifier, a %T, has no MarshalJSON", m.Classifier)
+	}
+	lib, err := marshaler.MarshalJSON()
+	if err != nil {
+		return 0, err
+	}
+	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Normalize: m.Normalize}
+	if m.Scaler != nil {
+		head.Scaler = &scalerJSON{Mean: m.Scaler.Mean, Scale: m.Scaler.Scale}
+	}
+	if m.rows.Rows > 0 {
+		head.Rows = &m.rows
+	}
+	hb, err := json.Marshal(head)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, b := range [][]byte{hb[:len(hb)-1], []byte(`,"classifier":`), lib, []byte("}\n")} {
+		k, err := w.Write(b)
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// Save writes the Model to the file at path, as WriteTo writes it,
+// gzipped if the name ends in .gz, creating the file or truncating it. It
+// returns the errors of WriteTo and of the file; the file may then be
+// partly written.
+func (m *Model) Save(path string) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	var w io.Writer = bw
+	var zw *gzip.Writer
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		zw = gzip.NewWriter(bw)
+		w = zw
+	}
+	if _, err := m.WriteTo(w); err != nil {
+		return err
+	}
+	if zw != nil {
+		if err := zw.Close(); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// LoadModel returns the Model saved in the file at path, gzipped or not,
+// which it tells by the file's first bytes: a Model as WriteTo writes it,
+// the library's JSON of a classifier alone, as json.Marshal writes it, or
+// a model file of version 4 of the command perceptron. Its error names the
+// path, and what is not a model in the file, with an error of kind
+// perceptron.ErrFormat, or that the file does not fit in memory, with an
+// error of kind perceptron.ErrTooLarge.
+//
+// LoadModel reads the file once, into one buffer of the size that the
+// file tells, or, gzipped, that the end of the file tells of its text,
+// which it checks against the memory left before it allocates it; it
+// refuses a file whose first bytes are not those of a JSON object before
+// it holds more than 64 KiB. It holds the text while the classifier
+// loads, as perceptron.Unmarshal does, and the rest of the Model besides,
+// whose sizes it checks first.
+func LoadModel(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := readModel(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// readModel reads a model file from r, gzipped or not.
+func readModel(r io.Reader) (*Model, error) {
+	text, err := readText(r)
+	if err != nil {
+		return nil, err
+	}
+	return decodeModel(text)
+}
+
+// readText returns the text of r, gunzipped if it is gzipped, read once:
+// after its first 64 KiB, into one buffer of the size that a file tells,
+// the size of the file or the size of a gzip file's text that its end
+// gives, and otherwise grown by a quarter at a time. It checks that the
+// memory left holds the buffer before it allocates or grows it, and
+// refuses at once a text that does not start as a JSON object does.
+func readText(r io.Reader) ([]byte, error) {
+	size, gzipSize := 0, 0 // the text's, and one byte more to read its end; 0 if not known
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = int(fi.Size()) + 1
+			// A gzip file ends with the size of the text of its last
+			// member modulo 2³², which is that of the whole text if the
+			// file is one member of less than 4 GiB, as gzip writes it;
+			// deflate shrinks text by 1032 times at most.
+			var end [4]byte
+			if _, err := f.ReadAt(end[:], fi.Size()-4); err == nil {
+				if n := int64(binary.LittleEndian.Uint32(end[:])); n <= 1032*fi.Size() {
+					gzipSize = int(n) + 1
+				}
+			}
+		}
+	}
+	br := bufio.NewReader(r)
+	var in io.Reader = br
+	if magic, _ := br.Peek(2); string(magic) == "\x1f\x8b" {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, err
+		}
+		in, size = zr, gzipSize
+	}
+	var text []byte
+	for {
+		if len(text) == cap(text) {
+			grow := max(64<<10, len(text)/4)
+			if len(text) > 0 {
+				grow = max(grow, size-len(text))
+			}
+			if err := memory.Check(float64(len(text) + grow)); err != nil {
+				return nil, tooLarge(err, "reading the model's text of more than %s:", memory.Bytes(float64(len(text))))
+			}
+			text = slices.Grow(text, grow)
+		}
+		n, err := in.Read(text[len(text):cap(text)])
+		first := len(text) == 0 && n > 0
+		text = text[:len(text)+n]
+		if i := skipSpace(text, 0); first && i < len(text) && text[i] != '{' {
+			return nil, errorf(perceptron.ErrFormat, "not a model: the file starts with %s, where a JSON object starts with {", quote(string(text[i:min(i+8, len(text))])))
+		}
+		if err == io.EOF {
+			return text, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// decodeModel returns the Model of a model file's text, in which it may
+// cut out the member "command" of a file of the command's version 4.
+func decodeModel(text []byte) (*Model, error) {
+	notModel := func(format string, args ...any) error {
+		return errorf(perceptron.ErrFormat, "not a model: "+format, args...)
+	}
+	if !json.Valid(text) {
+		// Unmarshal names the offset of the first error.
+		return nil, notModel("%s", shortError(json.Unmarshal(text, new(struct{}))))
+	}
+	members, err := objectMembers(text)
+	if err != nil {
+		return nil, notModel("%v", err)
+	}
+	by := map[string]member{}
+	for _, m := range members {
+		if _, ok := by[m.name]; ok {
+			return nil, notModel("the member %s twice", quote(m.name))
+		}
+		by[m.name] = m
+	}
+	if _, ok := by["format"]; ok {
+		return nil, errorf(perceptron.ErrFormat, "a model file of the command's old format, which holds a form of the library's that is no longer read: train the model again")
+	}
+	if c, ok := by["classifier"]; ok {
+		return decodePipeline(text, c.of(text))
+	}
+	if _, ok := by["type"]; !ok {
+		return nil, notModel("no member classifier, nor type, as the library's JSON of a classifier has")
+	}
+	lib := text
+	var old *commandJSON
+	if cm, ok := by["command"]; ok {
+		if old, err = decodeCommand(cm.of(text)); err != nil {
+			return nil, err
+		}
+		lib = removeMember(text, members, slices.Index(members, cm))
+	}
+	c, d, err := loadClassifier(lib)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Classifier: c, features: d}
+	if old == nil {
+		// The library's JSON alone: the classes are named by their values.
+		for _, v := range c.Classes() {
+			m.Classes = append(m.Classes, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		return m, nil
+	}
+	if err := old.check(d); err != nil {
+		return nil, err
+	}
+	m.Classes, m.Names, m.Label = old.Classes, old.Names, old.Label
+	if old.Scale != nil {
+		m.Scaler = &Scaler{Mean: old.Mean, Scale: old.Scale}
+	}
+	return m, m.checkLoaded()
+}
+
+// decodePipeline returns the Model of a file of the package's own form,
+// whose members are those of the text and whose classifier's JSON is lib.
+func decodePipeline(text, lib []byte) (*Model, error) {
+	if err := strictMembers("", text, reflect.TypeFor[modelJSON](), "classifier"); err != nil {
+		return nil, err
+	}
+	// The members but the classifier, decoded, hold at most 16 bytes for
+	// each byte of their text: 8 for a number of one digit and its comma,
+	// and twice that while their slices grow.
+	head := len(text) - len(lib)
+	if err := memory.Check(16 * float64(head)); err != nil {
+		return nil, tooLarge(err, "reading the %s of the model besides its classifier:", memory.Bytes(float64(head)))
+	}
+	// The members but the classifier, in an object of their own, which
+	// encoding/json decodes without going through the classifier's text.
+	members, _ := objectMembers(text)
+	rest := []byte{'{'}
+	for _, m := range members {
+		if m.name != "classifier" {
+			if len(rest) > 1 {
+				rest = append(rest, ',')
+			}
+			rest = append(rest, text[m.key:m.end]...)
+		}
+	}
+	var mj modelJSON
+	if err := json.Unmarshal(append(rest, '}'), &mj); err != nil {
+		return nil, errorf(perceptron.ErrFormat, "not a model: %s", shortError(err))
+	}
+	if mj.Version != modelVersion {
+		return nil, errorf(perceptron.ErrFormat, "a model of version %d, want %d", mj.Version, modelVersion)
+	}
+	c, d, err := loadClassifier(lib)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Normalize: mj.Normalize}
+	if mj.Scaler != nil {
+		m.Scaler = &Scaler{Mean: mj.Scaler.Mean, Scale: mj.Scaler.Scale}
+	}
+	if mj.Rows != nil {
+		if err := mj.Rows.check(); err != nil {
+			return nil, errorf(perceptron.ErrFormat, "rows: %v", err)
+		}
+		m.rows = *mj.Rows
+	}
+	return m, m.checkLoaded()
+}
+
+// loadClassifier returns the classifier of the library's JSON lib, and the
+// number of features of its rows.
+func loadClassifier(lib []byte) (perceptron.Scorer, int, error) {
+	c, err := perceptron.Unmarshal(lib)
+	if err != nil {
+		return nil, 0, &kindError{msg: "classifier: " + strings.TrimPrefix(err.Error(), "perceptron: "), kind: err}
+	}
+	d, ok := modelFeatures(lib)
+	if !ok || !accepts(c, d) {
+		return nil, 0, errorf(perceptron.ErrFormat, "classifier: the number of its features is not where the library's JSON of a %T keeps it", c)
+	}
+	return c, d, nil
+}
+
+// modelFeatures returns the number of features of the rows that the
+// classifier of the library's JSON lib scores, which has loaded: the
+// "features" of its "model", or the length of its "weights" over that of
+// its "biases", or that of the first of its "models" for OneVsRest. A
+// Scorer does not tell it; loadClassifier checks it with accepts.
+func modelFeatures(lib []byte) (int, bool) {
+	top, _ := objectMembers(lib)
+	i := slices.IndexFunc(top, func(m member) bool { return m.name == "model" })
+	if i < 0 {
+		return 0, false
+	}
+	model := top[i].of(lib)
+	members, _ := objectMembers(model)
+	length := map[string]int{}
+	for _, m := range members {
+		switch m.name {
+		case "features":
+			var d int
+			err := json.Unmarshal(m.of(model), &d)
+			return d, err == nil
+		case "weights", "biases":
+			length[m.name] = arrayLength(m.of(model))
+		case "models":
+			// The first classifier of OneVsRest, an object in an array.
+			arr := m.of(model)
+			if j := skipSpace(arr, 1); j < len(arr) && arr[j] == '{' {
+				return modelFeatures(arr[j:skipValue(arr, j)])
+			}
+			return 0, false
+		}
+	}
+	if length["biases"] == 0 {
+		return 0, false
+	}
+	return length["weights"] / length["biases"], true
+}
+
+// strictMembers returns an error if the JSON object text, valid JSON, has
+// a member that is not the JSON name of a field of the struct type t, nor
+// one of more, or a member twice, by its exact name, here or in an object
+// that a field of struct type holds; what names the object in messages.
+func strictMembers(what string, text []byte, t reflect.Type, more ...string) error {
+	members, err := objectMembers(text)
+	if err != nil {
+		return errorf(perceptron.ErrFormat, "%s%v", what, err)
+	}
+	fields := map[string]reflect.Type{}
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		fields[name] = f.Type
+	}
+	for k, m := range members {
+		ft, ok := fields[m.name]
+		switch {
+		case slices.Contains(more, m.name):
+			continue
+		case !ok:
+			return errorf(perceptron.ErrFormat, "%sunknown member %s", what, quote(m.name))
+		case slices.ContainsFunc(members[:k], func(o member) bool { return o.name == m.name }):
+			return errorf(perceptron.ErrFormat, "%sthe member %s twice", what, quote(m.name))
+		}
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if v := m.of(text); ft.Kind() == reflect.Struct && v[0] == '{' {
+			if err := strictMembers(what+m.name+": ", v, ft); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkLoaded returns an error if the Model, loaded, is not one that
+// Predict takes and WriteTo writes.
+func (m *Model) checkLoaded() error {
+	if err := m.check(); err != nil {
+		return errorf(perceptron.ErrFormat, "%s", strings.TrimPrefix(err.Error(), "data: the Model has "))
+	}
+	if err := checkNames(m.Classes, m.Names); err != nil {
+		return errorf(perceptron.ErrFormat, "%v", err)
+	}
+	if s := m.Scaler; s != nil {
+		switch {
+		case len(s.Scale) != m.features:
+			return errorf(perceptron.ErrFormat, "scaler: %d scales, and the classifier has %d features", len(s.Scale), m.features)
+		case s.Mean != nil && len(s.Mean) != len(s.Scale):
+			return errorf(perceptron.ErrFormat, "scaler: %d means and %d scales, want as many", len(s.Mean), len(s.Scale))
+		}
+		if err := s.check(); err != nil {
+			return errorf(perceptron.ErrFormat, "scaler: %s", strings.TrimPrefix(err.Error(), "data: the Scaler's "))
+		}
+	}
+	return nil
+}
+
+// checkNames returns an error if classes are not labels that a reader
+// gives, each once, or if names, unless nil, are not as many texts of one
+// line, each once.
+func checkNames(classes, names []string) error {
+	if _, err := newClasses(classes); err != nil {
+		return fmt.Errorf("class labels: %v", err)
+	}
+	for _, l := range classes {
+		if strings.TrimSpace(l) != l {
+			return fmt.Errorf("class labels: the label %s has spaces around it, which the readers trim", quote(l))
+		}
+	}
+	if names == nil {
+		return nil
+	}
+	if _, err := newClasses(names); err != nil {
+		return fmt.Errorf("class names: %v", err)
+	}
+	return nil
+}
+
+// check returns an error if the statistics are not those of rows.
+func (s *rowStats) check() error {
+	for _, v := range []float64{s.NonZeros.Mean, s.NonZeros.SD, s.Length.Mean, s.Length.SD} {
+		if !(v >= 0 && v <= math.MaxFloat64) {
+			return fmt.Errorf("a mean or a deviation is %v, want a finite number >= 0", v)
+		}
+	}
+	if s.Rows < 1 {
+		return fmt.Errorf("%d rows, want 1 or more", s.Rows)
+	}
+	return nil
+}
+
+// shortError returns the message of err cut to a short prefix: a JSON
+// error may quote much of the file.
+func shortError(err error) string {
+	s := err.Error()
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return strings.ToValidUTF8(s, "?")
+}
+
+// commandJSON is the member "command" of a model file of version 4 of the
+// command perceptron, which held the library's JSON of the classifier with
+// this member added.
+type commandJSON struct {
+	Version  int       `json:"version"`
+	Features int       `json:"features"`
+	Label    string    `json:"label"`
+	Classes  []string  `json:"classes"`
+	Names    []string  `json:"names,omitempty"`
+	Picked   bool      `json:"picked"`
+	Mean     []float64 `json:"mean"`
+	Scale    []float64 `json:"scale"`
+	RMS      float64   `json:"rms"`
+}
+
+// decodeCommand returns the member "command" of a model file of version 4,
+// whose JSON is text.
+func decodeCommand(text []byte) (*commandJSON, error) {
+	if err := strictMembers("member command: ", text, reflect.TypeFor[commandJSON]()); err != nil {
+		return nil, err
+	}
+	if err := memory.Check(16 * float64(len(text))); err != nil {
+		return nil, tooLarge(err, "reading the member command of %s:", memory.Bytes(float64(len(text))))
+	}
+	var c commandJSON
+	if err := json.Unmarshal(text, &c); err != nil {
+		return nil, errorf(perceptron.ErrFormat, "member command: %s", shortError(err))
+	}
+	return &c, nil
+}
+
+// check returns an error if the member is not one of version 4 for a
+// classifier of d features.
+func (c *commandJSON) check(d int) error {
+	switch {
+	case c.Version != 4:
+		return errorf(perceptron.ErrFormat, "member command of version %d, want 4: train the model again", c.Version)
+	case c.Features != d:
+		return errorf(perceptron.ErrFormat, "member command: %d features, but the classifier has %d", c.Features, d)
+	case c.Label == "":
+		return errorf(perceptron.ErrFormat, "member command: no label column")
+	case !(c.RMS >= 0 && c.RMS <= math.MaxFloat64):
+		return errorf(perceptron.ErrFormat, "member command: rms %v, want a finite number >= 0", c.RMS)
+	}
+	return nil
+}

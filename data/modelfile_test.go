@@ -1,0 +1,259 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package data
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"math"
+	"runtime/debug"
+	"runtime/metrics"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+)
+
+// fittedModels returns Models of every classifier of the library, fitted
+// to rows of two and of three classes, dense and sparse, with each kind of
+// step before the classifier: none, a Scaler, Normalize, and both.
+func fittedModels(t testing.TB) []*Model {
+	t.Helper()
+	X := mat.NewDense(9, 3, []float64{
+		1, 2, 0, -1, -2, 0.5, 2, 1, 0,
+		-2, 0, 1, 0, 3, -1, 3, 3, 0,
+		-3, -1, 2, 1, -1, 0, 0, 0, 0,
+	})
+	csr := csrOf(X)
+	var ms []*Model
+	for _, labels := range [][]string{{"a", "b"}, {"x", "y", "z"}} {
+		y := make([]float64, 9)
+		for i := range y {
+			y[i] = float64(i % len(labels))
+		}
+		for _, rows := range []mat.Matrix{X, csr} {
+			set := &Set{X: rows, Y: y, Classes: labels}
+			sc, err := NewScaler(rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []func() perceptron.Scorer{
+				func() perceptron.Scorer { return &perceptron.Perceptron{Epochs: 5} },
+				func() perceptron.Scorer { return &perceptron.Pocket{Epochs: 5} },
+				func() perceptron.Scorer { return &perceptron.Averaged{Epochs: 5} },
+				func() perceptron.Scorer { return &perceptron.Voted{Epochs: 5} },
+				func() perceptron.Scorer { return &perceptron.Kernel{Epochs: 2} },
+				func() perceptron.Scorer { return &perceptron.OneVsRest{} },
+			} {
+				for _, steps := range []Model{{}, {Scaler: sc}, {Normalize: true}, {Scaler: sc, Normalize: true, Names: names(len(labels))}} {
+					m := steps
+					m.Classifier = c()
+					if err := m.Fit(set); err != nil {
+						t.Fatal(err)
+					}
+					ms = append(ms, &m)
+				}
+			}
+		}
+	}
+	return ms
+}
+
+// names returns k names of classes, with spaces inside.
+func names(k int) []string {
+	return []string{"first one", "second one", "third one"}[:k]
+}
+
+// csrOf returns the non-zeros of X as a *perceptron.CSR.
+func csrOf(X *mat.Dense) *perceptron.CSR {
+	n, d := X.Dims()
+	ptr := []int{0}
+	var ind []int
+	var val []float64
+	for i := range n {
+		for j, v := range X.RawRowView(i) {
+			if v != 0 {
+				ind = append(ind, j)
+				val = append(val, v)
+			}
+		}
+		ptr = append(ptr, len(ind))
+	}
+	c, err := perceptron.NewCSR(n, d, ptr, ind, val)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// modelFiles returns the files of fittedModels, as WriteTo writes them.
+func modelFiles(t testing.TB) [][]byte {
+	var files [][]byte
+	for _, m := range fittedModels(t) {
+		var b bytes.Buffer
+		if _, err := m.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b.Bytes())
+	}
+	return files
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// A model file of 16 MiB of zero bytes, gzipped into 16 KB, is refused
+// once its first 64 KiB are read.
+func TestModelBomb(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zeros := make([]byte, 1<<20)
+	for range 16 {
+		zw.Write(zeros)
+	}
+	zw.Close()
+	c := &countingReader{r: bytes.NewReader(gz.Bytes())}
+	start := time.Now()
+	_, err := readModel(c)
+	if !errors.Is(err, perceptron.ErrFormat) || !strings.Contains(err.Error(), "not a model") || c.n > 64<<10 {
+		t.Errorf("read %d bytes of the file: %v", c.n, err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the refusal took %v", d)
+	}
+}
+
+// A model whose text is longer than the memory left holds, white space
+// that JSON allows, is refused once that much is read; with the memory,
+// the same text is not a model, but not too long.
+func TestModelText(t *testing.T) {
+	text := "{" + strings.Repeat(" ", 16<<20) + "}"
+	if _, err := readModel(strings.NewReader(text)); err == nil || errors.Is(err, perceptron.ErrTooLarge) {
+		t.Errorf("with the memory: %v", err)
+	}
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	debug.FreeOSMemory()
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	debug.SetMemoryLimit(int64(s[0].Value.Uint64()-s[1].Value.Uint64()) + 4<<20)
+	c := &countingReader{r: strings.NewReader(text)}
+	_, err := readModel(c)
+	if !errors.Is(err, perceptron.ErrTooLarge) || !strings.HasPrefix(err.Error(), "reading the model's text of more than") || c.n > 8<<20 {
+		t.Errorf("read %d bytes: %v", c.n, err)
+	}
+}
+
+// FuzzDecodeModel checks that a model file that loads predicts rows of its
+// features, and saves to a file that loads to the same bytes.
+func FuzzDecodeModel(f *testing.F) {
+	for _, b := range modelFiles(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeModel(bytes.Clone(b))
+		if err != nil {
+			if !errors.Is(err, perceptron.ErrFormat) && !errors.Is(err, perceptron.ErrTooLarge) {
+				t.Fatalf("%s: an error of no kind: %v", b, err)
+			}
+			return
+		}
+		if _, err := m.Predict(mat.NewDense(1, m.Features(), nil)); err != nil && !errors.Is(err, perceptron.ErrNonFinite) {
+			t.Fatalf("%s: %v", b, err)
+		}
+		var out bytes.Buffer
+		if _, err := m.WriteTo(&out); err != nil {
+			t.Fatalf("loaded %s, cannot save it: %v", b, err)
+		}
+		m2, err := decodeModel(bytes.Clone(out.Bytes()))
+		if err != nil {
+			t.Fatalf("saved %s, cannot load it: %v", out.Bytes(), err)
+		}
+		var again bytes.Buffer
+		if _, err := m2.WriteTo(&again); err != nil || !bytes.Equal(again.Bytes(), out.Bytes()) {
+			t.Fatalf("saved %s, then %s (%v)", out.Bytes(), again.Bytes(), err)
+		}
+	})
+}
+
+// Predict and Score of rows in parts of a multiple of BlockRows rows give
+// what they give of all the rows at once, to the bit; of a linear
+// classifier, they give what it gives of the rows that Transform gives, in
+// blocks of any size. The rows that an error names are counted from the
+// first of all.
+func TestPredictBlocks(t *testing.T) {
+	n := 2*BlockRows + 100
+	X := mat.NewDense(n, 3, nil)
+	for i := range n {
+		X.SetRow(i, []float64{float64(i%7) - 3, float64(i%5) - 2, float64(i % 3)})
+	}
+	for _, m := range fittedModels(t) {
+		for _, rows := range []mat.Matrix{X, csrOf(X)} {
+			Z, err := m.Transform(rows)
+			if err != nil {
+				continue // a Scaler of sparse rows and dense rows
+			}
+			pred, err1 := m.Predict(rows)
+			scores, err2 := m.Score(rows)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			var parts, partScores []float64
+			for _, r := range [][2]int{{0, BlockRows}, {BlockRows, 2 * BlockRows}, {2 * BlockRows, n}} {
+				B, _ := rowRange(rows, r[0], r[1])
+				p, _ := m.Predict(B)
+				s, _ := m.Score(B)
+				parts, partScores = append(parts, p...), append(partScores, s...)
+			}
+			if !slices.Equal(parts, pred) || !slices.Equal(partScores, scores) {
+				t.Errorf("%T: parts of BlockRows rows give other scores", m.Classifier)
+			}
+			if _, ok := m.Classifier.(*perceptron.Kernel); ok {
+				continue
+			}
+			// A few rows in blocks of every size.
+			few, _ := rowRange(rows, 0, 40)
+			Z, _ = rowRange(Z, 0, 40)
+			want, wantScores := m.Classifier.PredictRows(nil, Z), m.Classifier.ScoreRows(nil, Z)
+			for k, v := range want {
+				want[k] = float64(slices.Index(m.Classifier.Classes(), v))
+			}
+			for _, values := range []int{1 << 24, 20, 1} {
+				blockValues = values
+				pred, err1 := m.Predict(few)
+				scores, err2 := m.Score(few)
+				blockValues = 1 << 24
+				if err1 != nil || err2 != nil || !slices.Equal(pred, want) || !slices.Equal(scores, wantScores) {
+					t.Fatalf("%T: blocks of %d values: %v, %v", m.Classifier, values, err1, err2)
+				}
+			}
+		}
+	}
+	m := &Model{Classifier: &perceptron.Perceptron{}}
+	if err := m.Fit(&Set{X: mat.NewDense(4, 1, []float64{1, 2, -1, -2}), Y: []float64{0, 0, 1, 1}, Classes: []string{"a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	blockValues = 2
+	defer func() { blockValues = 1 << 24 }()
+	_, err := m.Predict(mat.NewDense(4, 1, []float64{1, 2, 3, math.MaxFloat64}))
+	if err == nil || !strings.Contains(err.Error(), "row 4: the model's score is") {
+		t.Errorf("%v, want an error of row 4", err)
+	}
+}
