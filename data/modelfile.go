@@ -37,6 +37,28 @@ type modelJSON struct {
 	Rows      *rowStats   `json:"rows,omitempty"`
 }
 
+// field returns a pointer to the field of mj whose JSON name is name, one
+// that strictMembers has accepted.
+func (mj *modelJSON) field(name string) any {
+	switch name {
+	case "version":
+		return &mj.Version
+	case "classes":
+		return &mj.Classes
+	case "names":
+		return &mj.Names
+	case "label":
+		return &mj.Label
+	case "scaler":
+		return mj.Scaler
+	case "normalize":
+		return &mj.Normalize
+	case "rows":
+		return &mj.Rows
+	}
+	panic("data: no field " + name + " in a model's JSON")
+}
+
 type scalerJSON struct {
 	Mean  []float64 `json:"mean,omitempty"`
 	Scale []float64 `json:"scale"`
@@ -287,28 +309,48 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	if err := strictMembers("", text, reflect.TypeFor[modelJSON](), "classifier"); err != nil {
 		return nil, err
 	}
-	// The members but the classifier, decoded, hold at most 16 bytes for
-	// each byte of their text: 8 for a number of one digit and its comma,
-	// and twice that while their slices grow.
-	head := len(text) - len(lib)
-	if err := memory.Check(16 * float64(head)); err != nil {
-		return nil, tooLarge(err, "reading the %s of the model besides its classifier:", memory.Bytes(float64(head)))
-	}
-	// The members but the classifier, in an object of their own, which
-	// encoding/json decodes without going through the classifier's text.
+	// Each member but the classifier is decoded from its place in the
+	// text, without a copy. The scaler's numbers, the bulk of the rest,
+	// go into slices made to their length, 8 bytes a number, which
+	// encoding/json fills without growing them; the names hold at most
+	// twice their text.
 	members, _ := objectMembers(text)
-	rest := []byte{'{'}
+	var mj modelJSON
+	var numbers, names float64
 	for _, m := range members {
-		if m.name != "classifier" {
-			if len(rest) > 1 {
-				rest = append(rest, ',')
+		switch m.name {
+		case "classifier":
+		case "scaler":
+			mj.Scaler = new(scalerJSON)
+			inner, err := objectMembers(m.of(text))
+			if err != nil {
+				return nil, errorf(perceptron.ErrFormat, "not a model: scaler: %v", err)
 			}
-			rest = append(rest, text[m.key:m.end]...)
+			for _, f := range inner {
+				n := arrayLength(f.of(m.of(text)))
+				numbers += float64(n)
+				switch f.name {
+				case "mean":
+					mj.Scaler.Mean = make([]float64, 0, n)
+				case "scale":
+					mj.Scaler.Scale = make([]float64, 0, n)
+				}
+			}
+		default:
+			names += float64(m.end - m.key)
 		}
 	}
-	var mj modelJSON
-	if err := json.Unmarshal(append(rest, '}'), &mj); err != nil {
-		return nil, errorf(perceptron.ErrFormat, "not a model: %s", shortError(err))
+	if err := memory.Check(8*numbers + 2*names); err != nil {
+		head := float64(len(text) - len(lib))
+		return nil, tooLarge(err, "reading the %s of the model besides its classifier:", memory.Bytes(head))
+	}
+	for _, m := range members {
+		if m.name == "classifier" {
+			continue
+		}
+		if err := json.Unmarshal(m.of(text), mj.field(m.name)); err != nil {
+			return nil, errorf(perceptron.ErrFormat, "not a model: %s: %s", m.name, shortError(err))
+		}
 	}
 	if mj.Version != modelVersion {
 		return nil, errorf(perceptron.ErrFormat, "a model of version %d, want %d", mj.Version, modelVersion)

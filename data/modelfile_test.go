@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
@@ -255,5 +256,45 @@ func TestPredictBlocks(t *testing.T) {
 	_, err := m.Predict(mat.NewDense(4, 1, []float64{1, 2, 3, math.MaxFloat64}))
 	if err == nil || !strings.Contains(err.Error(), "row 4: the model's score is") {
 		t.Errorf("%v, want an error of row 4", err)
+	}
+}
+
+// A model whose steps hold a number for each of many features loads
+// them into slices of their length: its text is some 20 bytes a number
+// and loading allocates at most 2 times the text, which holds the text
+// once and the numbers, 8 bytes each, with the classifier's.
+func TestModelStepsMemory(t *testing.T) {
+	const d = 1 << 20
+	ptr, ind, val := []int{0, 1, 2}, []int{d - 1, 0}, []float64{1, 1}
+	X, err := perceptron.NewCSR(2, d, ptr, ind, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := NewIDF(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Model{Classifier: &perceptron.Perceptron{}, Scaler: sc}
+	if err := m.Fit(&Set{X: X, Y: []float64{0, 1}, Classes: []string{"a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.Bytes()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	loaded, err := decodeModel(text)
+	runtime.ReadMemStats(&after)
+	n := after.TotalAlloc - before.TotalAlloc
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(loaded.Scaler.Scale, sc.Scale) {
+		t.Error("the weights of the features differ after loading")
+	}
+	if n > uint64(2*len(text)) {
+		t.Errorf("loading a model of %d bytes allocated %d bytes, %.1f times", len(text), n, float64(n)/float64(len(text)))
 	}
 }

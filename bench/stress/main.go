@@ -23,7 +23,7 @@
 //	go run ./bench/stress -cmd ~/go/bin/perceptron -run '^(data|model|cmd)/'
 //
 // A quick run puts the data bombs under ulimit -v 1500000 and the large
-// models under 1600000, in which inputs a tenth of the size trip the same
+// models under 1600000, in which smaller inputs trip the same
 // checks, crafts a Voted file of a tenth of the mistakes, and makes 500
 // random changes to each model file in place of 20,000; the other cases
 // are the same in both.

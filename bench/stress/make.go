@@ -67,12 +67,20 @@ func idx(dims []uint32, data []byte) []byte {
 // it do not depend on the case of training it.
 func (s *suite) trained(data string) func(string) error {
 	return func(path string) error {
-		if out, err := exec.Command(s.cmd, "train", "-o", path, data).CombinedOutput(); err != nil {
+		args := append(append([]string{"train"}, wideFlags...), "-o", path, data)
+		if out, err := exec.Command(s.cmd, args...).CombinedOutput(); err != nil {
 			return fmt.Errorf("perceptron train -o %s %s: %v: %s", path, data, err, firstLine(string(out), 300))
 		}
 		return nil
 	}
 }
+
+// wideFlags train a perceptron with no steps before it, which holds one
+// number a column, where the defaults' averaged perceptron holds three
+// while it trains and the weights of the features a fourth: 10^8 columns
+// of those do not fit under 3 GB beside the 1.2 GB of address space that
+// Go's runtime reserves at its start.
+var wideFlags = []string{"-classifier", "perceptron", "-idf=false", "-normalize=false"}
 
 // bareModel returns a maker of the library's JSON of a Perceptron of d
 // weights, trained on the rows "1 d:1" and "-1 1:1": 2 bytes a weight.
