@@ -35,26 +35,37 @@ func addStep(s []float64, up, down int, a float64) {
 	}
 }
 
-// judge returns the update that the rule makes at a row of class c whose
-// scores are s, the row's loss, the perceptron criterion, and whether the
-// row is a mistake. With two classes, one score, a row of label y, -1 for
-// the first class and +1 for the second, is a mistake if y·s <= 0, and
-// moves the score by rate·y. With more, a row of class c is a mistake
-// unless its score is greater than every other, and moves score c up and
-// the other greatest score, the first of those if several tie, down, each
-// by rate (Collins, 2002; Crammer and Singer, 2003).
-func judge(s []float64, c int, rate float64) (move, float64, bool) {
+// judge reports whether row i of ds, whose scores are s, is a mistake,
+// a being s[0], and returns the other class of a row of more than two
+// classes. With two classes, one score, a row of label y, -1 for the
+// first class and +1 for the second, is a mistake if y·a <= 0. With more,
+// a row of class c is a mistake unless its score is greater than every
+// other, and the other class is that of greatest score, the first of those
+// if several tie (Collins, 2002; Crammer and Singer, 2003).
+func judge(ds *dataset, i int, s []float64, a float64) (o int, mistake bool) {
 	if len(s) == 1 {
-		y := float64(2*c - 1)
-		return move{up: 0, down: -1, step: rate * y}, max(0, -y*s[0]), wrong(y, s[0])
+		return -1, ds.y[i]*a <= 0
 	}
-	o := argmax(s, c)
-	return move{up: c, down: o, step: rate}, max(0, s[o]-s[c]), s[c] <= s[o]
+	c := ds.cls[i]
+	o = argmax(s, c)
+	return o, s[c] <= s[o]
 }
 
-// wrong is the test of judge with two classes, for the loops that judge
-// a row without forming its scores.
-func wrong(y, a float64) bool { return y*a <= 0 }
+// moveOf returns the update of the mistake that judge found at row i of
+// ds, whose scores are s, a being s[0], and the row's loss, the
+// perceptron criterion: with two classes the score moves by rate·y; with
+// more, the score of the row's class moves up by rate and that of the
+// other class o down by rate. The visits make the move only for a
+// mistake, apart from judge, as building it costs a row classified right
+// a good part of a short row's dot product.
+func moveOf(ds *dataset, i int, s []float64, a float64, o int, rate float64) (move, float64) {
+	if o < 0 {
+		y := ds.y[i]
+		return move{up: 0, down: -1, step: rate * y}, -y * a
+	}
+	c := ds.cls[i]
+	return move{up: c, down: o, step: rate}, s[o] - s[c]
+}
 
 // decide returns the class that scores s choose, as every Predict does:
 // for two classes the second if the one score is >= 0, so that a tie
@@ -154,79 +165,65 @@ func (r *rule) update() Update { return r.h.update() }
 // or an infinity makes a score NaN or infinite whatever the hypothesis
 // is, so a visit checks its row for the price of a comparison, and only a
 // row with such a score is searched.
+//
+// The first score is held in a local, a, so that a row of two classes
+// classified right costs little more than its score. A weight table of
+// one score, two classes, the most common case, is scored in line, where
+// a call through the hypothesis would cost as much as the dot product of
+// a short row: its weights change in place, but its bias b is a copy,
+// taken again after each update. The loop's values are held in locals,
+// which a visit reloads from the stack after the dot product's call,
+// where fields would be reached through a chain of pointers.
 func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
-	if r.t != nil && len(r.t.b) == 1 {
-		return r.binary(order, t0, onMistake)
+	ds, rows, s, rate := r.ds, *r.ds.rows, r.s, r.rate
+	inline := len(s) == 1 && r.t != nil
+	var w []float64
+	var b float64
+	if inline {
+		w, b = r.t.w, r.t.b[0]
 	}
-	ds := r.ds
-	pre := order != nil && r.t != nil && ds.prefetches()
+	dense, pre := !rows.sparse(), order != nil && r.t != nil && rows.prefetches()
 	var x vec // one for the loop: its address escapes
-	for p := range ds.n {
-		i := rowAt(order, p)
-		if pre && p+1 < ds.n {
-			ds.prefetchRow(order[p+1])
-		}
-		x = ds.row(i)
-		r.h.scores(r.s, &x, i)
-		if nonFinite(r.s) >= 0 {
-			if err := r.bad(i); err != nil {
-				r.at = p
-				return err
-			}
-		}
-		mv, loss, mistake := judge(r.s, ds.class(i), r.rate)
-		if !mistake {
-			continue
-		}
-		r.loss += loss
-		if err := r.make(&x, i, t0+p, mv); err != nil {
-			r.at = p
-			return err
-		}
-		onMistake(i)
-	}
-	return nil
-}
-
-// binary is visits on a weight table of two classes, the most common
-// case, where a row classified right costs its dot product alone: the
-// loop's values are held in locals, which a visit reloads from the stack
-// after the dot product's call, where fields would be reached through a
-// chain of pointers. The weights change in place, but the bias b is a
-// copy, taken again after each update.
-func (r *rule) binary(order []int, t0 int, onMistake func(i int)) error {
-	rows, w, b, ys := *r.ds.rows, r.t.w, r.t.b[0], r.ds.y
-	dense, pre := !rows.sparse(), order != nil && rows.prefetches()
-	var x vec // one for the loop: its address escapes
+	var a float64
 	for p := range rows.n {
 		i := rowAt(order, p)
 		if pre && p+1 < rows.n {
 			rows.prefetchRow(order[p+1])
 		}
-		var a float64
-		if dense { // in line, where a call of dot would cost as much again
+		var bad bool // a score is NaN or infinite
+		switch {
+		case inline && dense: // where a call of dot would cost as much again
 			a = floats.Dot(rows.dense(i), w) + b
-		} else {
+			bad = a-a != 0 // one test, where finite makes two
+		case inline:
 			x = rows.row(i)
 			a = x.dot(w) + b
+			bad = a-a != 0
+		default:
+			x = rows.row(i)
+			r.h.scores(s, &x, i)
+			a, bad = s[0], nonFinite(s) >= 0
 		}
-		if a-a != 0 { // a is NaN or infinite: one test, where finite makes two
+		if bad {
 			if err := r.bad(i); err != nil {
 				r.at = p
 				return err
 			}
 		}
-		y := ys[i]
-		if !wrong(y, a) {
+		o, mistake := judge(ds, i, s, a)
+		if !mistake {
 			continue
 		}
-		r.loss -= y * a
+		mv, loss := moveOf(ds, i, s, a, o, rate)
+		r.loss += loss
 		x = rows.row(i)
-		if err := r.make(&x, i, t0+p, move{up: 0, down: -1, step: r.rate * y}); err != nil {
+		if err := r.make(&x, i, t0+p, mv); err != nil {
 			r.at = p
 			return err
 		}
-		b = r.t.b[0]
+		if inline {
+			b = r.t.b[0]
+		}
 		onMistake(i)
 	}
 	return nil
