@@ -158,7 +158,7 @@ func (k *Kernel) Learn(X mat.Matrix, y []float64) error {
 	mistakes, visited, err := s.learn(ds, r)
 	m.h.visits = m.base + visited
 	if m.h.removed > m.base {
-		m.canonical()
+		m = m.canonical(false)
 	}
 	if visited > 0 {
 		k.m = m
