@@ -99,6 +99,9 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	// g[i·S+k] is the sum of those t·Rate·y, or ±t·Rate with more than
 	// two classes, of the mistakes on row i in score k: the updates are
 	// summed at the end, reading each row that was a mistake once more.
+	// Learn cannot, as its rows are gone after it: it moves the sum at
+	// each mistake instead (see learn), a second pass over the row where
+	// g costs an addition, and rounds otherwise. So each keeps its scheme.
 	g := make([]float64, ds.n*S)
 	r := newRule(ds, &w, S, s.rate)
 	r.kept = func(_ *vec, i, t int, mv move) error {
@@ -180,6 +183,8 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 	// The sum of the weights after each visit is sum + ahead·w; a mistake
 	// after t visits of this Learn adds its update to w, and so takes it
 	// ahead+t times from sum, which the visits before it did not count.
+	// Fit sums its updates at the end instead, from the rows it keeps,
+	// at less cost a mistake (see fit).
 	r := newRule(ds, &a.w, S, s.rate)
 	r.guard = true
 	r.kept = func(x *vec, _, t int, mv move) error {
