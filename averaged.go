@@ -86,7 +86,7 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
 	// The weights, their sum, a sum for each validation, and g.
-	if err := s.needs(ds, 3*ds.model()+float64(ds.n*S)); err != nil {
+	if err := s.needs(ds, 3*ds.tableWords()+float64(ds.n*S)); err != nil {
 		return err
 	}
 	ds, val, err := s.holdOut(ds)
@@ -173,7 +173,7 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 	S := scores(ds.classes)
 	fresh := !a.w.fitted()
 	if fresh {
-		if err := s.needs(ds, 2*ds.model()); err != nil {
+		if err := s.needs(ds, 2*ds.tableWords()); err != nil {
 			return err
 		}
 		a.w = newTable(ds.d, S, s.w0, s.noBias)
@@ -265,15 +265,6 @@ func (a *Averaged) Weights() (w, b []float64) {
 		floats.AddScaled(avg.b, float64(a.ahead), a.w.b)
 	}
 	return divided(avg.w, float64(a.visits)), divided(avg.b, float64(a.visits))
-}
-
-// divided returns the elements of x divided by d, in place: dividing, not
-// multiplying by 1/d, which rounds differently.
-func divided(x []float64, d float64) []float64 {
-	for j := range x {
-		x[j] /= d
-	}
-	return x
 }
 
 // Stats returns a description of the training of the averaged perceptron.

@@ -72,3 +72,16 @@ func errorf(kind error, format string, args ...any) error {
 func tooLarge(err error, format string, args ...any) error {
 	return errorf(ErrTooLarge, "perceptron: "+format+" %v", append(args, err)...)
 }
+
+// finite reports whether v is neither NaN nor an infinity.
+func finite(v float64) bool { return v-v == 0 }
+
+// nonFinite returns the index of the first NaN or infinity in x, or -1.
+func nonFinite(x []float64) int {
+	for j, v := range x {
+		if !finite(v) {
+			return j
+		}
+	}
+	return -1
+}

@@ -125,15 +125,6 @@ func newModel(k kern, d int, classes []float64, bias, sparse bool) *expansion {
 func (m *expansion) nScores() int { return len(m.h.sums) }
 func (m *expansion) vectors() int { return len(m.h.refs) }
 
-// scoresOf sets dst to the S scores of x under rule p, before any
-// division, and returns their divisor, as combine does.
-func (m *expansion) scoresOf(dst []float64, x vec, p Prediction) float64 {
-	buf := getBuffer(m.vectors())
-	defer putBuffer(buf)
-	m.k.values(*buf, m.sv, m.norm, x, m.k.norm(x))
-	return m.combine(dst, *buf, p)
-}
-
 // store returns the index of the support vector equal to x, row i of the
 // data, storing x with no mistake if none is: a row that is a mistake in
 // several visits is stored once. During Fit the vectors are the rows
@@ -256,12 +247,6 @@ func (m *expansion) checkFinite() error {
 		return errorf(ErrNonFinite, "perceptron: the sum of the coefficients overflowed to %v: lower Rate", m.h.sums[c])
 	}
 	return nil
-}
-
-// scores sets s to the scores of x under the last hypothesis, as the
-// rule reads them in Learn.
-func (m *expansion) scores(s []float64, x *vec, _ int) {
-	m.scoresOf(s, *x, PredictLast)
 }
 
 // add makes the update mv on x, at visit base+t+1 of the model's: first,

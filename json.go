@@ -62,44 +62,6 @@ type statsJSON struct {
 	EpochAccuracy []float64 `json:"epochAccuracy,omitempty"`
 }
 
-// Unmarshal returns the classifier saved in data by json.Marshal, of
-// whichever type it is, fitted and with its settings. It returns an error
-// if data is not such a classifier, naming what is wrong.
-func Unmarshal(data []byte) (Scorer, error) {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: %v", err)
-	}
-	var m interface {
-		Scorer
-		json.Unmarshaler
-	}
-	switch head.Type {
-	case "Perceptron":
-		m = &Perceptron{}
-	case "Pocket":
-		m = &Pocket{}
-	case "Averaged":
-		m = &Averaged{}
-	case "Voted":
-		m = &Voted{}
-	case "Kernel":
-		m = &Kernel{}
-	case "OneVsRest":
-		m = &OneVsRest{}
-	case "":
-		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: it has no type")
-	default:
-		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: type %.40q is not a classifier of this package", head.Type)
-	}
-	if err := m.UnmarshalJSON(data); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // marshal returns the envelope of a classifier of type typ, or an error
 // if it has not been fitted or if check, the check of its settings, fails:
 // a saved classifier loads.

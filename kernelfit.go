@@ -258,6 +258,8 @@ func (t *trainer) chunk(blk *block, c int, k []float64) {
 // their S scores in f, S a row.
 func (ch *change) spread(f, k []float64, S int) {
 	if S == 1 {
+		// One score a row: one addition of the vectors, where addStep
+		// would cost a call a row.
 		floats.AddScaled(f[:len(k)], ch.delta, k)
 		return
 	}

@@ -138,13 +138,3 @@ func geometric(m, nw float64) float64 {
 // binaryLabels are the labels of the margin routines: a hyperplane's
 // sides.
 var binaryLabels = []float64{-1, 1}
-
-// single reports whether every row of ds has the same label.
-func (ds *dataset) single() bool {
-	for _, c := range ds.y {
-		if c != ds.y[0] {
-			return false
-		}
-	}
-	return true
-}

@@ -20,8 +20,13 @@ import (
 // rows is a matrix of samples as the algorithms read it, one row at a
 // time: dense, every value of a row in a run of data, or sparse, in
 // compressed sparse row form. Every algorithm reads its data through rows
-// and vec, and whether a row is dense or sparse is decided here and
-// nowhere else.
+// and vec, and whether a row is dense or sparse is decided here: rowsOf
+// reads a matrix as one or the other, and the methods of rows and vec
+// part the two. Elsewhere they part again only in the saved form of rows
+// (rowsJSON), in the memory of Kernel's blocks (trainerWords), and where
+// a path reads dense rows in line for speed, each time with a comment
+// that says why: the visits of a weight table, the votes of Voted, and
+// the working set of the max-margin solver (nearest.go).
 type rows struct {
 	n, d int
 
@@ -42,10 +47,6 @@ type vec struct {
 	ind []int
 	val []float64
 }
-
-// noColumns are the columns of a sparse row of zeros, which must not be
-// nil.
-var noColumns = []int{}
 
 // rowsOf returns the rows of X: those of a mat.RawMatrixer, such as
 // *mat.Dense, and of a *CSR in place; those of any other
@@ -420,19 +421,6 @@ func (r *rows) check(order []int) error {
 	return nil
 }
 
-// finite reports whether v is neither NaN nor an infinity.
-func finite(v float64) bool { return v-v == 0 }
-
-// nonFinite returns the index of the first NaN or infinity in x, or -1.
-func nonFinite(x []float64) int {
-	for j, v := range x {
-		if !finite(v) {
-			return j
-		}
-	}
-	return -1
-}
-
 // prefetchBytes is the least size of dense rows whose shuffled epochs
 // prefetch the next row: rows that fit in the caches are read as fast in
 // any order. Tests lower it.
@@ -450,6 +438,85 @@ func (r *rows) prefetches() bool {
 func (r *rows) prefetchRow(i int) {
 	x := r.dense(i)
 	prefetch(&x[0], len(x))
+}
+
+// touch loads a weight from every cache line of the S weights of each
+// column in ind, and returns their sum. A sparse row's scores read these
+// lines from all over the weights; loads that depend on nothing let the
+// processor fetch them all at once, where the sums that need them would
+// wait for each in turn. It is not inlined, so that the loads are kept.
+//
+//go:noinline
+func touch(w []float64, ind []int, S int) float64 {
+	var t float64
+	for _, j := range ind {
+		row := w[j*S : j*S+S]
+		for c := 0; c < S; c += 8 {
+			t += row[c]
+		}
+		t += row[S-1]
+	}
+	return t
+}
+
+// timesColumns sets dst to the products of x with the len(dst) columns of
+// the matrix w, held row by row: for a dense x by gonum's matrix-vector
+// product, and for a sparse one from the rows of w at its columns, which
+// touch fetches first.
+func (x *vec) timesColumns(dst, w []float64) {
+	S := len(dst)
+	if x.ind == nil {
+		gemvT(dst, w, x.val, S)
+		return
+	}
+	touch(w, x.ind, S)
+	clear(dst)
+	for k, j := range x.ind {
+		floats.AddScaled(dst, x.val[k], w[j*S:j*S+S])
+	}
+}
+
+// full returns the values of x with its zeros: x.val itself if x is
+// dense, and otherwise buf, of length d, which it writes them into.
+func (x vec) full(buf []float64) []float64 {
+	if x.ind == nil {
+		return x.val
+	}
+	x.denseTo(buf)
+	return buf
+}
+
+// gemvT sets dst to the S products of the columns of the d×S matrix w,
+// held row by row, with x.
+func gemvT(dst, w, x []float64, S int) {
+	blas64.Gemv(blas.Trans, 1,
+		blas64.General{Rows: len(x), Cols: S, Stride: S, Data: w},
+		blas64.Vector{N: len(x), Inc: 1, Data: x},
+		0, blas64.Vector{N: S, Inc: 1, Data: dst})
+}
+
+// rowAt returns the row at position p of an epoch's order, which is nil
+// for index order.
+func rowAt(order []int, p int) int {
+	if order == nil {
+		return p
+	}
+	return order[p]
+}
+
+// words returns the words, float64s and ints of 8 bytes, that a copy of
+// the rows takes in a store: n·d for dense rows, and for sparse rows a
+// column and a value per element and a start per row.
+func (r *rows) words() float64 {
+	if r.sparse() {
+		return 2*float64(r.ptr[r.n]-r.ptr[0]) + float64(r.n+1)
+	}
+	return float64(r.n) * float64(r.d)
+}
+
+// nonZero reports whether some element of x is not zero.
+func nonZero(x []float64) bool {
+	return slices.ContainsFunc(x, func(v float64) bool { return v != 0 })
 }
 
 // matrix returns a copy of a store from newRows or rowsJSON.rows as a

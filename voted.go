@@ -106,7 +106,7 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	}
 	// The first and the last weights, and the distinct rows of the
 	// mistakes, at most a copy of the rows.
-	if err := s.needs(ds, 2*ds.model()+float64(ds.n)+ds.words()); err != nil {
+	if err := s.needs(ds, 2*ds.tableWords()+float64(ds.n)+ds.words()); err != nil {
 		return err
 	}
 	ds, val, err := s.holdOut(ds)
@@ -160,10 +160,10 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	fresh := !v.first.fitted()
 	words := float64(ds.n) + ds.words()
 	if !v.last.fitted() {
-		words += ds.model()
+		words += ds.tableWords()
 	}
 	if fresh {
-		words += ds.model()
+		words += ds.tableWords()
 	}
 	if err := s.needs(ds, words); err != nil {
 		return err
@@ -330,15 +330,6 @@ func (v *Voted) scores(dst []float64, x vec) {
 		s[mv.down] -= t[vt.row]
 		votes[argmax(s, -1)] += float64(vt.count)
 	}
-}
-
-// sign returns the vote of a score: +1 for a score of zero, as decide has
-// it.
-func sign(a float64) float64 {
-	if a >= 0 {
-		return 1
-	}
-	return -1
 }
 
 // predictor returns the voted perceptron as the prediction methods read
