@@ -223,11 +223,10 @@ func (a *Averaged) predictor() predictor {
 	return p
 }
 
-// Predict returns the class of x that the summed scores choose, as
-// Perceptron's Predict does with its scores, where the summed scores are
-// those of the sums of the weights and biases after each visit: so that
-// a tie is decided exactly where the sums are exact, not after rounding
-// by the division. It panics as Perceptron's Predict does.
+// Predict returns the class of x that the scores of the sums of the
+// weights and biases after each visit choose, as Perceptron's Predict
+// does: a tie is decided where the sums are exact, not after the
+// rounding of a division. It panics as Perceptron's Predict does.
 func (a *Averaged) Predict(x []float64) float64 {
 	if a.ahead == 0 {
 		return a.sum.predict(a.classes, x)

@@ -37,10 +37,8 @@ var (
 	// not reach its tolerance within its iterations.
 	ErrNotConverged = errors.New("perceptron: not converged")
 
-	// ErrTooLarge is the kind of the errors of a size that does not fit
-	// in the memory left to the process: what Go's memory limit
-	// (runtime/debug.SetMemoryLimit, GOMEMLIMIT) leaves, and on Linux also
-	// the limit of address space and the machine's memory and swap.
+	// ErrTooLarge is the kind of the errors of a size beyond the memory
+	// left to the process, which the package documentation describes.
 	ErrTooLarge = errors.New("perceptron: too large for the memory")
 )
 

@@ -149,7 +149,7 @@ func (p *Perceptron) Predict(x []float64) float64 { return p.m.predict(p.classes
 
 // ScoreRows returns the scores w_c·x+b_c of the rows of X, as Scorer
 // says: exactly for dense rows, and up to rounding for sparse ones, read
-// in O(non-zeros). It spreads the rows over GOMAXPROCS goroutines.
+// in O(non-zeros).
 func (p *Perceptron) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	return p.m.predictor(p.classes).scoreRows(dst, X)
 }

@@ -341,10 +341,8 @@ func (v *Voted) predictor() predictor {
 	return predictor{classes: v.classes, d: v.first.dim(), S: len(v.first.b), scores: v.scores}
 }
 
-// Predict returns the class of x that the vote chooses: for two classes
-// the second if the vote is >= 0 and the first otherwise; for more, the
-// class with the most votes, the first of those if several tie. It panics
-// as Perceptron's Predict does.
+// Predict returns the class of x that the vote chooses, as Voted says,
+// and panics as Perceptron's Predict does.
 func (v *Voted) Predict(x []float64) float64 { return predictOne(v.predictor(), x) }
 
 // ScoreRows returns the votes on the rows of X, as Scorer says: for two
