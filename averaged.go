@@ -86,7 +86,7 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
 	// The weights, their sum, a sum for each validation, and g.
-	if err := s.needs(ds, 3*ds.model()+float64(ds.n*S)); err != nil {
+	if err := s.needs(ds, 3*ds.tableWords()+float64(ds.n*S)); err != nil {
 		return err
 	}
 	ds, val, err := s.holdOut(ds)
@@ -99,6 +99,9 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	// g[i·S+k] is the sum of those t·Rate·y, or ±t·Rate with more than
 	// two classes, of the mistakes on row i in score k: the updates are
 	// summed at the end, reading each row that was a mistake once more.
+	// Learn cannot, as its rows are gone after it: it moves the sum at
+	// each mistake instead (see learn), a second pass over the row where
+	// g costs an addition, and rounds otherwise. So each keeps its scheme.
 	g := make([]float64, ds.n*S)
 	r := newRule(ds, &w, S, s.rate)
 	r.kept = func(_ *vec, i, t int, mv move) error {
@@ -170,7 +173,7 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 	S := scores(ds.classes)
 	fresh := !a.w.fitted()
 	if fresh {
-		if err := s.needs(ds, 2*ds.model()); err != nil {
+		if err := s.needs(ds, 2*ds.tableWords()); err != nil {
 			return err
 		}
 		a.w = newTable(ds.d, S, s.w0, s.noBias)
@@ -180,6 +183,8 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 	// The sum of the weights after each visit is sum + ahead·w; a mistake
 	// after t visits of this Learn adds its update to w, and so takes it
 	// ahead+t times from sum, which the visits before it did not count.
+	// Fit sums its updates at the end instead, from the rows it keeps,
+	// at less cost a mistake (see fit).
 	r := newRule(ds, &a.w, S, s.rate)
 	r.guard = true
 	r.kept = func(x *vec, _, t int, mv move) error {
@@ -218,11 +223,10 @@ func (a *Averaged) predictor() predictor {
 	return p
 }
 
-// Predict returns the class of x that the summed scores choose, as
-// Perceptron's Predict does with its scores, where the summed scores are
-// those of the sums of the weights and biases after each visit: so that
-// a tie is decided exactly where the sums are exact, not after rounding
-// by the division. It panics as Perceptron's Predict does.
+// Predict returns the class of x that the scores of the sums of the
+// weights and biases after each visit choose, as Perceptron's Predict
+// does: a tie is decided where the sums are exact, not after the
+// rounding of a division. It panics as Perceptron's Predict does.
 func (a *Averaged) Predict(x []float64) float64 {
 	if a.ahead == 0 {
 		return a.sum.predict(a.classes, x)
@@ -260,15 +264,6 @@ func (a *Averaged) Weights() (w, b []float64) {
 		floats.AddScaled(avg.b, float64(a.ahead), a.w.b)
 	}
 	return divided(avg.w, float64(a.visits)), divided(avg.b, float64(a.visits))
-}
-
-// divided returns the elements of x divided by d, in place: dividing, not
-// multiplying by 1/d, which rounds differently.
-func divided(x []float64, d float64) []float64 {
-	for j := range x {
-		x[j] /= d
-	}
-	return x
 }
 
 // Stats returns a description of the training of the averaged perceptron.

@@ -751,7 +751,7 @@ func marginRun(b *testing.B, X mat.Matrix, y []float64, m MaxMargin) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	np, err := newNearest(ds, 2, 0, set)
+	np, err := newNearest(ds, 2, 0, set.Tol)
 	if err == nil {
 		err = np.solve()
 	}

@@ -136,3 +136,7 @@ func (m *CSR) row(i int) (ind []int, val []float64) {
 	lo, hi := m.ptr[i], m.ptr[i+1]
 	return m.ind[lo:hi:hi], m.val[lo:hi:hi]
 }
+
+// noColumns are the columns of a sparse row of zeros, which must not be
+// nil.
+var noColumns = []int{}

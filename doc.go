@@ -103,6 +103,7 @@
 // other prediction methods panic if the classifier has not been fitted or
 // if the data have the wrong width, as gonum does; they may run
 // concurrently with each other, but not with Fit or Learn. The package
-// never prints, logs or reads the environment, and its results do not
-// depend on GOMAXPROCS.
+// never prints, logs or reads the environment. It spreads the work of
+// many rows over GOMAXPROCS goroutines, and its results do not depend on
+// their number.
 package perceptron

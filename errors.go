@@ -37,10 +37,8 @@ var (
 	// not reach its tolerance within its iterations.
 	ErrNotConverged = errors.New("perceptron: not converged")
 
-	// ErrTooLarge is the kind of the errors of a size that does not fit
-	// in the memory left to the process: what Go's memory limit
-	// (runtime/debug.SetMemoryLimit, GOMEMLIMIT) leaves, and on Linux also
-	// the limit of address space and the machine's memory and swap.
+	// ErrTooLarge is the kind of the errors of a size beyond the memory
+	// left to the process, which the package documentation describes.
 	ErrTooLarge = errors.New("perceptron: too large for the memory")
 )
 
@@ -71,4 +69,17 @@ func errorf(kind error, format string, args ...any) error {
 // the check fails: formatting allocates.
 func tooLarge(err error, format string, args ...any) error {
 	return errorf(ErrTooLarge, "perceptron: "+format+" %v", append(args, err)...)
+}
+
+// finite reports whether v is neither NaN nor an infinity.
+func finite(v float64) bool { return v-v == 0 }
+
+// nonFinite returns the index of the first NaN or infinity in x, or -1.
+func nonFinite(x []float64) int {
+	for j, v := range x {
+		if !finite(v) {
+			return j
+		}
+	}
+	return -1
 }

@@ -14,8 +14,7 @@ import (
 // mistake is one mistake of a kernel perceptron's hypothesis, made at
 // visit t (counted from 1): it added a·(K(x_v, ·)+β) to score class and,
 // with more than two classes, took it from score down (-1 with two). v
-// indexes a row of the training set during Fit and a stored support
-// vector after.
+// indexes a support vector.
 type mistake struct {
 	v           int
 	a           float64
@@ -24,16 +23,16 @@ type mistake struct {
 }
 
 // terms is the list of the mistakes whose terms make a kernel
-// perceptron's hypothesis, and the count of visits, as Fit's trainer and a
-// fitted expansion keep them. Its methods are the one way that Fit and
-// Learn change a hypothesis.
+// perceptron's hypothesis, and the count of visits. Its methods are the
+// one way that Fit and Learn change a hypothesis.
 type terms struct {
 	mistakes []mistake
 	refs     []int     // per vector, the number of its mistakes
 	vectors  int       // the vectors with a mistake
 	sums     []float64 // per score, the sum of the steps of its mistakes: its bias, but through the origin
 	visits   int
-	removed  int // the visit of the last removal by Budget, or 0
+	removed  int       // the visit of the last removal by Budget, or 0
+	dropped  []mistake // the mistakes that the last update removed
 }
 
 // drop removes a mistake drawn from rnd, as Budget asks, and returns it.
@@ -42,6 +41,7 @@ func (h *terms) drop(rnd *rand.Rand) mistake {
 	u := h.mistakes[j]
 	h.mistakes = slices.Delete(h.mistakes, j, j+1)
 	h.removed = h.visits
+	h.dropped = append(h.dropped, u)
 	addStep(h.sums, u.class, u.down, -u.a)
 	if h.refs[u.v]--; h.refs[u.v] == 0 {
 		h.vectors--
@@ -93,6 +93,13 @@ type expansion struct {
 	h     terms
 	index *rowIndex // the support vectors by value, for store; built when needed
 
+	// During Fit the support vectors are rows of the training data, rows,
+	// not copied until canonical: from holds the row of each, and slot,
+	// if not nil, 1 + the support vector of each row, or 0. A vector whose
+	// mistakes a Budget removes keeps its place until canonical drops it.
+	rows       *rows
+	from, slot []int
+
 	// Learn's settings: the source of Budget's draws, Budget, and the
 	// model's visits before the Learn.
 	rnd    *rand.Rand
@@ -116,36 +123,44 @@ func newModel(k kern, d int, classes []float64, bias, sparse bool) *expansion {
 }
 
 func (m *expansion) nScores() int { return len(m.h.sums) }
-func (m *expansion) vectors() int { return len(m.last) / m.nScores() }
+func (m *expansion) vectors() int { return len(m.h.refs) }
 
-// scoresOf sets dst to the S scores of x under rule p, before any
-// division, and returns their divisor, as combine does.
-func (m *expansion) scoresOf(dst []float64, x vec, p Prediction) float64 {
-	buf := getBuffer(m.vectors())
-	defer putBuffer(buf)
-	m.k.values(*buf, m.sv, m.norm, x, m.k.norm(x))
-	return m.combine(dst, *buf, p)
-}
-
-// store returns the index of the support vector equal to x, storing x
-// with no mistake if none is: a row that is a mistake in several visits is
-// stored once.
-func (m *expansion) store(x vec) int {
-	m.indexed()
-	v, h := m.index.find(m.sv, nil, x, 0)
-	if v >= 0 {
-		return v
+// store returns the index of the support vector equal to x, row i of the
+// data, storing x with no mistake if none is: a row that is a mistake in
+// several visits is stored once. During Fit the vectors are the rows
+// themselves, each a vector of its own.
+func (m *expansion) store(x vec, i int) int {
+	if m.slot != nil && m.slot[i] > 0 {
+		return m.slot[i] - 1
 	}
-	m.sv.append(x)
-	if m.k.norms() {
-		m.norm = append(m.norm, x.norm2())
+	if m.slot != nil {
+		m.slot[i] = m.vectors() + 1
+		m.from = append(m.from, i)
+	} else {
+		m.indexed()
+		v, h := m.index.find(m.sv, nil, x, 0)
+		if v >= 0 {
+			return v
+		}
+		m.sv.append(x)
+		if m.k.norms() {
+			m.norm = append(m.norm, x.norm2())
+		}
+		m.index.add(h)
 	}
 	n, S := len(m.last), m.nScores()
 	m.last = slices.Grow(m.last, S)[:n+S]
 	clear(m.last[n:])
 	m.h.refs = append(m.h.refs, 0)
-	m.index.add(h)
 	return m.vectors() - 1
+}
+
+// vector returns support vector v.
+func (m *expansion) vector(v int) vec {
+	if m.slot != nil {
+		return m.rows.row(m.from[v])
+	}
+	return m.sv.row(v)
 }
 
 // indexed builds the index of the support vectors if there is none.
@@ -174,38 +189,51 @@ func (m *expansion) removeVector(v int) {
 	}
 }
 
-// canonical puts the support vectors in the order of their first
-// mistake, as Fit stores them, where the removals of a Budget, which move
-// the last vector into the place of one removed, have left them in
-// another: so that Learn's model is Fit's.
-func (m *expansion) canonical() {
-	u, S := m.vectors(), m.nScores()
-	first := make([]int, u)    // per vector, its place in order + 1
+// canonical returns m with its support vectors in the order of their
+// first mistake, as Fit stores them, where the removals of a Budget, which
+// move the last vector into the place of one removed, have left them in
+// another: so that Learn's model is Fit's. It returns m itself if they are
+// in that order already, and otherwise a copy. With fresh, for Fit's
+// model, it returns a copy whose vectors are stored, those of equal rows
+// once, and whose coefficients and sums of steps are summed afresh from
+// the mistakes, so that they do not carry the rounding of the removals.
+func (m *expansion) canonical(fresh bool) *expansion {
+	u, S := len(m.h.refs), m.nScores()
+	at := make([]int, u)       // per vector, 1 + its vector in the copy
 	order := make([]int, 0, u) // the vectors in the order of their first mistake
 	for _, mk := range m.h.mistakes {
-		if first[mk.v] == 0 {
+		if at[mk.v] == 0 {
 			order = append(order, mk.v)
-			first[mk.v] = len(order)
+			at[mk.v] = -1
 		}
 	}
-	if slices.IsSorted(order) {
-		return
+	if !fresh && slices.IsSorted(order) {
+		return m
 	}
-	sv := newRows(m.d, u, m.sv.sparse())
-	last, refs := make([]float64, 0, len(m.last)), make([]int, 0, u)
-	var norm []float64
+	c := newModel(m.k, m.d, m.classes, m.beta == 1, m.sv.sparse())
+	c.own, c.h.visits, c.h.removed = m.own, m.h.visits, m.h.removed
+	c.sv, c.last, c.h.refs = newRows(m.d, len(order), m.sv.sparse()), make([]float64, 0, len(order)*S), make([]int, 0, len(order))
+	if m.k.norms() {
+		c.norm = make([]float64, 0, len(order))
+	}
 	for _, v := range order {
-		sv.append(m.sv.row(v))
-		last = append(last, m.last[v*S:v*S+S]...)
-		refs = append(refs, m.h.refs[v])
-		if m.norm != nil {
-			norm = append(norm, m.norm[v])
+		at[v] = c.store(m.vector(v), 0) + 1
+	}
+	c.h.mistakes = make([]mistake, 0, len(m.h.mistakes))
+	for _, mk := range m.h.mistakes {
+		mk.v = at[mk.v] - 1
+		c.h.add(mk)
+		addStep(c.last[mk.v*S:], mk.class, mk.down, mk.a)
+	}
+	if !fresh {
+		// Learn's sums keep the rounding of its removals.
+		c.h.sums = m.h.sums
+		for _, v := range order {
+			w := at[v] - 1
+			copy(c.last[w*S:w*S+S], m.last[v*S:v*S+S])
 		}
 	}
-	for j := range m.h.mistakes {
-		m.h.mistakes[j].v = first[m.h.mistakes[j].v] - 1
-	}
-	m.sv, m.last, m.h.refs, m.norm, m.index = sv, last, refs, norm, nil
+	return c
 }
 
 // checkFinite returns an error if a coefficient of m, or the sum of the
@@ -221,28 +249,23 @@ func (m *expansion) checkFinite() error {
 	return nil
 }
 
-// scores sets s to the scores of x under the last hypothesis, as the
-// rule reads them in Learn.
-func (m *expansion) scores(s []float64, x *vec, _ int) {
-	m.scoresOf(s, *x, PredictLast)
-}
-
 // add makes the update mv on x, at visit base+t+1 of the model's: first,
 // while the hypothesis holds budget mistakes, it removes one drawn from
 // rnd, and the support vector of the removed mistake if it has no other;
 // then it adds the mistake, on the support vector equal to x.
-func (m *expansion) add(x *vec, _, t int, mv move) {
+func (m *expansion) add(x *vec, i, t int, mv move) {
 	S := m.nScores()
 	m.h.visits = m.base + t + 1
+	m.h.dropped = m.h.dropped[:0]
 	m.indexed()
 	for m.budget > 0 && len(m.h.mistakes) >= m.budget {
 		u := m.h.drop(m.rnd)
 		addStep(m.last[u.v*S:], u.class, u.down, -u.a)
-		if m.h.refs[u.v] == 0 {
+		if m.h.refs[u.v] == 0 && m.slot == nil {
 			m.removeVector(u.v)
 		}
 	}
-	v := m.store(*x)
+	v := m.store(*x, i)
 	m.h.add(mistake{v: v, a: mv.step, t: m.h.visits, class: mv.up, down: mv.down})
 	addStep(m.last[v*S:], mv.up, mv.down, mv.step)
 }

@@ -8,58 +8,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // What every classifier's Fit and Learn share: the settings, Stats and
 // Update, and the loop of epochs.
-
-// Stats describes the training of a classifier: the run of its last
-// successful Fit, or its rounds of Mix, an epoch each, and the visits of
-// every Learn since.
-type Stats struct {
-	// Epochs is the number of passes over the data that Fit made.
-	Epochs int
-
-	// Converged reports whether Fit's last epoch made no mistake: the last
-	// weights of the run separate the training data.
-	Converged bool
-
-	// Mistakes is the number of mistakes, which is the number of updates,
-	// of Fit and of every Learn since.
-	Mistakes int
-
-	// EpochMistakes holds the number of mistakes in each of Fit's epochs.
-	EpochMistakes []int
-
-	// EpochLoss holds the training loss of each of Fit's epochs, as Stop
-	// defines it, or is nil after Mix, and EpochAccuracy, with Stop's
-	// Validation, the accuracy on the rows held out after each.
-	EpochLoss, EpochAccuracy []float64
-}
-
-func (s Stats) clone() Stats {
-	s.EpochMistakes = slices.Clone(s.EpochMistakes)
-	s.EpochLoss, s.EpochAccuracy = slices.Clone(s.EpochLoss), slices.Clone(s.EpochAccuracy)
-	return s
-}
-
-// Update describes one update of a training run to an OnUpdate callback.
-type Update struct {
-	// Epoch is the epoch of the update, from 1, or 0 for Learn.
-	Epoch int
-
-	// Row is the index in X of the row that was a mistake.
-	Row int
-
-	// Weights and Biases are those of the running perceptron after the
-	// update, laid out as Weights lays them out, or for Kernel the biases
-	// alone. The callback must not modify or retain them.
-	Weights []float64
-	Biases  []float64
-}
 
 // settings holds the training settings that all classifiers share, as
 // given by the caller; resolve checks them and fills in the defaults.
@@ -103,30 +59,6 @@ func (s settings) resolve(d, S int) (settings, error) {
 		s.rate = 1
 	}
 	return s, nil
-}
-
-// learner is a training algorithm, as the epoch loop drives it. The loop
-// owns the epochs, their order, Stats and OnUpdate; the algorithm owns its
-// visits: what a visit computes, what a mistake changes, and what is kept
-// besides.
-type learner interface {
-	// epoch runs epoch e of the run, whose epochs are numbered from 1 and
-	// run one after another: it visits every row once, in order, or in
-	// index order if order is nil, makes the rule's update on each that
-	// is a mistake, and then calls onMistake with the row. It must not
-	// modify order. It returns an error, before updating on that row, at
-	// a row that holds NaN or an infinity, unless the algorithm has
-	// checked the rows before; the epoch's updates before it, and their
-	// calls, stand.
-	epoch(e int, order []int, onMistake func(i int)) error
-
-	// update describes the model after an update, for OnUpdate; notify
-	// fills in Epoch and Row.
-	update() Update
-
-	// epochLoss returns the training loss of the last epoch, as Stop
-	// defines it.
-	epochLoss() float64
 }
 
 // run is the epoch loop of every classifier's Fit. For each epoch it
@@ -196,15 +128,6 @@ func (s *settings) learn(ds *dataset, r *rule) (mistakes, visited int, err error
 	return mistakes, ds.n, nil
 }
 
-// rowAt returns the row at position p of an epoch's order, which is nil
-// for index order.
-func rowAt(order []int, p int) int {
-	if order == nil {
-		return p
-	}
-	return order[p]
-}
-
 // notify calls OnUpdate, if set, after an update on row i in the given
 // epoch, with the model that update describes.
 func (s *settings) notify(epoch, i int, update func() Update) {
@@ -256,4 +179,40 @@ func (s settings) learnOn(ds *dataset, fitted bool, d, visits int) (settings, er
 	s, err := s.resolve(ds.d, scores(ds.classes))
 	s.stop = nil // checked, but Learn does not stop
 	return s, err
+}
+
+// fitData is the Fit of m, whose Labels are labels: on X and y, shuffling
+// with m's Rand.
+func fitData(m model, X mat.Matrix, y, labels []float64) error {
+	ds, err := newDataset(X, y, labels)
+	if err != nil {
+		return err
+	}
+	return m.fit(ds, m.source())
+}
+
+// needs returns an error of kind ErrTooLarge if what a training run on ds
+// holds at once does not fit in the memory left: words, besides the order
+// of a shuffle and the copy of the rows that a Stop's Validation trains
+// on. The run checks it before it allocates any of them.
+func (s *settings) needs(ds *dataset, words float64) error {
+	if s.rnd != nil {
+		words += float64(ds.n)
+	}
+	if s.stop != nil && s.stop.Validation > 0 {
+		words += ds.words()
+	}
+	if err := memory.Check(8 * words); err != nil {
+		return tooLarge(err, "a model of %d classes on %d columns, trained on %d rows,", len(ds.classes), ds.d, ds.n)
+	}
+	return nil
+}
+
+// holdOut returns the rows of ds to train on and those to validate on, as
+// the rule of s says.
+func (s *settings) holdOut(ds *dataset) (train, val *dataset, err error) {
+	if s.stop == nil {
+		return ds, nil, nil
+	}
+	return holdOut(ds, s.stop.Validation, s.rnd)
 }

@@ -158,7 +158,7 @@ func (k *Kernel) Learn(X mat.Matrix, y []float64) error {
 	mistakes, visited, err := s.learn(ds, r)
 	m.h.visits = m.base + visited
 	if m.h.removed > m.base {
-		m.canonical()
+		m = m.canonical(false)
 	}
 	if visited > 0 {
 		k.m = m
@@ -209,7 +209,7 @@ func (k *Kernel) Predict(x []float64) float64 {
 // PredictVoted the votes sum_k c_k·sign(f_k(x)) of the hypotheses f_k,
 // each of which survived c_k visits, or with more classes the votes for
 // each class; for PredictAveraged the mean score of the hypotheses after
-// every visit. It spreads the rows over GOMAXPROCS goroutines.
+// every visit.
 func (k *Kernel) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	S := k.checked("ScoreRows").nScores()
 	n, _ := dims(X)

@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
@@ -43,21 +42,18 @@ type change struct {
 	class, down int
 }
 
-// trainer is the hypothesis of one Fit of Kernel.
+// trainer is the hypothesis of one Fit of Kernel: the expansion m, which
+// makes every update, with a cache of the scores of the training rows.
 //
 // It keeps, for every row i, the part f[i·S:(i+1)·S] of its S scores made
-// of the changes with index below seen[i], and a log of the changes. A
-// mistake inside a block is spread at once to the rows of the block still
-// to be visited. The log keeps only the changes that some row has not
-// seen.
+// of the changes with index below seen[i], and a log of the changes that
+// the updates of m make. A change inside a block is spread at once to the
+// rows of the block still to be visited. The log keeps only the changes
+// that some row has not seen.
 type trainer struct {
-	ds     *dataset
-	r      *rule
-	k      kern
-	beta   float64
-	budget int
-	rnd    *rand.Rand
-	ownRnd bool // rnd is the fixed-seed source, not Kernel.Rand
+	ds *dataset
+	r  *rule
+	m  *expansion
 
 	S      int       // the number of scores
 	biases []float64 // scratch for OnUpdate
@@ -66,8 +62,6 @@ type trainer struct {
 	norm   []float64 // squared norms of the rows, if the kernel needs them
 	log    []change  // the changes from index base on
 	base   int
-
-	h terms // v of a mistake is a row
 
 	order   []int // the visits of this epoch
 	inOrder []int // the rows in index order, once needed
@@ -120,24 +114,19 @@ func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 	S := scores(ds.classes)
 	t := &trainer{
 		ds:     ds,
-		k:      k,
-		budget: budget,
-		rnd:    s.rnd,
+		m:      newModel(k, ds.d, ds.classes, !s.noBias, ds.sparse()),
 		S:      S,
 		biases: make([]float64, S),
 		f:      make([]float64, ds.n*S),
 		seen:   make([]int, ds.n),
-		h:      terms{refs: make([]int, ds.n), sums: make([]float64, S)},
 		blocks: make([]block, lookahead+1),
+	}
+	t.m.rnd, t.m.budget, t.m.rows, t.m.slot = s.rnd, budget, ds.rows, make([]int, ds.n)
+	if t.m.rnd == nil {
+		t.m.rnd = t.m.own // Learn continues its draws
 	}
 	t.r = newRule(ds, t, S, s.rate)
 	t.r.finiteScores, t.r.grows = true, kernelGrowth
-	if !s.noBias {
-		t.beta = 1
-	}
-	if t.rnd == nil {
-		t.rnd, t.ownRnd = rand.New(rand.NewPCG(budgetSeed, 0)), true
-	}
 	if k.norms() {
 		// The rows do not change during Fit: one pass gives their norms.
 		t.norm = make([]float64, ds.n)
@@ -183,7 +172,7 @@ func (t *trainer) epoch(e int, order []int, onMistake func(i int)) error {
 		}
 	}
 	t.order, t.pos = order, 0
-	if t.h.visits > 0 {
+	if e > 1 {
 		// Every row has been visited and no bulk is under way, so the log
 		// before the oldest last visit will not be needed again.
 		lo := slices.Min(t.seen)
@@ -193,7 +182,9 @@ func (t *trainer) epoch(e int, order []int, onMistake func(i int)) error {
 	for b := range lookahead {
 		t.queueBlock(b)
 	}
-	return t.r.visits(order, (e-1)*t.ds.n, onMistake)
+	err := t.r.visits(order, (e-1)*t.ds.n, onMistake)
+	t.m.h.visits = e * t.ds.n
+	return err
 }
 
 // queueBlock prepares block b of the epoch, if there is one, and queues its
@@ -258,7 +249,7 @@ func (t *trainer) chunk(blk *block, c int, k []float64) {
 			q++
 		}
 		ch := blk.log[e]
-		t.k.values(k[:q], blk.lx, blk.ln, t.ds.row(ch.row), ch.norm)
+		t.m.k.values(k[:q], blk.lx, blk.ln, t.ds.row(ch.row), ch.norm)
 		ch.spread(part, k[:q], S)
 	}
 }
@@ -267,6 +258,8 @@ func (t *trainer) chunk(blk *block, c int, k []float64) {
 // their S scores in f, S a row.
 func (ch *change) spread(f, k []float64, S int) {
 	if S == 1 {
+		// One score a row: one addition of the vectors, where addStep
+		// would cost a call a row.
 		floats.AddScaled(f[:len(k)], ch.delta, k)
 		return
 	}
@@ -298,7 +291,7 @@ func (t *trainer) start(b int) {
 	k := t.pool.scratch[0].([]float64)[:len(blk.rows)]
 	for i := range t.log[blk.upto-t.base:] {
 		ch := &t.log[blk.upto-t.base+i]
-		t.k.values(k, blk.x, blk.xn, t.ds.row(ch.row), ch.norm)
+		t.m.k.values(k, blk.x, blk.xn, t.ds.row(ch.row), ch.norm)
 		t.spreadTo(blk.rows, k, ch)
 	}
 	t.cur = blk
@@ -312,31 +305,29 @@ func (t *trainer) scores(s []float64, _ *vec, i int) {
 		t.start(t.pos / blockRows)
 	}
 	t.pos++
-	t.h.visits++
 	t.seen[i] = t.base + len(t.log)
 	for c := range t.S {
-		s[c] = t.f[i*t.S+c] + t.h.bias(t.beta, c)
+		s[c] = t.f[i*t.S+c] + t.m.h.bias(t.m.beta, c)
 	}
 }
 
-// add makes the update mv on row i, the last visit: first, if the
-// hypothesis holds Budget mistakes, it removes one drawn from the source.
-func (t *trainer) add(_ *vec, i, _ int, mv move) {
+// add makes the update mv on row i, the last visit, by m, and logs the
+// changes it makes: the mistakes that the Budget removes, and the new one.
+func (t *trainer) add(x *vec, i, tt int, mv move) {
+	t.m.add(x, i, tt, mv)
 	p := (t.pos - 1) % blockRows
-	if t.budget > 0 && len(t.h.mistakes) == t.budget {
-		u := t.h.drop(t.rnd)
-		t.change(change{row: u.v, delta: -u.a, class: u.class, down: u.down}, p)
+	for _, u := range t.m.h.dropped {
+		t.change(change{row: t.m.from[u.v], delta: -u.a, class: u.class, down: u.down}, p)
 	}
-	t.h.add(mistake{v: i, a: mv.step, t: t.h.visits, class: mv.up, down: mv.down})
 	t.change(change{row: i, delta: mv.step, class: mv.up, down: mv.down}, p)
 }
 
-func (t *trainer) fits(*vec, move) bool { return true }
+func (t *trainer) fits(x *vec, mv move) bool { return t.m.fits(x, mv) }
 
 func (t *trainer) epochLoss() float64 { return t.r.epochLoss() }
 
 func (t *trainer) update() Update {
-	return Update{Biases: t.h.biases(t.biases, t.beta)}
+	return Update{Biases: t.m.h.biases(t.biases, t.m.beta)}
 }
 
 // change logs the change ch to the hypothesis, made at position p of the
@@ -353,7 +344,7 @@ func (t *trainer) change(ch change, p int) {
 	}
 	k := t.pool.scratch[0].([]float64)[:len(rest)]
 	after := blk.x.sub(p+1, len(blk.rows))
-	t.k.values(k, &after, blk.xn[p+1:], t.ds.row(ch.row), ch.norm)
+	t.m.k.values(k, &after, blk.xn[p+1:], t.ds.row(ch.row), ch.norm)
 	t.spreadTo(rest, k, &ch)
 }
 
@@ -373,32 +364,6 @@ func (t *trainer) spreadTo(r []int, k []float64, ch *change) {
 	}
 }
 
-// model returns the model of the hypothesis so far: copies of the rows
-// with a mistake, in the order of their first mistake, its visits those
-// made so far.
-func (t *trainer) model() *expansion {
-	S := t.S
-	m := newModel(t.k, t.ds.d, t.ds.classes, t.beta == 1, t.ds.sparse())
-	if t.ownRnd {
-		m.own = t.rnd // Learn continues its draws
-	}
-	m.h.visits, m.h.removed = t.h.visits, t.h.removed
-	u := t.h.vectors
-	m.sv = newRows(t.ds.d, u, t.ds.sparse())
-	if m.k.norms() {
-		m.norm = make([]float64, 0, u)
-	}
-	m.last = make([]float64, 0, u*S)
-	m.h.refs = make([]int, 0, u)
-	m.h.mistakes = make([]mistake, 0, len(t.h.mistakes))
-	index := make([]int, t.ds.n) // the row's vector index + 1
-	for _, e := range t.h.mistakes {
-		if index[e.v] == 0 {
-			index[e.v] = m.store(t.ds.row(e.v)) + 1
-		}
-		e.v = index[e.v] - 1
-		m.h.add(e)
-		addStep(m.last[e.v*S:], e.class, e.down, e.a)
-	}
-	return m
-}
+// model returns the model of the hypothesis so far, its visits those made
+// so far: a copy of m in canonical form, summed afresh.
+func (t *trainer) model() *expansion { return t.m.canonical(true) }

@@ -153,24 +153,12 @@ func (k *kern) values(dst []float64, a *rows, an []float64, v vec, vn float64) {
 	if k.kind == customKernel {
 		// A Custom kernel takes dense rows: sparse ones are spread out
 		// into scratch of length d.
-		vx, az := v.val, (*[]float64)(nil)
-		if v.ind != nil {
-			vb := getBuffer(a.d)
-			defer putBuffer(vb)
-			v.denseTo(*vb)
-			vx = *vb
-		}
-		if a.sparse() {
-			az = getBuffer(a.d)
-			defer putBuffer(az)
-		}
+		vb, ab := getBuffer(a.d), getBuffer(a.d)
+		defer putBuffer(vb)
+		defer putBuffer(ab)
+		vx := v.full(*vb)
 		for q := range dst {
-			z := a.row(q)
-			if az != nil {
-				z.denseTo(*az)
-				z.val = *az
-			}
-			dst[q] = k.f(vx, z.val)
+			dst[q] = k.f(vx, a.row(q).full(*ab))
 		}
 		return
 	}

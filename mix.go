@@ -29,19 +29,6 @@ func LearnShard(m Classifier, X mat.Matrix, y []float64) (Classifier, error) {
 	return s, nil
 }
 
-// shard is a Perceptron or an Averaged, which learn shards.
-type shard interface {
-	Classifier
-	Learn(mat.Matrix, []float64) error
-	Stats() Stats
-
-	// learnChecked is Learn on data that are checked already.
-	learnChecked(ds *dataset) error
-
-	// linear returns the running weights, the classes and the Stats.
-	linear() (table, []float64, Stats)
-}
-
 func (p *Perceptron) learnChecked(ds *dataset) error {
 	s, err := p.settings(nil).learnOn(ds, p.m.fitted(), p.m.dim(), 0)
 	if err != nil {
@@ -285,16 +272,6 @@ func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
 	return w, st
 }
 
-// spread calls f on parts [lo, hi) of [0, n), spreading large n over the
-// workers; each element is in one part, so the result does not depend on
-// them.
-func spread(n int, f func(lo, hi int)) {
-	const part = 1 << 16
-	parallel((n+part-1)/part, func() func(int) {
-		return func(b int) { f(b*part, min(n, (b+1)*part)) }
-	})
-}
-
 // FitShards trains m, a Perceptron or an Averaged, by iterative parameter
 // mixing on shards X[k], y[k]: each round LearnShard learns every shard, on
 // GOMAXPROCS goroutines, and Mix mixes them, until a round without a
@@ -371,7 +348,7 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		tables = 2
 	}
 	// A round holds a part for every shard, and their mixture.
-	if err := (&settings{}).needs(sets[0], float64((len(X)+1)*tables)*sets[0].model()); err != nil {
+	if err := (&settings{}).needs(sets[0], float64((len(X)+1)*tables)*sets[0].tableWords()); err != nil {
 		return err
 	}
 	for round := 1; round <= s.epochs; round++ {

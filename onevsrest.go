@@ -40,15 +40,6 @@ type OneVsRest struct {
 	classes []float64
 }
 
-// model is a classifier of this package: fit is its Fit on a data set,
-// shuffling with rnd, source returns its Rand and width its columns.
-type model interface {
-	Scorer
-	fit(ds *dataset, rnd *rand.Rand) error
-	source() *rand.Rand
-	width() int
-}
-
 // Fit trains the classifiers of OneVsRest on the rows of X with labels y.
 // It returns the errors that Perceptron's Fit returns about X and y, and
 // those of the classifiers' Fit, naming the class; it returns an error too
@@ -212,58 +203,4 @@ func (o OneVsRest) MarshalJSON() ([]byte, error) {
 	return marshal("OneVsRest", o.models != nil, check, struct {
 		Labels []float64 `json:"labels"`
 	}{o.Labels}, m, nil)
-}
-
-// UnmarshalJSON sets OneVsRest to the one saved in data, as Perceptron's
-// UnmarshalJSON does; New keeps its value.
-func (o *OneVsRest) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	var s struct {
-		Labels []float64 `json:"labels"`
-	}
-	var m oneVsRestJSON
-	if _, err := unmarshal(data, "OneVsRest", &s, &m); err != nil {
-		return err
-	}
-	if s.Labels != nil {
-		if _, err := checkLabels(s.Labels); err != nil {
-			return settingsError("OneVsRest", err)
-		}
-	}
-	if err := checkClasses(m.Classes); err != nil {
-		return wrap("OneVsRest", err)
-	}
-	K := scores(m.Classes)
-	if len(m.Models) != K {
-		return wrap("OneVsRest", fmt.Errorf("it has %d classifiers for %d classes, want %d", len(m.Models), len(m.Classes), K))
-	}
-	want := []float64{-1, 1}
-	if K == 1 {
-		want = m.Classes
-	}
-	models := make([]Scorer, K)
-	d := 0
-	for c, b := range m.Models {
-		var head struct{ Type string }
-		if json.Unmarshal(b, &head); head.Type == "OneVsRest" {
-			// Each level would decode those within it again.
-			return wrap("OneVsRest", fmt.Errorf("its classifier %d is a OneVsRest", c))
-		}
-		s, err := Unmarshal(b)
-		if err != nil {
-			return fmt.Errorf("%w (classifier %d of a saved OneVsRest)", err, c)
-		}
-		if got := s.Classes(); !slices.Equal(got, want) {
-			return wrap("OneVsRest", fmt.Errorf("its classifier %d has the classes %v, want %v", c, got, want))
-		}
-		w := s.(model).width()
-		if c > 0 && w != d {
-			return wrap("OneVsRest", fmt.Errorf("its classifier %d has %d columns, the first %d", c, w, d))
-		}
-		models[c], d = s, w
-	}
-	o.Labels, o.models, o.classes = s.Labels, models, m.Classes
-	return nil
 }

@@ -188,3 +188,13 @@ func getBuffer(n int) *[]float64 {
 func putBuffer(buf *[]float64) {
 	buffers[bits.Len(uint(cap(*buf)-1))].Put(buf)
 }
+
+// spread calls f on parts [lo, hi) of [0, n), spreading large n over the
+// workers; each element is in one part, so the result does not depend on
+// them.
+func spread(n int, f func(lo, hi int)) {
+	const part = 1 << 16
+	parallel((n+part-1)/part, func() func(int) {
+		return func(b int) { f(b*part, min(n, (b+1)*part)) }
+	})
+}

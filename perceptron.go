@@ -11,42 +11,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Classifier is a classifier of rows into classes.
-//
-// Fit trains the classifier on the rows of X, one sample per row, with
-// labels y, which are class values: any finite float64s, two distinct
-// ones making a problem of two classes and more a multiclass one. It
-// returns an error if the data are not valid; a failed Fit leaves the
-// classifier as it was.
-//
-// Predict returns the class of x, one of the classes of the training
-// data. It panics if the classifier has not been fitted or if x has the
-// wrong length.
-type Classifier interface {
-	Fit(X mat.Matrix, y []float64) error
-	Predict(x []float64) float64
-}
-
-// Scorer is a Classifier with a decision function. Every classifier of
-// this package is a Scorer.
-//
-// Classes returns the classes of the fitted model, in ascending order.
-//
-// ScoreRows returns in dst, which it allocates if nil, the scores of the
-// rows of X, dense or sparse: S a row, at dst[i·S:(i+1)·S] for row i. Two
-// classes have one score, which chooses the second class if it is >= 0
-// and the first otherwise; K classes have K, in the order of Classes, the
-// greatest choosing, the first of those if several tie. PredictRows
-// returns in dst the class of each row, as Predict chooses it. Both panic
-// as Predict does, if X has not the columns of the model, if dst has the
-// wrong length, or if X yields an element out of range or not finite.
-type Scorer interface {
-	Classifier
-	Classes() []float64
-	ScoreRows(dst []float64, X mat.Matrix) []float64
-	PredictRows(dst []float64, X mat.Matrix) []float64
-}
-
 // Perceptron is Rosenblatt's perceptron (1958), trained by the
 // mistake-driven rule. With two classes, y being -1 for the first and +1
 // for the second, an example (x, y) with y(w·x+b) <= 0 is a mistake and
@@ -111,23 +75,13 @@ type Perceptron struct {
 // was found. Fit does not modify X or y, and keeps no reference to them.
 func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, p.Labels) }
 
-// fitData is the Fit of m, whose Labels are labels: on X and y, shuffling
-// with m's Rand.
-func fitData(m model, X mat.Matrix, y, labels []float64) error {
-	ds, err := newDataset(X, y, labels)
-	if err != nil {
-		return err
-	}
-	return m.fit(ds, m.source())
-}
-
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 	s, err := p.settings(rnd).resolve(ds.d, scores(ds.classes))
 	if err != nil {
 		return err
 	}
-	if err := s.needs(ds, ds.model()); err != nil {
+	if err := s.needs(ds, ds.tableWords()); err != nil {
 		return err
 	}
 	ds, val, err := s.holdOut(ds)
@@ -171,7 +125,7 @@ func (p *Perceptron) Learn(X mat.Matrix, y []float64) error {
 func (p *Perceptron) learn(ds *dataset, s settings) error {
 	fresh := !p.m.fitted()
 	if fresh {
-		if err := s.needs(ds, ds.model()); err != nil {
+		if err := s.needs(ds, ds.tableWords()); err != nil {
 			return err
 		}
 		p.m, p.classes = newTable(ds.d, scores(ds.classes), s.w0, s.noBias), ds.classes
@@ -195,7 +149,7 @@ func (p *Perceptron) Predict(x []float64) float64 { return p.m.predict(p.classes
 
 // ScoreRows returns the scores w_c·x+b_c of the rows of X, as Scorer
 // says: exactly for dense rows, and up to rounding for sparse ones, read
-// in O(non-zeros). It spreads the rows over GOMAXPROCS goroutines.
+// in O(non-zeros).
 func (p *Perceptron) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 	return p.m.predictor(p.classes).scoreRows(dst, X)
 }

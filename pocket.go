@@ -71,7 +71,7 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	if err := s.needs(ds, 2*ds.model()+counterWords(ds, S)); err != nil {
+	if err := s.needs(ds, 2*ds.tableWords()+counterWords(ds, S)); err != nil {
 		return err
 	}
 	ds, val, err := s.holdOut(ds)

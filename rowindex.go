@@ -35,17 +35,9 @@ func newRowIndex(r *rows, keys []float64, more int) *rowIndex {
 // same values hash alike.
 func hash(x vec, key float64) uint64 {
 	h := mix(math.Float64bits(key))
-	if x.ind == nil {
-		for j, v := range x.val {
-			if v != 0 {
-				h = mix(h ^ uint64(j)*0x9e3779b97f4a7c15 ^ math.Float64bits(v))
-			}
-		}
-		return h
-	}
-	for k, j := range x.ind {
-		if v := x.val[k]; v != 0 {
-			h = mix(h ^ uint64(j)*0x9e3779b97f4a7c15 ^ math.Float64bits(v))
+	for k, v := range x.val {
+		if v != 0 {
+			h = mix(h ^ uint64(x.col(k))*0x9e3779b97f4a7c15 ^ math.Float64bits(v))
 		}
 	}
 	return h

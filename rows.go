@@ -6,12 +6,10 @@ package perceptron
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
@@ -20,8 +18,13 @@ import (
 // rows is a matrix of samples as the algorithms read it, one row at a
 // time: dense, every value of a row in a run of data, or sparse, in
 // compressed sparse row form. Every algorithm reads its data through rows
-// and vec, and whether a row is dense or sparse is decided here and
-// nowhere else.
+// and vec, and whether a row is dense or sparse is decided here and in
+// vec.go: rowsOf reads a matrix as one or the other, and the methods of
+// rows and vec part the two. Elsewhere they part again only in the saved form of rows
+// (rowsJSON), in the memory of Kernel's blocks (trainerWords), and where
+// a path reads dense rows in line for speed, each time with a comment
+// that says why: the visits of a weight table, the votes of Voted, and
+// the working set of the max-margin solver (nearest.go).
 type rows struct {
 	n, d int
 
@@ -35,17 +38,6 @@ type rows struct {
 	ptr []int
 	ind []int
 }
-
-// vec is one row: all its values, or if ind is not nil the values val at
-// the columns ind, in increasing order, and zeros elsewhere.
-type vec struct {
-	ind []int
-	val []float64
-}
-
-// noColumns are the columns of a sparse row of zeros, which must not be
-// nil.
-var noColumns = []int{}
 
 // rowsOf returns the rows of X: those of a mat.RawMatrixer, such as
 // *mat.Dense, and of a *CSR in place; those of any other
@@ -109,19 +101,6 @@ func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
 		r.ptr = append(r.ptr, len(r.ind))
 	}
 	return r, nil
-}
-
-// sortVec sorts the elements of a sparse x by their columns.
-func sortVec(x vec) {
-	p := make([]int, len(x.ind))
-	for k := range p {
-		p[k] = k
-	}
-	slices.SortStableFunc(p, func(a, b int) int { return x.ind[a] - x.ind[b] })
-	ind, val := slices.Clone(x.ind), slices.Clone(x.val)
-	for k, q := range p {
-		x.ind[k], x.val[k] = ind[q], val[q]
-	}
 }
 
 // newRows returns an empty store of rows of length d, sparse or dense,
@@ -249,139 +228,6 @@ func (r *rows) products(dst []float64, v vec) {
 		0, blas64.Vector{N: len(dst), Inc: 1, Data: dst})
 }
 
-// dot returns x·w for a dense w.
-func (x *vec) dot(w []float64) float64 {
-	if x.ind == nil {
-		return floats.Dot(x.val, w)
-	}
-	return sparseDot(x.ind, x.val, w)
-}
-
-// sparseDot returns the dot product of the values val at the columns ind
-// with w. It is a function of its own so that dot, on dense rows, inlines.
-func sparseDot(ind []int, val, w []float64) float64 {
-	// Four sums, so that the loads of w, which miss the cache more often
-	// than not on wide rows, do not wait on one chain of additions.
-	val = val[:len(ind)]
-	var s0, s1, s2, s3 float64
-	k := 0
-	for ; k+4 <= len(ind); k += 4 {
-		s0 += val[k] * w[ind[k]]
-		s1 += val[k+1] * w[ind[k+1]]
-		s2 += val[k+2] * w[ind[k+2]]
-		s3 += val[k+3] * w[ind[k+3]]
-	}
-	for ; k < len(ind); k++ {
-		s0 += val[k] * w[ind[k]]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// dotVec returns x·z: for two sparse rows, from a merge of their columns.
-func (x vec) dotVec(z vec) float64 {
-	switch {
-	case z.ind == nil:
-		return x.dot(z.val)
-	case x.ind == nil:
-		return z.dot(x.val)
-	}
-	var s float64
-	a, b := 0, 0
-	for a < len(x.ind) && b < len(z.ind) {
-		switch ja, jb := x.ind[a], z.ind[b]; {
-		case ja == jb:
-			s += x.val[a] * z.val[b]
-			a++
-			b++
-		case ja < jb:
-			a++
-		default:
-			b++
-		}
-	}
-	return s
-}
-
-// addTo adds a·x to the dense w.
-func (x *vec) addTo(w []float64, a float64) {
-	if x.ind == nil {
-		floats.AddScaled(w, a, x.val)
-		return
-	}
-	for k, j := range x.ind {
-		w[j] += a * x.val[k]
-	}
-}
-
-// addStrided adds a·x to every S-th element of w, from w[0]: to one
-// column of a d×S matrix held row by row.
-func (x *vec) addStrided(w []float64, S int, a float64) {
-	if x.ind == nil {
-		blas64.Axpy(a, blas64.Vector{N: len(x.val), Inc: 1, Data: x.val}, blas64.Vector{N: len(x.val), Inc: S, Data: w})
-		return
-	}
-	for k, j := range x.ind {
-		w[j*S] += a * x.val[k]
-	}
-}
-
-// norm2 returns x·x.
-func (x vec) norm2() float64 { return floats.Dot(x.val, x.val) }
-
-// norm returns the Euclidean norm of x, computed with care against
-// overflow.
-func (x vec) norm() float64 { return floats.Norm(x.val, 2) }
-
-// distance returns the Euclidean distance between x and the dense z,
-// whose squared norm is zz. For a sparse x it takes ||x||² - 2x·z + zz, in
-// O(non-zeros), which loses precision on rows far from the origin compared
-// with their distance.
-func (x vec) distance(z []float64, zz float64) float64 {
-	if x.ind == nil {
-		return floats.Distance(x.val, z, 2)
-	}
-	return math.Sqrt(max(0, x.norm2()-2*x.dot(z)+zz))
-}
-
-// col returns the column of the k-th stored element of x.
-func (x vec) col(k int) int {
-	if x.ind == nil {
-		return k
-	}
-	return x.ind[k]
-}
-
-// each calls f with every stored element of x and its column.
-func (x vec) each(f func(j int, v float64)) {
-	for k, v := range x.val {
-		f(x.col(k), v)
-	}
-}
-
-// denseTo writes x into dst, of length d.
-func (x vec) denseTo(dst []float64) {
-	if x.ind == nil {
-		copy(dst, x.val)
-		return
-	}
-	clear(dst)
-	for k, j := range x.ind {
-		dst[j] = x.val[k]
-	}
-}
-
-// finiteAfter reports whether w[j·S]+a·x_j stays finite for every stored
-// element of x: whether addStrided keeps w finite.
-func (x vec) finiteAfter(w []float64, S int, a float64) bool {
-	ok := true
-	x.each(func(j int, v float64) {
-		if !finite(w[j*S] + a*v) {
-			ok = false
-		}
-	})
-	return ok
-}
-
 // rowError returns an error naming the first NaN or infinity in row i, or
 // nil if the row has none.
 func (r *rows) rowError(i int) error {
@@ -420,19 +266,6 @@ func (r *rows) check(order []int) error {
 	return nil
 }
 
-// finite reports whether v is neither NaN nor an infinity.
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-// nonFinite returns the index of the first NaN or infinity in x, or -1.
-func nonFinite(x []float64) int {
-	for j, v := range x {
-		if !finite(v) {
-			return j
-		}
-	}
-	return -1
-}
-
 // prefetchBytes is the least size of dense rows whose shuffled epochs
 // prefetch the next row: rows that fit in the caches are read as fast in
 // any order. Tests lower it.
@@ -450,6 +283,25 @@ func (r *rows) prefetches() bool {
 func (r *rows) prefetchRow(i int) {
 	x := r.dense(i)
 	prefetch(&x[0], len(x))
+}
+
+// rowAt returns the row at position p of an epoch's order, which is nil
+// for index order.
+func rowAt(order []int, p int) int {
+	if order == nil {
+		return p
+	}
+	return order[p]
+}
+
+// words returns the words, float64s and ints of 8 bytes, that a copy of
+// the rows takes in a store: n·d for dense rows, and for sparse rows a
+// column and a value per element and a start per row.
+func (r *rows) words() float64 {
+	if r.sparse() {
+		return 2*float64(r.ptr[r.n]-r.ptr[0]) + float64(r.n+1)
+	}
+	return float64(r.n) * float64(r.d)
 }
 
 // matrix returns a copy of a store from newRows or rowsJSON.rows as a

@@ -4,19 +4,10 @@
 
 package perceptron
 
-import (
-	"errors"
-
-	"gonum.org/v1/gonum/floats"
-
-	"github.com/seed5ae3614e/perceptron/internal/memory"
-)
-
 // The perceptron's rule, written once for every classifier: the mistake
-// test, the update it makes, and the prediction from the scores. What it
-// trains is a hypothesis: a weight table for the linear classifiers, a
-// support-vector expansion for Kernel. What Pocket, Averaged and Voted
-// keep of a run is a hook on the rule.
+// test, the update it makes, and the prediction from the scores. The
+// visits of visits.go apply it to a hypothesis: a weight table for the
+// linear classifiers, a support-vector expansion for Kernel.
 
 // move is the update of a mistake: score up moves by step·x, and its bias
 // by step; with more than two classes score down moves by -step·x and
@@ -35,26 +26,37 @@ func addStep(s []float64, up, down int, a float64) {
 	}
 }
 
-// judge returns the update that the rule makes at a row of class c whose
-// scores are s, the row's loss, the perceptron criterion, and whether the
-// row is a mistake. With two classes, one score, a row of label y, -1 for
-// the first class and +1 for the second, is a mistake if y·s <= 0, and
-// moves the score by rate·y. With more, a row of class c is a mistake
-// unless its score is greater than every other, and moves score c up and
-// the other greatest score, the first of those if several tie, down, each
-// by rate (Collins, 2002; Crammer and Singer, 2003).
-func judge(s []float64, c int, rate float64) (move, float64, bool) {
+// judge reports whether row i of ds, whose scores are s, is a mistake,
+// a being s[0], and returns the other class of a row of more than two
+// classes. With two classes, one score, a row of label y, -1 for the
+// first class and +1 for the second, is a mistake if y·a <= 0. With more,
+// a row of class c is a mistake unless its score is greater than every
+// other, and the other class is that of greatest score, the first of those
+// if several tie (Collins, 2002; Crammer and Singer, 2003).
+func judge(ds *dataset, i int, s []float64, a float64) (o int, mistake bool) {
 	if len(s) == 1 {
-		y := float64(2*c - 1)
-		return move{up: 0, down: -1, step: rate * y}, max(0, -y*s[0]), wrong(y, s[0])
+		return -1, ds.y[i]*a <= 0
 	}
-	o := argmax(s, c)
-	return move{up: c, down: o, step: rate}, max(0, s[o]-s[c]), s[c] <= s[o]
+	c := ds.cls[i]
+	o = argmax(s, c)
+	return o, s[c] <= s[o]
 }
 
-// wrong is the test of judge with two classes, for the loops that judge
-// a row without forming its scores.
-func wrong(y, a float64) bool { return y*a <= 0 }
+// moveOf returns the update of the mistake that judge found at row i of
+// ds, whose scores are s, a being s[0], and the row's loss, the
+// perceptron criterion: with two classes the score moves by rate·y; with
+// more, the score of the row's class moves up by rate and that of the
+// other class o down by rate. The visits make the move only for a
+// mistake, apart from judge, as building it costs a row classified right
+// a good part of a short row's dot product.
+func moveOf(ds *dataset, i int, s []float64, a float64, o int, rate float64) (move, float64) {
+	if len(s) == 1 {
+		y := ds.y[i]
+		return move{up: 0, down: -1, step: rate * y}, -y * a
+	}
+	c := ds.cls[i]
+	return move{up: c, down: o, step: rate}, s[o] - s[c]
+}
 
 // decide returns the class that scores s choose, as every Predict does:
 // for two classes the second if the one score is >= 0, so that a tie
@@ -74,194 +76,23 @@ func class(s []float64) int {
 	return argmax(s, -1)
 }
 
-// hypothesis is what the rule trains: a weight table, or a kernel
-// expansion.
-type hypothesis interface {
-	// scores sets s to the scores of x, row i of the data.
-	scores(s []float64, x *vec, i int)
-
-	// add makes the update mv on x, row i, after t visits of the run.
-	add(x *vec, i, t int, mv move)
-
-	// fits reports whether the update mv on x keeps the hypothesis
-	// finite, for Learn, which must not change it otherwise.
-	fits(x *vec, mv move) bool
-
-	// update describes the hypothesis after an update, for OnUpdate.
-	update() Update
-}
-
-// rule is the perceptron's rule as a learner of a hypothesis on a data
-// set. Perceptron, Pocket, Averaged, Voted and Kernel all train by it,
-// and differ in what they keep of the run: kept, if not nil, is called at
-// each mistake, before the update, with the row and its index, the number
-// of visits of the run before it, and the update. The hypothesis at a
-// call of kept is thus the one that every visit since the previous call
-// used. If kept returns an error, the visit returns it and makes no
-// update.
-type rule struct {
-	ds   *dataset
-	h    hypothesis
-	t    *table // h, if it is a weight table
-	rate float64
-	kept func(x *vec, i, t int, mv move) error
-	s    []float64 // scratch for the scores of a visit
-
-	// guard makes a visit check that its update keeps the hypothesis
-	// finite, and return an error instead of making it, for Learn; Fit
-	// checks the model once at the end.
-	guard bool
-
-	// finiteScores makes a score that is not finite an error, as the
-	// kernel's are where its values overflow: an infinite score of a
-	// finite row of a weight table is left for the check of the weights.
-	finiteScores bool
-
-	// grows is the bytes that a mistake adds to what the run keeps, for
-	// the rules that keep every mistake, and made the mistakes so far: as
-	// made doubles, a visit checks that the memory left holds as much
-	// again, before a slice that doubles with it runs out of memory.
-	grows, made int
-
-	at   int     // the position in the order of the visit of the last error
-	loss float64 // the training loss of the epoch so far
-}
-
-func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
-	r := &rule{ds: ds, h: h, rate: rate, s: make([]float64, S)}
-	r.t, _ = h.(*table)
-	return r
-}
-
-// epoch runs epoch e, as learner says; the visits of the epochs before
-// are e-1 passes over the rows, or none for Learn's epoch 0.
-func (r *rule) epoch(e int, order []int, onMistake func(i int)) error {
-	return r.visits(order, max(e-1, 0)*r.ds.n, onMistake)
-}
-
-func (r *rule) epochLoss() float64 {
-	loss := r.loss
-	r.loss = 0
-	return loss
-}
-
-func (r *rule) update() Update { return r.h.update() }
-
-// visits visits every row once, in order, or in index order if order is
-// nil, t0 being the number of visits of the run before. In a random order
-// each visit first asks for the next visit's row, where that pays, so
-// that the row is on its way while the visit runs. A row that holds NaN
-// or an infinity makes a score NaN or infinite whatever the hypothesis
-// is, so a visit checks its row for the price of a comparison, and only a
-// row with such a score is searched.
-func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
-	if r.t != nil && len(r.t.b) == 1 {
-		return r.binary(order, t0, onMistake)
-	}
-	ds := r.ds
-	pre := order != nil && r.t != nil && ds.prefetches()
-	var x vec // one for the loop: its address escapes
-	for p := range ds.n {
-		i := rowAt(order, p)
-		if pre && p+1 < ds.n {
-			ds.prefetchRow(order[p+1])
-		}
-		x = ds.row(i)
-		r.h.scores(r.s, &x, i)
-		if nonFinite(r.s) >= 0 {
-			if err := r.bad(i); err != nil {
-				r.at = p
-				return err
-			}
-		}
-		mv, loss, mistake := judge(r.s, ds.class(i), r.rate)
-		if !mistake {
-			continue
-		}
-		r.loss += loss
-		if err := r.make(&x, i, t0+p, mv); err != nil {
-			r.at = p
-			return err
-		}
-		onMistake(i)
-	}
-	return nil
-}
-
-// binary is visits on a weight table of two classes, the most common
-// case, where a row classified right costs its dot product alone: the
-// loop's values are held in locals, which a visit reloads from the stack
-// after the dot product's call, where fields would be reached through a
-// chain of pointers. The weights change in place, but the bias b is a
-// copy, taken again after each update.
-func (r *rule) binary(order []int, t0 int, onMistake func(i int)) error {
-	rows, w, b, ys := *r.ds.rows, r.t.w, r.t.b[0], r.ds.y
-	dense, pre := !rows.sparse(), order != nil && rows.prefetches()
-	var x vec // one for the loop: its address escapes
-	for p := range rows.n {
-		i := rowAt(order, p)
-		if pre && p+1 < rows.n {
-			rows.prefetchRow(order[p+1])
-		}
-		var a float64
-		if dense { // in line, where a call of dot would cost as much again
-			a = floats.Dot(rows.dense(i), w) + b
-		} else {
-			x = rows.row(i)
-			a = x.dot(w) + b
-		}
-		if a-a != 0 { // a is NaN or infinite: one test, where finite makes two
-			if err := r.bad(i); err != nil {
-				r.at = p
-				return err
-			}
-		}
-		y := ys[i]
-		if !wrong(y, a) {
-			continue
-		}
-		r.loss -= y * a
-		x = rows.row(i)
-		if err := r.make(&x, i, t0+p, move{up: 0, down: -1, step: r.rate * y}); err != nil {
-			r.at = p
-			return err
-		}
-		b = r.t.b[0]
-		onMistake(i)
-	}
-	return nil
-}
-
-// bad returns the error of a visit to row i whose scores are not finite:
-// the row's NaN or infinity, if it holds one, or with finiteScores an
-// overflow.
-func (r *rule) bad(i int) error {
-	if err := r.ds.rowError(i); err != nil || !r.finiteScores {
-		return err
-	}
-	j := nonFinite(r.s)
-	return errorf(ErrNonFinite, "perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", r.ds.origin(i), r.s[j])
-}
-
-// make makes the update mv on x, row i, after t visits of the run.
-func (r *rule) make(x *vec, i, t int, mv move) error {
-	if r.guard && !r.h.fits(x, mv) {
-		return errOverflow
-	}
-	if r.grows > 0 {
-		if r.made++; r.made&(r.made-1) == 0 && r.made >= 1<<12 {
-			if err := memory.Check(float64(r.grows) * float64(r.made)); err != nil {
-				return tooLarge(err, "keeping %d mistakes", 2*r.made)
-			}
+// argmax returns the index of the greatest of s, the first of those if
+// several tie, skipping the index skip.
+func argmax(s []float64, skip int) int {
+	best := -1
+	for c, v := range s {
+		if c != skip && (best < 0 || v > s[best]) {
+			best = c
 		}
 	}
-	if r.kept != nil {
-		if err := r.kept(x, i, t, mv); err != nil {
-			return err
-		}
-	}
-	r.h.add(x, i, t, mv)
-	return nil
+	return best
 }
 
-var errOverflow error = &kindError{errors.New("perceptron: the update on x would overflow the model: scale X or lower Rate"), ErrNonFinite}
+// sign returns the vote of a score: +1 for a score of zero, as decide has
+// it.
+func sign(a float64) float64 {
+	if a >= 0 {
+		return 1
+	}
+	return -1
+}

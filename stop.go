@@ -133,15 +133,6 @@ func holdOut(ds *dataset, v float64, rnd *rand.Rand) (train, val *dataset, err e
 	return train, val, nil
 }
 
-// holdOut returns the rows of ds to train on and those to validate on, as
-// the rule of s says.
-func (s *settings) holdOut(ds *dataset) (train, val *dataset, err error) {
-	if s.stop == nil {
-		return ds, nil, nil
-	}
-	return holdOut(ds, s.stop.Validation, s.rnd)
-}
-
 // subset returns a copy of the rows of ds whose held is in, with their
 // labels and their indices, in their order.
 func (ds *dataset) subset(held []bool, in bool) *dataset {

@@ -106,7 +106,7 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	}
 	// The first and the last weights, and the distinct rows of the
 	// mistakes, at most a copy of the rows.
-	if err := s.needs(ds, 2*ds.model()+float64(ds.n)+ds.words()); err != nil {
+	if err := s.needs(ds, 2*ds.tableWords()+float64(ds.n)+ds.words()); err != nil {
 		return err
 	}
 	ds, val, err := s.holdOut(ds)
@@ -160,10 +160,10 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	fresh := !v.first.fitted()
 	words := float64(ds.n) + ds.words()
 	if !v.last.fitted() {
-		words += ds.model()
+		words += ds.tableWords()
 	}
 	if fresh {
-		words += ds.model()
+		words += ds.tableWords()
 	}
 	if err := s.needs(ds, words); err != nil {
 		return err
@@ -332,15 +332,6 @@ func (v *Voted) scores(dst []float64, x vec) {
 	}
 }
 
-// sign returns the vote of a score: +1 for a score of zero, as decide has
-// it.
-func sign(a float64) float64 {
-	if a >= 0 {
-		return 1
-	}
-	return -1
-}
-
 // predictor returns the voted perceptron as the prediction methods read
 // it.
 func (v *Voted) predictor() predictor {
@@ -350,10 +341,8 @@ func (v *Voted) predictor() predictor {
 	return predictor{classes: v.classes, d: v.first.dim(), S: len(v.first.b), scores: v.scores}
 }
 
-// Predict returns the class of x that the vote chooses: for two classes
-// the second if the vote is >= 0 and the first otherwise; for more, the
-// class with the most votes, the first of those if several tie. It panics
-// as Perceptron's Predict does.
+// Predict returns the class of x that the vote chooses, as Voted says,
+// and panics as Perceptron's Predict does.
 func (v *Voted) Predict(x []float64) float64 { return predictOne(v.predictor(), x) }
 
 // ScoreRows returns the votes on the rows of X, as Scorer says: for two

@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -12,76 +13,10 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// nearest finds the point of least norm in the convex hull of the points
-// z_i = y_i·(x_i, aug) (one group), or in the difference of the hulls of the
-// positive and the negative rows (two groups), which is the set of points
-// Σ α_i z_i with α >= 0 summing to 1 on each label. The point p = Σ α_i z_i
-// is kept as its first d coordinates p and its last pc.
-//
-// The solver is Wolfe's algorithm (1976), extended to one simplex of
-// weights per group. It keeps a corral of affinely independent points with
-// positive weights, at whose affine hull's point of least norm p lies. A
-// major cycle adds the point of least score z_i·p; minor cycles move p to
-// the point of least norm of the new affine hull, stopping where a weight
-// empties and dropping that point. It terminates in finitely many cycles
-// with the exact nearest point, and its gap, the least score against p·p,
-// is the Wolfe duality gap that the stopping rule needs.
-//
-// The algorithms that step towards one point at a time are much slower to
-// a tolerance of 1e-6. Gilbert's algorithm and the Schlesinger-Kozinec
-// algorithm converge as O(1/k), zig-zagging near the optimum. The
-// algorithm of Mitchell, Dem'yanov and Malozemov (MDM), which moves weight
-// between pairs of points, converges linearly, but slowly once many points
-// support the optimum, each of its steps a pass over the data. Wolfe's
-// algorithm needs few passes, and linear solves of the size of the
-// corral, at most d+2.
-//
-// The points that matter are few: the corral and the points of least
-// score. So the cycles run on a working set of them, with their Gram
-// matrix; one pass over all the data then checks the stopping rule with
-// exact scores and picks the next working set, as SVM solvers shrink their
-// problems.
-type nearest struct {
-	ds     *dataset
-	groups int
-	aug    float64
-	tol    float64
-	limit  int
-	r      float64 // the scale of the data, see DatasetMargin and MistakeBound
-
-	alpha []float64 // the weights of the rows
-	s     []float64 // the scores of the rows in the last pass
-	p     []float64
-	pc    float64
-
-	// With two groups p does not change if every row moves by the same
-	// vector, so the rows are taken about their mean, center, which
-	// keeps far-off data as well conditioned as data about the origin.
-	// pcen is p·center, and cc center·center.
-	center []float64
-	pcen   float64
-	cc     float64
-	least  [2]float64 // the least score of each group in the last pass
-
-	// The working set: its rows, their Gram matrix and scores, and the
-	// corral as indices into the working set, with the Cholesky
-	// factorization of its matrix M (see affine).
-	set    []int
-	rows   []float64 // the points z_i of the working set, about the center, on dense rows
-	xc     []float64 // x_i·center of the working set, on sparse rows
-	gram   []float64
-	ws     []float64
-	corral []int
-	l      []float64 // the Cholesky factor of M, see factorL
-	shift  float64
-	col, q []float64
-	wp     []float64 // p on the working set
-	pp     float64   // its squared norm
-	cand   []int
-
-	b, lower, upper float64
-	iters           int
-}
+// marginIterations is the most iterations of DatasetMargin and
+// NovikoffBound, each a pass over the data and work on the few rows that
+// the pass picks; a few tens are usual. Tests lower it.
+var marginIterations = 1000
 
 // workingCandidates is the number of rows of least score that each group
 // adds to the working set, besides the corral.
@@ -91,12 +26,12 @@ const workingCandidates = 32
 // augmented with aug, started. It returns an error if the scale r of the
 // points is so large or so small that the squares the solver takes would
 // overflow or lose their precision in underflow.
-func newNearest(ds *dataset, groups int, aug float64, set MarginSettings) (*nearest, error) {
+func newNearest(ds *dataset, groups int, aug, tol float64) (*nearest, error) {
 	np := &nearest{
 		ds:     ds,
 		groups: groups,
 		aug:    aug,
-		tol:    set.Tol,
+		tol:    tol,
 		limit:  marginIterations,
 		alpha:  make([]float64, ds.n),
 		s:      make([]float64, ds.n),
@@ -108,13 +43,6 @@ func newNearest(ds *dataset, groups int, aug float64, set MarginSettings) (*near
 		return nil, fmt.Errorf("perceptron: the scale of the rows, %g, is outside [2^-200, 2^200], where the margin's arithmetic would overflow or underflow: scale X", np.r)
 	}
 	return np, nil
-}
-
-func (np *nearest) group(i int) int {
-	if np.groups == 2 && np.ds.y[i] < 0 {
-		return 1
-	}
-	return 0
 }
 
 // start sets the scale r and puts all the weight of each group on one row:
@@ -388,4 +316,77 @@ func (np *nearest) cycle(minor bool) (k int, add, ok bool) {
 		return at[g], true, true
 	}
 	return 0, false, true
+}
+
+// choose sets the working set to the corral, the rows with weight, and in
+// each group the workingCandidates rows without weight of least score.
+func (np *nearest) choose() {
+	np.set = np.set[:0]
+	for i, a := range np.alpha {
+		if a > 0 {
+			np.set = append(np.set, i)
+		}
+	}
+	for g := range np.groups {
+		cand := np.cand[:0]
+		for i, s := range np.s {
+			if np.alpha[i] > 0 || np.group(i) != g {
+				continue
+			}
+			if len(cand) == workingCandidates && s >= np.s[cand[len(cand)-1]] {
+				continue
+			}
+			at, _ := slices.BinarySearchFunc(cand, s, func(c int, s float64) int { return cmp.Compare(np.s[c], s) })
+			if len(cand) < workingCandidates {
+				cand = append(cand, 0)
+			}
+			copy(cand[at+1:], cand[at:])
+			cand[at] = i
+		}
+		np.set = append(np.set, cand...)
+		np.cand = cand
+	}
+}
+
+// recompute sets p to Σ α_i z_i.
+func (np *nearest) recompute() {
+	clear(np.p)
+	np.pc = 0
+	for i, a := range np.alpha {
+		if a > 0 {
+			x := np.ds.row(i)
+			x.addTo(np.p, a*np.ds.sign(i))
+			np.pc += a * np.ds.sign(i)
+		}
+	}
+	if np.center != nil {
+		// Σ α_i y_i is 0 but for rounding.
+		floats.AddScaled(np.p, -np.pc, np.center)
+	}
+	np.pc *= np.aug
+}
+
+// finish sets the hyperplane and its margin np.lower from p and the last
+// pass. With two groups the bias puts the hyperplane halfway between the
+// least scores of the classes; with the augmented coordinate the bias is
+// pc and the margin is measured with the norm of (p, pc).
+func (np *nearest) finish() error {
+	np.b = 0
+	if np.groups == 2 {
+		np.b = -(np.least[0]-np.least[1])/2 - np.pcen
+	}
+	if np.aug != 0 {
+		np.b = np.pc * np.aug
+	}
+	m, err := np.ds.functionalMargin(np.p, np.b)
+	if err != nil {
+		return err
+	}
+	// Without the augmented coordinate pc is 0, and the norm that of p.
+	np.lower = geometric(m, np.norm())
+	// The margin of a hyperplane cannot exceed the margin of the data;
+	// where rounding says otherwise, the attained margin is the better
+	// upper bound.
+	np.upper = math.Max(np.upper, np.lower)
+	return nil
 }

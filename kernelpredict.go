@@ -11,6 +11,9 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
+// How a Kernel predicts: the rules of prediction, and the scores of an
+// expansion under each.
+
 // Prediction is the rule by which a Kernel predicts from the hypotheses of
 // its training run (Freund and Schapire, 1999).
 type Prediction int
@@ -103,6 +106,8 @@ func (m *expansion) combine(dst, k []float64, p Prediction) float64 {
 		return float64(m.exact(1, m.h.visits))
 	}
 	if S == 1 {
+		// One dot product, where the matrix-vector product of one column
+		// costs more, and rounds otherwise.
 		dst[0] = floats.Dot(m.last, k) + m.beta*m.h.sums[0]
 		return 1
 	}
@@ -137,4 +142,19 @@ func (m *expansion) coefficients(p Prediction) (coef, b []float64) {
 		return coef, b
 	}
 	return slices.Clone(m.last), m.h.biases(make([]float64, m.nScores()), m.beta)
+}
+
+// scoresOf sets dst to the S scores of x under rule p, before any
+// division, and returns their divisor, as combine does.
+func (m *expansion) scoresOf(dst []float64, x vec, p Prediction) float64 {
+	buf := getBuffer(m.vectors())
+	defer putBuffer(buf)
+	m.k.values(*buf, m.sv, m.norm, x, m.k.norm(x))
+	return m.combine(dst, *buf, p)
+}
+
+// scores sets s to the scores of x under the last hypothesis, as the
+// rule reads them in Learn.
+func (m *expansion) scores(s []float64, x *vec, _ int) {
+	m.scoresOf(s, *x, PredictLast)
 }

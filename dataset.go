@@ -7,11 +7,10 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // dataset is a training set: rows of checked shape, and their labels as
@@ -22,7 +21,7 @@ type dataset struct {
 	// classes are the class values, in ascending order. With two, y holds
 	// each row's label as the rule takes it, -1 for the first class and
 	// +1 for the second; with more, cls holds the index of each row's
-	// class. class and sign read either.
+	// class, as scores decides. class reads either.
 	classes []float64
 	y       []float64
 	cls     []int
@@ -38,37 +37,10 @@ type dataset struct {
 // it, needs checks what a model takes against the memory left.
 const maxElements = 1 << 45
 
-// words returns the words, float64s and ints of 8 bytes, that a copy of
-// the rows takes in a store: n·d for dense rows, and for sparse rows a
-// column and a value per element and a start per row.
-func (r *rows) words() float64 {
-	if r.sparse() {
-		return 2*float64(r.ptr[r.n]-r.ptr[0]) + float64(r.n+1)
-	}
-	return float64(r.n) * float64(r.d)
-}
-
-// model returns the words of a weight table of a model of ds: S·d
+// tableWords returns the words of a weight table of a model of ds: S·d
 // weights and S biases.
-func (ds *dataset) model() float64 {
+func (ds *dataset) tableWords() float64 {
 	return float64(scores(ds.classes)) * float64(ds.d+1)
-}
-
-// needs returns an error of kind ErrTooLarge if what a training run on ds
-// holds at once does not fit in the memory left: words, besides the order
-// of a shuffle and the copy of the rows that a Stop's Validation trains
-// on. The run checks it before it allocates any of them.
-func (s *settings) needs(ds *dataset, words float64) error {
-	if s.rnd != nil {
-		words += float64(ds.n)
-	}
-	if s.stop != nil && s.stop.Validation > 0 {
-		words += ds.words()
-	}
-	if err := memory.Check(8 * words); err != nil {
-		return tooLarge(err, "a model of %d classes on %d columns, trained on %d rows,", len(ds.classes), ds.d, ds.n)
-	}
-	return nil
 }
 
 // newDataset checks the shape of X and the labels y and returns them as a
@@ -100,7 +72,7 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 	}
 	ds := &dataset{rows: r, classes: classes}
 	switch {
-	case len(classes) > 2:
+	case scores(classes) > 1:
 		ds.cls = make([]int, n)
 		for i, v := range y {
 			ds.cls[i], _ = slices.BinarySearch(classes, v)
@@ -237,9 +209,16 @@ func twoValues(y []float64) (lo, hi float64, ok bool) {
 
 // scores returns the number of scores that a model of the classes
 // computes: one for two classes, whose sign chooses, and one per class
-// for more, of which the greatest chooses. It is the one place where a
-// model of two classes and a model of more part ways; judge and decide
-// read the difference from the number of scores.
+// for more, of which the greatest chooses. It is where a model of two
+// classes and a model of more part ways. The rest of the package reads
+// the difference from the number of scores, or from the forms that follow
+// from it: the labels of a dataset, signs with two classes and classes
+// with more, and a move, whose down is -1 with two classes. Besides the
+// rule (judge, moveOf, decide) and the margin of a row, the package parts
+// the cases again only where it keeps one score in a local for speed,
+// each time with a comment that says so; in the saved forms of Voted and
+// Kernel, which keep the classes of each mistake only with more; and in
+// OneVsRest, which trains one classifier for two classes.
 func scores(classes []float64) int {
 	if len(classes) == 2 {
 		return 1
@@ -247,38 +226,18 @@ func scores(classes []float64) int {
 	return len(classes)
 }
 
-// argmax returns the index of the greatest of s, the first of those if
-// several tie, skipping the index skip.
-func argmax(s []float64, skip int) int {
-	best := -1
-	for c, v := range s {
-		if c != skip && (best < 0 || v > s[best]) {
-			best = c
+// isNil reports whether x is nil, or a nil pointer in an interface.
+func isNil(x any) bool {
+	v := reflect.ValueOf(x)
+	return x == nil || v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// single reports whether every row of ds has the same label.
+func (ds *dataset) single() bool {
+	for _, c := range ds.y {
+		if c != ds.y[0] {
+			return false
 		}
 	}
-	return best
-}
-
-// nonZero reports whether some element of x is not zero.
-func nonZero(x []float64) bool {
-	return slices.ContainsFunc(x, func(v float64) bool { return v != 0 })
-}
-
-// maxCount is the most visits or mistakes a model counts: 2^53, the
-// largest count that a float64 holds exactly, as the averaged rules
-// multiply by it.
-const maxCount = 1 << 53
-
-// addCount returns a+b, or an error if it exceeds maxCount.
-func addCount(a, b int) (int, error) {
-	if a > maxCount-b {
-		return 0, fmt.Errorf("perceptron: the model has made %d visits, and %d more would pass 2^53, the most it counts exactly", a, b)
-	}
-	return a + b, nil
-}
-
-// errTooManyVisits returns the error of a run whose visits would pass
-// maxCount.
-func errTooManyVisits(epochs, n int) error {
-	return fmt.Errorf("perceptron: %d epochs of %d rows pass 2^53 visits, the most a model counts exactly", epochs, n)
+	return true
 }

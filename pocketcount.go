@@ -86,7 +86,7 @@ func counterSize(ds *dataset, S int) int { return min(countBatch, max(1, countCo
 // the copies of the rows at their fronts.
 func counterWords(ds *dataset, S int) float64 {
 	size := float64(counterSize(ds, S))
-	return size*(ds.model()+float64(ds.n)) + 3*float64(ds.n) + ds.words()
+	return size*(ds.tableWords()+float64(ds.n)) + 3*float64(ds.n) + ds.words()
 }
 
 // newCounter returns a counter for candidates of S scores on the rows of
@@ -234,6 +234,8 @@ func (c *counter) countOne(k int, cs *countScratch) {
 func (c *counter) judge(l *table, x *vec, i int, s []float64) (float64, bool) {
 	t := c.ds.class(i)
 	if len(s) == 1 {
+		// The one score in a local, without a call of scores: this loop
+		// runs for every row a candidate reads.
 		a := [1]float64{x.dot(l.w) + l.b[0]}
 		return c.ds.y[i] * a[0], class(a[:]) != t
 	}

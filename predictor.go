@@ -1,0 +1,169 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// What the prediction methods share: a model as they read it, the checks
+// of their arguments, and the spreading of many rows over the workers.
+
+// predict returns the class that l chooses for x, panicking as fitted and
+// checkLength do: on dense x of a table of two classes at the cost of the
+// dot product, and on others through scores.
+func (l *table) predict(classes, x []float64) float64 {
+	if len(l.b) == 1 && len(x) == len(l.w) {
+		s := [1]float64{floats.Dot(x, l.w) + l.b[0]}
+		return decide(classes, s[:])
+	}
+	return predictOne(l.predictor(classes), x)
+}
+
+// predictor returns l as the prediction methods read it.
+func (l *table) predictor(classes []float64) predictor {
+	if !l.fitted() {
+		return predictor{}
+	}
+	return predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }}
+}
+
+// predictor is a fitted model as the prediction methods read it: its
+// classes, the length of its rows, and its S scores of a row, which a
+// model that divides its scores, as Averaged does, gives before the
+// division, to decide on exact sums.
+type predictor struct {
+	classes []float64
+	d, S    int
+	scores  func(dst []float64, x vec)
+	div     float64 // what ScoreRows divides the scores by, or 0 for 1
+}
+
+// fitted panics in the manner of gonum if the model has not been fitted;
+// method names the caller in the message.
+func (p predictor) fitted(method string) {
+	if p.scores == nil {
+		panic(notFitted(method))
+	}
+}
+
+// checkLength panics in the manner of gonum if x has not length d.
+func checkLength(x []float64, d int) {
+	if len(x) != d {
+		panic(errorf(ErrShape, "perceptron: x has length %d, want %d", len(x), d))
+	}
+}
+
+// predictOne returns the class of the dense x that p chooses.
+func predictOne(p predictor, x []float64) float64 {
+	p.fitted("Predict")
+	checkLength(x, p.d)
+	buf := getBuffer(p.S)
+	p.scores(*buf, vec{val: x})
+	c := decide(p.classes, *buf)
+	putBuffer(buf)
+	return c
+}
+
+// scoreRows returns the scores of the rows of X under p in dst, which it
+// allocates if nil: those of row i at dst[i·S:(i+1)·S].
+func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
+	p.fitted("ScoreRows")
+	n, _ := dims(X)
+	dst = rowsDst(dst, n*p.S)
+	eachRow(X, p.d, func() func(int, vec) {
+		return func(i int, x vec) {
+			s := dst[i*p.S : i*p.S+p.S]
+			p.scores(s, x)
+			if p.div != 0 {
+				divided(s, p.div)
+			}
+		}
+	})
+	return dst
+}
+
+// predictRows returns the classes of the rows of X under p in dst, which
+// it allocates if nil.
+func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
+	p.fitted("PredictRows")
+	n, _ := dims(X)
+	dst = rowsDst(dst, n)
+	eachRow(X, p.d, func() func(int, vec) {
+		s := make([]float64, p.S)
+		return func(i int, x vec) {
+			p.scores(s, x)
+			dst[i] = decide(p.classes, s)
+		}
+	})
+	return dst
+}
+
+// rowChunk is the number of rows that one call of a parallel scoring of
+// many rows scores.
+const rowChunk = 256
+
+// eachRow calls f(i, x_i) for every row x_i of X, dense or sparse,
+// spreading the rows over the workers, each of which takes its f from
+// newF, so that f can hold scratch space of its own. It panics if X does
+// not have d columns, or if X is a mat.RowNonZeroDoer whose elements are
+// not valid.
+func eachRow(X mat.Matrix, d int, newF func() func(i int, x vec)) {
+	r, xs := rowsFor(X, d)
+	parallel((r+rowChunk-1)/rowChunk, func() func(int) {
+		f := newF()
+		return func(b int) {
+			for i := b * rowChunk; i < min(r, (b+1)*rowChunk); i++ {
+				f(i, xs.row(i))
+			}
+		}
+	})
+}
+
+// rowsFor returns the number of rows of X and the rows, as rowsOf reads
+// them, for a model of d features. It panics if X does not have d
+// columns, or if X is a mat.RowNonZeroDoer whose elements are not valid.
+func rowsFor(X mat.Matrix, d int) (int, *rows) {
+	r, c := dims(X)
+	if c != d {
+		panic(errorf(ErrShape, "perceptron: X has %d columns, want %d", c, d))
+	}
+	xs, err := rowsOf(X)
+	if err != nil {
+		panic(err)
+	}
+	return r, xs
+}
+
+// dims returns the dimensions of X, panicking in the manner of gonum if X
+// is nil, as a nil *mat.Dense would with no message of its own.
+func dims(X mat.Matrix) (r, c int) {
+	if isNil(X) {
+		panic(errorf(ErrShape, "perceptron: X is nil"))
+	}
+	return X.Dims()
+}
+
+// rowsDst returns dst, or a new slice of length n if dst is nil,
+// panicking in the manner of gonum if dst has another length.
+func rowsDst(dst []float64, n int) []float64 {
+	if dst == nil {
+		return make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(errorf(ErrShape, "perceptron: dst has length %d, want %d", len(dst), n))
+	}
+	return dst
+}
+
+// divided returns the elements of x divided by d, in place: dividing, not
+// multiplying by 1/d, which rounds differently.
+func divided(x []float64, d float64) []float64 {
+	for j := range x {
+		x[j] /= d
+	}
+	return x
+}

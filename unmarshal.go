@@ -1,0 +1,106 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Loading a saved classifier of any type: Unmarshal, and the UnmarshalJSON
+// of OneVsRest, whose classifiers are of any type.
+
+// Unmarshal returns the classifier saved in data by json.Marshal, of
+// whichever type it is, fitted and with its settings. It returns an error
+// if data is not such a classifier, naming what is wrong.
+func Unmarshal(data []byte) (Scorer, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: %v", err)
+	}
+	var m interface {
+		Scorer
+		json.Unmarshaler
+	}
+	switch head.Type {
+	case "Perceptron":
+		m = &Perceptron{}
+	case "Pocket":
+		m = &Pocket{}
+	case "Averaged":
+		m = &Averaged{}
+	case "Voted":
+		m = &Voted{}
+	case "Kernel":
+		m = &Kernel{}
+	case "OneVsRest":
+		m = &OneVsRest{}
+	case "":
+		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: it has no type")
+	default:
+		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: type %.40q is not a classifier of this package", head.Type)
+	}
+	if err := m.UnmarshalJSON(data); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// UnmarshalJSON sets OneVsRest to the one saved in data, as Perceptron's
+// UnmarshalJSON does; New keeps its value.
+func (o *OneVsRest) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s struct {
+		Labels []float64 `json:"labels"`
+	}
+	var m oneVsRestJSON
+	if _, err := unmarshal(data, "OneVsRest", &s, &m); err != nil {
+		return err
+	}
+	if s.Labels != nil {
+		if _, err := checkLabels(s.Labels); err != nil {
+			return settingsError("OneVsRest", err)
+		}
+	}
+	if err := checkClasses(m.Classes); err != nil {
+		return wrap("OneVsRest", err)
+	}
+	K := scores(m.Classes)
+	if len(m.Models) != K {
+		return wrap("OneVsRest", fmt.Errorf("it has %d classifiers for %d classes, want %d", len(m.Models), len(m.Classes), K))
+	}
+	want := []float64{-1, 1}
+	if K == 1 {
+		want = m.Classes
+	}
+	models := make([]Scorer, K)
+	d := 0
+	for c, b := range m.Models {
+		var head struct{ Type string }
+		if json.Unmarshal(b, &head); head.Type == "OneVsRest" {
+			// Each level would decode those within it again.
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d is a OneVsRest", c))
+		}
+		s, err := Unmarshal(b)
+		if err != nil {
+			return fmt.Errorf("%w (classifier %d of a saved OneVsRest)", err, c)
+		}
+		if got := s.Classes(); !slices.Equal(got, want) {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d has the classes %v, want %v", c, got, want))
+		}
+		w := s.(model).width()
+		if c > 0 && w != d {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d has %d columns, the first %d", c, w, d))
+		}
+		models[c], d = s, w
+	}
+	o.Labels, o.models, o.classes = s.Labels, models, m.Classes
+	return nil
+}

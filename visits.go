@@ -1,0 +1,179 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package perceptron
+
+import (
+	"errors"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
+)
+
+// The visits of an epoch, the loop of every classifier's training: rule
+// visits the rows, judges each by the rule of rule.go, and makes the
+// update of each mistake on its hypothesis. What Pocket, Averaged and
+// Voted keep of a run is a hook on it.
+
+// rule is the perceptron's rule as a learner of a hypothesis on a data
+// set. Perceptron, Pocket, Averaged, Voted and Kernel all train by it,
+// and differ in what they keep of the run: kept, if not nil, is called at
+// each mistake, before the update, with the row and its index, the number
+// of visits of the run before it, and the update. The hypothesis at a
+// call of kept is thus the one that every visit since the previous call
+// used. If kept returns an error, the visit returns it and makes no
+// update.
+type rule struct {
+	ds   *dataset
+	h    hypothesis
+	t    *table // h, if it is a weight table
+	rate float64
+	kept func(x *vec, i, t int, mv move) error
+	s    []float64 // scratch for the scores of a visit
+
+	// guard makes a visit check that its update keeps the hypothesis
+	// finite, and return an error instead of making it, for Learn; Fit
+	// checks the model once at the end.
+	guard bool
+
+	// finiteScores makes a score that is not finite an error, as the
+	// kernel's are where its values overflow: an infinite score of a
+	// finite row of a weight table is left for the check of the weights.
+	finiteScores bool
+
+	// grows is the bytes that a mistake adds to what the run keeps, for
+	// the rules that keep every mistake, and made the mistakes so far: as
+	// made doubles, a visit checks that the memory left holds as much
+	// again, before a slice that doubles with it runs out of memory.
+	grows, made int
+
+	at   int     // the position in the order of the visit of the last error
+	loss float64 // the training loss of the epoch so far
+}
+
+func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
+	r := &rule{ds: ds, h: h, rate: rate, s: make([]float64, S)}
+	r.t, _ = h.(*table)
+	return r
+}
+
+// epoch runs epoch e, as learner says; the visits of the epochs before
+// are e-1 passes over the rows, or none for Learn's epoch 0.
+func (r *rule) epoch(e int, order []int, onMistake func(i int)) error {
+	return r.visits(order, max(e-1, 0)*r.ds.n, onMistake)
+}
+
+func (r *rule) epochLoss() float64 {
+	loss := r.loss
+	r.loss = 0
+	return loss
+}
+
+func (r *rule) update() Update { return r.h.update() }
+
+// visits visits every row once, in order, or in index order if order is
+// nil, t0 being the number of visits of the run before. In a random order
+// each visit first asks for the next visit's row, where that pays, so
+// that the row is on its way while the visit runs. A row that holds NaN
+// or an infinity makes a score NaN or infinite whatever the hypothesis
+// is, so a visit checks its row for the price of a comparison, and only a
+// row with such a score is searched.
+//
+// The first score is held in a local, a, so that a row of two classes
+// classified right costs little more than its score. A weight table of
+// one score, two classes, the most common case, is scored in line, where
+// a call through the hypothesis would cost as much as the dot product of
+// a short row: its weights change in place, but its bias b is a copy,
+// taken again after each update. The loop's values are held in locals,
+// which a visit reloads from the stack after the dot product's call,
+// where fields would be reached through a chain of pointers.
+func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
+	ds, rows, s, rate := r.ds, *r.ds.rows, r.s, r.rate
+	inline := len(s) == 1 && r.t != nil
+	var w []float64
+	var b float64
+	if inline {
+		w, b = r.t.w, r.t.b[0]
+	}
+	dense, pre := !rows.sparse(), order != nil && r.t != nil && rows.prefetches()
+	var x vec // one for the loop: its address escapes
+	var a float64
+	for p := range rows.n {
+		i := rowAt(order, p)
+		if pre && p+1 < rows.n {
+			rows.prefetchRow(order[p+1])
+		}
+		var bad bool // a score is NaN or infinite
+		switch {
+		case inline && dense: // where a call of dot would cost as much again
+			a = floats.Dot(rows.dense(i), w) + b
+			bad = a-a != 0 // one test, where finite makes two
+		case inline:
+			x = rows.row(i)
+			a = x.dot(w) + b
+			bad = a-a != 0
+		default:
+			x = rows.row(i)
+			r.h.scores(s, &x, i)
+			a, bad = s[0], nonFinite(s) >= 0
+		}
+		if bad {
+			if err := r.bad(i); err != nil {
+				r.at = p
+				return err
+			}
+		}
+		o, mistake := judge(ds, i, s, a)
+		if !mistake {
+			continue
+		}
+		mv, loss := moveOf(ds, i, s, a, o, rate)
+		r.loss += loss
+		x = rows.row(i)
+		if err := r.make(&x, i, t0+p, mv); err != nil {
+			r.at = p
+			return err
+		}
+		if inline {
+			b = r.t.b[0]
+		}
+		onMistake(i)
+	}
+	return nil
+}
+
+// bad returns the error of a visit to row i whose scores are not finite:
+// the row's NaN or infinity, if it holds one, or with finiteScores an
+// overflow.
+func (r *rule) bad(i int) error {
+	if err := r.ds.rowError(i); err != nil || !r.finiteScores {
+		return err
+	}
+	j := nonFinite(r.s)
+	return errorf(ErrNonFinite, "perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", r.ds.origin(i), r.s[j])
+}
+
+// make makes the update mv on x, row i, after t visits of the run.
+func (r *rule) make(x *vec, i, t int, mv move) error {
+	if r.guard && !r.h.fits(x, mv) {
+		return errOverflow
+	}
+	if r.grows > 0 {
+		if r.made++; r.made&(r.made-1) == 0 && r.made >= 1<<12 {
+			if err := memory.Check(float64(r.grows) * float64(r.made)); err != nil {
+				return tooLarge(err, "keeping %d mistakes", 2*r.made)
+			}
+		}
+	}
+	if r.kept != nil {
+		if err := r.kept(x, i, t, mv); err != nil {
+			return err
+		}
+	}
+	r.h.add(x, i, t, mv)
+	return nil
+}
+
+var errOverflow error = &kindError{errors.New("perceptron: the update on x would overflow the model: scale X or lower Rate"), ErrNonFinite}
