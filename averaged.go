@@ -28,7 +28,7 @@ import (
 // ready to use, with the defaults of Perceptron.
 type Averaged struct {
 	// Epochs is the number of passes over the data whose weights the
-	// average takes. Zero means 1000.
+	// average takes; zero means 1000. Fit stops as Perceptron's does.
 	Epochs int
 
 	// Rate is the learning rate, as in Perceptron.

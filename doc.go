@@ -93,7 +93,7 @@
 // per row; a copy of X unless it is a
 // [gonum.org/v1/gonum/mat.RawMatrixer] or a [CSR], and of the rows that a
 // Stop's Validation trains on. Voted and Kernel also keep the distinct
-// rows of their mistakes, at most a copy of X, and up to 96 bytes a
+// rows of their mistakes, at most a copy of X, and up to 96 bytes for each
 // mistake, which they check as they grow. Loading a saved classifier holds
 // its data and the numbers that it writes, 8 bytes each, and takes time
 // in proportion to its length.

@@ -19,14 +19,12 @@ var (
 	// used before a Fit, a Learn or a load gave it a model.
 	ErrNotFitted = errors.New("perceptron: not fitted")
 
-	// ErrShape is the kind of the errors and panics of data whose
-	// dimensions do not match: rows of the wrong width, labels of the
-	// wrong length.
+	// ErrShape is the kind of the errors and panics of data of dimensions
+	// that do not match: rows or labels of the wrong length.
 	ErrShape = errors.New("perceptron: dimension mismatch")
 
 	// ErrNonFinite is the kind of the errors of a NaN or an infinity in
-	// data, labels or settings, or of a model whose weights would pass
-	// the largest float64.
+	// data, labels or settings, or of weights that would overflow.
 	ErrNonFinite = errors.New("perceptron: NaN or infinite value")
 
 	// ErrFormat is the kind of the errors of loading what is not a saved

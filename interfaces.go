@@ -38,10 +38,10 @@ type Classifier interface {
 // Classes returns the classes of the fitted model, in ascending order.
 //
 // ScoreRows returns in dst, which it allocates if nil, the scores of the
-// rows of X, dense or sparse: S a row, at dst[i·S:(i+1)·S] for row i. Two
-// classes have one score, which chooses the second class if it is >= 0
-// and the first otherwise; K classes have K, in the order of Classes, the
-// greatest choosing, the first of those if several tie. PredictRows
+// rows of X, dense or sparse: S scores for each row, at dst[i·S:(i+1)·S]
+// for row i. Two classes have one score, which chooses the second class
+// if it is >= 0 and the first otherwise; K classes have K, in the order of
+// Classes, the greatest choosing, the first of those if several tie. PredictRows
 // returns in dst the class of each row, as Predict chooses it. Both panic
 // as Predict does, if X has not the columns of the model, if dst has the
 // wrong length, or if X yields an element out of range or not finite.

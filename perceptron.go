@@ -26,7 +26,9 @@ import (
 // by them.
 type Perceptron struct {
 	// Epochs is the most passes over the data that Fit makes. Zero means
-	// 1000.
+	// 1000. Fit stops sooner only after an epoch without a mistake, which
+	// data that are not linearly separable never have, or when Stop says
+	// so: on such data, set Stop or Epochs.
 	Epochs int
 
 	// Rate is the learning rate, the size of each update. Zero means 1.
