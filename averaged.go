@@ -281,10 +281,10 @@ func (a *Averaged) source() *rand.Rand { return a.Rand }
 // visits.
 type averagedJSON struct {
 	linearJSON
-	SumWeights []float64 `json:"sumWeights"`
-	SumBiases  []float64 `json:"sumBiases"`
-	Ahead      int       `json:"ahead"`
-	Visits     int       `json:"visits"`
+	SumWeights numbersJSON `json:"sumWeights"`
+	SumBiases  numbersJSON `json:"sumBiases"`
+	Ahead      int         `json:"ahead"`
+	Visits     int         `json:"visits"`
 }
 
 // MarshalJSON returns the saved form of the fitted averaged perceptron,

@@ -285,20 +285,20 @@ func (m *expansion) update() Update {
 // keeps it. The coefficients and the sums of the steps are saved, not
 // summed again on loading, since a Budget's removals subtract from them.
 type expansionJSON struct {
-	Classes        []float64  `json:"classes"`
-	Kernel         kernelJSON `json:"kernel"`        // with its parameters as Fit resolved them
-	Features       int        `json:"features"`      // the length of the rows
-	ThroughOrigin  bool       `json:"throughOrigin"` // trained without a bias
-	SupportVectors rowsJSON   `json:"supportVectors"`
-	Coefficients   []float64  `json:"coefficients"`   // of each support vector in the last hypothesis, one per score
-	StepSums       []float64  `json:"stepSums"`       // per score, the sum of its steps: its bias, unless through the origin
-	MistakeVectors []int      `json:"mistakeVectors"` // the support vector of each mistake
-	MistakeSteps   []float64  `json:"mistakeSteps"`   // the step of each mistake
-	MistakeVisits  []int      `json:"mistakeVisits"`  // the visit, counted from 1, of each mistake
-	MistakeUp      []int      `json:"mistakeUp,omitempty"`
-	MistakeDown    []int      `json:"mistakeDown,omitempty"` // the classes each mistake moved, with more than two
-	Visits         int        `json:"visits"`
-	Removed        int        `json:"removed"` // the visit of the last removal by Budget, or 0
+	Classes        []float64   `json:"classes"`
+	Kernel         kernelJSON  `json:"kernel"`        // with its parameters as Fit resolved them
+	Features       int         `json:"features"`      // the length of the rows
+	ThroughOrigin  bool        `json:"throughOrigin"` // trained without a bias
+	SupportVectors rowsJSON    `json:"supportVectors"`
+	Coefficients   numbersJSON `json:"coefficients"`   // of each support vector in the last hypothesis, one per score
+	StepSums       []float64   `json:"stepSums"`       // per score, the sum of its steps: its bias, unless through the origin
+	MistakeVectors []int       `json:"mistakeVectors"` // the support vector of each mistake
+	MistakeSteps   numbersJSON `json:"mistakeSteps"`   // the step of each mistake
+	MistakeVisits  []int       `json:"mistakeVisits"`  // the visit, counted from 1, of each mistake
+	MistakeUp      []int       `json:"mistakeUp,omitempty"`
+	MistakeDown    []int       `json:"mistakeDown,omitempty"` // the classes each mistake moved, with more than two
+	Visits         int         `json:"visits"`
+	Removed        int         `json:"removed"` // the visit of the last removal by Budget, or 0
 }
 
 // json returns the JSON form of m.

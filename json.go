@@ -14,6 +14,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
@@ -211,13 +212,13 @@ func (s Stats) check() error {
 // settingsJSON is the JSON form of the settings of the linear
 // classifiers; Ratchet is Pocket's.
 type settingsJSON struct {
-	Epochs      int       `json:"epochs"`
-	Rate        float64   `json:"rate"`
-	NoBias      bool      `json:"noBias"`
-	InitWeights []float64 `json:"initWeights"`
-	Labels      []float64 `json:"labels"`
-	Stop        *stopJSON `json:"stop"`
-	Ratchet     *bool     `json:"ratchet,omitempty"`
+	Epochs      int         `json:"epochs"`
+	Rate        float64     `json:"rate"`
+	NoBias      bool        `json:"noBias"`
+	InitWeights numbersJSON `json:"initWeights"`
+	Labels      []float64   `json:"labels"`
+	Stop        *stopJSON   `json:"stop"`
+	Ratchet     *bool       `json:"ratchet,omitempty"`
 }
 
 // stopJSON is the JSON form of Stop, whose fields it has, in order, so
@@ -278,9 +279,9 @@ func loadTable(data []byte, typ string, s *settingsJSON, model any, lin *linearJ
 // tableJSON is the JSON form of a weight table, laid out as Weights lays
 // it out.
 type tableJSON struct {
-	Weights       []float64 `json:"weights"`
-	Biases        []float64 `json:"biases"`
-	ThroughOrigin bool      `json:"throughOrigin"`
+	Weights       numbersJSON `json:"weights"`
+	Biases        numbersJSON `json:"biases"`
+	ThroughOrigin bool        `json:"throughOrigin"`
 }
 
 func (l *table) json() tableJSON { return tableJSON{l.w, l.b, l.noBias} }
@@ -374,6 +375,43 @@ func (j *rowsJSON) rows(d int) (*rows, error) {
 		ind = noColumns
 	}
 	return &rows{n: j.Rows, d: d, ptr: j.Starts, ind: ind, data: j.Values}, nil
+}
+
+// numbersJSON is float64s in JSON as an array of numbers, as encoding/json
+// writes a []float64, which it decodes without reflection: into the slice
+// that strict made the array's length, or into a new one.
+type numbersJSON []float64
+
+func (f *numbersJSON) UnmarshalJSON(data []byte) error {
+	v := (*f)[:0]
+	if v == nil {
+		v = numbersJSON{} // [] is an empty slice, not nil
+	}
+	s := bytes.TrimSpace(data)
+	if len(s) < 2 || s[0] != '[' {
+		return json.Unmarshal(data, (*[]float64)(f))
+	}
+	for i := 1; ; {
+		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
+			i++
+		}
+		if s[i] == ']' {
+			break
+		}
+		start := i
+		for i < len(s) && !delimiter(s[i]) {
+			i++
+		}
+		// The text is valid JSON: what ParseFloat takes is a JSON number.
+		x, err := strconv.ParseFloat(string(s[start:i]), 64)
+		if err != nil {
+			// Not a number, or out of range: encoding/json decides.
+			return json.Unmarshal(data, (*[]float64)(f))
+		}
+		v = append(v, x)
+	}
+	*f = v
+	return nil
 }
 
 // floatsJSON is float64s in JSON as their little-endian bytes in base64:

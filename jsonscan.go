@@ -56,7 +56,11 @@ func syntax(data []byte) error {
 	if data == nil {
 		return errors.New("missing")
 	}
-	// Unmarshal checks the syntax of all of data before it decodes any.
+	if json.Valid(data) {
+		return nil
+	}
+	// Unmarshal checks the syntax of all of data before it decodes any,
+	// and says where it fails.
 	if err := json.Unmarshal(data, &struct{}{}); err != nil {
 		var syn *json.SyntaxError
 		switch {
@@ -86,6 +90,9 @@ func (s *scanner) value(v reflect.Value) error {
 	s.space()
 	c := s.data[s.i]
 	switch {
+	case v.Kind() == reflect.Slice && c == '[':
+		// numbersJSON among them, which decodes into the slice made here.
+		return s.array(v)
 	case reflect.PointerTo(v.Type()).Implements(unmarshalerType):
 		// Checked by its own UnmarshalJSON.
 	case v.Kind() == reflect.Pointer && c != 'n':
@@ -97,8 +104,6 @@ func (s *scanner) value(v reflect.Value) error {
 		return errors.New("null, want an object")
 	case v.Kind() == reflect.Struct && c == '{':
 		return s.object(v)
-	case v.Kind() == reflect.Slice && c == '[':
-		return s.array(v)
 	}
 	// A value of another type is encoding/json's to refuse.
 	s.skip()

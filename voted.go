@@ -381,13 +381,13 @@ func (v *Voted) source() *rand.Rand { return v.Rand }
 // The running weights are not saved: they are the first moved by the
 // update of every mistake, and loading computes them so.
 type votedJSON struct {
-	linearJSON            // the classes, and w_0 and b_0
-	Rows        rowsJSON  `json:"rows"`  // the distinct rows of the mistakes, in the order of their first
-	Steps       []float64 `json:"steps"` // the step of each row
-	MistakeRows []int     `json:"mistakeRows"`
-	MistakeUp   []int     `json:"mistakeUp,omitempty"`
-	MistakeDown []int     `json:"mistakeDown,omitempty"` // the classes each mistake moved, with more than two
-	Counts      []int     `json:"counts"`                // c_0, then the count of the voter each mistake made
+	linearJSON              // the classes, and w_0 and b_0
+	Rows        rowsJSON    `json:"rows"`  // the distinct rows of the mistakes, in the order of their first
+	Steps       numbersJSON `json:"steps"` // the step of each row
+	MistakeRows []int       `json:"mistakeRows"`
+	MistakeUp   []int       `json:"mistakeUp,omitempty"`
+	MistakeDown []int       `json:"mistakeDown,omitempty"` // the classes each mistake moved, with more than two
+	Counts      []int       `json:"counts"`                // c_0, then the count of the voter each mistake made
 }
 
 // MarshalJSON returns the saved form of the fitted voted perceptron, as
