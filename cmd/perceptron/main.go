@@ -131,8 +131,8 @@ length, as scikit-learn's TfidfTransformer does; -standardize scales them to dev
 -normalize turn each step on or off.
 
 Text: the words of each line, runs of letters and digits lower-cased, and the pairs of
-adjacent words (-ngrams) are hashed by MurmurHash3, as Vowpal Wabbit and scikit-learn's
-HashingVectorizer hash them, into 2^20 features (-bits), which count them; these sparse
+adjacent words (-ngrams) are hashed by MurmurHash3 into 2^20 features (-bits), the
+columns that scikit-learn's HashingVectorizer gives them, which count them; these sparse
 rows then go through the steps above. The model file keeps the hashing, so that predict,
 eval -model and train -model read text as train read it, with no flags.
 
