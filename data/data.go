@@ -48,16 +48,18 @@
 //
 // # Models
 //
-// A Model is a fitted classifier with the steps that come before it, a
-// Scaler and the scaling of each row to unit length, and the labels of its
-// classes: it predicts from rows as a reader returns them. Its file, which
-// WriteTo writes and LoadModel reads, and which the command perceptron
-// saves, is one JSON object:
+// A Model is a fitted classifier with the steps that come before it, the
+// Hashing of its texts, a Scaler and the scaling of each row to unit
+// length, and the labels of its classes: it predicts from rows as a reader
+// returns them. Its file, which WriteTo writes and LoadModel reads, and
+// which the command perceptron saves, is one JSON object:
 //
 //	{"version": 1,
 //	 "classes": ["0", "1", ...],
 //	 "names": ["admin", "devel", ...],
 //	 "label": "last",
+//	 "hashing": {"ngrams": 2, "bits": 20, "seed": 0, "signed": false,
+//	             "values": "", "noNorm": true},
 //	 "scaler": {"mean": [...], "scale": [...]},
 //	 "normalize": true,
 //	 "rows": {"rows": 48081, "nonZeros": {"mean": 91.4, "sd": 55.7},
@@ -66,18 +68,35 @@
 //
 // The members are the format's version, 1; the labels of the classes, in
 // the order of the classifier's classes (Model's Classes); their names, if
-// any (Names); the label column of CSV rows (Label); the means and the
-// scales of the Scaler, if any, the means left out for sparse rows; whether
-// rows are scaled to unit length (Normalize); the statistics of the
-// training rows that CheckRows compares rows with; and, last, the
-// classifier, in the library's JSON form, as json.Marshal of it writes it
-// and perceptron.Unmarshal reads it, byte for byte. Only version, classes
-// and classifier are required; a member that the format does not define,
-// here or in an object within, is an error, as in the library's JSON. A
-// file may be gzipped. LoadModel also reads the library's JSON of a
-// classifier alone, whose classes it names by their values, and the model
-// files of version 4 of the command, the library's JSON with a member
-// "command" added.
+// any (Names); the label column of CSV rows (Label); the Hashing of a
+// model of text, as encoding/json writes a Hashing, whose 2^Bits columns
+// must be the classifier's features (Hashing); the means and the scales
+// of the Scaler, if any, the means left out for sparse rows; whether rows
+// are scaled to unit length (Normalize); the statistics of the training
+// rows that CheckRows compares rows with; and, last, the classifier, in
+// the library's JSON form, as json.Marshal of it writes it and
+// perceptron.Unmarshal reads it, byte for byte. Only version, classes and
+// classifier are required; a member of hashing that is left out means
+// what the zero value of its field means. A member that the format does
+// not define, here or in an object within, is an error, as in the
+// library's JSON, and so is a hashing that Hashing's Transform does not
+// take. A file may be gzipped. LoadModel also reads the library's JSON of
+// a classifier alone, whose classes it names by their values, and the
+// model files of version 4 of the command, the library's JSON with a
+// member "command" added.
+//
+// A Model of text takes the rows that its Hashing makes of texts, so that
+// a program predicts the classes of new texts with a model that the
+// command perceptron trained on text in three calls:
+//
+//	m, err := data.LoadModel("topics.json")
+//	...
+//	X, err := m.Hashing.Transform([]string{"The home team lost the final"})
+//	...
+//	pred, err := m.Predict(X) // the class of each text, an index into m.Classes
+//
+// and Text{Hashing: *m.Hashing}.Read reads a file of such texts, with
+// their labels if they have them, into the rows that Predict takes.
 package data
 
 import (

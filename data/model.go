@@ -24,6 +24,15 @@ import (
 // The rows go through the steps in this order: the Scaler scales their
 // columns, if it is not nil, and then each row is scaled to unit length,
 // if Normalize is set. The classifier takes the rows that come out.
+//
+// A Model of text has a Hashing, the one that turned the texts of its
+// training rows into rows. Its methods take rows, not texts, as they take
+// the rows of any reader: Text{Hashing: *m.Hashing} reads them from a
+// file, and m.Hashing.Transform makes them of texts, so that a text
+// becomes the row that it became in training, and the steps after the
+// Hashing apply to it as to any row. The methods check that the rows have
+// the Hashing's 2^Bits columns; they cannot tell rows that another Hashing
+// of as many columns made.
 type Model struct {
 	// Classifier is the fitted classifier.
 	Classifier perceptron.Scorer
@@ -43,6 +52,11 @@ type Model struct {
 	// as CSV's Label says it, or "" if they were not CSV.
 	Label string
 
+	// Hashing, if not nil, is the Hashing that turned the texts of the
+	// training rows into rows, of 2^Bits columns, and that turns new
+	// texts into the rows that the Model takes.
+	Hashing *Hashing
+
 	// Scaler, if not nil, scales the columns of the rows: it standardises
 	// them, as NewScaler's does, or weighs them, as NewIDF's does.
 	Scaler *Scaler
@@ -57,13 +71,44 @@ type Model struct {
 
 // Features returns the number of features of the rows that the model
 // takes: those of the rows that Fit was given, or those of the model that
-// LoadModel loaded; 0 for a Model made otherwise, whose Scaler, if any,
-// tells them.
+// LoadModel loaded; for a Model made otherwise, those that its Hashing
+// gives, if it has one that Transform takes, or its Scaler's, if any, and
+// 0 otherwise.
 func (m *Model) Features() int {
-	if m.features == 0 && m.Scaler != nil {
+	switch {
+	case m.features != 0:
+		return m.features
+	case m.Hashing != nil:
+		cols, _ := m.hashingCols()
+		return cols
+	case m.Scaler != nil:
 		return len(m.Scaler.Scale)
 	}
-	return m.features
+	return 0
+}
+
+// checkHashing returns an error if the Model has a Hashing that Transform
+// does not take, or that gives other than the d columns of the rows.
+func (m *Model) checkHashing(d int) error {
+	cols, err := m.hashingCols()
+	if err == nil && cols > 0 && cols != d {
+		err = errorf(perceptron.ErrShape, "data: the rows have %d columns, and the Model's Hashing gives %d", d, cols)
+	}
+	return err
+}
+
+// hashingCols returns the number of columns of the rows that the Model's
+// Hashing gives, or 0 if it has none, and an error if it is not one that
+// Transform takes.
+func (m *Model) hashingCols() (int, error) {
+	if m.Hashing == nil {
+		return 0, nil
+	}
+	h, err := newHasher(*m.Hashing)
+	if err != nil {
+		return 0, fmt.Errorf("data: %w", err)
+	}
+	return h.cols(), nil
 }
 
 // Fit fits the Classifier to the rows of s, transformed as Transform
@@ -76,10 +121,12 @@ func (m *Model) Features() int {
 // rows unlike them, and keeps no reference to s.
 //
 // Fit returns an error if s is not a Set that Subset takes or has no
-// labels, if the Classifier is nil or its Fit fails, or if Transform
-// fails. A failed Fit leaves the Model as it was, but for what the
-// Classifier's Fit leaves. It holds the transformed rows while the
-// Classifier fits, if there are steps before it.
+// labels, if the Classifier is nil or its Fit fails, if the Model has a
+// Hashing that Transform does not take or that gives other than the
+// columns of s, or if Transform fails. A failed Fit leaves the Model as
+// it was, but for what the Classifier's Fit leaves. It holds the
+// transformed rows while the Classifier fits, if there are steps before
+// it.
 func (m *Model) Fit(s *Set) error {
 	if err := s.check(); err != nil {
 		return err
@@ -89,6 +136,10 @@ func (m *Model) Fit(s *Set) error {
 		return errors.New("data: Fit needs the labels of the rows, and the Set has none")
 	case m.Classifier == nil:
 		return errors.New("data: the Model has no Classifier to fit")
+	}
+	_, d := s.X.Dims()
+	if err := m.checkHashing(d); err != nil {
+		return err
 	}
 	X, err := m.Transform(s.X)
 	if err != nil {
@@ -105,8 +156,7 @@ func (m *Model) Fit(s *Set) error {
 		}
 		classes[k] = s.Classes[int(v)]
 	}
-	_, m.features = s.X.Dims()
-	m.Classes, m.rows = classes, statsOf(s.X)
+	m.features, m.Classes, m.rows = d, classes, statsOf(s.X)
 	return nil
 }
 
@@ -123,9 +173,10 @@ func (m *Model) Fit(s *Set) error {
 // Learn returns an error, and changes nothing, if s is not a Set that
 // Subset takes or has no labels, if a row is of a class that is none of
 // the Model's, naming it, if the Classifier has no method Learn, as
-// perceptron.Pocket and OneVsRest have not, or if Transform fails; and
-// the errors of the Classifier's Learn, which may have learned the rows
-// before an overflow. It holds the transformed rows and their class
+// perceptron.Pocket and OneVsRest have not, if the Model has a Hashing
+// that Transform does not take or that gives other than the columns of s,
+// or if Transform fails; and the errors of the Classifier's Learn, which
+// may have learned the rows before an overflow. It holds the transformed rows and their class
 // values while the Classifier learns.
 func (m *Model) Learn(s *Set) error {
 	if err := s.check(); err != nil {
@@ -139,6 +190,10 @@ func (m *Model) Learn(s *Set) error {
 	})
 	if !ok {
 		return fmt.Errorf("data: the Classifier, a %T, has no method Learn", m.Classifier)
+	}
+	_, d := s.X.Dims()
+	if err := m.checkHashing(d); err != nil {
+		return err
 	}
 	y := s.Y
 	if m.Classes != nil {
@@ -177,8 +232,7 @@ func (m *Model) Learn(s *Set) error {
 			}
 			classes = append(classes, s.Classes[int(v)])
 		}
-		_, m.features = s.X.Dims()
-		m.Classes = classes
+		m.features, m.Classes = d, classes
 	}
 	m.rows = m.rows.merge(statsOf(s.X))
 	return nil
@@ -201,7 +255,9 @@ func quoteAll(labels []string) string {
 // sparse as the Scaler's Transform returns them, or X itself if the Model
 // has neither step. It returns an error if X is nil or has not the
 // Scaler's columns, or naming the row and the column of a value that is
-// not finite or that a step makes overflow.
+// not finite or that a step makes overflow. The rows of a Model of text
+// are those that its Hashing made of the texts: Transform applies the
+// steps after it.
 //
 // Transform holds the rows it returns, and checks their memory first, as
 // Scaler's Transform does.
@@ -254,10 +310,11 @@ func normalize(row []float64) error {
 // as a Set's Y holds them: the class that the Classifier's scores of the
 // row, transformed, choose, as perceptron.Scorer says. It returns an
 // error if the Model is not one that Fit or LoadModel gives (a Classifier,
-// with a label in Classes for each of its classes, and as many Names or
-// none), if X has not the columns of the Classifier, if Transform fails,
-// or naming the row of a score that is not finite, as when the row's
-// values are too large for the weights.
+// with a label in Classes for each of its classes, as many Names or none,
+// and a Hashing of the Classifier's columns or none), if X has not the
+// columns of the Classifier, if Transform fails, or naming the row of a
+// score that is not finite, as when the row's values are too large for
+// the weights.
 //
 // Predict transforms and scores the rows a block of BlockRows at a time,
 // or fewer for dense rows of more than 16384 columns, and holds a block
@@ -409,7 +466,11 @@ func (m *Model) check() error {
 	if m.Names != nil && len(m.Names) != len(m.Classes) {
 		return errorf(perceptron.ErrShape, "data: the Model has %d Names and %d Classes, want as many", len(m.Names), len(m.Classes))
 	}
-	return nil
+	cols, err := m.hashingCols()
+	if err == nil && cols > 0 && !accepts(m.Classifier, cols) {
+		err = errorf(perceptron.ErrShape, "data: the Model's Hashing gives %d columns, which its Classifier does not take", cols)
+	}
+	return err
 }
 
 // accepts reports whether the classifier c takes rows of d columns. The

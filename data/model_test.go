@@ -9,6 +9,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -340,6 +341,10 @@ func TestLoadModelForms(t *testing.T) {
 	var file bytes.Buffer
 	m.WriteTo(&file)
 	good := file.Bytes()
+	// hashed returns good with the member hashing, of the JSON h.
+	hashed := func(h string) []byte {
+		return bytes.Replace(good, []byte(`{"version":1,`), []byte(`{"version":1,"hashing":`+h+`,`), 1)
+	}
 	for _, c := range []struct {
 		name string
 		text []byte
@@ -365,11 +370,23 @@ func TestLoadModelForms(t *testing.T) {
 		{"classes.json", bytes.Replace(good, []byte(`"classes":["no","yes"]`), []byte(`"classes":["no","yes","maybe"]`), 1), "3 Classes, and its Classifier 2 classes"},
 		{"names.json", bytes.Replace(good, []byte(`"No"`), []byte(`"Yes"`), 1), `class names: the known classes 1 and 2 are both "Yes"`},
 		{"classifier.json", bytes.Replace(good, []byte(`"type":"Perceptron"`), []byte(`"type":"Perceptrons"`), 1), "classifier: not a saved classifier"},
+		{"hashwidth.json", hashed(`{"bits":2}`), "hashing: 4 columns, and the classifier has 2 features"},
+		{"hashdefault.json", hashed(`{}`), "hashing: 1048576 columns, and the classifier has 2 features"},
+		{"hashmember.json", hashed(`{"bits":1,"ngram":2}`), `hashing: unknown member "ngram"`},
+		{"hashvalues.json", hashed(`{"bits":1,"values":"tfidf"}`), `hashing: Values is "tfidf", want`},
+		{"hashbits.json", hashed(`{"bits":40}`), "hashing: Bits is 40, want"},
+		{"hashngrams.json", hashed(`{"bits":1,"ngrams":-1}`), "hashing: NGrams is -1, want"},
+		{"hashtype.json", hashed(`{"bits":"1"}`), "not a model: hashing: json: cannot unmarshal string"},
 	} {
 		_, err := data.LoadModel(write(c.name, c.text))
 		if !errors.Is(err, perceptron.ErrFormat) || !strings.HasPrefix(err.Error(), filepath.Join(dir, c.name)+": ") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
+	}
+	// A Hashing of the classifier's columns loads, its members left out
+	// the zero values of its fields.
+	if m, err := data.LoadModel(write("hashing.json", hashed(`{"bits":1,"signed":true}`))); err != nil || *m.Hashing != (data.Hashing{Bits: 1, Signed: true}) {
+		t.Errorf("a model of text: %v", err)
 	}
 	// Names with spaces inside, which no label has, load.
 	spaced := bytes.Replace(good, []byte(`"No"`), []byte(`"No, never"`), 1)
@@ -505,5 +522,100 @@ func TestModelOverflowingRows(t *testing.T) {
 	}
 	if _, err := data.LoadModel(path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A Model of text saves its Hashing in its file, and the Model loaded
+// predicts from the rows that the Hashing makes of the texts, as Text
+// reads them or as Transform makes them, what the Model fitted predicts
+// of the training rows, to the bits of the scores.
+func TestModelHashing(t *testing.T) {
+	h := data.Hashing{NGrams: 2, Bits: 8, NoNorm: true}
+	set, err := data.Text{Hashing: h}.Read(strings.NewReader(headlines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idf, err := data.NewIDF(set.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &data.Model{Classifier: &perceptron.Averaged{Epochs: 5}, Hashing: &h, Scaler: idf, Normalize: true}
+	if err := m.Fit(set); err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Score(set.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for line := range strings.Lines(headlines) {
+		_, text, _ := strings.Cut(strings.TrimSpace(line), " ")
+		texts = append(texts, text)
+	}
+	path := filepath.Join(t.TempDir(), "m.json.gz")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	l, err := data.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Hashing == nil || *l.Hashing != h || l.Features() != 256 {
+		t.Fatalf("loaded the Hashing %+v, %d features", l.Hashing, l.Features())
+	}
+	read, err := data.Text{Hashing: *l.Hashing, Classes: l.Classes}.Read(strings.NewReader(headlines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, err := l.Hashing.Transform(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, X := range []mat.Matrix{read.X, made} {
+		if got, err := l.Score(X); err != nil || !slices.Equal(got, want) {
+			t.Errorf("the loaded model scores %v, want %v (%v)", got, want, err)
+		}
+	}
+	var file, again bytes.Buffer
+	m.WriteTo(&file)
+	l.WriteTo(&again)
+	if !bytes.Equal(file.Bytes(), again.Bytes()) || !bytes.Contains(file.Bytes(), []byte(`"hashing":{"ngrams":2,"bits":8,"seed":0,"signed":false,"values":"","noNorm":true}`)) {
+		t.Errorf("saved\n%.300s\nthen\n%.300s", file.Bytes(), again.Bytes())
+	}
+	if f := (&data.Model{Hashing: &data.Hashing{Bits: 5}}).Features(); f != 32 {
+		t.Errorf("a Model of a Hashing of 5 bits has %d features", f)
+	}
+
+	// A Hashing of other columns than the rows', or that Transform does
+	// not take, is refused by Fit, Learn, Predict, Score and WriteTo.
+	wide := data.Hashing{Bits: 9}
+	for _, c := range []struct {
+		h    *data.Hashing
+		kind error
+		fit  string // the error of Fit and Learn
+		use  string // the error of Predict, Score and WriteTo of m with the Hashing
+	}{
+		{&wide, perceptron.ErrShape, "the rows have 256 columns, and the Model's Hashing gives 512", "the Model's Hashing gives 512 columns, which its Classifier does not take"},
+		{&data.Hashing{Bits: 31}, nil, "the Hashing's Bits is 31", "the Hashing's Bits is 31"},
+	} {
+		for _, f := range []func() error{
+			func() error { return (&data.Model{Classifier: &perceptron.Averaged{}, Hashing: c.h}).Fit(set) },
+			func() error { return (&data.Model{Classifier: &perceptron.Perceptron{}, Hashing: c.h}).Learn(set) },
+		} {
+			if err := f(); err == nil || c.kind != nil && !errors.Is(err, c.kind) || !strings.Contains(err.Error(), c.fit) {
+				t.Errorf("%+v: %v, want %q", c.h, err, c.fit)
+			}
+		}
+		bad := *l
+		bad.Hashing = c.h
+		for _, f := range []func() error{
+			func() error { _, err := bad.Predict(read.X); return err },
+			func() error { _, err := bad.Score(read.X); return err },
+			func() error { _, err := bad.WriteTo(io.Discard); return err },
+		} {
+			if err := f(); err == nil || c.kind != nil && !errors.Is(err, c.kind) || !strings.Contains(err.Error(), c.use) {
+				t.Errorf("%+v: %v, want %q", c.h, err, c.use)
+			}
+		}
 	}
 }

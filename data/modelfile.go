@@ -32,6 +32,7 @@ type modelJSON struct {
 	Classes   []string    `json:"classes"`
 	Names     []string    `json:"names,omitempty"`
 	Label     string      `json:"label,omitempty"`
+	Hashing   *Hashing    `json:"hashing,omitempty"`
 	Scaler    *scalerJSON `json:"scaler,omitempty"`
 	Normalize bool        `json:"normalize,omitempty"`
 	Rows      *rowStats   `json:"rows,omitempty"`
@@ -49,6 +50,8 @@ func (mj *modelJSON) field(name string) any {
 		return &mj.Names
 	case "label":
 		return &mj.Label
+	case "hashing":
+		return &mj.Hashing
 	case "scaler":
 		return mj.Scaler
 	case "normalize":
@@ -93,7 +96,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Normalize: m.Normalize}
+	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize}
 	if m.Scaler != nil {
 		head.Scaler = &scalerJSON{Mean: m.Scaler.Mean, Scale: m.Scaler.Scale}
 	}
@@ -359,7 +362,7 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Normalize: mj.Normalize}
+	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Hashing: mj.Hashing, Normalize: mj.Normalize}
 	if mj.Scaler != nil {
 		m.Scaler = &Scaler{Mean: mj.Scaler.Mean, Scale: mj.Scaler.Scale}
 	}
@@ -462,6 +465,12 @@ func strictMembers(what string, text []byte, t reflect.Type, more ...string) err
 // checkLoaded returns an error if the Model, loaded, is not one that
 // Predict takes and WriteTo writes.
 func (m *Model) checkLoaded() error {
+	switch cols, err := m.hashingCols(); {
+	case err != nil:
+		return errorf(perceptron.ErrFormat, "hashing: %s", strings.TrimPrefix(err.Error(), "data: the Hashing's "))
+	case cols > 0 && cols != m.features:
+		return errorf(perceptron.ErrFormat, "hashing: %d columns, and the classifier has %d features", cols, m.features)
+	}
 	if err := m.check(); err != nil {
 		return errorf(perceptron.ErrFormat, "%s", strings.TrimPrefix(err.Error(), "data: the Model has "))
 	}

@@ -95,10 +95,20 @@ func csrOf(X *mat.Dense) *perceptron.CSR {
 	return c
 }
 
-// modelFiles returns the files of fittedModels, as WriteTo writes them.
+// modelFiles returns the files of fittedModels, as WriteTo writes them,
+// and that of a Model of text.
 func modelFiles(t testing.TB) [][]byte {
+	h := Hashing{NGrams: 2, Bits: 4, Signed: true}
+	set, err := Text{Hashing: h}.Read(strings.NewReader("__label__a one two three\n__label__b four five\n__label__a two three\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := &Model{Classifier: &perceptron.Averaged{Epochs: 3}, Hashing: &h, Normalize: true}
+	if err := text.Fit(set); err != nil {
+		t.Fatal(err)
+	}
 	var files [][]byte
-	for _, m := range fittedModels(t) {
+	for _, m := range append(fittedModels(t), text) {
 		var b bytes.Buffer
 		if _, err := m.WriteTo(&b); err != nil {
 			t.Fatal(err)

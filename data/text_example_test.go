@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -64,4 +66,49 @@ func ExampleText() {
 	// Parliament will vote on the budget   politics
 	// A planet with water                  science
 	// {"ngrams":2,"bits":16,"seed":0,"signed":false,"values":"","noNorm":false}
+}
+
+// A Model of text keeps its Hashing, which its file saves: the Model
+// loaded from the file turns new texts into the rows that training made
+// of texts, and predicts from them.
+func ExampleModel_text() {
+	h := data.Hashing{NGrams: 2, Bits: 16}
+	train, err := data.Text{Hashing: h}.Read(strings.NewReader(headlines))
+	if err != nil {
+		log.Fatal(err)
+	}
+	m := &data.Model{Classifier: &perceptron.Averaged{}, Hashing: &h}
+	if err := m.Fit(train); err != nil {
+		log.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "topics.json")
+	if err := m.Save(path); err != nil {
+		log.Fatal(err)
+	}
+
+	loaded, err := data.LoadModel(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	news := []string{"The team lost the final", "Parliament will vote on the budget"}
+	X, err := loaded.Hashing.Transform(news)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pred, err := loaded.Predict(X)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i, c := range pred {
+		fmt.Printf("%-36s %s\n", news[i], loaded.Classes[int(c)])
+	}
+
+	// Output:
+	// The team lost the final              sport
+	// Parliament will vote on the budget   politics
 }

@@ -72,7 +72,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	test := &dataset{name: ds.name, Set: tes, classes: ds.classes, part: " among the test rows of the split"}
 	n, d := ds.X.Dims()
 	ntr, _ := train.X.Dims()
-	how := strings.TrimPrefix(j.describeSteps(ds.X), ", ")
+	how := strings.TrimPrefix(j.describeSteps(ds), ", ")
 	if how == "" {
 		how = "as they are"
 	}

@@ -24,7 +24,8 @@ fitted to the training rows alone: the standardisation of dense rows, and
 the weights of the features of sparse rows, which are then scaled to unit
 length. A LIBSVM value of TEST beyond the features of TRAIN is ignored, and
 counted on stderr, as liblinear-predict does; CSV and IDX files must have
-the same width. Training stops early by the rule of -tol and -no-change, as
+the same width. If TRAIN is text, TEST is read as text, hashed as TRAIN is
+(-ngrams, -bits). Training stops early by the rule of -tol and -no-change, as
 scikit-learn's Perceptron does, unless -no-stop. It prints a table of each
 classifier's kernel, prediction rule, epochs run and how training ended
 (converged: an epoch without a mistake; stopped: by the rule; limit: at
@@ -69,6 +70,7 @@ Examples:
     /usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
   perceptron eval -classes debian-sections.classes.txt \
     debian-sections.train.svm.gz debian-sections.test.svm.gz
+  perceptron eval -classifier averaged train.txt test.txt    (fastText's format)
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -85,6 +87,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
+	j.textFlags(fs)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {
 		return err
@@ -95,6 +98,9 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	names, pf, err := j.evalFlags(fs)
 	if err != nil {
+		return err
+	}
+	if err := j.checkText(fs); err != nil {
 		return err
 	}
 	if len(files) != 1 && len(files) != 2 {
@@ -133,8 +139,18 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		tspec := spec
 		tspec.known = train.classes
 		_, tspec.width = train.X.Dims()
+		// The test rows are read as the model reads them: as text if it was
+		// trained on text, and otherwise not.
+		if train.format == "text" {
+			tspec.format = "text"
+		} else {
+			tspec.hashing = nil
+		}
 		if test, err = readData(files[1], tspec); err != nil {
 			return err
+		}
+		if test.Y == nil {
+			return fmt.Errorf("%s: read as text, as TRAIN is, the lines have no labels to test on: a line's label is a token that starts with __label__, or what comes before a tab", test.name)
 		}
 		dropped(stderr, test, tspec.width)
 		ntr, _ := train.X.Dims()
@@ -147,15 +163,15 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %s", train.name, errText(err))
 		}
-		test = &dataset{name: train.name, Set: tes, classes: train.classes, part: train.part + ", among the test rows of the split"}
-		train = &dataset{name: train.name, Set: trs, classes: train.classes, part: train.part + ", among the training rows of the split"}
+		test = &dataset{name: train.name, format: train.format, Set: tes, classes: train.classes, part: train.part + ", among the test rows of the split"}
+		train = &dataset{name: train.name, format: train.format, Set: trs, classes: train.classes, part: train.part + ", among the training rows of the split"}
 		ntr, _ := train.X.Dims()
 		nte, _ := test.X.Dims()
 		intro = fmt.Sprintf("%s%s, split with -split-seed %d: %s%s; %s%s", train.name, left, j.splitSeed,
 			plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
 	}
 	n, d := train.X.Dims()
-	how := j.describeSteps(train.X)
+	how := j.describeSteps(train)
 	intro += fmt.Sprintf("\n%s%s\n%s\nstopping %s\n", plural(d, "feature"), how, train.classes.describe(), j.opts.describeStop(n))
 	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
 	return j.evaluate(names, train, test, spec.label, pf, intro+note, true, stdout, stderr)

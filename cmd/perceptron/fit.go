@@ -223,8 +223,12 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 // as a data.Model without a classifier.
 func (j *job) pipeline(train *dataset, label string) (*data.Model, error) {
 	pipe := &data.Model{}
-	if train.format == "csv" {
+	switch train.format {
+	case "csv":
 		pipe.Label = label
+	case "text":
+		h := j.hashing()
+		pipe.Hashing = &h
 	}
 	if !slices.Equal(train.classes.names, train.classes.labels) {
 		pipe.Names = train.classes.names

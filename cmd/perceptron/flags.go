@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // job holds the flags of a command.
@@ -40,6 +42,11 @@ type job struct {
 	progress    bool
 	model       string
 	score       bool
+
+	// ngrams and bits are the flags of the Hashing of text, and textSet
+	// those of them that were set.
+	ngrams, bits int
+	textSet      []string
 }
 
 func newJob() *job { return &job{opts: newOptions()} }
@@ -107,13 +114,13 @@ const defaultLabel = "last"
 // says whether the command reads classes, with -classes, -pos and -neg.
 func (j *job) dataFlags(fs *flag.FlagSet, training bool) {
 	j.quietFlag(fs)
-	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm or idx; empty means to tell by the file name")
+	fs.StringVar(&j.format, "format", "", "data format: csv, libsvm, idx or text; empty means to tell by the file name, or else by its first line")
 	fs.BoolVar(&j.header, "header", false, "CSV: the first line is a header, skipped; its fields name the columns for -label")
 	fs.StringVar(&j.delimiter, "delimiter", ",", "CSV: the field delimiter, one character; \\t for a tab")
 	fs.StringVar(&j.label, "label", "", "CSV: the label `COLUMN`: last, first, a number from 1, a name from the header, or none (default: "+
 		defaultLabel+" in training; with a saved model, the column that train used)")
 	if training {
-		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM and IDX: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name on each line, the first that of label 0")
+		fs.StringVar(&j.classesFile, "classes", "", "LIBSVM, IDX and text: name the classes of numbered labels by the lines of `FILE`: a number, a name and optionally a count, as the Debian sections' classes.txt, or one name on each line, the first that of label 0")
 		fs.StringVar(&j.pos, "pos", "", "with -neg, make a binary problem: the label of class +1 (or its -classes name); the rows of labels neither -pos nor -neg are left out")
 		fs.StringVar(&j.neg, "neg", "", "with -pos, the label of class -1 (or its -classes name)")
 		fs.BoolVar(&j.manyClasses, "many-classes", false, "take the labels as classes even if they look like the values of a feature: more than 10 labels, most rows of a label of their own, or numbers that are not all whole")
@@ -146,6 +153,49 @@ func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
 		"(default: true for sparse rows, LIBSVM; false for dense rows, CSV and IDX)")
 	fs.StringVar(&j.plot, "plot", "", "draw the mistakes per epoch, and with two features the training rows and boundaries, to `FILE` ending in "+plotFormats)
 	fs.BoolVar(&j.progress, "progress", isTerminal(stderr), "show progress on stderr, with the stopping rule and the epoch limit (default: when stderr is a terminal)")
+}
+
+// Defaults of the flags of text: words and pairs of words, which the
+// Debian descriptions classify better than words alone and as well as
+// triples, into 2^20 columns, beyond which collisions cost them nothing
+// (bench/text/README.md), the Hashing's default; maxBits is the most bits of data.Hashing: 2^30 columns are an int on
+// every platform.
+const (
+	defaultNGrams = 2
+	defaultBits   = 20
+	maxBits       = 30
+)
+
+// textFlags defines the flags of the Hashing of text in training.
+func (j *job) textFlags(fs *flag.FlagSet) {
+	fs.IntVar(&j.ngrams, "ngrams", defaultNGrams, "text: hash the word n-grams of up to `N` words into features: 1 for the words alone, 2 for the words and the pairs of adjacent words, as fastText's -wordNgrams and Vowpal Wabbit's --ngram say")
+	fs.IntVar(&j.bits, "bits", defaultBits, "text: hash the n-grams into 2^`B` features, B from 1 to 30, as Vowpal Wabbit's -b says; fastText's -bucket is their number")
+}
+
+// checkText returns a usage error if a flag of text is out of its range,
+// and notes those that were set on fs, which a file of another format
+// refuses.
+func (j *job) checkText(fs *flag.FlagSet) error {
+	switch {
+	case j.ngrams < 1:
+		return usagef("-ngrams %d: want 1 or more", j.ngrams)
+	case j.bits < 1 || j.bits > maxBits:
+		return usagef("-bits %d: want 1 to %d", j.bits, maxBits)
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "ngrams" || f.Name == "bits" {
+			j.textSet = append(j.textSet, f.Name)
+		}
+	})
+	return nil
+}
+
+// hashing returns the Hashing of text of the flags. It hashes counts, not
+// scaled to unit length: the steps after it, -idf and -normalize, weigh
+// and scale them, as scikit-learn's TfidfTransformer does after a
+// HashingVectorizer of norm None.
+func (j *job) hashing() data.Hashing {
+	return data.Hashing{NGrams: j.ngrams, Bits: j.bits, NoNorm: true}
 }
 
 // parseArgs parses args, in which flags and other arguments may mix until
@@ -196,9 +246,9 @@ func shortText(s string) string {
 // that the file is a training file, whose classes the flags give.
 func (j *job) spec(training bool) (readSpec, error) {
 	switch j.format {
-	case "", "csv", "libsvm", "idx":
+	case "", "csv", "libsvm", "idx", "text":
 	default:
-		return readSpec{}, usagef("-format %s: want csv, libsvm or idx", quote(j.format))
+		return readSpec{}, usagef("-format %s: want csv, libsvm, idx or text", quote(j.format))
 	}
 	comma := []rune(strings.ReplaceAll(j.delimiter, `\t`, "\t"))
 	if len(comma) != 1 || comma[0] == '"' || comma[0] == '\n' || comma[0] == '\r' {
@@ -221,6 +271,8 @@ func (j *job) spec(training bool) (readSpec, error) {
 		return readSpec{}, usagef("-label none: training needs the labels")
 	}
 	s.pos, s.neg = pos, neg
+	h := j.hashing()
+	s.hashing, s.textFlags = &h, j.textSet
 	return s, nil
 }
 

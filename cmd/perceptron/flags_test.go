@@ -26,20 +26,23 @@ func TestFlagValues(t *testing.T) {
 		values []string
 		with   []string // other flags that the flag needs
 		split  bool     // a flag of eval and demo alone
+		text   bool     // a flag of train and eval alone
 	}{
-		{"epochs", []string{"-1"}, nil, false},
-		{"rate", []string{"-1", "NaN", "Inf", "-Inf"}, nil, false},
-		{"tol", []string{"0", "-1", "NaN", "Inf"}, nil, false},
-		{"no-change", []string{"0", "-1"}, nil, false},
-		{"validation", []string{"-0.1", "1", "NaN", "Inf"}, nil, false},
-		{"degree", []string{"-1"}, poly, false},
-		{"gamma", []string{"-1", "NaN", "Inf"}, kernel, false},
-		{"coef0", []string{"Inf", "-Inf", "NaN"}, poly, false},
-		{"budget", []string{"-1"}, kernel, false},
-		{"split", []string{"0", "1", "-0.5", "NaN", "Inf"}, nil, true},
+		{"epochs", []string{"-1"}, nil, false, false},
+		{"rate", []string{"-1", "NaN", "Inf", "-Inf"}, nil, false, false},
+		{"tol", []string{"0", "-1", "NaN", "Inf"}, nil, false, false},
+		{"no-change", []string{"0", "-1"}, nil, false, false},
+		{"validation", []string{"-0.1", "1", "NaN", "Inf"}, nil, false, false},
+		{"degree", []string{"-1"}, poly, false, false},
+		{"gamma", []string{"-1", "NaN", "Inf"}, kernel, false, false},
+		{"coef0", []string{"Inf", "-Inf", "NaN"}, poly, false, false},
+		{"budget", []string{"-1"}, kernel, false, false},
+		{"split", []string{"0", "1", "-0.5", "NaN", "Inf"}, nil, true, false},
+		{"ngrams", []string{"0", "-1"}, nil, false, true},
+		{"bits", []string{"0", "-1", "31"}, nil, false, true},
 	} {
 		for _, cmd := range []string{"train", "eval", "demo"} {
-			if c.split && cmd == "train" {
+			if c.split && cmd == "train" || c.text && cmd == "demo" {
 				continue
 			}
 			for _, v := range c.values {

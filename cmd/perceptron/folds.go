@@ -83,7 +83,7 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 	}
 	fmt.Fprintf(stdout, "%s: %s%s%s, in %d stratified folds drawn with -split-seed %d\n%s%s\n%s\nstopping %s\n%s",
 		train.name, plural(n, "row"), nonZeros(train.X), leftOut(train), j.folds, j.splitSeed,
-		plural(d, "feature"), j.describeSteps(train.X), train.classes.describe(), j.opts.describeStop(n*(j.folds-1)/j.folds), note)
+		plural(d, "feature"), j.describeSteps(train), train.classes.describe(), j.opts.describeStop(n*(j.folds-1)/j.folds), note)
 	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "test acc", "sd", "min", "max", "fit time"}}
 	var each []string
 	for _, r := range rs {

@@ -106,6 +106,14 @@ func TestModelsUnderLimit(t *testing.T) {
 	// Under 1.5 GB, some 250 MB above what Go holds at its start, the
 	// weights of the 50 MB model do not fit.
 	limited(t, 1500000, 1, "bare.json: classifier: saved Perceptron's model: weights: an array of 25000000 numbers needs 190.7 MiB of memory", "predict", "-model", filepath.Join(dir, "bare.json"), one)
+	// Text hashed into 2^30 columns: the weights of the features, or of
+	// the classifier, do not fit; a kernel perceptron, which holds its
+	// support vectors, does, and predicts text hashed so.
+	text := writeFile(t, dir, "t.txt", []byte("__label__a one two three\n__label__b four five\n__label__c six seven eight\n"))
+	limited(t, limitKiB, 1, "t.txt: weighing 1073741824 columns needs 8.0 GiB of memory", "train", "-bits", "30", "-o", m, text)
+	limited(t, limitKiB, 1, "t.txt: training averaged: a model of 3 classes on 1073741824 columns, trained on 3 rows, needs 72.0 GiB of memory", "train", "-bits", "30", "-idf=false", "-o", m, text)
+	limited(t, limitKiB, 0, "", "train", "-bits", "30", "-idf=false", "-classifier", "kernel", "-o", m, text)
+	limited(t, limitKiB, 0, "Accuracy = ", "predict", "-model", m, text)
 	// A classifier that the library does not save so.
 	ovr := writeFile(t, dir, "ovr.json", []byte(`{"type":"OneVsRest","version":1,"settings":{},"model":{}}`))
 	limited(t, limitKiB, 1, "ovr.json: classifier: saved OneVsRest", "predict", "-model", ovr, one)
@@ -136,6 +144,10 @@ func TestDataBombs(t *testing.T) {
 	// 24 million short lines of LIBSVM, and of CSV.
 	svm := gzipFile(t, filepath.Join(dir, "lines.svm.gz"), nil, bytes.Repeat([]byte("1 1:1\n-1 2:1\n"), 1<<19), 24, nil)
 	csv := gzipFile(t, filepath.Join(dir, "lines.csv.gz"), nil, bytes.Repeat([]byte("1,1\n2,0\n"), 1<<19), 24, nil)
+	// 24 million short lines of text, and a line of text just over the
+	// limit of 16 MiB.
+	text := gzipFile(t, filepath.Join(dir, "lines.txt.gz"), nil, bytes.Repeat([]byte("__label__a one two\n__label__b three four five\n"), 1<<19), 24, nil)
+	longText := gzipFile(t, filepath.Join(dir, "long.txt.gz"), []byte("__label__a"), bytes.Repeat([]byte(" word"), 1<<20), 4, []byte("\n"))
 	// A CSV line just over the readers' limit of 16 MiB.
 	long := gzipFile(t, filepath.Join(dir, "long.csv.gz"), nil, bytes.Repeat([]byte("1,"), 1<<20), 8, []byte("1\n"))
 	// Two images of 2²⁷ pixels each, all there, and their labels.
@@ -153,6 +165,8 @@ func TestDataBombs(t *testing.T) {
 		{svm, "lines.svm.gz: line ", lowKiB},
 		{csv, "lines.csv.gz: line ", lowKiB},
 		{long, "long.csv.gz: line 1: longer than 16777216 bytes", limitKiB},
+		{text, "lines.txt.gz: line ", lowKiB},
+		{longText, "long.txt.gz: line 1: longer than 16777216 bytes", limitKiB},
 		{images + "," + labels, "bomb-images-idx3-ubyte.gz", lowKiB},
 	} {
 		limited(t, c.kib, 1, c.want, "train", "-o", m, c.file)

@@ -14,12 +14,14 @@
 //	perceptron eval    [flags] TRAIN [TEST]  fit and test one or every classifier
 //	perceptron demo    [flags]               the demo, with flags
 //
-// It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files of
-// two classes or more. Its model files are those of package data's Model:
-// the classifier with the steps before it and the labels of its classes,
-// which a Go program loads whole with data.LoadModel and predicts with as
-// the command does. Run perceptron -h, or perceptron
-// COMMAND -h, for the details.
+// It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files, and
+// text, a document a line, in fastText's format or as a label, a tab and
+// the text, whose words and pairs of words it hashes into features; of two
+// classes or more. Its model files are those of package data's Model: the
+// classifier with the steps before it, the hashing of text among them,
+// and the labels of its classes, which a Go program loads whole with
+// data.LoadModel and predicts with as the command does. Run perceptron -h,
+// or perceptron COMMAND -h, for the details.
 //
 // The classifiers are the perceptron (Rosenblatt, 1958), the pocket
 // algorithm (Gallant, 1990), exact or with ratchet, the voted and averaged
@@ -101,15 +103,17 @@ const usage = `Usage:
                                        fit and test one or every classifier on TRAIN and TEST,
                                        on a seeded split of TRAIN, or on -folds folds of it
 
-Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight)
-or IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), gzipped or not (*.gz);
--format says which when the name does not. A FILE of - is standard input, whose format
-the command tells from its first line unless -format says it. The classes are the
-labels of the training file: two make a binary problem, more a multiclass one. Labels
-that are all numbers are classes by their value, other labels by their text; a label
-column that looks like a feature, most of its rows of a label of their own, is refused,
-unless -many-classes. -classes FILE names the classes of numbered labels. -pos and -neg
-make a binary problem of two labels, +1 and -1, and leave out the rows of the others.
+Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight),
+IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), or text, a document a line, in
+fastText's format (__label__NAME tokens and the text) or as a label, a tab and the text;
+gzipped or not (*.gz). The command tells the format from the file's name, or else from
+its first line, as for standard input, a FILE of -, unless -format says it. The classes
+are the labels of the training file: two make a binary problem, more a multiclass one.
+Labels that are all numbers are classes by their value, other labels by their text; a
+label column that looks like a feature, most of its rows of a label of their own, is
+refused, unless -many-classes. -classes FILE names the classes of numbered labels. -pos
+and -neg make a binary problem of two labels, +1 and -1, and leave out the rows of the
+others.
 
 Classifiers: -classifier NAME fits one of those below, and ovr:NAME fits one of them for
 each class, to tell the class from the rest, as scikit-learn's OneVsRestClassifier does;
@@ -120,11 +124,17 @@ Output: -q writes nothing to stderr but errors: no progress, warnings or notes. 
 mistyped flag or command is answered with the nearest name.
 
 Features: dense rows (CSV, IDX) are standardised to mean 0 and deviation 1 on the
-training rows. Sparse rows (LIBSVM), as text gives them, have each feature weighed by
-its inverse document frequency on the training rows, and then each row scaled to unit
+training rows. Sparse rows (LIBSVM, text), as text gives them, have each feature weighed
+by its inverse document frequency on the training rows, and then each row scaled to unit
 length, as scikit-learn's TfidfTransformer does; -standardize scales them to deviation
 1 instead, without centring them, which would fill them. -idf, -standardize and
 -normalize turn each step on or off.
+
+Text: the words of each line, runs of letters and digits lower-cased, and the pairs of
+adjacent words (-ngrams) are hashed by MurmurHash3 into 2^20 features (-bits), the
+columns that scikit-learn's HashingVectorizer gives them, which count them; these sparse
+rows then go through the steps above. The model file keeps the hashing, so that predict,
+eval -model and train -model read text as train read it, with no flags.
 
 Training visits the rows in a fresh random order each epoch, drawn from -seed, as
 scikit-learn and LIBLINEAR do; -shuffle=false visits them in the order of the file.
@@ -139,12 +149,13 @@ in a row have not lowered the training loss by 0.001 × the rows (-tol, -no-chan
 -epochs (1000). -no-stop turns the early stop off.
 
 Model files: train saves the classifier with what it does to the rows before it, the
-standardisation, and the labels, names and label column of the classes, as package
-data's Model saves itself: a JSON object whose member "classifier" is the library's
-JSON form of the classifier. A Go program loads the whole with data.LoadModel, and
-predicts from the rows as the command does. predict and eval -model read such a file,
-gzipped or not, or the library's JSON alone, as json.Marshal writes it, which names
-the classes by their values and takes the rows as they are.
+hashing of text and the standardisation or the weights of the features, and the labels,
+names and label column of the classes, as package data's Model saves itself: a JSON
+object whose member "classifier" is the library's JSON form of the classifier. A Go
+program loads the whole with data.LoadModel, and predicts from the rows, or from the
+rows that the model's hashing makes of texts, as the command does. predict and eval
+-model read such a file, gzipped or not, or the library's JSON alone, as json.Marshal
+writes it, which names the classes by their values and takes the rows as they are.
 
 Exit status: 0 on success; 2 on a usage error, of the flags or the arguments; 1 on any
 other error: a missing, unreadable or malformed file, an output that cannot be written,

@@ -27,8 +27,10 @@ standardisation, the weights of -idf and the unit length of -normalize. A
 LIBSVM value beyond them is ignored, and counted on stderr, as
 liblinear-predict does, and a CSV or IDX file of another width is an error.
 The label column of a CSV file, the one train read unless -label names
-another, is skipped; a file without one needs -label none. A model file is
-read gzipped or not, as its first bytes tell.
+another, is skipped; a file without one needs -label none. A model trained
+on text reads FILE as lines of text, whatever its name, and hashes them as
+train did, which its file keeps: a line without a label is text to label.
+A model file is read gzipped or not, as its first bytes tell.
 
 If the rows have labels, predict writes to stderr the accuracy, as
 liblinear-predict does: Accuracy = P% (right/total). A label that is no
@@ -48,6 +50,7 @@ Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
   zcat new-rows.svm.gz | perceptron predict -model debian.json.gz -o classes.txt -
   perceptron predict -model cancer.json -label none new-rows.csv
+  perceptron predict -model topics.json new-headlines.txt
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -161,6 +164,14 @@ func readForModel(path string, spec readSpec, m *data.Model, stderr io.Writer) (
 		spec.label, spec.labelFlag = cmp.Or(m.Label, defaultLabel), "the model's -label"
 	}
 	spec.labels = spec.label != "none"
+	switch {
+	case m.Hashing != nil && spec.format != "" && spec.format != "text":
+		return nil, usagef("-format %s: the model was trained on text, and reads its rows as text", spec.format)
+	case m.Hashing != nil:
+		spec.format, spec.hashing = "text", m.Hashing
+	case spec.format == "text":
+		return nil, usagef("-format text: the model was not trained on text: it takes rows of features")
+	}
 	if spec.known == nil {
 		spec.known = newClassSet(m.Classes, m.Names)
 	}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -31,7 +32,7 @@ import (
 // classes.
 type dataset struct {
 	name   string
-	format string // csv, libsvm or idx
+	format string // csv, libsvm, idx or text
 	*data.Set
 
 	// classes are the classes of the rows: the first len(classes.labels)
@@ -51,7 +52,7 @@ type dataset struct {
 
 // readSpec says how to read a data file.
 type readSpec struct {
-	format    string // csv, libsvm or idx; empty means to tell by the name
+	format    string // csv, libsvm, idx or text; empty means to tell by the name or the first line
 	header    bool
 	comma     rune
 	label     string // the CSV label column, as data.CSV's Label
@@ -80,10 +81,17 @@ type readSpec struct {
 	// manyClasses takes the labels of training rows as classes even if
 	// they look like the values of a feature.
 	manyClasses bool
+
+	// hashing is the Hashing that turns lines of text into rows: that of
+	// the flags in training, or of a model of text; nil for a model of
+	// rows of features, which takes no text. textFlags are the flags of
+	// hashing that were set, which a file of another format refuses.
+	hashing   *data.Hashing
+	textFlags []string
 }
 
-// formatOf returns the format of the data file at path: spec's, or the one
-// its name says.
+// formatOf returns the format of the data file at path: spec's, the one
+// its name says, or the one its first line says, as sniff tells it.
 func formatOf(path string, spec readSpec) (string, error) {
 	if spec.format != "" {
 		return spec.format, nil
@@ -98,7 +106,12 @@ func formatOf(path string, spec readSpec) (string, error) {
 	case strings.Contains(base, "idx") && strings.Contains(base, "ubyte"):
 		return "idx", nil
 	}
-	return "", usagef("cannot tell the format of %s from its name: use -format csv, libsvm or idx", quote(path))
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return sniff(bufio.NewReaderSize(f, 1<<16), quote(path)+" from its name nor", spec.comma)
 }
 
 // readData reads the data file at path as spec says. An IDX data set is
@@ -106,17 +119,24 @@ func formatOf(path string, spec readSpec) (string, error) {
 // of the labels.
 func readData(path string, spec readSpec) (*dataset, error) {
 	var r *bufio.Reader
+	name := path
 	format, err := spec.format, error(nil)
 	if path == "-" {
-		r = bufio.NewReaderSize(stdin, 1<<16)
+		r, name = bufio.NewReaderSize(stdin, 1<<16), stdinName
 		if format == "" {
-			format, err = sniff(r)
+			format, err = sniff(r, stdinName, spec.comma)
 		}
 	} else {
 		format, err = formatOf(path, spec)
 	}
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case format != "text" && len(spec.textFlags) > 0:
+		return nil, usagef("-%s: only text is read into word n-grams, and %s is %s", spec.textFlags[0], quote(name), format)
+	case format == "text" && spec.hashing == nil:
+		return nil, fmt.Errorf("%s: lines of text, and the model was not trained on text: it takes rows of features", name)
 	}
 	var known []string
 	switch {
@@ -128,7 +148,6 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		known = spec.names.labels
 	}
 	var set *data.Set
-	name := path
 	label := spec.label
 	if !spec.labels && label != "none" {
 		// The label column is there, and skipped.
@@ -138,7 +157,6 @@ func readData(path string, spec readSpec) (*dataset, error) {
 	libsvm := data.LIBSVM{Cols: spec.width, Classes: known}
 	switch {
 	case r != nil:
-		name = stdinName
 		switch format {
 		case "idx":
 			set, err = data.IDX{Classes: known}.Read(r, nil)
@@ -148,6 +166,8 @@ func readData(path string, spec readSpec) (*dataset, error) {
 			}
 		case "libsvm":
 			set, err = libsvm.Read(r)
+		case "text":
+			set, err = readText(r, spec, known)
 		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", name, err)
@@ -161,6 +181,8 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		}
 	case format == "libsvm":
 		set, err = libsvm.ReadFile(path)
+	case format == "text":
+		set, err = readTextFile(path, spec, known)
 	}
 	if err != nil {
 		return nil, err
@@ -205,11 +227,42 @@ var stdin io.Reader = os.Stdin
 // stdinName names standard input in messages.
 const stdinName = "standard input"
 
-// sniff returns the format of the data that r starts with, gzipped or not,
-// as the first 64 KiB tell it: IDX if they start with the magic number of
-// unsigned bytes, LIBSVM if the second field of the first line that is
-// not blank nor a comment holds a colon, and CSV if it holds commas.
-func sniff(r *bufio.Reader) (string, error) {
+// sniff returns the format of the data that r starts with, gzipped or
+// not, as their first 64 KiB tell it: IDX if they start with the magic
+// number of unsigned bytes; otherwise as their first line that is not
+// blank nor a comment, #, tells it: text if a token of the line starts
+// with __label__, as in fastText's format; LIBSVM if its fields after the
+// first are all INDEX:VALUE, up to a comment; text if it is a label, a tab
+// and words, as labelled says, unless the CSV delimiter comma is a tab;
+// and CSV if it holds comma. The error names the data, and where else
+// their format was looked for, by what.
+func sniff(r *bufio.Reader, what string, comma rune) (string, error) {
+	head := peekText(r)
+	if len(head) >= 3 && head[0] == 0 && head[1] == 0 && head[2] == 0x08 {
+		return "idx", nil
+	}
+	for line := range strings.Lines(string(head)) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+			continue
+		case slices.ContainsFunc(f, isLabel):
+			return "text", nil
+		case len(f) >= 2 && indexValues(f[1:]):
+			return "libsvm", nil
+		case comma != '\t' && labelled(line):
+			return "text", nil
+		case strings.ContainsRune(line, comma):
+			return "csv", nil
+		}
+		break
+	}
+	return "", usagef("cannot tell the format of %s from its first line: use -format csv, libsvm, idx or text", what)
+}
+
+// peekText returns the first 64 KiB of r, or as much of their text as they
+// give if they are gzipped, without reading r.
+func peekText(r *bufio.Reader) []byte {
 	head, _ := r.Peek(64 << 10)
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
 		// As much of the text as the first bytes of gzip give.
@@ -220,22 +273,68 @@ func sniff(r *bufio.Reader) (string, error) {
 			head = text[:n]
 		}
 	}
-	if len(head) >= 3 && head[0] == 0 && head[1] == 0 && head[2] == 0x08 {
-		return "idx", nil
-	}
-	for line := range strings.Lines(string(head)) {
-		f := strings.Fields(line)
-		switch {
-		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
-			continue
-		case len(f) >= 2 && strings.Contains(f[1], ":"):
-			return "libsvm", nil
-		case strings.Contains(line, ","):
-			return "csv", nil
+	return head
+}
+
+// isLabel reports whether the token s is a label of fastText's format.
+func isLabel(s string) bool { return strings.HasPrefix(s, "__label__") }
+
+// indexValues reports whether the fields f, up to the first that starts a
+// comment, #, are one or more values of LIBSVM, INDEX:VALUE, whose index
+// is a number or qid.
+func indexValues(f []string) bool {
+	n := 0
+	for _, v := range f {
+		if strings.HasPrefix(v, "#") {
+			break
 		}
-		break
+		index, _, ok := strings.Cut(v, ":")
+		if !ok || index == "" || index != "qid" && strings.Trim(index, "0123456789") != "" {
+			return false
+		}
+		n++
 	}
-	return "", usagef("cannot tell the format of %s from its first line: use -format csv, libsvm or idx", stdinName)
+	return n > 0
+}
+
+// labelled reports whether the line is, beyond doubt, a label, a tab and
+// a text: one tab, before it a label of no comma nor quote, as a CSV line
+// of fields apart by commas would have, and after it words apart.
+func labelled(line string) bool {
+	label, text, _ := strings.Cut(line, "\t")
+	label, text = strings.TrimSpace(label), strings.TrimSpace(text)
+	return strings.Count(line, "\t") == 1 && label != "" && !strings.ContainsAny(label, ",\"") && strings.Contains(text, " ")
+}
+
+// readTextFile reads the file of text at path as readText reads it, its
+// errors after its path.
+func readTextFile(path string, spec readSpec, known []string) (*data.Set, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	set, err := readText(bufio.NewReaderSize(f, 1<<16), spec, known)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return set, nil
+}
+
+// readText reads the lines of text of r, gzipped or not, into rows of the
+// word n-grams that spec's Hashing hashes, with the classes known, as
+// data.Text reads them: in fastText's format, or as a label, a tab and a
+// text if the first line that is not blank has a tab and no token that
+// starts with __label__.
+func readText(r *bufio.Reader, spec readSpec, known []string) (*data.Set, error) {
+	tab := false
+	for line := range strings.Lines(string(peekText(r))) {
+		if f := strings.Fields(line); len(f) > 0 {
+			tab = strings.Contains(line, "\t") && !slices.ContainsFunc(f, isLabel)
+			break
+		}
+	}
+	return data.Text{Hashing: *spec.hashing, Tab: tab, Classes: known}.Read(r)
 }
 
 // readIDX reads the IDX data set path: IMAGES,LABELS, or the images alone,

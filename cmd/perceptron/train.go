@@ -8,9 +8,8 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math/bits"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -19,13 +18,15 @@ const trainHelp = `Usage: perceptron train [flags] FILE
 
 Train fits one classifier on the rows of FILE and saves it to the file that
 -o names, gzipped if the name ends in .gz: a model file, which holds the
-classifier, the steps before it (the standardisation or the weights of the
-features, and the scaling of each row to unit length), and the labels, the
-names and the label column of the classes, and which a Go program loads
-whole with data.LoadModel. The classifier is the averaged perceptron unless
--classifier names another. It prints the training statistics and accuracy,
-unless predicting the training rows would take longer than training, as for
-a voted perceptron of many mistakes. The classes are the labels of FILE, two
+classifier, the steps before it (the hashing of text, the standardisation
+or the weights of the features, and the scaling of each row to unit
+length), and the labels, the names and the label column of the classes,
+and which a Go program loads whole with data.LoadModel. The classifier is
+the averaged perceptron unless -classifier names another. Lines of text
+become rows of the words and the pairs of words of each line (-ngrams),
+hashed into 2^20 features (-bits). It prints the training statistics and
+accuracy, unless predicting the training rows would take longer than
+training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two
 or more, or the two that -pos and -neg pick. Training stops early by the
 rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
 -no-stop.
@@ -50,6 +51,7 @@ Examples:
   perceptron train -classes debian-sections.classes.txt \
     -o debian.json.gz debian-sections.train.svm.gz
   perceptron train -classifier ovr:averaged -o debian-ovr.json.gz debian-sections.train.svm.gz
+  perceptron train -o topics.json headlines.txt         (lines of __label__TOPIC text)
   perceptron train -model debian.json.gz -o debian.json.gz more-packages.svm
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
@@ -66,6 +68,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
 	j.dataFlags(fs, true)
 	j.trainFlags(fs, stderr)
+	j.textFlags(fs)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
 	if err != nil {
 		return err
@@ -84,6 +87,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := j.checkSteps(); err != nil {
+		return err
+	}
+	if err := j.checkText(fs); err != nil {
 		return err
 	}
 	if len(files) != 1 {
@@ -143,7 +149,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, j.describeSteps(ds.X), ds.classes.describe(), j.opts.describeStop(n))
+	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), j.opts.describeStop(n))
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -187,12 +193,13 @@ func steps(m *data.Model) string {
 	case m.Scaler != nil:
 		scaled = "each feature weighed"
 	}
-	return describeSteps(scaled, m.Normalize)
+	return describeHashing(m.Hashing, m.Features()) + describeSteps(scaled, m.Normalize)
 }
 
 // describeSteps describes the steps of the flags before a classifier of
-// the rows X.
-func (j *job) describeSteps(X mat.Matrix) string {
+// the rows of ds.
+func (j *job) describeSteps(ds *dataset) string {
+	X := ds.X
 	scaled := ""
 	switch {
 	case j.standardizes(X) && isSparse(X):
@@ -202,7 +209,29 @@ func (j *job) describeSteps(X mat.Matrix) string {
 	case j.weighs(X):
 		scaled = "each feature weighed by its inverse document frequency on the training rows"
 	}
-	return describeSteps(scaled, j.normalizes(X))
+	hashed := ""
+	if ds.format == "text" {
+		h := j.hashing()
+		_, d := X.Dims()
+		hashed = describeHashing(&h, d)
+	}
+	return hashed + describeSteps(scaled, j.normalizes(X))
+}
+
+// describeHashing describes the Hashing h of text into d features, or
+// returns "" if h is nil.
+func describeHashing(h *data.Hashing, d int) string {
+	if h == nil {
+		return ""
+	}
+	grams := "the words"
+	switch {
+	case h.NGrams == 2:
+		grams = "the words and the pairs of words"
+	case h.NGrams > 2:
+		grams = fmt.Sprintf("the n-grams of 1 to %d words", h.NGrams)
+	}
+	return fmt.Sprintf(", %s of each line hashed into 2^%d features", grams, bits.Len(uint(d))-1)
 }
 
 // describeSteps describes the steps before a classifier: how the features
