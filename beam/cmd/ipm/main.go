@@ -37,7 +37,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
+	"slices"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -64,16 +69,94 @@ var (
 	logLevel = flag.String("log_level", "warn", "the level of Beam's logs: debug, info, warn or error")
 )
 
+// own are the names of the flags of ipm, which -h shows before Beam's.
+var own = []string{"shards", "output", "model", "epochs", "mix", "rate", "nobias", "cols", "classes", "work", "log_level"}
+
+// usage writes the help of -h: ipm's flags, then Beam's.
+func usage() {
+	out := flag.CommandLine.Output()
+	ours := flag.NewFlagSet("ipm", flag.ContinueOnError)
+	beams := flag.NewFlagSet("beam", flag.ContinueOnError)
+	flag.VisitAll(func(f *flag.Flag) {
+		set := beams
+		if slices.Contains(own, f.Name) {
+			set = ours
+		}
+		set.Var(f.Value, f.Name, f.Usage)
+		set.Lookup(f.Name).DefValue = f.DefValue
+	})
+	fmt.Fprintf(out, "Usage: ipm -shards 'data/part-*.svm' -output model.json [flags] [Beam's flags]\n\n")
+	fmt.Fprintf(out, "ipm trains a perceptron or an averaged perceptron by iterative parameter mixing on Apache Beam.\n\nIts flags:\n")
+	ours.SetOutput(out)
+	ours.PrintDefaults()
+	fmt.Fprintf(out, "\nBeam's flags, of which --runner picks the runner (README.md says which each runner needs):\n")
+	beams.SetOutput(out)
+	beams.PrintDefaults()
+}
+
+// grace is how long ipm waits, after SIGINT or SIGTERM, for the run to
+// stop and remove its files.
+const grace = time.Minute
+
 func main() {
+	flag.Usage = usage
 	flag.Parse()
 	beamlog.LogLevel = *logLevel
 	// On a runner that starts this program as its worker, Init runs the
 	// worker and does not return.
 	beam.Init()
-	if err := run(context.Background()); err != nil {
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	var got os.Signal
+	var mu sync.Mutex
+	go func() {
+		s := <-signals
+		mu.Lock()
+		got = s
+		mu.Unlock()
+		fmt.Fprintf(os.Stderr, "ipm: %v: stopping the run, which removes its files\n", s)
+		cancel()
+		select {
+		case <-signals:
+		case <-time.After(grace):
+		}
+		fmt.Fprintf(os.Stderr, "ipm: stopped before the run removed its files: they are %s\n", runFiles())
+		os.Exit(exitCode(s))
+	}()
+	err := run(ctx)
+	mu.Lock()
+	s := got
+	mu.Unlock()
+	switch {
+	case s != nil:
+		fmt.Fprintf(os.Stderr, "ipm: %v: stopped", s)
+		if err != nil && strings.Contains(err.Error(), "could not remove") {
+			fmt.Fprintf(os.Stderr, ": %v", err)
+		}
+		fmt.Fprintln(os.Stderr)
+		os.Exit(exitCode(s))
+	case err != nil:
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// exitCode returns the status of a program that a signal stopped, as a
+// shell gives it: 128 and the signal's number.
+func exitCode(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 1
+}
+
+// runFiles returns the pattern of the files of a run of the flags.
+func runFiles() string {
+	if *work != "" {
+		return strings.TrimSuffix(*work, "/") + "/ipm-*"
+	}
+	return *output + ".ipm-*"
 }
 
 func run(ctx context.Context) error {
@@ -108,6 +191,9 @@ func run(ctx context.Context) error {
 		return err
 	}
 	c.Shards = files
+	c.OnEpoch = func(e, mistakes int, took time.Duration) {
+		fmt.Fprintf(os.Stderr, "ipm: epoch %d: %d mistakes, %v\n", e, mistakes, took.Round(time.Millisecond))
+	}
 	res, err := ipm.Run(ctx, c)
 	if err != nil {
 		return err
