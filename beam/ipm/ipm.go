@@ -52,8 +52,9 @@ type Config struct {
 
 	// Cols, if not zero, is the width of the rows, as data.LIBSVM's: the
 	// values beyond it are left out and counted in the Beam counter
-	// "dropped values beyond the width" of namespace "ipm". If zero, it
-	// is the largest index in the shards.
+	// "dropped values beyond the width" of namespace "ipm", of the
+	// pipeline that reads the shard. If zero, it is the largest index in
+	// the shards.
 	Cols int
 
 	// Classes, if not nil, are the classes, as data.LIBSVM's; a label in

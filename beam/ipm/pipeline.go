@@ -464,9 +464,10 @@ func scanPipeline(run string, shards []shard, cols int, classes []string, out st
 
 // epochPipeline returns the pipeline of epoch e: it learns the shards
 // from the model whose blocks are the files of from, or a fresh one if
-// from is empty, mixes them block by block and writes the blocks of the
-// mixed model to the files of to. The rows are of cols columns, the
-// blocks of block features, and the run run.
+// from is empty, mixes them block by block, writes the blocks of the
+// mixed model to the files of to, and checks that it mixed every block.
+// The rows are of cols columns, the blocks of block features, and the run
+// run.
 func epochPipeline(run string, shards []shard, m model, cols, block int, classes []string, byMistakes bool, e int, from, to string) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	sh := beam.CreateList(s.Scope("shards"), shards)

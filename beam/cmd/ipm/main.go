@@ -28,7 +28,13 @@
 //
 // and Beam's, as --runner: prism (the default, in this process), direct,
 // flink, spark, dataflow or universal, with the runner's own flags, as
-// README.md says.
+// README.md says. -h lists ipm's flags, then Beam's.
+//
+// ipm writes a line to stderr after each epoch, with its mistakes and its
+// time. On SIGINT or SIGTERM it stops the run, which removes its files,
+// and exits with 130 or 143; on a second signal, or if the run has not
+// stopped within a minute, it exits at once and says where the files of
+// the run are.
 package main
 
 import (
