@@ -5,9 +5,11 @@
 package ipm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -28,7 +30,7 @@ import (
 // workers are new processes for each pipeline, as Dataflow's are for each
 // job, parses the shards every epoch. The driver forgets its run when it
 // ends; a worker process of a runner that keeps it from job to job keeps
-// the last maxRuns runs.
+// the last maxRuns runs, and a small entry of each run it has served.
 
 // maxRuns is the most runs whose rows and model a process keeps.
 const maxRuns = 4
@@ -63,16 +65,14 @@ func (rc *runCache) begin() error {
 func (rc *runCache) end() { rc.active.Done() }
 
 // stop makes the steps of the run that start in this process from now on
-// fail, and drops what the process keeps of the run but that it has
-// stopped, which it keeps among the runs of the process so that steps of
-// the run that a runner goes on running find it stopped.
+// fail, and drops its shards and model. The process keeps the entry of
+// the run, so that steps of the run that a runner goes on running find it
+// stopped.
 func (rc *runCache) stop() {
 	rc.mu.Lock()
-	rc.stopped, rc.shards = true, nil
+	rc.stopped = true
 	rc.mu.Unlock()
-	rc.startMu.Lock()
-	rc.start = nil
-	rc.startMu.Unlock()
+	rc.drop()
 }
 
 // shardRows is a shard's rows, as read with cols and classes, and its
@@ -101,35 +101,45 @@ var cache = struct {
 	runs map[string]*runCache
 }{runs: map[string]*runCache{}}
 
-// cached returns what the process keeps of the run, making room for it
-// among the last maxRuns if it is new.
+// cached returns what the process keeps of the run. A run that is new
+// to the process drops what it keeps of the runs before the last maxRuns
+// that it has used: the entry of a run stays, with whether it has stopped
+// and the steps that run, but its shards and model go.
 func cached(run string) *runCache {
 	cache.Lock()
-	defer cache.Unlock()
 	cache.tick++
 	rc := cache.runs[run]
+	var stale []*runCache
 	if rc == nil {
-		if len(cache.runs) >= maxRuns {
-			oldest := ""
-			for r, c := range cache.runs {
-				if oldest == "" || c.used < cache.runs[oldest].used {
-					oldest = r
-				}
-			}
-			delete(cache.runs, oldest)
-		}
 		rc = &runCache{shards: map[string]*shardRows{}}
+		stale = slices.Collect(maps.Values(cache.runs))
+		slices.SortFunc(stale, func(a, b *runCache) int { return cmp.Compare(b.used, a.used) })
+		stale = stale[min(len(stale), maxRuns-1):]
 		cache.runs[run] = rc
 	}
 	rc.used = cache.tick
+	cache.Unlock()
+	for _, old := range stale {
+		old.drop()
+	}
 	return rc
 }
 
-// forget drops what the process keeps of the run.
+// forget drops what the process keeps of the run, and its entry.
 func forget(run string) {
 	cache.Lock()
 	delete(cache.runs, run)
 	cache.Unlock()
+}
+
+// drop drops the shards and the model that the process keeps of the run.
+func (rc *runCache) drop() {
+	rc.mu.Lock()
+	clear(rc.shards)
+	rc.mu.Unlock()
+	rc.startMu.Lock()
+	rc.start = nil
+	rc.startMu.Unlock()
 }
 
 // entry returns the entry of the shard's rows.
@@ -139,7 +149,7 @@ func (rc *runCache) entry(path string) *shardRows {
 	e := rc.shards[path]
 	if e == nil {
 		e = &shardRows{}
-		if rc.shards != nil { // the run has not stopped
+		if !rc.stopped {
 			rc.shards[path] = e
 		}
 	}

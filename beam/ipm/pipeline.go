@@ -277,7 +277,6 @@ func (f *learnFn) ProcessElement(ctx context.Context, sh shard, emit func(int, b
 		return shardError(sh, err)
 	}
 	form, err := learned.(encoding.BinaryMarshaler).MarshalBinary()
-	learned = nil // its form is all that is needed
 	if err != nil {
 		return shardError(sh, err)
 	}
