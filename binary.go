@@ -284,7 +284,7 @@ func (w *binaryWriter) floats(x []float64) {
 	w.b = w.b[:n+8*len(x)]
 	b := w.b[n:]
 	for i, v := range x {
-		binary.LittleEndian.PutUint64(b[8*i:8*i+8], math.Float64bits(v))
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
 	}
 }
 
@@ -469,7 +469,7 @@ func (r *binaryReader) floats(n int) []float64 {
 	}
 	x := make([]float64, n)
 	for i := range x {
-		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i : 8*i+8]))
+		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 	}
 	return x
 }
