@@ -79,7 +79,12 @@ func (m model) decode(b []byte) (perceptron.Classifier, error) {
 // load returns the binary form of the model of d columns whose blocks of
 // n features are the files of prefix, and the model.
 func (m model) load(ctx context.Context, prefix string, d, n int) ([]byte, perceptron.Classifier, error) {
-	form, err := join(d, n, func(b int) ([]byte, error) { return readFile(ctx, blockFile(prefix, b)) })
+	var buf []byte // each block in turn, which join copies
+	form, err := join(d, n, func(b int) ([]byte, error) {
+		f, err := readFileTo(ctx, blockFile(prefix, b), buf)
+		buf = f
+		return f, err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -337,6 +342,10 @@ type mixFn struct {
 	Cols       int
 	Block      int
 	From, To   string
+
+	// The buffers of a block of the model learned from and of a part,
+	// which the blocks of a bundle use in turn.
+	start, form []byte
 }
 
 func (f *mixFn) ProcessElement(ctx context.Context, b int, parts func(*blockPart) bool, emit func(int)) error {
@@ -392,7 +401,8 @@ func (f *mixFn) mix(ctx context.Context, b int, parts []blockPart) ([]byte, erro
 	m := f.Model.fresh()
 	var ref []byte // the tables of the block of m
 	if f.From != "" {
-		start, err := readFile(ctx, blockFile(f.From, b))
+		start, err := readFileTo(ctx, blockFile(f.From, b), f.start)
+		f.start = start
 		if err == nil {
 			m, err = f.Model.decode(start)
 		}
@@ -412,7 +422,8 @@ func (f *mixFn) mix(ctx context.Context, b int, parts []blockPart) ([]byte, erro
 		if S == 0 || S > math.MaxInt/size || ref != nil && int(size*S) != len(ref) {
 			return nil, fmt.Errorf("shard %d: a block of %d tables of %d by %d", k, p.Tables, hi-lo, S)
 		}
-		form := make([]byte, len(p.Head)+int(size*S))
+		form := slices.Grow(f.form[:0], len(p.Head)+int(size*S))[:len(p.Head)+int(size*S)]
+		f.form = form // the model decoded from it holds none of it
 		copy(form, p.Head)
 		if err := applyDelta(form[len(p.Head):], p.Delta, ref); err != nil {
 			return nil, fmt.Errorf("shard %d: %w", k, err)

@@ -31,7 +31,7 @@
 // README.md says. -h lists ipm's flags, then Beam's.
 //
 // ipm writes a line to stderr after each epoch, with its mistakes and its
-// time. It runs Go's garbage collector at GOGC=25 unless GOGC is set. On SIGINT or SIGTERM it stops the run, which removes its files,
+// time. It runs Go's garbage collector at GOGC=50 unless GOGC is set. On SIGINT or SIGTERM it stops the run, which removes its files,
 // and exits with 130 or 143; on a second signal, or if the run has not
 // stopped within a minute, it exits at once and says where the files of
 // the run are.
@@ -108,9 +108,10 @@ const grace = time.Minute
 // gcPercent is the garbage collector's GOGC for ipm, unless GOGC is set:
 // ipm's memory is mostly a few large arrays of numbers, which a
 // collection does not scan, so that collecting when the heap has grown by
-// a quarter, not when it has doubled, costs little time and keeps the
-// process near the memory it holds.
-const gcPercent = 25
+// half, not when it has doubled, costs little time and keeps the process
+// nearer the memory it holds. Less returns memory to the system so often
+// that it costs more in faults of pages than it saves.
+const gcPercent = 50
 
 func main() {
 	if _, set := os.LookupEnv("GOGC"); !set {
