@@ -31,10 +31,11 @@
 // README.md says. -h lists ipm's flags, then Beam's.
 //
 // ipm writes a line to stderr after each epoch, with its mistakes and its
-// time. It runs Go's garbage collector at GOGC=50 unless GOGC is set. On SIGINT or SIGTERM it stops the run, which removes its files,
+// time. On SIGINT or SIGTERM it stops the run, which removes its files,
 // and exits with 130 or 143; on a second signal, or if the run has not
 // stopped within a minute, it exits at once and says where the files of
-// the run are.
+// the run are. It runs Go's garbage collector at GOGC=50 unless GOGC is
+// set.
 package main
 
 import (
