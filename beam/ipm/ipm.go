@@ -161,9 +161,23 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	}
 	// The files go even after ctx is done.
 	if left := r.remove(context.WithoutCancel(ctx), slices.Sorted(maps.Keys(r.files))...); len(left) > 0 && err != nil {
-		err = fmt.Errorf("%w; the run could not remove its files %s", err, strings.Join(left, ", "))
+		err = fmt.Errorf("%w; %s", err, r.left(left))
 	}
 	return res, err
+}
+
+// left says which files of the run, left, it could not remove: each, or
+// if they are many, how many and the start of their names.
+func (r *run) left(left []string) string {
+	const most = 5
+	if len(left) <= most {
+		return "the run could not remove its files " + strings.Join(left, ", ")
+	}
+	names := strings.Join(left[:most], ", ") + ", …"
+	if !slices.ContainsFunc(left, func(f string) bool { return !strings.HasPrefix(f, r.prefix) }) {
+		names = r.prefix + "*"
+	}
+	return fmt.Sprintf("the run could not remove %d of its files: %s", len(left), names)
 }
 
 // run is a training run.

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -20,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"gonum.org/v1/gonum/mat"
@@ -704,6 +707,93 @@ func TestCancel(t *testing.T) {
 					t.Errorf("the run left files: %q, before it %q", after, before)
 				}
 			})
+		}
+	}
+}
+
+// failRemove is a file system of local files, named failrm://path, that
+// cannot remove them.
+type failRemove struct{ local filesystem.Interface }
+
+func init() {
+	filesystem.Register("failrm", func(ctx context.Context) filesystem.Interface { return failRemove{local.New(ctx)} })
+}
+
+func unfail(path string) string { return strings.TrimPrefix(path, "failrm://") }
+
+func (f failRemove) List(ctx context.Context, glob string) ([]string, error) {
+	l, err := f.local.List(ctx, unfail(glob))
+	for k := range l {
+		l[k] = "failrm://" + l[k]
+	}
+	return l, err
+}
+
+func (f failRemove) OpenRead(ctx context.Context, path string) (io.ReadCloser, error) {
+	return f.local.OpenRead(ctx, unfail(path))
+}
+
+func (f failRemove) OpenWrite(ctx context.Context, path string) (io.WriteCloser, error) {
+	return f.local.OpenWrite(ctx, unfail(path))
+}
+
+func (f failRemove) Size(ctx context.Context, path string) (int64, error) {
+	return f.local.Size(ctx, unfail(path))
+}
+
+func (f failRemove) Close() error { return f.local.Close() }
+
+func (f failRemove) Remove(context.Context, string) error { return errors.New("failrm: no removal") }
+
+// TestLeftFiles checks that a run that fails and cannot remove its files
+// says where they are in its error.
+func TestLeftFiles(t *testing.T) {
+	t.Parallel()
+	sets := problem{shards: 2, rows: 30, d: 5, classes: []float64{1, 2, 3}, noise: 0.3, seed: 20}.make()
+	dir, work := t.TempDir(), t.TempDir()
+	paths := write(t, dir, sets, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopAt := func(e, _ int, _ time.Duration) {
+		if e == 2 {
+			cancel()
+		}
+	}
+	_, err := Run(ctx, Config{Shards: paths, Epochs: 10, Output: filepath.Join(dir, "model.json"), Work: "failrm://" + work, Runner: runner(), OnEpoch: stopAt, block: 2})
+	left := list(t, work)
+	if len(left) == 0 {
+		t.Fatalf("no file left in the folder that cannot remove them; error %v", err)
+	}
+	// As many files as that, of one run, are named by the start of their
+	// names.
+	if len(left) <= 5 {
+		t.Fatalf("%d files left, too few to test what it should", len(left))
+	}
+	prefix, _, _ := strings.Cut(left[0], ".")
+	want := fmt.Sprintf("; the run could not remove %d of its files: failrm://%s*", len(left), filepath.Join(work, prefix))
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("error %v, want one that ends with %q", err, want)
+	}
+	for _, name := range left {
+		if !strings.HasPrefix(name, prefix+".") {
+			t.Errorf("the file %s left is not of the run %s", name, prefix)
+		}
+	}
+}
+
+func TestLeft(t *testing.T) {
+	t.Parallel()
+	r := &run{prefix: "dir/ipm-1"}
+	for _, tc := range []struct {
+		left []string
+		want string
+	}{
+		{[]string{"dir/ipm-1.a", "out.tmp"}, "the run could not remove its files dir/ipm-1.a, out.tmp"},
+		{[]string{"dir/ipm-1.a", "dir/ipm-1.b", "dir/ipm-1.c", "dir/ipm-1.d", "dir/ipm-1.e", "dir/ipm-1.f"}, "the run could not remove 6 of its files: dir/ipm-1*"},
+		{[]string{"dir/ipm-1.a", "dir/ipm-1.b", "dir/ipm-1.c", "dir/ipm-1.d", "dir/ipm-1.e", "out.tmp"}, "the run could not remove 6 of its files: dir/ipm-1.a, dir/ipm-1.b, dir/ipm-1.c, dir/ipm-1.d, dir/ipm-1.e, …"},
+	} {
+		if got := r.left(tc.left); got != tc.want {
+			t.Errorf("left(%q) = %q, want %q", tc.left, got, tc.want)
 		}
 	}
 }

@@ -185,3 +185,46 @@ func TestEpochLines(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondSignal checks that ipm, on a second SIGINT before the run has
+// stopped, exits at once with the signal's status, and says where the
+// files of the run may be.
+func TestSecondSignal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := command("-shards", writeShards(t, dir, 3), "-output", filepath.Join(dir, "model.json"), "-model", "averaged", "-epochs", "1000")
+	stderr, err := c.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		out.WriteString(lines.Text() + "\n")
+		if strings.HasPrefix(lines.Text(), "ipm: epoch 1: ") {
+			c.Process.Signal(syscall.SIGINT)
+		}
+		if strings.HasPrefix(lines.Text(), "ipm: interrupt: stopping the run") {
+			c.Process.Signal(syscall.SIGINT)
+			break
+		}
+	}
+	for lines.Scan() {
+		out.WriteString(lines.Text() + "\n")
+	}
+	err = c.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Errorf("exit %v, want status 130\n%s", err, out.Bytes())
+	}
+	// Either ipm exited before its run had stopped, and says where its
+	// files are, as it does most times, or the run stopped first, within
+	// the moment between the signals, and removed them.
+	where := fmt.Sprintf("ipm: stopped before the run removed its files: they are %s\n", filepath.Join(dir, "model.json.ipm-*"))
+	if !strings.HasSuffix(out.String(), where) && !strings.HasSuffix(out.String(), "ipm: interrupt: stopped\n") {
+		t.Errorf("stderr ends with neither %q nor the end of a stopped run:\n%s", where, out.Bytes())
+	}
+}
