@@ -253,7 +253,7 @@ func TestBlockParts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, got, err := m.load(t.Context(), to, d, n)
+		got, err := m.load(t.Context(), to, d, n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -352,7 +352,7 @@ func (r *run) train(ctx context.Context) (*Result, error) {
 		}
 	}
 	forget(r.id) // before the model is whole in the driver too
-	_, c, err := m.load(ctx, from, res.Cols, block)
+	c, err := m.load(ctx, from, res.Cols, block)
 	if err != nil {
 		return nil, fmt.Errorf("ipm: the model of the last epoch: %w", err)
 	}

@@ -76,9 +76,9 @@ func (m model) decode(b []byte) (perceptron.Classifier, error) {
 	return c, nil
 }
 
-// load returns the binary form of the model of d columns whose blocks of
-// n features are the files of prefix, and the model.
-func (m model) load(ctx context.Context, prefix string, d, n int) ([]byte, perceptron.Classifier, error) {
+// load returns the model of d columns whose blocks of n features are the
+// files of prefix.
+func (m model) load(ctx context.Context, prefix string, d, n int) (perceptron.Classifier, error) {
 	var buf []byte // each block in turn, which join copies
 	form, err := join(d, n, func(b int) ([]byte, error) {
 		f, err := readFileTo(ctx, blockFile(prefix, b), buf)
@@ -86,13 +86,9 @@ func (m model) load(ctx context.Context, prefix string, d, n int) ([]byte, perce
 		return f, err
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	c, err := m.decode(form)
-	if err != nil {
-		return nil, nil, err
-	}
-	return form, c, nil
+	return m.decode(form)
 }
 
 // shardReads counts the shards that readShard reads, for the tests.
@@ -270,8 +266,7 @@ func (f *learnFn) ProcessElement(ctx context.Context, sh shard, emit func(int, b
 	m := f.Model.fresh()
 	if f.From != "" {
 		m, err = rc.model(f.From, func() (perceptron.Classifier, error) {
-			_, m, err := f.Model.load(ctx, f.From, f.Cols, f.Block)
-			return m, err
+			return f.Model.load(ctx, f.From, f.Cols, f.Block)
 		})
 		if err != nil {
 			return fmt.Errorf("ipm: the model the shards learn from: %w", err)

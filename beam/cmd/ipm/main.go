@@ -148,14 +148,16 @@ func main() {
 	s := got
 	mu.Unlock()
 	switch {
+	case err == nil:
+		// The run ended, and wrote the model, before the signal stopped it.
 	case s != nil:
 		fmt.Fprintf(os.Stderr, "ipm: %v: stopped", s)
-		if err != nil && strings.Contains(err.Error(), "could not remove") {
+		if strings.Contains(err.Error(), "could not remove") {
 			fmt.Fprintf(os.Stderr, ": %v", err)
 		}
 		fmt.Fprintln(os.Stderr)
 		os.Exit(exitCode(s))
-	case err != nil:
+	default:
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
