@@ -8,7 +8,7 @@
 // width and the classes given, trains, and writes the model's JSON. It
 // prints the wall time of the reading and of the training on stderr.
 //
-//	go run ./bench/fitshards -shards 'data/part-*.svm' -cols 284746 -classes 0,1,...,34 \
+//	go run ./bench/fitshards -shards 'data/part-*.svm' -cols 284746 -classes $(seq -s, 0 34) \
 //		-model averaged -mix mistakes -epochs 10 -output fitshards.json
 package main
 
