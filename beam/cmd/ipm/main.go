@@ -32,10 +32,10 @@
 //
 // ipm writes a line to stderr after each epoch, with its mistakes and its
 // time. On SIGINT or SIGTERM it stops the run, which removes its files,
-// and exits with 130 or 143; on a second signal, or if the run has not
-// stopped within a minute, it exits at once and says where the files of
-// the run are. It runs Go's garbage collector at GOGC=50 unless GOGC is
-// set.
+// and exits with 130 or 143, leaving out Beam's logs of the stopped run;
+// on a second signal, or if the run has not stopped within a minute, it
+// exits at once and says where the files of the run are. It runs Go's
+// garbage collector at GOGC=50 unless GOGC is set.
 package main
 
 import (
@@ -43,12 +43,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -124,6 +126,12 @@ func main() {
 	// On a runner that starts this program as its worker, Init runs the
 	// worker and does not return.
 	beam.Init()
+	// The steps that fail as a signal stops the run, and the runner's
+	// report of the failed pipeline, are Beam's logs of the stop, some KB
+	// of plans, which tell the user nothing that ipm's lines do not. Prism
+	// gives each job a logger of the default handler as the job starts.
+	logs := &stoppable{Handler: slog.Default().Handler(), stopped: new(atomic.Bool)}
+	slog.SetDefault(slog.New(logs))
 	ctx, cancel := context.WithCancel(context.Background())
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
@@ -131,6 +139,7 @@ func main() {
 	var mu sync.Mutex
 	go func() {
 		s := <-signals
+		logs.stopped.Store(true)
 		mu.Lock()
 		got = s
 		mu.Unlock()
@@ -161,6 +170,31 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// stoppable is a handler of logs that writes nothing once stopped is set.
+type stoppable struct {
+	slog.Handler
+	stopped *atomic.Bool
+}
+
+func (h *stoppable) Enabled(ctx context.Context, l slog.Level) bool {
+	return !h.stopped.Load() && h.Handler.Enabled(ctx, l)
+}
+
+func (h *stoppable) Handle(ctx context.Context, r slog.Record) error {
+	if h.stopped.Load() {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h *stoppable) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &stoppable{h.Handler.WithAttrs(attrs), h.stopped}
+}
+
+func (h *stoppable) WithGroup(name string) slog.Handler {
+	return &stoppable{h.Handler.WithGroup(name), h.stopped}
 }
 
 // exitCode returns the status of a program that a signal stopped, as a

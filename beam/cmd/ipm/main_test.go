@@ -75,9 +75,9 @@ func files(t *testing.T, dir string) []string {
 }
 
 // TestSignal checks that ipm, on SIGINT or SIGTERM as it trains, stops,
-// says so, exits with the signal's status as a shell gives it, and leaves
-// no file of its run behind, and no model; with its files beside the
-// model and in -work.
+// says so and nothing else, no log of Beam's, exits with the signal's
+// status as a shell gives it, and leaves no file of its run behind, and no
+// model; with its files beside the model and in -work.
 func TestSignal(t *testing.T) {
 	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
@@ -124,6 +124,12 @@ func TestSignal(t *testing.T) {
 				}
 				if want := fmt.Sprintf("ipm: %v: stopped\n", sig); !strings.HasSuffix(out.String(), want) {
 					t.Errorf("stderr does not end with %q:\n%s", want, out.Bytes())
+				}
+				for line := range strings.Lines(out.String()) {
+					if !strings.HasPrefix(line, "ipm: ") {
+						t.Errorf("stderr holds a line not of ipm's, %q:\n%s", line, out.Bytes())
+						break
+					}
 				}
 				if after := files(t, dir); !slices.Equal(after, before) {
 					t.Errorf("ipm left files: %q, before it %q", after, before)
