@@ -12,27 +12,49 @@
 // classes and the width of the rows, unless both are given. Then each
 // epoch is a pipeline of its own:
 //
-//	shards ──ParDo(learn, side input: the model)──▶ (shard, model JSON) ─┐
-//	the model ───────────────────────────────────▶ (-1, model JSON) ────┴─Combine(mix)──▶ the next model
+//	shards ──ParDo(learn)──▶ (block, the shard's part of the block) ──GroupByKey──▶ ParDo(mix) ──▶ the blocks of the next model
 //
-// The learn step loads the model of the epoch before (perceptron.Unmarshal),
-// or makes a fresh one with the classes, reads its shard with data.LIBSVM
+// The model crosses between the driver and the workers in the binary form
+// of package perceptron (MarshalBinary), cut into blocks of features, one
+// file each: the block of features [lo, hi) of a model is the binary form
+// of a model of hi-lo columns, and perceptron.Mix mixes a model feature by
+// feature, so that the mix of a block needs that block of every shard and
+// nothing else.
+//
+// The learn step loads the model of the epoch before from its blocks, or
+// makes a fresh one with the classes, reads its shard with data.LIBSVM
 // through Beam's file systems, learns one epoch of it with
-// perceptron.LearnShard and emits the shard's part, as JSON, with the
-// shard's index. The mix step is a global Combine that collects the
-// shards' parts and the model they learned from, and calls perceptron.Mix
-// on them in the order of the shards, so that the result is the same bit
-// for bit whatever order the runner delivers them in, and the same as
-// perceptron.FitShards on the same shards. The driver stops after an
-// epoch without a mistake, or at the epoch limit, and renames the last
-// model to the output; a failed run writes no model.
+// perceptron.LearnShard, and emits each block of the shard's part, keyed
+// by the block: the head of its binary form, and its weights as a delta
+// against the block of the model it learned from, which holds little,
+// since a shard changes the weights of the features of its mistakes only.
+// The mix step takes a block's parts of all the shards, one block at a
+// time, and mixes them with perceptron.Mix in the order of the shards, so
+// that the result is the same bit for bit whatever order the runner
+// delivers them in, and the same as perceptron.FitShards on the same
+// shards; it writes the mixed block to its file. No step holds the parts
+// of every shard at once: a learn step holds its shard's part, and a mix
+// step a block of each.
+//
+// The driver stops after an epoch without a mistake, or at the epoch
+// limit, joins the blocks of the last model and writes it to the output
+// as JSON, the form of a saved model; a failed run writes no model. It
+// removes the files of the run as it goes, and when it ends, also when
+// its context is done: then the steps of the run that start in this
+// process fail, and Run waits for those that run before it removes the
+// files.
+//
+// A process keeps, for a run, the rows of the shards it has read and the
+// model that the shards of the epoch at hand learn from. Prism and the
+// direct runner run the steps in the driver's process, where each shard is
+// parsed once a run, by the scan of the shards or by the first epoch, and
+// each epoch's model is loaded once. A runner whose workers are new
+// processes for each pipeline, as Dataflow's are for each job, parses the
+// shards again every epoch.
 //
 // The epochs are a loop in the driver, not one unrolled pipeline: Beam
 // has no loop, the stopping rule depends on the data, and an unrolled
 // pipeline would hold a stage for every epoch up to the limit (1000 by
 // default) and run them all, however early the training converged. The
-// cost is a job per epoch, which reads the shards again. Each epoch's
-// model passes from one pipeline to the next as a file beside the output
-// (or in Config.Work), which the next pipeline reads as its side input,
-// so that a large model does not swell the pipeline's graph.
+// cost is a job per epoch.
 package ipm

@@ -6,7 +6,10 @@ package ipm
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -37,12 +40,45 @@ func Glob(ctx context.Context, pattern string) ([]string, error) {
 // readFile returns the contents of the file path, on its Beam file
 // system.
 func readFile(ctx context.Context, path string) ([]byte, error) {
+	return readFileTo(ctx, path, nil)
+}
+
+// readFileTo returns the contents of the file path, on its Beam file
+// system, in buf if it holds them: a reader of many files of a size reads
+// them all into one buffer.
+func readFileTo(ctx context.Context, path string, buf []byte) ([]byte, error) {
 	fsys, err := filesystem.New(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer fsys.Close()
-	return filesystem.Read(ctx, fsys, path)
+	size, err := fsys.Size(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := fsys.OpenRead(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	// The size is a guess, as os.ReadFile's: read to the end.
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+1)
+	}
+	buf = buf[:0]
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }
 
 // writeFile writes b to the file path, on its Beam file system, replacing
@@ -86,16 +122,26 @@ func replace(ctx context.Context, path, tmp string, b []byte) error {
 	return nil
 }
 
-// remove removes the file path, if it is there and its file system
-// removes files: it is for files of a run that are no longer needed, and
-// a failure leaves one behind, which does no harm.
-func remove(ctx context.Context, path string) {
+// remove removes the file path on its Beam file system. It returns nil if
+// the file is not there after, and an error if it is.
+func remove(ctx context.Context, path string) error {
 	fsys, err := filesystem.New(ctx, path)
 	if err != nil {
-		return
+		return err
 	}
 	defer fsys.Close()
-	if rm, ok := fsys.(filesystem.Remover); ok {
-		rm.Remove(ctx, path)
+	rm, ok := fsys.(filesystem.Remover)
+	if !ok {
+		return fmt.Errorf("the file system of %s does not remove files", path)
 	}
+	err = rm.Remove(ctx, path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// As an object store's, whose error of an object that is not
+		// there is its own.
+		if _, serr := fsys.Size(ctx, path); serr != nil {
+			return nil
+		}
+		return err
+	}
+	return nil
 }

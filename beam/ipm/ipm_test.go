@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,7 +19,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"gonum.org/v1/gonum/mat"
@@ -228,9 +232,21 @@ func TestFitShards(t *testing.T) {
 						t.Fatalf("FitShards stopped after %d of %d epochs, converged %t: the data do not test what they should", st.Epochs, tc.epochs, st.Converged)
 					}
 					out := filepath.Join(t.TempDir(), "model.json")
-					res, err := Run(context.Background(), Config{Shards: paths, Averaged: averaged, Epochs: tc.epochs, ByMistakes: byMistakes, Output: out, Runner: runner()})
+					var mistakes []int
+					onEpoch := func(e, m int, _ time.Duration) {
+						if e != len(mistakes)+1 {
+							t.Errorf("OnEpoch of epoch %d after %d", e, len(mistakes))
+						}
+						mistakes = append(mistakes, m)
+					}
+					// Blocks of 2 features, so that the blocks of the
+					// model are several.
+					res, err := Run(context.Background(), Config{Shards: paths, Averaged: averaged, Epochs: tc.epochs, ByMistakes: byMistakes, Output: out, Runner: runner(), OnEpoch: onEpoch, block: 2})
 					if err != nil {
 						t.Fatal(err)
+					}
+					if !slices.Equal(mistakes, st.EpochMistakes) {
+						t.Errorf("OnEpoch saw the mistakes %v, FitShards made %v", mistakes, st.EpochMistakes)
 					}
 					got, err := os.ReadFile(out)
 					if err != nil {
@@ -549,7 +565,7 @@ func TestRunners(t *testing.T) {
 	var saved [][]byte
 	for _, r := range []string{"prism", "direct"} {
 		out := filepath.Join(dir, r+".json")
-		if _, err := Run(context.Background(), Config{Shards: paths, Averaged: true, ByMistakes: true, Epochs: 4, Output: out, Runner: r}); err != nil {
+		if _, err := Run(context.Background(), Config{Shards: paths, Averaged: true, ByMistakes: true, Epochs: 4, Output: out, Runner: r, block: 3}); err != nil {
 			t.Fatalf("%s: %v", r, err)
 		}
 		b, err := os.ReadFile(out)
@@ -560,5 +576,224 @@ func TestRunners(t *testing.T) {
 	}
 	if !bytes.Equal(saved[0], saved[1]) {
 		t.Errorf("prism wrote\n%s\nand direct\n%s", saved[0], saved[1])
+	}
+}
+
+// TestReadOnce checks that a run reads each shard once, on prism and on
+// the direct runner, which run the pipelines in this process: with the
+// scan of the shards, whose rows the training takes, and without; and
+// that the rows the scan read train the model of FitShards, of labels
+// that are numbers and labels that are names. A shard of numbers among
+// shards of names is read again, as the scan made one class of 1 and
+// 1.0. It counts the reads of all the package, and so does not run in
+// parallel.
+func TestReadOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		names     []string // of the classes 0, 1 and 2, or nil for numbers
+		scan      bool
+		wantReads int // of the 3 shards
+	}{
+		{"numbers", nil, true, 3},
+		{"numbers/no scan", nil, false, 3},
+		{"names", []string{"eel", "cat", "dog"}, true, 3},
+		{"numbers among names", []string{"1", "2", "cat"}, true, 4},
+	} {
+		sets := problem{shards: 3, rows: 15, d: 9, classes: []float64{0, 1, 2}, noise: 0.2, seed: 18}.make()
+		// Shard 0 has no row of class 2, and the first shard's last
+		// column is empty, so that the scan's width of it is less.
+		for i, c := range sets[0].y {
+			if c == 2 {
+				sets[0].y[i] = 0
+			}
+		}
+		sets[0] = shardSet{dropColumns(t, sets[0].X, 8), sets[0].y}
+		var names map[float64]string
+		var classes []float64 // the model's, by the order of the classes
+		if tc.names != nil {
+			names = map[float64]string{}
+			for k, n := range tc.names {
+				names[float64(k)] = n
+			}
+			sorted := slices.Sorted(slices.Values(tc.names))
+			for k := range tc.names {
+				classes = append(classes, float64(slices.Index(sorted, tc.names[k])))
+			}
+		}
+		dir := t.TempDir()
+		paths := write(t, dir, sets, names)
+		want := func() []byte {
+			if classes == nil {
+				b, _ := fitShards(t, sets, true, true, 3, labels(sets))
+				return b
+			}
+			relabeled := make([]shardSet, len(sets))
+			for k, s := range sets {
+				y := make([]float64, len(s.y))
+				for i, c := range s.y {
+					y[i] = classes[int(c)]
+				}
+				relabeled[k] = shardSet{s.X, y}
+			}
+			b, _ := fitShards(t, relabeled, true, true, 3, []float64{0, 1, 2})
+			return b
+		}()
+		for _, r := range []string{"prism", "direct"} {
+			c := Config{Shards: paths, Averaged: true, ByMistakes: true, Epochs: 3, Output: filepath.Join(dir, r+".json"), Runner: r, block: 4}
+			if !tc.scan {
+				c.Cols, c.Classes = 9, []string{"0", "1", "2"}
+			}
+			before := shardReads.Load()
+			res, err := Run(context.Background(), c)
+			if err != nil {
+				t.Fatalf("%s on %s: %v", tc.name, r, err)
+			}
+			if reads := shardReads.Load() - before; reads != int64(tc.wantReads) {
+				t.Errorf("%s on %s: %d reads of the 3 shards, want %d", tc.name, r, reads, tc.wantReads)
+			}
+			if !bytes.Equal(res.Saved, want) {
+				t.Errorf("%s on %s: the model is not FitShards':\n got %s\nwant %s", tc.name, r, res.Saved, want)
+			}
+		}
+	}
+}
+
+// dropColumns returns the rows of X without their values in the columns
+// from d on.
+func dropColumns(t *testing.T, X *perceptron.CSR, d int) *perceptron.CSR {
+	t.Helper()
+	r, c := X.Dims()
+	ptr := []int{0}
+	var ind []int
+	var val []float64
+	for i := range r {
+		X.DoRowNonZero(i, func(_, j int, v float64) {
+			if j < d {
+				ind, val = append(ind, j), append(val, v)
+			}
+		})
+		ptr = append(ptr, len(ind))
+	}
+	n, err := perceptron.NewCSR(r, c, ptr, ind, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestCancel checks that a run whose context is done as it runs, at
+// various times, fails and leaves no file behind, on prism and on the
+// direct runner.
+func TestCancel(t *testing.T) {
+	t.Parallel()
+	sets := problem{shards: 3, rows: 40, d: 6, classes: []float64{1, 2, 3}, noise: 0.3, seed: 19}.make()
+	for _, r := range []string{"prism", "direct"} {
+		for _, after := range []time.Duration{0, 20 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond} {
+			t.Run(fmt.Sprintf("%s/%v", r, after), func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				paths := write(t, dir, sets, nil)
+				before := list(t, dir)
+				ctx, cancel := context.WithTimeout(context.Background(), after)
+				defer cancel()
+				res, err := Run(ctx, Config{Shards: paths, Averaged: true, Epochs: 1000, Output: filepath.Join(dir, "model.json"), Runner: r, block: 2})
+				if err == nil {
+					t.Fatalf("no error, and a model %s", res.Saved)
+				}
+				// Steps of a pipeline that prism goes on running stop
+				// before they write.
+				time.Sleep(100 * time.Millisecond)
+				if after := list(t, dir); !slices.Equal(after, before) {
+					t.Errorf("the run left files: %q, before it %q", after, before)
+				}
+			})
+		}
+	}
+}
+
+// failRemove is a file system of local files, named failrm://path, that
+// cannot remove them.
+type failRemove struct{ local filesystem.Interface }
+
+func init() {
+	filesystem.Register("failrm", func(ctx context.Context) filesystem.Interface { return failRemove{local.New(ctx)} })
+}
+
+func unfail(path string) string { return strings.TrimPrefix(path, "failrm://") }
+
+func (f failRemove) List(ctx context.Context, glob string) ([]string, error) {
+	l, err := f.local.List(ctx, unfail(glob))
+	for k := range l {
+		l[k] = "failrm://" + l[k]
+	}
+	return l, err
+}
+
+func (f failRemove) OpenRead(ctx context.Context, path string) (io.ReadCloser, error) {
+	return f.local.OpenRead(ctx, unfail(path))
+}
+
+func (f failRemove) OpenWrite(ctx context.Context, path string) (io.WriteCloser, error) {
+	return f.local.OpenWrite(ctx, unfail(path))
+}
+
+func (f failRemove) Size(ctx context.Context, path string) (int64, error) {
+	return f.local.Size(ctx, unfail(path))
+}
+
+func (f failRemove) Close() error { return f.local.Close() }
+
+func (f failRemove) Remove(context.Context, string) error { return errors.New("failrm: no removal") }
+
+// TestLeftFiles checks that a run that fails and cannot remove its files
+// says where they are in its error.
+func TestLeftFiles(t *testing.T) {
+	t.Parallel()
+	sets := problem{shards: 2, rows: 30, d: 5, classes: []float64{1, 2, 3}, noise: 0.3, seed: 20}.make()
+	dir, work := t.TempDir(), t.TempDir()
+	paths := write(t, dir, sets, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopAt := func(e, _ int, _ time.Duration) {
+		if e == 2 {
+			cancel()
+		}
+	}
+	_, err := Run(ctx, Config{Shards: paths, Epochs: 10, Output: filepath.Join(dir, "model.json"), Work: "failrm://" + work, Runner: runner(), OnEpoch: stopAt, block: 2})
+	left := list(t, work)
+	if len(left) == 0 {
+		t.Fatalf("no file left in the folder that cannot remove them; error %v", err)
+	}
+	// As many files as that, of one run, are named by the start of their
+	// names.
+	if len(left) <= 5 {
+		t.Fatalf("%d files left, too few to test what it should", len(left))
+	}
+	prefix, _, _ := strings.Cut(left[0], ".")
+	want := fmt.Sprintf("; the run could not remove %d of its files: failrm://%s*", len(left), filepath.Join(work, prefix))
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("error %v, want one that ends with %q", err, want)
+	}
+	for _, name := range left {
+		if !strings.HasPrefix(name, prefix+".") {
+			t.Errorf("the file %s left is not of the run %s", name, prefix)
+		}
+	}
+}
+
+func TestLeft(t *testing.T) {
+	t.Parallel()
+	r := &run{prefix: "dir/ipm-1"}
+	for _, tc := range []struct {
+		left []string
+		want string
+	}{
+		{[]string{"dir/ipm-1.a", "out.tmp"}, "the run could not remove its files dir/ipm-1.a, out.tmp"},
+		{[]string{"dir/ipm-1.a", "dir/ipm-1.b", "dir/ipm-1.c", "dir/ipm-1.d", "dir/ipm-1.e", "dir/ipm-1.f"}, "the run could not remove 6 of its files: dir/ipm-1*"},
+		{[]string{"dir/ipm-1.a", "dir/ipm-1.b", "dir/ipm-1.c", "dir/ipm-1.d", "dir/ipm-1.e", "out.tmp"}, "the run could not remove 6 of its files: dir/ipm-1.a, dir/ipm-1.b, dir/ipm-1.c, dir/ipm-1.d, dir/ipm-1.e, …"},
+	} {
+		if got := r.left(tc.left); got != tc.want {
+			t.Errorf("left(%q) = %q, want %q", tc.left, got, tc.want)
+		}
 	}
 }

@@ -6,6 +6,8 @@ package ipm
 
 import (
 	"context"
+	"encoding"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +15,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -23,19 +26,20 @@ import (
 )
 
 func init() {
-	for _, t := range []any{shard{}, part{}, summary{}, mixAcc{}, scanAcc{}} {
+	for _, t := range []any{shard{}, blockPart{}, summary{}, scanAcc{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.DoFn3x1[context.Context, shard, func(summary), error](&scanFn{})
-	register.DoFn4x1[context.Context, shard, []byte, func(part), error](&learnFn{})
-	register.DoFn3x1[context.Context, []byte, func([]byte), error](&readFn{})
+	register.DoFn3x1[context.Context, shard, func(int, blockPart), error](&learnFn{})
+	register.DoFn4x1[context.Context, int, func(*blockPart) bool, func(int), error](&mixFn{})
+	register.DoFn1x1[int, error](&checkFn{})
+	register.Function2x1(sum)
+	register.Emitter1[int]()
 	register.DoFn2x1[context.Context, []byte, error](&writeFn{})
-	register.Function2x0(asStart)
 	register.Combiner3[scanAcc, summary, []byte](&unionFn{})
-	register.Combiner3[mixAcc, part, []byte](&mixFn{})
 	register.Emitter1[summary]()
-	register.Emitter1[part]()
-	register.Emitter1[[]byte]()
+	register.Emitter2[int, blockPart]()
+	register.Iter1[blockPart]()
 }
 
 // shard is a file of rows and its index in the shards.
@@ -62,32 +66,38 @@ func (m model) fresh() perceptron.Classifier {
 	return &perceptron.Perceptron{Epochs: m.Epochs, Rate: m.Rate, NoBias: m.NoBias, Labels: m.Labels}
 }
 
-// load returns the model saved in b, which must be of m's type, or a
-// fresh one if b is empty.
-func (m model) load(b []byte) (perceptron.Classifier, error) {
-	if len(b) == 0 {
-		return m.fresh(), nil
+// decode returns the model whose binary form is b, which must be of m's
+// type.
+func (m model) decode(b []byte) (perceptron.Classifier, error) {
+	c := m.fresh()
+	if err := c.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
+		return nil, err
 	}
-	c, err := perceptron.Unmarshal(b)
+	return c, nil
+}
+
+// load returns the model of d columns whose blocks of n features are the
+// files of prefix.
+func (m model) load(ctx context.Context, prefix string, d, n int) (perceptron.Classifier, error) {
+	var buf []byte // each block in turn, which join copies
+	form, err := join(d, n, func(b int) ([]byte, error) {
+		f, err := readFileTo(ctx, blockFile(prefix, b), buf)
+		buf = f
+		return f, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	switch c.(type) {
-	case *perceptron.Averaged:
-		if m.Averaged {
-			return c, nil
-		}
-	case *perceptron.Perceptron:
-		if !m.Averaged {
-			return c, nil
-		}
-	}
-	return nil, fmt.Errorf("a saved %T, not of the type trained", c)
+	return m.decode(form)
 }
+
+// shardReads counts the shards that readShard reads, for the tests.
+var shardReads atomic.Int64
 
 // readShard reads the rows of the shard sh with f, opening it on its
 // Beam file system. Its errors name the shard's file, and the line.
 func readShard(ctx context.Context, sh shard, f data.LIBSVM) (*data.Set, error) {
+	shardReads.Add(1)
 	set, err := func() (*data.Set, error) {
 		fsys, err := filesystem.New(ctx, sh.Path)
 		if err != nil {
@@ -136,14 +146,21 @@ type summary struct {
 }
 
 // scanFn reads a shard for its summary, as the training reads it: with
-// Cols, if it is not zero, and Classes, if not nil.
+// Cols, if it is not zero, and Classes, if not nil. The process keeps the
+// rows for the training of the run Run.
 type scanFn struct {
+	Run     string
 	Cols    int
 	Classes []string
 }
 
 func (f *scanFn) ProcessElement(ctx context.Context, sh shard, emit func(summary)) error {
-	set, err := readShard(ctx, sh, data.LIBSVM{Cols: f.Cols, Classes: f.Classes})
+	rc := cached(f.Run)
+	if err := rc.begin(); err != nil {
+		return err
+	}
+	defer rc.end()
+	set, err := rc.scanned(ctx, sh, f.Cols, f.Classes)
 	if err != nil {
 		return err
 	}
@@ -209,108 +226,205 @@ func checkShards(n, want int, index func(int) int) error {
 	return nil
 }
 
-// part is a model of an epoch, as JSON: that of shard Shard after it
-// learned its rows, or, for Shard -1, the model they learned from, which
-// is empty for a fresh one.
-type part struct {
-	Shard int
-	Model []byte
+// blockPart is block Block of the part of shard Shard in an epoch: the
+// header and head of its binary form, of the block's width, and the delta
+// of its Tables tables against the same block of the model it learned
+// from.
+type blockPart struct {
+	Block  int
+	Shard  int
+	Head   []byte
+	Tables int
+	Delta  []byte
 }
 
-// asStart emits the model that the shards learn from as the part of
-// shard -1.
-func asStart(b []byte, emit func(part)) { emit(part{Shard: -1, Model: b}) }
-
 // learnFn learns one epoch of a shard with perceptron.LearnShard, from
-// the model of its side input, reading the shard with Cols and Classes,
-// Model.Labels giving each class its label, and emits the shard's part
-// of the round.
+// the model whose blocks are the files of From, or from a fresh one if
+// From is empty, reading the shard with Cols and Classes, Model.Labels
+// giving each class its label, and emits the blocks of Block features of
+// the shard's part, each keyed by its block. The rows and the model are
+// those that the process keeps for the run Run, if it does.
 type learnFn struct {
+	Run     string
 	Model   model
 	Cols    int
 	Classes []string
+	Block   int
+	From    string
 }
 
-func (f *learnFn) ProcessElement(ctx context.Context, sh shard, start []byte, emit func(part)) error {
-	set, err := readShard(ctx, sh, data.LIBSVM{Cols: f.Cols, Classes: f.Classes})
+func (f *learnFn) ProcessElement(ctx context.Context, sh shard, emit func(int, blockPart)) error {
+	rc := cached(f.Run)
+	if err := rc.begin(); err != nil {
+		return err
+	}
+	defer rc.end()
+	X, y, err := rc.rows(ctx, sh, f.Cols, f.Classes, f.Model.Labels)
 	if err != nil {
 		return err
 	}
-	y := make([]float64, len(set.Y))
-	for i, c := range set.Y {
-		y[i] = f.Model.Labels[int(c)]
+	m := f.Model.fresh()
+	if f.From != "" {
+		m, err = rc.model(f.From, func() (perceptron.Classifier, error) {
+			return f.Model.load(ctx, f.From, f.Cols, f.Block)
+		})
+		if err != nil {
+			return fmt.Errorf("ipm: the model the shards learn from: %w", err)
+		}
 	}
-	m, err := f.Model.load(start)
-	if err != nil {
-		return fmt.Errorf("ipm: the model the shards learn from: %w", err)
-	}
-	learned, err := perceptron.LearnShard(m, set.X, y)
-	if err != nil {
-		return shardError(sh, err)
-	}
-	b, err := json.Marshal(learned)
+	learned, err := perceptron.LearnShard(m, X, y)
 	if err != nil {
 		return shardError(sh, err)
 	}
-	emit(part{Shard: sh.Index, Model: b})
+	form, err := learned.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return shardError(sh, err)
+	}
+	d, S, head, tables, err := layout(form)
+	if err == nil && d != f.Cols {
+		err = fmt.Errorf("a part of %d columns, want %d", d, f.Cols)
+	}
+	if err != nil {
+		return shardError(sh, err)
+	}
+	var buf []byte // of the blocks of the model learned from
+	for b := range blocks(d, f.Block) {
+		lo, hi := blockRange(b, f.Block, d)
+		// The tables of the block of the model learned from, or nil for
+		// a fresh one.
+		var ref []byte
+		if f.From != "" {
+			start, err := readFileTo(ctx, blockFile(f.From, b), buf)
+			buf = start
+			var bd, bS, bh, bt int
+			if err == nil {
+				bd, bS, bh, bt, err = layout(start)
+			}
+			if err == nil && (bd != hi-lo || bS != S || bt != tables) {
+				err = fmt.Errorf("block %d of the model learned from is of %d columns by %d scores and %d tables, the part's of %d by %d and %d", b, bd, bS, bt, hi-lo, S, tables)
+			}
+			if err != nil {
+				return fmt.Errorf("ipm: the model the shards learn from: %w", err)
+			}
+			ref = start[bh:]
+		}
+		var delta []byte
+		for t := range tables {
+			var r []byte
+			if ref != nil {
+				r = ref[8*t*(hi-lo)*S : 8*(t+1)*(hi-lo)*S]
+			}
+			delta = appendDelta(delta, tableRows(form, d, S, head, t, lo, hi), r)
+		}
+		emit(b, blockPart{Block: b, Shard: sh.Index, Head: withWidth(form[:head], hi-lo), Tables: tables, Delta: delta})
+	}
 	return nil
 }
 
-// mixAcc holds parts of an epoch.
-type mixAcc struct {
-	Parts []part
-}
-
-// mixFn mixes the models of Shards shards after epoch Epoch, in the order
-// of the shards, with the model they learned from, and returns the mixed
-// model as JSON. An Averaged whose epoch made no mistake counts the
-// epochs left to Model.Epochs, as perceptron.FitShards does.
+// mixFn mixes block b of the parts of Shards shards after epoch Epoch, in
+// the order of the shards, with the same block of the model they learned
+// from, whose blocks are the files of From, or a fresh one if From is
+// empty, and writes the block of the mixed model to its file of To. The
+// blocks are of Block features each, of Cols. An Averaged whose epoch
+// made no mistake counts the epochs left to Model.Epochs, as
+// perceptron.FitShards does. The step is of the run Run.
 type mixFn struct {
+	Run        string
 	Model      model
 	Shards     int
 	Epoch      int
 	ByMistakes bool
+	Cols       int
+	Block      int
+	From, To   string
+
+	// The buffers of a block of the model learned from and of a part,
+	// which the blocks of a bundle use in turn.
+	start, form []byte
 }
 
-func (f *mixFn) CreateAccumulator() mixAcc { return mixAcc{} }
-
-func (f *mixFn) AddInput(a mixAcc, p part) mixAcc {
-	a.Parts = append(a.Parts, p)
-	return a
-}
-
-func (f *mixFn) MergeAccumulators(a, b mixAcc) mixAcc {
-	a.Parts = append(a.Parts, b.Parts...)
-	return a
-}
-
-func (f *mixFn) ExtractOutput(a mixAcc) ([]byte, error) {
-	b, err := f.mix(a.Parts)
+func (f *mixFn) ProcessElement(ctx context.Context, b int, parts func(*blockPart) bool, emit func(int)) error {
+	rc := cached(f.Run)
+	if err := rc.begin(); err != nil {
+		return err
+	}
+	defer rc.end()
+	var all []blockPart
+	var p blockPart
+	for parts(&p) {
+		all = append(all, p)
+	}
+	form, err := f.mix(ctx, b, all)
+	if err == nil {
+		err = writeFile(ctx, blockFile(f.To, b), form)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("ipm: the mix of epoch %d: %w", f.Epoch, err)
+		return fmt.Errorf("ipm: the mix of epoch %d, block %d: %w", f.Epoch, b, err)
 	}
-	return b, nil
+	emit(1)
+	return nil
 }
 
-func (f *mixFn) mix(parts []part) ([]byte, error) {
-	parts = slices.SortedFunc(slices.Values(parts), func(a, b part) int { return a.Shard - b.Shard })
-	if len(parts) == 0 || parts[0].Shard != -1 || len(parts) > 1 && parts[1].Shard == -1 {
-		return nil, errors.New("not one model that the shards learned from")
+// sum is the Combine of the blocks mixed.
+func sum(a, b int) int { return a + b }
+
+// checkFn checks that Blocks blocks were mixed in epoch Epoch. A step
+// that ends a pipeline also keeps prism from waiting on the step before
+// it in a loop that takes a core: prism waits so for a step that has no
+// output.
+type checkFn struct {
+	Blocks, Epoch int
+}
+
+func (f *checkFn) ProcessElement(n int) error {
+	if n != f.Blocks {
+		return fmt.Errorf("ipm: the mix of epoch %d: %d of %d blocks mixed", f.Epoch, n, f.Blocks)
 	}
-	start, parts := parts[0], parts[1:]
+	return nil
+}
+
+// mix returns the binary form of block b of the mixed model.
+func (f *mixFn) mix(ctx context.Context, b int, parts []blockPart) ([]byte, error) {
+	slices.SortFunc(parts, func(a, b blockPart) int { return a.Shard - b.Shard })
 	if err := checkShards(len(parts), f.Shards, func(k int) int { return parts[k].Shard }); err != nil {
 		return nil, err
 	}
-	m, err := f.Model.load(start.Model)
-	if err != nil {
-		return nil, fmt.Errorf("the model the shards learned from: %w", err)
+	lo, hi := blockRange(b, f.Block, f.Cols)
+	if b < 0 || lo >= hi {
+		return nil, fmt.Errorf("no block %d of %d columns", b, f.Cols)
+	}
+	m := f.Model.fresh()
+	var ref []byte // the tables of the block of m
+	if f.From != "" {
+		start, err := readFileTo(ctx, blockFile(f.From, b), f.start)
+		f.start = start
+		if err == nil {
+			m, err = f.Model.decode(start)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the model the shards learned from: %w", err)
+		}
+		_, _, head, _, _ := layout(start) // laid out, as it loaded
+		ref = start[head:]
 	}
 	shards := make([]perceptron.Classifier, len(parts))
 	for k, p := range parts {
-		if len(p.Model) == 0 {
-			return nil, fmt.Errorf("shard %d has no model", k)
+		if len(p.Head) < formHeader || p.Tables < 1 || p.Tables > 2 {
+			return nil, fmt.Errorf("shard %d: a block of no model", k)
 		}
-		if shards[k], err = f.Model.load(p.Model); err != nil {
+		S := binary.LittleEndian.Uint64(p.Head[16:])
+		size := uint64(p.Tables) * uint64(hi-lo) * 8
+		if S == 0 || S > math.MaxInt/size || ref != nil && int(size*S) != len(ref) {
+			return nil, fmt.Errorf("shard %d: a block of %d tables of %d by %d", k, p.Tables, hi-lo, S)
+		}
+		form := slices.Grow(f.form[:0], len(p.Head)+int(size*S))[:len(p.Head)+int(size*S)]
+		f.form = form // the model decoded from it holds none of it
+		copy(form, p.Head)
+		if err := applyDelta(form[len(p.Head):], p.Delta, ref); err != nil {
+			return nil, fmt.Errorf("shard %d: %w", k, err)
+		}
+		var err error
+		if shards[k], err = f.Model.decode(form); err != nil {
 			return nil, fmt.Errorf("shard %d: %w", k, err)
 		}
 	}
@@ -319,59 +433,52 @@ func (f *mixFn) mix(parts []part) ([]byte, error) {
 	if err := perceptron.Mix(m, shards, f.ByMistakes); err != nil {
 		return nil, err
 	}
-	return json.Marshal(m)
+	return m.(encoding.BinaryMarshaler).MarshalBinary()
 }
 
-// readFn emits the contents of the file Path, on its Beam file system.
-type readFn struct {
-	Path string
-}
-
-func (f *readFn) ProcessElement(ctx context.Context, _ []byte, emit func([]byte)) error {
-	b, err := readFile(ctx, f.Path)
-	if err != nil {
-		return err
-	}
-	emit(b)
-	return nil
-}
+// blockFile returns the file of block b of a model whose blocks are the
+// files of prefix.
+func blockFile(prefix string, b int) string { return fmt.Sprintf("%s.%05d.bin", prefix, b) }
 
 // writeFn writes its one element to the file Path, on its Beam file
-// system.
+// system, for the run Run.
 type writeFn struct {
+	Run  string
 	Path string
 }
 
 func (f *writeFn) ProcessElement(ctx context.Context, b []byte) error {
+	rc := cached(f.Run)
+	if err := rc.begin(); err != nil {
+		return err
+	}
+	defer rc.end()
 	return writeFile(ctx, f.Path, b)
 }
 
-// scanPipeline returns the pipeline that reads the shards with cols and
-// classes and writes their summary as JSON to out.
-func scanPipeline(shards []shard, cols int, classes []string, out string) *beam.Pipeline {
+// scanPipeline returns the pipeline of the run run that reads the shards
+// with cols and classes and writes their summary as JSON to out.
+func scanPipeline(run string, shards []shard, cols int, classes []string, out string) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	sh := beam.CreateList(s.Scope("shards"), shards)
-	sums := beam.ParDo(s.Scope("scan"), &scanFn{Cols: cols, Classes: classes}, sh)
+	sums := beam.ParDo(s.Scope("scan"), &scanFn{Run: run, Cols: cols, Classes: classes}, sh)
 	all := beam.Combine(s.Scope("union"), &unionFn{Shards: len(shards)}, sums)
-	beam.ParDo0(s.Scope("write"), &writeFn{Path: out}, all)
+	beam.ParDo0(s.Scope("write"), &writeFn{Run: run, Path: out}, all)
 	return p
 }
 
 // epochPipeline returns the pipeline of epoch e: it learns the shards
-// from the model saved in the file from, or a fresh one if from is empty,
-// mixes them and writes the mixed model as JSON to out.
-func epochPipeline(shards []shard, m model, cols int, classes []string, byMistakes bool, e int, from, out string) *beam.Pipeline {
+// from the model whose blocks are the files of from, or a fresh one if
+// from is empty, mixes them block by block, writes the blocks of the
+// mixed model to the files of to, and checks that it mixed every block.
+// The rows are of cols columns, the blocks of block features, and the run
+// run.
+func epochPipeline(run string, shards []shard, m model, cols, block int, classes []string, byMistakes bool, e int, from, to string) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
-	var start beam.PCollection
-	if from == "" {
-		start = beam.Create(s.Scope("fresh"), []byte{})
-	} else {
-		start = beam.ParDo(s.Scope("read model"), &readFn{Path: from}, beam.Impulse(s))
-	}
 	sh := beam.CreateList(s.Scope("shards"), shards)
-	learned := beam.ParDo(s.Scope("learn"), &learnFn{Model: m, Cols: cols, Classes: classes}, sh, beam.SideInput{Input: start})
-	base := beam.ParDo(s.Scope("start"), asStart, start)
-	mixed := beam.Combine(s.Scope("mix"), &mixFn{Model: m, Shards: len(shards), Epoch: e, ByMistakes: byMistakes}, beam.Flatten(s, base, learned))
-	beam.ParDo0(s.Scope("write"), &writeFn{Path: out}, mixed)
+	parts := beam.ParDo(s.Scope("learn"), &learnFn{Run: run, Model: m, Cols: cols, Classes: classes, Block: block, From: from}, sh)
+	byBlock := beam.GroupByKey(s.Scope("by block"), parts)
+	mixed := beam.ParDo(s.Scope("mix"), &mixFn{Run: run, Model: m, Shards: len(shards), Epoch: e, ByMistakes: byMistakes, Cols: cols, Block: block, From: from, To: to}, byBlock)
+	beam.ParDo0(s.Scope("check"), &checkFn{Blocks: blocks(cols, block), Epoch: e}, beam.Combine(s.Scope("count"), sum, mixed))
 	return p
 }

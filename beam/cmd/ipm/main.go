@@ -28,7 +28,14 @@
 //
 // and Beam's, as --runner: prism (the default, in this process), direct,
 // flink, spark, dataflow or universal, with the runner's own flags, as
-// README.md says.
+// README.md says. -h lists ipm's flags, then Beam's.
+//
+// ipm writes a line to stderr after each epoch, with its mistakes and its
+// time. On SIGINT or SIGTERM it stops the run, which removes its files,
+// and exits with 130 or 143, leaving out Beam's logs of the stopped run;
+// on a second signal, or if the run has not stopped within a minute, it
+// exits at once and says where the files of the run are. It runs Go's
+// garbage collector at GOGC=50 unless GOGC is set.
 package main
 
 import (
@@ -36,8 +43,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
+	"os/signal"
+	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -64,16 +79,139 @@ var (
 	logLevel = flag.String("log_level", "warn", "the level of Beam's logs: debug, info, warn or error")
 )
 
+// own are the names of the flags of ipm, which -h shows before Beam's.
+var own = []string{"shards", "output", "model", "epochs", "mix", "rate", "nobias", "cols", "classes", "work", "log_level"}
+
+// usage writes the help of -h: ipm's flags, then Beam's.
+func usage() {
+	out := flag.CommandLine.Output()
+	ours := flag.NewFlagSet("ipm", flag.ContinueOnError)
+	beams := flag.NewFlagSet("beam", flag.ContinueOnError)
+	flag.VisitAll(func(f *flag.Flag) {
+		set := beams
+		if slices.Contains(own, f.Name) {
+			set = ours
+		}
+		set.Var(f.Value, f.Name, f.Usage)
+		set.Lookup(f.Name).DefValue = f.DefValue
+	})
+	fmt.Fprintf(out, "Usage: ipm -shards 'data/part-*.svm' -output model.json [flags] [Beam's flags]\n\n")
+	fmt.Fprintf(out, "ipm trains a perceptron or an averaged perceptron by iterative parameter mixing on Apache Beam.\n\nIts flags:\n")
+	ours.SetOutput(out)
+	ours.PrintDefaults()
+	fmt.Fprintf(out, "\nBeam's flags, of which --runner picks the runner (README.md says which each runner needs):\n")
+	beams.SetOutput(out)
+	beams.PrintDefaults()
+}
+
+// grace is how long ipm waits, after SIGINT or SIGTERM, for the run to
+// stop and remove its files.
+const grace = time.Minute
+
+// gcPercent is the garbage collector's GOGC for ipm, unless GOGC is set:
+// ipm's memory is mostly a few large arrays of numbers, which a
+// collection does not scan, so that collecting when the heap has grown by
+// half, not when it has doubled, costs little time and keeps the process
+// nearer the memory it holds. Less returns memory to the system so often
+// that it costs more in faults of pages than it saves.
+const gcPercent = 50
+
 func main() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(gcPercent)
+	}
+	flag.Usage = usage
 	flag.Parse()
 	beamlog.LogLevel = *logLevel
 	// On a runner that starts this program as its worker, Init runs the
 	// worker and does not return.
 	beam.Init()
-	if err := run(context.Background()); err != nil {
+	// The steps that fail as a signal stops the run, and the runner's
+	// report of the failed pipeline, are Beam's logs of the stop, some KB
+	// of plans, which tell the user nothing that ipm's lines do not. Prism
+	// gives each job a logger of the default handler as the job starts.
+	logs := &stoppable{Handler: slog.Default().Handler(), stopped: new(atomic.Bool)}
+	slog.SetDefault(slog.New(logs))
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	var got os.Signal
+	var mu sync.Mutex
+	go func() {
+		s := <-signals
+		logs.stopped.Store(true)
+		mu.Lock()
+		got = s
+		mu.Unlock()
+		fmt.Fprintf(os.Stderr, "ipm: %v: stopping the run, which removes its files\n", s)
+		cancel()
+		select {
+		case <-signals:
+		case <-time.After(grace):
+		}
+		fmt.Fprintf(os.Stderr, "ipm: stopped before the run removed its files: they are %s\n", runFiles())
+		os.Exit(exitCode(s))
+	}()
+	err := run(ctx)
+	mu.Lock()
+	s := got
+	mu.Unlock()
+	switch {
+	case err == nil:
+		// The run ended, and wrote the model, before the signal stopped it.
+	case s != nil:
+		fmt.Fprintf(os.Stderr, "ipm: %v: stopped", s)
+		if strings.Contains(err.Error(), "could not remove") {
+			fmt.Fprintf(os.Stderr, ": %v", err)
+		}
+		fmt.Fprintln(os.Stderr)
+		os.Exit(exitCode(s))
+	default:
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// stoppable is a handler of logs that writes nothing once stopped is set.
+type stoppable struct {
+	slog.Handler
+	stopped *atomic.Bool
+}
+
+func (h *stoppable) Enabled(ctx context.Context, l slog.Level) bool {
+	return !h.stopped.Load() && h.Handler.Enabled(ctx, l)
+}
+
+func (h *stoppable) Handle(ctx context.Context, r slog.Record) error {
+	if h.stopped.Load() {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h *stoppable) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &stoppable{h.Handler.WithAttrs(attrs), h.stopped}
+}
+
+func (h *stoppable) WithGroup(name string) slog.Handler {
+	return &stoppable{h.Handler.WithGroup(name), h.stopped}
+}
+
+// exitCode returns the status of a program that a signal stopped, as a
+// shell gives it: 128 and the signal's number.
+func exitCode(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 1
+}
+
+// runFiles returns the pattern of the files of a run of the flags.
+func runFiles() string {
+	if *work != "" {
+		return strings.TrimSuffix(*work, "/") + "/ipm-*"
+	}
+	return *output + ".ipm-*"
 }
 
 func run(ctx context.Context) error {
@@ -108,6 +246,9 @@ func run(ctx context.Context) error {
 		return err
 	}
 	c.Shards = files
+	c.OnEpoch = func(e, mistakes int, took time.Duration) {
+		fmt.Fprintf(os.Stderr, "ipm: epoch %d: %d mistakes, %v\n", e, mistakes, took.Round(time.Millisecond))
+	}
 	res, err := ipm.Run(ctx, c)
 	if err != nil {
 		return err
