@@ -154,24 +154,28 @@ func (c *counter) first(l *table, most int) float64 {
 
 // all returns the count of weights that misclassify every row.
 func (c *counter) all() float64 {
-	rows := make([]int, len(c.lists))
+	e := 0.0
 	for g := range c.lists {
-		rows[g] = len(c.lists[g].order)
+		e += c.rowsOf(g, len(c.lists[g].order))
 	}
-	return c.weigh(rows)
+	return e
 }
 
 // weigh returns the count of wrong[g] rows misclassified in each class g.
 func (c *counter) weigh(wrong []int) float64 {
 	e := 0.0
 	for g, n := range wrong {
-		if c.ds.weight == nil {
-			e += float64(n)
-		} else {
-			e += float64(n) * c.ds.weight[g]
-		}
+		e += c.rowsOf(g, n)
 	}
 	return e
+}
+
+// rowsOf returns what n rows of class g count.
+func (c *counter) rowsOf(g, n int) float64 {
+	if c.ds.weight == nil {
+		return float64(n)
+	}
+	return float64(n) * c.ds.weight[g]
 }
 
 // frontSize returns the number of rows of class g to copy for a pocket
