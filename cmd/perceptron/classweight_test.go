@@ -175,13 +175,13 @@ func TestClassWeightTrain(t *testing.T) {
 }
 
 // TestClassWeightLiblinear checks LIBLINEAR's form, -w-1 and -w1 on
-// labels -1 and 1, which the classes take in the order of their values,
+// labels -1 and +1, which the classes take in the order of their values,
 // and that a model saved with weights goes on learning with them.
 func TestClassWeightLiblinear(t *testing.T) {
 	dir := t.TempDir()
 	X, labels := skewed(rand.New(rand.NewPCG(9, 10)), 200)
 	for i, l := range labels {
-		labels[i] = map[string]string{"a": "-1", "b": "1"}[l]
+		labels[i] = map[string]string{"a": "-1", "b": "+1"}[l]
 	}
 	file := writeFile(t, dir, "skew.svm", libsvmOf(X, labels))
 	model := filepath.Join(dir, "m.json")
@@ -193,7 +193,7 @@ func TestClassWeightLiblinear(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cw := m.Classifier.(*perceptron.Perceptron).ClassWeight; !reflect.DeepEqual(cw, map[float64]float64{0: 0.5, 1: 2}) {
-		t.Errorf("ClassWeight %v, want class 0, -1, weighing 0.5 and class 1, 1, weighing 2", cw)
+		t.Errorf("ClassWeight %v, want class 0, -1, weighing 0.5 and class 1, +1, weighing 2", cw)
 	}
 	if code, _, errs := runCmd("train", "-model", model, "-o", model, file); code != 0 {
 		t.Fatalf("train -model: exit %d: %s", code, errs)

@@ -170,8 +170,9 @@ func (f *weightFlag) Set(v string) error {
 
 // resolveWeights returns the class weights of the flags for the classes of
 // train, as ClassWeight: the balanced weights of its rows, or the weight
-// of each class whose label, or -classes name, a -wNAME flag names. It
-// returns an error if a -wNAME names no class.
+// of each class whose label, or -classes name, a -wNAME flag names, or
+// whose label is the number NAME is, as LIBLINEAR's -w1 weighs the label
+// +1. It returns an error if a -wNAME names no class.
 func (o *options) resolveWeights(train *dataset) (map[float64]float64, error) {
 	switch {
 	case o.balanced:
@@ -184,6 +185,12 @@ func (o *options) resolveWeights(train *dataset) (map[float64]float64, error) {
 		k := slices.Index(train.classes.labels, label)
 		if k < 0 {
 			k = slices.Index(train.classes.names, label)
+		}
+		if v, err := strconv.ParseFloat(label, 64); k < 0 && err == nil {
+			k = slices.IndexFunc(train.classes.labels, func(l string) bool {
+				u, err := strconv.ParseFloat(l, 64)
+				return err == nil && u == v
+			})
 		}
 		if k < 0 {
 			return nil, fmt.Errorf("-w%s: no class has the label %s (%s)", label, quote(label), train.classes.describe())
