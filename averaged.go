@@ -47,6 +47,9 @@ type Averaged struct {
 	// Labels are the classes, as in Perceptron.
 	Labels []float64
 
+	// ClassWeight weighs the classes, as in Perceptron.
+	ClassWeight map[float64]float64
+
 	// OnUpdate is called after every update, as in Perceptron. It sees
 	// the running weights, not their average.
 	OnUpdate func(Update)
@@ -73,7 +76,9 @@ type Averaged struct {
 // that sum before it divides, for accuracy, it also returns an error if
 // the sum overflows, as it can on data near the largest float64 even when
 // the average would not.
-func (a *Averaged) Fit(X mat.Matrix, y []float64) error { return fitData(a, X, y, a.Labels) }
+func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
+	return fitData(a, X, y, a.Labels, a.ClassWeight)
+}
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
@@ -270,10 +275,12 @@ func (a *Averaged) Weights() (w, b []float64) {
 func (a *Averaged) Stats() Stats { return a.stats.clone() }
 
 func (a *Averaged) settings(rnd *rand.Rand) settings {
-	return settings{epochs: a.Epochs, rate: a.Rate, rnd: rnd, noBias: a.NoBias, w0: a.InitWeights, onUpdate: a.OnUpdate, stop: a.Stop}
+	return settings{epochs: a.Epochs, rate: a.Rate, rnd: rnd, noBias: a.NoBias, w0: a.InitWeights, onUpdate: a.OnUpdate, stop: a.Stop, weights: a.ClassWeight}
 }
 
 func (a *Averaged) source() *rand.Rand { return a.Rand }
+
+func (a *Averaged) classWeight() map[float64]float64 { return a.ClassWeight }
 
 // averagedJSON is the JSON form of the model of Averaged: its classes,
 // running weights and biases, the sums of the weights and biases after
@@ -293,7 +300,7 @@ type averagedJSON struct {
 func (a Averaged) MarshalJSON() ([]byte, error) {
 	m := averagedJSON{linearJSON{a.classes, a.w.json()}, a.sum.w, a.sum.b, a.ahead, a.visits}
 	s := a.settings(nil).json(a.Labels)
-	return marshal("Averaged", a.w.fitted(), func() error { return s.check(a.w.dim(), len(a.w.b)) }, s, m, &a.stats)
+	return marshal("Averaged", a.w.fitted(), func() error { return s.check(a.classes, a.w.dim()) }, s, m, &a.stats)
 }
 
 // UnmarshalJSON sets the averaged perceptron to the one saved in data, as
@@ -320,7 +327,7 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return wrap("Averaged", err)
 	}
-	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, (*Stop)(s.Stop)
+	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.ClassWeight, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
 	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, m.Ahead, m.Visits, m.Classes, st
 	return nil
 }

@@ -26,13 +26,15 @@ import (
 // signed; a float is its float64 bits, little-endian; a flag is a byte, 0
 // or 1; a list is its length plus one, or 0 for nil, then its elements:
 //
-//	header  "PCPT", the version (uint16, 1), the type (uint16: 1 for
+//	header  "PCPT", the version (uint16, 2), the type (uint16: 1 for
 //	        Perceptron, 2 for Averaged), the columns d, the scores S (1 for
 //	        two classes and otherwise one per class) and the length of the
 //	        head in bytes (each a uint64)
 //	head    the settings: Epochs, Rate, NoBias (a flag), InitWeights and
-//	        Labels (lists of floats), and a flag for Stop, which if 1 is
-//	        followed by Tol, NoChange and Validation;
+//	        Labels (lists of floats), ClassWeight (a list of floats, each
+//	        class followed by its weight, in the order of the classes),
+//	        and a flag for Stop, which if 1 is followed by Tol, NoChange
+//	        and Validation;
 //	        the model: the classes (a list of floats), the S biases, the
 //	        flag of a model through the origin, and for an Averaged the S
 //	        sums of the biases, ahead and the visits;
@@ -52,7 +54,7 @@ import (
 const binaryMagic = "PCPT"
 
 // binaryVersion is the version of the binary form.
-const binaryVersion = 1
+const binaryVersion = 2
 
 // binaryHeader is the length of the header of the binary form.
 const binaryHeader = 32
@@ -89,7 +91,7 @@ type binaryForm struct {
 // the form does not fit in the memory left.
 func (p Perceptron) MarshalBinary() ([]byte, error) {
 	s := p.settings(nil).json(p.Labels)
-	if err := marshalCheck(p.m.fitted(), func() error { return s.check(p.m.dim(), len(p.m.b)) }); err != nil {
+	if err := marshalCheck(p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) }); err != nil {
 		return nil, err
 	}
 	return binaryForm{typ: binaryPerceptron, settings: s, model: linearJSON{p.classes, p.m.json()}, stats: p.stats}.marshal()
@@ -111,7 +113,7 @@ func (p *Perceptron) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	s := f.settings
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, (*Stop)(s.Stop)
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.ClassWeight, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
 	p.m, p.classes, p.stats = t, f.model.Classes, f.stats
 	return nil
 }
@@ -120,7 +122,7 @@ func (p *Perceptron) UnmarshalBinary(data []byte) error {
 // as Perceptron's MarshalBinary does.
 func (a Averaged) MarshalBinary() ([]byte, error) {
 	s := a.settings(nil).json(a.Labels)
-	if err := marshalCheck(a.w.fitted(), func() error { return s.check(a.w.dim(), len(a.w.b)) }); err != nil {
+	if err := marshalCheck(a.w.fitted(), func() error { return s.check(a.classes, a.w.dim()) }); err != nil {
 		return nil, err
 	}
 	return binaryForm{typ: binaryAveraged, settings: s, model: linearJSON{a.classes, a.w.json()},
@@ -152,7 +154,7 @@ func (a *Averaged) UnmarshalBinary(data []byte) error {
 		return formatError(wrap("Averaged", err))
 	}
 	s := f.settings
-	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, (*Stop)(s.Stop)
+	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.ClassWeight, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
 	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, f.ahead, f.visits, f.model.Classes, f.stats
 	return nil
 }
@@ -180,7 +182,7 @@ func (f *binaryForm) table() (table, error) {
 	if err != nil {
 		return table{}, formatError(wrap(typ, err))
 	}
-	if err := f.settings.check(t.dim(), len(t.b)); err != nil {
+	if err := f.settings.check(f.model.Classes, t.dim()); err != nil {
 		return table{}, formatError(settingsError(typ, err))
 	}
 	return t, nil
@@ -219,6 +221,11 @@ func (f *binaryForm) head(w *binaryWriter) {
 	w.flag(s.NoBias)
 	w.floatList(s.InitWeights)
 	w.floatList(s.Labels)
+	var weights []float64
+	for _, p := range s.ClassWeight {
+		weights = append(weights, p.Class, p.Weight)
+	}
+	w.floatList(weights)
 	w.flag(s.Stop != nil)
 	if s.Stop != nil {
 		w.float(s.Stop.Tol)
@@ -360,6 +367,13 @@ func unmarshalBinary(data []byte, typ uint16) (*binaryForm, error) {
 	s.NoBias = r.flag()
 	s.InitWeights = r.floatList()
 	s.Labels = r.floatList()
+	weights := r.floatList()
+	if weights != nil && len(weights) == 0 || len(weights)%2 != 0 {
+		return nil, fail("class weights of %d floats, want a class and a weight for each", len(weights))
+	}
+	for k := 0; k < len(weights); k += 2 {
+		s.ClassWeight = append(s.ClassWeight, classWeightJSON{weights[k], weights[k+1]})
+	}
 	if r.flag() {
 		s.Stop = &stopJSON{Tol: r.float(), NoChange: r.int(), Validation: r.float()}
 	}

@@ -104,6 +104,9 @@ func btModels(t testing.TB, trials int) []binaryModel {
 			if rnd.IntN(2) == 0 || stage == 2 || stage == 4 {
 				v.FieldByName("Labels").Set(reflect.ValueOf(slices.Clone(classes)))
 			}
+			if rnd.IntN(3) == 0 {
+				v.FieldByName("ClassWeight").Set(reflect.ValueOf(map[float64]float64{classes[0]: 0.25 + rnd.Float64()}))
+			}
 			var err error
 			switch stage {
 			case 0, 1:
@@ -193,6 +196,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 		seen["InitWeights"] = seen["InitWeights"] || !v.FieldByName("InitWeights").IsNil()
 		seen["Labels"] = seen["Labels"] || !v.FieldByName("Labels").IsNil()
 		seen["Stop"] = seen["Stop"] || !v.FieldByName("Stop").IsNil()
+		seen["ClassWeight"] = seen["ClassWeight"] || !v.FieldByName("ClassWeight").IsNil()
 		if a, ok := m.(*Averaged); ok {
 			seen["ahead"] = seen["ahead"] || a.ahead > 0
 		}
@@ -222,7 +226,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 			t.Fatalf("model %d: the binary form of its JSON differs (%v)", k, err)
 		}
 	}
-	for _, what := range []string{"accuracies", "losses", "no epochs", "InitWeights", "Labels", "Stop", "ahead"} {
+	for _, what := range []string{"accuracies", "losses", "no epochs", "InitWeights", "Labels", "Stop", "ClassWeight", "ahead"} {
 		if !seen[what] {
 			t.Errorf("no model has %s: the models do not test what they should", what)
 		}
@@ -253,7 +257,7 @@ func TestBinaryLayout(t *testing.T) {
 		}
 		le := binary.LittleEndian
 		head := int(le.Uint64(b[24:]))
-		if string(b[:4]) != "PCPT" || le.Uint16(b[4:]) != 1 || le.Uint16(b[6:]) != typ || le.Uint64(b[8:]) != 3 || le.Uint64(b[16:]) != 3 {
+		if string(b[:4]) != "PCPT" || le.Uint16(b[4:]) != 2 || le.Uint16(b[6:]) != typ || le.Uint64(b[8:]) != 3 || le.Uint64(b[16:]) != 3 {
 			t.Errorf("%T: header %v", m, b[:32])
 		}
 		tables := slices.Concat(w, sum)
@@ -316,13 +320,15 @@ func TestUnmarshalBinaryErrors(t *testing.T) {
 	p, a := forms["Perceptron"], forms["Averaged"]
 	head := func(b []byte) int { return 32 + int(binary.LittleEndian.Uint64(b[24:])) }
 	// Offsets in the head of the Perceptron of btForms: Epochs, Rate,
-	// NoBias, InitWeights (nil), Labels (3), the Stop flag and Stop (3
-	// words), the classes (3), the 3 biases, ThroughOrigin, then Stats.
+	// NoBias, InitWeights (nil), Labels (3), ClassWeight (nil), the Stop
+	// flag and Stop (3 words), the classes (3), the 3 biases,
+	// ThroughOrigin, then Stats.
 	const (
 		pRate    = 32 + 8
 		pNoBias  = 32 + 16
 		pLabels  = pNoBias + 1 + 8
-		pStop    = pLabels + 8 + 24
+		pWeights = pLabels + 8 + 24
+		pStop    = pWeights + 8
 		pClasses = pStop + 1 + 24
 		pBiases  = pClasses + 8 + 24
 		pOrigin  = pBiases + 24
@@ -336,7 +342,7 @@ func TestUnmarshalBinaryErrors(t *testing.T) {
 		{"empty", "Perceptron", nil, "does not start with a header"},
 		{"JSON", "Perceptron", []byte(`{"type":"Perceptron","version":1,"settings":{},"model":{},"stats":{}}`), `does not start with a header of 32 bytes and "PCPT"`},
 		{"magic", "Perceptron", btEdit(p, 0, 'Q', 1), `"PCPT"`},
-		{"version", "Perceptron", btEdit(p, 4, 2, 2), "version 2, want 1"},
+		{"version", "Perceptron", btEdit(p, 4, 3, 2), "version 3, want 2"},
 		{"other type", "Perceptron", a, "perceptron: not the binary form of a Perceptron: it is that of an Averaged"},
 		{"other type", "Averaged", p, "perceptron: not the binary form of an Averaged: it is that of a Perceptron"},
 		{"unknown type", "Averaged", btEdit(a, 6, 7, 2), "type 7, want 2"},
@@ -358,6 +364,8 @@ func TestUnmarshalBinaryErrors(t *testing.T) {
 		{"rate", "Perceptron", btEdit(p, pRate, math.Float64bits(math.NaN()), 8), "saved Perceptron's settings: Rate is NaN"},
 		{"labels", "Perceptron", btEdit(p, pLabels+8, math.Float64bits(math.Inf(1)), 8), "Labels[0] is +Inf"},
 		{"stop", "Perceptron", btEdit(p, pStop+1, math.Float64bits(-1), 8), "Stop.Tol is -1"},
+		{"empty weights", "Perceptron", btEdit(p, pWeights, 1, 8), "class weights of 0 floats"},
+		{"odd weights", "Perceptron", btEdit(btEdit(slices.Concat(p[:pStop], make([]byte, 8), p[pStop:]), pWeights, 2, 8), 24, uint64(head(p)-32+8), 8), "class weights of 1 floats"},
 		{"classes", "Perceptron", btEdit(p, pClasses+8, math.Float64bits(2), 8), "the classes [2 2 3] are not at least two, ascending"},
 		{"bias", "Perceptron", btEdit(p, pBiases, math.Float64bits(math.NaN()), 8), "the bias overflowed to NaN"},
 		{"origin", "Perceptron", btEdit(p, pOrigin, 1, 1), "is through the origin, but its biases are"},

@@ -29,6 +29,10 @@ type dataset struct {
 	// index holds the row of X that each row is, for the training rows
 	// of a Stop's validation; nil means the row of the same index.
 	index []int
+
+	// weight holds the weight of each class, by which the step of a
+	// mistake on its rows grows; nil means 1 for every class.
+	weight []float64
 }
 
 // maxElements is the most weights, or elements of another array that a

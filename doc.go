@@ -36,6 +36,10 @@
 // at the end of the first epoch without a mistake, or at an epoch limit.
 // From zero weights the rate only scales the model, unless a Stop that
 // measures the loss, which the rate scales, decides when training ends.
+// With class weights, the setting ClassWeight of every classifier, r is
+// the learning rate times the weight of the example's class, as with
+// scikit-learn's class_weight; [Balanced] gives the weights that balance
+// the classes.
 //
 // # When it converges, and when it does not
 //

@@ -27,6 +27,7 @@ type settings struct {
 	w0       []float64
 	onUpdate func(Update)
 	stop     *Stop
+	weights  map[float64]float64 // ClassWeight, checked against the classes of the data
 }
 
 // defaultEpochs is the epoch limit of a zero Epochs, the iteration limit
@@ -157,6 +158,9 @@ func (s settings) learnSet(X mat.Matrix, y, classes, labels []float64, d, visits
 	if err != nil {
 		return nil, s, err
 	}
+	if err := ds.weigh(s.weights); err != nil {
+		return nil, s, err
+	}
 	if s, err = s.learnOn(ds, classes != nil, d, visits); err != nil {
 		return nil, s, err
 	}
@@ -181,11 +185,14 @@ func (s settings) learnOn(ds *dataset, fitted bool, d, visits int) (settings, er
 	return s, err
 }
 
-// fitData is the Fit of m, whose Labels are labels: on X and y, shuffling
-// with m's Rand.
-func fitData(m model, X mat.Matrix, y, labels []float64) error {
+// fitData is the Fit of m, whose Labels are labels and whose ClassWeight
+// is weights: on X and y, shuffling with m's Rand.
+func fitData(m model, X mat.Matrix, y, labels []float64, weights map[float64]float64) error {
 	ds, err := newDataset(X, y, labels)
 	if err != nil {
+		return err
+	}
+	if err := ds.weigh(weights); err != nil {
 		return err
 	}
 	return m.fit(ds, m.source())

@@ -53,11 +53,14 @@ type Scorer interface {
 }
 
 // model is a classifier of this package: fit is its Fit on a data set,
-// shuffling with rnd, source returns its Rand and width its columns.
+// whose classes it weighs as the data set says, shuffling with rnd;
+// source returns its Rand, classWeight its ClassWeight and width its
+// columns.
 type model interface {
 	Scorer
 	fit(ds *dataset, rnd *rand.Rand) error
 	source() *rand.Rand
+	classWeight() map[float64]float64
 	width() int
 }
 

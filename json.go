@@ -210,15 +210,17 @@ func (s Stats) check() error {
 }
 
 // settingsJSON is the JSON form of the settings of the linear
-// classifiers; Ratchet is Pocket's.
+// classifiers; Ratchet is Pocket's. ClassWeight is left out when it is
+// empty, as in the files saved before it.
 type settingsJSON struct {
-	Epochs      int         `json:"epochs"`
-	Rate        float64     `json:"rate"`
-	NoBias      bool        `json:"noBias"`
-	InitWeights numbersJSON `json:"initWeights"`
-	Labels      []float64   `json:"labels"`
-	Stop        *stopJSON   `json:"stop"`
-	Ratchet     *bool       `json:"ratchet,omitempty"`
+	Epochs      int               `json:"epochs"`
+	Rate        float64           `json:"rate"`
+	NoBias      bool              `json:"noBias"`
+	InitWeights numbersJSON       `json:"initWeights"`
+	Labels      []float64         `json:"labels"`
+	ClassWeight []classWeightJSON `json:"classWeight,omitempty"`
+	Stop        *stopJSON         `json:"stop"`
+	Ratchet     *bool             `json:"ratchet,omitempty"`
 }
 
 // stopJSON is the JSON form of Stop, whose fields it has, in order, so
@@ -230,18 +232,21 @@ type stopJSON struct {
 }
 
 func (s settings) json(labels []float64) settingsJSON {
-	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels, Stop: (*stopJSON)(s.stop)}
+	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels, ClassWeight: weightPairs(s.weights), Stop: (*stopJSON)(s.stop)}
 }
 
-// check returns an error if the settings are not valid for a model of S
-// scores on rows of length d, as Fit would.
-func (j *settingsJSON) check(d, S int) error {
+// check returns an error if the settings are not valid for a model of the
+// classes on rows of length d, as Fit would.
+func (j *settingsJSON) check(classes []float64, d int) error {
 	if j.Labels != nil {
 		if _, err := checkLabels(j.Labels); err != nil {
 			return err
 		}
 	}
-	_, err := settings{epochs: j.Epochs, rate: j.Rate, w0: j.InitWeights, stop: (*Stop)(j.Stop)}.resolve(d, S)
+	if err := checkWeights(j.ClassWeight, classes); err != nil {
+		return err
+	}
+	_, err := settings{epochs: j.Epochs, rate: j.Rate, w0: j.InitWeights, stop: (*Stop)(j.Stop)}.resolve(d, scores(classes))
 	return err
 }
 
@@ -267,7 +272,7 @@ func loadTable(data []byte, typ string, s *settingsJSON, model any, lin *linearJ
 	if err != nil {
 		return table{}, Stats{}, wrap(typ, err)
 	}
-	if err := s.check(t.dim(), len(t.b)); err != nil {
+	if err := s.check(lin.Classes, t.dim()); err != nil {
 		return table{}, Stats{}, settingsError(typ, err)
 	}
 	if (s.Ratchet != nil) != (typ == "Pocket") {

@@ -57,6 +57,10 @@ type Kernel struct {
 	// Labels are the classes, as in Perceptron.
 	Labels []float64
 
+	// ClassWeight weighs the classes, as in Perceptron: a mistake on a row
+	// of class c adds Rate·ClassWeight[c] times its kernel function.
+	ClassWeight map[float64]float64
+
 	// OnUpdate is called after every update, as in Perceptron, with the
 	// new biases and no weights.
 	OnUpdate func(Update)
@@ -77,7 +81,9 @@ type Kernel struct {
 // kernel parameter is not valid, or if a score, a coefficient or a bias
 // is not finite, as when the kernel values or Rate are huge; it checks X
 // before any visit. A failed Fit leaves the Kernel as it was.
-func (k *Kernel) Fit(X mat.Matrix, y []float64) error { return fitData(k, X, y, k.Labels) }
+func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
+	return fitData(k, X, y, k.Labels, k.ClassWeight)
+}
 
 // fit is Fit on the data set ds, shuffling with rnd and drawing from it.
 func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
@@ -168,7 +174,7 @@ func (k *Kernel) Learn(X mat.Matrix, y []float64) error {
 }
 
 func (k *Kernel) settings() settings {
-	return settings{epochs: k.Epochs, rate: k.Rate, rnd: k.Rand, noBias: k.NoBias, onUpdate: k.OnUpdate, stop: k.Stop}
+	return settings{epochs: k.Epochs, rate: k.Rate, rnd: k.Rand, noBias: k.NoBias, onUpdate: k.OnUpdate, stop: k.Stop, weights: k.ClassWeight}
 }
 
 // resolve checks the settings and the kernel for rows of length d.
@@ -321,6 +327,8 @@ func (k *Kernel) checked(method string) *expansion {
 
 func (k *Kernel) source() *rand.Rand { return k.Rand }
 
+func (k *Kernel) classWeight() map[float64]float64 { return k.ClassWeight }
+
 func (k *Kernel) width() int {
 	if k.m == nil {
 		return 0
@@ -331,14 +339,15 @@ func (k *Kernel) width() int {
 // kernelSettingsJSON is the JSON form of the settings of Kernel. Func is
 // null for a nil Func.
 type kernelSettingsJSON struct {
-	Func       *kernelJSON `json:"func"`
-	Prediction string      `json:"prediction"`
-	Budget     int         `json:"budget"`
-	Epochs     int         `json:"epochs"`
-	Rate       float64     `json:"rate"`
-	NoBias     bool        `json:"noBias"`
-	Labels     []float64   `json:"labels"`
-	Stop       *stopJSON   `json:"stop"`
+	Func        *kernelJSON       `json:"func"`
+	Prediction  string            `json:"prediction"`
+	Budget      int               `json:"budget"`
+	Epochs      int               `json:"epochs"`
+	Rate        float64           `json:"rate"`
+	NoBias      bool              `json:"noBias"`
+	Labels      []float64         `json:"labels"`
+	ClassWeight []classWeightJSON `json:"classWeight,omitempty"`
+	Stop        *stopJSON         `json:"stop"`
 }
 
 // MarshalJSON returns the saved form of the fitted kernel perceptron, as
@@ -363,13 +372,16 @@ func (k Kernel) MarshalJSON() ([]byte, error) {
 				return err
 			}
 		}
+		if err := checkWeights(weightPairs(k.ClassWeight), k.m.classes); err != nil {
+			return err
+		}
 		_, _, err := k.resolve(k.m.d)
 		return err
 	}
 	if err := check(); err != nil {
 		return marshal("Kernel", true, check, nil, nil, nil)
 	}
-	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels, Stop: (*stopJSON)(k.Stop)}
+	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels, ClassWeight: weightPairs(k.ClassWeight), Stop: (*stopJSON)(k.Stop)}
 	return marshal("Kernel", true, check, s, k.m.json(), &k.stats)
 }
 
@@ -387,7 +399,7 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias, Labels: s.Labels, Stop: (*Stop)(s.Stop)}
+	set := Kernel{Budget: s.Budget, Epochs: s.Epochs, Rate: s.Rate, NoBias: s.NoBias, Labels: s.Labels, ClassWeight: weightMap(s.ClassWeight), Stop: (*Stop)(s.Stop)}
 	if s.Func != nil {
 		set.Func, err = s.Func.kernelFunc()
 	}
@@ -406,6 +418,9 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	m, err := j.expansion(st.Mistakes)
 	if err != nil {
 		return wrap("Kernel", err)
+	}
+	if err := checkWeights(s.ClassWeight, m.classes); err != nil {
+		return settingsError("Kernel", err)
 	}
 	set.Rand, set.OnUpdate, set.m, set.stats = k.Rand, k.OnUpdate, m, st
 	*k = set

@@ -276,10 +276,10 @@ func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
 // mixing on shards X[k], y[k]: each round LearnShard learns every shard, on
 // GOMAXPROCS goroutines, and Mix mixes them, until a round without a
 // mistake, or for Epochs rounds. It starts from InitWeights, with the
-// classes of Labels or of all the labels; Rand, Stop and OnUpdate play no
-// part. It returns the errors of Fit and Learn, naming the shard, and an
-// error if m is neither type or the shards differ in width; a failed
-// FitShards leaves m as it was.
+// classes of Labels or of all the labels, weighed by ClassWeight; Rand,
+// Stop and OnUpdate play no part. It returns the errors of Fit and Learn,
+// naming the shard, and an error if m is neither type or the shards differ
+// in width; a failed FitShards leaves m as it was.
 func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) error {
 	if len(X) == 0 || len(X) != len(y) {
 		return errorf(ErrShape, "perceptron: FitShards of %d shards of rows and %d of labels, want as many, at least one", len(X), len(y))
@@ -288,6 +288,7 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 	// Mix replaces the model of the run, and the settings are m's.
 	var run shard
 	var labels []float64
+	var weights map[float64]float64
 	var epochs int
 	switch m := m.(type) {
 	case *Perceptron:
@@ -296,14 +297,14 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		}
 		p := *m
 		p.m, p.classes, p.stats = table{}, nil, Stats{}
-		run, labels, epochs = &p, m.Labels, m.Epochs
+		run, labels, weights, epochs = &p, m.Labels, m.ClassWeight, m.Epochs
 	case *Averaged:
 		if m == nil {
 			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
 		}
 		a := *m
 		a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = table{}, table{}, 0, 0, nil, Stats{}
-		run, labels, epochs = &a, m.Labels, m.Epochs
+		run, labels, weights, epochs = &a, m.Labels, m.ClassWeight, m.Epochs
 	default:
 		return fmt.Errorf("perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
 	}
@@ -329,6 +330,9 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 	rows := 0
 	for k := range X {
 		ds, err := newDataset(X[k], y[k], labels)
+		if err == nil {
+			err = ds.weigh(weights)
+		}
 		if err == nil {
 			err = ds.check(nil)
 		}

@@ -36,18 +36,30 @@ type OneVsRest struct {
 	// Labels are the classes, as in Perceptron.
 	Labels []float64
 
+	// ClassWeight, if not nil, holds the weights of classes, as in
+	// Perceptron, and weighs each class against the rest as scikit-learn's
+	// linear classifiers do: the classifier of class c weighs c by
+	// ClassWeight[c] and the rest by 1; with two classes the one
+	// classifier weighs both as ClassWeight says. The classifiers that New
+	// returns must have no ClassWeight of their own.
+	ClassWeight map[float64]float64
+
 	models  []Scorer
 	classes []float64
 }
 
 // Fit trains the classifiers of OneVsRest on the rows of X with labels y.
-// It returns the errors that Perceptron's Fit returns about X and y, and
-// those of the classifiers' Fit, naming the class; it returns an error too
-// if New returns nil or a classifier of another package. A failed Fit
-// leaves OneVsRest as it was.
+// It returns the errors that Perceptron's Fit returns about X, y and
+// ClassWeight, and those of the classifiers' Fit, naming the class; it
+// returns an error too if New returns nil, a classifier of another
+// package, or one with a ClassWeight. A failed Fit leaves OneVsRest as it
+// was.
 func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 	ds, err := newDataset(X, y, o.Labels)
 	if err != nil {
+		return err
+	}
+	if err := ds.weigh(o.ClassWeight); err != nil {
 		return err
 	}
 	K := scores(ds.classes)
@@ -66,6 +78,10 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 			return fmt.Errorf("perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
 		case isNil(s):
 			return fmt.Errorf("perceptron: OneVsRest.New returned a nil %T", s)
+		case m.classWeight() != nil:
+			// Its classes are those of a class against the rest, which
+			// OneVsRest weighs.
+			return fmt.Errorf("perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
 		}
 		if rnd := m.source(); rnd != nil {
 			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
@@ -95,9 +111,13 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 }
 
 // against returns the rows of ds with the classes -1, the rest, and +1,
-// class c.
+// class c: the rest weighing 1 and class c its weight in ds, as
+// scikit-learn weighs them.
 func (ds *dataset) against(c int) *dataset {
 	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n)}
+	if ds.weight != nil {
+		set.weight = []float64{1, ds.weight[c]}
+	}
 	for i := range set.y {
 		set.y[i] = -1
 		if ds.class(i) == c {
@@ -182,8 +202,9 @@ type oneVsRestJSON struct {
 }
 
 // MarshalJSON returns the saved form of the fitted OneVsRest, as Unmarshal
-// reads it: Labels, its classes and each classifier's saved form. It
-// returns an error if OneVsRest has not been fitted or one cannot be saved.
+// reads it: Labels, ClassWeight, its classes and each classifier's saved
+// form. It returns an error if OneVsRest has not been fitted or one cannot
+// be saved.
 func (o OneVsRest) MarshalJSON() ([]byte, error) {
 	m := oneVsRestJSON{Classes: o.classes}
 	for _, c := range o.models {
@@ -193,14 +214,23 @@ func (o OneVsRest) MarshalJSON() ([]byte, error) {
 		}
 		m.Models = append(m.Models, b)
 	}
-	check := func() error {
-		if o.Labels == nil {
-			return nil
+	s := oneVsRestSettings{o.Labels, weightPairs(o.ClassWeight)}
+	return marshal("OneVsRest", o.models != nil, func() error { return s.check(o.classes) }, s, m, nil)
+}
+
+// oneVsRestSettings is the JSON form of the settings of OneVsRest.
+type oneVsRestSettings struct {
+	Labels      []float64         `json:"labels"`
+	ClassWeight []classWeightJSON `json:"classWeight,omitempty"`
+}
+
+// check returns an error if the settings are not valid for a model of the
+// classes, as Fit would.
+func (s *oneVsRestSettings) check(classes []float64) error {
+	if s.Labels != nil {
+		if _, err := checkLabels(s.Labels); err != nil {
+			return err
 		}
-		_, err := checkLabels(o.Labels)
-		return err
 	}
-	return marshal("OneVsRest", o.models != nil, check, struct {
-		Labels []float64 `json:"labels"`
-	}{o.Labels}, m, nil)
+	return checkWeights(s.ClassWeight, classes)
 }

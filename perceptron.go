@@ -52,6 +52,16 @@ type Perceptron struct {
 	// needs them. If nil, Fit takes the classes of y.
 	Labels []float64
 
+	// ClassWeight, if not nil, holds the weights of classes: a mistake on
+	// a row of class c moves the model by Rate·ClassWeight[c], and a class
+	// that it lacks weighs 1, as scikit-learn's class_weight has it.
+	// Balanced gives the weights that balance the classes of y. Fit and
+	// Learn return an error if a weight is not a finite value > 0, or if
+	// ClassWeight weighs a value that is none of the classes. Stop
+	// measures the loss and the accuracy without the weights, as
+	// scikit-learn does.
+	ClassWeight map[float64]float64
+
 	// OnUpdate, if not nil, is called after every update with the epoch,
 	// the row that was a mistake, and the new weights and biases.
 	OnUpdate func(Update)
@@ -72,10 +82,12 @@ type Perceptron struct {
 // Fit returns an error if X has no rows, if len(y) is not the number of
 // rows, if a label is NaN or infinite or not among Labels, if y has a
 // single class, if X holds NaN or an infinity, if a setting is not valid,
-// or if the weights overflow. A failed Fit leaves the perceptron as it
-// was; OnUpdate may have been called for rows visited before a bad value
-// was found. Fit does not modify X or y, and keeps no reference to them.
-func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, p.Labels) }
+// ClassWeight among them, or if the weights overflow. A failed Fit leaves
+// the perceptron as it was; OnUpdate may have been called for rows visited
+// before a bad value was found. Fit does not modify X or y, and keeps no reference to them.
+func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
+	return fitData(p, X, y, p.Labels, p.ClassWeight)
+}
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
@@ -176,10 +188,12 @@ func (p *Perceptron) Weights() (w, b []float64) { return p.m.weights() }
 func (p *Perceptron) Stats() Stats { return p.stats.clone() }
 
 func (p *Perceptron) settings(rnd *rand.Rand) settings {
-	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop}
+	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop, weights: p.ClassWeight}
 }
 
 func (p *Perceptron) source() *rand.Rand { return p.Rand }
+
+func (p *Perceptron) classWeight() map[float64]float64 { return p.ClassWeight }
 
 // MarshalJSON returns the saved form of the fitted perceptron, as
 // Unmarshal reads it: its settings but Rand and OnUpdate, its classes,
@@ -188,7 +202,7 @@ func (p *Perceptron) source() *rand.Rand { return p.Rand }
 // saves a Perceptron as well as a *Perceptron.
 func (p Perceptron) MarshalJSON() ([]byte, error) {
 	s := p.settings(nil).json(p.Labels)
-	return marshal("Perceptron", p.m.fitted(), func() error { return s.check(p.m.dim(), len(p.m.b)) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
+	return marshal("Perceptron", p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
 }
 
 // UnmarshalJSON sets the perceptron to the one saved in data, as
@@ -205,7 +219,7 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, (*Stop)(s.Stop)
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.ClassWeight, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
 	p.m, p.classes, p.stats = t, m.Classes, st
 	return nil
 }

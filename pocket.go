@@ -43,6 +43,12 @@ type Pocket struct {
 	// Labels are the classes, as in Perceptron.
 	Labels []float64
 
+	// ClassWeight weighs the classes, as in Perceptron. The pocket then
+	// counts a misclassified row as the weight of its class: its weights
+	// are those of the least sum of the weights of the rows they
+	// misclassify.
+	ClassWeight map[float64]float64
+
 	// OnUpdate is called after every update, as in Perceptron. It sees
 	// the running weights, not the pocket.
 	OnUpdate func(Update)
@@ -62,7 +68,9 @@ type Pocket struct {
 // Fit trains the perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with the same stopping rule and the same errors,
 // and keeps the pocket weights.
-func (p *Pocket) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, p.Labels) }
+func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
+	return fitData(p, X, y, p.Labels, p.ClassWeight)
+}
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
@@ -83,7 +91,7 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 	defer c.pool.close()
 	r := newRule(ds, &m, S, s.rate)
 	// The pocket's count only falls: from that of the starting weights, or
-	// with the ratchet from n, that of its empty pocket.
+	// with the ratchet from that of every row, its empty pocket.
 	pk := &pocket{l: m.clone()}
 	var last func(end int)
 	if p.Ratchet {
@@ -136,18 +144,18 @@ func (p *Pocket) Weights() (w, b []float64) { return p.m.weights() }
 func (p *Pocket) Stats() Stats { return p.stats.clone() }
 
 func (p *Pocket) settings(rnd *rand.Rand) settings {
-	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop}
+	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop, weights: p.ClassWeight}
 }
 
-// pocket is the pocket of a run: its weights and the number of training
-// rows they misclassify.
+// pocket is the pocket of a run: its weights and the count of the
+// training rows they misclassify, as the counter counts them.
 type pocket struct {
 	l table
-	e int
+	e float64
 }
 
-// keep puts a copy of l, which misclassifies e rows, in the pocket.
-func (pk *pocket) keep(l *table, e int) {
+// keep puts a copy of l, whose count is e, in the pocket.
+func (pk *pocket) keep(l *table, e float64) {
 	pk.l.set(l)
 	pk.e = e
 }
@@ -172,7 +180,7 @@ func (pk *pocket) exact(c *counter, lin *table) (kept func(x *vec, i, t int, mv 
 			}
 		}
 		if won >= 0 {
-			c.reorder(won, pk.e)
+			c.reorder(won)
 		}
 		cands = cands[:0]
 	}
@@ -219,9 +227,9 @@ func (pk *pocket) exact(c *counter, lin *table) (kept func(x *vec, i, t int, mv 
 // at the end of an epoch, which a later one repeats, changes nothing that
 // the later one would not.
 func (pk *pocket) ratchet(c *counter, lin *table, n int) (kept func(x *vec, i, t int, mv move) error, last func(end int)) {
-	// Gallant's pocket starts empty: its count is taken as n, every row
-	// misclassified.
-	pk.e = n
+	// Gallant's pocket starts empty: its count is taken as that of every
+	// row misclassified.
+	pk.e = c.all()
 	made, record := -1, 0
 	cands := make([]table, 1)
 	judge := func(end int) {
@@ -231,7 +239,7 @@ func (pk *pocket) ratchet(c *counter, lin *table, n int) (kept func(x *vec, i, t
 			if c.e[0] < pk.e {
 				pk.keep(lin, c.e[0])
 				record++
-				c.reorder(0, pk.e)
+				c.reorder(0)
 			}
 		}
 	}
@@ -254,12 +262,14 @@ func (pk *pocket) ratchet(c *counter, lin *table, n int) (kept func(x *vec, i, t
 
 func (p *Pocket) source() *rand.Rand { return p.Rand }
 
+func (p *Pocket) classWeight() map[float64]float64 { return p.ClassWeight }
+
 // MarshalJSON returns the saved form of the fitted pocket, as Perceptron's
 // MarshalJSON does, with Ratchet and the pocket weights.
 func (p Pocket) MarshalJSON() ([]byte, error) {
 	s := p.settings(nil).json(p.Labels)
 	s.Ratchet = &p.Ratchet
-	return marshal("Pocket", p.m.fitted(), func() error { return s.check(p.m.dim(), len(p.m.b)) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
+	return marshal("Pocket", p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
 }
 
 // UnmarshalJSON sets the pocket to the one saved in data, as Perceptron's
@@ -274,7 +284,7 @@ func (p *Pocket) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.Ratchet, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, *s.Ratchet, (*Stop)(s.Stop)
+	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.ClassWeight, p.Ratchet, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), *s.Ratchet, (*Stop)(s.Stop)
 	p.m, p.classes, p.stats = t, m.Classes, st
 	return nil
 }

@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -17,7 +18,12 @@ const (
 	countCopies = 1 << 22
 )
 
-// counter counts the training rows that candidate weights misclassify.
+// counter counts the training rows that candidate weights misclassify,
+// each as the weight of its class: the count of a candidate is the sum
+// over the classes of the rows of the class it misclassifies times the
+// weight of the class, summed in the order of the classes, so that two
+// candidates that misclassify as many rows of each class count the same
+// to the bit. Without weights it is the number of rows.
 //
 // A count that cannot win must reach the pocket's count of mistakes, and
 // it reaches it soonest on the rows that the candidate misclassifies. The
@@ -36,18 +42,21 @@ type counter struct {
 	pool   *pool
 	counts batch // the counts of a batch of candidates
 
-	// The copies of candidates, the batch that the pool counts, their
-	// counts, and the margins of each row under candidates whose count
-	// read every row.
+	// The copies of candidates, the batch that the pool counts, the count
+	// they must stay below, and the sum at which a count stops reading;
+	// their counts, the rows they misclassify, and the margins of each
+	// row under candidates whose count read every row.
 	batch   []table
 	inPlace bool // the candidates are counted one at a time, not copied
 	cands   []table
-	limit   int
-	e       []int
+	limit   float64
+	stop    float64
+	e       []float64
+	wrong   []int
 	margins [][]float64
 
-	// The pocket's count when the orders were last made, and scratch for
-	// making them.
+	// The rows that the pocket misclassified when the orders were last
+	// made, and scratch for making them.
 	ordered  int
 	byMargin []margined
 }
@@ -98,7 +107,8 @@ func newCounter(ds *dataset, S int) *counter {
 		lists:    make([]rowList, len(ds.classes)),
 		batch:    make([]table, size),
 		inPlace:  size == 1,
-		e:        make([]int, size),
+		e:        make([]float64, size),
+		wrong:    make([]int, size),
 		margins:  make([][]float64, size),
 		byMargin: make([]margined, ds.n),
 	}
@@ -126,20 +136,46 @@ func newCounter(ds *dataset, S int) *counter {
 	return c
 }
 
-// first counts the rows that l misclassifies, and orders the rows by
-// their margins under l. The pocket's count will never be more than
-// most, or if most is -1 the count of l, which sizes the copies of the
+// first returns the count of l, and orders the rows by their margins
+// under l. The pocket will never misclassify more than most rows, or if
+// most is -1 those that l misclassifies, which sizes the copies of the
 // rows.
-func (c *counter) first(l *table, most int) int {
-	c.count([]table{*l}, c.ds.n+1)
+func (c *counter) first(l *table, most int) float64 {
+	c.count([]table{*l}, math.Inf(1))
 	if most < 0 {
-		most = c.e[0]
+		most = c.wrong[0]
 	}
 	for g := range c.lists {
 		c.lists[g].front = newRows(c.ds.d, c.frontSize(g, most), c.ds.sparse())
 	}
-	c.reorder(0, c.e[0])
+	c.reorder(0)
 	return c.e[0]
+}
+
+// all returns the count of weights that misclassify every row.
+func (c *counter) all() float64 {
+	e := 0.0
+	for g := range c.lists {
+		e += c.rowsOf(g, len(c.lists[g].order))
+	}
+	return e
+}
+
+// weigh returns the count of wrong[g] rows misclassified in each class g.
+func (c *counter) weigh(wrong []int) float64 {
+	e := 0.0
+	for g, n := range wrong {
+		e += c.rowsOf(g, n)
+	}
+	return e
+}
+
+// rowsOf returns what n rows of class g count.
+func (c *counter) rowsOf(g, n int) float64 {
+	if c.ds.weight == nil {
+		return float64(n)
+	}
+	return float64(n) * c.ds.weight[g]
 }
 
 // frontSize returns the number of rows of class g to copy for a pocket
@@ -149,10 +185,10 @@ func (c *counter) frontSize(g, e int) int {
 }
 
 // reorder orders the rows by their margins under candidate k of the last
-// batch, which misclassifies e rows and whose count read every row, if
-// the pocket's count has fallen enough since the last order for the
-// orders to change much.
-func (c *counter) reorder(k, e int) {
+// batch, whose count read every row, if the rows it misclassifies have
+// fallen enough since the last order for the orders to change much.
+func (c *counter) reorder(k int) {
+	e := c.wrong[k]
 	if c.ordered > 0 && e > c.ordered*19/20 {
 		return
 	}
@@ -175,10 +211,16 @@ func (c *counter) reorder(k, e int) {
 	}
 }
 
-// count sets c.e[k] to the number of rows that cands[k] misclassifies if
-// it is below limit, and to limit otherwise, for every candidate at once.
-func (c *counter) count(cands []table, limit int) {
-	c.cands, c.limit = cands, limit
+// count sets c.e[k] to the count of cands[k] if it is below limit, and to
+// limit otherwise, for every candidate at once.
+func (c *counter) count(cands []table, limit float64) {
+	c.cands, c.limit, c.stop = cands, limit, limit
+	if c.ds.weight != nil {
+		// A sum of the weights as the rows come rounds otherwise than the
+		// count: reading on a little past the limit, a count that stops
+		// is above it.
+		c.stop = limit * (1 + float64(c.ds.n+len(c.lists)+2)*0x1p-50)
+	}
 	c.counts.n = len(cands)
 	c.pool.submit(&c.counts)
 	c.pool.wait(&c.counts)
@@ -198,8 +240,8 @@ func (c *counter) countOne(k int, cs *countScratch) {
 	l, margins := &c.cands[k], c.margins[k]
 	clear(read)
 	clear(wrong)
-	m := 0
-	for m < c.limit {
+	m := 0.0
+	for m < c.stop {
 		// Read from the class whose rows have been misclassified most
 		// often, by the rule of succession.
 		g := -1
@@ -213,7 +255,11 @@ func (c *counter) countOne(k int, cs *countScratch) {
 		}
 		list := &c.lists[g]
 		end := min(read[g]+countChunk, len(list.order))
-		for p := read[g]; p < end && m < c.limit; p++ {
+		w := 1.0
+		if c.ds.weight != nil {
+			w = c.ds.weight[g]
+		}
+		for p := read[g]; p < end && m < c.stop; p++ {
 			i := list.order[p]
 			x := list.row(c.ds, p)
 			margin, misclassified := c.judge(l, &x, i, s)
@@ -221,11 +267,18 @@ func (c *counter) countOne(k int, cs *countScratch) {
 			read[g]++
 			if misclassified {
 				wrong[g]++
-				m++
+				m += w
 			}
 		}
 	}
-	c.e[k] = m
+	c.e[k] = c.limit
+	if m < c.stop {
+		c.e[k] = min(c.weigh(wrong), c.limit)
+	}
+	c.wrong[k] = 0
+	for _, n := range wrong {
+		c.wrong[k] += n
+	}
 }
 
 // judge returns the margin of row i, x, under l, and whether Predict with

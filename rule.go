@@ -44,18 +44,20 @@ func judge(ds *dataset, i int, s []float64, a float64) (o int, mistake bool) {
 
 // moveOf returns the update of the mistake that judge found at row i of
 // ds, whose scores are s, a being s[0], and the row's loss, the
-// perceptron criterion: with two classes the score moves by rate·y; with
-// more, the score of the row's class moves up by rate and that of the
-// other class o down by rate. The visits make the move only for a
-// mistake, apart from judge, as building it costs a row classified right
-// a good part of a short row's dot product.
+// perceptron criterion: with two classes the score moves by r·y; with
+// more, the score of the row's class moves up by r and that of the other
+// class o down by r; r is rate times the weight of the row's class. The
+// loss is not weighed, as scikit-learn's is not. The visits make the move
+// only for a mistake, apart from judge, as building it costs a row
+// classified right a good part of a short row's dot product.
 func moveOf(ds *dataset, i int, s []float64, a float64, o int, rate float64) (move, float64) {
+	r := ds.rate(i, rate)
 	if len(s) == 1 {
 		y := ds.y[i]
-		return move{up: 0, down: -1, step: rate * y}, -y * a
+		return move{up: 0, down: -1, step: r * y}, -y * a
 	}
 	c := ds.cls[i]
-	return move{up: c, down: o, step: rate}, s[o] - s[c]
+	return move{up: c, down: o, step: r}, s[o] - s[c]
 }
 
 // decide returns the class that scores s choose, as every Predict does:

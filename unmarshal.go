@@ -57,20 +57,16 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
-	var s struct {
-		Labels []float64 `json:"labels"`
-	}
+	var s oneVsRestSettings
 	var m oneVsRestJSON
 	if _, err := unmarshal(data, "OneVsRest", &s, &m); err != nil {
 		return err
 	}
-	if s.Labels != nil {
-		if _, err := checkLabels(s.Labels); err != nil {
-			return settingsError("OneVsRest", err)
-		}
-	}
 	if err := checkClasses(m.Classes); err != nil {
 		return wrap("OneVsRest", err)
+	}
+	if err := s.check(m.Classes); err != nil {
+		return settingsError("OneVsRest", err)
 	}
 	K := scores(m.Classes)
 	if len(m.Models) != K {
@@ -95,12 +91,15 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 		if got := s.Classes(); !slices.Equal(got, want) {
 			return wrap("OneVsRest", fmt.Errorf("its classifier %d has the classes %v, want %v", c, got, want))
 		}
+		if s.(model).classWeight() != nil {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d has a ClassWeight of its own, which OneVsRest's Fit refuses", c))
+		}
 		w := s.(model).width()
 		if c > 0 && w != d {
 			return wrap("OneVsRest", fmt.Errorf("its classifier %d has %d columns, the first %d", c, w, d))
 		}
 		models[c], d = s, w
 	}
-	o.Labels, o.models, o.classes = s.Labels, models, m.Classes
+	o.Labels, o.ClassWeight, o.models, o.classes = s.Labels, weightMap(s.ClassWeight), models, m.Classes
 	return nil
 }

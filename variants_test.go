@@ -51,16 +51,16 @@ var variantKinds = []struct {
 	make func(p Perceptron) variant
 }{
 	{"Pocket", func(p Perceptron) variant {
-		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, OnUpdate: p.OnUpdate}
+		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, ClassWeight: p.ClassWeight, OnUpdate: p.OnUpdate}
 	}},
 	{"Pocket Ratchet", func(p Perceptron) variant {
-		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, OnUpdate: p.OnUpdate, Ratchet: true}
+		return &Pocket{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, ClassWeight: p.ClassWeight, OnUpdate: p.OnUpdate, Ratchet: true}
 	}},
 	{"Averaged", func(p Perceptron) variant {
-		return &Averaged{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, OnUpdate: p.OnUpdate}
+		return &Averaged{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, ClassWeight: p.ClassWeight, OnUpdate: p.OnUpdate}
 	}},
 	{"Voted", func(p Perceptron) variant {
-		return &Voted{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, OnUpdate: p.OnUpdate}
+		return &Voted{Epochs: p.Epochs, Rate: p.Rate, Rand: p.Rand, NoBias: p.NoBias, InitWeights: p.InitWeights, Labels: p.Labels, ClassWeight: p.ClassWeight, OnUpdate: p.OnUpdate}
 	}},
 }
 

@@ -48,6 +48,9 @@ type Voted struct {
 	// Labels are the classes, as in Perceptron.
 	Labels []float64
 
+	// ClassWeight weighs the classes, as in Perceptron.
+	ClassWeight map[float64]float64
+
 	// OnUpdate is called after every update with the new voter's weights,
 	// as in Perceptron.
 	OnUpdate func(Update)
@@ -63,7 +66,7 @@ type Voted struct {
 	first   table     // w_0, b_0
 	last    table     // the running weights, for Learn
 	rows    *rows     // the distinct rows of the mistakes
-	steps   []float64 // the step of each row: Rate·y for two classes, Rate for more
+	steps   []float64 // the step of each row: Rate·w·y, or Rate·w for more classes, w its class's weight
 	index   *rowIndex // rows by value and step; built when needed
 	votes   []vote    // votes[0] is w_0's; votes[k] is the k-th mistake's
 	moves   []moved   // moves[k-1] is the k-th mistake's, for more than two classes
@@ -92,7 +95,9 @@ type mistakeAt struct{ i, t int }
 
 // Fit trains the voted perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with its errors, and keeps the run's voters.
-func (v *Voted) Fit(X mat.Matrix, y []float64) error { return fitData(v, X, y, v.Labels) }
+func (v *Voted) Fit(X mat.Matrix, y []float64) error {
+	return fitData(v, X, y, v.Labels, v.ClassWeight)
+}
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
@@ -184,7 +189,7 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	r.kept, r.grows = v.keep(&made, v.visits), votedGrowth
 	mistakes, visited, err := s.learn(ds, r)
 	if fresh && visited == 0 {
-		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, OnUpdate: v.OnUpdate, Stop: v.Stop}
+		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, ClassWeight: v.ClassWeight, OnUpdate: v.OnUpdate, Stop: v.Stop}
 		return err
 	}
 	v.record(ds, made, s.rate, v.visits+visited)
@@ -270,7 +275,7 @@ func (v *Voted) record(ds *dataset, made []mistakeAt, rate float64, end int) {
 // store returns the stored row equal to row i of ds with its step,
 // storing it if there is none.
 func (v *Voted) store(ds *dataset, i int, rate float64) int {
-	step := rate
+	step := ds.rate(i, rate)
 	if len(v.first.b) == 1 {
 		step *= ds.sign(i)
 	}
@@ -367,15 +372,17 @@ func (v *Voted) Classes() []float64 { return slices.Clone(v.classes) }
 func (v *Voted) Stats() Stats { return v.stats.clone() }
 
 func (v *Voted) settings(rnd *rand.Rand) settings {
-	return settings{epochs: v.Epochs, rate: v.Rate, rnd: rnd, noBias: v.NoBias, w0: v.InitWeights, onUpdate: v.OnUpdate, stop: v.Stop}
+	return settings{epochs: v.Epochs, rate: v.Rate, rnd: rnd, noBias: v.NoBias, w0: v.InitWeights, onUpdate: v.OnUpdate, stop: v.Stop, weights: v.ClassWeight}
 }
 
 // copySettings sets the settings of v to those of u.
 func (v *Voted) copySettings(u *Voted) {
-	v.Epochs, v.Rate, v.Rand, v.NoBias, v.InitWeights, v.Labels, v.OnUpdate, v.Stop = u.Epochs, u.Rate, u.Rand, u.NoBias, u.InitWeights, u.Labels, u.OnUpdate, u.Stop
+	v.Epochs, v.Rate, v.Rand, v.NoBias, v.InitWeights, v.Labels, v.ClassWeight, v.OnUpdate, v.Stop = u.Epochs, u.Rate, u.Rand, u.NoBias, u.InitWeights, u.Labels, u.ClassWeight, u.OnUpdate, u.Stop
 }
 
 func (v *Voted) source() *rand.Rand { return v.Rand }
+
+func (v *Voted) classWeight() map[float64]float64 { return v.ClassWeight }
 
 // votedJSON is the JSON form of the voters of Voted, as Voted keeps them.
 // The running weights are not saved: they are the first moved by the
@@ -416,7 +423,7 @@ func (v Voted) MarshalJSON() ([]byte, error) {
 		m.MistakeUp[k], m.MistakeDown[k] = mv.up, mv.down
 	}
 	s := v.settings(nil).json(v.Labels)
-	return marshal("Voted", true, func() error { return s.check(v.first.dim(), len(v.first.b)) }, s, m, &v.stats)
+	return marshal("Voted", true, func() error { return s.check(v.classes, v.first.dim()) }, s, m, &v.stats)
 }
 
 // UnmarshalJSON sets the voted perceptron to the one saved in data, as
@@ -435,7 +442,7 @@ func (v *Voted) UnmarshalJSON(data []byte) error {
 	if err := nv.load(&m, st.Mistakes); err != nil {
 		return wrap("Voted", err)
 	}
-	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.Labels, v.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, (*Stop)(s.Stop)
+	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.Labels, v.ClassWeight, v.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
 	nv.copySettings(v)
 	*v = nv
 	return nil

@@ -13,14 +13,18 @@ slices of a CSR matrix, which the script fits on as a scipy.sparse
 csr_matrix with 32-bit indices, the form scikit-learn trains on without a
 copy.
 
-Each FIT argument is KEY:EPOCHS:REPEAT. The script fits the model REPEAT
-times, timing only fit with time.perf_counter, and prints one JSON object
-per fit on stdout. For the linear models it writes, into DIR, the files
+Each FIT argument is KEY:EPOCHS:REPEAT, or for the perceptron
+KEY:EPOCHS:REPEAT:WEIGHTS, its class_weight: balanced, or CLASS=WEIGHT
+pairs separated by commas. The script fits the model REPEAT times,
+timing only fit with time.perf_counter, and prints one JSON object per
+fit on stdout. For the linear models it writes, into DIR, the files
 KEY-EPOCHS.coef (coef_ then intercept_), KEY-EPOCHS.standard (for the
 averaged model: the last, unaveraged weights; scikit-learn does not keep
 the last intercept when it averages),
 KEY-EPOCHS.pred.train, .pred.test (predict) and .dec.train, .dec.test
-(decision_function), all float64.
+(decision_function), all float64; the files of a fit with WEIGHTS are
+named KEY-EPOCHS-wN, N the place of its FIT among the FIT arguments,
+counted from 0.
 
 Exit status 3, with a JSON object naming what is missing, means that
 scikit-learn or numpy is not installed.
@@ -44,10 +48,13 @@ except ImportError as err:
     sys.exit(3)
 
 
-def make(key, epochs):
-    """Return the model named key, set to run epochs epochs."""
+def make(key, epochs, class_weight=None):
+    """Return the model named key, set to run epochs epochs, with the
+    class_weight given, which only the perceptron takes."""
     if key == "perceptron":
-        return Perceptron(shuffle=False, tol=None, eta0=1, max_iter=epochs)
+        return Perceptron(shuffle=False, tol=None, eta0=1, max_iter=epochs, class_weight=class_weight)
+    if class_weight is not None:
+        raise SystemExit("sklearn_fit.py: class weights are the perceptron's alone, not " + key)
     if key in ("sgd-avg", "sgd-avg-shuffled"):
         # sgd-avg-shuffled visits the rows in a fresh random order every
         # epoch; with more than two classes, both learn one against the
@@ -72,6 +79,18 @@ def make(key, epochs):
     if key == "svc-poly":
         return SVC(kernel="poly", degree=3, C=10)
     raise SystemExit("sklearn_fit.py: unknown model " + key)
+
+
+def class_weight(spec):
+    """Return the class_weight of a FIT's WEIGHTS: "balanced", or a dict
+    of the classes, as float64s as the labels are, to their weights."""
+    if spec == "balanced":
+        return spec
+    weights = {}
+    for pair in spec.split(","):
+        c, w = pair.split("=")
+        weights[float(c)] = float(w)
+    return weights
 
 
 def load(path, rows, cols):
@@ -119,14 +138,15 @@ def main():
     y = load(os.path.join(args.dir, "train.y"), args.n, 1)
     yt = load(os.path.join(args.dir, "test.y"), args.ntest, 1)
 
-    for spec in args.fits:
-        key, epochs, repeat = spec.split(":")
+    for place, spec in enumerate(args.fits):
+        key, epochs, repeat, *weights = spec.split(":")
         epochs, repeat = int(epochs), int(repeat)
+        cw = class_weight(weights[0]) if weights else None
         times = []
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for _ in range(repeat):
-                m = make(key, epochs)
+                m = make(key, epochs, cw)
                 t0 = time.perf_counter()
                 m.fit(X, y)
                 times.append(time.perf_counter() - t0)
@@ -142,6 +162,8 @@ def main():
         }
         if key in ("perceptron", "sgd-avg"):
             base = os.path.join(args.dir, "%s-%d." % (key, epochs))
+            if cw is not None:
+                base = os.path.join(args.dir, "%s-%d-w%d." % (key, epochs, place))
             save(base + "coef", m.coef_, m.intercept_)
             if key == "sgd-avg":
                 save(base + "standard", m._standard_coef)

@@ -56,6 +56,7 @@ func main() {
 		{"margins", sectionMargins},
 		{"errors", sectionErrors},
 		{"data", sectionData},
+		{"weights", sectionWeights},
 	}
 	jsonText := flag.Bool("json", false, "print every saved model whole, not the long members of the large ones by their hash")
 	times := flag.Duration("times", 0, "print to standard error the cases that take longer than this, and each section's time")

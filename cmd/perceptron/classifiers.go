@@ -20,23 +20,23 @@ var classifiers = []struct {
 }{
 	{"perceptron", func(o *options) perceptron.Scorer {
 		return &perceptron.Perceptron{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
+			InitWeights: o.initWeights, Labels: o.labels, ClassWeight: o.classWeight, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
 	{"pocket", func(o *options) perceptron.Scorer {
 		return &perceptron.Pocket{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Ratchet: o.ratchet, Stop: o.stopRule()}
+			InitWeights: o.initWeights, Labels: o.labels, ClassWeight: o.classWeight, OnUpdate: o.onUpdate(), Ratchet: o.ratchet, Stop: o.stopRule()}
 	}},
 	{"averaged", func(o *options) perceptron.Scorer {
 		return &perceptron.Averaged{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
+			InitWeights: o.initWeights, Labels: o.labels, ClassWeight: o.classWeight, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
 	{"voted", func(o *options) perceptron.Scorer {
 		return &perceptron.Voted{Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias,
-			InitWeights: o.initWeights, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
+			InitWeights: o.initWeights, Labels: o.labels, ClassWeight: o.classWeight, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
 	{"kernel", func(o *options) perceptron.Scorer {
 		return &perceptron.Kernel{Func: o.kernelFunc(), Prediction: o.prediction, Budget: o.budget,
-			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias, Labels: o.labels, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
+			Epochs: o.epochs, Rate: o.rate, Rand: o.rand(), NoBias: o.noBias, Labels: o.labels, ClassWeight: o.classWeight, OnUpdate: o.onUpdate(), Stop: o.stopRule()}
 	}},
 }
 
@@ -64,13 +64,14 @@ const ovr = "ovr:"
 func newModel(name string, o *options) (perceptron.Scorer, bool) {
 	if inner, ok := strings.CutPrefix(name, ovr); ok {
 		// OneVsRest fits its classifiers on goroutines of their own, which
-		// the progress, told of every update, cannot follow.
+		// the progress, told of every update, cannot follow; it weighs
+		// each class against the rest itself.
 		each := *o
-		each.progress = nil
+		each.progress, each.classWeight = nil, nil
 		if _, ok := newModel(inner, &each); !ok || strings.HasPrefix(inner, ovr) {
 			return nil, false
 		}
-		return &perceptron.OneVsRest{Labels: o.labels, New: func() perceptron.Scorer {
+		return &perceptron.OneVsRest{Labels: o.labels, ClassWeight: o.classWeight, New: func() perceptron.Scorer {
 			m, _ := newModel(inner, &each)
 			return m
 		}}, true

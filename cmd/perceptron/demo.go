@@ -43,7 +43,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("demo")
 	fs.Float64Var(&j.split, "split", 0.25, "the fraction of the rows of each class to test on")
 	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "the seed of the split (-seed seeds -shuffle)")
-	j.trainFlags(fs, stderr)
+	j.trainFlags(fs, stderr, args)
 	j.quietFlag(fs)
 	files, err := parseArgs(fs, demoHelp, args, stdout)
 	if err != nil {
@@ -76,8 +76,12 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if how == "" {
 		how = "as they are"
 	}
+	weights, err := j.opts.describeWeights(train, false)
+	if err != nil {
+		return err
+	}
 	intro := fmt.Sprintf("Wisconsin breast cancer data (embedded): %d rows of %d features; +1 is malignant, -1 is benign.\n"+
-		"Split seed %d: %d training rows, %d test rows; features %s.\nStopping %s.\n\n", n, d, j.splitSeed, ntr, n-ntr, how, j.opts.describeStop(ntr))
+		"Split seed %d: %d training rows, %d test rows; features %s.\n%sStopping %s.\n\n", n, d, j.splitSeed, ntr, n-ntr, how, weights, j.opts.describeStop(ntr))
 	return j.evaluate(names, train, test, "target", pf, intro, false, stdout, stderr)
 }
 

@@ -33,7 +33,10 @@ classifier's kernel, prediction rule, epochs run and how training ended
 then, for each, the classification report of the test rows, as
 scikit-learn's classification_report, and their confusion matrix. The test
 rows of a label that is no class of the training rows are counted wrong, in
-rows of their own; with -pos and -neg they are left out.
+rows of their own; with -pos and -neg they are left out. -class-weight
+balanced, or -wNAME W for the class of the label NAME, weighs the classes
+in training, and the recall of each class in the report shows what the
+weights change.
 
 With -folds K, eval cross-validates: it splits TRAIN into K folds, each of
 which keeps the share of each class, drawn from -split-seed, as
@@ -86,7 +89,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&j.folds, "folds", 0, "cross-validate on `K` stratified folds of TRAIN, drawn from -split-seed, and print the mean and the spread of the test accuracy; 0 means none")
 	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
-	j.trainFlags(fs, stderr)
+	j.trainFlags(fs, stderr, args)
 	j.textFlags(fs)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {
@@ -172,7 +175,11 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	n, d := train.X.Dims()
 	how := j.describeSteps(train)
-	intro += fmt.Sprintf("\n%s%s\n%s\nstopping %s\n", plural(d, "feature"), how, train.classes.describe(), j.opts.describeStop(n))
+	weights, err := j.opts.describeWeights(train, false)
+	if err != nil {
+		return err
+	}
+	intro += fmt.Sprintf("\n%s%s\n%s\n%sstopping %s\n", plural(d, "feature"), how, train.classes.describe(), weights, j.opts.describeStop(n))
 	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
 	return j.evaluate(names, train, test, spec.label, pf, intro+note, true, stdout, stderr)
 }

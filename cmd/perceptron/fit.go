@@ -104,6 +104,11 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 	for k := range o.labels {
 		o.labels[k] = float64(k)
 	}
+	cw, err := o.resolveWeights(train)
+	if err != nil {
+		return nil, err
+	}
+	o.classWeight = cw
 	c, ok := newModel(name, o)
 	if !ok {
 		return nil, usagef("unknown classifier %s: want one of %s", quote(name), classifierNames())
@@ -119,7 +124,7 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 	m := *pipe
 	m.Classifier = c
 	start := time.Now()
-	err := m.Fit(train.Set)
+	err = m.Fit(train.Set)
 	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
 	if o.progress != nil {
 		o.progress.end(statsOf(c))

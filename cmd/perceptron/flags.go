@@ -142,9 +142,11 @@ func (j *job) errOut(stderr io.Writer) io.Writer {
 	return io.Discard
 }
 
-// trainFlags defines the flags of training.
-func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer) {
+// trainFlags defines the flags of training, with the -wNAME flags of
+// args.
+func (j *job) trainFlags(fs *flag.FlagSet, stderr io.Writer, args []string) {
 	j.opts.addFlags(fs)
+	j.opts.weightFlags(fs, args)
 	fs.Var(&j.standardize, "standardize", "standardise the features on the training rows: dense rows to mean 0 and deviation 1, sparse rows to deviation 1 without centring them, which would fill them "+
 		"(default: true for dense rows, CSV and IDX; false for sparse rows, LIBSVM)")
 	fs.Var(&j.idf, "idf", "weigh each feature by its inverse document frequency on the training rows, ln((1+rows)/(1+rows where it is not 0)) + 1, as scikit-learn's TfidfTransformer does; not with -standardize "+

@@ -54,6 +54,10 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 		return fmt.Errorf("%s: -folds %d, and the file has %s", train.name, j.folds, plural(n, "row"))
 	}
 	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
+	weights, err := j.opts.describeWeights(train, true)
+	if err != nil {
+		return err
+	}
 	j.startProgress(stderr)
 	rs := make([]*foldResult, len(names))
 	for i := range j.folds {
@@ -81,9 +85,9 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 			rs[k].fit += r.fit
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %s%s%s, in %d stratified folds drawn with -split-seed %d\n%s%s\n%s\nstopping %s\n%s",
+	fmt.Fprintf(stdout, "%s: %s%s%s, in %d stratified folds drawn with -split-seed %d\n%s%s\n%s\n%sstopping %s\n%s",
 		train.name, plural(n, "row"), nonZeros(train.X), leftOut(train), j.folds, j.splitSeed,
-		plural(d, "feature"), j.describeSteps(train), train.classes.describe(), j.opts.describeStop(n*(j.folds-1)/j.folds), note)
+		plural(d, "feature"), j.describeSteps(train), train.classes.describe(), weights, j.opts.describeStop(n*(j.folds-1)/j.folds), note)
 	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "test acc", "sd", "min", "max", "fit time"}}
 	var each []string
 	for _, r := range rs {
@@ -100,7 +104,7 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 	if err := writeAligned(stdout, rows, 3); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(stdout, "epochs, test acc and fit time are the means over the folds, and sd the standard deviation of the test accuracy over them\ntest accuracy of each fold:\n%s\n", strings.Join(each, "\n"))
+	_, err = fmt.Fprintf(stdout, "epochs, test acc and fit time are the means over the folds, and sd the standard deviation of the test accuracy over them\ntest accuracy of each fold:\n%s\n", strings.Join(each, "\n"))
 	return err
 }
 

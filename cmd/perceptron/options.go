@@ -5,8 +5,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -40,6 +42,13 @@ type options struct {
 
 	// labels are the class values of the training rows.
 	labels []float64
+
+	// The weights of the classes: by -class-weight balanced, or by
+	// -wNAME W, the weight W of the label NAME; classWeight is what they
+	// give the classes of the training rows, as ClassWeight.
+	balanced    bool
+	weights     map[string]float64
+	classWeight map[float64]float64
 
 	// progress, if not nil, is told of every update.
 	progress *progress
@@ -98,6 +107,135 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 		o.prediction = p
 		return nil
 	})
+	fs.Func("class-weight", "`balanced`: weigh each class by rows/(classes × its rows) of the training rows, as scikit-learn's class_weight=\"balanced\", so that a mistake on a row of a rare class moves the model more; "+
+		"or, as LIBLINEAR's -wi, -wNAME W weighs the class of the label NAME by W, and the classes it does not name by 1 (-w1 2 -w-1 0.5). With ovr: the classifier of each class weighs it against the rest, which weighs 1", func(s string) error {
+		if s != "balanced" {
+			return fmt.Errorf("%s is not balanced", quote(s))
+		}
+		o.balanced = true
+		return nil
+	})
+}
+
+// weightFlags defines on fs the flag -wNAME of each argument -wNAME,
+// -wNAME=W or --wNAME of args before a "--", which weighs the class of
+// the label NAME as LIBLINEAR's -wi does: the flag package knows only the
+// flags defined before it parses, and NAME is the user's. A token that is
+// the value of another flag defines a flag that is never set.
+func (o *options) weightFlags(fs *flag.FlagSet, args []string) {
+	for _, a := range args {
+		if a == "--" {
+			return
+		}
+		name, ok := strings.CutPrefix(a, "-")
+		name, _, _ = strings.Cut(strings.TrimPrefix(name, "-"), "=")
+		label, w := strings.CutPrefix(name, "w")
+		if ok && w && fs.Lookup(name) == nil {
+			fs.Var(&weightFlag{o, label}, name, "")
+		}
+	}
+}
+
+// weightFlag is the value of the flag -wNAME: the weight of the class of
+// the label NAME.
+type weightFlag struct {
+	o     *options
+	label string
+}
+
+func (f *weightFlag) String() string {
+	if f == nil || f.o == nil {
+		return ""
+	}
+	if w, ok := f.o.weights[f.label]; ok {
+		return strconv.FormatFloat(w, 'g', -1, 64)
+	}
+	return ""
+}
+
+func (f *weightFlag) Set(v string) error {
+	if f.label == "" {
+		return errors.New("want -wNAME W, the weight W of the class of the label NAME")
+	}
+	w, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(w > 0) || math.IsInf(w, 1) {
+		return fmt.Errorf("%s is not a finite number > 0", quote(v))
+	}
+	if f.o.weights == nil {
+		f.o.weights = map[string]float64{}
+	}
+	f.o.weights[f.label] = w
+	return nil
+}
+
+// resolveWeights returns the class weights of the flags for the classes of
+// train, as ClassWeight: the balanced weights of its rows, or the weight
+// of each class whose label, or -classes name, a -wNAME flag names, or
+// whose label is the number NAME is, as LIBLINEAR's -w1 weighs the label
+// +1. It returns an error if a -wNAME names no class.
+func (o *options) resolveWeights(train *dataset) (map[float64]float64, error) {
+	switch {
+	case o.balanced:
+		return perceptron.Balanced(train.Y), nil
+	case len(o.weights) == 0:
+		return nil, nil
+	}
+	cw := map[float64]float64{}
+	for _, label := range slices.Sorted(maps.Keys(o.weights)) {
+		k := slices.Index(train.classes.labels, label)
+		if k < 0 {
+			k = slices.Index(train.classes.names, label)
+		}
+		if v, err := strconv.ParseFloat(label, 64); k < 0 && err == nil {
+			k = slices.IndexFunc(train.classes.labels, func(l string) bool {
+				u, err := strconv.ParseFloat(l, 64)
+				return err == nil && u == v
+			})
+		}
+		if k < 0 {
+			return nil, fmt.Errorf("-w%s: no class has the label %s (%s)", label, quote(label), train.classes.describe())
+		}
+		cw[float64(k)] = o.weights[label]
+	}
+	return cw, nil
+}
+
+// describeWeights returns the class weights of the flags for the classes
+// of train, described for a summary: a line that ends in a newline, or ""
+// if the flags give none; with folds, the balanced weights are those of
+// the training rows of each fold, of which train holds all. It returns an
+// error if a -wNAME names no class.
+func (o *options) describeWeights(train *dataset, folds bool) (string, error) {
+	if o.balanced && folds {
+		return "class weights (balanced): those of the training rows of each fold\n", nil
+	}
+	cw, err := o.resolveWeights(train)
+	if cw == nil || err != nil {
+		return "", err
+	}
+	how, rest := "-wNAME", ""
+	if o.balanced {
+		how = "balanced"
+	}
+	if len(cw) < len(train.classes.names) {
+		rest = "; the others 1"
+	}
+	var q []string
+	width := 0
+	for k, name := range train.classes.names {
+		w, ok := cw[float64(k)]
+		if !ok {
+			continue
+		}
+		s := fmt.Sprintf("%s %.4g", quote(name), w)
+		if width+len(s)+2 > 90 {
+			q = append(q, "…")
+			break
+		}
+		q = append(q, s)
+		width += len(s) + 2
+	}
+	return fmt.Sprintf("class weights (%s): %s%s\n", how, strings.Join(q, ", "), rest), nil
 }
 
 // checkValues returns a usage error if a settings flag has a value out of
@@ -132,6 +270,8 @@ func (o *options) checkValues(fs *flag.FlagSet) error {
 		return usagef("-coef0 %v: want a finite number", o.coef0)
 	case o.budget < 0:
 		return usagef("-budget %d: want 0 or more", o.budget)
+	case o.balanced && len(o.weights) > 0:
+		return usagef("-class-weight balanced and -w%s both weigh the classes: give one", slices.Min(slices.Collect(maps.Keys(o.weights))))
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
 	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
 	j.dataFlags(fs, true)
-	j.trainFlags(fs, stderr)
+	j.trainFlags(fs, stderr, args)
 	j.textFlags(fs)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
 	if err != nil {
@@ -133,6 +133,10 @@ func train(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s %s\n", plural(n, "row"), what)
 	}
+	weights, err := j.opts.describeWeights(ds, false)
+	if err != nil {
+		return err
+	}
 	j.startProgress(stderr)
 	r, err := fitModel(j.classifier, &j.opts, pipe, ds, nil)
 	if err != nil {
@@ -149,7 +153,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\nstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), j.opts.describeStop(n))
+	fmt.Fprintf(stdout, "%s: %s%s; %s\n%sstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), weights, j.opts.describeStop(n))
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
