@@ -1,0 +1,64 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+//go:build !noasm && !gccgo && !safe
+
+package simd
+
+// scoresAsm is Scores in assembly, if the processor has AVX2, on at most
+// 32 scores at once with AVX-512 and 16 with AVX2, each in a lane of its
+// own. It reports whether it ran.
+func scoresAsm(dst, w, x []float64) bool {
+	K := len(dst)
+	switch {
+	case useAVX512:
+		for c := 0; c < K; c += 32 {
+			r := min(K-c, 32)
+			scoresAVX512(&dst[c], &w[c], &x[0], len(x), K, (r+7)/8, 1<<r-1)
+		}
+	case useAVX2:
+		for c := 0; c < K; c += 16 {
+			r := min(K-c, 16)
+			scoresAVX2(&dst[c], &w[c], &x[0], len(x), K, r)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// scoresAVX512 sets dst[c] to the sum over j < d of x[j]·w[j·K+c] for
+// the c whose bits are set in mask, in acc registers of 8 lanes, 1 to 4:
+// byte i of mask holds the lanes of register i.
+//
+//go:noescape
+func scoresAVX512(dst, w, x *float64, d, K, acc int, mask uint64)
+
+// scoresAVX2 sets dst[c] to the sum over j < d of x[j]·w[j·K+c] for c < r,
+// r at most 16.
+//
+//go:noescape
+func scoresAVX2(dst, w, x *float64, d, K, r int)
+
+// dotRowsAsm sets dst[i] as DotRows does for as many rows from the first
+// as it can take four at a time, with AVX2, and returns their number.
+func dotRowsAsm(dst, x []float64, stride int, w []float64) int {
+	if !useAVX2 || len(w) == 0 {
+		return 0
+	}
+	n := len(dst) &^ 3
+	for i := 0; i < n; i += 4 {
+		dotRows4AVX2(&dst[i], &x[i*stride], stride, &w[0], len(w))
+	}
+	return n
+}
+
+// dotRows4AVX2 sets dst[0:4] to the dot products of the n values of w
+// with those of the 4 rows from x, stride apart. Each row's sum is held
+// in four lanes, as gonum's DotUnitary holds it in two registers of two:
+// lane l sums the terms j ≡ l mod 4 of the whole groups of four, lane 0
+// then the rest in order, and the lanes add as (l0+l2)+(l1+l3).
+//
+//go:noescape
+func dotRows4AVX2(dst, x *float64, stride int, w *float64, n int)

@@ -1,0 +1,300 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+//go:build !noasm && !gccgo && !safe
+
+#include "textflag.h"
+
+// Every product is formed as w·x with w the first operand, and every sum
+// as acc+product with acc the first, as gonum's kernels do, so that of two
+// NaNs the same one propagates.
+
+// maskTable is 16 lanes set and 16 clear: the 16 lanes from
+// maskTable+8·(16-r) are the masks of the first r of them.
+DATA maskTable<>+0x00(SB)/8, $-1
+DATA maskTable<>+0x08(SB)/8, $-1
+DATA maskTable<>+0x10(SB)/8, $-1
+DATA maskTable<>+0x18(SB)/8, $-1
+DATA maskTable<>+0x20(SB)/8, $-1
+DATA maskTable<>+0x28(SB)/8, $-1
+DATA maskTable<>+0x30(SB)/8, $-1
+DATA maskTable<>+0x38(SB)/8, $-1
+DATA maskTable<>+0x40(SB)/8, $-1
+DATA maskTable<>+0x48(SB)/8, $-1
+DATA maskTable<>+0x50(SB)/8, $-1
+DATA maskTable<>+0x58(SB)/8, $-1
+DATA maskTable<>+0x60(SB)/8, $-1
+DATA maskTable<>+0x68(SB)/8, $-1
+DATA maskTable<>+0x70(SB)/8, $-1
+DATA maskTable<>+0x78(SB)/8, $-1
+DATA maskTable<>+0x80(SB)/8, $0
+DATA maskTable<>+0x88(SB)/8, $0
+DATA maskTable<>+0x90(SB)/8, $0
+DATA maskTable<>+0x98(SB)/8, $0
+DATA maskTable<>+0xa0(SB)/8, $0
+DATA maskTable<>+0xa8(SB)/8, $0
+DATA maskTable<>+0xb0(SB)/8, $0
+DATA maskTable<>+0xb8(SB)/8, $0
+DATA maskTable<>+0xc0(SB)/8, $0
+DATA maskTable<>+0xc8(SB)/8, $0
+DATA maskTable<>+0xd0(SB)/8, $0
+DATA maskTable<>+0xd8(SB)/8, $0
+DATA maskTable<>+0xe0(SB)/8, $0
+DATA maskTable<>+0xe8(SB)/8, $0
+DATA maskTable<>+0xf0(SB)/8, $0
+DATA maskTable<>+0xf8(SB)/8, $0
+GLOBL maskTable<>(SB), RODATA|NOPTR, $256
+
+// One accumulator of scoresAVX512 on the row of w at SI, x_j in Z8.
+#define ACC512(off, k, tmp, acc) \
+	VMOVUPD.Z off(SI), k, tmp \
+	VMULPD    Z8, tmp, tmp    \
+	VADDPD    tmp, acc, acc
+
+// func scoresAVX512(dst, w, x *float64, d, K, acc int, mask uint64)
+TEXT ·scoresAVX512(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ w+8(FP), SI
+	MOVQ x+16(FP), DX
+	MOVQ d+24(FP), CX
+	MOVQ K+32(FP), R9
+	SHLQ $3, R9          // the bytes of a row of w
+	MOVQ mask+48(FP), AX
+	KMOVW AX, K1
+	SHRQ $8, AX
+	KMOVW AX, K2
+	SHRQ $8, AX
+	KMOVW AX, K3
+	SHRQ $8, AX
+	KMOVW AX, K4
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	MOVQ acc+40(FP), AX
+	CMPQ AX, $2
+	JB   one
+	JE   two
+	CMPQ AX, $3
+	JE   three
+
+four:
+	VBROADCASTSD (DX), Z8
+	ACC512(0, K1, Z9, Z0)
+	ACC512(64, K2, Z10, Z1)
+	ACC512(128, K3, Z11, Z2)
+	ACC512(192, K4, Z12, Z3)
+	ADDQ $8, DX
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  four
+	VMOVUPD Z3, K4, 192(DI)
+	JMP  store3
+
+three:
+	VBROADCASTSD (DX), Z8
+	ACC512(0, K1, Z9, Z0)
+	ACC512(64, K2, Z10, Z1)
+	ACC512(128, K3, Z11, Z2)
+	ADDQ $8, DX
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  three
+
+store3:
+	VMOVUPD Z2, K3, 128(DI)
+	JMP  store2
+
+two:
+	VBROADCASTSD (DX), Z8
+	ACC512(0, K1, Z9, Z0)
+	ACC512(64, K2, Z10, Z1)
+	ADDQ $8, DX
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  two
+
+store2:
+	VMOVUPD Z1, K2, 64(DI)
+	JMP  store1
+
+one:
+	VBROADCASTSD (DX), Z8
+	ACC512(0, K1, Z9, Z0)
+	ADDQ $8, DX
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  one
+
+store1:
+	VMOVUPD Z0, K1, (DI)
+	VZEROUPPER
+	RET
+
+// One accumulator of scoresAVX2 on the row of w at SI, x_j in Y8.
+#define ACC2(off, mask, tmp, acc) \
+	VMASKMOVPD off(SI), mask, tmp \
+	VMULPD     Y8, tmp, tmp       \
+	VADDPD     tmp, acc, acc
+
+// func scoresAVX2(dst, w, x *float64, d, K, r int)
+TEXT ·scoresAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ w+8(FP), SI
+	MOVQ x+16(FP), DX
+	MOVQ d+24(FP), CX
+	MOVQ K+32(FP), R9
+	SHLQ $3, R9          // the bytes of a row of w
+	MOVQ r+40(FP), BX
+	LEAQ maskTable<>+0x80(SB), AX
+	SHLQ $3, BX
+	SUBQ BX, AX
+	VMOVUPD (AX), Y12
+	VMOVUPD 32(AX), Y13
+	VMOVUPD 64(AX), Y14
+	VMOVUPD 96(AX), Y15
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	CMPQ BX, $32
+	JBE  one
+	CMPQ BX, $64
+	JBE  two
+	CMPQ BX, $96
+	JBE  three
+
+four:
+	VBROADCASTSD (DX), Y8
+	ACC2(0, Y12, Y4, Y0)
+	ACC2(32, Y13, Y5, Y1)
+	ACC2(64, Y14, Y6, Y2)
+	ACC2(96, Y15, Y7, Y3)
+	ADDQ $8, DX
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  four
+	VMASKMOVPD Y3, Y15, 96(DI)
+	JMP  store3
+
+three:
+	VBROADCASTSD (DX), Y8
+	ACC2(0, Y12, Y4, Y0)
+	ACC2(32, Y13, Y5, Y1)
+	ACC2(64, Y14, Y6, Y2)
+	ADDQ $8, DX
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  three
+
+store3:
+	VMASKMOVPD Y2, Y14, 64(DI)
+	JMP  store2
+
+two:
+	VBROADCASTSD (DX), Y8
+	ACC2(0, Y12, Y4, Y0)
+	ACC2(32, Y13, Y5, Y1)
+	ADDQ $8, DX
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  two
+
+store2:
+	VMASKMOVPD Y1, Y13, 32(DI)
+	JMP  store1
+
+one:
+	VBROADCASTSD (DX), Y8
+	ACC2(0, Y12, Y4, Y0)
+	ADDQ $8, DX
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  one
+
+store1:
+	VMASKMOVPD Y0, Y12, (DI)
+	VZEROUPPER
+	RET
+
+// The terms of the whole groups of four of one row of dotRows4AVX2, at
+// row, into acc.
+#define DOT4(row, tmp, acc) \
+	VMOVUPD (row)(AX*1), tmp \
+	VMULPD  Y8, tmp, tmp     \
+	VADDPD  tmp, acc, acc
+
+// The term of one of the rest into lane 0 of acc.
+#define DOT1(row, tmp, acc) \
+	VMOVSD (row)(AX*1), tmp \
+	VMULSD X8, tmp, tmp     \
+	VADDSD tmp, acc, acc
+
+// The sum (l0+l2)+(l1+l3) of the lanes of a row, low in lo and high in
+// hi, into dst.
+#define SUM(lo, hi, dst) \
+	VADDPD    hi, lo, lo  \
+	VUNPCKHPD lo, lo, hi  \
+	VADDSD    lo, hi, hi  \
+	VMOVSD    hi, dst
+
+// func dotRows4AVX2(dst, x *float64, stride int, w *float64, n int)
+TEXT ·dotRows4AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), R8
+	MOVQ stride+16(FP), BX
+	SHLQ $3, BX
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	LEAQ (R10)(BX*1), R11
+	MOVQ w+24(FP), SI
+	MOVQ n+32(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ AX, AX          // the offset of the terms in bytes
+	MOVQ CX, DX
+	SHRQ $2, DX          // the groups of four
+	ANDQ $3, CX          // the rest
+	TESTQ DX, DX
+	JZ    rest
+
+groups:
+	VMOVUPD (SI)(AX*1), Y8
+	DOT4(R8, Y4, Y0)
+	DOT4(R9, Y5, Y1)
+	DOT4(R10, Y6, Y2)
+	DOT4(R11, Y7, Y3)
+	ADDQ $32, AX
+	DECQ DX
+	JNZ  groups
+
+rest:
+	// The scalar sums of the rest clear the upper halves: take the lanes
+	// l2 and l3 out first.
+	VEXTRACTF128 $1, Y0, X4
+	VEXTRACTF128 $1, Y1, X5
+	VEXTRACTF128 $1, Y2, X6
+	VEXTRACTF128 $1, Y3, X7
+	TESTQ CX, CX
+	JZ    sums
+
+restloop:
+	VMOVSD (SI)(AX*1), X8
+	DOT1(R8, X9, X0)
+	DOT1(R9, X10, X1)
+	DOT1(R10, X11, X2)
+	DOT1(R11, X12, X3)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  restloop
+
+sums:
+	SUM(X0, X4, 0(DI))
+	SUM(X1, X5, 8(DI))
+	SUM(X2, X6, 16(DI))
+	SUM(X3, X7, 24(DI))
+	VZEROUPPER
+	RET

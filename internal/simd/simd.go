@@ -1,0 +1,65 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package simd
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+)
+
+// Scores sets each dst[c] to the sum over j of x[j]·w[j·K+c], for K =
+// len(dst): the K products of x with the columns of the len(x)×K matrix
+// w, held row by row. Each sum starts at zero and adds its terms in the
+// order of j, as gonum's matrix-vector product does, which leaves dst as
+// it is if x is empty. It panics if w is shorter than len(x)·K.
+func Scores(dst, w, x []float64) {
+	K := len(dst)
+	if len(w) < len(x)*K {
+		panic("simd: short w")
+	}
+	if K == 0 || len(x) == 0 {
+		return // as gonum leaves dst
+	}
+	if !scoresAsm(dst, w, x) {
+		scoresGo(dst, w, x)
+	}
+}
+
+// scoresGo is Scores by gonum, the code that the kernels must equal.
+func scoresGo(dst, w, x []float64) {
+	K := len(dst)
+	blas64.Gemv(blas.Trans, 1,
+		blas64.General{Rows: len(x), Cols: K, Stride: K, Data: w},
+		blas64.Vector{N: len(x), Inc: 1, Data: x},
+		0, blas64.Vector{N: K, Inc: 1, Data: dst})
+}
+
+// DotRows sets each dst[i] to the dot product of w with the len(w)
+// values of x from x[i·stride], as gonum's floats.Dot forms it: the
+// dot products of len(dst) rows of a matrix held row by row. It panics
+// if stride < len(w) with more than one row, or if x is too short.
+func DotRows(dst, x []float64, stride int, w []float64) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	if n > 1 && stride < len(w) {
+		panic("simd: stride < len(w)")
+	}
+	if len(x) < (n-1)*stride+len(w) {
+		panic("simd: short x")
+	}
+	if i := dotRowsAsm(dst, x, stride, w); i < n {
+		dotRowsGo(dst[i:], x[i*stride:], stride, w)
+	}
+}
+
+// dotRowsGo is DotRows by gonum.
+func dotRowsGo(dst, x []float64, stride int, w []float64) {
+	for i := range dst {
+		dst[i] = floats.Dot(x[i*stride:i*stride+len(w)], w)
+	}
+}
