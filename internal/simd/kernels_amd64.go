@@ -62,3 +62,21 @@ func dotRowsAsm(dst, x []float64, stride int, w []float64) int {
 //
 //go:noescape
 func dotRows4AVX2(dst, x *float64, stride int, w *float64, n int)
+
+// axpyColumnsAsm is AxpyColumns in assembly: one pass over x for both
+// columns, where gonum makes two. It reports whether it ran: not for a
+// zero step, which gonum skips, nor on processors older than AVX2, which
+// this kernel would not speed up.
+func axpyColumnsAsm(w []float64, K int, x []float64, a float64, up int, b float64, down int) bool {
+	if !useAVX2 || a == 0 || b == 0 {
+		return false
+	}
+	axpyColumnsSSE2(&w[up], &w[down], K, &x[0], len(x), a, b)
+	return true
+}
+
+// axpyColumnsSSE2 adds a·x[j] to up[j·K] and then b·x[j] to down[j·K], for
+// j < n.
+//
+//go:noescape
+func axpyColumnsSSE2(up, down *float64, K int, x *float64, n int, a, b float64)

@@ -298,3 +298,46 @@ sums:
 	SUM(X3, X7, 24(DI))
 	VZEROUPPER
 	RET
+
+// One step of axpyColumnsSSE2 at x+off: the products x·a and x·b, each
+// then added to the element of its column, in gonum's Axpy's order.
+#define AXPY2(off) \
+	MOVSD off(SI), X2 \
+	MOVAPD X2, X3     \
+	MULSD X14, X2     \
+	MULSD X15, X3     \
+	ADDSD (R8), X2    \
+	MOVSD X2, (R8)    \
+	ADDSD (R9), X3    \
+	MOVSD X3, (R9)    \
+	ADDQ BX, R8       \
+	ADDQ BX, R9
+
+// func axpyColumnsSSE2(up, down *float64, K int, x *float64, n int, a, b float64)
+TEXT ·axpyColumnsSSE2(SB), NOSPLIT, $0-56
+	MOVQ  up+0(FP), R8
+	MOVQ  down+8(FP), R9
+	MOVQ  K+16(FP), BX
+	SHLQ  $3, BX
+	MOVQ  x+24(FP), SI
+	MOVQ  n+32(FP), CX
+	MOVSD a+40(FP), X14
+	MOVSD b+48(FP), X15
+	MOVQ  CX, DX
+	SHRQ  $1, DX
+	JZ    odd
+
+pairs:
+	AXPY2(0)
+	AXPY2(8)
+	ADDQ $16, SI
+	DECQ DX
+	JNZ  pairs
+
+odd:
+	TESTQ $1, CX
+	JZ    done
+	AXPY2(0)
+
+done:
+	RET

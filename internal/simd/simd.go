@@ -63,3 +63,34 @@ func dotRowsGo(dst, x []float64, stride int, w []float64) {
 		dst[i] = floats.Dot(x[i*stride:i*stride+len(w)], w)
 	}
 }
+
+// AxpyColumns adds a·x[j] to w[j·K+up] and then b·x[j] to w[j·K+down],
+// for every j: a step of each of two columns of the len(x)×K matrix w,
+// held row by row. Each element becomes the sum of the rounded product
+// and its old value, as gonum's Axpy forms it, and a zero step leaves its
+// column as it is, as gonum's does. It panics if up or down is
+// not a column, or if w is shorter than len(x)·K.
+func AxpyColumns(w []float64, K int, x []float64, a float64, up int, b float64, down int) {
+	if up < 0 || up >= K || down < 0 || down >= K {
+		panic("simd: no such column")
+	}
+	if len(x) == 0 {
+		return
+	}
+	if len(w) < len(x)*K {
+		panic("simd: short w")
+	}
+	if !axpyColumnsAsm(w, K, x, a, up, b, down) {
+		axpyColumnsGo(w, K, x, a, up, b, down)
+	}
+}
+
+// axpyColumnsGo is AxpyColumns by gonum.
+func axpyColumnsGo(w []float64, K int, x []float64, a float64, up int, b float64, down int) {
+	n := len(x)
+	if n == 0 {
+		return
+	}
+	blas64.Axpy(a, blas64.Vector{N: n, Inc: 1, Data: x}, blas64.Vector{N: n, Inc: K, Data: w[up:]})
+	blas64.Axpy(b, blas64.Vector{N: n, Inc: 1, Data: x}, blas64.Vector{N: n, Inc: K, Data: w[down:]})
+}

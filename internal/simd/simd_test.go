@@ -156,6 +156,39 @@ func TestDotRowsFallback(t *testing.T) {
 	})
 }
 
+// TestAxpyColumnsFallback checks that AxpyColumns gives the bits of
+// gonum's two strided Axpys, on random shapes and columns, the same
+// column twice among them, and touches no other element.
+func TestAxpyColumnsFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(7, 8))
+		for trial := range 3000 {
+			K, d := 1+rnd.IntN(40), rnd.IntN(70)
+			if trial%10 == 0 {
+				d = rnd.IntN(900)
+			}
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			up, down := rnd.IntN(K), rnd.IntN(K)
+			a, b := values(rnd, 2, odd)[0], values(rnd, 2, odd)[1]
+			if trial%2 == 0 {
+				b = -a
+			}
+			ox, ow := rnd.IntN(8), rnd.IntN(8)
+			x := values(rnd, ox+d, odd)[ox:]
+			got := values(rnd, ow+d*K+8, odd)
+			want := append([]float64(nil), got...)
+			AxpyColumns(got[ow:ow+d*K], K, x, a, up, b, down)
+			axpyColumnsGo(want[ow:ow+d*K], K, x, a, up, b, down)
+			if !same(got, want) {
+				t.Fatalf("K=%d d=%d up %d down %d offsets %d %d: the weights differ", K, d, up, down, ox, ow)
+			}
+		}
+	})
+}
+
 // benchPaths runs f for every set of kernels that this processor and
 // build can run, and for gonum's.
 func benchPaths(b *testing.B, name string, f func(b *testing.B)) {
@@ -194,6 +227,24 @@ func BenchmarkDotRows(b *testing.B) {
 		benchPaths(b, fmt.Sprintf("d=%d", d), func(b *testing.B) {
 			for b.Loop() {
 				DotRows(dst, x, d, w)
+			}
+		})
+	}
+}
+
+func BenchmarkAxpyColumns(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		d := 784
+		rnd := rand.New(rand.NewPCG(1, 1))
+		x, w := values(rnd, d, 0), values(rnd, d*K, 0)
+		b.Run(fmt.Sprintf("K=%d/kernel", K), func(b *testing.B) {
+			for b.Loop() {
+				AxpyColumns(w, K, x, 1e-300, 0, -1e-300, K-1)
+			}
+		})
+		b.Run(fmt.Sprintf("K=%d/gonum", K), func(b *testing.B) {
+			for b.Loop() {
+				axpyColumnsGo(w, K, x, 1e-300, 0, -1e-300, K-1)
 			}
 		})
 	}

@@ -14,3 +14,7 @@ func scoresAsm(dst, w, x []float64) bool { return false }
 func dotRowsAsm(dst, x []float64, stride int, w []float64) int {
 	return 0
 }
+
+func axpyColumnsAsm(w []float64, K int, x []float64, a float64, up int, b float64, down int) bool {
+	return false
+}
