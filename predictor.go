@@ -28,7 +28,11 @@ func (l *table) predictor(classes []float64) predictor {
 	if !l.fitted() {
 		return predictor{}
 	}
-	return predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }}
+	p := predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }}
+	if p.S == 1 {
+		p.one = l
+	}
+	return p
 }
 
 // predictor is a fitted model as the prediction methods read it: its
@@ -40,6 +44,10 @@ type predictor struct {
 	d, S    int
 	scores  func(dst []float64, x vec)
 	div     float64 // what ScoreRows divides the scores by, or 0 for 1
+
+	// one, if not nil, is the table of one score whose scores these are,
+	// whose dot products with dense rows are taken several rows at once.
+	one *table
 }
 
 // fitted panics in the manner of gonum if the model has not been fitted;
@@ -74,16 +82,38 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 	p.fitted("ScoreRows")
 	n, _ := dims(X)
 	dst = rowsDst(dst, n*p.S)
-	eachRow(X, p.d, func() func(int, vec) {
-		return func(i int, x vec) {
-			s := dst[i*p.S : i*p.S+p.S]
-			p.scores(s, x)
-			if p.div != 0 {
-				divided(s, p.div)
+	eachRow(X, p.d, func() func(*rows, int, int) {
+		return func(xs *rows, lo, hi int) {
+			if p.scoresOne(dst[lo:hi], xs, lo) {
+				if p.div != 0 {
+					divided(dst[lo:hi], p.div)
+				}
+				return
+			}
+			for i := lo; i < hi; i++ {
+				s := dst[i*p.S : i*p.S+p.S]
+				p.scores(s, xs.row(i))
+				if p.div != 0 {
+					divided(s, p.div)
+				}
 			}
 		}
 	})
 	return dst
+}
+
+// scoresOne sets dst to the scores of the len(dst) rows of xs from row i
+// and returns true if p has one score and the rows are dense; otherwise
+// it returns false.
+func (p predictor) scoresOne(dst []float64, xs *rows, i int) bool {
+	if p.one == nil || xs.sparse() {
+		return false
+	}
+	xs.dots(dst, i, p.one.w)
+	for q := range dst {
+		dst[q] += p.one.b[0]
+	}
+	return true
 }
 
 // predictRows returns the classes of the rows of X under p in dst, which
@@ -92,11 +122,19 @@ func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
 	p.fitted("PredictRows")
 	n, _ := dims(X)
 	dst = rowsDst(dst, n)
-	eachRow(X, p.d, func() func(int, vec) {
+	eachRow(X, p.d, func() func(*rows, int, int) {
 		s := make([]float64, p.S)
-		return func(i int, x vec) {
-			p.scores(s, x)
-			dst[i] = decide(p.classes, s)
+		return func(xs *rows, lo, hi int) {
+			if p.scoresOne(dst[lo:hi], xs, lo) {
+				for i := lo; i < hi; i++ {
+					dst[i] = decide(p.classes, dst[i:i+1])
+				}
+				return
+			}
+			for i := lo; i < hi; i++ {
+				p.scores(s, xs.row(i))
+				dst[i] = decide(p.classes, s)
+			}
 		}
 	})
 	return dst
@@ -106,20 +144,16 @@ func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
 // many rows scores.
 const rowChunk = 256
 
-// eachRow calls f(i, x_i) for every row x_i of X, dense or sparse,
-// spreading the rows over the workers, each of which takes its f from
-// newF, so that f can hold scratch space of its own. It panics if X does
-// not have d columns, or if X is a mat.RowNonZeroDoer whose elements are
-// not valid.
-func eachRow(X mat.Matrix, d int, newF func() func(i int, x vec)) {
+// eachRow calls f(xs, lo, hi) for the rows xs of X, dense or sparse, in
+// chunks of rows lo to hi-1 that cover them, spreading the chunks over the
+// workers, each of which takes its f from newF, so that f can hold
+// scratch space of its own. It panics if X does not have d columns, or if
+// X is a mat.RowNonZeroDoer whose elements are not valid.
+func eachRow(X mat.Matrix, d int, newF func() func(xs *rows, lo, hi int)) {
 	r, xs := rowsFor(X, d)
 	parallel((r+rowChunk-1)/rowChunk, func() func(int) {
 		f := newF()
-		return func(b int) {
-			for i := b * rowChunk; i < min(r, (b+1)*rowChunk); i++ {
-				f(i, xs.row(i))
-			}
-		}
+		return func(b int) { f(xs, b*rowChunk, min(r, (b+1)*rowChunk)) }
 	})
 }
 
