@@ -80,3 +80,28 @@ func axpyColumnsAsm(w []float64, K int, x []float64, a float64, up int, b float6
 //
 //go:noescape
 func axpyColumnsSSE2(up, down *float64, K int, x *float64, n int, a, b float64)
+
+// scoresRowsAsm sets the scores of ScoresRows for as many rows from the
+// first as it can take four at a time, with AVX-512, and returns their
+// number.
+func scoresRowsAsm(dst, w, x []float64, K, d, stride int) int {
+	if !useAVX512 {
+		return 0
+	}
+	n := len(dst) / K &^ 3
+	for i := 0; i < n; i += 4 {
+		for c := 0; c < K; c += 16 {
+			r := min(K-c, 16)
+			scoresRows4AVX512(&dst[i*K+c], &w[c], &x[i*stride], stride, d, K, (r+7)/8, 1<<r-1)
+		}
+	}
+	return n
+}
+
+// scoresRows4AVX512 sets dst[i·K+c] to the sum over j < d of
+// x[i·stride+j]·w[j·K+c], for the 4 rows i and the c whose bits are set
+// in mask, in acc registers of 8 lanes a row, 1 or 2: byte a of mask
+// holds the lanes of register a.
+//
+//go:noescape
+func scoresRows4AVX512(dst, w, x *float64, stride, d, K, acc int, mask uint64)

@@ -341,3 +341,95 @@ odd:
 
 done:
 	RET
+
+// The terms of x_j of the four rows, in Z8 to Z11, with the weights in wz,
+// into the accumulators a0 to a3.
+#define ROWS4(wz, a0, a1, a2, a3) \
+	VMULPD Z8, wz, Z14    \
+	VMULPD Z9, wz, Z15    \
+	VMULPD Z10, wz, Z16   \
+	VMULPD Z11, wz, Z17   \
+	VADDPD Z14, a0, a0    \
+	VADDPD Z15, a1, a1    \
+	VADDPD Z16, a2, a2    \
+	VADDPD Z17, a3, a3
+
+// The x_j of the four rows, broadcast into Z8 to Z11.
+#define XS4 \
+	VBROADCASTSD (R8), Z8   \
+	VBROADCASTSD (R10), Z9  \
+	VBROADCASTSD (R11), Z10 \
+	VBROADCASTSD (R12), Z11 \
+	ADDQ $8, R8             \
+	ADDQ $8, R10            \
+	ADDQ $8, R11            \
+	ADDQ $8, R12
+
+// func scoresRows4AVX512(dst, w, x *float64, stride, d, K, acc int, mask uint64)
+TEXT ·scoresRows4AVX512(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ w+8(FP), SI
+	MOVQ x+16(FP), R8
+	MOVQ stride+24(FP), BX
+	SHLQ $3, BX
+	LEAQ (R8)(BX*1), R10
+	LEAQ (R10)(BX*1), R11
+	LEAQ (R11)(BX*1), R12
+	MOVQ d+32(FP), CX
+	MOVQ K+40(FP), R9
+	SHLQ $3, R9          // the bytes of a row of w, and of dst
+	MOVQ mask+56(FP), AX
+	KMOVW AX, K1
+	SHRQ $8, AX
+	KMOVW AX, K2
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	MOVQ acc+48(FP), AX
+	CMPQ AX, $2
+	JB   rows_one
+
+rows_two:
+	VMOVUPD.Z (SI), K1, Z12
+	VMOVUPD.Z 64(SI), K2, Z13
+	XS4
+	ROWS4(Z12, Z0, Z1, Z2, Z3)
+	ROWS4(Z13, Z4, Z5, Z6, Z7)
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  rows_two
+	VMOVUPD Z4, K2, 64(DI)
+	VMOVUPD Z0, K1, (DI)
+	ADDQ    R9, DI
+	VMOVUPD Z5, K2, 64(DI)
+	VMOVUPD Z1, K1, (DI)
+	ADDQ    R9, DI
+	VMOVUPD Z6, K2, 64(DI)
+	VMOVUPD Z2, K1, (DI)
+	ADDQ    R9, DI
+	VMOVUPD Z7, K2, 64(DI)
+	VMOVUPD Z3, K1, (DI)
+	VZEROUPPER
+	RET
+
+rows_one:
+	VMOVUPD.Z (SI), K1, Z12
+	XS4
+	ROWS4(Z12, Z0, Z1, Z2, Z3)
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  rows_one
+	VMOVUPD Z0, K1, (DI)
+	ADDQ    R9, DI
+	VMOVUPD Z1, K1, (DI)
+	ADDQ    R9, DI
+	VMOVUPD Z2, K1, (DI)
+	ADDQ    R9, DI
+	VMOVUPD Z3, K1, (DI)
+	VZEROUPPER
+	RET

@@ -94,3 +94,31 @@ func axpyColumnsGo(w []float64, K int, x []float64, a float64, up int, b float64
 	blas64.Axpy(a, blas64.Vector{N: n, Inc: 1, Data: x}, blas64.Vector{N: n, Inc: K, Data: w[up:]})
 	blas64.Axpy(b, blas64.Vector{N: n, Inc: 1, Data: x}, blas64.Vector{N: n, Inc: K, Data: w[down:]})
 }
+
+// ScoresRows sets dst[i·K:(i+1)·K] to the Scores of w with the d values
+// of x from x[i·stride], for the len(dst)/K rows of a matrix held row by
+// row: each score to the bit as Scores forms it, several rows at once. It
+// leaves dst as it is if d is 0, as Scores does, and panics if len(dst)
+// is not a multiple of K, if stride < d with more than one row, or if w
+// or x is too short.
+func ScoresRows(dst, w, x []float64, K, d, stride int) {
+	if K < 1 || len(dst)%K != 0 {
+		panic("simd: len(dst) is not a multiple of K")
+	}
+	n := len(dst) / K
+	if n == 0 || d == 0 {
+		return
+	}
+	if n > 1 && stride < d {
+		panic("simd: stride < d")
+	}
+	if len(w) < d*K {
+		panic("simd: short w")
+	}
+	if len(x) < (n-1)*stride+d {
+		panic("simd: short x")
+	}
+	for i := scoresRowsAsm(dst, w, x, K, d, stride); i < n; i++ {
+		Scores(dst[i*K:i*K+K], w[:d*K], x[i*stride:i*stride+d])
+	}
+}

@@ -189,6 +189,38 @@ func TestAxpyColumnsFallback(t *testing.T) {
 	})
 }
 
+// TestScoresRowsFallback checks that ScoresRows gives, for every row, the
+// bits of gonum's matrix-vector product on that row, for any number of
+// rows, shapes, strides and starts, and writes nothing outside dst.
+func TestScoresRowsFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(9, 10))
+		for trial := range 2000 {
+			n, K, d := rnd.IntN(11), 1+rnd.IntN(40), 1+rnd.IntN(70)
+			if trial%10 == 0 {
+				d = 1 + rnd.IntN(900)
+			}
+			stride := d + rnd.IntN(5)
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			ox, ow, od := rnd.IntN(8), rnd.IntN(8), rnd.IntN(8)
+			x := values(rnd, ox+max(0, (n-1)*stride+d), odd)[ox:]
+			w := values(rnd, ow+d*K, odd)[ow:]
+			got := values(rnd, od+n*K+8, 0)
+			want := append([]float64(nil), got...)
+			ScoresRows(got[od:od+n*K], w, x, K, d, stride)
+			for i := range n {
+				scoresGo(want[od+i*K:od+i*K+K], w, x[i*stride:i*stride+d])
+			}
+			if !same(got, want) {
+				t.Fatalf("n=%d K=%d d=%d stride %d offsets %d %d %d: the scores differ", n, K, d, stride, ox, ow, od)
+			}
+		}
+	})
+}
+
 // benchPaths runs f for every set of kernels that this processor and
 // build can run, and for gonum's.
 func benchPaths(b *testing.B, name string, f func(b *testing.B)) {
@@ -245,6 +277,19 @@ func BenchmarkAxpyColumns(b *testing.B) {
 		b.Run(fmt.Sprintf("K=%d/gonum", K), func(b *testing.B) {
 			for b.Loop() {
 				axpyColumnsGo(w, K, x, 1e-300, 0, -1e-300, K-1)
+			}
+		})
+	}
+}
+
+func BenchmarkScoresRows(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		n, d := 256, 784
+		rnd := rand.New(rand.NewPCG(1, 1))
+		x, w, dst := values(rnd, n*d, 0), values(rnd, d*K, 0), make([]float64, n*K)
+		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
+			for b.Loop() {
+				ScoresRows(dst, w, x, K, d, d)
 			}
 		})
 	}
