@@ -28,11 +28,7 @@ func (l *table) predictor(classes []float64) predictor {
 	if !l.fitted() {
 		return predictor{}
 	}
-	p := predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }}
-	if p.S == 1 {
-		p.one = l
-	}
-	return p
+	return predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }, lin: l}
 }
 
 // predictor is a fitted model as the prediction methods read it: its
@@ -45,9 +41,9 @@ type predictor struct {
 	scores  func(dst []float64, x vec)
 	div     float64 // what ScoreRows divides the scores by, or 0 for 1
 
-	// one, if not nil, is the table of one score whose scores these are,
-	// whose dot products with dense rows are taken several rows at once.
-	one *table
+	// lin, if not nil, is the weight table whose scores these are, which
+	// scores dense rows several at a time.
+	lin *table
 }
 
 // fitted panics in the manner of gonum if the model has not been fitted;
@@ -84,9 +80,9 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 	dst = rowsDst(dst, n*p.S)
 	eachRow(X, p.d, func() func(*rows, int, int) {
 		return func(xs *rows, lo, hi int) {
-			if p.scoresOne(dst[lo:hi], xs, lo) {
+			if s := dst[lo*p.S : hi*p.S]; p.tableScores(s, xs, lo) {
 				if p.div != 0 {
-					divided(dst[lo:hi], p.div)
+					divided(s, p.div)
 				}
 				return
 			}
@@ -102,19 +98,31 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 	return dst
 }
 
-// scoresOne sets dst to the scores of the len(dst) rows of xs from row i
-// and returns true if p has one score and the rows are dense; otherwise
-// it returns false.
-func (p predictor) scoresOne(dst []float64, xs *rows, i int) bool {
-	if p.one == nil || xs.sparse() {
+// tableScores sets dst to the scores of the len(dst)/S rows of xs from
+// row i, as scores gives them, and returns true, if p's scores are those
+// of a weight table and the rows are dense; otherwise it returns false.
+func (p predictor) tableScores(dst []float64, xs *rows, i int) bool {
+	l := p.lin
+	if l == nil || xs.sparse() {
 		return false
 	}
-	xs.dots(dst, i, p.one.w)
-	for q := range dst {
-		dst[q] += p.one.b[0]
+	if p.S == 1 {
+		xs.dots(dst, i, l.w)
+		for q := range dst {
+			dst[q] += l.b[0]
+		}
+		return true
+	}
+	xs.scores(dst, i, l.w, p.S)
+	for q := 0; q < len(dst); q += p.S {
+		floats.Add(dst[q:q+p.S], l.b)
 	}
 	return true
 }
+
+// predictBlock is the number of rows of more than one score whose scores
+// PredictRows holds at once, to choose their classes.
+const predictBlock = 16
 
 // predictRows returns the classes of the rows of X under p in dst, which
 // it allocates if nil.
@@ -124,12 +132,25 @@ func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
 	dst = rowsDst(dst, n)
 	eachRow(X, p.d, func() func(*rows, int, int) {
 		s := make([]float64, p.S)
+		var block []float64 // the scores of predictBlock rows
+		if p.lin != nil && p.S > 1 {
+			block = make([]float64, predictBlock*p.S)
+		}
 		return func(xs *rows, lo, hi int) {
-			if p.scoresOne(dst[lo:hi], xs, lo) {
+			if p.S == 1 && p.tableScores(dst[lo:hi], xs, lo) {
 				for i := lo; i < hi; i++ {
 					dst[i] = decide(p.classes, dst[i:i+1])
 				}
 				return
+			}
+			for ; block != nil && lo < hi; lo += predictBlock {
+				end := min(hi, lo+predictBlock)
+				if !p.tableScores(block[:(end-lo)*p.S], xs, lo) {
+					break
+				}
+				for i := lo; i < end; i++ {
+					dst[i] = decide(p.classes, block[(i-lo)*p.S:(i-lo+1)*p.S])
+				}
 			}
 			for i := lo; i < hi; i++ {
 				p.scores(s, xs.row(i))

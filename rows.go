@@ -129,6 +129,13 @@ func (r *rows) dots(dst []float64, i int, w []float64) {
 	simd.DotRows(dst, r.data[i*r.stride:], r.stride, w)
 }
 
+// scores sets dst[q·S:(q+1)·S] to the S products of the dense row i+q with
+// the columns of the d×S matrix w, held row by row, as timesColumns forms
+// them, for the len(dst)/S dense rows from row i, several at a time.
+func (r *rows) scores(dst []float64, i int, w []float64, S int) {
+	simd.ScoresRows(dst, w, r.data[i*r.stride:], S, r.d, r.stride)
+}
+
 // row returns row i.
 func (r *rows) row(i int) vec {
 	if r.ptr != nil {

@@ -14,34 +14,47 @@ import (
 )
 
 // TestScoreRowsOneAtATime checks that the scores and classes of many
-// dense rows, whose dot products are taken several rows at once, are
-// those of each row scored alone, to the bit, for the models of one
-// score, on rows of a view whose stride is not their length.
+// dense rows, which the models of weight tables score several rows at
+// once, are those of each row scored alone, to the bit, with two classes
+// and with more, on rows of a view whose stride is not their length.
 func TestScoreRowsOneAtATime(t *testing.T) {
-	for _, d := range []int{1, 3, 4, 9, 100} {
-		X, y := synth.Data(700, d+3)
-		V := X.Slice(0, 700, 1, d+1) // rows that start off the vector lanes
-		averaged := &Averaged{Epochs: 3}
-		learned := &Averaged{Labels: []float64{-1, 1}} // its sum is ahead of its running weights
-		for _, m := range []Scorer{&Perceptron{Epochs: 3}, &Pocket{Epochs: 3}, averaged, learned} {
-			var err error
-			if m == learned {
-				err = learned.Learn(V, y)
-			} else {
-				err = m.Fit(V, y)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			name := fmt.Sprintf("%T d=%d", m, d)
-			scores, classes := m.ScoreRows(nil, V), m.PredictRows(nil, V)
-			for i := range 700 {
-				x := mat.Row(nil, i, V)
-				if s := rowScores(m, x); !sameBits(s, scores[i:i+1]) {
-					t.Fatalf("%s row %d: ScoreRows gives %v, the row alone %v", name, i, scores[i], s[0])
+	const n = 700
+	for _, K := range []int{2, 3, 10, 20} {
+		for _, d := range []int{1, 3, 4, 9, 100} {
+			X, y := synth.Data(n, d+3)
+			V := X.Slice(0, n, 1, d+1) // rows that start off the vector lanes
+			labels := []float64{-1, 1}
+			if K > 2 {
+				labels = labels[:0]
+				for c := range K {
+					labels = append(labels, float64(c))
 				}
-				if c := m.Predict(x); c != classes[i] {
-					t.Fatalf("%s row %d: PredictRows gives %v, Predict %v", name, i, classes[i], c)
+				for i := range y {
+					y[i] = float64(int(X.At(i, 1)*float64(K)) % K)
+				}
+			}
+			learned := &Averaged{Labels: labels} // its sum is ahead of its running weights
+			for _, m := range []Scorer{&Perceptron{Epochs: 3}, &Pocket{Epochs: 3}, &Averaged{Epochs: 3}, learned} {
+				var err error
+				if m == learned {
+					err = learned.Learn(V, y)
+				} else {
+					err = m.Fit(V, y)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%T K=%d d=%d", m, K, d)
+				scores, classes := m.ScoreRows(nil, V), m.PredictRows(nil, V)
+				S := len(scores) / n
+				for i := range n {
+					x := mat.Row(nil, i, V)
+					if s := rowScores(m, x); !sameBits(s, scores[i*S:i*S+S]) {
+						t.Fatalf("%s row %d: ScoreRows gives %v, the row alone %v", name, i, scores[i*S:i*S+S], s)
+					}
+					if c := m.Predict(x); c != classes[i] {
+						t.Fatalf("%s row %d: PredictRows gives %v, Predict %v", name, i, classes[i], c)
+					}
 				}
 			}
 		}
