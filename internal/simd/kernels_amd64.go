@@ -105,3 +105,30 @@ func scoresRowsAsm(dst, w, x []float64, K, d, stride int) int {
 //
 //go:noescape
 func scoresRows4AVX512(dst, w, x *float64, stride, d, K, acc int, mask uint64)
+
+// scoresSparseAsm is ScoresSparse in assembly, with AVX-512, on at most
+// 32 scores at once. It reports whether it ran.
+func scoresSparseAsm(dst, w []float64, ind []int, val []float64) bool {
+	if !useAVX512 {
+		return false
+	}
+	K := len(dst)
+	var i *int
+	var v *float64
+	if len(ind) > 0 {
+		i, v = &ind[0], &val[0]
+	}
+	for c := 0; c < K; c += 32 {
+		r := min(K-c, 32)
+		scoresSparseAVX512(&dst[c], &w[c], i, v, len(ind), K, (r+7)/8, 1<<r-1)
+	}
+	return true
+}
+
+// scoresSparseAVX512 sets dst[c] to the sum over k < nnz of
+// val[k]·w[ind[k]·K+c] for the c whose bits are set in mask, in acc
+// registers of 8 lanes, 1 to 4: byte i of mask holds the lanes of
+// register i.
+//
+//go:noescape
+func scoresSparseAVX512(dst, w *float64, ind *int, val *float64, nnz, K, acc int, mask uint64)

@@ -433,3 +433,96 @@ rows_one:
 	VMOVUPD Z3, K1, (DI)
 	VZEROUPPER
 	RET
+
+// One accumulator of scoresSparseAVX512 on the row of w at R10, x_k in
+// Z8: the sum is product+acc, as gonum's AddScaled forms it.
+#define SPARSE512(off, k, tmp, acc) \
+	VMOVUPD.Z off(R10), k, tmp \
+	VMULPD    Z8, tmp, tmp     \
+	VADDPD    acc, tmp, acc
+
+// The row of w of the column of element k, into R10, and its value,
+// broadcast into Z8.
+#define SPARSEROW \
+	MOVQ         (R8), AX   \
+	IMULQ        R9, AX     \
+	LEAQ         (SI)(AX*1), R10 \
+	VBROADCASTSD (DX), Z8
+
+// The step to the next element.
+#define SPARSENEXT \
+	ADDQ $8, R8 \
+	ADDQ $8, DX \
+	DECQ CX
+
+// func scoresSparseAVX512(dst, w *float64, ind *int, val *float64, nnz, K, acc int, mask uint64)
+TEXT ·scoresSparseAVX512(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ w+8(FP), SI
+	MOVQ ind+16(FP), R8
+	MOVQ val+24(FP), DX
+	MOVQ nnz+32(FP), CX
+	MOVQ K+40(FP), R9
+	SHLQ $3, R9          // the bytes of a row of w
+	MOVQ mask+56(FP), AX
+	KMOVW AX, K1
+	SHRQ $8, AX
+	KMOVW AX, K2
+	SHRQ $8, AX
+	KMOVW AX, K3
+	SHRQ $8, AX
+	KMOVW AX, K4
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	MOVQ acc+48(FP), BX
+	TESTQ CX, CX
+	JZ   sp_store
+	CMPQ BX, $2
+	JB   sp_one
+	JE   sp_two
+	CMPQ BX, $3
+	JE   sp_three
+
+sp_four:
+	SPARSEROW
+	SPARSE512(0, K1, Z9, Z0)
+	SPARSE512(64, K2, Z10, Z1)
+	SPARSE512(128, K3, Z11, Z2)
+	SPARSE512(192, K4, Z12, Z3)
+	SPARSENEXT
+	JNZ sp_four
+	JMP sp_store
+
+sp_three:
+	SPARSEROW
+	SPARSE512(0, K1, Z9, Z0)
+	SPARSE512(64, K2, Z10, Z1)
+	SPARSE512(128, K3, Z11, Z2)
+	SPARSENEXT
+	JNZ sp_three
+	JMP sp_store
+
+sp_two:
+	SPARSEROW
+	SPARSE512(0, K1, Z9, Z0)
+	SPARSE512(64, K2, Z10, Z1)
+	SPARSENEXT
+	JNZ sp_two
+	JMP sp_store
+
+sp_one:
+	SPARSEROW
+	SPARSE512(0, K1, Z9, Z0)
+	SPARSENEXT
+	JNZ sp_one
+
+sp_store:
+	// The registers past acc hold zeros, and their masks no lanes.
+	VMOVUPD Z0, K1, (DI)
+	VMOVUPD Z1, K2, 64(DI)
+	VMOVUPD Z2, K3, 128(DI)
+	VMOVUPD Z3, K4, 192(DI)
+	VZEROUPPER
+	RET

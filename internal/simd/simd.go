@@ -122,3 +122,37 @@ func ScoresRows(dst, w, x []float64, K, d, stride int) {
 		Scores(dst[i*K:i*K+K], w[:d*K], x[i*stride:i*stride+d])
 	}
 }
+
+// ScoresSparse sets each dst[c] to the sum over k of val[k]·w[ind[k]·K+c],
+// for K = len(dst): the K products of the sparse row of values val at the
+// columns ind with the columns of the matrix w of K columns, held row by
+// row. Each sum starts at zero and adds its terms in the order of k, as
+// gonum's AddScaled of the rows of w forms it. It panics if val is shorter
+// than ind or if a column in ind is not a row of w.
+func ScoresSparse(dst, w []float64, ind []int, val []float64) {
+	K := len(dst)
+	if K == 0 {
+		return
+	}
+	if len(val) < len(ind) {
+		panic("simd: short val")
+	}
+	rows := uint(len(w) / K)
+	for _, j := range ind {
+		if uint(j) >= rows {
+			panic("simd: column out of range")
+		}
+	}
+	if !scoresSparseAsm(dst, w, ind, val) {
+		scoresSparseGo(dst, w, ind, val)
+	}
+}
+
+// scoresSparseGo is ScoresSparse by gonum.
+func scoresSparseGo(dst, w []float64, ind []int, val []float64) {
+	K := len(dst)
+	clear(dst)
+	for k, j := range ind {
+		floats.AddScaled(dst, val[k], w[j*K:j*K+K])
+	}
+}

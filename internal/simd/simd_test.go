@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -221,6 +222,37 @@ func TestScoresRowsFallback(t *testing.T) {
 	})
 }
 
+// TestScoresSparseFallback checks that ScoresSparse gives the bits of
+// gonum's AddScaled of the rows of w, on random shapes and columns, and
+// writes nothing outside dst.
+func TestScoresSparseFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(11, 12))
+		for trial := range 3000 {
+			K, d := 1+rnd.IntN(40), 1+rnd.IntN(300)
+			nnz := rnd.IntN(min(d, 60) + 1)
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			ind := rnd.Perm(d)[:nnz]
+			if trial%2 == 0 {
+				slices.Sort(ind)
+			}
+			ov, ow, od := rnd.IntN(8), rnd.IntN(8), rnd.IntN(8)
+			val := values(rnd, ov+nnz, odd)[ov:]
+			w := values(rnd, ow+d*K, odd)[ow:]
+			got := values(rnd, od+K+8, 0)
+			want := append([]float64(nil), got...)
+			ScoresSparse(got[od:od+K], w, ind, val)
+			scoresSparseGo(want[od:od+K], w, ind, val)
+			if !same(got, want) {
+				t.Fatalf("K=%d d=%d nnz=%d offsets %d %d %d: got %v, want %v", K, d, nnz, ov, ow, od, got[od:od+K], want[od:od+K])
+			}
+		}
+	})
+}
+
 // benchPaths runs f for every set of kernels that this processor and
 // build can run, and for gonum's.
 func benchPaths(b *testing.B, name string, f func(b *testing.B)) {
@@ -290,6 +322,22 @@ func BenchmarkScoresRows(b *testing.B) {
 		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
 			for b.Loop() {
 				ScoresRows(dst, w, x, K, d, d)
+			}
+		})
+	}
+}
+
+func BenchmarkScoresSparse(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		d, nnz := 100000, 100
+		rnd := rand.New(rand.NewPCG(1, 1))
+		w, dst := values(rnd, d*K, 0), make([]float64, K)
+		ind := rnd.Perm(d)[:nnz]
+		slices.Sort(ind)
+		val := values(rnd, nnz, 0)
+		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
+			for b.Loop() {
+				ScoresSparse(dst, w, ind, val)
 			}
 		})
 	}
