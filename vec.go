@@ -192,10 +192,7 @@ func (x *vec) timesColumns(dst, w []float64) {
 		return
 	}
 	touch(w, x.ind, S)
-	clear(dst)
-	for k, j := range x.ind {
-		floats.AddScaled(dst, x.val[k], w[j*S:j*S+S])
-	}
+	simd.ScoresSparse(dst, w, x.ind, x.val)
 }
 
 // touch loads a weight from every cache line of the S weights of each
