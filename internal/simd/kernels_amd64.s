@@ -46,13 +46,35 @@ DATA maskTable<>+0xf0(SB)/8, $0
 DATA maskTable<>+0xf8(SB)/8, $0
 GLOBL maskTable<>(SB), RODATA|NOPTR, $256
 
-// One accumulator of scoresAVX512 on the row of w at SI, x_j in Z8.
-#define ACC512(off, k, tmp, acc) \
-	VMOVUPD.Z off(SI), k, tmp \
-	VMULPD    Z8, tmp, tmp    \
+// One accumulator of scoresAVX512: the term of the x_j in xz with the
+// weights at off(row), into acc.
+#define ACC512(row, off, k, xz, tmp, acc) \
+	VMOVUPD.Z off(row), k, tmp \
+	VMULPD    xz, tmp, tmp     \
 	VADDPD    tmp, acc, acc
 
+#define FEAT1(row, xz, tmp0) \
+	ACC512(row, 0, K1, xz, tmp0, Z0)
+
+#define FEAT2(row, xz, tmp0, tmp1) \
+	ACC512(row, 0, K1, xz, tmp0, Z0) \
+	ACC512(row, 64, K2, xz, tmp1, Z1)
+
+#define FEAT3(row, xz, tmp0, tmp1, tmp2) \
+	ACC512(row, 0, K1, xz, tmp0, Z0) \
+	ACC512(row, 64, K2, xz, tmp1, Z1) \
+	ACC512(row, 128, K3, xz, tmp2, Z2)
+
+#define FEAT4(row, xz, tmp0, tmp1, tmp2, tmp3) \
+	ACC512(row, 0, K1, xz, tmp0, Z0) \
+	ACC512(row, 64, K2, xz, tmp1, Z1) \
+	ACC512(row, 128, K3, xz, tmp2, Z2) \
+	ACC512(row, 192, K4, xz, tmp3, Z3)
+
 // func scoresAVX512(dst, w, x *float64, d, K, acc int, mask uint64)
+//
+// Two features a step, so that the work of the loop itself is spread
+// over more terms; each accumulator still adds its terms in order.
 TEXT ·scoresAVX512(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
 	MOVQ w+8(FP), SI
@@ -72,6 +94,9 @@ TEXT ·scoresAVX512(SB), NOSPLIT, $0-56
 	VXORPD Z1, Z1, Z1
 	VXORPD Z2, Z2, Z2
 	VXORPD Z3, Z3, Z3
+	MOVQ CX, BX
+	SHRQ $1, BX          // the pairs of features
+	ANDQ $1, CX          // and the last one, if d is odd
 	MOVQ acc+40(FP), AX
 	CMPQ AX, $2
 	JB   one
@@ -80,54 +105,102 @@ TEXT ·scoresAVX512(SB), NOSPLIT, $0-56
 	JE   three
 
 four:
+	TESTQ BX, BX
+	JZ    four_last
+
+four_pairs:
+	LEAQ         (SI)(R9*1), R10
 	VBROADCASTSD (DX), Z8
-	ACC512(0, K1, Z9, Z0)
-	ACC512(64, K2, Z10, Z1)
-	ACC512(128, K3, Z11, Z2)
-	ACC512(192, K4, Z12, Z3)
-	ADDQ $8, DX
-	ADDQ R9, SI
-	DECQ CX
-	JNZ  four
+	VBROADCASTSD 8(DX), Z13
+	FEAT4(SI, Z8, Z9, Z10, Z11, Z12)
+	FEAT4(R10, Z13, Z14, Z15, Z16, Z17)
+	ADDQ         $16, DX
+	LEAQ         (SI)(R9*2), SI
+	DECQ         BX
+	JNZ          four_pairs
+
+four_last:
+	TESTQ        CX, CX
+	JZ           four_store
+	VBROADCASTSD (DX), Z8
+	FEAT4(SI, Z8, Z9, Z10, Z11, Z12)
+
+four_store:
 	VMOVUPD Z3, K4, 192(DI)
-	JMP  store3
+	JMP three_store
 
 three:
-	VBROADCASTSD (DX), Z8
-	ACC512(0, K1, Z9, Z0)
-	ACC512(64, K2, Z10, Z1)
-	ACC512(128, K3, Z11, Z2)
-	ADDQ $8, DX
-	ADDQ R9, SI
-	DECQ CX
-	JNZ  three
+	TESTQ BX, BX
+	JZ    three_last
 
-store3:
+three_pairs:
+	LEAQ         (SI)(R9*1), R10
+	VBROADCASTSD (DX), Z8
+	VBROADCASTSD 8(DX), Z13
+	FEAT3(SI, Z8, Z9, Z10, Z11)
+	FEAT3(R10, Z13, Z14, Z15, Z16)
+	ADDQ         $16, DX
+	LEAQ         (SI)(R9*2), SI
+	DECQ         BX
+	JNZ          three_pairs
+
+three_last:
+	TESTQ        CX, CX
+	JZ           three_store
+	VBROADCASTSD (DX), Z8
+	FEAT3(SI, Z8, Z9, Z10, Z11)
+
+three_store:
 	VMOVUPD Z2, K3, 128(DI)
-	JMP  store2
+	JMP two_store
 
 two:
-	VBROADCASTSD (DX), Z8
-	ACC512(0, K1, Z9, Z0)
-	ACC512(64, K2, Z10, Z1)
-	ADDQ $8, DX
-	ADDQ R9, SI
-	DECQ CX
-	JNZ  two
+	TESTQ BX, BX
+	JZ    two_last
 
-store2:
+two_pairs:
+	LEAQ         (SI)(R9*1), R10
+	VBROADCASTSD (DX), Z8
+	VBROADCASTSD 8(DX), Z13
+	FEAT2(SI, Z8, Z9, Z10)
+	FEAT2(R10, Z13, Z14, Z15)
+	ADDQ         $16, DX
+	LEAQ         (SI)(R9*2), SI
+	DECQ         BX
+	JNZ          two_pairs
+
+two_last:
+	TESTQ        CX, CX
+	JZ           two_store
+	VBROADCASTSD (DX), Z8
+	FEAT2(SI, Z8, Z9, Z10)
+
+two_store:
 	VMOVUPD Z1, K2, 64(DI)
-	JMP  store1
+	JMP one_store
 
 one:
-	VBROADCASTSD (DX), Z8
-	ACC512(0, K1, Z9, Z0)
-	ADDQ $8, DX
-	ADDQ R9, SI
-	DECQ CX
-	JNZ  one
+	TESTQ BX, BX
+	JZ    one_last
 
-store1:
+one_pairs:
+	LEAQ         (SI)(R9*1), R10
+	VBROADCASTSD (DX), Z8
+	VBROADCASTSD 8(DX), Z13
+	FEAT1(SI, Z8, Z9)
+	FEAT1(R10, Z13, Z14)
+	ADDQ         $16, DX
+	LEAQ         (SI)(R9*2), SI
+	DECQ         BX
+	JNZ          one_pairs
+
+one_last:
+	TESTQ        CX, CX
+	JZ           one_store
+	VBROADCASTSD (DX), Z8
+	FEAT1(SI, Z8, Z9)
+
+one_store:
 	VMOVUPD Z0, K1, (DI)
 	VZEROUPPER
 	RET
@@ -525,4 +598,50 @@ sp_store:
 	VMOVUPD Z2, K3, 128(DI)
 	VMOVUPD Z3, K4, 192(DI)
 	VZEROUPPER
+	RET
+
+// func streamAVX2(x *float64, n int) uint64
+TEXT ·streamAVX2(SB), NOSPLIT, $0-24
+	MOVQ  x+0(FP), SI
+	MOVQ  n+8(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	MOVQ  CX, DX
+	SHRQ  $4, DX          // the groups of 16 values, two cache lines
+	ANDQ  $15, CX
+	TESTQ DX, DX
+	JZ    st_rest
+
+st_groups:
+	VPXOR (SI), Y0, Y0
+	VPXOR 32(SI), Y1, Y1
+	VPXOR 64(SI), Y2, Y2
+	VPXOR 96(SI), Y3, Y3
+	ADDQ  $128, SI
+	DECQ  DX
+	JNZ   st_groups
+
+st_rest:
+	VPXOR        Y1, Y0, Y0
+	VPXOR        Y3, Y2, Y2
+	VPXOR        Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPXOR        X1, X0, X0
+	VPSRLDQ      $8, X0, X1
+	VPXOR        X1, X0, X0
+	VMOVQ        X0, AX
+	TESTQ        CX, CX
+	JZ           st_done
+
+st_one:
+	XORQ (SI), AX
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  st_one
+
+st_done:
+	VZEROUPPER
+	MOVQ AX, ret+16(FP)
 	RET
