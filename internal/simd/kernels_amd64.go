@@ -132,3 +132,16 @@ func scoresSparseAsm(dst, w []float64, ind []int, val []float64) bool {
 //
 //go:noescape
 func scoresSparseAVX512(dst, w *float64, ind *int, val *float64, nnz, K, acc int, mask uint64)
+
+// streamAsm is Stream in assembly, with AVX2. It reports whether it ran.
+func streamAsm(x []float64) (uint64, bool) {
+	if !useAVX2 {
+		return 0, false
+	}
+	return streamAVX2(&x[0], len(x)), true
+}
+
+// streamAVX2 returns the exclusive or of the bits of the n values from x.
+//
+//go:noescape
+func streamAVX2(x *float64, n int) uint64

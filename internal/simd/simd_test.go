@@ -253,6 +253,25 @@ func TestScoresSparseFallback(t *testing.T) {
 	})
 }
 
+// TestStream checks Stream against the exclusive or of the values' bits
+// taken one at a time, on every length to 70 and at unaligned starts.
+func TestStream(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(13, 14))
+		for n := range 70 {
+			off := rnd.IntN(8)
+			x := values(rnd, off+n, 0.05)[off:]
+			var want uint64
+			for _, v := range x {
+				want ^= math.Float64bits(v)
+			}
+			if got := Stream(x); got != want {
+				t.Fatalf("n=%d: got %x, want %x", n, got, want)
+			}
+		}
+	})
+}
+
 // benchPaths runs f for every set of kernels that this processor and
 // build can run, and for gonum's.
 func benchPaths(b *testing.B, name string, f func(b *testing.B)) {
@@ -341,4 +360,13 @@ func BenchmarkScoresSparse(b *testing.B) {
 			}
 		})
 	}
+}
+
+func BenchmarkStream(b *testing.B) {
+	x := values(rand.New(rand.NewPCG(1, 1)), 12000*784, 0)
+	benchPaths(b, "n=12000*784", func(b *testing.B) {
+		for b.Loop() {
+			Stream(x)
+		}
+	})
 }

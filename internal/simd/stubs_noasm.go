@@ -22,3 +22,5 @@ func axpyColumnsAsm(w []float64, K int, x []float64, a float64, up int, b float6
 func scoresRowsAsm(dst, w, x []float64, K, d, stride int) int { return 0 }
 
 func scoresSparseAsm(dst, w []float64, ind []int, val []float64) bool { return false }
+
+func streamAsm(x []float64) (uint64, bool) { return 0, false }
