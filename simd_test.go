@@ -18,7 +18,7 @@ import (
 // once, are those of each row scored alone, to the bit, with two classes
 // and with more, on rows of a view whose stride is not their length.
 func TestScoreRowsOneAtATime(t *testing.T) {
-	const n = 700
+	const n = 300 // two chunks of eachRow, the second partial
 	for _, K := range []int{2, 3, 10, 20} {
 		for _, d := range []int{1, 3, 4, 9, 100} {
 			X, y := synth.Data(n, d+3)
