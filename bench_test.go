@@ -896,3 +896,39 @@ func BenchmarkDatasetMarginMDM(b *testing.B) {
 		b.ReportMetric(float64(steps), "steps")
 	})
 }
+
+// BenchmarkScoreRows times ScoreRows and PredictRows of a fitted Averaged
+// on all the rows of the 12000×784 set at once, with two classes and with
+// classK, and reports ns/row.
+func BenchmarkScoreRows(b *testing.B) {
+	for _, K := range []int{2, classK} {
+		X, y := benchData(12000, 784)
+		if K > 2 {
+			X, y = benchClasses(12000, 784)
+		}
+		a := &Averaged{Epochs: 2}
+		if err := a.Fit(X, y); err != nil {
+			b.Fatal(err)
+		}
+		S := 1
+		if K > 2 {
+			S = K
+		}
+		for _, m := range []struct {
+			name string
+			run  func(dst []float64)
+		}{
+			{"ScoreRows", func(dst []float64) { a.ScoreRows(dst, X) }},
+			{"PredictRows", func(dst []float64) { a.PredictRows(dst[:12000], X) }},
+		} {
+			b.Run(fmt.Sprintf("%s/n=12000,d=784,K=%d", m.name, K), func(b *testing.B) {
+				dst := make([]float64, 12000*S)
+				b.ReportAllocs()
+				for b.Loop() {
+					m.run(dst)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*12000), "ns/row")
+			})
+		}
+	}
+}
