@@ -217,6 +217,7 @@ func (a *Averaged) predictor() predictor {
 	p.div = float64(a.visits)
 	if a.ahead != 0 {
 		S, ahead := p.S, float64(a.ahead)
+		p.lin = nil // the scores are not those of sum alone
 		p.scores = func(dst []float64, x vec) {
 			buf := getBuffer(S)
 			a.sum.scores(dst, &x, 0)

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/seed5ae3614e/perceptron/internal/simd"
 	"github.com/seed5ae3614e/perceptron/internal/synth"
 )
 
@@ -88,8 +89,39 @@ func benchFitOn(b *testing.B, X mat.Matrix, y []float64, newC func() Classifier)
 		epochs = st.Epochs
 		b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*len(y)), "mistakes/visit")
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*epochs), "ns/epoch")
+	perEpoch := float64(b.Elapsed().Nanoseconds()) / float64(b.N*epochs)
+	b.ReportMetric(perEpoch, "ns/epoch")
+	if D, ok := X.(*mat.Dense); ok {
+		b.ReportMetric(perEpoch/float64(streamFloor(D).Nanoseconds()), "epoch/stream")
+	}
 }
+
+// streamFloor returns the fastest of three passes that read every row of
+// X once and compute next to nothing (simd.Stream): the time to stream
+// the rows, the least any pass over them can take.
+func streamFloor(X *mat.Dense) time.Duration {
+	var fastest time.Duration
+	for range 3 {
+		start := time.Now()
+		benchStream = streamPass(X)
+		if t := time.Since(start); fastest == 0 || t < fastest {
+			fastest = t
+		}
+	}
+	return fastest
+}
+
+// streamPass reads every row of X once, with simd.Stream.
+func streamPass(X *mat.Dense) uint64 {
+	n, _ := X.Dims()
+	var s uint64
+	for i := range n {
+		s ^= simd.Stream(X.RawRowView(i))
+	}
+	return s
+}
+
+var benchStream uint64
 
 // benchPredict fits c and runs its Predict on every row, for every size,
 // and reports the cost of one prediction as ns/row.
@@ -135,6 +167,23 @@ func BenchmarkFloor(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
 			benchSink = sum
+		})
+	}
+}
+
+// BenchmarkFloorStream reads every row once and computes next to nothing
+// (simd.Stream): the stream floor, the time to read the rows, which the
+// Fit benchmarks report their epochs against as epoch/stream, beside the
+// floor of their arithmetic (BenchmarkFloor, BenchmarkFloorMulticlass).
+func BenchmarkFloorStream(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d", sz.n, sz.d), func(b *testing.B) {
+			X, _ := benchData(sz.n, sz.d)
+			b.ReportAllocs()
+			for b.Loop() {
+				benchStream ^= streamPass(X)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
 		})
 	}
 }
@@ -486,6 +535,32 @@ func BenchmarkFloorMulticlass(b *testing.B) {
 	}
 }
 
+// BenchmarkFloorScores streams the rows once and takes each row's classK
+// scores under fixed weights held feature by feature, as a weight table
+// holds them, with the kernel the epochs use (simd.Scores): the bare floor
+// of the arithmetic of a multiclass epoch, where BenchmarkFloorMulticlass
+// is the floor of classK separate dot products.
+func BenchmarkFloorScores(b *testing.B) {
+	for _, sz := range classSizes {
+		b.Run(fmt.Sprintf("n=%d,d=%d,K=%d", sz.n, sz.d, classK), func(b *testing.B) {
+			X, _ := benchClasses(sz.n, sz.d)
+			v := make([]float64, classK*sz.d)
+			for j := range v {
+				v[j] = float64(j%7) - 3
+			}
+			s := make([]float64, classK)
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range sz.n {
+					simd.Scores(s, v, X.RawRowView(i))
+					benchSink += s[i%classK]
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/epoch")
+		})
+	}
+}
+
 // denseClassFloor returns the sum of the K dot products of each row of X
 // with the K vectors of length d laid end to end in v; a function of its
 // own for the reason orderFloor is.
@@ -820,4 +895,40 @@ func BenchmarkDatasetMarginMDM(b *testing.B) {
 		}
 		b.ReportMetric(float64(steps), "steps")
 	})
+}
+
+// BenchmarkScoreRows times ScoreRows and PredictRows of a fitted Averaged
+// on all the rows of the 12000×784 set at once, with two classes and with
+// classK, and reports ns/row.
+func BenchmarkScoreRows(b *testing.B) {
+	for _, K := range []int{2, classK} {
+		X, y := benchData(12000, 784)
+		if K > 2 {
+			X, y = benchClasses(12000, 784)
+		}
+		a := &Averaged{Epochs: 2}
+		if err := a.Fit(X, y); err != nil {
+			b.Fatal(err)
+		}
+		S := 1
+		if K > 2 {
+			S = K
+		}
+		for _, m := range []struct {
+			name string
+			run  func(dst []float64)
+		}{
+			{"ScoreRows", func(dst []float64) { a.ScoreRows(dst, X) }},
+			{"PredictRows", func(dst []float64) { a.PredictRows(dst[:12000], X) }},
+		} {
+			b.Run(fmt.Sprintf("%s/n=12000,d=784,K=%d", m.name, K), func(b *testing.B) {
+				dst := make([]float64, 12000*S)
+				b.ReportAllocs()
+				for b.Loop() {
+					m.run(dst)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*12000), "ns/row")
+			})
+		}
+	}
 }

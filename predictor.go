@@ -28,7 +28,7 @@ func (l *table) predictor(classes []float64) predictor {
 	if !l.fitted() {
 		return predictor{}
 	}
-	return predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }}
+	return predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }, lin: l}
 }
 
 // predictor is a fitted model as the prediction methods read it: its
@@ -40,6 +40,10 @@ type predictor struct {
 	d, S    int
 	scores  func(dst []float64, x vec)
 	div     float64 // what ScoreRows divides the scores by, or 0 for 1
+
+	// lin, if not nil, is the weight table whose scores these are, which
+	// scores dense rows several at a time.
+	lin *table
 }
 
 // fitted panics in the manner of gonum if the model has not been fitted;
@@ -74,17 +78,51 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 	p.fitted("ScoreRows")
 	n, _ := dims(X)
 	dst = rowsDst(dst, n*p.S)
-	eachRow(X, p.d, func() func(int, vec) {
-		return func(i int, x vec) {
-			s := dst[i*p.S : i*p.S+p.S]
-			p.scores(s, x)
-			if p.div != 0 {
-				divided(s, p.div)
+	eachRow(X, p.d, func() func(*rows, int, int) {
+		return func(xs *rows, lo, hi int) {
+			if s := dst[lo*p.S : hi*p.S]; p.tableScores(s, xs, lo) {
+				if p.div != 0 {
+					divided(s, p.div)
+				}
+				return
+			}
+			for i := lo; i < hi; i++ {
+				s := dst[i*p.S : i*p.S+p.S]
+				p.scores(s, xs.row(i))
+				if p.div != 0 {
+					divided(s, p.div)
+				}
 			}
 		}
 	})
 	return dst
 }
+
+// tableScores sets dst to the scores of the len(dst)/S rows of xs from
+// row i, as scores gives them, and returns true, if p's scores are those
+// of a weight table and the rows are dense; otherwise it returns false.
+func (p predictor) tableScores(dst []float64, xs *rows, i int) bool {
+	l := p.lin
+	if l == nil || xs.sparse() {
+		return false
+	}
+	if p.S == 1 {
+		xs.dots(dst, i, l.w)
+		for q := range dst {
+			dst[q] += l.b[0]
+		}
+		return true
+	}
+	xs.scores(dst, i, l.w, p.S)
+	for q := 0; q < len(dst); q += p.S {
+		floats.Add(dst[q:q+p.S], l.b)
+	}
+	return true
+}
+
+// predictBlock is the number of rows of more than one score whose scores
+// PredictRows holds at once, to choose their classes.
+const predictBlock = 16
 
 // predictRows returns the classes of the rows of X under p in dst, which
 // it allocates if nil.
@@ -92,11 +130,32 @@ func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
 	p.fitted("PredictRows")
 	n, _ := dims(X)
 	dst = rowsDst(dst, n)
-	eachRow(X, p.d, func() func(int, vec) {
+	eachRow(X, p.d, func() func(*rows, int, int) {
 		s := make([]float64, p.S)
-		return func(i int, x vec) {
-			p.scores(s, x)
-			dst[i] = decide(p.classes, s)
+		var block []float64 // the scores of predictBlock rows
+		if p.lin != nil && p.S > 1 {
+			block = make([]float64, predictBlock*p.S)
+		}
+		return func(xs *rows, lo, hi int) {
+			if p.S == 1 && p.tableScores(dst[lo:hi], xs, lo) {
+				for i := lo; i < hi; i++ {
+					dst[i] = decide(p.classes, dst[i:i+1])
+				}
+				return
+			}
+			for ; block != nil && lo < hi; lo += predictBlock {
+				end := min(hi, lo+predictBlock)
+				if !p.tableScores(block[:(end-lo)*p.S], xs, lo) {
+					break
+				}
+				for i := lo; i < end; i++ {
+					dst[i] = decide(p.classes, block[(i-lo)*p.S:(i-lo+1)*p.S])
+				}
+			}
+			for i := lo; i < hi; i++ {
+				p.scores(s, xs.row(i))
+				dst[i] = decide(p.classes, s)
+			}
 		}
 	})
 	return dst
@@ -106,20 +165,16 @@ func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
 // many rows scores.
 const rowChunk = 256
 
-// eachRow calls f(i, x_i) for every row x_i of X, dense or sparse,
-// spreading the rows over the workers, each of which takes its f from
-// newF, so that f can hold scratch space of its own. It panics if X does
-// not have d columns, or if X is a mat.RowNonZeroDoer whose elements are
-// not valid.
-func eachRow(X mat.Matrix, d int, newF func() func(i int, x vec)) {
+// eachRow calls f(xs, lo, hi) for the rows xs of X, dense or sparse, in
+// chunks of rows lo to hi-1 that cover them, spreading the chunks over the
+// workers, each of which takes its f from newF, so that f can hold
+// scratch space of its own. It panics if X does not have d columns, or if
+// X is a mat.RowNonZeroDoer whose elements are not valid.
+func eachRow(X mat.Matrix, d int, newF func() func(xs *rows, lo, hi int)) {
 	r, xs := rowsFor(X, d)
 	parallel((r+rowChunk-1)/rowChunk, func() func(int) {
 		f := newF()
-		return func(b int) {
-			for i := b * rowChunk; i < min(r, (b+1)*rowChunk); i++ {
-				f(i, xs.row(i))
-			}
-		}
+		return func(b int) { f(xs, b*rowChunk, min(r, (b+1)*rowChunk)) }
 	})
 }
 

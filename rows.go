@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"github.com/seed5ae3614e/perceptron/internal/simd"
 )
 
 // rows is a matrix of samples as the algorithms read it, one row at a
@@ -120,6 +121,19 @@ func (r *rows) sparse() bool { return r.ptr != nil }
 func (r *rows) dense(i int) []float64 {
 	off := i * r.stride
 	return r.data[off : off+r.d : off+r.d]
+}
+
+// dots sets dst[q] to the dot product of the dense row i+q with w, as dot
+// forms it, for the len(dst) dense rows from row i, several at a time.
+func (r *rows) dots(dst []float64, i int, w []float64) {
+	simd.DotRows(dst, r.data[i*r.stride:], r.stride, w)
+}
+
+// scores sets dst[q·S:(q+1)·S] to the S products of the dense row i+q with
+// the columns of the d×S matrix w, held row by row, as timesColumns forms
+// them, for the len(dst)/S dense rows from row i, several at a time.
+func (r *rows) scores(dst []float64, i int, w []float64, S int) {
+	simd.ScoresRows(dst, w, r.data[i*r.stride:], S, r.d, r.stride)
 }
 
 // row returns row i.

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"github.com/seed5ae3614e/perceptron/internal/simd"
 )
 
 // table is the hypothesis of the linear classifiers: S scores w_c·x+b_c
@@ -68,6 +69,13 @@ func (l *table) scores(dst []float64, x *vec, _ int) {
 func (l *table) scoresOf(dst []float64, x vec) { l.scores(dst, &x, 0) }
 
 func (l *table) add(x *vec, _, _ int, mv move) {
+	if mv.down >= 0 && x.ind == nil {
+		// Both scores' weights in one pass over the row.
+		simd.AxpyColumns(l.w, len(l.b), x.val, mv.step, mv.up, -mv.step, mv.down)
+		l.moveBias(mv.up, mv.step)
+		l.moveBias(mv.down, -mv.step)
+		return
+	}
 	l.move(x, mv.up, mv.step)
 	if mv.down >= 0 {
 		l.move(x, mv.down, -mv.step)
@@ -77,6 +85,11 @@ func (l *table) add(x *vec, _, _ int, mv move) {
 // move moves score c by a·x, and its bias by a.
 func (l *table) move(x *vec, c int, a float64) {
 	x.addStrided(l.w[c:], len(l.b), a)
+	l.moveBias(c, a)
+}
+
+// moveBias moves the bias of score c by a, unless the biases stay zero.
+func (l *table) moveBias(c int, a float64) {
 	if !l.noBias {
 		l.b[c] += a
 	}

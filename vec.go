@@ -8,9 +8,10 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/seed5ae3614e/perceptron/internal/simd"
 )
 
 // A row as the algorithms read it, dense or sparse, and its arithmetic:
@@ -191,10 +192,7 @@ func (x *vec) timesColumns(dst, w []float64) {
 		return
 	}
 	touch(w, x.ind, S)
-	clear(dst)
-	for k, j := range x.ind {
-		floats.AddScaled(dst, x.val[k], w[j*S:j*S+S])
-	}
+	simd.ScoresSparse(dst, w, x.ind, x.val)
 }
 
 // touch loads a weight from every cache line of the S weights of each
@@ -218,12 +216,7 @@ func touch(w []float64, ind []int, S int) float64 {
 
 // gemvT sets dst to the S products of the columns of the d×S matrix w,
 // held row by row, with x.
-func gemvT(dst, w, x []float64, S int) {
-	blas64.Gemv(blas.Trans, 1,
-		blas64.General{Rows: len(x), Cols: S, Stride: S, Data: w},
-		blas64.Vector{N: len(x), Inc: 1, Data: x},
-		0, blas64.Vector{N: S, Inc: 1, Data: dst})
-}
+func gemvT(dst, w, x []float64, S int) { simd.Scores(dst[:S], w[:len(x)*S], x) }
 
 // nonZero reports whether some element of x is not zero.
 func nonZero(x []float64) bool {

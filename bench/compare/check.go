@@ -91,9 +91,33 @@ func (r *run) checks() {
 	for _, w := range r.wekaRuns {
 		r.checkWeka(w)
 	}
+	r.pocketTarget()
 	if r.ds.sparse() {
 		r.targets()
 	}
+}
+
+// pocketRatio is the most that an epoch of the exact pocket may cost, in
+// epochs of Perceptron on the same rows (issue 35).
+const pocketRatio = 30
+
+// pocketMinRows is the fewest training rows on which pocketTarget checks
+// the pocket: on fewer the times are too short to compare.
+const pocketMinRows = 1000
+
+// pocketTarget checks the exact pocket's time per epoch against
+// Perceptron's, where both ran on pocketMinRows rows or more.
+func (r *run) pocketTarget() {
+	if n, _ := r.ds.train.Dims(); n < pocketMinRows {
+		return
+	}
+	pocket, ok := r.library("Pocket")
+	perceptron, ok2 := r.library("Perceptron")
+	if !ok || !ok2 {
+		return
+	}
+	ratio := perEpoch(pocket) / perEpoch(perceptron)
+	r.target(fmt.Sprintf("Pocket: its epoch / Perceptron's %.1fx", ratio), ratio <= pocketRatio, fmt.Sprintf("<= %gx", float64(pocketRatio)))
 }
 
 // Targets on sparse rows, for Perceptron and Averaged on the same CSR:

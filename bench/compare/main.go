@@ -117,6 +117,7 @@ import (
 
 	"github.com/seed5ae3614e/perceptron"
 	benchsets "github.com/seed5ae3614e/perceptron/bench/sets"
+	"github.com/seed5ae3614e/perceptron/internal/simd"
 )
 
 // entry is one of this library's classifiers in the comparison.
@@ -223,8 +224,9 @@ type row struct {
 	epochs        int // epochs run, or noEpochs
 	fit           time.Duration
 	train, test   float64
-	vs            string    // the entry this row's time is set against
-	mem           fitMemory // of the last fit, for this library's models
+	vs            string        // the entry this row's time is set against
+	mem           fitMemory     // of the last fit, for this library's models
+	predict       time.Duration // the fastest PredictRows of the test rows, for this library's models
 }
 
 func main() {
@@ -361,6 +363,8 @@ type run struct {
 	checkLines []string
 	fitted     map[string]perceptron.Scorer // our classifiers by entry name
 	floor      time.Duration
+	stream     time.Duration // the stream floor of dense training rows, or 0
+	testStream time.Duration // and of dense test rows
 	sklearnRan bool
 	wekaRuns   []wekaRun
 	failed     int
@@ -385,6 +389,11 @@ func (r *run) all() int {
 		fmt.Printf("   floor: one pass of dot products over the training rows takes %.2f ms\n", ms(r.floor))
 	} else {
 		fmt.Printf("   floor: one pass of the %d scores of every training row, in a bare loop, takes %.2f ms\n", S, ms(r.floor))
+	}
+	r.stream = streamFloor(ds.train, r.repeat, r.epochs)
+	r.testStream = streamFloor(ds.test, r.repeat, r.epochs)
+	if r.stream > 0 {
+		fmt.Printf("   stream floor: one pass that reads every training row once and computes next to nothing takes %.2f ms; of the test rows %.2f ms\n", ms(r.stream), ms(r.testStream))
 	}
 
 	for _, e := range r.entries() {
@@ -503,10 +512,19 @@ func (r *run) ours(e entry) error {
 		ran = s.Stats().Epochs
 	}
 	r.fitted[e.name] = c
+	var predict time.Duration
+	for k := range reps {
+		start := time.Now()
+		c.PredictRows(nil, r.ds.test)
+		if t := time.Since(start); k == 0 || t < predict {
+			predict = t
+		}
+	}
 	r.rows = append(r.rows, row{
 		system: "this library", model: e.name, epochs: ran, fit: best, mem: mem,
-		train: accuracy(c.PredictRows(nil, r.ds.train), r.ds.ytrain),
-		test:  accuracy(c.PredictRows(nil, r.ds.test), r.ds.ytest),
+		train:   accuracy(c.PredictRows(nil, r.ds.train), r.ds.ytrain),
+		test:    accuracy(c.PredictRows(nil, r.ds.test), r.ds.ytest),
+		predict: predict,
 	})
 	return nil
 }
@@ -675,6 +693,33 @@ func accuracy(pred, y []float64) float64 {
 		}
 	}
 	return float64(right) / float64(len(y))
+}
+
+// streamFloor returns the time of one pass that reads every row of X, a
+// *mat.Dense, once, computing next to nothing (simd.Stream, as
+// BenchmarkFloorStream measures it): the least time any pass over the rows
+// can take. It times repeat runs of passes passes and returns the fastest
+// run's time per pass, as floor does, and 0 for rows that are not dense.
+func streamFloor(X mat.Matrix, repeat, passes int) time.Duration {
+	D, ok := X.(*mat.Dense)
+	if !ok {
+		return 0
+	}
+	n, _ := D.Dims()
+	best := time.Duration(math.MaxInt64)
+	var sum uint64
+	for range repeat {
+		runtime.GC()
+		start := time.Now()
+		for range passes {
+			for i := range n {
+				sum ^= simd.Stream(D.RawRowView(i))
+			}
+		}
+		best = min(best, time.Since(start)/time.Duration(passes))
+	}
+	runtime.KeepAlive(sum)
+	return best
 }
 
 // floor returns the time of one pass that computes the S scores of every

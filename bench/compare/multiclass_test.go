@@ -120,30 +120,36 @@ func TestSamePredictions(t *testing.T) {
 // TestClassTargets checks that the targets of a multiclass set are met
 // at their bounds and missed beyond them.
 func TestClassTargets(t *testing.T) {
+	goal := classGoal{minTest: 0.84, minPeer: 9.9, maxStream: 1.5, maxPredict: 1.2}
 	for _, c := range []struct {
-		test  float64
-		floor time.Duration
-		lines []string
+		test, peerTest float64
+		floor, stream  time.Duration
+		predict        time.Duration
+		lines          []string
 	}{
-		{0.84, 181818182 * time.Nanosecond, []string{
+		{0.84, 0.84, 181818182 * time.Nanosecond, 133333334 * time.Nanosecond, 1200 * time.Millisecond, []string{
 			"target: Averaged: test accuracy 84.00%: met (want >= 84.0%)",
-			"Averaged: scikit-learn SGD fit / ours 9.90x, both 5 epochs (no target)",
+			"target: Averaged: scikit-learn SGD fit / ours 9.90x, both 5 epochs, test accuracy 84.00% against ours 84.00%: met (want >= 9.9x at no lower accuracy)",
 			"LIBLINEAR -s 1 fit / Averaged's: 30.0x",
 			"target: Averaged: ours per epoch / floor 1.10x: met (want <= 1.1x)",
+			"target: Averaged: ours per epoch / stream floor 1.50x: met (want <= 1.5x)",
+			"target: Averaged: PredictRows of the test rows / their stream floor 1.20x: met (want <= 1.2x)",
 		}},
-		{0.8399, 180180180 * time.Nanosecond, []string{
+		{0.8399, 0.85, 180180180 * time.Nanosecond, 133333332 * time.Nanosecond, 1210 * time.Millisecond, []string{
 			"!!! target: Averaged: test accuracy 83.99%: MISSED (want >= 84.0%)",
-			"Averaged: scikit-learn SGD fit / ours 9.90x, both 5 epochs (no target)",
+			"!!! target: Averaged: scikit-learn SGD fit / ours 9.90x, both 5 epochs, test accuracy 85.00% against ours 83.99%: MISSED (want >= 9.9x at no lower accuracy)",
 			"LIBLINEAR -s 1 fit / Averaged's: 30.0x",
 			"!!! target: Averaged: ours per epoch / floor 1.11x: MISSED (want <= 1.1x)",
+			"!!! target: Averaged: ours per epoch / stream floor 1.50x: MISSED (want <= 1.5x)",
+			"!!! target: Averaged: PredictRows of the test rows / their stream floor 1.21x: MISSED (want <= 1.2x)",
 		}},
 	} {
-		r := &run{floor: c.floor, rows: []row{
-			{system: "this library", model: "Averaged", epochs: 5, fit: time.Second, test: c.test},
-			{system: "scikit-learn", model: "SGD", epochs: 5, fit: 9900 * time.Millisecond, vs: "Averaged"},
+		r := &run{floor: c.floor, stream: c.stream, testStream: time.Second, rows: []row{
+			{system: "this library", model: "Averaged", epochs: 5, fit: time.Second, test: c.test, predict: c.predict},
+			{system: "scikit-learn", model: "SGD", epochs: 5, fit: 9900 * time.Millisecond, vs: "Averaged", test: c.peerTest},
 			{system: "LIBLINEAR", model: "liblinear-train -s 1", epochs: noEpochs, fit: 30 * time.Second},
 		}}
-		r.classTargets(0.84)
+		r.classTargets(goal)
 		want := c.lines
 		if !reflect.DeepEqual(r.checkLines, want) {
 			t.Errorf("got\n%s\nwant\n%s", strings.Join(r.checkLines, "\n"), strings.Join(want, "\n"))

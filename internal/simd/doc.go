@@ -1,0 +1,18 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package simd holds the vector kernels of the library's hot loops, in
+// assembly for amd64 processors with AVX2 or AVX-512, chosen when the
+// program starts, and gonum's code, which the library called before
+// them, wherever they cannot run: on other processors and architectures,
+// and under the build tags noasm, gccgo and safe, as gonum's own kernels.
+//
+// Every kernel gives the same bits as that code: each sum is formed in
+// the same order, lane by lane, and products and sums round separately,
+// with no fused multiply-add; where two NaNs meet, the one that the
+// fallback keeps is kept. So a model does not depend on the processor
+// that trained it. A kernel gains by summing independent sums at once:
+// the K scores of a row, each over the features in order, side by side,
+// or the dot products of several rows, each in lanes of its own.
+package simd

@@ -1,0 +1,147 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+//go:build !noasm && !gccgo && !safe
+
+package simd
+
+// scoresAsm is Scores in assembly, if the processor has AVX2, on at most
+// 32 scores at once with AVX-512 and 16 with AVX2, each in a lane of its
+// own. It reports whether it ran.
+func scoresAsm(dst, w, x []float64) bool {
+	K := len(dst)
+	switch {
+	case useAVX512:
+		for c := 0; c < K; c += 32 {
+			r := min(K-c, 32)
+			scoresAVX512(&dst[c], &w[c], &x[0], len(x), K, (r+7)/8, 1<<r-1)
+		}
+	case useAVX2:
+		for c := 0; c < K; c += 16 {
+			r := min(K-c, 16)
+			scoresAVX2(&dst[c], &w[c], &x[0], len(x), K, r)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// scoresAVX512 sets dst[c] to the sum over j < d of x[j]·w[j·K+c] for
+// the c whose bits are set in mask, in acc registers of 8 lanes, 1 to 4:
+// byte i of mask holds the lanes of register i.
+//
+//go:noescape
+func scoresAVX512(dst, w, x *float64, d, K, acc int, mask uint64)
+
+// scoresAVX2 sets dst[c] to the sum over j < d of x[j]·w[j·K+c] for c < r,
+// r at most 16.
+//
+//go:noescape
+func scoresAVX2(dst, w, x *float64, d, K, r int)
+
+// dotRowsAsm sets dst[i] as DotRows does for as many rows from the first
+// as it can take four at a time, with AVX2, and returns their number.
+func dotRowsAsm(dst, x []float64, stride int, w []float64) int {
+	if !useAVX2 || len(w) == 0 {
+		return 0
+	}
+	n := len(dst) &^ 3
+	for i := 0; i < n; i += 4 {
+		dotRows4AVX2(&dst[i], &x[i*stride], stride, &w[0], len(w))
+	}
+	return n
+}
+
+// dotRows4AVX2 sets dst[0:4] to the dot products of the n values of w
+// with those of the 4 rows from x, stride apart. Each row's sum is held
+// in four lanes, as gonum's DotUnitary holds it in two registers of two:
+// lane l sums the terms j ≡ l mod 4 of the whole groups of four, lane 0
+// then the rest in order, and the lanes add as (l0+l2)+(l1+l3).
+//
+//go:noescape
+func dotRows4AVX2(dst, x *float64, stride int, w *float64, n int)
+
+// axpyColumnsAsm is AxpyColumns in assembly: one pass over x for both
+// columns, where gonum makes two. It reports whether it ran: not for a
+// zero step, which gonum skips, nor on processors older than AVX2, which
+// this kernel would not speed up.
+func axpyColumnsAsm(w []float64, K int, x []float64, a float64, up int, b float64, down int) bool {
+	if !useAVX2 || a == 0 || b == 0 {
+		return false
+	}
+	axpyColumnsSSE2(&w[up], &w[down], K, &x[0], len(x), a, b)
+	return true
+}
+
+// axpyColumnsSSE2 adds a·x[j] to up[j·K] and then b·x[j] to down[j·K], for
+// j < n.
+//
+//go:noescape
+func axpyColumnsSSE2(up, down *float64, K int, x *float64, n int, a, b float64)
+
+// scoresRowsAsm sets the scores of ScoresRows for as many rows from the
+// first as it can take four at a time, with AVX-512, and returns their
+// number.
+func scoresRowsAsm(dst, w, x []float64, K, d, stride int) int {
+	if !useAVX512 {
+		return 0
+	}
+	n := len(dst) / K &^ 3
+	for i := 0; i < n; i += 4 {
+		for c := 0; c < K; c += 16 {
+			r := min(K-c, 16)
+			scoresRows4AVX512(&dst[i*K+c], &w[c], &x[i*stride], stride, d, K, (r+7)/8, 1<<r-1)
+		}
+	}
+	return n
+}
+
+// scoresRows4AVX512 sets dst[i·K+c] to the sum over j < d of
+// x[i·stride+j]·w[j·K+c], for the 4 rows i and the c whose bits are set
+// in mask, in acc registers of 8 lanes a row, 1 or 2: byte a of mask
+// holds the lanes of register a.
+//
+//go:noescape
+func scoresRows4AVX512(dst, w, x *float64, stride, d, K, acc int, mask uint64)
+
+// scoresSparseAsm is ScoresSparse in assembly, with AVX-512, on at most
+// 32 scores at once. It reports whether it ran.
+func scoresSparseAsm(dst, w []float64, ind []int, val []float64) bool {
+	if !useAVX512 {
+		return false
+	}
+	K := len(dst)
+	var i *int
+	var v *float64
+	if len(ind) > 0 {
+		i, v = &ind[0], &val[0]
+	}
+	for c := 0; c < K; c += 32 {
+		r := min(K-c, 32)
+		scoresSparseAVX512(&dst[c], &w[c], i, v, len(ind), K, (r+7)/8, 1<<r-1)
+	}
+	return true
+}
+
+// scoresSparseAVX512 sets dst[c] to the sum over k < nnz of
+// val[k]·w[ind[k]·K+c] for the c whose bits are set in mask, in acc
+// registers of 8 lanes, 1 to 4: byte i of mask holds the lanes of
+// register i.
+//
+//go:noescape
+func scoresSparseAVX512(dst, w *float64, ind *int, val *float64, nnz, K, acc int, mask uint64)
+
+// streamAsm is Stream in assembly, with AVX2. It reports whether it ran.
+func streamAsm(x []float64) (uint64, bool) {
+	if !useAVX2 {
+		return 0, false
+	}
+	return streamAVX2(&x[0], len(x)), true
+}
+
+// streamAVX2 returns the exclusive or of the bits of the n values from x.
+//
+//go:noescape
+func streamAVX2(x *float64, n int) uint64

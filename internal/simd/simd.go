@@ -1,0 +1,190 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package simd
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+)
+
+// Scores sets each dst[c] to the sum over j of x[j]·w[j·K+c], for K =
+// len(dst): the K products of x with the columns of the len(x)×K matrix
+// w, held row by row. Each sum starts at zero and adds its terms in the
+// order of j, as gonum's matrix-vector product does, which leaves dst as
+// it is if x is empty. It panics if w is shorter than len(x)·K.
+func Scores(dst, w, x []float64) {
+	K := len(dst)
+	if len(w) < len(x)*K {
+		panic("simd: short w")
+	}
+	if K == 0 || len(x) == 0 {
+		return // as gonum leaves dst
+	}
+	if !scoresAsm(dst, w, x) {
+		scoresGo(dst, w, x)
+	}
+}
+
+// scoresGo is Scores by gonum, the code that the kernels must equal.
+func scoresGo(dst, w, x []float64) {
+	K := len(dst)
+	blas64.Gemv(blas.Trans, 1,
+		blas64.General{Rows: len(x), Cols: K, Stride: K, Data: w},
+		blas64.Vector{N: len(x), Inc: 1, Data: x},
+		0, blas64.Vector{N: K, Inc: 1, Data: dst})
+}
+
+// DotRows sets each dst[i] to the dot product of w with the len(w)
+// values of x from x[i·stride], as gonum's floats.Dot forms it: the
+// dot products of len(dst) rows of a matrix held row by row. It panics
+// if stride < len(w) with more than one row, or if x is too short.
+func DotRows(dst, x []float64, stride int, w []float64) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	if n > 1 && stride < len(w) {
+		panic("simd: stride < len(w)")
+	}
+	if len(x) < (n-1)*stride+len(w) {
+		panic("simd: short x")
+	}
+	if i := dotRowsAsm(dst, x, stride, w); i < n {
+		dotRowsGo(dst[i:], x[i*stride:], stride, w)
+	}
+}
+
+// dotRowsGo is DotRows by gonum.
+func dotRowsGo(dst, x []float64, stride int, w []float64) {
+	for i := range dst {
+		dst[i] = floats.Dot(x[i*stride:i*stride+len(w)], w)
+	}
+}
+
+// AxpyColumns adds a·x[j] to w[j·K+up] and then b·x[j] to w[j·K+down],
+// for every j: a step of each of two columns of the len(x)×K matrix w,
+// held row by row. Each element becomes the sum of the rounded product
+// and its old value, as gonum's Axpy forms it, and a zero step leaves its
+// column as it is, as gonum's does. It panics if up or down is
+// not a column, or if w is shorter than len(x)·K.
+func AxpyColumns(w []float64, K int, x []float64, a float64, up int, b float64, down int) {
+	if up < 0 || up >= K || down < 0 || down >= K {
+		panic("simd: no such column")
+	}
+	if len(x) == 0 {
+		return
+	}
+	if len(w) < len(x)*K {
+		panic("simd: short w")
+	}
+	if !axpyColumnsAsm(w, K, x, a, up, b, down) {
+		axpyColumnsGo(w, K, x, a, up, b, down)
+	}
+}
+
+// axpyColumnsGo is AxpyColumns by gonum.
+func axpyColumnsGo(w []float64, K int, x []float64, a float64, up int, b float64, down int) {
+	n := len(x)
+	if n == 0 {
+		return
+	}
+	blas64.Axpy(a, blas64.Vector{N: n, Inc: 1, Data: x}, blas64.Vector{N: n, Inc: K, Data: w[up:]})
+	blas64.Axpy(b, blas64.Vector{N: n, Inc: 1, Data: x}, blas64.Vector{N: n, Inc: K, Data: w[down:]})
+}
+
+// ScoresRows sets dst[i·K:(i+1)·K] to the Scores of w with the d values
+// of x from x[i·stride], for the len(dst)/K rows of a matrix held row by
+// row: each score to the bit as Scores forms it, several rows at once. It
+// leaves dst as it is if d is 0, as Scores does, and panics if len(dst)
+// is not a multiple of K, if stride < d with more than one row, or if w
+// or x is too short.
+func ScoresRows(dst, w, x []float64, K, d, stride int) {
+	if K < 1 || len(dst)%K != 0 {
+		panic("simd: len(dst) is not a multiple of K")
+	}
+	n := len(dst) / K
+	if n == 0 || d == 0 {
+		return
+	}
+	if n > 1 && stride < d {
+		panic("simd: stride < d")
+	}
+	if len(w) < d*K {
+		panic("simd: short w")
+	}
+	if len(x) < (n-1)*stride+d {
+		panic("simd: short x")
+	}
+	for i := scoresRowsAsm(dst, w, x, K, d, stride); i < n; i++ {
+		Scores(dst[i*K:i*K+K], w[:d*K], x[i*stride:i*stride+d])
+	}
+}
+
+// ScoresSparse sets each dst[c] to the sum over k of val[k]·w[ind[k]·K+c],
+// for K = len(dst): the K products of the sparse row of values val at the
+// columns ind with the columns of the matrix w of K columns, held row by
+// row. Each sum starts at zero and adds its terms in the order of k, as
+// gonum's AddScaled of the rows of w forms it. It panics if val is shorter
+// than ind or if a column in ind is not a row of w.
+func ScoresSparse(dst, w []float64, ind []int, val []float64) {
+	K := len(dst)
+	if K == 0 {
+		return
+	}
+	if len(val) < len(ind) {
+		panic("simd: short val")
+	}
+	rows := uint(len(w) / K)
+	for _, j := range ind {
+		if uint(j) >= rows {
+			panic("simd: column out of range")
+		}
+	}
+	if !scoresSparseAsm(dst, w, ind, val) {
+		scoresSparseGo(dst, w, ind, val)
+	}
+}
+
+// scoresSparseGo is ScoresSparse by gonum.
+func scoresSparseGo(dst, w []float64, ind []int, val []float64) {
+	K := len(dst)
+	clear(dst)
+	for k, j := range ind {
+		floats.AddScaled(dst, val[k], w[j*K:j*K+K])
+	}
+}
+
+// Stream returns the exclusive or of the bits of the values of x: it
+// reads every value once and computes next to nothing, the least that a
+// pass over rows can cost, which the benchmarks measure their passes
+// against.
+func Stream(x []float64) uint64 {
+	if len(x) == 0 {
+		return 0
+	}
+	if s, ok := streamAsm(x); ok {
+		return s
+	}
+	return streamGo(x)
+}
+
+// streamGo is Stream in Go.
+func streamGo(x []float64) uint64 {
+	var s0, s1, s2, s3 uint64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 ^= math.Float64bits(x[i])
+		s1 ^= math.Float64bits(x[i+1])
+		s2 ^= math.Float64bits(x[i+2])
+		s3 ^= math.Float64bits(x[i+3])
+	}
+	for ; i < len(x); i++ {
+		s0 ^= math.Float64bits(x[i])
+	}
+	return s0 ^ s1 ^ s2 ^ s3
+}

@@ -1,0 +1,367 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package simd
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// values returns n values of the kinds that the kernels must treat as
+// gonum does: ordinary ones of both signs and many magnitudes, zeros of
+// both signs, subnormals, infinities and NaNs of several payloads, the
+// last three with probability odd each if odd > 0.
+func values(rnd *rand.Rand, n int, odd float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		switch u := rnd.Float64(); {
+		case u < odd:
+			v[i] = math.Float64frombits(0x7ff8000000000000 | rnd.Uint64()&0x8007ffffffffffff)
+		case u < 2*odd:
+			v[i] = math.Inf(1 - 2*rnd.IntN(2))
+		case u < 3*odd:
+			v[i] = math.Float64frombits(rnd.Uint64() & 0x800fffffffffffff) // subnormal
+		case u < 0.05:
+			v[i] = math.Copysign(0, float64(1-2*rnd.IntN(2)))
+		default:
+			v[i] = rnd.NormFloat64() * math.Pow(2, float64(rnd.IntN(40)-20))
+		}
+	}
+	return v
+}
+
+// paths runs f once for every set of kernels that this processor and
+// build can run, the fallback's alone last, with a name for each.
+func paths(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	avx2, avx512 := useAVX2, useAVX512
+	defer func() { useAVX2, useAVX512 = avx2, avx512 }()
+	type path struct {
+		name         string
+		avx2, avx512 bool
+	}
+	ps := []path{{"AVX-512", true, true}, {"AVX2", true, false}, {"fallback", false, false}}
+	for _, p := range ps {
+		if p.avx2 && !hasAVX2 || p.avx512 && !hasAVX512 {
+			t.Logf("%s: not on this processor or build", p.name)
+			continue
+		}
+		useAVX2, useAVX512 = p.avx2, p.avx512
+		t.Run(p.name, f)
+	}
+}
+
+// same reports whether a and b hold the same bits, NaN payloads included.
+func same(a, b []float64) bool {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// TestScoresFallback checks that every kernel of Scores gives the bits of
+// gonum's matrix-vector product, on random shapes, at unaligned starts,
+// with NaNs and infinities, and writes nothing outside dst.
+func TestScoresFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(1, 2))
+		for trial := range 3000 / trialShare {
+			K := 1 + rnd.IntN(40)
+			if trial < 80 {
+				K = 1 + trial%40
+			}
+			d := rnd.IntN(70)
+			if trial%10 == 0 {
+				d = rnd.IntN(900)
+			}
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			ox, ow, od := rnd.IntN(8), rnd.IntN(8), rnd.IntN(8)
+			x := values(rnd, ox+d, odd)[ox:]
+			w := values(rnd, ow+d*K+rnd.IntN(3), odd)[ow:]
+			got := values(rnd, od+K+8, 0)
+			want := append([]float64(nil), got...)
+			Scores(got[od:od+K], w, x)
+			scoresGo(want[od:od+K], w, x)
+			if !same(got, want) {
+				t.Fatalf("K=%d d=%d offsets %d %d %d: got %v, want %v", K, d, ox, ow, od, got[od:od+K], want[od:od+K])
+			}
+		}
+	})
+}
+
+// TestScoresOrder checks Scores against the sums formed one term after
+// another in the order of the features, starting at zero: the order the
+// kernels keep, independent of gonum. NaNs are compared as NaNs.
+func TestScoresOrder(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(3, 4))
+		for range 500 / trialShare {
+			K, d := 1+rnd.IntN(40), rnd.IntN(300)
+			x, w := values(rnd, d, 0.01), values(rnd, d*K, 0.01)
+			got := make([]float64, K)
+			Scores(got, w, x)
+			for c := range K {
+				var s float64
+				for j := range d {
+					p := w[j*K+c] * x[j]
+					s += p
+				}
+				if math.Float64bits(s) != math.Float64bits(got[c]) && !(math.IsNaN(s) && math.IsNaN(got[c])) {
+					t.Fatalf("K=%d d=%d score %d: got %v, want %v", K, d, c, got[c], s)
+				}
+			}
+		}
+	})
+}
+
+// TestDotRowsFallback checks that DotRows gives the bits of floats.Dot on
+// every row, for any number of rows, lengths, strides and starts.
+func TestDotRowsFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(5, 6))
+		for trial := range 3000 / trialShare {
+			n, d := rnd.IntN(11), rnd.IntN(70)
+			if trial%10 == 0 {
+				d = rnd.IntN(900)
+			}
+			stride := d + rnd.IntN(5)
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			ox, ow, od := rnd.IntN(8), rnd.IntN(8), rnd.IntN(8)
+			x := values(rnd, ox+max(0, (n-1)*stride+d), odd)[ox:]
+			w := values(rnd, ow+d, odd)[ow:]
+			got := values(rnd, od+n+8, 0)
+			want := append([]float64(nil), got...)
+			DotRows(got[od:od+n], x, stride, w)
+			for i := range n {
+				want[od+i] = floats.Dot(x[i*stride:i*stride+d], w)
+			}
+			if !same(got, want) {
+				t.Fatalf("n=%d d=%d stride %d offsets %d %d %d: got %v, want %v", n, d, stride, ox, ow, od, got, want)
+			}
+		}
+	})
+}
+
+// TestAxpyColumnsFallback checks that AxpyColumns gives the bits of
+// gonum's two strided Axpys, on random shapes and columns, the same
+// column twice among them, and touches no other element.
+func TestAxpyColumnsFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(7, 8))
+		for trial := range 3000 / trialShare {
+			K, d := 1+rnd.IntN(40), rnd.IntN(70)
+			if trial%10 == 0 {
+				d = rnd.IntN(900)
+			}
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			up, down := rnd.IntN(K), rnd.IntN(K)
+			a, b := values(rnd, 2, odd)[0], values(rnd, 2, odd)[1]
+			if trial%2 == 0 {
+				b = -a
+			}
+			ox, ow := rnd.IntN(8), rnd.IntN(8)
+			x := values(rnd, ox+d, odd)[ox:]
+			got := values(rnd, ow+d*K+8, odd)
+			want := append([]float64(nil), got...)
+			AxpyColumns(got[ow:ow+d*K], K, x, a, up, b, down)
+			axpyColumnsGo(want[ow:ow+d*K], K, x, a, up, b, down)
+			if !same(got, want) {
+				t.Fatalf("K=%d d=%d up %d down %d offsets %d %d: the weights differ", K, d, up, down, ox, ow)
+			}
+		}
+	})
+}
+
+// TestScoresRowsFallback checks that ScoresRows gives, for every row, the
+// bits of gonum's matrix-vector product on that row, for any number of
+// rows, shapes, strides and starts, and writes nothing outside dst.
+func TestScoresRowsFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(9, 10))
+		for trial := range 2000 / trialShare {
+			n, K, d := rnd.IntN(11), 1+rnd.IntN(40), 1+rnd.IntN(70)
+			if trial%10 == 0 {
+				d = 1 + rnd.IntN(900)
+			}
+			stride := d + rnd.IntN(5)
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			ox, ow, od := rnd.IntN(8), rnd.IntN(8), rnd.IntN(8)
+			x := values(rnd, ox+max(0, (n-1)*stride+d), odd)[ox:]
+			w := values(rnd, ow+d*K, odd)[ow:]
+			got := values(rnd, od+n*K+8, 0)
+			want := append([]float64(nil), got...)
+			ScoresRows(got[od:od+n*K], w, x, K, d, stride)
+			for i := range n {
+				scoresGo(want[od+i*K:od+i*K+K], w, x[i*stride:i*stride+d])
+			}
+			if !same(got, want) {
+				t.Fatalf("n=%d K=%d d=%d stride %d offsets %d %d %d: the scores differ", n, K, d, stride, ox, ow, od)
+			}
+		}
+	})
+}
+
+// TestScoresSparseFallback checks that ScoresSparse gives the bits of
+// gonum's AddScaled of the rows of w, on random shapes and columns, and
+// writes nothing outside dst.
+func TestScoresSparseFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(11, 12))
+		for trial := range 3000 / trialShare {
+			K, d := 1+rnd.IntN(40), 1+rnd.IntN(300)
+			nnz := rnd.IntN(min(d, 60) + 1)
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			ind := rnd.Perm(d)[:nnz]
+			if trial%2 == 0 {
+				slices.Sort(ind)
+			}
+			ov, ow, od := rnd.IntN(8), rnd.IntN(8), rnd.IntN(8)
+			val := values(rnd, ov+nnz, odd)[ov:]
+			w := values(rnd, ow+d*K, odd)[ow:]
+			got := values(rnd, od+K+8, 0)
+			want := append([]float64(nil), got...)
+			ScoresSparse(got[od:od+K], w, ind, val)
+			scoresSparseGo(want[od:od+K], w, ind, val)
+			if !same(got, want) {
+				t.Fatalf("K=%d d=%d nnz=%d offsets %d %d %d: got %v, want %v", K, d, nnz, ov, ow, od, got[od:od+K], want[od:od+K])
+			}
+		}
+	})
+}
+
+// TestStream checks Stream against the exclusive or of the values' bits
+// taken one at a time, on every length to 70 and at unaligned starts.
+func TestStream(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(13, 14))
+		for n := range 70 {
+			off := rnd.IntN(8)
+			x := values(rnd, off+n, 0.05)[off:]
+			var want uint64
+			for _, v := range x {
+				want ^= math.Float64bits(v)
+			}
+			if got := Stream(x); got != want {
+				t.Fatalf("n=%d: got %x, want %x", n, got, want)
+			}
+		}
+	})
+}
+
+// benchPaths runs f for every set of kernels that this processor and
+// build can run, and for gonum's.
+func benchPaths(b *testing.B, name string, f func(b *testing.B)) {
+	avx2, avx512 := useAVX2, useAVX512
+	defer func() { useAVX2, useAVX512 = avx2, avx512 }()
+	for _, p := range []struct {
+		name         string
+		avx2, avx512 bool
+	}{{"avx512", true, true}, {"avx2", true, false}, {"gonum", false, false}} {
+		if p.avx2 && !hasAVX2 || p.avx512 && !hasAVX512 {
+			continue
+		}
+		useAVX2, useAVX512 = p.avx2, p.avx512
+		b.Run(name+"/path="+p.name, f)
+	}
+}
+
+func BenchmarkScores(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		d := 784
+		rnd := rand.New(rand.NewPCG(1, 1))
+		x, w, dst := values(rnd, d, 0), values(rnd, d*K, 0), make([]float64, K)
+		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
+			for b.Loop() {
+				Scores(dst, w, x)
+			}
+		})
+	}
+}
+
+func BenchmarkDotRows(b *testing.B) {
+	for _, d := range []int{10, 100, 784} {
+		n := 256
+		rnd := rand.New(rand.NewPCG(1, 1))
+		x, w, dst := values(rnd, n*d, 0), values(rnd, d, 0), make([]float64, n)
+		benchPaths(b, fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			for b.Loop() {
+				DotRows(dst, x, d, w)
+			}
+		})
+	}
+}
+
+func BenchmarkAxpyColumns(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		d := 784
+		rnd := rand.New(rand.NewPCG(1, 1))
+		x, w := values(rnd, d, 0), values(rnd, d*K, 0)
+		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
+			for b.Loop() {
+				AxpyColumns(w, K, x, 1e-300, 0, -1e-300, K-1)
+			}
+		})
+	}
+}
+
+func BenchmarkScoresRows(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		n, d := 256, 784
+		rnd := rand.New(rand.NewPCG(1, 1))
+		x, w, dst := values(rnd, n*d, 0), values(rnd, d*K, 0), make([]float64, n*K)
+		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
+			for b.Loop() {
+				ScoresRows(dst, w, x, K, d, d)
+			}
+		})
+	}
+}
+
+func BenchmarkScoresSparse(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		d, nnz := 100000, 100
+		rnd := rand.New(rand.NewPCG(1, 1))
+		w, dst := values(rnd, d*K, 0), make([]float64, K)
+		ind := rnd.Perm(d)[:nnz]
+		slices.Sort(ind)
+		val := values(rnd, nnz, 0)
+		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
+			for b.Loop() {
+				ScoresSparse(dst, w, ind, val)
+			}
+		})
+	}
+}
+
+func BenchmarkStream(b *testing.B) {
+	x := values(rand.New(rand.NewPCG(1, 1)), 12000*784, 0)
+	benchPaths(b, "n=12000*784", func(b *testing.B) {
+		for b.Loop() {
+			Stream(x)
+		}
+	})
+}
