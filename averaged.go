@@ -73,7 +73,7 @@ type Averaged struct {
 // that sum before it divides, for accuracy, it also returns an error if
 // the sum overflows, as it can on data near the largest float64 even when
 // the average would not.
-func (a *Averaged) Fit(X mat.Matrix, y []float64) error { return fitData(a, X, y, a.Labels) }
+func (a *Averaged) Fit(X mat.Matrix, y []float64) error { return fitData(a, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
@@ -274,6 +274,8 @@ func (a *Averaged) settings(rnd *rand.Rand) settings {
 }
 
 func (a *Averaged) source() *rand.Rand { return a.Rand }
+
+func (a *Averaged) labels() []float64 { return a.Labels }
 
 // averagedJSON is the JSON form of the model of Averaged: its classes,
 // running weights and biases, the sums of the weights and biases after

@@ -29,6 +29,10 @@ type dataset struct {
 	// index holds the row of X that each row is, for the training rows
 	// of a Stop's validation; nil means the row of the same index.
 	index []int
+
+	// halt, if not nil, stops the work on the rows when the context of
+	// the call is done: a dataset lives as long as the call that made it.
+	halt *halt
 }
 
 // maxElements is the most weights, or elements of another array that a

@@ -77,7 +77,7 @@ type Kernel struct {
 // kernel parameter is not valid, or if a score, a coefficient or a bias
 // is not finite, as when the kernel values or Rate are huge; it checks X
 // before any visit. A failed Fit leaves the Kernel as it was.
-func (k *Kernel) Fit(X mat.Matrix, y []float64) error { return fitData(k, X, y, k.Labels) }
+func (k *Kernel) Fit(X mat.Matrix, y []float64) error { return fitData(k, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd and drawing from it.
 func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
@@ -320,6 +320,8 @@ func (k *Kernel) checked(method string) *expansion {
 }
 
 func (k *Kernel) source() *rand.Rand { return k.Rand }
+
+func (k *Kernel) labels() []float64 { return k.Labels }
 
 func (k *Kernel) width() int {
 	if k.m == nil {

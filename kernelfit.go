@@ -127,6 +127,9 @@ func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 	}
 	t.r = newRule(ds, t, S, s.rate)
 	t.r.finiteScores, t.r.grows = true, kernelGrowth
+	// The first visit of a block can bring its rows up to date with the
+	// many changes of an epoch: the visits poll at every block.
+	t.r.poll = min(t.r.poll, blockRows-1)
 	if k.norms() {
 		// The rows do not change during Fit: one pass gives their norms.
 		t.norm = make([]float64, ds.n)
@@ -239,6 +242,9 @@ func (t *trainer) queueBlock(b int) {
 // chunk computes chunk c of blk's bulk into its part, with k as scratch.
 // It reads only blk and the rows of X.
 func (t *trainer) chunk(blk *block, c int, k []float64) {
+	if t.ds.halt.err() != nil {
+		return // the visits stop at their next poll, and drop the sums
+	}
 	nl, S := len(blk.late), t.S
 	part := blk.part[c*nl*S : (c+1)*nl*S]
 	clear(part)

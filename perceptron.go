@@ -73,7 +73,7 @@ type Perceptron struct {
 // or if the weights overflow. A failed Fit leaves the perceptron as it
 // was; OnUpdate may have been called for rows visited before a bad value
 // was found. Fit does not modify X or y, and keeps no reference to them.
-func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, p.Labels) }
+func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
@@ -178,6 +178,8 @@ func (p *Perceptron) settings(rnd *rand.Rand) settings {
 }
 
 func (p *Perceptron) source() *rand.Rand { return p.Rand }
+
+func (p *Perceptron) labels() []float64 { return p.Labels }
 
 // MarshalJSON returns the saved form of the fitted perceptron, as
 // Unmarshal reads it: its settings but Rand and OnUpdate, its classes,

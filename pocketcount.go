@@ -199,7 +199,14 @@ func (c *counter) countOne(k int, cs *countScratch) {
 	clear(read)
 	clear(wrong)
 	m := 0
-	for m < c.limit {
+	halt, mask := c.ds.halt, c.ds.rowMask(len(s)*countChunk)
+	for chunk := 0; m < c.limit; chunk++ {
+		if halt.poll(chunk, mask) != nil {
+			// The run stops at its next poll: the count of a
+			// candidate that cannot win will do.
+			m = c.limit
+			break
+		}
 		// Read from the class whose rows have been misclassified most
 		// often, by the rule of succession.
 		g := -1

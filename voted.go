@@ -92,7 +92,7 @@ type mistakeAt struct{ i, t int }
 
 // Fit trains the voted perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with its errors, and keeps the run's voters.
-func (v *Voted) Fit(X mat.Matrix, y []float64) error { return fitData(v, X, y, v.Labels) }
+func (v *Voted) Fit(X mat.Matrix, y []float64) error { return fitData(v, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
@@ -376,6 +376,8 @@ func (v *Voted) copySettings(u *Voted) {
 }
 
 func (v *Voted) source() *rand.Rand { return v.Rand }
+
+func (v *Voted) labels() []float64 { return v.Labels }
 
 // votedJSON is the JSON form of the voters of Voted, as Voted keeps them.
 // The running weights are not saved: they are the first moved by the
