@@ -160,12 +160,31 @@ func sums(ds *dataset, w *table, g []float64, T int) table {
 // the weights after each visit to the sum that it averages. It returns the
 // errors that Perceptron's Learn returns, and an error, before that row's
 // update, if the update would overflow the sum.
-func (a *Averaged) Learn(X mat.Matrix, y []float64) error {
+func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return a.learnData(X, y, nil) }
+
+// learnData is Learn, stopped by h if it is not nil, which then sets the
+// model back from a copy.
+func (a *Averaged) learnData(X mat.Matrix, y []float64, h *halt) error {
 	ds, s, err := a.settings(nil).learnSet(X, y, a.classes, a.Labels, a.w.dim(), a.visits)
 	if err != nil {
 		return err
 	}
-	return a.learn(ds, s)
+	if h == nil {
+		return a.learn(ds, s)
+	}
+	ds.halt = h
+	was := *a
+	if a.w.fitted() {
+		if err := a.w.needs(2); err != nil {
+			return err
+		}
+		was.w, was.sum = a.w.clone(), a.sum.clone()
+	}
+	err = a.learn(ds, s)
+	if h.stopped(err) {
+		a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = was.w, was.sum, was.ahead, was.visits, was.classes, was.stats
+	}
+	return err
 }
 
 // learn is Learn on ds, checked, with the settings s.

@@ -12,11 +12,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// The calls that a context stops: the Context forms of Fit, FitShards,
-// DatasetMargin and NovikoffBound, each a function that takes the context
-// first, as Go's convention asks, where a context among the settings of a
-// classifier would outlive the call and travel with the classifier's
-// copies. The context reaches the work through the data set
+// The calls that a context stops: the Context forms of Fit, Learn,
+// FitShards, DatasetMargin and NovikoffBound, each a function that takes
+// the context first, as Go's convention asks, where a context among the
+// settings of a classifier would outlive the call and travel with the
+// classifier's copies. The context reaches the work through the data set
 // of the call, which lives as long as the call, as a halt that the long
 // loops poll. Without a context, or with one that is never done, the halt
 // is nil, and a poll costs a comparison with nil.
@@ -49,6 +49,35 @@ func FitContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64) er
 		}
 	}
 	return fmt.Errorf("perceptron: FitContext of a %s: want a classifier of this package", typeName(c))
+}
+
+// LearnContext is the Learn of c, a Perceptron, an Averaged, a Voted or a
+// Kernel, stopped when ctx is done: Learn then returns an error that wraps
+// ctx.Err(), and leaves c as it was before the call, though it had
+// learned some of the rows. It polls ctx as FitContext does, and a Kernel
+// at every visit, which scores the row with every support vector; it does
+// not stop within the check of the rows, or the copy of the model that a
+// stop sets it back to. It makes the copy once the checks of Learn have
+// passed: a
+// Perceptron's weights, an Averaged's
+// weights and their sums, a Voted's last weights, or a Kernel's support
+// vectors and mistakes; this costs as much as the model's size, and
+// returns an error of kind ErrTooLarge if the copy does not fit in the
+// memory left. With a model much larger than the rows, such as one of
+// hashed features, a check of ctx between calls of Learn costs less. If
+// ctx is done before the call, LearnContext returns at once. It returns
+// the errors of c's Learn otherwise, and an error if c is none of those
+// types or is nil. With a ctx that is never done, such as
+// context.Background(), it is Learn, and copies nothing.
+func LearnContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64) error {
+	h, err := newHalt(ctx)
+	if err != nil {
+		return err
+	}
+	if l, ok := c.(online); ok && !isNil(c) {
+		return l.learnData(X, y, h)
+	}
+	return fmt.Errorf("perceptron: LearnContext of a %s: want a Perceptron, an Averaged, a Voted or a Kernel", typeName(c))
 }
 
 // FitShardsContext is FitShards, stopped when ctx is done: it then
@@ -84,6 +113,14 @@ func NovikoffBoundContext(ctx context.Context, X mat.Matrix, y []float64, s *Mar
 		return MistakeBound{}, err
 	}
 	return novikoffBound(X, y, s, h)
+}
+
+// online is a classifier with Learn: learnData is its Learn, stopped by
+// h if h is not nil, which then leaves the model as it was.
+type online interface {
+	Classifier
+	Learn(X mat.Matrix, y []float64) error
+	learnData(X mat.Matrix, y []float64, h *halt) error
 }
 
 // halt stops the work of one call when the call's context is done. A nil

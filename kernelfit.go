@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
@@ -123,7 +124,7 @@ func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 	}
 	t.m.rnd, t.m.budget, t.m.rows, t.m.slot = s.rnd, budget, ds.rows, make([]int, ds.n)
 	if t.m.rnd == nil {
-		t.m.rnd = t.m.own // Learn continues its draws
+		t.m.rnd = rand.New(t.m.own) // Learn continues its draws
 	}
 	t.r = newRule(ds, t, S, s.rate)
 	t.r.finiteScores, t.r.grows = true, kernelGrowth

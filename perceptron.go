@@ -113,12 +113,31 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 // the columns of the model, or if the perceptron has no classes to start
 // from. If an update would overflow the weights, it returns an error
 // after learning the rows before it.
-func (p *Perceptron) Learn(X mat.Matrix, y []float64) error {
+func (p *Perceptron) Learn(X mat.Matrix, y []float64) error { return p.learnData(X, y, nil) }
+
+// learnData is Learn, stopped by h if it is not nil, which then sets the
+// model back from a copy.
+func (p *Perceptron) learnData(X mat.Matrix, y []float64, h *halt) error {
 	ds, s, err := p.settings(nil).learnSet(X, y, p.classes, p.Labels, p.m.dim(), 0)
 	if err != nil {
 		return err
 	}
-	return p.learn(ds, s)
+	if h == nil {
+		return p.learn(ds, s)
+	}
+	ds.halt = h
+	was := *p
+	if p.m.fitted() {
+		if err := p.m.needs(1); err != nil {
+			return err
+		}
+		was.m = p.m.clone()
+	}
+	err = p.learn(ds, s)
+	if h.stopped(err) {
+		p.m, p.classes, p.stats = was.m, was.classes, was.stats
+	}
+	return err
 }
 
 // learn is Learn on ds, checked, with the settings s.
