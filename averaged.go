@@ -76,9 +76,7 @@ type Averaged struct {
 // that sum before it divides, for accuracy, it also returns an error if
 // the sum overflows, as it can on data near the largest float64 even when
 // the average would not.
-func (a *Averaged) Fit(X mat.Matrix, y []float64) error {
-	return fitData(a, X, y, a.Labels, a.ClassWeight)
-}
+func (a *Averaged) Fit(X mat.Matrix, y []float64) error { return fitData(a, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
@@ -165,12 +163,31 @@ func sums(ds *dataset, w *table, g []float64, T int) table {
 // the weights after each visit to the sum that it averages. It returns the
 // errors that Perceptron's Learn returns, and an error, before that row's
 // update, if the update would overflow the sum.
-func (a *Averaged) Learn(X mat.Matrix, y []float64) error {
+func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return a.learnData(X, y, nil) }
+
+// learnData is Learn, stopped by h if it is not nil, which then sets the
+// model back from a copy.
+func (a *Averaged) learnData(X mat.Matrix, y []float64, h *halt) error {
 	ds, s, err := a.settings(nil).learnSet(X, y, a.classes, a.Labels, a.w.dim(), a.visits)
 	if err != nil {
 		return err
 	}
-	return a.learn(ds, s)
+	if h == nil {
+		return a.learn(ds, s)
+	}
+	ds.halt = h
+	was := *a
+	if a.w.fitted() {
+		if err := a.w.needs(2); err != nil {
+			return err
+		}
+		was.w, was.sum = a.w.clone(), a.sum.clone()
+	}
+	err = a.learn(ds, s)
+	if h.stopped(err) {
+		a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = was.w, was.sum, was.ahead, was.visits, was.classes, was.stats
+	}
+	return err
 }
 
 // learn is Learn on ds, checked, with the settings s.
@@ -282,6 +299,7 @@ func (a *Averaged) settings(rnd *rand.Rand) settings {
 func (a *Averaged) source() *rand.Rand { return a.Rand }
 
 func (a *Averaged) classWeight() map[float64]float64 { return a.ClassWeight }
+func (a *Averaged) labels() []float64                { return a.Labels }
 
 // averagedJSON is the JSON form of the model of Averaged: its classes,
 // running weights and biases, the sums of the weights and biases after

@@ -33,6 +33,9 @@ type dataset struct {
 	// weight holds the weight of each class, by which the step of a
 	// mistake on its rows grows; nil means 1 for every class.
 	weight []float64
+	// halt, if not nil, stops the work on the rows when the context of
+	// the call is done: a dataset lives as long as the call that made it.
+	halt *halt
 }
 
 // maxElements is the most weights, or elements of another array that a

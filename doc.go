@@ -103,7 +103,11 @@
 // in proportion to its length.
 //
 // Fit returns an error for data it cannot train on, naming the row and the
-// value, and a failed Fit leaves the classifier as it was. Predict and the
+// value, and a failed Fit leaves the classifier as it was. The long calls
+// have forms that a context stops, from another goroutine: [FitContext],
+// [LearnContext], [FitShardsContext], [DatasetMarginContext] and
+// [NovikoffBoundContext]; a stopped call returns an error that wraps the
+// context's, and leaves the classifier as it was. Predict and the
 // other prediction methods panic if the classifier has not been fitted or
 // if the data have the wrong width, as gonum does; they may run
 // concurrently with each other, but not with Fit or Learn. The package

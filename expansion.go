@@ -7,8 +7,11 @@ package perceptron
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // mistake is one mistake of a kernel perceptron's hypothesis, made at
@@ -105,7 +108,7 @@ type expansion struct {
 	rnd    *rand.Rand
 	budget int
 	base   int
-	own    *rand.Rand // the source of a nil Kernel.Rand: Learn goes on with Fit's draws
+	own    *rand.PCG // the source of a nil Kernel.Rand: Learn goes on with Fit's draws
 }
 
 // budgetSeed seeds the source of Budget's draws when Kernel.Rand is nil.
@@ -114,7 +117,7 @@ const budgetSeed = 0x6b65726e656c // "kernel"
 // newModel returns an empty model of the kernel k on rows of length d,
 // of the classes, which it stores sparse if sparse is set.
 func newModel(k kern, d int, classes []float64, bias, sparse bool) *expansion {
-	m := &expansion{k: k, d: d, classes: classes, sv: newRows(d, 0, sparse), own: rand.New(rand.NewPCG(budgetSeed, 0))}
+	m := &expansion{k: k, d: d, classes: classes, sv: newRows(d, 0, sparse), own: rand.NewPCG(budgetSeed, 0)}
 	m.h.sums = make([]float64, scores(classes))
 	if bias {
 		m.beta = 1
@@ -234,6 +237,28 @@ func (m *expansion) canonical(fresh bool) *expansion {
 		}
 	}
 	return c
+}
+
+// clone returns a copy of m, a model of Kernel, that shares nothing with
+// it but its classes and kernel, which do not change, or an error of kind
+// ErrTooLarge if it does not fit in the memory left.
+func (m *expansion) clone() (*expansion, error) {
+	// The support vectors, and per vector its norm, coefficients, count of
+	// mistakes and place in the index; per mistake its five words.
+	words := m.sv.words() + float64(m.vectors()*(m.nScores()+5)) + 5*float64(len(m.h.mistakes))
+	if err := memory.Check(8 * words); err != nil {
+		return nil, tooLarge(err, "a copy of a kernel perceptron of %d support vectors and %d mistakes", m.vectors(), len(m.h.mistakes))
+	}
+	c := *m
+	c.sv, c.norm, c.last = m.sv.clone(), slices.Clone(m.norm), slices.Clone(m.last)
+	c.h.mistakes, c.h.refs, c.h.sums = slices.Clone(m.h.mistakes), slices.Clone(m.h.refs), slices.Clone(m.h.sums)
+	c.h.dropped = nil
+	if m.index != nil {
+		c.index = &rowIndex{head: maps.Clone(m.index.head), next: slices.Clone(m.index.next), hash: slices.Clone(m.index.hash)}
+	}
+	own := *m.own
+	c.own = &own
+	return &c, nil
 }
 
 // checkFinite returns an error if a coefficient of m, or the sum of the

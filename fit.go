@@ -88,6 +88,9 @@ func (s *settings) run(ds *dataset, l learner, val *dataset, validate func(epoch
 		stop = newStopper(s.stop, ds.n)
 	}
 	for st.Epochs < s.epochs {
+		if err := ds.halt.err(); err != nil {
+			return Stats{}, err
+		}
 		st.Epochs++
 		if s.rnd != nil {
 			s.rnd.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
@@ -111,6 +114,11 @@ func (s *settings) run(ds *dataset, l learner, val *dataset, validate func(epoch
 		if stop != nil && stop.done(measure) {
 			break
 		}
+	}
+	// A learner may cut its work short once the halt is set, leaving the
+	// epoch's model not to be trusted.
+	if err := ds.halt.err(); err != nil {
+		return Stats{}, err
 	}
 	return st, nil
 }
@@ -185,16 +193,17 @@ func (s settings) learnOn(ds *dataset, fitted bool, d, visits int) (settings, er
 	return s, err
 }
 
-// fitData is the Fit of m, whose Labels are labels and whose ClassWeight
-// is weights: on X and y, shuffling with m's Rand.
-func fitData(m model, X mat.Matrix, y, labels []float64, weights map[float64]float64) error {
-	ds, err := newDataset(X, y, labels)
+// fitData is the Fit of m on X and y, with its Labels and ClassWeight,
+// shuffling with m's Rand, stopped by h if it is not nil.
+func fitData(m model, X mat.Matrix, y []float64, h *halt) error {
+	ds, err := newDataset(X, y, m.labels())
 	if err != nil {
 		return err
 	}
-	if err := ds.weigh(weights); err != nil {
+	if err := ds.weigh(m.classWeight()); err != nil {
 		return err
 	}
+	ds.halt = h
 	return m.fit(ds, m.source())
 }
 

@@ -54,13 +54,14 @@ type Scorer interface {
 
 // model is a classifier of this package: fit is its Fit on a data set,
 // whose classes it weighs as the data set says, shuffling with rnd;
-// source returns its Rand, classWeight its ClassWeight and width its
-// columns.
+// source returns its Rand, labels its Labels, classWeight its ClassWeight
+// and width its columns.
 type model interface {
 	Scorer
 	fit(ds *dataset, rnd *rand.Rand) error
 	source() *rand.Rand
 	classWeight() map[float64]float64
+	labels() []float64
 	width() int
 }
 
@@ -75,8 +76,8 @@ type learner interface {
 	// is a mistake, and then calls onMistake with the row. It must not
 	// modify order. It returns an error, before updating on that row, at
 	// a row that holds NaN or an infinity, unless the algorithm has
-	// checked the rows before; the epoch's updates before it, and their
-	// calls, stand.
+	// checked the rows before, or if the halt of the data set stops it;
+	// the epoch's updates before it, and their calls, stand.
 	epoch(e int, order []int, onMistake func(i int)) error
 
 	// update describes the model after an update, for OnUpdate; notify

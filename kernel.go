@@ -81,9 +81,7 @@ type Kernel struct {
 // kernel parameter is not valid, or if a score, a coefficient or a bias
 // is not finite, as when the kernel values or Rate are huge; it checks X
 // before any visit. A failed Fit leaves the Kernel as it was.
-func (k *Kernel) Fit(X mat.Matrix, y []float64) error {
-	return fitData(k, X, y, k.Labels, k.ClassWeight)
-}
+func (k *Kernel) Fit(X mat.Matrix, y []float64) error { return fitData(k, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd and drawing from it.
 func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
@@ -132,7 +130,11 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 // now, or from the empty hypothesis. It returns the errors that
 // Perceptron's Learn returns, and those of Fit about the kernel and the
 // scores; an error about a score comes after learning the rows before it.
-func (k *Kernel) Learn(X mat.Matrix, y []float64) error {
+func (k *Kernel) Learn(X mat.Matrix, y []float64) error { return k.learnData(X, y, nil) }
+
+// learnData is Learn, stopped by h if it is not nil, which then sets the
+// model back to a copy: the visits change the expansion in place.
+func (k *Kernel) learnData(X mat.Matrix, y []float64, h *halt) error {
 	m := k.m
 	var classes []float64
 	d, visits := 0, 0
@@ -147,21 +149,35 @@ func (k *Kernel) Learn(X mat.Matrix, y []float64) error {
 	if err != nil {
 		return err
 	}
+	ds.halt = h
 	// The support vectors, at most a copy of the rows, their norms and
 	// coefficients, and the index that finds them.
 	if err := s.needs(ds, ds.words()+float64(ds.n*(scores(ds.classes)+3))); err != nil {
 		return err
 	}
-	if m == nil {
+	var was *expansion
+	switch {
+	case m == nil:
 		m = newModel(kn, ds.d, ds.classes, !s.noBias, ds.sparse())
+	case h != nil:
+		if was, err = m.clone(); err != nil {
+			return err
+		}
 	}
 	m.rnd, m.budget, m.base = k.Rand, k.Budget, m.h.visits
 	if m.rnd == nil {
-		m.rnd = m.own
+		m.rnd = rand.New(m.own)
 	}
 	r := newRule(ds, m, m.nScores(), s.rate)
 	r.guard, r.finiteScores, r.grows = true, true, kernelGrowth
+	r.poll = 0 // a visit computes a kernel value with every support vector
 	mistakes, visited, err := s.learn(ds, r)
+	if h.stopped(err) {
+		if was != nil {
+			k.m = was
+		}
+		return err
+	}
 	m.h.visits = m.base + visited
 	if m.h.removed > m.base {
 		m = m.canonical(false)
@@ -328,6 +344,7 @@ func (k *Kernel) checked(method string) *expansion {
 func (k *Kernel) source() *rand.Rand { return k.Rand }
 
 func (k *Kernel) classWeight() map[float64]float64 { return k.ClassWeight }
+func (k *Kernel) labels() []float64                { return k.Labels }
 
 func (k *Kernel) width() int {
 	if k.m == nil {

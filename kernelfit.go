@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
@@ -123,10 +124,13 @@ func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 	}
 	t.m.rnd, t.m.budget, t.m.rows, t.m.slot = s.rnd, budget, ds.rows, make([]int, ds.n)
 	if t.m.rnd == nil {
-		t.m.rnd = t.m.own // Learn continues its draws
+		t.m.rnd = rand.New(t.m.own) // Learn continues its draws
 	}
 	t.r = newRule(ds, t, S, s.rate)
 	t.r.finiteScores, t.r.grows = true, kernelGrowth
+	// The first visit of a block can bring its rows up to date with the
+	// many changes of an epoch: the visits poll at every block.
+	t.r.poll = min(t.r.poll, blockRows-1)
 	if k.norms() {
 		// The rows do not change during Fit: one pass gives their norms.
 		t.norm = make([]float64, ds.n)
@@ -239,6 +243,9 @@ func (t *trainer) queueBlock(b int) {
 // chunk computes chunk c of blk's bulk into its part, with k as scratch.
 // It reads only blk and the rows of X.
 func (t *trainer) chunk(blk *block, c int, k []float64) {
+	if t.ds.halt.err() != nil {
+		return // the visits stop at their next poll, and drop the sums
+	}
 	nl, S := len(blk.late), t.S
 	part := blk.part[c*nl*S : (c+1)*nl*S]
 	clear(part)

@@ -98,9 +98,14 @@ func hyperplaneData(X mat.Matrix, y, w []float64, b float64) (*dataset, error) {
 // of ds, in order. A row that holds NaN or an infinity has a margin that is
 // not finite, so the rows are checked at no cost on the way: margins
 // returns an error at the first row whose margin is not finite, naming the
-// bad value, or saying that the margin overflows if the row is finite.
+// bad value, or saying that the margin overflows if the row is finite. It
+// returns the error of the halt of ds if it stops it.
 func (ds *dataset) margins(w []float64, b float64, f func(i int, m float64)) error {
+	halt, mask := ds.halt, ds.rowMask(1)
 	for i := range ds.n {
+		if err := halt.poll(i, mask); err != nil {
+			return err
+		}
 		x := ds.row(i)
 		m := ds.sign(i) * (x.dot(w) + b)
 		if !finite(m) {

@@ -92,10 +92,16 @@ type MaxMargin struct {
 // exactly. If the iterations run out, or rounding stops them short of Tol,
 // it returns the bounds it reached, with an error.
 func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, error) {
+	return datasetMargin(X, y, s, nil)
+}
+
+// datasetMargin is DatasetMargin, stopped by h if it is not nil.
+func datasetMargin(X mat.Matrix, y []float64, s *MarginSettings, h *halt) (MaxMargin, error) {
 	ds, set, err := marginData(X, y, s)
 	if err != nil {
 		return MaxMargin{}, err
 	}
+	ds.halt = h
 	if !set.NoBias && ds.single() {
 		return MaxMargin{W: make([]float64, ds.d), B: ds.sign(0), Lower: math.Inf(1), Upper: math.Inf(1)}, nil
 	}
@@ -107,7 +113,9 @@ func DatasetMargin(X mat.Matrix, y []float64, s *MarginSettings) (MaxMargin, err
 	if err != nil {
 		return MaxMargin{}, err
 	}
-	err = np.solve()
+	if err = np.solve(); h.stopped(err) {
+		return MaxMargin{}, err
+	}
 	return MaxMargin{W: np.p, B: np.b, Lower: np.lower, Upper: np.upper}, err
 }
 
@@ -142,10 +150,16 @@ type MistakeBound struct {
 // being R. If the iterations run out, or rounding stops them, the bound it
 // returns with the error still holds, though further from (R/γ)².
 func NovikoffBound(X mat.Matrix, y []float64, s *MarginSettings) (MistakeBound, error) {
+	return novikoffBound(X, y, s, nil)
+}
+
+// novikoffBound is NovikoffBound, stopped by h if it is not nil.
+func novikoffBound(X mat.Matrix, y []float64, s *MarginSettings, h *halt) (MistakeBound, error) {
 	ds, set, err := marginData(X, y, s)
 	if err != nil {
 		return MistakeBound{}, err
 	}
+	ds.halt = h
 	aug := 1.0
 	if set.NoBias {
 		aug = 0
@@ -154,7 +168,9 @@ func NovikoffBound(X mat.Matrix, y []float64, s *MarginSettings) (MistakeBound, 
 	if err != nil {
 		return MistakeBound{}, err
 	}
-	err = np.solve()
+	if err = np.solve(); h.stopped(err) {
+		return MistakeBound{}, err
+	}
 	mb := MistakeBound{R: np.r, Bound: math.Inf(1)}
 	if np.lower > 0 {
 		// No margin exceeds the norm of a row, but rounding can put the

@@ -281,6 +281,11 @@ func mixWeights(ts []shardTable, st Stats, byMistakes bool) (table, Stats) {
 // naming the shard, and an error if m is neither type or the shards differ
 // in width; a failed FitShards leaves m as it was.
 func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) error {
+	return fitShards(m, X, y, byMistakes, nil)
+}
+
+// fitShards is FitShards, stopped by h if it is not nil.
+func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *halt) error {
 	if len(X) == 0 || len(X) != len(y) {
 		return errorf(ErrShape, "perceptron: FitShards of %d shards of rows and %d of labels, want as many, at least one", len(X), len(y))
 	}
@@ -342,6 +347,7 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		if err != nil {
 			return fmt.Errorf("%w (shard %d)", err, k)
 		}
+		ds.halt = h
 		sets[k], rows = ds, rows+ds.n
 	}
 	tables := 1
@@ -356,6 +362,9 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 		return err
 	}
 	for round := 1; round <= s.epochs; round++ {
+		if err := h.err(); err != nil {
+			return err
+		}
 		shards := make([]Classifier, len(X))
 		errs := make([]error, len(X))
 		parallel(len(X), func() func(int) {
@@ -367,6 +376,9 @@ func FitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool) err
 			}
 		})
 		for k, err := range errs {
+			if h.stopped(err) {
+				return err // of every shard alike
+			}
 			if err != nil {
 				return fmt.Errorf("%w (shard %d)", err, k)
 			}

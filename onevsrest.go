@@ -54,7 +54,10 @@ type OneVsRest struct {
 // returns an error too if New returns nil, a classifier of another
 // package, or one with a ClassWeight. A failed Fit leaves OneVsRest as it
 // was.
-func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
+func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error { return o.fit(X, y, nil) }
+
+// fit is Fit, stopped by h if it is not nil.
+func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
 	ds, err := newDataset(X, y, o.Labels)
 	if err != nil {
 		return err
@@ -62,6 +65,7 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 	if err := ds.weigh(o.ClassWeight); err != nil {
 		return err
 	}
+	ds.halt = h
 	K := scores(ds.classes)
 	models := make([]Scorer, K)
 	srcs := make([]*rand.Rand, K)
@@ -91,6 +95,11 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 	errs := make([]error, K)
 	parallel(K, func() func(int) {
 		return func(c int) {
+			// Once stopped, the classes left cost a poll each, not their
+			// labels' pass over the rows.
+			if errs[c] = h.err(); errs[c] != nil {
+				return
+			}
 			set := ds
 			if K > 1 {
 				set = ds.against(c)
@@ -99,6 +108,9 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 		}
 	})
 	for c, err := range errs {
+		if h.stopped(err) {
+			return err // of every class alike
+		}
 		if err != nil && K > 1 {
 			return fmt.Errorf("%w (class %v against the rest)", err, ds.classes[c])
 		}
@@ -114,7 +126,7 @@ func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error {
 // class c: the rest weighing 1 and class c its weight in ds, as
 // scikit-learn weighs them.
 func (ds *dataset) against(c int) *dataset {
-	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n)}
+	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n), halt: ds.halt}
 	if ds.weight != nil {
 		set.weight = []float64{1, ds.weight[c]}
 	}

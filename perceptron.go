@@ -84,10 +84,9 @@ type Perceptron struct {
 // single class, if X holds NaN or an infinity, if a setting is not valid,
 // ClassWeight among them, or if the weights overflow. A failed Fit leaves
 // the perceptron as it was; OnUpdate may have been called for rows visited
-// before a bad value was found. Fit does not modify X or y, and keeps no reference to them.
-func (p *Perceptron) Fit(X mat.Matrix, y []float64) error {
-	return fitData(p, X, y, p.Labels, p.ClassWeight)
-}
+// before a bad value was found. Fit does not modify X or y, and keeps no
+// reference to them.
+func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
@@ -127,12 +126,31 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 // the columns of the model, or if the perceptron has no classes to start
 // from. If an update would overflow the weights, it returns an error
 // after learning the rows before it.
-func (p *Perceptron) Learn(X mat.Matrix, y []float64) error {
+func (p *Perceptron) Learn(X mat.Matrix, y []float64) error { return p.learnData(X, y, nil) }
+
+// learnData is Learn, stopped by h if it is not nil, which then sets the
+// model back from a copy.
+func (p *Perceptron) learnData(X mat.Matrix, y []float64, h *halt) error {
 	ds, s, err := p.settings(nil).learnSet(X, y, p.classes, p.Labels, p.m.dim(), 0)
 	if err != nil {
 		return err
 	}
-	return p.learn(ds, s)
+	if h == nil {
+		return p.learn(ds, s)
+	}
+	ds.halt = h
+	was := *p
+	if p.m.fitted() {
+		if err := p.m.needs(1); err != nil {
+			return err
+		}
+		was.m = p.m.clone()
+	}
+	err = p.learn(ds, s)
+	if h.stopped(err) {
+		p.m, p.classes, p.stats = was.m, was.classes, was.stats
+	}
+	return err
 }
 
 // learn is Learn on ds, checked, with the settings s.
@@ -194,6 +212,7 @@ func (p *Perceptron) settings(rnd *rand.Rand) settings {
 func (p *Perceptron) source() *rand.Rand { return p.Rand }
 
 func (p *Perceptron) classWeight() map[float64]float64 { return p.ClassWeight }
+func (p *Perceptron) labels() []float64                { return p.Labels }
 
 // MarshalJSON returns the saved form of the fitted perceptron, as
 // Unmarshal reads it: its settings but Rand and OnUpdate, its classes,

@@ -68,9 +68,7 @@ type Pocket struct {
 // Fit trains the perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with the same stopping rule and the same errors,
 // and keeps the pocket weights.
-func (p *Pocket) Fit(X mat.Matrix, y []float64) error {
-	return fitData(p, X, y, p.Labels, p.ClassWeight)
-}
+func (p *Pocket) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
@@ -112,6 +110,9 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 		return err
 	}
 	last(stats.Epochs * ds.n)
+	if err := ds.halt.err(); err != nil {
+		return err // the counts since the stop are not to be trusted
+	}
 	p.m, p.classes, p.stats = pk.l, ds.classes, stats
 	return nil
 }
@@ -263,6 +264,7 @@ func (pk *pocket) ratchet(c *counter, lin *table, n int) (kept func(x *vec, i, t
 func (p *Pocket) source() *rand.Rand { return p.Rand }
 
 func (p *Pocket) classWeight() map[float64]float64 { return p.ClassWeight }
+func (p *Pocket) labels() []float64                { return p.Labels }
 
 // MarshalJSON returns the saved form of the fitted pocket, as Perceptron's
 // MarshalJSON does, with Ratchet and the pocket weights.

@@ -7,6 +7,7 @@ package perceptron
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -68,16 +69,24 @@ type margined struct {
 }
 
 // rowList is the rows of one class, in order, with a copy of the first
-// front.n of them.
+// copied of them, its front, in pieces of 1<<shift rows of about
+// frontPiece words. A front may be as large as the rows, whose memory
+// takes long to allocate and zero, and a run can stop between two pieces
+// but not within the allocation of one.
 type rowList struct {
-	order []int
-	front *rows
+	order  []int
+	front  []*rows
+	copied int
+	shift  uint
 }
+
+// frontPiece is about the most words of a piece of a front.
+const frontPiece = 1 << 19
 
 // row returns the p-th row of l.
 func (l *rowList) row(ds *dataset, p int) vec {
-	if l.front != nil && p < l.front.n {
-		return l.front.row(p)
+	if p < l.copied {
+		return l.front[p>>l.shift].row(p & (1<<l.shift - 1))
 	}
 	return ds.row(l.order[p])
 }
@@ -145,8 +154,19 @@ func (c *counter) first(l *table, most int) float64 {
 	if most < 0 {
 		most = c.wrong[0]
 	}
+	perRow := c.ds.words() / float64(c.ds.n)
+	shift := uint(bits.Len(uint(max(1, frontPiece/perRow))) - 1)
 	for g := range c.lists {
-		c.lists[g].front = newRows(c.ds.d, c.frontSize(g, most), c.ds.sparse())
+		l := &c.lists[g]
+		l.shift = shift
+		for left := c.frontSize(g, most); left > 0; left -= 1 << shift {
+			if c.ds.halt.err() != nil {
+				// The run stops at its next poll, and the counts do
+				// without the pieces left.
+				break
+			}
+			l.front = append(l.front, newRows(c.ds.d, min(left, 1<<shift), c.ds.sparse()))
+		}
 	}
 	c.reorder(0)
 	return c.e[0]
@@ -194,6 +214,7 @@ func (c *counter) reorder(k int) {
 	}
 	c.ordered = e
 	margins := c.margins[k]
+	halt, mask := c.ds.halt, c.ds.rowMask(1)
 	for g := range c.lists {
 		l := &c.lists[g]
 		byMargin := c.byMargin[:len(l.order)]
@@ -204,9 +225,19 @@ func (c *counter) reorder(k int) {
 		for p := range l.order {
 			l.order[p] = byMargin[p].i
 		}
-		l.front.reset()
-		for _, i := range l.order[:c.frontSize(g, e)] {
-			l.front.append(c.ds.row(i))
+		l.copied = 0
+		for _, piece := range l.front {
+			piece.reset()
+		}
+		size := min(c.frontSize(g, e), len(l.front)<<l.shift)
+		for p, i := range l.order[:size] {
+			if halt.poll(p, mask) != nil {
+				// The run stops at its next poll. A front of fewer rows
+				// is still the start of its order, as a count reads it.
+				return
+			}
+			l.front[p>>l.shift].append(c.ds.row(i))
+			l.copied++
 		}
 	}
 }
@@ -243,7 +274,14 @@ func (c *counter) countOne(k int, cs *countScratch) {
 	clear(read)
 	clear(wrong)
 	m := 0.0
-	for m < c.stop {
+	halt, mask := c.ds.halt, c.ds.rowMask(len(s)*countChunk)
+	for chunk := 0; m < c.stop; chunk++ {
+		if halt.poll(chunk, mask) != nil {
+			// The run stops at its next poll: the count of a
+			// candidate that cannot win will do.
+			m = c.stop
+			break
+		}
 		// Read from the class whose rows have been misclassified most
 		// often, by the rule of succession.
 		g := -1
@@ -265,9 +303,13 @@ func (c *counter) countOne(k int, cs *countScratch) {
 		// one score, are taken together, at the cost of those of the
 		// rows after the count's last.
 		var dots []float64
-		if len(s) == 1 && list.front != nil && !list.front.sparse() && end <= list.front.n {
-			dots = cs.dots[:end-start]
-			list.front.dots(dots, start, l.w)
+		if k := start >> list.shift; len(s) == 1 && k < len(list.front) && (end-1)>>list.shift == k {
+			// The chunk lies in one piece of the front.
+			piece, lo := list.front[k], start&(1<<list.shift-1)
+			if !piece.sparse() && lo+end-start <= piece.n {
+				dots = cs.dots[:end-start]
+				piece.dots(dots, lo, l.w)
+			}
 		}
 		for p := start; p < end && m < c.stop; p++ {
 			i := list.order[p]

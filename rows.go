@@ -153,6 +153,14 @@ func (r *rows) sub(lo, hi int) rows {
 	return rows{n: hi - lo, d: r.d, stride: r.stride, data: r.data[lo*r.stride:]}
 }
 
+// clone returns a copy of a store from newRows that shares nothing with
+// it.
+func (r *rows) clone() *rows {
+	c := *r
+	c.data, c.ptr, c.ind = slices.Clone(r.data), slices.Clone(r.ptr), slices.Clone(r.ind)
+	return &c
+}
+
 // reset empties a store from newRows, keeping its memory.
 func (r *rows) reset() {
 	r.n, r.data = 0, r.data[:0]

@@ -136,7 +136,7 @@ func holdOut(ds *dataset, v float64, rnd *rand.Rand) (train, val *dataset, err e
 // subset returns a copy of the rows of ds whose held is in, with their
 // labels and their indices, in their order.
 func (ds *dataset) subset(held []bool, in bool) *dataset {
-	sub := &dataset{rows: newRows(ds.d, 0, ds.sparse()), classes: ds.classes, weight: ds.weight}
+	sub := &dataset{rows: newRows(ds.d, 0, ds.sparse()), classes: ds.classes, weight: ds.weight, halt: ds.halt}
 	for i, h := range held {
 		if h != in {
 			continue

@@ -49,12 +49,17 @@ type rule struct {
 	// again, before a slice that doubles with it runs out of memory.
 	grows, made int
 
+	// poll is the mask of the positions of the visits that poll the
+	// halt of ds, for visits of a weight table unless the hypothesis
+	// needs another.
+	poll int
+
 	at   int     // the position in the order of the visit of the last error
 	loss float64 // the training loss of the epoch so far
 }
 
 func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
-	r := &rule{ds: ds, h: h, rate: rate, s: make([]float64, S)}
+	r := &rule{ds: ds, h: h, rate: rate, s: make([]float64, S), poll: ds.rowMask(S)}
 	r.t, _ = h.(*table)
 	return r
 }
@@ -79,7 +84,9 @@ func (r *rule) update() Update { return r.h.update() }
 // that the row is on its way while the visit runs. A row that holds NaN
 // or an infinity makes a score NaN or infinite whatever the hypothesis
 // is, so a visit checks its row for the price of a comparison, and only a
-// row with such a score is searched.
+// row with such a score is searched. At the positions p with
+// p&r.poll == 0, a visit first polls the halt of the rows, and returns
+// its error if the halt stops it.
 //
 // The first score is held in a local, a, so that a row of two classes
 // classified right costs little more than its score. A weight table of
@@ -100,7 +107,12 @@ func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
 	dense, pre := !rows.sparse(), order != nil && r.t != nil && rows.prefetches()
 	var x vec // one for the loop: its address escapes
 	var a float64
+	halt, mask := ds.halt, r.poll
 	for p := range rows.n {
+		if err := halt.poll(p, mask); err != nil {
+			r.at = p
+			return err
+		}
 		i := rowAt(order, p)
 		if pre && p+1 < rows.n {
 			rows.prefetchRow(order[p+1])

@@ -95,9 +95,7 @@ type mistakeAt struct{ i, t int }
 
 // Fit trains the voted perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with its errors, and keeps the run's voters.
-func (v *Voted) Fit(X mat.Matrix, y []float64) error {
-	return fitData(v, X, y, v.Labels, v.ClassWeight)
-}
+func (v *Voted) Fit(X mat.Matrix, y []float64) error { return fitData(v, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
@@ -156,11 +154,18 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 // visiting each row once, in order, as Perceptron's Learn does, and keeps
 // the voters of the visits. It returns the errors that Perceptron's Learn
 // returns.
-func (v *Voted) Learn(X mat.Matrix, y []float64) error {
+func (v *Voted) Learn(X mat.Matrix, y []float64) error { return v.learnData(X, y, nil) }
+
+// learnData is Learn, stopped by h if it is not nil, which then sets the
+// last weights back from a copy: the visits change only them and the
+// classes of the mistakes, which they append to moves, and the voters
+// are recorded after them.
+func (v *Voted) learnData(X mat.Matrix, y []float64, h *halt) error {
 	ds, s, err := v.settings(nil).learnSet(X, y, v.classes, v.Labels, v.first.dim(), v.visits)
 	if err != nil {
 		return err
 	}
+	ds.halt = h
 	S := scores(ds.classes)
 	fresh := !v.first.fitted()
 	words := float64(ds.n) + ds.words()
@@ -169,6 +174,9 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 	}
 	if fresh {
 		words += ds.tableWords()
+	}
+	if h != nil && !fresh {
+		words += ds.tableWords() // the copy of the last weights
 	}
 	if err := s.needs(ds, words); err != nil {
 		return err
@@ -183,13 +191,22 @@ func (v *Voted) Learn(X mat.Matrix, y []float64) error {
 		v.last = v.first.clone()
 		v.rows, v.votes, v.classes = newRows(ds.d, 0, ds.sparse()), []vote{{row: -1}}, ds.classes
 	}
+	var last table
+	moves := v.moves
+	if h != nil && !fresh {
+		last = v.last.clone()
+	}
 	var made []mistakeAt
 	r := newRule(ds, &v.last, S, s.rate)
 	r.guard = true
 	r.kept, r.grows = v.keep(&made, v.visits), votedGrowth
 	mistakes, visited, err := s.learn(ds, r)
-	if fresh && visited == 0 {
+	if fresh && (visited == 0 || h.stopped(err)) {
 		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, ClassWeight: v.ClassWeight, OnUpdate: v.OnUpdate, Stop: v.Stop}
+		return err
+	}
+	if h.stopped(err) {
+		v.last, v.moves = last, moves
 		return err
 	}
 	v.record(ds, made, s.rate, v.visits+visited)
@@ -383,6 +400,7 @@ func (v *Voted) copySettings(u *Voted) {
 func (v *Voted) source() *rand.Rand { return v.Rand }
 
 func (v *Voted) classWeight() map[float64]float64 { return v.ClassWeight }
+func (v *Voted) labels() []float64                { return v.Labels }
 
 // votedJSON is the JSON form of the voters of Voted, as Voted keeps them.
 // The running weights are not saved: they are the first moved by the

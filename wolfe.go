@@ -38,7 +38,9 @@ func newNearest(ds *dataset, groups int, aug, tol float64) (*nearest, error) {
 		p:      make([]float64, ds.d),
 		wp:     make([]float64, ds.d),
 	}
-	np.start()
+	if err := np.start(); err != nil {
+		return nil, err
+	}
 	if np.r > 0x1p200 || np.r > 0 && np.r < 0x1p-200 {
 		return nil, fmt.Errorf("perceptron: the scale of the rows, %g, is outside [2^-200, 2^200], where the margin's arithmetic would overflow or underflow: scale X", np.r)
 	}
@@ -47,13 +49,18 @@ func newNearest(ds *dataset, groups int, aug, tol float64) (*nearest, error) {
 
 // start sets the scale r and puts all the weight of each group on one row:
 // through the origin the row nearest it, and with two groups the row of
-// each class nearest the mean of the other.
-func (np *nearest) start() {
+// each class nearest the mean of the other. It returns the error of the
+// halt of the rows if it stops it.
+func (np *nearest) start() error {
 	ds := np.ds
+	halt, mask := ds.halt, ds.rowMask(1)
 	first := [2]int{-1, -1}
 	if np.groups == 1 {
 		best := math.Inf(1)
 		for i := range ds.n {
+			if err := halt.poll(i, mask); err != nil {
+				return err
+			}
 			nz := math.Hypot(ds.row(i).norm(), np.aug)
 			if nz < best {
 				best, first[0] = nz, i
@@ -64,6 +71,9 @@ func (np *nearest) start() {
 		var count [2]float64
 		means := [2][]float64{make([]float64, ds.d), make([]float64, ds.d)}
 		for i := range ds.n {
+			if err := halt.poll(i, mask); err != nil {
+				return err
+			}
 			g := np.group(i)
 			x := ds.row(i)
 			x.addTo(means[g], 1)
@@ -79,6 +89,9 @@ func (np *nearest) start() {
 		norms := [2]float64{floats.Dot(means[0], means[0]), floats.Dot(means[1], means[1])}
 		best := [2]float64{math.Inf(1), math.Inf(1)}
 		for i := range ds.n {
+			if err := halt.poll(i, mask); err != nil {
+				return err
+			}
 			x, g := ds.row(i), np.group(i)
 			np.r = math.Max(np.r, x.distance(mean, np.cc))
 			if dist := x.distance(means[1-g], norms[1-g]); dist < best[g] {
@@ -90,6 +103,7 @@ func (np *nearest) start() {
 		np.alpha[first[g]] = 1
 	}
 	np.recompute()
+	return nil
 }
 
 // solve runs the algorithm until the stopping rule of DatasetMargin holds,
@@ -130,7 +144,9 @@ func (np *nearest) solve() error {
 		}
 		last = np.upper
 		np.iters++
-		np.work()
+		if err := np.work(); err != nil {
+			return err
+		}
 	}
 }
 
@@ -148,9 +164,11 @@ func (np *nearest) norm() float64 {
 }
 
 // pass computes the scores z_i·p of all rows and the least score of each
-// group.
+// group. It returns an error if a score overflows, or that of the halt of
+// the rows if it stops it.
 func (np *nearest) pass() error {
 	ds := np.ds
+	halt, mask := ds.halt, ds.rowMask(1)
 	np.least = [2]float64{math.Inf(1), math.Inf(1)}
 	if np.groups == 1 {
 		np.least[1] = 0
@@ -161,6 +179,9 @@ func (np *nearest) pass() error {
 		off = -np.pcen
 	}
 	for i := range ds.n {
+		if err := halt.poll(i, mask); err != nil {
+			return err
+		}
 		x := ds.row(i)
 		s := ds.sign(i) * (x.dot(np.p) + off)
 		if !(math.Abs(s) <= math.MaxFloat64) {
@@ -175,8 +196,10 @@ func (np *nearest) pass() error {
 
 // work runs Wolfe's cycles on a working set until its stopping rule holds
 // there with half the tolerance, or rounding stops them, and recomputes p
-// from the weights.
-func (np *nearest) work() {
+// from the weights. It returns the error of the halt of the rows if it
+// stops it, which it polls at every row of the Gram matrix and every
+// cycle, each of the order of a pass over the working set.
+func (np *nearest) work() error {
 	np.choose()
 	ds, set := np.ds, np.set
 	m, d := len(set), ds.d
@@ -204,6 +227,9 @@ func (np *nearest) work() {
 	aug2 := np.aug * np.aug
 	np.shift = 0
 	for a := range set {
+		if err := ds.halt.err(); err != nil {
+			return err
+		}
 		for c := range a + 1 {
 			g := np.product(a, c) + aug2*ds.sign(set[a])*ds.sign(set[c])
 			np.gram[a*m+c], np.gram[c*m+a] = g, g
@@ -221,7 +247,7 @@ func (np *nearest) work() {
 		}
 	}
 	if !np.factor() {
-		return
+		return nil
 	}
 
 	// Each major cycle adds a point, and the minor cycles after it drop at
@@ -230,6 +256,9 @@ func (np *nearest) work() {
 	minor := false
 	last := math.Inf(1)
 	for range 4 * m {
+		if err := ds.halt.err(); err != nil {
+			return err
+		}
 		k, add, ok := np.cycle(minor)
 		if !ok {
 			break
@@ -245,6 +274,7 @@ func (np *nearest) work() {
 		minor, last = dropped, pp
 	}
 	np.recompute()
+	return nil
 }
 
 // cycle computes p and the scores on the working set directly from the

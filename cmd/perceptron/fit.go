@@ -97,7 +97,8 @@ func predictCost(m perceptron.Scorer, X mat.Matrix, S int) float64 {
 // fitModel trains the classifier called name on train, with the classes
 // of train and the steps of pipe before it, and tests it on test if test
 // is not nil. The library checks the memory of the model before it
-// allocates it.
+// allocates it. SIGINT or SIGTERM stops the training, with an error of
+// type stopped.
 func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (*result, error) {
 	K := len(train.classes.labels)
 	o.labels = make([]float64, K)
@@ -122,10 +123,17 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
 	}
 	m := *pipe
-	m.Classifier = c
+	m.Classifier = stoppable{c}
 	start := time.Now()
 	err = m.Fit(train.Set)
+	m.Classifier = c
 	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
+	if errors.As(err, new(stopped)) {
+		if o.progress != nil {
+			o.progress.stop()
+		}
+		return nil, err
+	}
 	if o.progress != nil {
 		o.progress.end(statsOf(c))
 	}

@@ -28,8 +28,9 @@ import (
 )
 
 // TestMain runs the command itself, as main does, in a child process
-// that a test starts with PERCEPTRON_TEST_CHILD set: to "main", or to
-// "pause", which stops once a temporary file is made, for a signal.
+// that a test starts with PERCEPTRON_TEST_CHILD set: to "main"; to
+// "pause", which stops once a temporary file is made, for a signal; or to
+// "training", which says on stderr when training starts.
 func TestMain(m *testing.M) {
 	switch os.Getenv("PERCEPTRON_TEST_CHILD") {
 	case "":
@@ -39,6 +40,8 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, "temporary file "+name)
 			select {}
 		}
+	case "training":
+		beforeTraining = func() { fmt.Fprintln(os.Stderr, "training") }
 	}
 	main()
 }

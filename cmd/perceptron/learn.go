@@ -5,6 +5,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -58,8 +59,15 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	}
 	name := typeName(m.Classifier)
 	before := statsOf(m.Classifier)
+	c := m.Classifier
+	m.Classifier = stoppable{c}
 	start := time.Now()
-	if err := m.Learn(ds.Set); err != nil {
+	err = m.Learn(ds.Set)
+	m.Classifier = c
+	if errors.As(err, new(stopped)) {
+		return err
+	}
+	if err != nil {
 		if !slices.Contains([]string{"perceptron", "averaged", "voted", "kernel"}, name) {
 			return fmt.Errorf("-model %s: %s learns only from the start, as train without -model trains it", j.model, article(name)+" "+name+" model")
 		}

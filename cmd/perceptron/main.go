@@ -35,9 +35,10 @@
 // and 1 on any other error: a missing or malformed data or model file, a
 // directory that cannot be written, too little memory for the model, an
 // overflow of the weights. It writes no file when it fails, and leaves no
-// temporary file on SIGINT or SIGTERM. It replaces an output file whole,
-// keeping its permissions, and writes through a symbolic link to the file
-// it points to.
+// temporary file on SIGINT or SIGTERM; during training they stop it, and
+// end the command as they do by default after a line that says so. It
+// replaces an output file whole, keeping its permissions, and writes
+// through a symbolic link to the file it points to.
 //
 // Its memory is bounded: unless GOMEMLIMIT sets Go's memory limit, the
 // command sets it at start to the memory it may take, the least of the
@@ -88,6 +89,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "perceptron: %s\n", msg)
 	if errors.As(err, new(usageError)) {
 		return 2
+	}
+	var s stopped
+	if errors.As(err, &s) {
+		endBySignal(s.sig)
 	}
 	return 1
 }

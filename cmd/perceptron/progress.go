@@ -118,6 +118,14 @@ func (p *progress) end(st perceptron.Stats) {
 		howEnded(st, p.epochs), time.Since(p.start).Round(time.Millisecond))
 }
 
+// stop finishes the report of training that a signal stopped, which the
+// command's error then says: on a terminal it clears the line.
+func (p *progress) stop() {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
 // beginScoring starts the report of the scoring of rows rows of task by
 // the classifier of the last training run, or p.name.
 func (p *progress) beginScoring(task string, rows int) {

@@ -189,13 +189,7 @@ func catchSignals() (stop func()) {
 	go func() {
 		select {
 		case sig := <-c:
-			temps.Lock() // held until the exit: no new temporary file
-			for name := range temps.names {
-				os.Remove(name)
-			}
-			signal.Reset(sig)
-			syscall.Kill(os.Getpid(), sig.(syscall.Signal))
-			select {} // the signal ends the process
+			endBySignal(sig)
 		case <-done:
 		}
 	}()
@@ -203,6 +197,18 @@ func catchSignals() (stop func()) {
 		signal.Stop(c)
 		close(done)
 	}
+}
+
+// endBySignal removes the temporary files and ends the command as sig, a
+// signal that it caught, would have ended it.
+func endBySignal(sig os.Signal) {
+	temps.Lock() // held until the exit: no new temporary file
+	for name := range temps.names {
+		os.Remove(name)
+	}
+	signal.Reset(sig)
+	syscall.Kill(os.Getpid(), sig.(syscall.Signal))
+	select {} // the signal ends the process
 }
 
 // keepTemp records name as a temporary file, or forgets it.

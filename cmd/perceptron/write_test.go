@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -262,6 +264,79 @@ func TestSignalLeavesNoTemp(t *testing.T) {
 		}
 		if names := listDir(t, dir); len(names) != 1 || names[0] != "d.csv" {
 			t.Errorf("%v: files left: %v", sig, names)
+		}
+	}
+}
+
+// SIGINT and SIGTERM during training, by train or by train -model, stop
+// it within a tenth of a second, which the library's cancellation allows:
+// the command says so and ends as the signal would have, leaving no model
+// and no temporary file. Each training would run for seconds.
+func TestSignalStopsTraining(t *testing.T) {
+	const latency = 100 * time.Millisecond
+	rnd := rand.New(rand.NewPCG(2, 8))
+	dir := t.TempDir()
+	X, y := randomData(rnd, 4000, 20)
+	file := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 20, false))
+	X, y = randomData(rnd, 30000, 20)
+	more := writeFile(t, dir, "more.csv", csvNamed(X, signs(y), 20, false))
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := runCmd("train", "-classifier", "kernel", "-kernel", "rbf", "-epochs", "1", "-o", model, file); code != 0 {
+		t.Fatal(errs)
+	}
+	inputs := []string{"d.csv", "m.json", "more.csv"}
+	out := filepath.Join(dir, "out.json")
+	for _, c := range []struct {
+		sig  syscall.Signal
+		args []string
+	}{
+		{syscall.SIGINT, []string{"train", "-classifier", "pocket", "-no-stop", "-o", out, file}},
+		{syscall.SIGTERM, []string{"train", "-classifier", "pocket", "-no-stop", "-o", out, file}},
+		{syscall.SIGINT, []string{"train", "-model", model, "-o", out, more}},
+	} {
+		cmd := child(t, "training", c.args...)
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(stderr)
+		line, err := r.ReadString('\n')
+		if err != nil || line != "training\n" {
+			cmd.Process.Kill()
+			t.Fatalf("the child wrote %q, %v", line, err)
+		}
+		rest := make(chan string)
+		go func() {
+			b, _ := io.ReadAll(r)
+			rest <- string(b)
+		}()
+		time.Sleep(2 * latency) // into the training's long loops
+		select {
+		case s := <-rest:
+			t.Fatalf("%v: the child ended before the signal: %q", c.args, s)
+		default:
+		}
+		start := time.Now()
+		cmd.Process.Signal(c.sig)
+		msg := <-rest
+		err = cmd.Wait()
+		took := time.Since(start)
+		t.Logf("%v ended %v after %v", c.args, took, c.sig)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("%v: the child ended with %v", c.args, err)
+		}
+		if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != c.sig {
+			t.Errorf("%v: the child ended with %v, want %v", c.args, err, c.sig)
+		}
+		if want := fmt.Sprintf("perceptron: %v: training stopped\n", c.sig); msg != want {
+			t.Errorf("%v: the child wrote %q, want %q", c.args, msg, want)
+		}
+		if took >= latency {
+			t.Errorf("%v: the child ended %v after %v, want less than %v", c.args, took, c.sig, latency)
+		}
+		if names := listDir(t, dir); !slices.Equal(names, inputs) {
+			t.Errorf("%v: files %v, want %v", c.args, names, inputs)
 		}
 	}
 }
