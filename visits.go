@@ -49,9 +49,9 @@ type rule struct {
 	// again, before a slice that doubles with it runs out of memory.
 	grows, made int
 
-	// poll is the mask of the positions of the visits that poll the
-	// halt of ds, for visits of a weight table unless the hypothesis
-	// needs another.
+	// The visits poll the halt of ds every poll+1 visits, a power of
+	// two, as many as for a weight table unless the hypothesis needs
+	// fewer.
 	poll int
 
 	at   int     // the position in the order of the visit of the last error
@@ -84,9 +84,29 @@ func (r *rule) update() Update { return r.h.update() }
 // that the row is on its way while the visit runs. A row that holds NaN
 // or an infinity makes a score NaN or infinite whatever the hypothesis
 // is, so a visit checks its row for the price of a comparison, and only a
-// row with such a score is searched. At the positions p with
-// p&r.poll == 0, a visit first polls the halt of the rows, and returns
-// its error if the halt stops it.
+// row with such a score is searched. It polls the halt of the rows every
+// r.poll+1 visits, and returns its error if the halt stops it.
+func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
+	// The polls come between spans of visits: a poll in the loop of the
+	// visits would cost every visit, and the shortest measurably.
+	n, step := r.ds.n, r.ds.n
+	if r.ds.halt != nil {
+		step = r.poll + 1
+	}
+	for lo := 0; lo < n; lo += step {
+		if err := r.ds.halt.err(); err != nil {
+			r.at = lo
+			return err
+		}
+		if err := r.span(order, t0, lo, min(lo+step, n), onMistake); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// span makes the visits of visits at the positions lo to hi-1 of the
+// order.
 //
 // The first score is held in a local, a, so that a row of two classes
 // classified right costs little more than its score. A weight table of
@@ -96,7 +116,7 @@ func (r *rule) update() Update { return r.h.update() }
 // taken again after each update. The loop's values are held in locals,
 // which a visit reloads from the stack after the dot product's call,
 // where fields would be reached through a chain of pointers.
-func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
+func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 	ds, rows, s, rate := r.ds, *r.ds.rows, r.s, r.rate
 	inline := len(s) == 1 && r.t != nil
 	var w []float64
@@ -107,12 +127,7 @@ func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
 	dense, pre := !rows.sparse(), order != nil && r.t != nil && rows.prefetches()
 	var x vec // one for the loop: its address escapes
 	var a float64
-	halt, mask := ds.halt, r.poll
-	for p := range rows.n {
-		if err := halt.poll(p, mask); err != nil {
-			r.at = p
-			return err
-		}
+	for p := lo; p < hi; p++ {
 		i := rowAt(order, p)
 		if pre && p+1 < rows.n {
 			rows.prefetchRow(order[p+1])
