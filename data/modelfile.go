@@ -319,33 +319,40 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	// twice their text.
 	members, _ := objectMembers(text)
 	var mj modelJSON
-	var numbers, names float64
+	var names float64
+	mean, scale := -1, -1 // the lengths of the scaler's arrays, if it has them
 	for _, m := range members {
 		switch m.name {
 		case "classifier":
 		case "scaler":
-			mj.Scaler = new(scalerJSON)
 			inner, err := objectMembers(m.of(text))
 			if err != nil {
 				return nil, errorf(perceptron.ErrFormat, "not a model: scaler: %v", err)
 			}
 			for _, f := range inner {
-				n := arrayLength(f.of(m.of(text)))
-				numbers += float64(n)
 				switch f.name {
 				case "mean":
-					mj.Scaler.Mean = make([]float64, 0, n)
+					mean = arrayLength(f.of(m.of(text)))
 				case "scale":
-					mj.Scaler.Scale = make([]float64, 0, n)
+					scale = arrayLength(f.of(m.of(text)))
 				}
 			}
 		default:
 			names += float64(m.end - m.key)
 		}
 	}
-	if err := memory.Check(8*numbers + 2*names); err != nil {
+	if err := memory.Check(8*float64(max(mean, 0)+max(scale, 0)) + 2*names); err != nil {
 		head := float64(len(text) - len(lib))
 		return nil, tooLarge(err, "reading the %s of the model besides its classifier:", memory.Bytes(head))
+	}
+	if slices.ContainsFunc(members, func(m member) bool { return m.name == "scaler" }) {
+		mj.Scaler = new(scalerJSON)
+		if mean >= 0 {
+			mj.Scaler.Mean = make([]float64, 0, mean)
+		}
+		if scale >= 0 {
+			mj.Scaler.Scale = make([]float64, 0, scale)
+		}
 	}
 	for _, m := range members {
 		if m.name == "classifier" {
