@@ -117,6 +117,7 @@ func (c *checker) object(v reflect.Value) error {
 	fields := Fields(v.Type())
 	seen := make([]bool, len(fields))
 	for c.Next() {
+		key := c.I
 		name, err := c.Name()
 		if err != nil {
 			return err
@@ -124,7 +125,7 @@ func (c *checker) object(v reflect.Value) error {
 		k := slices.IndexFunc(fields, func(f Field) bool { return f.Name == name })
 		switch {
 		case k < 0 && !slices.ContainsFunc(fields, func(f Field) bool { return strings.EqualFold(f.Name, name) }):
-			return unknownField(name)
+			return unknownField(c.written(key, name))
 		case k < 0:
 			// encoding/json would take it, in another case.
 			return fmt.Errorf("unknown member %.40q", name)
@@ -140,6 +141,19 @@ func (c *checker) object(v reflect.Value) error {
 		}
 	}
 	return nil
+}
+
+// written returns the name of the member whose key starts at the offset
+// key as the text has it, unless it has escapes to undo, and otherwise
+// name: the name that the message of an unknown member has always
+// quoted, which differs from name only where the text is not UTF-8.
+func (c *checker) written(key int, name string) string {
+	s := Scanner{Text: c.Text, I: key}
+	s.Skip()
+	if b := c.Text[key+1 : s.I-1]; bytes.IndexByte(b, '\\') < 0 {
+		return string(b)
+	}
+	return name
 }
 
 // unknownField is the error of a member that no field has, in any case,
