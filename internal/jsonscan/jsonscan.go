@@ -32,35 +32,47 @@ func (s *Scanner) Space() { s.I = Space(s.Text, s.I) }
 
 // Skip moves past white space and the value that follows it.
 func (s *Scanner) Skip() {
-	depth := 0
-	for {
-		s.Space()
-		switch s.Text[s.I] {
+	t, depth := s.Text, 0
+	i := Space(t, s.I)
+	for ; i < len(t); i++ {
+		if !stops[t[i]] {
+			continue
+		}
+		switch t[i] {
 		case '"':
-			for s.I++; s.Text[s.I] != '"'; s.I++ {
-				if s.Text[s.I] == '\\' {
-					s.I++
+			for i++; t[i] != '"'; i++ {
+				if t[i] == '\\' {
+					i++
 				}
 			}
-			s.I++
+			if depth == 0 {
+				s.I = i + 1
+				return
+			}
 		case '{', '[':
 			depth++
-			s.I++
 		case '}', ']':
-			depth--
-			s.I++
-		case ',', ':':
-			s.I++
-		default: // a number, true, false or null
-			for s.I < len(s.Text) && !delimiter(s.Text[s.I]) {
-				s.I++
+			if depth == 0 {
+				s.I = i // the end of the object or array that holds a number or a literal
+				return
+			}
+			if depth--; depth == 0 {
+				s.I = i + 1
+				return
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				s.I = i
+				return
 			}
 		}
-		if depth == 0 {
-			return
-		}
 	}
+	s.I = i
 }
+
+// stops are the bytes that Skip stops at; the digits and letters of
+// numbers and literals, the most of most text, it passes at a glance.
+var stops = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
 // Next moves past white space and the '{' or '[' that opens an object or
 // an array, or the ',' that follows one of its members or elements, and
