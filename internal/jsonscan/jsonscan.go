@@ -8,10 +8,12 @@
 // Scanner that moves over white space, values, members and elements, and
 // on it the members of an object, the length of an array, and Decode,
 // which checks a value against the Go value it decodes into before
-// encoding/json decodes it.
+// encoding/json decodes it; and Numbers and Floats, the JSON forms of
+// float64s that Decode prepares.
 //
-// The functions and the Scanner take text that is valid JSON, as
-// json.Valid says; on other text they may panic.
+// The Scanner and the functions take text that is valid JSON, as
+// json.Valid says, and may panic on other text; Decode checks the syntax
+// itself, and Space takes any text.
 package jsonscan
 
 import (
