@@ -5,11 +5,10 @@
 package perceptron
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strings"
 
+	"github.com/seed5ae3614e/perceptron/internal/binform"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
@@ -50,16 +49,8 @@ import (
 // start. A form has one encoding: loading refuses a flag that is not 0 or
 // 1, and bytes after the tables.
 
-// binaryMagic opens the binary form.
-const binaryMagic = "PCPT"
-
-// binaryVersion is the version of the binary form.
-const binaryVersion = 2
-
-// binaryHeader is the length of the header of the binary form.
-const binaryHeader = 32
-
-// The types of the binary form.
+// The types of the binary form; package binform has its header and the
+// codec of its parts.
 const (
 	binaryPerceptron = 1
 	binaryAveraged   = 2
@@ -192,129 +183,56 @@ func (f *binaryForm) table() (table, error) {
 func (f binaryForm) marshal() ([]byte, error) {
 	S := len(f.model.Biases)
 	d := len(f.model.Weights) / S
-	var head binaryWriter
+	var head binform.Writer
 	f.head(&head) // counts its bytes
-	need := binaryHeader + head.n + 8*(len(f.model.Weights)+len(f.sum))
+	need := binform.HeaderSize + head.N + 8*(len(f.model.Weights)+len(f.sum))
 	if err := memory.Check(float64(need)); err != nil {
 		return nil, tooLarge(err, "the binary form of a %s of %d bytes", binaryTypes[f.typ], need)
 	}
-	w := binaryWriter{b: make([]byte, 0, need)}
-	w.b = append(w.b, binaryMagic...)
-	w.b = binary.LittleEndian.AppendUint16(w.b, binaryVersion)
-	w.b = binary.LittleEndian.AppendUint16(w.b, f.typ)
-	w.uint(uint64(d))
-	w.uint(uint64(S))
-	w.uint(uint64(head.n))
+	h := binform.Header{Version: binform.Version, Type: f.typ, D: uint64(d), S: uint64(S), Head: uint64(head.N)}
+	w := binform.Writer{B: h.Append(make([]byte, 0, need))}
 	f.head(&w)
-	w.floats(f.model.Weights)
+	w.Floats(f.model.Weights)
 	if f.typ == binaryAveraged {
-		w.floats(f.sum)
+		w.Floats(f.sum)
 	}
-	return w.b, nil
+	return w.B, nil
 }
 
 // head writes the head of the binary form of f to w.
-func (f *binaryForm) head(w *binaryWriter) {
+func (f *binaryForm) head(w *binform.Writer) {
 	s := &f.settings
-	w.int(s.Epochs)
-	w.float(s.Rate)
-	w.flag(s.NoBias)
-	w.floatList(s.InitWeights)
-	w.floatList(s.Labels)
+	w.Int(s.Epochs)
+	w.Float(s.Rate)
+	w.Flag(s.NoBias)
+	w.FloatList(s.InitWeights)
+	w.FloatList(s.Labels)
 	var weights []float64
 	for _, p := range s.ClassWeight {
 		weights = append(weights, p.Class, p.Weight)
 	}
-	w.floatList(weights)
-	w.flag(s.Stop != nil)
+	w.FloatList(weights)
+	w.Flag(s.Stop != nil)
 	if s.Stop != nil {
-		w.float(s.Stop.Tol)
-		w.int(s.Stop.NoChange)
-		w.float(s.Stop.Validation)
+		w.Float(s.Stop.Tol)
+		w.Int(s.Stop.NoChange)
+		w.Float(s.Stop.Validation)
 	}
-	w.floatList(f.model.Classes)
-	w.floats(f.model.Biases)
-	w.flag(f.model.ThroughOrigin)
+	w.FloatList(f.model.Classes)
+	w.Floats(f.model.Biases)
+	w.Flag(f.model.ThroughOrigin)
 	if f.typ == binaryAveraged {
-		w.floats(f.sumBias)
-		w.int(f.ahead)
-		w.int(f.visits)
+		w.Floats(f.sumBias)
+		w.Int(f.ahead)
+		w.Int(f.visits)
 	}
 	st := &f.stats
-	w.int(st.Epochs)
-	w.flag(st.Converged)
-	w.int(st.Mistakes)
-	w.intList(st.EpochMistakes)
-	w.floatList(st.EpochLoss)
-	w.floatList(st.EpochAccuracy)
-}
-
-// binaryWriter appends the parts of a binary form to b, or with b nil
-// counts their bytes in n.
-type binaryWriter struct {
-	b []byte
-	n int
-}
-
-func (w *binaryWriter) uint(v uint64) {
-	if w.b == nil {
-		w.n += 8
-		return
-	}
-	w.b = binary.LittleEndian.AppendUint64(w.b, v)
-}
-
-func (w *binaryWriter) int(v int) { w.uint(uint64(v)) }
-
-func (w *binaryWriter) float(v float64) { w.uint(math.Float64bits(v)) }
-
-func (w *binaryWriter) flag(v bool) {
-	if w.b == nil {
-		w.n++
-		return
-	}
-	var b byte
-	if v {
-		b = 1
-	}
-	w.b = append(w.b, b)
-}
-
-// floats writes the floats of x, without their number.
-func (w *binaryWriter) floats(x []float64) {
-	if w.b == nil {
-		w.n += 8 * len(x)
-		return
-	}
-	n := len(w.b)
-	w.b = w.b[:n+8*len(x)]
-	b := w.b[n:]
-	for i, v := range x {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
-	}
-}
-
-// floatList writes x as a list: its length plus one, or 0 for nil, and
-// its floats.
-func (w *binaryWriter) floatList(x []float64) {
-	if x == nil {
-		w.uint(0)
-		return
-	}
-	w.uint(uint64(len(x)) + 1)
-	w.floats(x)
-}
-
-// intList writes x as a list.
-func (w *binaryWriter) intList(x []int) {
-	if x == nil {
-		w.uint(0)
-		return
-	}
-	w.uint(uint64(len(x)) + 1)
-	for _, v := range x {
-		w.int(v)
-	}
+	w.Int(st.Epochs)
+	w.Flag(st.Converged)
+	w.Int(st.Mistakes)
+	w.IntList(st.EpochMistakes)
+	w.FloatList(st.EpochLoss)
+	w.FloatList(st.EpochAccuracy)
 }
 
 // unmarshalBinary returns the form of a classifier of type typ that data
@@ -324,21 +242,21 @@ func unmarshalBinary(data []byte, typ uint16) (*binaryForm, error) {
 	fail := func(format string, args ...any) error {
 		return errorf(ErrFormat, "perceptron: not the binary form of %s: "+format, append([]any{binaryArticles[typ]}, args...)...)
 	}
-	if len(data) < binaryHeader || string(data[:4]) != binaryMagic {
-		return nil, fail("it does not start with a header of %d bytes and %q", binaryHeader, binaryMagic)
+	if len(data) < binform.HeaderSize || string(data[:4]) != binform.Magic {
+		return nil, fail("it does not start with a header of %d bytes and %q", binform.HeaderSize, binform.Magic)
 	}
-	version, got := binary.LittleEndian.Uint16(data[4:]), binary.LittleEndian.Uint16(data[6:])
+	h := binform.ReadHeader(data)
 	switch {
-	case version != binaryVersion:
-		return nil, fail("version %d, want %d", version, binaryVersion)
-	case got != typ:
-		if other, ok := binaryArticles[got]; ok {
+	case h.Version != binform.Version:
+		return nil, fail("version %d, want %d", h.Version, binform.Version)
+	case h.Type != typ:
+		if other, ok := binaryArticles[h.Type]; ok {
 			return nil, fail("it is that of %s", other)
 		}
-		return nil, fail("type %d, want %d", got, typ)
+		return nil, fail("type %d, want %d", h.Type, typ)
 	}
-	d, S, n := binary.LittleEndian.Uint64(data[8:]), binary.LittleEndian.Uint64(data[16:]), binary.LittleEndian.Uint64(data[24:])
-	rest := uint64(len(data) - binaryHeader)
+	d, S, n := h.D, h.S, h.Head
+	rest := uint64(len(data) - binform.HeaderSize)
 	if n > rest {
 		return nil, fail("a head of %d bytes, but %d bytes follow the header", n, rest)
 	}
@@ -360,164 +278,51 @@ func unmarshalBinary(data []byte, typ uint16) (*binaryForm, error) {
 		return nil, tooLarge(err, "the %s of a binary form of %d bytes", name, len(data))
 	}
 	f := &binaryForm{typ: typ}
-	r := binaryReader{b: data[:binaryHeader+n], off: binaryHeader}
+	r := binform.NewReader(data[:binform.HeaderSize+n], binform.HeaderSize)
 	s := &f.settings
-	s.Epochs = r.int()
-	s.Rate = r.float()
-	s.NoBias = r.flag()
-	s.InitWeights = r.floatList()
-	s.Labels = r.floatList()
-	weights := r.floatList()
+	s.Epochs = r.Int()
+	s.Rate = r.Float()
+	s.NoBias = r.Flag()
+	s.InitWeights = r.FloatList()
+	s.Labels = r.FloatList()
+	weights := r.FloatList()
 	if weights != nil && len(weights) == 0 || len(weights)%2 != 0 {
 		return nil, fail("class weights of %d floats, want a class and a weight for each", len(weights))
 	}
 	for k := 0; k < len(weights); k += 2 {
 		s.ClassWeight = append(s.ClassWeight, classWeightJSON{weights[k], weights[k+1]})
 	}
-	if r.flag() {
-		s.Stop = &stopJSON{Tol: r.float(), NoChange: r.int(), Validation: r.float()}
+	if r.Flag() {
+		s.Stop = &stopJSON{Tol: r.Float(), NoChange: r.Int(), Validation: r.Float()}
 	}
-	f.model.Classes = r.floatList()
-	f.model.Biases = r.floats(int(S))
-	f.model.ThroughOrigin = r.flag()
+	f.model.Classes = r.FloatList()
+	f.model.Biases = r.Floats(int(S))
+	f.model.ThroughOrigin = r.Flag()
 	if typ == binaryAveraged {
-		f.sumBias = r.floats(int(S))
-		f.ahead = r.int()
-		f.visits = r.int()
+		f.sumBias = r.Floats(int(S))
+		f.ahead = r.Int()
+		f.visits = r.Int()
 	}
 	st := &f.stats
-	st.Epochs = r.int()
-	st.Converged = r.flag()
-	st.Mistakes = r.int()
-	st.EpochMistakes = r.intList()
-	st.EpochLoss = r.floatList()
-	st.EpochAccuracy = r.floatList()
+	st.Epochs = r.Int()
+	st.Converged = r.Flag()
+	st.Mistakes = r.Int()
+	st.EpochMistakes = r.IntList()
+	st.EpochLoss = r.FloatList()
+	st.EpochAccuracy = r.FloatList()
 	switch {
-	case r.err != nil:
-		return nil, fail("the head: %v", r.err)
-	case r.off != len(r.b):
-		return nil, fail("the head holds %d bytes after the stats", len(r.b)-r.off)
+	case r.Err() != nil:
+		return nil, fail("the head: %v", r.Err())
+	case r.Left() != 0:
+		return nil, fail("the head holds %d bytes after the stats", r.Left())
 	}
 	if err := st.check(); err != nil {
 		return nil, errorf(ErrFormat, "perceptron: saved %s's stats: %v", name, err)
 	}
-	r = binaryReader{b: data, off: binaryHeader + int(n)}
-	f.model.Weights = r.floats(int(d * S))
+	r = binform.NewReader(data, binform.HeaderSize+int(n))
+	f.model.Weights = r.Floats(int(d * S))
 	if typ == binaryAveraged {
-		f.sum = r.floats(int(d * S))
+		f.sum = r.Floats(int(d * S))
 	}
 	return f, nil
-}
-
-// binaryReader reads the parts of a binary form from b, from the byte off
-// on. Its first error stays in err; after it, it reads zeros.
-type binaryReader struct {
-	b   []byte
-	off int
-	err error
-}
-
-func (r *binaryReader) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("at byte %d: "+format, append([]any{r.off}, args...)...)
-	}
-	r.off = len(r.b)
-}
-
-// next returns the next n bytes, or nil after an error or if fewer are
-// left.
-func (r *binaryReader) next(n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n > len(r.b)-r.off {
-		r.fail("it ends, %d bytes short", n-(len(r.b)-r.off))
-		return nil
-	}
-	r.off += n
-	return r.b[r.off-n : r.off]
-}
-
-func (r *binaryReader) uint() uint64 {
-	b := r.next(8)
-	if b == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint64(b)
-}
-
-func (r *binaryReader) int() int {
-	v := int64(r.uint())
-	if v < math.MinInt || v > math.MaxInt {
-		r.fail("the integer %d does not fit in an int", v)
-		return 0
-	}
-	return int(v)
-}
-
-func (r *binaryReader) float() float64 { return math.Float64frombits(r.uint()) }
-
-func (r *binaryReader) flag() bool {
-	b := r.next(1)
-	switch {
-	case b == nil:
-		return false
-	case b[0] > 1:
-		r.off--
-		r.fail("a flag of %d, want 0 or 1", b[0])
-		return false
-	}
-	return b[0] == 1
-}
-
-// floats returns the next n floats, or nil after an error or if fewer
-// are left.
-func (r *binaryReader) floats(n int) []float64 {
-	if n > (len(r.b)-r.off)/8 {
-		r.fail("%d floats, more than the %d bytes left", n, len(r.b)-r.off)
-	}
-	b := r.next(8 * n)
-	if b == nil {
-		return nil
-	}
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return x
-}
-
-// list returns the length of the next list, and false for nil.
-func (r *binaryReader) list() (int, bool) {
-	n := r.uint()
-	switch {
-	case n == 0:
-		return 0, false
-	case n-1 > uint64(len(r.b)-r.off)/8:
-		r.fail("a list of %d numbers, more than the bytes hold", n-1)
-		return 0, false
-	}
-	return int(n - 1), true
-}
-
-// floatList returns the next list of floats.
-func (r *binaryReader) floatList() []float64 {
-	n, ok := r.list()
-	if !ok {
-		return nil
-	}
-	return r.floats(n)
-}
-
-// intList returns the next list of integers.
-func (r *binaryReader) intList() []int {
-	n, ok := r.list()
-	if !ok {
-		return nil
-	}
-	x := make([]int, n)
-	for i := range x {
-		x[i] = r.int()
-	}
-	return x
 }

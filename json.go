@@ -5,18 +5,16 @@
 package perceptron
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
@@ -135,7 +133,7 @@ func text(v reflect.Value) float64 {
 // into settings and model on error in the envelope.
 func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	var e envelope
-	if err := strict(data, &e); err != nil {
+	if err := jsonscan.Decode(data, &e); err != nil {
 		return Stats{}, formatError(fmt.Errorf("perceptron: not a saved %s: %w", typ, err))
 	}
 	switch {
@@ -146,10 +144,10 @@ func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	case (e.Stats == nil) != (typ == "OneVsRest"):
 		return Stats{}, errorf(ErrFormat, "perceptron: saved %s with stats %v, want them for every type but OneVsRest", typ, e.Stats != nil)
 	}
-	if err := decodeValid(e.Settings, settings); err != nil {
+	if err := jsonscan.DecodeValid(e.Settings, settings); err != nil {
 		return Stats{}, formatError(fmt.Errorf("perceptron: saved %s's settings: %w", typ, err))
 	}
-	if err := decodeValid(e.Model, model); err != nil {
+	if err := jsonscan.DecodeValid(e.Model, model); err != nil {
 		return Stats{}, formatError(fmt.Errorf("perceptron: saved %s's model: %w", typ, err))
 	}
 	if e.Stats == nil {
@@ -382,102 +380,24 @@ func (j *rowsJSON) rows(d int) (*rows, error) {
 	return &rows{n: j.Rows, d: d, ptr: j.Starts, ind: ind, data: j.Values}, nil
 }
 
-// numbersJSON is float64s in JSON as an array of numbers, as encoding/json
-// writes a []float64, which it decodes without reflection: into the slice
-// that strict made the array's length, or into a new one.
-type numbersJSON []float64
-
-func (f *numbersJSON) UnmarshalJSON(data []byte) error {
-	v := (*f)[:0]
-	if v == nil {
-		v = numbersJSON{} // [] is an empty slice, not nil
-	}
-	s := bytes.TrimSpace(data)
-	if len(s) < 2 || s[0] != '[' {
-		return json.Unmarshal(data, (*[]float64)(f))
-	}
-	for i := 1; ; {
-		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
-			i++
-		}
-		if s[i] == ']' {
-			break
-		}
-		start := i
-		for i < len(s) && !delimiter(s[i]) {
-			i++
-		}
-		// The text is valid JSON: what ParseFloat takes is a JSON number.
-		x, err := strconv.ParseFloat(string(s[start:i]), 64)
-		if err != nil {
-			// Not a number, or out of range: encoding/json decides.
-			return json.Unmarshal(data, (*[]float64)(f))
-		}
-		v = append(v, x)
-	}
-	*f = v
-	return nil
-}
-
-// floatsJSON is float64s in JSON as their little-endian bytes in base64:
-// exact, and about half as long as the shortest decimals of most values.
-type floatsJSON []float64
-
-func (f floatsJSON) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 8*len(f))
-	for i, v := range f {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
-	}
-	return json.Marshal(b)
-}
-
-func (f *floatsJSON) UnmarshalJSON(data []byte) error {
-	// A string of base64 has no escapes to undo: it is decoded where it
-	// stands, a chunk of whole float64s at a time, into a slice of its
-	// length.
-	s := bytes.TrimSpace(data)
-	if len(s) < 2 || s[0] != '"' || bytes.IndexByte(s, '\\') >= 0 {
-		var str string
-		if err := json.Unmarshal(data, &str); err != nil {
-			return err
-		}
-		s = []byte(str)
-	} else {
-		s = s[1 : len(s)-1]
-	}
-	enc := base64.StdEncoding
-	most := enc.DecodedLen(len(s)) / 8
-	if err := memory.Check(8 * float64(most)); err != nil {
-		return errorf(ErrTooLarge, "%d float64s %v", most, err)
-	}
-	v := make(floatsJSON, 0, most)
-	var buf [6 * 1024]byte // 8 KiB of base64 makes 768 float64s
-	size := 0
-	for at := 0; at < len(s); at += 8 * 1024 {
-		n, err := enc.Decode(buf[:], s[at:min(len(s), at+8*1024)])
-		if e, ok := err.(base64.CorruptInputError); ok {
-			return base64.CorruptInputError(int64(at) + int64(e))
-		} else if err != nil {
-			return err
-		}
-		size += n
-		for k := 0; k+8 <= n; k += 8 {
-			v = append(v, math.Float64frombits(binary.LittleEndian.Uint64(buf[k:])))
-		}
-	}
-	if size%8 != 0 {
-		return fmt.Errorf("%d bytes of float64s, want a multiple of 8", size)
-	}
-	*f = v
-	return nil
-}
+// numbersJSON and floatsJSON are the JSON forms of float64s: as an array
+// of numbers, and as their bytes in base64.
+type (
+	numbersJSON = jsonscan.Numbers
+	floatsJSON  = jsonscan.Floats
+)
 
 // formatError returns err, an error of loading a saved classifier, as one
 // of kind ErrFormat, but an error of kind ErrTooLarge as it is: a saved
 // classifier too large for the memory may be well formed.
 func formatError(err error) error {
-	if errors.Is(err, ErrTooLarge) {
+	var mem *memory.Error
+	switch {
+	case errors.Is(err, ErrTooLarge):
 		return err
+	case errors.As(err, &mem):
+		// Package jsonscan's checks of the memory.
+		return &kindError{err, ErrTooLarge}
 	}
 	return &kindError{err, ErrFormat}
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
@@ -36,30 +37,6 @@ type modelJSON struct {
 	Scaler    *scalerJSON `json:"scaler,omitempty"`
 	Normalize bool        `json:"normalize,omitempty"`
 	Rows      *rowStats   `json:"rows,omitempty"`
-}
-
-// field returns a pointer to the field of mj whose JSON name is name, one
-// that strictMembers has accepted.
-func (mj *modelJSON) field(name string) any {
-	switch name {
-	case "version":
-		return &mj.Version
-	case "classes":
-		return &mj.Classes
-	case "names":
-		return &mj.Names
-	case "label":
-		return &mj.Label
-	case "hashing":
-		return &mj.Hashing
-	case "scaler":
-		return mj.Scaler
-	case "normalize":
-		return &mj.Normalize
-	case "rows":
-		return &mj.Rows
-	}
-	panic("data: no field " + name + " in a model's JSON")
 }
 
 type scalerJSON struct {
@@ -234,7 +211,7 @@ func readText(r io.Reader) ([]byte, error) {
 		n, err := in.Read(text[len(text):cap(text)])
 		first := len(text) == 0 && n > 0
 		text = text[:len(text)+n]
-		if i := skipSpace(text, 0); first && i < len(text) && text[i] != '{' {
+		if i := jsonscan.Space(text, 0); first && i < len(text) && text[i] != '{' {
 			return nil, errorf(perceptron.ErrFormat, "not a model: the file starts with %s, where a JSON object starts with {", quote(string(text[i:min(i+8, len(text))])))
 		}
 		if err == io.EOF {
@@ -256,22 +233,22 @@ func decodeModel(text []byte) (*Model, error) {
 		// Unmarshal names the offset of the first error.
 		return nil, notModel("%s", shortError(json.Unmarshal(text, new(struct{}))))
 	}
-	members, err := objectMembers(text)
+	members, err := jsonscan.Members(text)
 	if err != nil {
 		return nil, notModel("%v", err)
 	}
-	by := map[string]member{}
+	by := map[string]jsonscan.Member{}
 	for _, m := range members {
-		if _, ok := by[m.name]; ok {
-			return nil, notModel("the member %s twice", quote(m.name))
+		if _, ok := by[m.Name]; ok {
+			return nil, notModel("the member %s twice", quote(m.Name))
 		}
-		by[m.name] = m
+		by[m.Name] = m
 	}
 	if _, ok := by["format"]; ok {
 		return nil, errorf(perceptron.ErrFormat, "a model file of the command's old format, which holds a form of the library's that is no longer read: train the model again")
 	}
 	if c, ok := by["classifier"]; ok {
-		return decodePipeline(text, c.of(text))
+		return decodePipeline(text, c.Of(text))
 	}
 	if _, ok := by["type"]; !ok {
 		return nil, notModel("no member classifier, nor type, as the library's JSON of a classifier has")
@@ -279,10 +256,10 @@ func decodeModel(text []byte) (*Model, error) {
 	lib := text
 	var old *commandJSON
 	if cm, ok := by["command"]; ok {
-		if old, err = decodeCommand(cm.of(text)); err != nil {
+		if old, err = decodeCommand(cm.Of(text)); err != nil {
 			return nil, err
 		}
-		lib = removeMember(text, members, slices.Index(members, cm))
+		lib = jsonscan.Remove(text, members, slices.Index(members, cm))
 	}
 	c, d, err := loadClassifier(lib)
 	if err != nil {
@@ -317,35 +294,35 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	// go into slices made to their length, 8 bytes a number, which
 	// encoding/json fills without growing them; the names hold at most
 	// twice their text.
-	members, _ := objectMembers(text)
+	members, _ := jsonscan.Members(text)
 	var mj modelJSON
 	var names float64
 	mean, scale := -1, -1 // the lengths of the scaler's arrays, if it has them
 	for _, m := range members {
-		switch m.name {
+		switch m.Name {
 		case "classifier":
 		case "scaler":
-			inner, err := objectMembers(m.of(text))
+			inner, err := jsonscan.Members(m.Of(text))
 			if err != nil {
 				return nil, errorf(perceptron.ErrFormat, "not a model: scaler: %v", err)
 			}
 			for _, f := range inner {
-				switch f.name {
+				switch f.Name {
 				case "mean":
-					mean = arrayLength(f.of(m.of(text)))
+					mean = jsonscan.Length(f.Of(m.Of(text)))
 				case "scale":
-					scale = arrayLength(f.of(m.of(text)))
+					scale = jsonscan.Length(f.Of(m.Of(text)))
 				}
 			}
 		default:
-			names += float64(m.end - m.key)
+			names += float64(m.End - m.Key)
 		}
 	}
 	if err := memory.Check(8*float64(max(mean, 0)+max(scale, 0)) + 2*names); err != nil {
 		head := float64(len(text) - len(lib))
 		return nil, tooLarge(err, "reading the %s of the model besides its classifier:", memory.Bytes(head))
 	}
-	if slices.ContainsFunc(members, func(m member) bool { return m.name == "scaler" }) {
+	if slices.ContainsFunc(members, func(m jsonscan.Member) bool { return m.Name == "scaler" }) {
 		mj.Scaler = new(scalerJSON)
 		if mean >= 0 {
 			mj.Scaler.Mean = make([]float64, 0, mean)
@@ -354,12 +331,20 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 			mj.Scaler.Scale = make([]float64, 0, scale)
 		}
 	}
+	fields := jsonscan.Fields(reflect.TypeFor[modelJSON]())
 	for _, m := range members {
-		if m.name == "classifier" {
+		if m.Name == "classifier" {
 			continue
 		}
-		if err := json.Unmarshal(m.of(text), mj.field(m.name)); err != nil {
-			return nil, errorf(perceptron.ErrFormat, "not a model: %s: %s", m.name, shortError(err))
+		// A member that strictMembers has accepted decodes into its
+		// field; the scaler into the scalerJSON made for it.
+		k := slices.IndexFunc(fields, func(f jsonscan.Field) bool { return f.Name == m.Name })
+		into := reflect.ValueOf(&mj).Elem().FieldByIndex(fields[k].Index).Addr().Interface()
+		if m.Name == "scaler" {
+			into = mj.Scaler
+		}
+		if err := json.Unmarshal(m.Of(text), into); err != nil {
+			return nil, errorf(perceptron.ErrFormat, "not a model: %s: %s", m.Name, shortError(err))
 		}
 	}
 	if mj.Version != modelVersion {
@@ -402,27 +387,29 @@ func loadClassifier(lib []byte) (perceptron.Scorer, int, error) {
 // its "biases", or that of the first of its "models" for OneVsRest. A
 // Scorer does not tell it; loadClassifier checks it with accepts.
 func modelFeatures(lib []byte) (int, bool) {
-	top, _ := objectMembers(lib)
-	i := slices.IndexFunc(top, func(m member) bool { return m.name == "model" })
+	top, _ := jsonscan.Members(lib)
+	i := slices.IndexFunc(top, func(m jsonscan.Member) bool { return m.Name == "model" })
 	if i < 0 {
 		return 0, false
 	}
-	model := top[i].of(lib)
-	members, _ := objectMembers(model)
+	model := top[i].Of(lib)
+	members, _ := jsonscan.Members(model)
 	length := map[string]int{}
 	for _, m := range members {
-		switch m.name {
+		switch m.Name {
 		case "features":
 			var d int
-			err := json.Unmarshal(m.of(model), &d)
+			err := json.Unmarshal(m.Of(model), &d)
 			return d, err == nil
 		case "weights", "biases":
-			length[m.name] = arrayLength(m.of(model))
+			length[m.Name] = jsonscan.Length(m.Of(model))
 		case "models":
 			// The first classifier of OneVsRest, an object in an array.
-			arr := m.of(model)
-			if j := skipSpace(arr, 1); j < len(arr) && arr[j] == '{' {
-				return modelFeatures(arr[j:skipValue(arr, j)])
+			s := jsonscan.Scanner{Text: m.Of(model)}
+			if s.Next() && s.Text[s.I] == '{' {
+				j := s.I
+				s.Skip()
+				return modelFeatures(s.Text[j:s.I])
 			}
 			return 0, false
 		}
@@ -438,30 +425,27 @@ func modelFeatures(lib []byte) (int, bool) {
 // one of more, or a member twice, by its exact name, here or in an object
 // that a field of struct type holds; what names the object in messages.
 func strictMembers(what string, text []byte, t reflect.Type, more ...string) error {
-	members, err := objectMembers(text)
+	members, err := jsonscan.Members(text)
 	if err != nil {
 		return errorf(perceptron.ErrFormat, "%s%v", what, err)
 	}
-	fields := map[string]reflect.Type{}
-	for _, f := range reflect.VisibleFields(t) {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		fields[name] = f.Type
-	}
+	fields := jsonscan.Fields(t)
 	for k, m := range members {
-		ft, ok := fields[m.name]
+		f := slices.IndexFunc(fields, func(f jsonscan.Field) bool { return f.Name == m.Name })
 		switch {
-		case slices.Contains(more, m.name):
+		case slices.Contains(more, m.Name):
 			continue
-		case !ok:
-			return errorf(perceptron.ErrFormat, "%sunknown member %s", what, quote(m.name))
-		case slices.ContainsFunc(members[:k], func(o member) bool { return o.name == m.name }):
-			return errorf(perceptron.ErrFormat, "%sthe member %s twice", what, quote(m.name))
+		case f < 0:
+			return errorf(perceptron.ErrFormat, "%sunknown member %s", what, quote(m.Name))
+		case slices.ContainsFunc(members[:k], func(o jsonscan.Member) bool { return o.Name == m.Name }):
+			return errorf(perceptron.ErrFormat, "%sthe member %s twice", what, quote(m.Name))
 		}
+		ft := t.FieldByIndex(fields[f].Index).Type
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		if v := m.of(text); ft.Kind() == reflect.Struct && v[0] == '{' {
-			if err := strictMembers(what+m.name+": ", v, ft); err != nil {
+		if v := m.Of(text); ft.Kind() == reflect.Struct && v[0] == '{' {
+			if err := strictMembers(what+m.Name+": ", v, ft); err != nil {
 				return err
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/seed5ae3614e/perceptron/internal/binform"
 )
 
 // A model crosses between the driver and the workers in its binary form,
@@ -18,12 +20,13 @@ import (
 // model is itself the binary form of a model, of hi-lo columns: the
 // header with the width hi-lo, the same head, and the rows lo to hi of
 // each table. Package perceptron documents the layout that this file
-// reads: a header of 32 bytes whose words at 8, 16 and 24 are the columns
-// d, the scores S and the length of the head, then the head, then the
-// tables, each d·S float64s held feature by feature.
+// reads, and package binform reads its header: a header of 32 bytes whose
+// words at 8, 16 and 24 are the columns d, the scores S and the length of
+// the head, then the head, then the tables, each d·S float64s held
+// feature by feature.
 
 // formHeader is the length of the header of a binary form.
-const formHeader = 32
+const formHeader = binform.HeaderSize
 
 // layout returns the columns, the scores and the length of the header
 // and head of the binary form f, and the number of its tables, or an error
@@ -32,7 +35,8 @@ func layout(f []byte) (d, S, head, tables int, err error) {
 	if len(f) < formHeader {
 		return 0, 0, 0, 0, fmt.Errorf("a model of %d bytes, shorter than the header of its binary form", len(f))
 	}
-	ud, uS, uh := binary.LittleEndian.Uint64(f[8:]), binary.LittleEndian.Uint64(f[16:]), binary.LittleEndian.Uint64(f[24:])
+	h := binform.ReadHeader(f)
+	ud, uS, uh := h.D, h.S, h.Head
 	rest := uint64(len(f) - formHeader)
 	words := (rest - uh) / 8
 	if uh > rest || (rest-uh)%8 != 0 || uS == 0 || uS > words || ud == 0 || ud > words/uS || words%(ud*uS) != 0 {
@@ -45,7 +49,7 @@ func layout(f []byte) (d, S, head, tables int, err error) {
 // with the width d.
 func withWidth(h []byte, d int) []byte {
 	c := append([]byte(nil), h...)
-	binary.LittleEndian.PutUint64(c[8:], uint64(d))
+	binform.SetWidth(c, d)
 	return c
 }
 

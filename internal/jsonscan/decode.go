@@ -1,0 +1,219 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/seed5ae3614e/perceptron/internal/memory"
+)
+
+// The strict decoding of a value: its syntax first, then each value
+// against the Go value it decodes into, which refuses unknown and
+// repeated members and prepares slices of numbers of the right length,
+// before encoding/json decodes it.
+
+// Decode decodes the one JSON value of data into v, refusing members that
+// v does not define, members that it defines in another case, repeated
+// members, and null where v holds a value that is not a pointer, a slice
+// or a raw value. It checks the memory of every slice of numbers before
+// encoding/json decodes into it, and makes each the length of its JSON
+// array, so that decoding allocates what the numbers take, not the
+// doublings of a growing slice. An error of the memory wraps the
+// *memory.Error of memory.Check.
+func Decode(data []byte, v any) error {
+	if err := syntax(data); err != nil {
+		return err
+	}
+	return DecodeValid(data, v)
+}
+
+// DecodeValid is Decode on data whose syntax is known to be right, such
+// as a value within a document that Decode has checked, or nil if it is
+// missing.
+func DecodeValid(data []byte, v any) error {
+	if data == nil {
+		return errors.New("missing")
+	}
+	c := checker{Scanner{Text: data}}
+	if err := c.value(reflect.ValueOf(v).Elem()); err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+// syntax returns an error if data is not one JSON value, as a
+// json.Decoder says it.
+func syntax(data []byte) error {
+	if data == nil {
+		return errors.New("missing")
+	}
+	if json.Valid(data) {
+		return nil
+	}
+	// Unmarshal checks the syntax of all of data before it decodes any,
+	// and says where it fails.
+	if err := json.Unmarshal(data, &struct{}{}); err != nil {
+		var syn *json.SyntaxError
+		switch {
+		case len(bytes.TrimSpace(data)) == 0:
+			return io.EOF
+		case !errors.As(err, &syn):
+			return nil // valid, but no object: for decoding to refuse
+		case strings.HasSuffix(syn.Error(), "after top-level value"):
+			return errors.New("data after the value")
+		case syn.Offset == int64(len(data)):
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	return nil
+}
+
+// checker walks a JSON value beside the Go value it decodes into, for
+// what Decode checks and prepares.
+type checker struct {
+	Scanner
+}
+
+// value checks the JSON value at c.I for v, and moves past it.
+func (c *checker) value(v reflect.Value) error {
+	c.Space()
+	b := c.Text[c.I]
+	switch {
+	case v.Kind() == reflect.Slice && b == '[':
+		// Numbers among them, which decodes into the slice made here.
+		return c.array(v)
+	case reflect.PointerTo(v.Type()).Implements(unmarshalerType):
+		// Checked by its own UnmarshalJSON.
+	case v.Kind() == reflect.Pointer && b != 'n':
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		return c.value(v.Elem())
+	case v.Kind() == reflect.Struct && b == 'n':
+		return errors.New("null, want an object")
+	case v.Kind() == reflect.Struct && b == '{':
+		return c.object(v)
+	}
+	// A value of another type is encoding/json's to refuse.
+	c.Skip()
+	return nil
+}
+
+// object checks the members of the object at c.I for the fields of the
+// struct v.
+func (c *checker) object(v reflect.Value) error {
+	fields := Fields(v.Type())
+	seen := make([]bool, len(fields))
+	for c.Next() {
+		key := c.I
+		name, err := c.Name()
+		if err != nil {
+			return err
+		}
+		k := slices.IndexFunc(fields, func(f Field) bool { return f.Name == name })
+		switch {
+		case k < 0 && !slices.ContainsFunc(fields, func(f Field) bool { return strings.EqualFold(f.Name, name) }):
+			return unknownField(c.written(key, name))
+		case k < 0:
+			// encoding/json would take it, in another case.
+			return fmt.Errorf("unknown member %.40q", name)
+		case seen[k]:
+			return fmt.Errorf("member %.40q more than once", name)
+		}
+		seen[k] = true
+		if err := c.value(v.FieldByIndex(fields[k].Index)); err != nil {
+			if _, ok := err.(unknownField); ok {
+				return err
+			}
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// written returns the name of the member whose key starts at the offset
+// key as the text has it, unless it has escapes to undo, and otherwise
+// name: the name that the message of an unknown member has always
+// quoted, which differs from name only where the text is not UTF-8.
+func (c *checker) written(key int, name string) string {
+	s := Scanner{Text: c.Text, I: key}
+	s.Skip()
+	if b := c.Text[key+1 : s.I-1]; bytes.IndexByte(b, '\\') < 0 {
+		return string(b)
+	}
+	return name
+}
+
+// unknownField is the error of a member that no field has, in any case,
+// as a json.Decoder that disallows unknown fields says it.
+type unknownField string
+
+func (u unknownField) Error() string { return fmt.Sprintf("json: unknown field %.40q", string(u)) }
+
+// array checks the array at c.I for the slice v: a slice of numbers it
+// makes as long as the array, after it checks the memory; the elements of
+// a slice of anything else it checks in turn.
+func (c *checker) array(v reflect.Value) error {
+	elem := v.Type().Elem()
+	numbers := elem.Kind() == reflect.Float64 || elem.Kind() == reflect.Int
+	n := 0
+	for ; c.Next(); n++ {
+		if numbers {
+			c.Skip()
+		} else if err := c.value(reflect.New(elem).Elem()); err != nil {
+			return fmt.Errorf("element %d: %w", n, err)
+		}
+	}
+	if !numbers {
+		return nil
+	}
+	if err := memory.Check(float64(n) * float64(elem.Size())); err != nil {
+		return fmt.Errorf("an array of %d numbers %w", n, err)
+	}
+	v.Set(reflect.MakeSlice(v.Type(), 0, n))
+	return nil
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// Field is a field of a struct that JSON names: its member's name, exact,
+// and its index for reflect's FieldByIndex.
+type Field struct {
+	Name  string
+	Index []int
+}
+
+// fieldCache holds Fields' result for each type it has seen.
+var fieldCache sync.Map // reflect.Type → []Field
+
+// Fields returns the fields of the struct type t that JSON names, those
+// of embedded structs among them, in their order.
+func Fields(t reflect.Type) []Field {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]Field)
+	}
+	var fields []Field
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.IsExported() && !f.Anonymous && name != "-" {
+			if name == "" {
+				name = f.Name
+			}
+			fields = append(fields, Field{name, f.Index})
+		}
+	}
+	fieldCache.Store(t, fields)
+	return fields
+}

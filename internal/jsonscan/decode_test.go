@@ -1,0 +1,70 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"testing"
+)
+
+type inner struct {
+	W Numbers `json:"w"`
+	N []int   `json:"n"`
+}
+
+type outer struct {
+	A     int     `json:"a"`
+	In    inner   `json:"in"`
+	P     *inner  `json:"p"`
+	List  []inner `json:"list"`
+	Plain string
+}
+
+// TestDecode checks what Decode refuses, with its messages, and that it
+// makes the slices of numbers as long as their arrays.
+func TestDecode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a":1,"b":2}`, `json: unknown field "b"`},
+		{`{"in":{"w":[],"x":1}}`, `json: unknown field "x"`},
+		{`{"A":1}`, `unknown member "A"`},
+		{`{"plain":"x"}`, `unknown member "plain"`},
+		{`{"a":1,"a":2}`, `member "a" more than once`},
+		{`{"in":null}`, `in: null, want an object`},
+		{`{"list":[{"w":[1]},{"w":[2],"w":[3]}]}`, `list: element 1: member "w" more than once`},
+		{`{"p":{"N":[1]}}`, `p: unknown member "N"`},
+		{"{\"\xff\":1}", "json: unknown field \"\\xff\""},
+		{"{\"\\u00e9\xff\":1}", `json: unknown field "é�"`},
+		{``, io.EOF.Error()},
+		{`{"a":1`, io.ErrUnexpectedEOF.Error()},
+		{`{"a":1} {}`, `data after the value`},
+	} {
+		var v outer
+		if err := Decode([]byte(tc.in), &v); err == nil || err.Error() != tc.want {
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	// A name that no field has in any case is refused as a json.Decoder
+	// that disallows unknown fields refuses it.
+	in := `{"a":1,"zz":2}`
+	dec := json.NewDecoder(bytes.NewReader([]byte(in)))
+	dec.DisallowUnknownFields()
+	var v outer
+	want := dec.Decode(&v)
+	if err := Decode([]byte(in), &v); err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("%s: error %v, want a json.Decoder's %v", in, err, want)
+	}
+	v = outer{}
+	err := Decode([]byte(`{"a":1,"in":{"w":[1,2,3],"n":[4,5]},"p":{"w":[]},"list":[{"w":[6]}],"Plain":"x"}`), &v)
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case v.A != 1 || len(v.In.W) != 3 || cap(v.In.W) != 3 || len(v.In.N) != 2 || cap(v.In.N) != 2 || v.In.W[2] != 3 || v.In.N[1] != 5:
+		t.Errorf("decoded %+v", v)
+	case v.P == nil || v.P.W == nil || len(v.P.W) != 0 || len(v.List) != 1 || v.List[0].W[0] != 6 || v.Plain != "x":
+		t.Errorf("decoded %+v, %+v", v.P, v.List)
+	}
+}
