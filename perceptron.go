@@ -191,8 +191,7 @@ func (p *Perceptron) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	return p.m.predictor(p.classes).predictRows(dst, X)
 }
 
-// Classes returns a copy of the classes, in ascending order, or nil if
-// the perceptron has not been fitted.
+// Classes returns a copy of the classes, as Scorer says.
 func (p *Perceptron) Classes() []float64 { return slices.Clone(p.classes) }
 
 // Weights returns copies of the weights and biases: for two classes the d
