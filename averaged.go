@@ -31,23 +31,17 @@ type Averaged struct {
 	// average takes; zero means 1000. Fit stops as Perceptron's does.
 	Epochs int
 
-	// Rate is the learning rate, as in Perceptron.
-	Rate float64
-
-	// Rand, if not nil, shuffles the rows every epoch, as in Perceptron.
-	Rand *rand.Rand
-
-	// NoBias trains through the origin, as in Perceptron.
+	// Rate, Rand and NoBias are as in Perceptron.
+	Rate   float64
+	Rand   *rand.Rand
 	NoBias bool
 
 	// InitWeights are the starting weights, as in Perceptron. The average
 	// counts them once for every visit before the first mistake.
 	InitWeights []float64
 
-	// Labels are the classes, as in Perceptron.
-	Labels []float64
-
-	// ClassWeight weighs the classes, as in Perceptron.
+	// Labels and ClassWeight are as in Perceptron.
+	Labels      []float64
 	ClassWeight map[float64]float64
 
 	// OnUpdate is called after every update, as in Perceptron. It sees
@@ -269,8 +263,7 @@ func (a *Averaged) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	return a.predictor().predictRows(dst, X)
 }
 
-// Classes returns a copy of the classes, in ascending order, or nil if
-// the averaged perceptron has not been fitted.
+// Classes returns a copy of the classes, as Scorer says.
 func (a *Averaged) Classes() []float64 { return slices.Clone(a.classes) }
 
 // Weights returns the averaged weights and biases, the sums after each

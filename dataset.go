@@ -248,3 +248,9 @@ func (ds *dataset) single() bool {
 	}
 	return true
 }
+
+// rowMask returns the mask of pollMask for a loop whose iterations each
+// read S times a row of ds of the rows' average length.
+func (ds *dataset) rowMask(S int) int {
+	return pollMask(float64(S) * ds.words() / float64(max(ds.n, 1)))
+}

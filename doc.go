@@ -85,29 +85,29 @@
 // # Memory
 //
 // Every size that comes from data, a file or a setting is checked before
-// it is allocated, against the memory left to the process: what Go's
-// memory limit leaves (runtime/debug.SetMemoryLimit, or GOMEMLIMIT), which
-// the caller sets, and on Linux what the limit of address space (ulimit -v)
-// leaves and the machine's memory and swap. A size beyond it is an error of
-// kind [ErrTooLarge], never a fatal error of Go's allocator. With S scores,
-// one for two classes and one per class for more, a model's weights are
-// S·(d+1) numbers of 8 bytes. Beyond X, Fit and Learn hold the weights
-// once for Perceptron, twice for Voted, three times for Averaged, and for
-// Pocket twice and a batch of candidates of at most 32 MiB; a few numbers
-// per row; a copy of X unless it is a
-// [gonum.org/v1/gonum/mat.RawMatrixer] or a [CSR], and of the rows that a
-// Stop's Validation trains on. Voted and Kernel also keep the distinct
-// rows of their mistakes, at most a copy of X, and up to 96 bytes for each
-// mistake, which they check as they grow. Loading a saved classifier holds
-// its data and the numbers that it writes, 8 bytes each, and takes time
-// in proportion to its length.
+// it is allocated, against the memory left to the process by Go's memory
+// limit (runtime/debug.SetMemoryLimit, or GOMEMLIMIT) and, on Linux, by
+// the limit of address space (ulimit -v) and the machine's memory and
+// swap. A size beyond it is an error of kind [ErrTooLarge], never a fatal
+// error of Go's allocator. With S scores, one for two classes and one per
+// class for more, a model's weights are S·(d+1) numbers of 8 bytes. Beyond
+// X, Fit and Learn hold the weights once for Perceptron, twice for Voted,
+// three times for Averaged, and for Pocket twice and a batch of candidates
+// of at most 32 MiB; a few numbers per row; a copy of X unless it is read
+// in place, and of the rows that a Stop's Validation trains on. Voted and
+// Kernel also keep the distinct rows of their mistakes, at most a copy of
+// X, and up to 96 bytes for each mistake. Loading a saved classifier holds
+// its data and the numbers that it writes, 8 bytes each.
 //
 // Fit returns an error for data it cannot train on, naming the row and the
 // value, and a failed Fit leaves the classifier as it was. The long calls
 // have forms that a context stops, from another goroutine: [FitContext],
 // [LearnContext], [FitShardsContext], [DatasetMarginContext] and
-// [NovikoffBoundContext]; a stopped call returns an error that wraps the
-// context's, and leaves the classifier as it was. Predict and the
+// [NovikoffBoundContext]. They poll the context after at most about 2^20
+// multiplications of work, and return at once if it is done before the
+// call; a stopped call returns an error that wraps ctx.Err(), and leaves
+// the classifier as it was. With a context that is never done, such as
+// context.Background(), each is the call without a context. Predict and the
 // other prediction methods panic if the classifier has not been fitted or
 // if the data have the wrong width, as gonum does; they may run
 // concurrently with each other, but not with Fit or Learn. The package

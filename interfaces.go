@@ -14,7 +14,8 @@ import (
 // classifier is, and those by which the package drives its parts: model,
 // a classifier of this package, which Fit and OneVsRest train; learner, a
 // training algorithm, whose epochs the epoch loop runs; hypothesis, what
-// the perceptron's rule trains; and shard, a classifier that mixes.
+// the perceptron's rule trains; shard, a classifier that mixes; and
+// online, a classifier with Learn.
 
 // Classifier is a classifier of rows into classes.
 //
@@ -35,7 +36,8 @@ type Classifier interface {
 // Scorer is a Classifier with a decision function. Every classifier of
 // this package is a Scorer.
 //
-// Classes returns the classes of the fitted model, in ascending order.
+// Classes returns a copy of the classes of the fitted model, in
+// ascending order, or nil if it has not been fitted.
 //
 // ScoreRows returns in dst, which it allocates if nil, the scores of the
 // rows of X, dense or sparse: S scores for each row, at dst[i·S:(i+1)·S]
@@ -117,4 +119,12 @@ type shard interface {
 
 	// linear returns the running weights, the classes and the Stats.
 	linear() (table, []float64, Stats)
+}
+
+// online is a classifier with Learn: learnData is its Learn, stopped by
+// h if h is not nil, which then leaves the model as it was.
+type online interface {
+	Classifier
+	Learn(X mat.Matrix, y []float64) error
+	learnData(X mat.Matrix, y []float64, h *halt) error
 }

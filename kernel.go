@@ -41,11 +41,9 @@ type Kernel struct {
 	// hypotheses from the last removal on.
 	Budget int
 
-	// Epochs is the most passes over the data, as in Perceptron.
+	// Epochs and Rate are as in Perceptron.
 	Epochs int
-
-	// Rate is the learning rate, as in Perceptron.
-	Rate float64
+	Rate   float64
 
 	// Rand, if not nil, shuffles the rows every epoch, as in Perceptron,
 	// and draws the removals of a Budget.
@@ -316,8 +314,7 @@ func (k *Kernel) SupportVectors() (sv mat.Matrix, coef, b []float64) {
 	return m.sv.matrix(), coef, b
 }
 
-// Classes returns a copy of the classes, in ascending order, or nil if
-// the Kernel has not been fitted.
+// Classes returns a copy of the classes, as Scorer says.
 func (k *Kernel) Classes() []float64 {
 	if k.m == nil {
 		return nil

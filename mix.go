@@ -87,21 +87,18 @@ func shardOf(m Classifier) (shard, error) {
 
 // Mix is a round of iterative parameter mixing: it sets m, a Perceptron or
 // an Averaged, to the mixture of shards, the parts that LearnShard
-// returned, learned from m. The weights and biases are the parts' average,
-// in shard order, uniform or with byMistakes weighted by each shard's share
-// of the mistakes; a round without a mistake keeps them. From zero weights
-// on separable data, the mistakes times these weights sum to at most the
-// perceptron's bound over the rounds (McDonald et al., Theorem 3). An
-// Averaged adds the parts' sums and, after a round without a mistake, the
-// rounds left to Epochs, as Fit does. Stats count the round as an epoch,
-// without losses. Voted, Pocket and Kernel do not mix: their votes, pockets
-// and expansions are of one run.
+// returned, learned from m: the parts' average, in shard order, uniform or
+// with byMistakes weighted by each shard's share of the mistakes. From
+// zero weights on separable data, the mistakes times these weights sum to
+// at most the perceptron's bound over the rounds (McDonald et al., Theorem
+// 3). An Averaged adds the parts' sums and, after a round without a
+// mistake, the rounds left to Epochs, as Fit does. Stats count the round
+// as an epoch, without losses. Mix does not check Epochs: stop after a
+// round that Converged, or after Epochs rounds.
 //
-// Mix does not check Epochs: stop after a round that Converged, or after
-// Epochs rounds. It returns an error, and changes nothing, if there are no
-// shards, if m is neither type, if a part has not learned or differs in
-// type, classes, width or bias, or if the visits pass 2^53 or the sums
-// overflow.
+// Mix returns an error, and changes nothing, if there are no shards, if m
+// is neither type, if a part has not learned or differs in type, classes,
+// width or bias, or if the visits pass 2^53 or the sums overflow.
 func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 	if len(shards) == 0 {
 		return errors.New("perceptron: Mix of no shards")

@@ -189,8 +189,7 @@ func (o *OneVsRest) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	return dst
 }
 
-// Classes returns a copy of the classes, in ascending order, or nil if
-// OneVsRest has not been fitted.
+// Classes returns a copy of the classes, as Scorer says.
 func (o *OneVsRest) Classes() []float64 { return slices.Clone(o.classes) }
 
 // Models returns the fitted classifiers: for two classes the one of both,

@@ -82,10 +82,9 @@ type Perceptron struct {
 // Fit returns an error if X has no rows, if len(y) is not the number of
 // rows, if a label is NaN or infinite or not among Labels, if y has a
 // single class, if X holds NaN or an infinity, if a setting is not valid,
-// ClassWeight among them, or if the weights overflow. A failed Fit leaves
-// the perceptron as it was; OnUpdate may have been called for rows visited
-// before a bad value was found. Fit does not modify X or y, and keeps no
-// reference to them.
+// or if the weights overflow. A failed Fit leaves the perceptron as it
+// was, though OnUpdate may have been called. Fit keeps no reference to X
+// or y.
 func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
@@ -113,19 +112,17 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 	return nil
 }
 
-// Learn trains the perceptron on the rows of X with labels y, visiting
-// each row once, in order, as one epoch of Fit does, so that Learn on the
-// rows of every epoch of a Fit in order gives the model of the Fit. It
-// goes on from the model of the last Fit or Learn, with its classes and
-// its bias or none, or on a perceptron that has neither from InitWeights,
-// with the classes of Labels and the bias that NoBias says. It adds its
-// mistakes to Stats, and calls OnUpdate with epoch 0 and the row of X.
+// Learn trains the perceptron on the rows of X with labels y as an epoch
+// of Fit does, visiting each row once, in order, so that Learn on the rows
+// of every epoch gives the model of the Fit. It goes on from the last Fit
+// or Learn, with its classes and bias, or else from InitWeights with the
+// classes of Labels. It adds its mistakes to Stats, and calls OnUpdate
+// with epoch 0.
 //
 // Learn returns an error, and changes nothing, if Fit would return one
-// for X and y, if a label is not one of the classes, if X does not have
-// the columns of the model, or if the perceptron has no classes to start
-// from. If an update would overflow the weights, it returns an error
-// after learning the rows before it.
+// for X and y, if a label is not one of the classes, if X has not the
+// model's columns, or if there are no classes to start from; it returns
+// one after the rows before it if an update would overflow the weights.
 func (p *Perceptron) Learn(X mat.Matrix, y []float64) error { return p.learnData(X, y, nil) }
 
 // learnData is Learn, stopped by h if it is not nil, which then sets the
@@ -191,8 +188,7 @@ func (p *Perceptron) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	return p.m.predictor(p.classes).predictRows(dst, X)
 }
 
-// Classes returns a copy of the classes, in ascending order, or nil if
-// the perceptron has not been fitted.
+// Classes returns a copy of the classes, as Scorer says.
 func (p *Perceptron) Classes() []float64 { return slices.Clone(p.classes) }
 
 // Weights returns copies of the weights and biases: for two classes the d
@@ -216,9 +212,8 @@ func (p *Perceptron) labels() []float64                { return p.Labels }
 
 // MarshalJSON returns the saved form of the fitted perceptron, as
 // Unmarshal reads it: its settings but Rand and OnUpdate, its classes,
-// weights and biases, and Stats. It returns an error if the perceptron
-// has not been fitted. It has a value receiver, so that json.Marshal
-// saves a Perceptron as well as a *Perceptron.
+// weights and biases, and Stats, or an error if it has not been fitted.
+// Its value receiver lets json.Marshal save a Perceptron too.
 func (p Perceptron) MarshalJSON() ([]byte, error) {
 	s := p.settings(nil).json(p.Labels)
 	return marshal("Perceptron", p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)

@@ -24,16 +24,10 @@ import (
 // it can miss the best weights. Pocket has no Learn: its pocket is chosen
 // on the whole training set. The zero value is ready to use.
 type Pocket struct {
-	// Epochs is the most passes over the data, as in Perceptron.
+	// Epochs, Rate, Rand and NoBias are as in Perceptron.
 	Epochs int
-
-	// Rate is the learning rate, as in Perceptron.
-	Rate float64
-
-	// Rand, if not nil, shuffles the rows every epoch, as in Perceptron.
-	Rand *rand.Rand
-
-	// NoBias trains through the origin, as in Perceptron.
+	Rate   float64
+	Rand   *rand.Rand
 	NoBias bool
 
 	// InitWeights are the starting weights, as in Perceptron, and the
@@ -132,8 +126,7 @@ func (p *Pocket) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	return p.m.predictor(p.classes).predictRows(dst, X)
 }
 
-// Classes returns a copy of the classes, in ascending order, or nil if
-// the pocket has not been fitted.
+// Classes returns a copy of the classes, as Scorer says.
 func (p *Pocket) Classes() []float64 { return slices.Clone(p.classes) }
 
 // Weights returns copies of the pocket weights and biases, laid out as

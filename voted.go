@@ -32,23 +32,17 @@ type Voted struct {
 	// count. Zero means 1000.
 	Epochs int
 
-	// Rate is the learning rate, as in Perceptron.
-	Rate float64
-
-	// Rand, if not nil, shuffles the rows every epoch, as in Perceptron.
-	Rand *rand.Rand
-
-	// NoBias trains through the origin, as in Perceptron.
+	// Rate, Rand and NoBias are as in Perceptron.
+	Rate   float64
+	Rand   *rand.Rand
 	NoBias bool
 
 	// InitWeights are the starting weights, as in Perceptron. They are
 	// the first voter.
 	InitWeights []float64
 
-	// Labels are the classes, as in Perceptron.
-	Labels []float64
-
-	// ClassWeight weighs the classes, as in Perceptron.
+	// Labels and ClassWeight are as in Perceptron.
+	Labels      []float64
 	ClassWeight map[float64]float64
 
 	// OnUpdate is called after every update with the new voter's weights,
@@ -381,8 +375,7 @@ func (v *Voted) PredictRows(dst []float64, X mat.Matrix) []float64 {
 	return v.predictor().predictRows(dst, X)
 }
 
-// Classes returns a copy of the classes, in ascending order, or nil if
-// the voted perceptron has not been fitted.
+// Classes returns a copy of the classes, as Scorer says.
 func (v *Voted) Classes() []float64 { return slices.Clone(v.classes) }
 
 // Stats returns a description of the training of the voted perceptron.
