@@ -20,7 +20,7 @@ import (
 // JSON stays the form of a saved file, and the form of every type; the
 // types that do not mix have no binary form.
 //
-// The binary form, version 1, is a header of 32 bytes, a head and the
+// The binary form, version 2, is a header of 32 bytes, a head and the
 // tables. Integers are 64 bits, little-endian, two's complement if
 // signed; a float is its float64 bits, little-endian; a flag is a byte, 0
 // or 1; a list is its length plus one, or 0 for nil, then its elements:

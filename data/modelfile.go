@@ -339,6 +339,9 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 		// A member that strictMembers has accepted decodes into its
 		// field; the scaler into the scalerJSON made for it.
 		k := slices.IndexFunc(fields, func(f jsonscan.Field) bool { return f.Name == m.Name })
+		if k < 0 {
+			panic("data: modelJSON has no field " + m.Name + ", which strictMembers accepted")
+		}
 		into := reflect.ValueOf(&mj).Elem().FieldByIndex(fields[k].Index).Addr().Interface()
 		if m.Name == "scaler" {
 			into = mj.Scaler

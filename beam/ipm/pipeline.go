@@ -7,7 +7,6 @@ package ipm
 import (
 	"context"
 	"encoding"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
+	"github.com/seed5ae3614e/perceptron/internal/binform"
 )
 
 func init() {
@@ -412,7 +412,7 @@ func (f *mixFn) mix(ctx context.Context, b int, parts []blockPart) ([]byte, erro
 		if len(p.Head) < formHeader || p.Tables < 1 || p.Tables > 2 {
 			return nil, fmt.Errorf("shard %d: a block of no model", k)
 		}
-		S := binary.LittleEndian.Uint64(p.Head[16:])
+		S := binform.ReadHeader(p.Head).S
 		size := uint64(p.Tables) * uint64(hi-lo) * 8
 		if S == 0 || S > math.MaxInt/size || ref != nil && int(size*S) != len(ref) {
 			return nil, fmt.Errorf("shard %d: a block of %d tables of %d by %d", k, p.Tables, hi-lo, S)

@@ -69,7 +69,7 @@ func syntax(data []byte) error {
 		case len(bytes.TrimSpace(data)) == 0:
 			return io.EOF
 		case !errors.As(err, &syn):
-			return nil // valid, but no object: for decoding to refuse
+			return err // json.Valid and json.Unmarshal disagree: refuse
 		case strings.HasSuffix(syn.Error(), "after top-level value"):
 			return errors.New("data after the value")
 		case syn.Offset == int64(len(data)):
@@ -145,8 +145,9 @@ func (c *checker) object(v reflect.Value) error {
 
 // written returns the name of the member whose key starts at the offset
 // key as the text has it, unless it has escapes to undo, and otherwise
-// name: the name that the message of an unknown member has always
-// quoted, which differs from name only where the text is not UTF-8.
+// name: the name that the message of an unknown member quotes, which
+// differs from name only where the text is not UTF-8, so that the message
+// shows the bytes at fault.
 func (c *checker) written(key int, name string) string {
 	s := Scanner{Text: c.Text, I: key}
 	s.Skip()

@@ -72,14 +72,17 @@ func (s *Scanner) Skip() {
 	s.I = i
 }
 
-// stops are the bytes that Skip stops at; the digits and letters of
-// numbers and literals, the most of most text, it passes at a glance.
+// stops are the bytes that Skip stops at; it passes the digits and
+// letters of numbers and literals, most of the bytes of a saved model, at
+// a glance.
 var stops = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
 // Next moves past white space and the '{' or '[' that opens an object or
 // an array, or the ',' that follows one of its members or elements, and
 // reports whether a member or an element follows, at s.I; if none does,
-// it moves past the '}' or ']' that closes the object or the array.
+// it moves past the '}' or ']' that closes the object or the array. On a
+// number, a string or a literal it moves past white space alone, and
+// reports true.
 func (s *Scanner) Next() bool {
 	s.Space()
 	if c := s.Text[s.I]; c == '{' || c == '[' || c == ',' {
