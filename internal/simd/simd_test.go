@@ -192,12 +192,18 @@ func TestAxpyColumnsFallback(t *testing.T) {
 
 // TestScoresRowsFallback checks that ScoresRows gives, for every row, the
 // bits of gonum's matrix-vector product on that row, for any number of
-// rows, shapes, strides and starts, and writes nothing outside dst.
+// rows, shapes, strides and starts, and writes nothing outside dst. The
+// numbers of rows reach past two blocks of the largest kernel and end
+// anywhere in a block, and every number of classes to 40 comes first, so
+// that each copy of each kernel runs.
 func TestScoresRowsFallback(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(9, 10))
 		for trial := range 2000 / trialShare {
-			n, K, d := rnd.IntN(11), 1+rnd.IntN(40), 1+rnd.IntN(70)
+			n, K, d := rnd.IntN(41), 1+rnd.IntN(40), 1+rnd.IntN(70)
+			if trial < 40 {
+				K = 1 + trial
+			}
 			if trial%10 == 0 {
 				d = 1 + rnd.IntN(900)
 			}
