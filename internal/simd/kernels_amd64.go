@@ -193,3 +193,24 @@ func streamAsm(x []float64) (uint64, bool) {
 //
 //go:noescape
 func streamAVX2(x *float64, n int) uint64
+
+// scores3Asm is Scores3 in assembly, with AVX-512, on at most 32 scores
+// of each row at once. It reports whether it ran.
+func scores3Asm(dst, w, x0, x1, x2 []float64) bool {
+	if !useAVX512 {
+		return false
+	}
+	K := len(dst) / 3
+	for c := 0; c < K; c += 32 {
+		r := min(K-c, 32)
+		scores3AVX512(&dst[c], &w[c], &x0[0], &x1[0], &x2[0], len(x0), K, (r+7)/8, 1<<r-1)
+	}
+	return true
+}
+
+// scores3AVX512 sets dst[r·K+c] to the sum over j < d of xr[j]·w[j·K+c],
+// for the 3 rows r and the c whose bits are set in mask, in acc registers
+// of 8 lanes a row, 1 to 4: byte k of mask holds the lanes of register k.
+//
+//go:noescape
+func scores3AVX512(dst, w, x0, x1, x2 *float64, d, K, acc int, mask uint64)

@@ -228,6 +228,47 @@ func TestScoresRowsFallback(t *testing.T) {
 	})
 }
 
+// TestScores3Fallback checks that Scores3 gives, for each of its three
+// rows, the bits of gonum's matrix-vector product on that row, on random
+// shapes, every number of classes to 40 first, at unaligned starts, with
+// NaNs and infinities, and writes nothing outside dst.
+func TestScores3Fallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(15, 16))
+		for trial := range 2000 / trialShare {
+			K, d := 1+rnd.IntN(40), rnd.IntN(70)
+			if trial < 40 {
+				K = 1 + trial
+			}
+			if trial%10 == 0 {
+				d = rnd.IntN(900)
+			}
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			var xs [3][]float64
+			for r := range xs {
+				o := rnd.IntN(8)
+				xs[r] = values(rnd, o+d, odd)[o:]
+			}
+			ow, od := rnd.IntN(8), rnd.IntN(8)
+			w := values(rnd, ow+d*K+rnd.IntN(3), odd)[ow:]
+			got := values(rnd, od+3*K+8, 0)
+			want := append([]float64(nil), got...)
+			Scores3(got[od:od+3*K], w, xs[0], xs[1], xs[2])
+			for r, x := range xs {
+				if d > 0 {
+					scoresGo(want[od+r*K:od+(r+1)*K], w, x)
+				}
+			}
+			if !same(got, want) {
+				t.Fatalf("K=%d d=%d offsets %d %d: the scores differ", K, d, ow, od)
+			}
+		}
+	})
+}
+
 // TestScoresSparseFallback checks that ScoresSparse gives the bits of
 // gonum's AddScaled of the rows of w, on random shapes and columns, and
 // writes nothing outside dst.

@@ -22,6 +22,7 @@ func main() {
 	w(header)
 	avx512(w)
 	avx2(w)
+	three(w)
 	if err := os.WriteFile("rows_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -332,4 +333,81 @@ func transpose4(w func(string, ...any), masked bool) {
 	w("\tVPERM2F128 $0x20, Y15, Y13, Y9")
 	w("\tVPERM2F128 $0x31, Y14, Y12, Y10")
 	w("\tVPERM2F128 $0x31, Y15, Y13, Y11")
+}
+
+// three writes scores3AVX512: the K scores of each of 3 rows across the
+// lanes, as scoresAVX512 forms those of one, in acc registers of 8 lanes
+// a row, 1 to 4: the rows' sums in Z0 to Z11, register k of row r in
+// Z(r·acc+k), the weights in Z12 to Z15, the rows' x_j in Z16 to Z18.
+// One row's K sums are acc chains of additions, one addition a feature,
+// whose latency bounds the time of a row; three rows take three times the
+// chains, and the processor adds them in about the same time.
+func three(w func(string, ...any)) {
+	w(`
+// func scores3AVX512(dst, w, x0, x1, x2 *float64, d, K, acc int, mask uint64)
+//
+// Registers: DI dst, SI the weights of the feature, R8, R10 and R11 the
+// rows at the feature, R9 K in bytes, CX the features left; byte k of
+// mask in K(k+1) masks the scores of register k.
+TEXT ·scores3AVX512(SB), NOSPLIT, $0-72
+	MOVQ  dst+0(FP), DI
+	MOVQ  w+8(FP), SI
+	MOVQ  x0+16(FP), R8
+	MOVQ  x1+24(FP), R10
+	MOVQ  x2+32(FP), R11
+	MOVQ  d+40(FP), CX
+	MOVQ  K+48(FP), R9
+	SHLQ  $3, R9
+	MOVQ  mask+64(FP), AX
+	KMOVW AX, K1
+	SHRQ  $8, AX
+	KMOVW AX, K2
+	SHRQ  $8, AX
+	KMOVW AX, K3
+	SHRQ  $8, AX
+	KMOVW AX, K4
+	MOVQ  acc+56(FP), AX`)
+	for n := 1; n < 4; n++ {
+		w("\tCMPQ AX, $%d", n)
+		w("\tJEQ  t%d", n)
+	}
+	w("\tJMP  t4")
+	for n := 1; n <= 4; n++ {
+		w("")
+		w("t%d:", n)
+		for a := range 3 * n {
+			w("\tVXORPD Z%d, Z%d, Z%d", a, a, a)
+		}
+		w("")
+		w("t%d_feature:", n)
+		for k := range n {
+			w("\tVMOVUPD.Z    %d(SI), K%d, Z%d", 64*k, k+1, 12+k)
+		}
+		for r, x := range []string{"R8", "R10", "R11"} {
+			w("\tVBROADCASTSD (%s), Z%d", x, 16+r)
+		}
+		for r := range 3 {
+			for k := range n {
+				t := 19 + (r*n+k)%4
+				w("\tVMULPD       Z%d, Z%d, Z%d", 16+r, 12+k, t)
+				w("\tVADDPD       Z%d, Z%d, Z%d", t, r*n+k, r*n+k)
+			}
+		}
+		w(`	ADDQ $8, R8
+	ADDQ $8, R10
+	ADDQ $8, R11
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  t%d_feature`, n)
+		for r := range 3 {
+			for k := range n {
+				w("\tVMOVUPD Z%d, K%d, %d(DI)", r*n+k, k+1, 64*k)
+			}
+			if r < 2 {
+				w("\tADDQ    R9, DI")
+			}
+		}
+		w("\tVZEROUPPER")
+		w("\tRET")
+	}
 }
