@@ -349,6 +349,21 @@ func BenchmarkScores(b *testing.B) {
 	}
 }
 
+// BenchmarkScores3 times the scores of three rows at once, against
+// BenchmarkScores's of one.
+func BenchmarkScores3(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		d := 784
+		rnd := rand.New(rand.NewPCG(1, 1))
+		x, w, dst := values(rnd, 3*d, 0), values(rnd, d*K, 0), make([]float64, 3*K)
+		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
+			for b.Loop() {
+				Scores3(dst, w, x[:d], x[d:2*d], x[2*d:])
+			}
+		})
+	}
+}
+
 func BenchmarkDotRows(b *testing.B) {
 	for _, d := range []int{10, 100, 784} {
 		n := 256
