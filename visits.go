@@ -123,10 +123,11 @@ func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
 // where fields would be reached through a chain of pointers.
 //
 // A weight table of several scores on dense rows is scored three rows
-// ahead where simd.Scores3 takes about the time of one row: a row's
-// sums are chains of additions, whose latency bounds its time. The
-// scores of the next two rows stand until a mistake's update changes the
-// weights, and are the bits that scores would give them.
+// at a time where simd.Scores3 pays: a row's sums are chains of
+// additions, whose latency bounds its time, and three rows' chains run
+// side by side in little more. The scores of the next two rows stand
+// until a mistake's update changes the weights, and are the bits that
+// scores would give them.
 func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 	ds, rows, s, rate := r.ds, *r.ds.rows, r.s, r.rate
 	inline := len(s) == 1 && r.t != nil

@@ -341,7 +341,7 @@ func transpose4(w func(string, ...any), masked bool) {
 // Z(r·acc+k), the weights in Z12 to Z15, the rows' x_j in Z16 to Z18.
 // One row's K sums are acc chains of additions, one addition a feature,
 // whose latency bounds the time of a row; three rows take three times the
-// chains, and the processor adds them in about the same time.
+// chains, which the processor adds side by side.
 func three(w func(string, ...any)) {
 	w(`
 // func scores3AVX512(dst, w, x0, x1, x2 *float64, d, K, acc int, mask uint64)
