@@ -584,6 +584,17 @@ func BenchmarkAveragedFitMulticlass(b *testing.B) {
 	benchClassFit(b, func() Classifier { return &Averaged{Epochs: benchEpochs} })
 }
 
+// BenchmarkPocketFitMulticlass measures the exact pocket of classK
+// classes, whose counts score the rows of each class several at a time,
+// on the smaller set of classes: a fit on the larger takes minutes.
+func BenchmarkPocketFitMulticlass(b *testing.B) {
+	sz := classSizes[0]
+	b.Run(fmt.Sprintf("n=%d,d=%d,K=%d", sz.n, sz.d, classK), func(b *testing.B) {
+		X, y := benchClasses(sz.n, sz.d)
+		benchFitOn(b, X, y, func() Classifier { return &Pocket{Epochs: benchEpochs} })
+	})
+}
+
 // BenchmarkOneVsRestFit trains a binary Perceptron per class, the way
 // scikit-learn learns classK classes, where the multiclass benchmarks
 // learn them together.
@@ -899,7 +910,8 @@ func BenchmarkDatasetMarginMDM(b *testing.B) {
 
 // BenchmarkScoreRows times ScoreRows and PredictRows of a fitted Averaged
 // on all the rows of the 12000×784 set at once, with two classes and with
-// classK, and reports ns/row.
+// classK, and reports ns/row and the time of a call over the stream floor
+// of the rows, as call/stream.
 func BenchmarkScoreRows(b *testing.B) {
 	for _, K := range []int{2, classK} {
 		X, y := benchData(12000, 784)
@@ -927,7 +939,9 @@ func BenchmarkScoreRows(b *testing.B) {
 				for b.Loop() {
 					m.run(dst)
 				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*12000), "ns/row")
+				perCall := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+				b.ReportMetric(perCall/12000, "ns/row")
+				b.ReportMetric(perCall/float64(streamFloor(X).Nanoseconds()), "call/stream")
 			})
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // countBatch is the most candidates that the exact pocket counts
@@ -139,7 +141,7 @@ func newCounter(ds *dataset, S int) *counter {
 		c.lists[g].order = append(c.lists[g].order, i)
 	}
 	c.pool = newPool(workers(), func() any {
-		return &countScratch{make([]float64, S), make([]int, len(c.lists)), make([]int, len(c.lists)), make([]float64, countChunk)}
+		return &countScratch{make([]float64, S), make([]int, len(c.lists)), make([]int, len(c.lists)), make([]float64, countChunk*S)}
 	})
 	c.counts.work = func(k int, scratch any) { c.countOne(k, scratch.(*countScratch)) }
 	return c
@@ -258,12 +260,12 @@ func (c *counter) count(cands []table, limit float64) {
 }
 
 // countScratch is a goroutine's scratch for counting: the scores of a
-// row, the rows read and found misclassified in each class, and the dot
-// products of a chunk of rows.
+// row, the rows read and found misclassified in each class, and the
+// scores of a chunk of rows.
 type countScratch struct {
 	s           []float64
 	read, wrong []int
-	dots        []float64
+	chunk       []float64
 }
 
 // countOne counts candidate k of the batch, and keeps the margins of the
@@ -299,25 +301,36 @@ func (c *counter) countOne(k int, cs *countScratch) {
 		if c.ds.weight != nil {
 			w = c.ds.weight[g]
 		}
-		// The dot products of a chunk of dense rows of the front, with
-		// one score, are taken together, at the cost of those of the
+		// The scores of a chunk of dense rows of the front are taken
+		// together, several rows at a time, at the cost of those of the
 		// rows after the count's last.
-		var dots []float64
-		if k := start >> list.shift; len(s) == 1 && k < len(list.front) && (end-1)>>list.shift == k {
+		S := len(s)
+		var scores []float64
+		if k := start >> list.shift; k < len(list.front) && (end-1)>>list.shift == k {
 			// The chunk lies in one piece of the front.
 			piece, lo := list.front[k], start&(1<<list.shift-1)
 			if !piece.sparse() && lo+end-start <= piece.n {
-				dots = cs.dots[:end-start]
-				piece.dots(dots, lo, l.w)
+				scores = cs.chunk[:(end-start)*S]
+				if S == 1 {
+					piece.dots(scores, lo, l.w)
+				} else {
+					piece.scores(scores, lo, l.w, S)
+				}
 			}
 		}
 		for p := start; p < end && m < c.stop; p++ {
 			i := list.order[p]
 			var margin float64
 			var misclassified bool
-			if dots != nil {
-				margin, misclassified = c.judgeOne(dots[p-start]+l.b[0], i)
-			} else {
+			switch {
+			case scores != nil && S == 1:
+				margin, misclassified = c.judgeOne(scores[p-start]+l.b[0], i)
+			case scores != nil:
+				// The bias added as table.scores adds it.
+				s := scores[(p-start)*S : (p-start+1)*S]
+				floats.Add(s, l.b)
+				margin, misclassified = c.judgeScores(s, i)
+			default:
 				x := list.row(c.ds, p)
 				margin, misclassified = c.judge(l, &x, i, s)
 			}
@@ -343,13 +356,19 @@ func (c *counter) countOne(k int, cs *countScratch) {
 // l misclassifies it: with two classes the margin is y(w·x+b), and with
 // more the score of its class less the greatest other.
 func (c *counter) judge(l *table, x *vec, i int, s []float64) (float64, bool) {
-	t := c.ds.class(i)
 	if len(s) == 1 {
 		// The one score in a local, without a call of scores: this loop
 		// runs for every row a candidate reads.
 		return c.judgeOne(x.dot(l.w)+l.b[0], i)
 	}
 	l.scores(s, x, i)
+	return c.judgeScores(s, i)
+}
+
+// judgeScores is judge for row i of a model of more than one score, whose
+// scores are s.
+func (c *counter) judgeScores(s []float64, i int) (float64, bool) {
+	t := c.ds.class(i)
 	return s[t] - s[argmax(s, t)], class(s) != t
 }
 

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"github.com/seed5ae3614e/perceptron/internal/simd"
 )
 
 // The visits of an epoch, the loop of every classifier's training: rule
@@ -32,6 +33,10 @@ type rule struct {
 	rate float64
 	kept func(x *vec, i, t int, mv move) error
 	s    []float64 // scratch for the scores of a visit
+
+	// ahead holds the scores of three rows that span scores at once, as
+	// it says.
+	ahead []float64
 
 	// guard makes a visit check that its update keeps the hypothesis
 	// finite, and return an error instead of making it, for Learn; Fit
@@ -116,6 +121,13 @@ func (r *rule) visits(order []int, t0 int, onMistake func(i int)) error {
 // taken again after each update. The loop's values are held in locals,
 // which a visit reloads from the stack after the dot product's call,
 // where fields would be reached through a chain of pointers.
+//
+// A weight table of several scores on dense rows is scored three rows
+// at a time where simd.Scores3 pays: a row's sums are chains of
+// additions, whose latency bounds its time, and three rows' chains run
+// side by side in little more. The scores of the next two rows stand
+// until a mistake's update changes the weights, and are the bits that
+// scores would give them.
 func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 	ds, rows, s, rate := r.ds, *r.ds.rows, r.s, r.rate
 	inline := len(s) == 1 && r.t != nil
@@ -125,7 +137,12 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 		w, b = r.t.w, r.t.b[0]
 	}
 	dense, pre := !rows.sparse(), order != nil && r.t != nil && rows.prefetches()
-	var x vec // one for the loop: its address escapes
+	ahead := dense && rows.d > 0 && len(s) > 1 && r.t != nil && simd.Scores3Pays()
+	if ahead && r.ahead == nil {
+		r.ahead = make([]float64, 3*len(s))
+	}
+	from, to := 0, 0 // the positions whose scores r.ahead holds
+	var x vec        // one for the loop: its address escapes
 	var a float64
 	for p := lo; p < hi; p++ {
 		i := rowAt(order, p)
@@ -141,6 +158,14 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 			x = rows.row(i)
 			a = x.dot(w) + b
 			bad = a-a != 0
+		case ahead:
+			if p >= to {
+				from, to = p, p+r.scoreAhead(order, p, hi)
+			}
+			// The biases added as table.scores adds them.
+			copy(s, r.ahead[(p-from)*len(s):])
+			floats.Add(s, r.t.b)
+			a, bad = s[0], nonFinite(s) >= 0
 		default:
 			x = rows.row(i)
 			r.h.scores(s, &x, i)
@@ -166,9 +191,25 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 		if inline {
 			b = r.t.b[0]
 		}
+		to = 0 // the weights have changed
 		onMistake(i)
 	}
 	return nil
+}
+
+// scoreAhead sets r.ahead to the scores of the weight table r.t, without
+// its biases, of the dense rows at the positions p to p+2 of the order,
+// or at p alone if the span ends before p+2, and returns the number of
+// rows it scored.
+func (r *rule) scoreAhead(order []int, p, hi int) int {
+	rows, S := r.ds.rows, len(r.s)
+	x0 := rows.dense(rowAt(order, p))
+	if p+2 >= hi {
+		gemvT(r.ahead, r.t.w, x0, S)
+		return 1
+	}
+	simd.Scores3(r.ahead, r.t.w[:len(x0)*S], x0, rows.dense(rowAt(order, p+1)), rows.dense(rowAt(order, p+2)))
+	return 3
 }
 
 // bad returns the error of a visit to row i whose scores are not finite:

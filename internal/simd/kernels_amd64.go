@@ -81,22 +81,70 @@ func axpyColumnsAsm(w []float64, K int, x []float64, a float64, up int, b float6
 //go:noescape
 func axpyColumnsSSE2(up, down *float64, K int, x *float64, n int, a, b float64)
 
+//go:generate go run ./asmgen
+
 // scoresRowsAsm sets the scores of ScoresRows for as many rows from the
-// first as it can take four at a time, with AVX-512, and returns their
-// number.
+// first as it can take a block at a time, and returns their number. Where
+// the K scores fill the 8 lanes of AVX-512's registers, or nearly, as
+// classesInLanes says, the scores of a row lie across the lanes, four
+// rows at a time; otherwise the rows lie across the lanes, 16 rows at a
+// time with AVX-512, and then 4 at a time with AVX2, in as few calls of
+// the kernel as its registers allow, with nearly equal numbers of
+// classes.
 func scoresRowsAsm(dst, w, x []float64, K, d, stride int) int {
-	if !useAVX512 {
-		return 0
+	n := len(dst) / K
+	i := 0
+	if useAVX512 {
+		if classesInLanes(K) {
+			for ; i+4 <= n; i += 4 {
+				for c := 0; c < K; c += 16 {
+					r := min(K-c, 16)
+					scoresRows4AVX512(&dst[i*K+c], &w[c], &x[i*stride], stride, d, K, (r+7)/8, 1<<r-1)
+				}
+			}
+			return i
+		}
+		i = rowsInLanes(dst, w, x, K, d, stride, 0, 16, 11, scoresRows16AVX512)
 	}
-	n := len(dst) / K &^ 3
-	for i := 0; i < n; i += 4 {
-		for c := 0; c < K; c += 16 {
-			r := min(K-c, 16)
-			scoresRows4AVX512(&dst[i*K+c], &w[c], &x[i*stride], stride, d, K, (r+7)/8, 1<<r-1)
+	if useAVX2 {
+		i = rowsInLanes(dst, w, x, K, d, stride, i, 4, 8, scoresRows4AVX2)
+	}
+	return i
+}
+
+// classesInLanes reports whether the kernel with the scores of a row
+// across the lanes is the faster for K scores on AVX-512, as measured: if
+// K is a multiple of 8, where it wastes no lane, and from 12 to 16, where
+// the kernel with the rows across the lanes must read the rows twice.
+func classesInLanes(K int) bool { return K%8 == 0 || 12 <= K && K <= 16 }
+
+// rowsInLanes sets the scores of the rows from row i by the kernel of
+// block rows and at most most classes a call, and returns the row after
+// the last block.
+func rowsInLanes(dst, w, x []float64, K, d, stride, i, block, most int, kernel func(dst, w, x *float64, stride, d, K, nc int)) int {
+	n := len(dst) / K
+	calls := (K + most - 1) / most
+	for ; i+block <= n; i += block {
+		for c, k := 0, 0; k < calls; k++ {
+			nc := (K - c) / (calls - k)
+			kernel(&dst[i*K+c], &w[c], &x[i*stride], stride, d, K, nc)
+			c += nc
 		}
 	}
-	return n
+	return i
 }
+
+// scoresRows16AVX512 sets dst[i·K+c] to the sum over j < d of
+// x[i·stride+j]·w[j·K+c], for the 16 rows i and c < nc, nc at most 11.
+//
+//go:noescape
+func scoresRows16AVX512(dst, w, x *float64, stride, d, K, nc int)
+
+// scoresRows4AVX2 sets dst[i·K+c] to the sum over j < d of
+// x[i·stride+j]·w[j·K+c], for the 4 rows i and c < nc, nc at most 8.
+//
+//go:noescape
+func scoresRows4AVX2(dst, w, x *float64, stride, d, K, nc int)
 
 // scoresRows4AVX512 sets dst[i·K+c] to the sum over j < d of
 // x[i·stride+j]·w[j·K+c], for the 4 rows i and the c whose bits are set
@@ -145,3 +193,24 @@ func streamAsm(x []float64) (uint64, bool) {
 //
 //go:noescape
 func streamAVX2(x *float64, n int) uint64
+
+// scores3Asm is Scores3 in assembly, with AVX-512, on at most 32 scores
+// of each row at once. It reports whether it ran.
+func scores3Asm(dst, w, x0, x1, x2 []float64) bool {
+	if !useAVX512 {
+		return false
+	}
+	K := len(dst) / 3
+	for c := 0; c < K; c += 32 {
+		r := min(K-c, 32)
+		scores3AVX512(&dst[c], &w[c], &x0[0], &x1[0], &x2[0], len(x0), K, (r+7)/8, 1<<r-1)
+	}
+	return true
+}
+
+// scores3AVX512 sets dst[r·K+c] to the sum over j < d of xr[j]·w[j·K+c],
+// for the 3 rows r and the c whose bits are set in mask, in acc registers
+// of 8 lanes a row, 1 to 4: byte k of mask holds the lanes of register k.
+//
+//go:noescape
+func scores3AVX512(dst, w, x0, x1, x2 *float64, d, K, acc int, mask uint64)

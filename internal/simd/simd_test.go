@@ -192,12 +192,18 @@ func TestAxpyColumnsFallback(t *testing.T) {
 
 // TestScoresRowsFallback checks that ScoresRows gives, for every row, the
 // bits of gonum's matrix-vector product on that row, for any number of
-// rows, shapes, strides and starts, and writes nothing outside dst.
+// rows, shapes, strides and starts, and writes nothing outside dst. The
+// numbers of rows reach past two blocks of the largest kernel and end
+// anywhere in a block, and every number of classes to 40 comes first, so
+// that each copy of each kernel runs.
 func TestScoresRowsFallback(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(9, 10))
 		for trial := range 2000 / trialShare {
-			n, K, d := rnd.IntN(11), 1+rnd.IntN(40), 1+rnd.IntN(70)
+			n, K, d := rnd.IntN(41), 1+rnd.IntN(40), 1+rnd.IntN(70)
+			if trial < 40 {
+				K = 1 + trial
+			}
 			if trial%10 == 0 {
 				d = 1 + rnd.IntN(900)
 			}
@@ -217,6 +223,47 @@ func TestScoresRowsFallback(t *testing.T) {
 			}
 			if !same(got, want) {
 				t.Fatalf("n=%d K=%d d=%d stride %d offsets %d %d %d: the scores differ", n, K, d, stride, ox, ow, od)
+			}
+		}
+	})
+}
+
+// TestScores3Fallback checks that Scores3 gives, for each of its three
+// rows, the bits of gonum's matrix-vector product on that row, on random
+// shapes, every number of classes to 40 first, at unaligned starts, with
+// NaNs and infinities, and writes nothing outside dst.
+func TestScores3Fallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(15, 16))
+		for trial := range 2000 / trialShare {
+			K, d := 1+rnd.IntN(40), rnd.IntN(70)
+			if trial < 40 {
+				K = 1 + trial
+			}
+			if trial%10 == 0 {
+				d = rnd.IntN(900)
+			}
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			var xs [3][]float64
+			for r := range xs {
+				o := rnd.IntN(8)
+				xs[r] = values(rnd, o+d, odd)[o:]
+			}
+			ow, od := rnd.IntN(8), rnd.IntN(8)
+			w := values(rnd, ow+d*K+rnd.IntN(3), odd)[ow:]
+			got := values(rnd, od+3*K+8, 0)
+			want := append([]float64(nil), got...)
+			Scores3(got[od:od+3*K], w, xs[0], xs[1], xs[2])
+			for r, x := range xs {
+				if d > 0 {
+					scoresGo(want[od+r*K:od+(r+1)*K], w, x)
+				}
+			}
+			if !same(got, want) {
+				t.Fatalf("K=%d d=%d offsets %d %d: the scores differ", K, d, ow, od)
 			}
 		}
 	})
@@ -297,6 +344,21 @@ func BenchmarkScores(b *testing.B) {
 		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
 			for b.Loop() {
 				Scores(dst, w, x)
+			}
+		})
+	}
+}
+
+// BenchmarkScores3 times the scores of three rows at once, against
+// BenchmarkScores's of one.
+func BenchmarkScores3(b *testing.B) {
+	for _, K := range []int{2, 10, 35} {
+		d := 784
+		rnd := rand.New(rand.NewPCG(1, 1))
+		x, w, dst := values(rnd, 3*d, 0), values(rnd, d*K, 0), make([]float64, 3*K)
+		benchPaths(b, fmt.Sprintf("K=%d", K), func(b *testing.B) {
+			for b.Loop() {
+				Scores3(dst, w, x[:d], x[d:2*d], x[2*d:])
 			}
 		})
 	}

@@ -24,3 +24,5 @@ func scoresRowsAsm(dst, w, x []float64, K, d, stride int) int { return 0 }
 func scoresSparseAsm(dst, w []float64, ind []int, val []float64) bool { return false }
 
 func streamAsm(x []float64) (uint64, bool) { return 0, false }
+
+func scores3Asm(dst, w, x0, x1, x2 []float64) bool { return false }
