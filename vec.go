@@ -105,6 +105,12 @@ func (x *vec) addTo(w []float64, a float64) {
 // addStrided adds a·x to every S-th element of w, from w[0]: to one
 // column of a d×S matrix held row by row.
 func (x *vec) addStrided(w []float64, S int, a float64) {
+	if x.ind == nil && S == 1 {
+		// Two classes, the common case: blas64.Axpy's checks cost a
+		// short row as much as its arithmetic, which is the same.
+		floats.AddScaled(w[:len(x.val)], a, x.val)
+		return
+	}
 	if x.ind == nil {
 		blas64.Axpy(a, blas64.Vector{N: len(x.val), Inc: 1, Data: x.val}, blas64.Vector{N: len(x.val), Inc: S, Data: w})
 		return
