@@ -18,7 +18,8 @@ import (
 // update of each mistake on its hypothesis. What Pocket, Averaged and
 // Voted keep of a run is a hook on it. The loop is written twice, span
 // and spanOne for a weight table of one score, for the speed of short
-// rows, as spanOne says; both call the same mistake test and move.
+// rows, as spanOne says; both judge a row with judge and update with
+// mistake.
 
 // rule is the perceptron's rule as a learner of a hypothesis on a data
 // set. Perceptron, Pocket, Averaged, Voted and Kernel all train by it,
@@ -127,7 +128,7 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 	if len(r.s) == 1 && r.t != nil {
 		return r.spanOne(order, t0, lo, hi, onMistake)
 	}
-	ds, rows, s, rate := r.ds, *r.ds.rows, r.s, r.rate
+	ds, rows, s := r.ds, *r.ds.rows, r.s
 	dense, pre := !rows.sparse(), order != nil && r.t != nil && rows.prefetches()
 	ahead := dense && rows.d > 0 && len(s) > 1 && r.t != nil && simd.Scores3Pays()
 	if ahead && r.ahead == nil {
@@ -166,11 +167,7 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 		if !mistake {
 			continue
 		}
-		mv, loss := moveOf(ds, i, s, a, o, rate)
-		r.loss += loss
-		x = rows.row(i)
-		if err := r.make(&x, i, t0+p, mv); err != nil {
-			r.at = p
+		if err := r.mistake(&x, p, t0, i, a, o); err != nil {
 			return err
 		}
 		to = 0 // the weights have changed
@@ -180,7 +177,7 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 }
 
 // spanOne is span for a weight table of one score, two classes, the most
-// common case, in a loop of its own, with span's mistake test and move.
+// common case, in a loop of its own, with span's mistake test and update.
 // Its loop calls the dot product at every visit, and Go keeps no register
 // across a call, so that each visit reloads what the loop holds from the
 // stack: span's other cases hold enough more that a Fit of 1000 rows of
@@ -188,7 +185,7 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 // in a, so that a row classified right costs little more than its dot
 // product, and the bias in b, a copy taken again after each update.
 func (r *rule) spanOne(order []int, t0, lo, hi int, onMistake func(i int)) error {
-	ds, rows, s, rate := r.ds, *r.ds.rows, r.s, r.rate
+	ds, rows, s := r.ds, *r.ds.rows, r.s
 	w, b := r.t.w, r.t.b[0]
 	dense, pre := !rows.sparse(), order != nil && rows.prefetches()
 	var x vec // one for the loop: its address escapes
@@ -214,15 +211,27 @@ func (r *rule) spanOne(order []int, t0, lo, hi int, onMistake func(i int)) error
 		if !mistake {
 			continue
 		}
-		mv, loss := moveOf(ds, i, s, a, o, rate)
-		r.loss += loss
-		x = rows.row(i)
-		if err := r.make(&x, i, t0+p, mv); err != nil {
-			r.at = p
+		if err := r.mistake(&x, p, t0, i, a, o); err != nil {
 			return err
 		}
 		b = r.t.b[0]
 		onMistake(i)
+	}
+	return nil
+}
+
+// mistake makes the update of the mistake that judge found at the
+// position p of the order, row i, whose first score is a and whose other
+// class is o, in span and spanOne alike, and adds its loss. x is the
+// loop's vec, which it sets to the row. It returns the error of make, at
+// p.
+func (r *rule) mistake(x *vec, p, t0, i int, a float64, o int) error {
+	mv, loss := moveOf(r.ds, i, r.s, a, o, r.rate)
+	r.loss += loss
+	*x = r.ds.rows.row(i)
+	if err := r.make(x, i, t0+p, mv); err != nil {
+		r.at = p
+		return err
 	}
 	return nil
 }

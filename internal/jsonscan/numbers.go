@@ -21,6 +21,8 @@ import (
 // that Decode made the array's length, or into a new one.
 type Numbers []float64
 
+// UnmarshalJSON decodes the JSON array of numbers data into f, reusing its
+// memory, and leaves to encoding/json what is not such an array.
 func (f *Numbers) UnmarshalJSON(data []byte) error {
 	v := (*f)[:0]
 	if v == nil {
@@ -57,6 +59,7 @@ func (f *Numbers) UnmarshalJSON(data []byte) error {
 // exact, and about half as long as the shortest decimals of most values.
 type Floats []float64
 
+// MarshalJSON returns f's bytes, little-endian, as a base64 JSON string.
 func (f Floats) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 8*len(f))
 	for i, v := range f {
