@@ -265,9 +265,16 @@ func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)
 		u := m.vectors()
 		bx := newRows(m.d, blockRows, xs.sparse())
 		bn := make([]float64, blockRows)
-		kv := make([]float64, blockRows)
+		mv := newManyValues(m.d, xs.sparse())
 		kt := make([]float64, blockRows*u) // kt[q·u+v] = K(sv_v, row q)
 		s := make([]float64, m.nScores())
+		// A batch of support vectors at a time where their dot products
+		// with the rows are formed together, and one where the batches'
+		// bookkeeping would cost more than it saves.
+		batch := 1
+		if m.k.many(bx, mv) && !m.sv.sparse() {
+			batch = chunkChanges
+		}
 		return func(b int) {
 			lo := b * blockRows
 			nb := min(r-lo, blockRows)
@@ -277,14 +284,30 @@ func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)
 				bx.append(x)
 				bn[q] = m.k.norm(x)
 			}
-			for v := range u {
-				var vn float64
-				if m.k.norms() {
-					vn = m.norm[v]
+			for v0 := 0; v0 < u; v0 += batch {
+				var kv []float64
+				if batch == 1 {
+					vn := 0.0
+					if m.k.norms() {
+						vn = m.norm[v0]
+					}
+					kv = mv.k[:nb]
+					m.k.values(kv, bx, bn, m.sv.row(v0), vn)
+				} else {
+					mv.reset()
+					for v := v0; v < min(v0+batch, u); v++ {
+						vn := 0.0
+						if m.k.norms() {
+							vn = m.norm[v]
+						}
+						mv.add(m.sv.row(v), vn, nb)
+					}
+					kv = m.k.valuesOf(nb, bx, bn, mv)
 				}
-				m.k.values(kv[:nb], bx, bn, m.sv.row(v), vn)
-				for q, s := range kv[:nb] {
-					kt[q*u+v] = s
+				for e := range len(kv) / nb {
+					for q, s := range kv[e*nb : (e+1)*nb] {
+						kt[q*u+v0+e] = s
+					}
 				}
 			}
 			for q := range nb {

@@ -101,14 +101,15 @@ const kernelGrowth = 96
 // trainerWords returns the most words that a trainer on ds holds, but for
 // its mistakes: per row its partial scores, its norm, what it has seen
 // and its support vector; the copies of the rows of its blocks; and the
-// model it returns, at most a copy of the rows with their coefficients.
+// model it returns, at most a copy of the rows with their coefficients;
+// and each goroutine's scratch.
 func trainerWords(ds *dataset) float64 {
 	S := scores(ds.classes)
 	blocks := 0.0
 	if !ds.sparse() {
 		blocks = 2 * (lookahead + 1) * blockRows * float64(ds.d)
 	}
-	return float64(ds.n*(2*S+4)) + blocks + ds.words()
+	return float64(ds.n*(2*S+4)) + blocks + ds.words() + float64(workers())*manyValuesWords(ds.d, ds.sparse())
 }
 
 func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
@@ -146,9 +147,9 @@ func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 		b.lateSeen = make([]int, 0, blockRows)
 		b.lx = newRows(ds.d, blockRows, ds.sparse())
 		b.ln = make([]float64, blockRows)
-		b.bulk.work = func(c int, k any) { t.chunk(b, c, k.([]float64)) }
+		b.bulk.work = func(c int, mv any) { t.chunk(b, c, mv.(*manyValues)) }
 	}
-	t.pool = newPool(workers(), func() any { return make([]float64, blockRows) })
+	t.pool = newPool(workers(), func() any { return newManyValues(ds.d, ds.sparse()) })
 	return t
 }
 
@@ -240,9 +241,9 @@ func (t *trainer) queueBlock(b int) {
 	t.pool.submit(&blk.bulk)
 }
 
-// chunk computes chunk c of blk's bulk into its part, with k as scratch.
+// chunk computes chunk c of blk's bulk into its part, with mv as scratch.
 // It reads only blk and the rows of X.
-func (t *trainer) chunk(blk *block, c int, k []float64) {
+func (t *trainer) chunk(blk *block, c int, mv *manyValues) {
 	if t.ds.halt.err() != nil {
 		return // the visits stop at their next poll, and drop the sums
 	}
@@ -250,14 +251,18 @@ func (t *trainer) chunk(blk *block, c int, k []float64) {
 	part := blk.part[c*nl*S : (c+1)*nl*S]
 	clear(part)
 	lo := c * chunkChanges
+	log := blk.log[lo:min(lo+chunkChanges, len(blk.log))]
 	q := 0 // change e reaches late[:q], the rows with seen <= e
-	for e := lo; e < min(lo+chunkChanges, len(blk.log)); e++ {
-		for q < nl && blk.lateSeen[q] <= blk.from+e {
+	mv.reset()
+	for e := range log {
+		for q < nl && blk.lateSeen[q] <= blk.from+lo+e {
 			q++
 		}
-		ch := blk.log[e]
-		t.m.k.values(k[:q], blk.lx, blk.ln, t.ds.row(ch.row), ch.norm)
-		ch.spread(part, k[:q], S)
+		mv.add(t.ds.row(log[e].row), log[e].norm, q)
+	}
+	k := t.m.k.valuesOf(nl, blk.lx, blk.ln, mv)
+	for e := range log {
+		log[e].spread(part, k[e*nl:e*nl+mv.n[e]], S)
 	}
 }
 
@@ -295,11 +300,18 @@ func (t *trainer) start(b int) {
 		}
 	}
 	// Every row of the block has now seen the changes before upto.
-	k := t.pool.scratch[0].([]float64)[:len(blk.rows)]
-	for i := range t.log[blk.upto-t.base:] {
-		ch := &t.log[blk.upto-t.base+i]
-		t.m.k.values(k, blk.x, blk.xn, t.ds.row(ch.row), ch.norm)
-		t.spreadTo(blk.rows, k, ch)
+	mv, nb := t.pool.scratch[0].(*manyValues), len(blk.rows)
+	for rest := t.log[blk.upto-t.base:]; len(rest) > 0; {
+		log := rest[:min(chunkChanges, len(rest))]
+		rest = rest[len(log):]
+		mv.reset()
+		for e := range log {
+			mv.add(t.ds.row(log[e].row), log[e].norm, nb)
+		}
+		k := t.m.k.valuesOf(nb, blk.x, blk.xn, mv)
+		for e := range log {
+			t.spreadTo(blk.rows, k[e*nb:(e+1)*nb], &log[e])
+		}
 	}
 	t.cur = blk
 	t.queueBlock(b + lookahead)
@@ -349,7 +361,7 @@ func (t *trainer) change(ch change, p int) {
 	if len(rest) == 0 {
 		return
 	}
-	k := t.pool.scratch[0].([]float64)[:len(rest)]
+	k := t.pool.scratch[0].(*manyValues).k[:len(rest)]
 	after := blk.x.sub(p+1, len(blk.rows))
 	t.m.k.values(k, &after, blk.xn[p+1:], t.ds.row(ch.row), ch.norm)
 	t.spreadTo(rest, k, &ch)

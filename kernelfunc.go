@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/seed5ae3614e/perceptron/internal/simd"
 )
 
 // KernelFunc is a kernel: a function K(x, z) that is an inner product of x
@@ -98,8 +100,9 @@ const (
 
 // kern is a kernel with its parameters resolved. The built-in kernels are
 // functions of x·z and, for RBF, of the squared norms of x and z, so that
-// the kernel values of many pairs come from dot products that gonum's
-// BLAS computes a matrix at a time.
+// the kernel values of many pairs come from dot products formed a matrix
+// at a time, by gonum's BLAS or, several vectors at once, by simd's
+// Products, to the same bits.
 type kern struct {
 	kind         kernelKind
 	degree       int
@@ -173,6 +176,103 @@ func (k *kern) values(dst []float64, a *rows, an []float64, v vec, vn float64) {
 		}
 		dst[q] = k.ofDot(s, aq, vn)
 	}
+}
+
+// manyValues is a batch of up to chunkChanges vectors whose kernel values
+// with the first rows of a block are formed together: the vectors, their
+// squared norms where the kernel needs them and the rows each reaches, and
+// scratch for the values, blockRows a vector, and for simd.Products, if
+// the rows are dense and as long as valuesOf needs.
+type manyValues struct {
+	vs   []vec
+	vn   []float64
+	n    []int
+	k    []float64
+	xs   [][]float64
+	work []float64
+}
+
+// manyValuesWords returns the words of a manyValues for rows of d
+// values.
+func manyValuesWords(d int, sparse bool) float64 {
+	w := float64(chunkChanges * blockRows)
+	if !sparse && d >= manyMinD {
+		w += float64(simd.ProductsWork(d, blockRows))
+	}
+	return w
+}
+
+func newManyValues(d int, sparse bool) *manyValues {
+	mv := &manyValues{
+		vs: make([]vec, 0, chunkChanges),
+		vn: make([]float64, 0, chunkChanges),
+		n:  make([]int, 0, chunkChanges),
+		k:  make([]float64, chunkChanges*blockRows),
+		xs: make([][]float64, 0, chunkChanges),
+	}
+	if !sparse && d >= manyMinD {
+		mv.work = make([]float64, simd.ProductsWork(d, blockRows))
+	}
+	return mv
+}
+
+// reset empties the batch.
+func (mv *manyValues) reset() { mv.vs, mv.vn, mv.n = mv.vs[:0], mv.vn[:0], mv.n[:0] }
+
+// add puts the vector v, of squared norm vn, in the batch, to reach the
+// first n rows.
+func (mv *manyValues) add(v vec, vn float64, n int) {
+	mv.vs, mv.vn, mv.n = append(mv.vs, v), append(mv.vn, vn), append(mv.n, n)
+}
+
+// manyMinD is the fewest features on which valuesOf forms many vectors'
+// dot products at once: on fewer the kernel values' other work costs
+// more than the dot products, and the batches' bookkeeping costs more
+// than it saves.
+const manyMinD = 32
+
+// many reports whether valuesOf, with the scratch of mv, forms the dot
+// products of the rows a with many dense vectors at once.
+func (k *kern) many(a *rows, mv *manyValues) bool {
+	return k.kind != customKernel && !a.sparse() && mv.work != nil
+}
+
+// valuesOf returns the kernel values of the batch mv with the rows of a,
+// m of them at most: its element e·m+q is K(vs[e], a_q) for q < n[e], as
+// values sets it, the dot products of many vectors at once where the
+// kernel and the rows allow, and the others are left as they were. an
+// holds the squared norms of the rows of a where the kernel needs them.
+func (k *kern) valuesOf(m int, a *rows, an []float64, mv *manyValues) []float64 {
+	dst := mv.k[:len(mv.vs)*m]
+	dense := k.many(a, mv)
+	for _, v := range mv.vs {
+		dense = dense && v.ind == nil
+	}
+	if !dense {
+		for e, v := range mv.vs {
+			k.values(dst[e*m:e*m+mv.n[e]], a, an, v, mv.vn[e])
+		}
+		return dst
+	}
+	xs := mv.xs[:0]
+	for _, v := range mv.vs {
+		xs = append(xs, v.val)
+	}
+	simd.Products(dst, a.data, a.stride, xs, mv.n, mv.work)
+	clear(xs) // no row kept alive by the scratch
+	if k.kind == linearKernel {
+		return dst
+	}
+	for e, vn := range mv.vn {
+		for q, s := range dst[e*m : e*m+mv.n[e]] {
+			var aq float64
+			if an != nil {
+				aq = an[q]
+			}
+			dst[e*m+q] = k.ofDot(s, aq, vn)
+		}
+	}
+	return dst
 }
 
 // kernelJSON is the JSON form of a kernel function: its name, linear,

@@ -26,12 +26,12 @@ import (
 // the default sets: SVC's fit takes many minutes.
 const kernelFashionSet = "fashion10-kernel"
 
-// The target: the Kernel's test accuracy is at least
-// targetAccuracy, and scikit-learn's SVC takes at least targetRatio times
-// as long to fit, in the same run.
+// The target: the Kernel's test accuracy is at least targetAccuracy and
+// at least SVC's, and scikit-learn's SVC takes at least targetRatio times
+// as long to fit, in the same run (issue 35).
 const (
 	targetAccuracy = 0.885
-	targetRatio    = 2
+	targetRatio    = 5
 )
 
 // kernelFashionAbout describes the model that kernelFashionModel returns.
@@ -94,7 +94,7 @@ func kernelFashion(fdir, python, tmp string, keep bool) int {
 	n, d := ds.train.Dims()
 	nt, _ := ds.test.Dims()
 	fmt.Printf("== %s: %d training rows, %d test rows, %d features, 10 classes\n   %s\n", ds.name, n, nt, d, ds.about)
-	fmt.Printf("   target: this library's Kernel reaches %.1f%% test accuracy in at most 1/%d of SVC's fit time\n",
+	fmt.Printf("   target: this library's Kernel reaches %.1f%% test accuracy, and no less than SVC, in at most 1/%d of SVC's fit time\n",
 		100*targetAccuracy, targetRatio)
 
 	progress("%s: this library's %s", ds.name, kernelFashionAbout)
@@ -143,7 +143,7 @@ func kernelFashion(fdir, python, tmp string, keep bool) int {
 	}
 	fmt.Printf("   scikit-learn %s, numpy %s; SVC: %d support vectors, gamma %.5g\n",
 		versions["scikit-learn"], versions["numpy"], svc.Support, svc.Gamma)
-	verdict, met := kernelTarget(oursTest, ours.Seconds(), svc.Seconds)
+	verdict, met := kernelTarget(oursTest, svc.Test, ours.Seconds(), svc.Seconds)
 	fmt.Printf("   %s\n\n", verdict)
 	if !met {
 		return 1
@@ -152,13 +152,14 @@ func kernelFashion(fdir, python, tmp string, keep bool) int {
 }
 
 // kernelTarget returns the line that says whether a Kernel of test
-// accuracy acc, fitted in ours seconds where SVC took svc, meets the target,
-// and whether it does.
-func kernelTarget(acc, ours, svc float64) (string, bool) {
+// accuracy acc, fitted in ours seconds where SVC took svc to reach
+// svcAcc, meets the target, and whether it does.
+func kernelTarget(acc, svcAcc, ours, svc float64) (string, bool) {
 	ratio := svc / ours
-	met := acc >= targetAccuracy && ratio >= targetRatio
-	line := fmt.Sprintf("target: Kernel: test %.2f%% (want >= %.1f%%), SVC/ours fit time %.2fx (want >= %d): ",
-		100*acc, 100*targetAccuracy, ratio, targetRatio)
+	want := max(targetAccuracy, svcAcc)
+	met := acc >= want && ratio >= targetRatio
+	line := fmt.Sprintf("target: Kernel: test %.2f%% (want >= %.2f%%), SVC/ours fit time %.2fx (want >= %d): ",
+		100*acc, 100*want, ratio, targetRatio)
 	if met {
 		return line + "met", true
 	}

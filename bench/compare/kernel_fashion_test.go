@@ -16,16 +16,17 @@ import (
 
 func TestKernelTarget(t *testing.T) {
 	for _, c := range []struct {
-		acc, ours, svc float64
-		met            bool
+		acc, svcAcc, ours, svc float64
+		met                    bool
 	}{
-		{0.885, 10, 20, true},
-		{0.9, 1, 100, true},
-		{math.Nextafter(0.885, 0), 10, 20, false},
-		{0.885, 10, math.Nextafter(20, 0), false},
-		{0.5, 100, 1, false},
+		{0.885, 0.88, 10, 50, true},
+		{0.9, 0.9, 1, 100, true},
+		{math.Nextafter(0.885, 0), 0.88, 10, 50, false},
+		{0.89, math.Nextafter(0.89, 1), 10, 50, false},
+		{0.885, 0.88, 10, math.Nextafter(50, 0), false},
+		{0.5, 0.88, 100, 1, false},
 	} {
-		line, met := kernelTarget(c.acc, c.ours, c.svc)
+		line, met := kernelTarget(c.acc, c.svcAcc, c.ours, c.svc)
 		if met != c.met || strings.HasSuffix(line, ": met") != c.met || strings.HasPrefix(line, "!!! ") == c.met {
 			t.Errorf("accuracy %v, fit %v s against %v s: %q, met %t, want met %t", c.acc, c.ours, c.svc, line, met, c.met)
 		}

@@ -214,3 +214,39 @@ func scores3Asm(dst, w, x0, x1, x2 []float64) bool {
 //
 //go:noescape
 func scores3AVX512(dst, w, x0, x1, x2 *float64, d, K, acc int, mask uint64)
+
+// productsAsm sets out[r·32+2e] to the product of row i+r of a with
+// vector e of pack, for every block of four rows i from the first of the
+// rows up to n, as productsAVX512 says, and returns the row after the
+// last block.
+func productsAsm(out, a []float64, stride int, pack []float64, d, n int) int {
+	var kernel func(out, a *float64, stride int, pack *float64, pairs, tail int)
+	switch {
+	case useAVX512:
+		kernel = productsAVX512
+	case useAVX2:
+		kernel = productsAVX2
+	default:
+		return 0
+	}
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		kernel(&out[i*32], &a[i*stride], stride, &pack[0], d/2, d%2)
+	}
+	return i
+}
+
+// productsAVX512 sets out[r·32+2e], for the four rows r from a, stride
+// values apart, and the 16 vectors e packed in pack, to the product of
+// the two as gonum's GemvN forms it for a row of a block of four: lane 0
+// sums the terms of the even features and lane 1 those of the odd, each
+// in order, 16 vectors of 4 rows at once; the two lanes are then added,
+// then the term of the last feature if the length is odd (tail is 1).
+//
+//go:noescape
+func productsAVX512(out, a *float64, stride int, pack *float64, pairs, tail int)
+
+// productsAVX2 is productsAVX512 a row at a time, with AVX2.
+//
+//go:noescape
+func productsAVX2(out, a *float64, stride int, pack *float64, pairs, tail int)

@@ -645,3 +645,191 @@ st_done:
 	VZEROUPPER
 	MOVQ AX, ret+16(FP)
 	RET
+
+// One step of productsAVX512 for row r of four, whose pair of terms is in
+// b: the pairs of the 16 vectors in Z16-Z19 times b, into the four
+// accumulators of the row.
+#define PAIRS4(b, a0, a1, a2, a3) \
+	VMULPD Z16, b, Z24 \
+	VMULPD Z17, b, Z25 \
+	VMULPD Z18, b, Z26 \
+	VMULPD Z19, b, Z27 \
+	VADDPD Z24, a0, a0 \
+	VADDPD Z25, a1, a1 \
+	VADDPD Z26, a2, a2 \
+	VADDPD Z27, a3, a3
+
+// The sum of the lanes of each pair of acc, the even lane first, as
+// gonum's HADDPD forms it, plus the term of the last feature in tmp if
+// there is one (DX nonzero), then added to zero as gonum's store adds it
+// to the cleared result; stored whole at off(DI).
+#define FINISH512(acc, xt, bt, tmp, off) \
+	VPERMILPD $0x55, acc, tmp \
+	VADDPD    tmp, acc, acc   \
+	TESTQ     DX, DX          \
+	JZ        3(PC)           \
+	VMULPD    xt, bt, tmp     \
+	VADDPD    tmp, acc, acc   \
+	VADDPD    acc, Z31, acc   \
+	VMOVUPD   acc, off(DI)
+
+#define FINISHROW512(bt, a0, a1, a2, a3, off) \
+	FINISH512(a0, Z16, bt, Z24, off) \
+	FINISH512(a1, Z17, bt, Z25, off+64) \
+	FINISH512(a2, Z18, bt, Z26, off+128) \
+	FINISH512(a3, Z19, bt, Z27, off+192)
+
+// func productsAVX512(out, a *float64, stride int, pack *float64, pairs, tail int)
+//
+// out[r·32+2e] is the product of row r of the four from a, stride values
+// apart, with vector e of the 16 packed in pack, as gonum's GemvN forms
+// it for a row of a block of four or two: the terms of the even and of
+// the odd features summed apart, each in order, then the two sums added,
+// then the last feature's term if the length is odd (tail nonzero).
+TEXT ·productsAVX512(SB), NOSPLIT, $0-48
+	MOVQ    out+0(FP), DI
+	MOVQ    a+8(FP), SI
+	MOVQ    stride+16(FP), BX
+	SHLQ    $3, BX
+	LEAQ    (BX)(BX*2), R8
+	MOVQ    pack+24(FP), R9
+	MOVQ    pairs+32(FP), CX
+	MOVQ    tail+40(FP), DX
+	VXORPD  Z0, Z0, Z0
+	VMOVAPD Z0, Z1
+	VMOVAPD Z0, Z2
+	VMOVAPD Z0, Z3
+	VMOVAPD Z0, Z4
+	VMOVAPD Z0, Z5
+	VMOVAPD Z0, Z6
+	VMOVAPD Z0, Z7
+	VMOVAPD Z0, Z8
+	VMOVAPD Z0, Z9
+	VMOVAPD Z0, Z10
+	VMOVAPD Z0, Z11
+	VMOVAPD Z0, Z12
+	VMOVAPD Z0, Z13
+	VMOVAPD Z0, Z14
+	VMOVAPD Z0, Z15
+	VMOVAPD Z0, Z31
+	TESTQ   CX, CX
+	JZ      pr512_end
+
+pr512_loop:
+	VMOVUPD         (R9), Z16
+	VMOVUPD         64(R9), Z17
+	VMOVUPD         128(R9), Z18
+	VMOVUPD         192(R9), Z19
+	VBROADCASTF64X2 (SI), Z20
+	VBROADCASTF64X2 (SI)(BX*1), Z21
+	VBROADCASTF64X2 (SI)(BX*2), Z22
+	VBROADCASTF64X2 (SI)(R8*1), Z23
+	PAIRS4(Z20, Z0, Z1, Z2, Z3)
+	PAIRS4(Z21, Z4, Z5, Z6, Z7)
+	PAIRS4(Z22, Z8, Z9, Z10, Z11)
+	PAIRS4(Z23, Z12, Z13, Z14, Z15)
+	ADDQ            $256, R9
+	ADDQ            $16, SI
+	DECQ            CX
+	JNZ             pr512_loop
+
+pr512_end:
+	// The last feature's values of the vectors, and of the rows.
+	TESTQ          DX, DX
+	JZ             pr512_sums
+	VMOVUPD        (R9), Z16
+	VMOVUPD        64(R9), Z17
+	VMOVUPD        128(R9), Z18
+	VMOVUPD        192(R9), Z19
+	VBROADCASTSD   (SI), Z20
+	VBROADCASTSD   (SI)(BX*1), Z21
+	VBROADCASTSD   (SI)(BX*2), Z22
+	VBROADCASTSD   (SI)(R8*1), Z23
+
+pr512_sums:
+	FINISHROW512(Z20, Z0, Z1, Z2, Z3, 0)
+	FINISHROW512(Z21, Z4, Z5, Z6, Z7, 256)
+	FINISHROW512(Z22, Z8, Z9, Z10, Z11, 512)
+	FINISHROW512(Z23, Z12, Z13, Z14, Z15, 768)
+	VZEROUPPER
+	RET
+
+// One accumulator of productsAVX2: the pairs of two vectors at off(R9)
+// times the row's pair in Y8, into acc.
+#define PAIRS2(off, acc) \
+	VMULPD off(R9), Y8, Y9 \
+	VADDPD Y9, acc, acc
+
+#define FINISH2(acc, off) \
+	VPERMILPD $0x5, acc, Y9 \
+	VADDPD    Y9, acc, acc  \
+	TESTQ     DX, DX        \
+	JZ        3(PC)         \
+	VMULPD    off(R9), Y8, Y9 \
+	VADDPD    Y9, acc, acc  \
+	VADDPD    acc, Y15, acc \
+	VMOVUPD   acc, off(DI)
+
+// func productsAVX2(out, a *float64, stride int, pack *float64, pairs, tail int)
+//
+// productsAVX2 is productsAVX512 one row at a time, in registers of four
+// lanes.
+TEXT ·productsAVX2(SB), NOSPLIT, $0-48
+	MOVQ   out+0(FP), DI
+	MOVQ   a+8(FP), SI
+	MOVQ   stride+16(FP), BX
+	SHLQ   $3, BX
+	MOVQ   tail+40(FP), DX
+	VXORPD Y15, Y15, Y15
+	MOVQ   $4, R10
+
+pr2_row:
+	MOVQ    pack+24(FP), R9
+	MOVQ    pairs+32(FP), CX
+	MOVQ    SI, R11
+	VXORPD  Y0, Y0, Y0
+	VMOVAPD Y0, Y1
+	VMOVAPD Y0, Y2
+	VMOVAPD Y0, Y3
+	VMOVAPD Y0, Y4
+	VMOVAPD Y0, Y5
+	VMOVAPD Y0, Y6
+	VMOVAPD Y0, Y7
+	TESTQ   CX, CX
+	JZ      pr2_end
+
+pr2_loop:
+	VBROADCASTF128 (R11), Y8
+	PAIRS2(0, Y0)
+	PAIRS2(32, Y1)
+	PAIRS2(64, Y2)
+	PAIRS2(96, Y3)
+	PAIRS2(128, Y4)
+	PAIRS2(160, Y5)
+	PAIRS2(192, Y6)
+	PAIRS2(224, Y7)
+	ADDQ           $256, R9
+	ADDQ           $16, R11
+	DECQ           CX
+	JNZ            pr2_loop
+
+pr2_end:
+	TESTQ        DX, DX
+	JZ           pr2_sums
+	VBROADCASTSD (R11), Y8
+
+pr2_sums:
+	FINISH2(Y0, 0)
+	FINISH2(Y1, 32)
+	FINISH2(Y2, 64)
+	FINISH2(Y3, 96)
+	FINISH2(Y4, 128)
+	FINISH2(Y5, 160)
+	FINISH2(Y6, 192)
+	FINISH2(Y7, 224)
+	ADDQ $256, DI
+	ADDQ BX, SI
+	DECQ R10
+	JNZ  pr2_row
+	VZEROUPPER
+	RET

@@ -219,3 +219,116 @@ func streamGo(x []float64) uint64 {
 	}
 	return s0 ^ s1 ^ s2 ^ s3
 }
+
+// productsMost is the most vectors that Products takes at once.
+const productsMost = 16
+
+// ProductsWork returns the length of the work that Products needs for
+// vectors of length d and up to m rows.
+func ProductsWork(d, m int) int { return productsMost * (2*((d+1)/2) + 2*m) }
+
+// Products sets dst[e·m+i] to the dot product of xs[e] with row i of a,
+// the d = len(xs[e]) values from a[i·stride], for each vector e and each
+// row i < n[e], where m = len(dst)/len(xs): the products of up to 16
+// vectors with the first rows of a matrix held row by row. Each is to the
+// bit as gonum's matrix-vector product of the first n[e] rows with xs[e]
+// forms it, which leaves dst as it is if d is 0. The elements from n[e]
+// to m are left as they are. work holds at least ProductsWork(d, m)
+// values. It panics if there are more than 16 vectors or they differ in
+// length, if len(n) is not len(xs) or an n[e] is above m, if stride < d
+// with more than one row, or if a or work is too short.
+func Products(dst, a []float64, stride int, xs [][]float64, n []int, work []float64) {
+	ne := len(xs)
+	if ne == 0 {
+		return
+	}
+	if ne > productsMost {
+		panic("simd: more than 16 vectors")
+	}
+	if len(n) != ne {
+		panic("simd: len(n) != len(xs)")
+	}
+	m, d, rows := len(dst)/ne, len(xs[0]), 0
+	for e, x := range xs {
+		if len(x) != d {
+			panic("simd: vectors of different lengths")
+		}
+		if n[e] < 0 || n[e] > m {
+			panic("simd: n[e] out of range")
+		}
+		rows = max(rows, n[e])
+	}
+	if d == 0 || rows == 0 {
+		return
+	}
+	if rows > 1 && stride < d {
+		panic("simd: stride < d")
+	}
+	if len(a) < (rows-1)*stride+d {
+		panic("simd: short a")
+	}
+	if len(work) < ProductsWork(d, m) {
+		panic("simd: short work")
+	}
+	done := 0
+	if ne >= productsFew && rows >= 4 {
+		pack, out := work[:productsMost*2*((d+1)/2)], work[productsMost*2*((d+1)/2):]
+		packProducts(pack, xs)
+		done = productsAsm(out, a, stride, pack, d, rows)
+		for e, x := range xs {
+			k := min(n[e], done)
+			for i := range k {
+				dst[e*m+i] = out[i*2*productsMost+2*e]
+			}
+			if k == n[e] && k%2 == 1 && d%2 == 1 {
+				// The last of an odd number of rows gonum forms on its
+				// own, with the last feature's term in the sum of the
+				// even ones.
+				gemvN(dst[e*m+k-1:e*m+k], a[(k-1)*stride:], stride, d, x)
+			}
+		}
+	}
+	for e, x := range xs {
+		if n[e] > done {
+			// The rows after the last block of four, as gonum forms them
+			// after its blocks of four rows.
+			gemvN(dst[e*m+done:e*m+n[e]], a[done*stride:], stride, d, x)
+		}
+	}
+}
+
+// productsFew is the fewest vectors on which Products runs its kernels,
+// which take 16 whatever their number: as measured, the AVX2 kernel
+// pays from 8, the AVX-512 one from fewer.
+const productsFew = 8
+
+// packProducts lays out the vectors xs for the kernels of Products: the
+// pair of values 2t and 2t+1 of vector e at pack[t·32+2e], and the last
+// value of an odd length at pack[t·32+2e] for t = len/2, with zeros for
+// the vectors after the last.
+func packProducts(pack []float64, xs [][]float64) {
+	d := len(xs[0])
+	for t := 0; t < (d+1)/2; t++ {
+		p := pack[t*2*productsMost : (t+1)*2*productsMost]
+		for e := range productsMost {
+			var x0, x1 float64
+			if e < len(xs) {
+				x := xs[e]
+				x0 = x[2*t]
+				if 2*t+1 < d {
+					x1 = x[2*t+1]
+				}
+			}
+			p[2*e], p[2*e+1] = x0, x1
+		}
+	}
+}
+
+// gemvN sets dst to the products of x with the len(dst) rows of d values
+// from a, stride apart, by gonum.
+func gemvN(dst, a []float64, stride, d int, x []float64) {
+	blas64.Gemv(blas.NoTrans, 1,
+		blas64.General{Rows: len(dst), Cols: d, Stride: max(stride, d), Data: a},
+		blas64.Vector{N: d, Inc: 1, Data: x},
+		0, blas64.Vector{N: len(dst), Inc: 1, Data: dst})
+}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -426,4 +428,91 @@ func BenchmarkStream(b *testing.B) {
 			Stream(x)
 		}
 	})
+}
+
+// TestProductsFallback checks that Products gives the bits of gonum's
+// matrix-vector product of the first n[e] rows with each vector, on
+// random shapes, numbers of vectors and rows, lengths odd and even, at
+// unaligned starts, with NaNs and infinities, and writes nothing else.
+func TestProductsFallback(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(9, 10))
+		for trial := range 3000 / trialShare {
+			ne, m, d := 1+rnd.IntN(productsMost), rnd.IntN(20), rnd.IntN(40)
+			if trial%10 == 0 {
+				d = rnd.IntN(900)
+			}
+			stride := d + rnd.IntN(5)
+			odd := 0.0
+			if trial%3 == 0 {
+				odd = 0.02
+			}
+			n := make([]int, ne)
+			xs := make([][]float64, ne)
+			for e := range ne {
+				n[e] = rnd.IntN(m + 1)
+				if rnd.IntN(2) == 0 {
+					n[e] = m
+				}
+				o := rnd.IntN(8)
+				xs[e] = values(rnd, o+d, odd)[o:]
+			}
+			oa, od := rnd.IntN(8), rnd.IntN(8)
+			a := values(rnd, oa+max(0, (m-1)*stride+d), odd)[oa:]
+			got := values(rnd, od+ne*m+8, 0)
+			want := slices.Clone(got)
+			work := values(rnd, ProductsWork(d, m), odd)
+			Products(got[od:od+ne*m], a, stride, xs, n, work)
+			for e, x := range xs {
+				if n[e] == 0 || d == 0 {
+					continue
+				}
+				blas64.Gemv(blas.NoTrans, 1,
+					blas64.General{Rows: n[e], Cols: d, Stride: max(stride, d), Data: a},
+					blas64.Vector{N: d, Inc: 1, Data: x},
+					0, blas64.Vector{N: n[e], Inc: 1, Data: want[od+e*m:]})
+			}
+			if !same(got, want) {
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Errorf("element %d: got %v, want %v", i-od, got[i], want[i])
+					}
+				}
+				t.Fatalf("vectors %d, rows %v of %d, d=%d, stride %d, offsets %d %d", ne, n, m, d, stride, oa, od)
+			}
+		}
+	})
+}
+
+// BenchmarkProducts times Products of ne vectors with 64 rows of d
+// values on each path: 16 vectors of 784 are the kernel's Gram rows on
+// Fashion-MNIST.
+func BenchmarkProducts(b *testing.B) {
+	const m = 64
+	avx2, avx512 := useAVX2, useAVX512
+	defer func() { useAVX2, useAVX512 = avx2, avx512 }()
+	for _, sz := range []struct{ ne, d int }{{16, 10}, {16, 100}, {16, 784}, {8, 10}, {8, 100}} {
+		rnd := rand.New(rand.NewPCG(1, 2))
+		a := values(rnd, m*sz.d, 0)
+		xs := make([][]float64, sz.ne)
+		n := make([]int, sz.ne)
+		for e := range xs {
+			xs[e], n[e] = values(rnd, sz.d, 0), m
+		}
+		dst, work := make([]float64, sz.ne*m), make([]float64, ProductsWork(sz.d, m))
+		for _, p := range []struct {
+			name         string
+			avx2, avx512 bool
+		}{{"AVX-512", true, true}, {"AVX2", true, false}, {"gonum", false, false}} {
+			if p.avx2 && !hasAVX2 || p.avx512 && !hasAVX512 {
+				continue
+			}
+			useAVX2, useAVX512 = p.avx2, p.avx512
+			b.Run(fmt.Sprintf("ne=%d,d=%d/%s", sz.ne, sz.d, p.name), func(b *testing.B) {
+				for b.Loop() {
+					Products(dst, a, sz.d, xs, n, work)
+				}
+			})
+		}
+	}
 }

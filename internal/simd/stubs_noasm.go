@@ -26,3 +26,5 @@ func scoresSparseAsm(dst, w []float64, ind []int, val []float64) bool { return f
 func streamAsm(x []float64) (uint64, bool) { return 0, false }
 
 func scores3Asm(dst, w, x0, x1, x2 []float64) bool { return false }
+
+func productsAsm(out, a []float64, stride int, pack []float64, d, n int) int { return 0 }
