@@ -11,3 +11,15 @@ package perceptron
 //
 //go:noescape
 func prefetch(x *float64, n int)
+
+// prefetchColumns asks the processor to load the cache lines of the rows
+// ind[k] of S float64s each of the matrix from w, held row by row, for
+// k < n, without waiting for them. It changes no value.
+//
+//go:noescape
+func prefetchColumns(w *float64, ind *int, n, S int)
+
+// prefetchInts is prefetch of the n ints from x.
+//
+//go:noescape
+func prefetchInts(x *int, n int)

@@ -23,3 +23,36 @@ loop:
 
 done:
 	RET
+
+// func prefetchColumns(w *float64, ind *int, n, S int)
+TEXT ·prefetchColumns(SB), NOSPLIT, $0-32
+	MOVQ w+0(FP), SI
+	MOVQ ind+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVQ S+24(FP), BX
+	SHLQ $3, BX          // the bytes of a row of w
+	TESTQ CX, CX
+	JZ   cols_done
+
+cols_next:
+	MOVQ  (DI), AX
+	IMULQ BX, AX
+	ADDQ  SI, AX         // the start of the row
+	LEAQ  (AX)(BX*1), DX // its end
+	ANDQ  $-64, AX
+
+cols_line:
+	PREFETCHT0 (AX)
+	ADDQ $64, AX
+	CMPQ AX, DX
+	JB   cols_line
+	ADDQ $8, DI
+	DECQ CX
+	JNZ  cols_next
+
+cols_done:
+	RET
+
+// func prefetchInts(x *int, n int)
+TEXT ·prefetchInts(SB), NOSPLIT, $0-16
+	JMP ·prefetch(SB)

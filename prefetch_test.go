@@ -15,7 +15,9 @@ import (
 
 // TestPrefetches checks when a shuffled epoch prefetches the row of its
 // next visit: on dense rows of at least prefetchBytes, never on sparse
-// ones.
+// ones; and when an epoch on sparse rows prefetches the weights of the
+// next visit's columns: for weight tables of many scores of at least
+// prefetchBytes.
 func TestPrefetches(t *testing.T) {
 	defer func(b int) { prefetchBytes = b }(prefetchBytes)
 	X, _ := jtClassData(rand.New(rand.NewPCG(1, 2)), 8, 3, 2, true) // 192 bytes
@@ -34,6 +36,11 @@ func TestPrefetches(t *testing.T) {
 		prefetchBytes = c.bytes
 		if dense.prefetches() != c.want || sparse.prefetches() {
 			t.Errorf("prefetchBytes %d: 192 bytes of dense rows prefetch %t, sparse ones %t", c.bytes, dense.prefetches(), sparse.prefetches())
+		}
+		// A table of 3 features and 8 scores is 192 bytes.
+		if sparse.prefetchesWeights(8) != c.want || sparse.prefetchesWeights(1) || dense.prefetchesWeights(8) {
+			t.Errorf("prefetchBytes %d: weights prefetched for 8 scores of sparse rows %t, for 1 %t, for 8 of dense rows %t",
+				c.bytes, sparse.prefetchesWeights(8), sparse.prefetchesWeights(1), dense.prefetchesWeights(8))
 		}
 	}
 }
@@ -69,14 +76,31 @@ func TestPrefetchChangesNothing(t *testing.T) {
 	if !sameBits(buf[:70], want[:70]) {
 		t.Fatalf("prefetchRow changes the rows")
 	}
+	// The weights of every column of sparse rows, for tables of 1 to 13
+	// scores, the last column's up to the end of the table.
+	sp, err := rowsOf(jtCSR(mat.NewDense(2, 5, []float64{0, 1, 0, 0, 2, 3, 0, 0, 0, 4})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for S := 1; S <= 13; S++ {
+		w := buf[: 5*S : 5*S]
+		for i := range sp.n {
+			sp.prefetchSparse(i)
+			sp.prefetchWeights(w, i, S)
+		}
+	}
+	if !sameBits(buf, want) {
+		t.Fatalf("prefetchWeights changes the weights")
+	}
 }
 
 // TestPrefetchSameRun checks that shuffled epochs that prefetch their rows
 // make the run they make without, bit for bit, for every classifier that
 // visits rows in epochs, on rows of two classes and more, dense, and dense
 // in a view whose stride exceeds its columns; and that Perceptron
-// prefetches on its own goroutine, starting none. Sparse rows, which are
-// not prefetched, check the test.
+// prefetches on its own goroutine, starting none. On sparse rows of more
+// than two classes the epochs ask for the weights of the next row's
+// columns instead, where the table is large enough.
 func TestPrefetchSameRun(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	defer func(b int) { prefetchBytes = b }(prefetchBytes)

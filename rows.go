@@ -299,12 +299,39 @@ func (r *rows) prefetches() bool {
 	return !r.sparse() && 8*r.d*r.n >= prefetchBytes
 }
 
+// prefetchesWeights reports whether an epoch on r with S scores asks for
+// the weights of the next visit's columns: for sparse rows of a weight
+// table of many scores of at least prefetchBytes, whose lines a row's
+// scores read from all over the table.
+func (r *rows) prefetchesWeights(S int) bool {
+	return r.sparse() && S > 1 && 8*r.d*S >= prefetchBytes
+}
+
 // prefetchRow asks the processor to load the cache lines of dense row i,
 // so that a visit in a random order finds the row on its way while the
 // visit before it runs, where it would wait for the row to stream in.
 func (r *rows) prefetchRow(i int) {
 	x := r.dense(i)
 	prefetch(&x[0], len(x))
+}
+
+// prefetchSparse asks the processor to load the cache lines of the
+// columns and values of sparse row i.
+func (r *rows) prefetchSparse(i int) {
+	lo, hi := r.ptr[i], r.ptr[i+1]
+	if lo < hi {
+		prefetchInts(&r.ind[lo], hi-lo)
+		prefetch(&r.data[lo], hi-lo)
+	}
+}
+
+// prefetchWeights asks the processor to load the cache lines of the S
+// weights of each column of sparse row i in w, held row by row.
+func (r *rows) prefetchWeights(w []float64, i, S int) {
+	lo, hi := r.ptr[i], r.ptr[i+1]
+	if lo < hi {
+		prefetchColumns(&w[0], &r.ind[lo], hi-lo, S)
+	}
 }
 
 // rowAt returns the row at position p of an epoch's order, which is nil

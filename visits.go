@@ -131,6 +131,11 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 	ds, rows, s := r.ds, *r.ds.rows, r.s
 	dense, pre := !rows.sparse(), order != nil && r.t != nil && rows.prefetches()
 	ahead := dense && rows.d > 0 && len(s) > 1 && r.t != nil && simd.Scores3Pays()
+	// A sparse row's scores of many classes read lines from all over a
+	// table too large for the caches, each of which the sums would wait
+	// for in turn: the row two visits on is asked for, and the weights
+	// of the next row's columns.
+	sparsePre := r.t != nil && rows.prefetchesWeights(len(s))
 	if ahead && r.ahead == nil {
 		r.ahead = make([]float64, 3*len(s))
 	}
@@ -142,6 +147,12 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 		if pre && p+1 < rows.n {
 			rows.prefetchRow(order[p+1])
 		}
+		if sparsePre && p+1 < rows.n {
+			if p+2 < rows.n {
+				rows.prefetchSparse(rowAt(order, p+2))
+			}
+			rows.prefetchWeights(r.t.w, rowAt(order, p+1), len(s))
+		}
 		var bad bool // a score is NaN or infinite
 		switch {
 		case ahead:
@@ -150,6 +161,13 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 			}
 			// The biases added as table.scores adds them.
 			copy(s, r.ahead[(p-from)*len(s):])
+			floats.Add(s, r.t.b)
+			a, bad = s[0], nonFinite(s) >= 0
+		case sparsePre:
+			// The lines of the weights are on their way: what touch
+			// would fetch, scores without it.
+			x = rows.row(i)
+			simd.ScoresSparse(s, r.t.w, x.ind, x.val)
 			floats.Add(s, r.t.b)
 			a, bad = s[0], nonFinite(s) >= 0
 		default:
