@@ -256,8 +256,8 @@ func (k *Kernel) PredictRows(dst []float64, X mat.Matrix) []float64 {
 
 // eachBlock calls f with every row of X, its scores under the Prediction
 // rule before any division and their divisor, taking the rows in blocks
-// whose kernel values with a support vector come from one matrix-vector
-// product, spread over the workers.
+// whose kernel values with a support vector, or with 16 at once where
+// valuesOf can, come from one matrix product, spread over the workers.
 func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)) {
 	m, mode := k.m, k.Prediction
 	r, xs := rowsFor(X, m.d)
@@ -265,16 +265,16 @@ func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)
 		u := m.vectors()
 		bx := newRows(m.d, blockRows, xs.sparse())
 		bn := make([]float64, blockRows)
-		mv := newManyValues(m.d, xs.sparse())
-		kt := make([]float64, blockRows*u) // kt[q·u+v] = K(sv_v, row q)
-		s := make([]float64, m.nScores())
 		// A batch of support vectors at a time where their dot products
 		// with the rows are formed together, and one where the batches'
 		// bookkeeping would cost more than it saves.
-		batch := 1
-		if m.k.many(bx, mv) && !m.sv.sparse() {
+		many, batch := m.k.many(m.d, xs.sparse()) && !m.sv.sparse(), 1
+		if many {
 			batch = chunkChanges
 		}
+		mv := newManyValues(m.d, many)
+		kt := make([]float64, blockRows*u) // kt[q·u+v] = K(sv_v, row q)
+		s := make([]float64, m.nScores())
 		return func(b int) {
 			lo := b * blockRows
 			nb := min(r-lo, blockRows)

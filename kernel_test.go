@@ -1741,3 +1741,64 @@ func TestKernelCSRWithoutElements(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesOfMany checks that the kernel values of a batch of vectors,
+// whose dot products valuesOf forms many at once, are those of values,
+// vector by vector, to the bit: for the linear, polynomial and RBF
+// kernels, lengths about the least that batches take, odd and even,
+// batches of 1 to 16 vectors reaching different numbers of rows, rows of
+// a view whose stride exceeds its columns, and a sparse vector in a batch.
+func TestValuesOfMany(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(41, 42))
+	for _, f := range []KernelFunc{nil, Poly{Degree: 3, Gamma: 0.5, Coef0: 1}, RBF{Gamma: 0.1}} {
+		for _, d := range []int{manyMinD - 1, manyMinD, manyMinD + 1, 100} {
+			_, k, err := (&Kernel{Func: f}).resolve(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wide := mat.NewDense(blockRows, d+3, nil)
+			for i := range blockRows {
+				for j := range d + 3 {
+					wide.Set(i, j, rnd.NormFloat64())
+				}
+			}
+			a, err := rowsOf(wide.Slice(0, blockRows, 1, d+1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			an := make([]float64, a.n)
+			for q := range an {
+				an[q] = k.norm(a.row(q))
+			}
+			for trial := range 20 {
+				ne, m := 1+rnd.IntN(chunkChanges), 1+rnd.IntN(blockRows)
+				mv := newManyValues(d, k.many(d, false))
+				vs := mat.NewDense(ne, d, nil)
+				for e := range ne {
+					for j := range d {
+						vs.Set(e, j, rnd.NormFloat64())
+					}
+				}
+				V, err := rowsOf(vs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for e := range ne {
+					v := V.row(e)
+					if trial == 7 && e == ne/2 {
+						v = vec{ind: []int{0, d - 1}, val: []float64{1, -2}} // sparse
+					}
+					mv.add(v, k.norm(v), rnd.IntN(m+1))
+				}
+				got := k.valuesOf(m, a, an, mv)
+				for e, v := range mv.vs {
+					want := make([]float64, mv.n[e])
+					k.values(want, a, an, v, mv.vn[e])
+					if g := got[e*m : e*m+mv.n[e]]; !sameBits(g, want) {
+						t.Fatalf("%v, d=%d, %d vectors, vector %d of %d rows: valuesOf gives %v, values %v", f, d, ne, e, mv.n[e], g, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -28,7 +28,8 @@ const (
 	lookahead = 2
 
 	// chunkChanges is the number of changes in one unit of the bulk's
-	// parallel work.
+	// parallel work, whose kernel values valuesOf forms together: at most
+	// simd.ProductsMost.
 	chunkChanges = 16
 )
 
@@ -69,7 +70,7 @@ type trainer struct {
 	pos     int   // the visits made in this epoch
 	blocks  []block
 	cur     *block // the block being visited
-	pool    *pool  // computes the bulks ahead; its scratch is kernel values
+	pool    *pool  // computes the bulks ahead; its scratch is a manyValues
 }
 
 // block is a block of visits and the catch-up of its rows.
@@ -149,7 +150,7 @@ func newTrainer(ds *dataset, s *settings, k kern, budget int) *trainer {
 		b.ln = make([]float64, blockRows)
 		b.bulk.work = func(c int, mv any) { t.chunk(b, c, mv.(*manyValues)) }
 	}
-	t.pool = newPool(workers(), func() any { return newManyValues(ds.d, ds.sparse()) })
+	t.pool = newPool(workers(), func() any { return newManyValues(ds.d, k.many(ds.d, ds.sparse())) })
 	return t
 }
 
@@ -301,9 +302,7 @@ func (t *trainer) start(b int) {
 	}
 	// Every row of the block has now seen the changes before upto.
 	mv, nb := t.pool.scratch[0].(*manyValues), len(blk.rows)
-	for rest := t.log[blk.upto-t.base:]; len(rest) > 0; {
-		log := rest[:min(chunkChanges, len(rest))]
-		rest = rest[len(log):]
+	for log := range slices.Chunk(t.log[blk.upto-t.base:], chunkChanges) {
 		mv.reset()
 		for e := range log {
 			mv.add(t.ds.row(log[e].row), log[e].norm, nb)

@@ -179,10 +179,11 @@ func (k *kern) values(dst []float64, a *rows, an []float64, v vec, vn float64) {
 }
 
 // manyValues is a batch of up to chunkChanges vectors whose kernel values
-// with the first rows of a block are formed together: the vectors, their
-// squared norms where the kernel needs them and the rows each reaches, and
-// scratch for the values, blockRows a vector, and for simd.Products, if
-// the rows are dense and as long as valuesOf needs.
+// with the first rows of a block are formed together: the vectors vs,
+// their squared norms vn where the kernel needs them, and the number of
+// rows n that each reaches; and scratch: for the values, blockRows a
+// vector, and, where the batch forms many vectors' dot products at once,
+// for the vectors' values xs and the work of simd.Products.
 type manyValues struct {
 	vs   []vec
 	vn   []float64
@@ -192,26 +193,47 @@ type manyValues struct {
 	work []float64
 }
 
-// manyValuesWords returns the words of a manyValues for rows of d
-// values.
-func manyValuesWords(d int, sparse bool) float64 {
-	w := float64(chunkChanges * blockRows)
-	if !sparse && d >= manyMinD {
-		w += float64(simd.ProductsWork(d, blockRows))
-	}
-	return w
+// A batch's vectors are simd.Products' at once.
+const _ = uint(simd.ProductsMost - chunkChanges)
+
+// manyMinD is the fewest features on which valuesOf forms many vectors'
+// dot products at once: on fewer the kernel values' other work costs
+// more than the dot products, and the batches' bookkeeping costs more
+// than it saves.
+const manyMinD = 32
+
+// many reports whether valuesOf can form the kernel's values of dense
+// rows of d values, or sparse ones, with many vectors at once.
+func (k *kern) many(d int, sparse bool) bool {
+	return k.kind != customKernel && !sparse && d >= manyMinD
 }
 
-func newManyValues(d int, sparse bool) *manyValues {
+// manyWork returns the length of the work of a manyValues for rows of d
+// values whose values are formed many vectors at once, if many is true.
+func manyWork(d int, many bool) int {
+	if !many {
+		return 0
+	}
+	return simd.ProductsWork(d, blockRows)
+}
+
+// manyValuesWords returns the most words of a manyValues for rows of d
+// values, dense or sparse, whatever the kernel.
+func manyValuesWords(d int, sparse bool) float64 {
+	return float64(chunkChanges*blockRows + manyWork(d, !sparse && d >= manyMinD))
+}
+
+// newManyValues returns a manyValues for rows of d values whose values
+// are formed many vectors at once if many is true.
+func newManyValues(d int, many bool) *manyValues {
 	mv := &manyValues{
 		vs: make([]vec, 0, chunkChanges),
 		vn: make([]float64, 0, chunkChanges),
 		n:  make([]int, 0, chunkChanges),
 		k:  make([]float64, chunkChanges*blockRows),
-		xs: make([][]float64, 0, chunkChanges),
 	}
-	if !sparse && d >= manyMinD {
-		mv.work = make([]float64, simd.ProductsWork(d, blockRows))
+	if many {
+		mv.xs, mv.work = make([][]float64, 0, chunkChanges), make([]float64, manyWork(d, true))
 	}
 	return mv
 }
@@ -225,30 +247,19 @@ func (mv *manyValues) add(v vec, vn float64, n int) {
 	mv.vs, mv.vn, mv.n = append(mv.vs, v), append(mv.vn, vn), append(mv.n, n)
 }
 
-// manyMinD is the fewest features on which valuesOf forms many vectors'
-// dot products at once: on fewer the kernel values' other work costs
-// more than the dot products, and the batches' bookkeeping costs more
-// than it saves.
-const manyMinD = 32
-
-// many reports whether valuesOf, with the scratch of mv, forms the dot
-// products of the rows a with many dense vectors at once.
-func (k *kern) many(a *rows, mv *manyValues) bool {
-	return k.kind != customKernel && !a.sparse() && mv.work != nil
-}
-
 // valuesOf returns the kernel values of the batch mv with the rows of a,
 // m of them at most: its element e·m+q is K(vs[e], a_q) for q < n[e], as
-// values sets it, the dot products of many vectors at once where the
-// kernel and the rows allow, and the others are left as they were. an
-// holds the squared norms of the rows of a where the kernel needs them.
+// values sets it, the dot products of many vectors at once where mv was
+// made to and the rows and vectors are dense; its other elements are
+// left as they were. an holds the squared norms of the rows of a where
+// the kernel needs them.
 func (k *kern) valuesOf(m int, a *rows, an []float64, mv *manyValues) []float64 {
 	dst := mv.k[:len(mv.vs)*m]
-	dense := k.many(a, mv)
+	many := mv.work != nil && k.kind != customKernel && !a.sparse()
 	for _, v := range mv.vs {
-		dense = dense && v.ind == nil
+		many = many && v.ind == nil
 	}
-	if !dense {
+	if !many {
 		for e, v := range mv.vs {
 			k.values(dst[e*m:e*m+mv.n[e]], a, an, v, mv.vn[e])
 		}
@@ -259,7 +270,6 @@ func (k *kern) valuesOf(m int, a *rows, an []float64, mv *manyValues) []float64 
 		xs = append(xs, v.val)
 	}
 	simd.Products(dst, a.data, a.stride, xs, mv.n, mv.work)
-	clear(xs) // no row kept alive by the scratch
 	if k.kind == linearKernel {
 		return dst
 	}

@@ -21,11 +21,13 @@ import (
 // compressed sparse row form. Every algorithm reads its data through rows
 // and vec, and whether a row is dense or sparse is decided here and in
 // vec.go: rowsOf reads a matrix as one or the other, and the methods of
-// rows and vec part the two. Elsewhere they part again only in the saved form of rows
-// (rowsJSON), in the memory of Kernel's blocks (trainerWords), and where
-// a path reads dense rows in line for speed, each time with a comment
-// that says why: the visits of a weight table, the votes of Voted, and
-// the working set of the max-margin solver (nearest.go).
+// rows and vec part the two. Elsewhere they part again only in the saved
+// form of rows (rowsJSON), in the memory of Kernel's blocks
+// (trainerWords), and where a path reads dense rows in line for speed,
+// each time with a comment that says why: the visits of a weight table,
+// which also ask for the weights of sparse rows ahead, the votes of
+// Voted, the kernel values of many vectors at once (kern.many), and the
+// working set of the max-margin solver (nearest.go).
 type rows struct {
 	n, d int
 
@@ -130,8 +132,8 @@ func (r *rows) dots(dst []float64, i int, w []float64) {
 }
 
 // scores sets dst[q·S:(q+1)·S] to the S products of the dense row i+q with
-// the columns of the d×S matrix w, held row by row, as timesColumns forms
-// them, for the len(dst)/S dense rows from row i, several at a time.
+// the columns of the d×S matrix w, held row by row, as gemvT forms them,
+// for the len(dst)/S dense rows from row i, several at a time.
 func (r *rows) scores(dst []float64, i int, w []float64, S int) {
 	simd.ScoresRows(dst, w, r.data[i*r.stride:], S, r.d, r.stride)
 }
@@ -289,8 +291,9 @@ func (r *rows) check(order []int) error {
 }
 
 // prefetchBytes is the least size of dense rows whose shuffled epochs
-// prefetch the next row: rows that fit in the caches are read as fast in
-// any order. Tests lower it.
+// prefetch the next row, and of the weight tables whose epochs on sparse
+// rows prefetch the weights of the next row's columns: what fits in the
+// caches is read as fast in any order. Tests lower it.
 var prefetchBytes = 1 << 20
 
 // prefetches reports whether a shuffled epoch on r prefetches the row of

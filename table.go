@@ -61,7 +61,20 @@ func (l *table) scores(dst []float64, x *vec, _ int) {
 		dst[0] = x.dot(l.w) + l.b[0]
 		return
 	}
-	x.timesColumns(dst, l.w)
+	if x.ind != nil {
+		touch(l.w, x.ind, len(l.b))
+		l.scoresFetched(dst, x)
+		return
+	}
+	gemvT(dst, l.w, x.val, len(l.b))
+	floats.Add(dst, l.b)
+}
+
+// scoresFetched sets dst to the scores of the sparse row x, as scores
+// does, for an epoch that has asked for the lines of the weights of x's
+// columns already, and so without touch's loads.
+func (l *table) scoresFetched(dst []float64, x *vec) {
+	simd.ScoresSparse(dst, l.w, x.ind, x.val)
 	floats.Add(dst, l.b)
 }
 

@@ -187,20 +187,6 @@ func (x vec) full(buf []float64) []float64 {
 	return buf
 }
 
-// timesColumns sets dst to the products of x with the len(dst) columns of
-// the matrix w, held row by row: for a dense x by gonum's matrix-vector
-// product, and for a sparse one from the rows of w at its columns, which
-// touch fetches first.
-func (x *vec) timesColumns(dst, w []float64) {
-	S := len(dst)
-	if x.ind == nil {
-		gemvT(dst, w, x.val, S)
-		return
-	}
-	touch(w, x.ind, S)
-	simd.ScoresSparse(dst, w, x.ind, x.val)
-}
-
 // touch loads a weight from every cache line of the S weights of each
 // column in ind, and returns their sum. A sparse row's scores read these
 // lines from all over the weights; loads that depend on nothing let the

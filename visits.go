@@ -88,8 +88,10 @@ func (r *rule) update() Update { return r.h.update() }
 
 // visits visits every row once, in order, or in index order if order is
 // nil, t0 being the number of visits of the run before. In a random order
-// each visit first asks for the next visit's row, where that pays, so
-// that the row is on its way while the visit runs. A row that holds NaN
+// each visit first asks for the next visit's dense row, where that pays,
+// so that the row is on its way while the visit runs; on sparse rows of
+// many classes, in any order, for the weights of the next row's columns
+// and for the row after it. A row that holds NaN
 // or an infinity makes a score NaN or infinite whatever the hypothesis
 // is, so a visit checks its row for the price of a comparison, and only a
 // row with such a score is searched. It polls the halt of the rows every
@@ -164,11 +166,8 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 			floats.Add(s, r.t.b)
 			a, bad = s[0], nonFinite(s) >= 0
 		case sparsePre:
-			// The lines of the weights are on their way: what touch
-			// would fetch, scores without it.
 			x = rows.row(i)
-			simd.ScoresSparse(s, r.t.w, x.ind, x.val)
-			floats.Add(s, r.t.b)
+			r.t.scoresFetched(s, &x)
 			a, bad = s[0], nonFinite(s) >= 0
 		default:
 			x = rows.row(i)

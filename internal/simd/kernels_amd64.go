@@ -215,10 +215,9 @@ func scores3Asm(dst, w, x0, x1, x2 []float64) bool {
 //go:noescape
 func scores3AVX512(dst, w, x0, x1, x2 *float64, d, K, acc int, mask uint64)
 
-// productsAsm sets out[r·32+2e] to the product of row i+r of a with
-// vector e of pack, for every block of four rows i from the first of the
-// rows up to n, as productsAVX512 says, and returns the row after the
-// last block.
+// productsAsm sets out[i·32+2e] to the product of row i of a with vector
+// e of pack, as productsAVX512 says, for the rows of every block of four
+// up to row n, and returns the row after the last block.
 func productsAsm(out, a []float64, stride int, pack []float64, d, n int) int {
 	var kernel func(out, a *float64, stride int, pack *float64, pairs, tail int)
 	switch {

@@ -6,8 +6,9 @@
 
 #include "textflag.h"
 
-// Every product is formed as w·x with w the first operand, and every sum
-// as acc+product with acc the first, as gonum's kernels do, so that of two
+// Every product is formed as w·x with w the first operand, or in
+// Products a·x with the matrix element first, and every sum as
+// acc+product with acc the first, as gonum's kernels do, so that of two
 // NaNs the same one propagates.
 
 // maskTable is 16 lanes set and 16 clear: the 16 lanes from
@@ -661,8 +662,9 @@ st_done:
 
 // The sum of the lanes of each pair of acc, the even lane first, as
 // gonum's HADDPD forms it, plus the term of the last feature in tmp if
-// there is one (DX nonzero), then added to zero as gonum's store adds it
-// to the cleared result; stored whole at off(DI).
+// there is one (DX nonzero); stored whole at off(DI). gonum's store then
+// adds the sum to its cleared result, zero, which leaves every sum that
+// starts at +0 as it is: such a sum is never -0.
 #define FINISH512(acc, xt, bt, tmp, off) \
 	VPERMILPD $0x55, acc, tmp \
 	VADDPD    tmp, acc, acc   \
@@ -670,7 +672,6 @@ st_done:
 	JZ        3(PC)           \
 	VMULPD    xt, bt, tmp     \
 	VADDPD    tmp, acc, acc   \
-	VADDPD    acc, Z31, acc   \
 	VMOVUPD   acc, off(DI)
 
 #define FINISHROW512(bt, a0, a1, a2, a3, off) \
@@ -711,7 +712,6 @@ TEXT ·productsAVX512(SB), NOSPLIT, $0-48
 	VMOVAPD Z0, Z13
 	VMOVAPD Z0, Z14
 	VMOVAPD Z0, Z15
-	VMOVAPD Z0, Z31
 	TESTQ   CX, CX
 	JZ      pr512_end
 
@@ -760,14 +760,14 @@ pr512_sums:
 	VMULPD off(R9), Y8, Y9 \
 	VADDPD Y9, acc, acc
 
+// FINISH512 for productsAVX2.
 #define FINISH2(acc, off) \
-	VPERMILPD $0x5, acc, Y9 \
-	VADDPD    Y9, acc, acc  \
-	TESTQ     DX, DX        \
-	JZ        3(PC)         \
+	VPERMILPD $0x5, acc, Y9   \
+	VADDPD    Y9, acc, acc    \
+	TESTQ     DX, DX          \
+	JZ        3(PC)           \
 	VMULPD    off(R9), Y8, Y9 \
-	VADDPD    Y9, acc, acc  \
-	VADDPD    acc, Y15, acc \
+	VADDPD    Y9, acc, acc    \
 	VMOVUPD   acc, off(DI)
 
 // func productsAVX2(out, a *float64, stride int, pack *float64, pairs, tail int)
@@ -780,7 +780,6 @@ TEXT ·productsAVX2(SB), NOSPLIT, $0-48
 	MOVQ   stride+16(FP), BX
 	SHLQ   $3, BX
 	MOVQ   tail+40(FP), DX
-	VXORPD Y15, Y15, Y15
 	MOVQ   $4, R10
 
 pr2_row:

@@ -220,12 +220,16 @@ func streamGo(x []float64) uint64 {
 	return s0 ^ s1 ^ s2 ^ s3
 }
 
-// productsMost is the most vectors that Products takes at once.
-const productsMost = 16
+// ProductsMost is the most vectors that Products takes at once.
+const ProductsMost = 16
 
 // ProductsWork returns the length of the work that Products needs for
 // vectors of length d and up to m rows.
-func ProductsWork(d, m int) int { return productsMost * (2*((d+1)/2) + 2*m) }
+func ProductsWork(d, m int) int { return packLen(d) + 2*ProductsMost*m }
+
+// packLen returns the length of the vectors of length d packed for the
+// kernels of Products: a pair of values of each of 16 vectors a step.
+func packLen(d int) int { return 2 * ProductsMost * ((d + 1) / 2) }
 
 // Products sets dst[e·m+i] to the dot product of xs[e] with row i of a,
 // the d = len(xs[e]) values from a[i·stride], for each vector e and each
@@ -235,14 +239,14 @@ func ProductsWork(d, m int) int { return productsMost * (2*((d+1)/2) + 2*m) }
 // forms it, which leaves dst as it is if d is 0. The elements from n[e]
 // to m are left as they are. work holds at least ProductsWork(d, m)
 // values. It panics if there are more than 16 vectors or they differ in
-// length, if len(n) is not len(xs) or an n[e] is above m, if stride < d
-// with more than one row, or if a or work is too short.
+// length, if len(n) is not len(xs) or an n[e] is negative or above m, if
+// stride < d with more than one row, or if a or work is too short.
 func Products(dst, a []float64, stride int, xs [][]float64, n []int, work []float64) {
 	ne := len(xs)
 	if ne == 0 {
 		return
 	}
-	if ne > productsMost {
+	if ne > ProductsMost {
 		panic("simd: more than 16 vectors")
 	}
 	if len(n) != ne {
@@ -271,14 +275,14 @@ func Products(dst, a []float64, stride int, xs [][]float64, n []int, work []floa
 		panic("simd: short work")
 	}
 	done := 0
-	if ne >= productsFew && rows >= 4 {
-		pack, out := work[:productsMost*2*((d+1)/2)], work[productsMost*2*((d+1)/2):]
+	if useAVX2 && ne >= productsFew && rows >= 4 {
+		pack, out := work[:packLen(d)], work[packLen(d):]
 		packProducts(pack, xs)
 		done = productsAsm(out, a, stride, pack, d, rows)
 		for e, x := range xs {
 			k := min(n[e], done)
 			for i := range k {
-				dst[e*m+i] = out[i*2*productsMost+2*e]
+				dst[e*m+i] = out[i*2*ProductsMost+2*e]
 			}
 			if k == n[e] && k%2 == 1 && d%2 == 1 {
 				// The last of an odd number of rows gonum forms on its
@@ -309,8 +313,8 @@ const productsFew = 8
 func packProducts(pack []float64, xs [][]float64) {
 	d := len(xs[0])
 	for t := 0; t < (d+1)/2; t++ {
-		p := pack[t*2*productsMost : (t+1)*2*productsMost]
-		for e := range productsMost {
+		p := pack[t*2*ProductsMost : (t+1)*2*ProductsMost]
+		for e := range ProductsMost {
 			var x0, x1 float64
 			if e < len(xs) {
 				x := xs[e]

@@ -438,7 +438,7 @@ func TestProductsFallback(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(9, 10))
 		for trial := range 3000 / trialShare {
-			ne, m, d := 1+rnd.IntN(productsMost), rnd.IntN(20), rnd.IntN(40)
+			ne, m, d := 1+rnd.IntN(ProductsMost), rnd.IntN(20), rnd.IntN(40)
 			if trial%10 == 0 {
 				d = rnd.IntN(900)
 			}
@@ -457,18 +457,27 @@ func TestProductsFallback(t *testing.T) {
 				o := rnd.IntN(8)
 				xs[e] = values(rnd, o+d, odd)[o:]
 			}
-			oa, od := rnd.IntN(8), rnd.IntN(8)
-			a := values(rnd, oa+max(0, (m-1)*stride+d), odd)[oa:]
+			// a as short as the rows reached allow, and work with a
+			// canary after it.
+			oa, od, rows := rnd.IntN(8), rnd.IntN(8), slices.Max(n)
+			a := values(rnd, oa+max(0, (rows-1)*stride+d), odd)[oa:]
+			if rows == 1 && rnd.IntN(2) == 0 {
+				stride = rnd.IntN(d + 1) // any stride for one row
+			}
 			got := values(rnd, od+ne*m+8, 0)
 			want := slices.Clone(got)
-			work := values(rnd, ProductsWork(d, m), odd)
-			Products(got[od:od+ne*m], a, stride, xs, n, work)
+			work := values(rnd, ProductsWork(d, m)+8, odd)
+			canary := slices.Clone(work[ProductsWork(d, m):])
+			Products(got[od:od+ne*m], a, stride, xs, n, work[:ProductsWork(d, m)])
+			if !same(work[ProductsWork(d, m):], canary) {
+				t.Fatalf("vectors %d, rows %v of %d, d=%d: Products writes past its work", ne, n, m, d)
+			}
 			for e, x := range xs {
 				if n[e] == 0 || d == 0 {
 					continue
 				}
 				blas64.Gemv(blas.NoTrans, 1,
-					blas64.General{Rows: n[e], Cols: d, Stride: max(stride, d), Data: a},
+					blas64.General{Rows: n[e], Cols: d, Stride: max(stride, d), Data: a[:max(0, (n[e]-1)*stride)+d]},
 					blas64.Vector{N: d, Inc: 1, Data: x},
 					0, blas64.Vector{N: n[e], Inc: 1, Data: want[od+e*m:]})
 			}
