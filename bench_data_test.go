@@ -393,6 +393,23 @@ func BenchmarkAveragedFitMulticlassSparse(b *testing.B) {
 	})
 }
 
+// BenchmarkPredictRowsMulticlassSparse measures PredictRows of an
+// Averaged of one epoch on the rows of the 35 Debian sections, whose
+// scores read the weights of each row's columns from all over a table of
+// 80 MB.
+func BenchmarkPredictRowsMulticlassSparse(b *testing.B) {
+	X, y := benchDebianClasses(b)
+	m := &perceptron.Averaged{Epochs: 1, Rand: rand.New(rand.NewPCG(1, 0))}
+	if err := m.Fit(X, y); err != nil {
+		b.Fatal(err)
+	}
+	dst := m.PredictRows(nil, X)
+	b.ReportAllocs()
+	for b.Loop() {
+		dst = m.PredictRows(dst, X)
+	}
+}
+
 // BenchmarkKernelFashion runs one epoch of the kernel (x·z+1)^3 without a
 // bias, Weka's VotedPerceptron -I 1 -E 3, on Fashion-MNIST T-shirt/top
 // against Shirt: 12,000 rows of 784 pixels. It skips if the data are not

@@ -277,6 +277,7 @@ func (c *counter) countOne(k int, cs *countScratch) {
 	clear(wrong)
 	m := 0.0
 	halt, mask := c.ds.halt, c.ds.rowMask(len(s)*countChunk)
+	pre := c.ds.rows.prefetches()
 	for chunk := 0; m < c.stop; chunk++ {
 		if halt.poll(chunk, mask) != nil {
 			// The run stops at its next poll: the count of a
@@ -331,6 +332,11 @@ func (c *counter) countOne(k int, cs *countScratch) {
 				floats.Add(s, l.b)
 				margin, misclassified = c.judgeScores(s, i)
 			default:
+				if pre && p+1 < len(list.order) && p+1 >= list.copied {
+					// Rows past the front come in the order of their
+					// margins, from all over the rows.
+					c.ds.rows.prefetchRow(list.order[p+1])
+				}
 				x := list.row(c.ds, p)
 				margin, misclassified = c.judge(l, &x, i, s)
 			}

@@ -87,6 +87,7 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 				return
 			}
 			for i := lo; i < hi; i++ {
+				p.fetchAhead(xs, i, hi)
 				s := dst[i*p.S : i*p.S+p.S]
 				p.scores(s, xs.row(i))
 				if p.div != 0 {
@@ -118,6 +119,15 @@ func (p predictor) tableScores(dst []float64, xs *rows, i int) bool {
 		floats.Add(dst[q:q+p.S], l.b)
 	}
 	return true
+}
+
+// fetchAhead asks for the weights of the columns of row i+1 of xs, if it
+// is below hi, where the rows are sparse and p's scores are those of a
+// weight table large enough to gain, as an epoch does.
+func (p predictor) fetchAhead(xs *rows, i, hi int) {
+	if p.lin != nil && i+1 < hi && xs.prefetchesWeights(p.S) {
+		xs.prefetchWeights(p.lin.w, i+1, p.S)
+	}
 }
 
 // predictBlock is the number of rows of more than one score whose scores
@@ -153,6 +163,7 @@ func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
 				}
 			}
 			for i := lo; i < hi; i++ {
+				p.fetchAhead(xs, i, hi)
 				p.scores(s, xs.row(i))
 				dst[i] = decide(p.classes, s)
 			}
