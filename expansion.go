@@ -166,6 +166,15 @@ func (m *expansion) vector(v int) vec {
 	return m.sv.row(v)
 }
 
+// vectorNorm returns the squared norm of support vector v if the kernel
+// needs it, and 0 if not.
+func (m *expansion) vectorNorm(v int) float64 {
+	if !m.k.norms() {
+		return 0
+	}
+	return m.norm[v]
+}
+
 // indexed builds the index of the support vectors if there is none.
 func (m *expansion) indexed() {
 	if m.index == nil {

@@ -287,20 +287,12 @@ func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)
 			for v0 := 0; v0 < u; v0 += batch {
 				var kv []float64
 				if batch == 1 {
-					vn := 0.0
-					if m.k.norms() {
-						vn = m.norm[v0]
-					}
 					kv = mv.k[:nb]
-					m.k.values(kv, bx, bn, m.sv.row(v0), vn)
+					m.k.values(kv, bx, bn, m.sv.row(v0), m.vectorNorm(v0))
 				} else {
 					mv.reset()
 					for v := v0; v < min(v0+batch, u); v++ {
-						vn := 0.0
-						if m.k.norms() {
-							vn = m.norm[v]
-						}
-						mv.add(m.sv.row(v), vn, nb)
+						mv.add(m.sv.row(v), m.vectorNorm(v), nb)
 					}
 					kv = m.k.valuesOf(nb, bx, bn, mv)
 				}

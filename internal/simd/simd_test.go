@@ -498,8 +498,6 @@ func TestProductsFallback(t *testing.T) {
 // Fashion-MNIST.
 func BenchmarkProducts(b *testing.B) {
 	const m = 64
-	avx2, avx512 := useAVX2, useAVX512
-	defer func() { useAVX2, useAVX512 = avx2, avx512 }()
 	for _, sz := range []struct{ ne, d int }{{16, 10}, {16, 100}, {16, 784}, {8, 10}, {8, 100}} {
 		rnd := rand.New(rand.NewPCG(1, 2))
 		a := values(rnd, m*sz.d, 0)
@@ -509,19 +507,10 @@ func BenchmarkProducts(b *testing.B) {
 			xs[e], n[e] = values(rnd, sz.d, 0), m
 		}
 		dst, work := make([]float64, sz.ne*m), make([]float64, ProductsWork(sz.d, m))
-		for _, p := range []struct {
-			name         string
-			avx2, avx512 bool
-		}{{"AVX-512", true, true}, {"AVX2", true, false}, {"gonum", false, false}} {
-			if p.avx2 && !hasAVX2 || p.avx512 && !hasAVX512 {
-				continue
+		benchPaths(b, fmt.Sprintf("ne=%d,d=%d", sz.ne, sz.d), func(b *testing.B) {
+			for b.Loop() {
+				Products(dst, a, sz.d, xs, n, work)
 			}
-			useAVX2, useAVX512 = p.avx2, p.avx512
-			b.Run(fmt.Sprintf("ne=%d,d=%d/%s", sz.ne, sz.d, p.name), func(b *testing.B) {
-				for b.Loop() {
-					Products(dst, a, sz.d, xs, n, work)
-				}
-			})
-		}
+		})
 	}
 }
