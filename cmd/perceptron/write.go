@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // outFile is a file that the command writes.
@@ -179,36 +180,33 @@ var temps struct {
 // send signals then.
 var afterTemp func(name string)
 
-// catchSignals removes the temporary files on SIGINT or SIGTERM, and then
-// ends the command as the signal would have; it returns the function that
-// stops catching them.
-func catchSignals() (stop func()) {
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-c:
-			endBySignal(sig)
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(c)
-		close(done)
-	}
+// ignored are the signals that the command was started with ignored. Once
+// caught, such a signal cannot be given back its default action, which
+// would end the command: the command ends on it with the exit status of a
+// process that a signal ended, as a shell gives it, 128 and its number.
+var ignored = map[os.Signal]bool{
+	syscall.SIGINT:  signal.Ignored(syscall.SIGINT),
+	syscall.SIGTERM: signal.Ignored(syscall.SIGTERM),
 }
 
 // endBySignal removes the temporary files and ends the command as sig, a
-// signal that it caught, would have ended it.
+// signal that it caught, would have ended it: by the signal's default
+// action, or, if it was started with sig ignored, with exit status
+// 128+sig.
 func endBySignal(sig os.Signal) {
 	temps.Lock() // held until the exit: no new temporary file
 	for name := range temps.names {
 		os.Remove(name)
 	}
+	n := sig.(syscall.Signal)
 	signal.Reset(sig)
-	syscall.Kill(os.Getpid(), sig.(syscall.Signal))
-	select {} // the signal ends the process
+	if !ignored[sig] {
+		syscall.Kill(os.Getpid(), n)
+		// The signal ends the process, which gets it at once; a process
+		// that the system does not let it end, ends here.
+		time.Sleep(time.Second)
+	}
+	os.Exit(128 + int(n))
 }
 
 // keepTemp records name as a temporary file, or forgets it.
@@ -235,7 +233,7 @@ func writeFiles(files ...outFile) (err error) {
 	if err := checkOutputs(files, nil); err != nil {
 		return err
 	}
-	defer catchSignals()()
+	catchSignals()
 	var tmps, targets []string
 	defer func() {
 		for _, t := range tmps {
