@@ -39,8 +39,11 @@
 // during training after a line that says so: as they do by default, or,
 // if it was started with SIGINT ignored, as a shell without job control
 // starts a command run with &, with exit status 128 + the signal's
-// number. It replaces an output file whole, keeping its permissions, and
-// writes through a symbolic link to the file it points to.
+// number. The temporary file that a run killed by SIGKILL leaves beside
+// a file it writes, .NAME.HEX.tmp, the next run that writes the file
+// removes, saying so. It replaces an output file whole, keeping its
+// permissions, and writes through a symbolic link to the file it points
+// to.
 //
 // Its memory is bounded: unless GOMEMLIMIT sets Go's memory limit, the
 // command sets it at start to the memory it may take, the least of the
@@ -172,7 +175,9 @@ Go's memory limit, which the command sets from the memory available unless GOMEM
 is set), an overflow. SIGINT and SIGTERM end it, leaving no file (during training, after
 a line that says so), as they do by default, or, if it was started with SIGINT ignored,
 as a shell without job control starts a command run with &, with the status 128 + the
-signal's number that a shell gives: 130 for SIGINT.
+signal's number that a shell gives: 130 for SIGINT. A run that SIGKILL ends as it writes
+a file leaves a temporary file beside it, .NAME.HEX.tmp, which the next run that writes
+the file removes, saying so.
 
 Classifiers (-classifier):
   perceptron   F. Rosenblatt (1958), Psychological Review 65(6)

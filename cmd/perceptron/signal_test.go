@@ -147,3 +147,102 @@ func TestSignalIgnoredAtStart(t *testing.T) {
 		}
 	}
 }
+
+// A run that SIGKILL ends as it writes its model leaves its temporary
+// file, which the next run that writes the model removes, saying so,
+// quietly with -q; it leaves the temporary file of a run that writes the
+// model at the same time.
+func TestKilledWriteDebris(t *testing.T) {
+	dir := t.TempDir()
+	X, y := randomData(rand.New(rand.NewPCG(5, 9)), 40, 2)
+	file := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 2, false))
+	out := filepath.Join(dir, "m.json")
+	// pause starts a run that stops once it has made its temporary file,
+	// and returns it, the file and what the run wrote to stderr before.
+	pause := func() (*exec.Cmd, string, string) {
+		cmd := child(t, "pause", "train", "-o", out, file)
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(stderr)
+		var before strings.Builder
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				cmd.Process.Kill()
+				t.Fatalf("the child wrote %q, %v", before.String()+line, err)
+			}
+			if tmp, ok := strings.CutPrefix(line, "temporary file "); ok {
+				return cmd, strings.TrimSpace(tmp), before.String()
+			}
+			before.WriteString(line)
+		}
+	}
+	kill := func(cmd *exec.Cmd) {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	// train runs the command to its end, and returns its stderr.
+	train := func(args ...string) string {
+		cmd := child(t, "main", append([]string{"train", "-o", out}, append(args, file)...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %s", err, stderr.String())
+		}
+		return stderr.String()
+	}
+	removed := func(tmp string) string {
+		return fmt.Sprintf("perceptron: removed %s, the temporary file of a run that was killed as it wrote %s\n", tmp, out)
+	}
+	killed, left, _ := pause()
+	kill(killed)
+	if _, err := os.Stat(left); err != nil {
+		t.Fatalf("SIGKILL left no temporary file: %v", err)
+	}
+	running, tmp, errs := pause()
+	defer kill(running)
+	if errs != removed(left) {
+		t.Errorf("stderr %q, want %q", errs, removed(left))
+	}
+	if errs := train(); strings.Contains(errs, filepath.Base(tmp)) {
+		t.Errorf("stderr %q, which names the file %s of a run that writes", errs, tmp)
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{filepath.Base(tmp), "d.csv", "m.json"}) {
+		t.Errorf("files %v, want %s, d.csv and m.json", names, filepath.Base(tmp))
+	}
+	kill(running)
+	if errs := train("-q"); errs != "" {
+		t.Errorf("-q: stderr %q", errs)
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"d.csv", "m.json"}) {
+		t.Errorf("files %v, want d.csv and m.json", names)
+	}
+}
+
+// isTemp knows the names of the temporary files of a file, and no
+// other.
+func TestIsTemp(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	for _, c := range []struct {
+		name, base string
+		want       bool
+	}{
+		{tempName("m.json", [6]byte{1, 2, 3, 4, 5, 0xff}), "m.json", true},
+		{".m.json.0102030405ff.tmp", "m.json", true},
+		{tempName(long, [6]byte{}), long, true},
+		{".m.json.0102030405FF.tmp", "m.json", false},
+		{".m.json.0102030405f.tmp", "m.json", false},
+		{".m.json.0102030405fg.tmp", "m.json", false},
+		{".m.json.0102030405ff.tmp", "n.json", false},
+		{".m.json.0102030405ff.tmp", "m", false},
+		{"m.json.0102030405ff.tmp", "m.json", false},
+		{".m.json.0102030405ff", "m.json", false},
+		{"." + long + ".0102030405ff.tmp", long, false},
+	} {
+		if got := isTemp(c.name, c.base); got != c.want {
+			t.Errorf("isTemp(%q, %q) = %t", c.name, c.base, got)
+		}
+	}
+}
