@@ -67,11 +67,11 @@ func errorf(kind error, format string, args ...any) error {
 	return &kindError{fmt.Errorf(format, args...), kind}
 }
 
-// tooLarge returns err, of memory.Check, as an error of kind ErrTooLarge
-// about what the format and args describe. The callers format only when
+// tooLarge returns err, of memory.Check, wrapped in an error of kind
+// ErrTooLarge about what the format and args describe. The callers format only when
 // the check fails: formatting allocates.
 func tooLarge(err error, format string, args ...any) error {
-	return errorf(ErrTooLarge, "perceptron: "+format+" %v", append(args, err)...)
+	return errorf(ErrTooLarge, "perceptron: "+format+" %w", append(args, err)...)
 }
 
 // badSetting returns the error of a setting of the value v that is out
