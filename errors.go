@@ -68,8 +68,8 @@ func errorf(kind error, format string, args ...any) error {
 }
 
 // tooLarge returns err, of memory.Check, wrapped in an error of kind
-// ErrTooLarge about what the format and args describe. The callers format only when
-// the check fails: formatting allocates.
+// ErrTooLarge about what the format and args describe. The callers format
+// only when the check fails: formatting allocates.
 func tooLarge(err error, format string, args ...any) error {
 	return errorf(ErrTooLarge, "perceptron: "+format+" %w", append(args, err)...)
 }

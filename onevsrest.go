@@ -87,7 +87,7 @@ func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
 			// OneVsRest weighs.
 			return errorf(ErrSetting, "perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
 		}
-		// The classifiers train at once, each its own.
+		// The classifiers train at once: each must be one of its own.
 		if e, ok := class[s]; ok {
 			return errorf(ErrSetting, "perceptron: OneVsRest.New returned the same %T for class %v as for class %v, want a new classifier at each call", s, ds.classes[c], ds.classes[e])
 		}
