@@ -317,21 +317,33 @@ var started = time.Now()
 // cannot lock, on a file system without locks.
 func removeDebris(notes io.Writer, path string) {
 	dir, base := filepath.Split(path)
-	entries, err := os.ReadDir(filepath.Clean(dir + "."))
+	d, err := os.Open(filepath.Clean(dir + "."))
 	if err != nil {
 		return // writing tells
 	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !isTemp(e.Name(), base) {
-			continue
+	defer d.Close()
+	var debris []string
+	for {
+		// A few names at a time, however large the directory.
+		entries, err := d.ReadDir(256)
+		for _, e := range entries {
+			if e.Type().IsRegular() && isTemp(e.Name(), base) {
+				debris = append(debris, e.Name())
+			}
 		}
-		name := filepath.Join(dir, e.Name())
-		f, err := os.Open(name)
+		if err != nil {
+			break
+		}
+	}
+	for _, e := range debris {
+		name := filepath.Join(dir, e)
+		// Not blocked by a named pipe put in its place since.
+		f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			continue // renamed or removed since, or not the command's
 		}
 		fi, err := f.Stat()
-		if err != nil || !fi.ModTime().Before(started) {
+		if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(started) {
 			f.Close()
 			continue
 		}
