@@ -72,12 +72,10 @@ func classWeights(w map[float64]float64, classes []float64) ([]float64, error) {
 	for _, p := range pairs {
 		c, ok := slices.BinarySearch(classes, p.Class)
 		switch {
-		case !finite(p.Weight):
-			return nil, errorf(ErrNonFinite, "perceptron: ClassWeight[%v] is %v, want a finite weight > 0", p.Class, p.Weight)
-		case p.Weight <= 0:
-			return nil, fmt.Errorf("perceptron: ClassWeight[%v] is %v, want a finite weight > 0", p.Class, p.Weight)
+		case !(p.Weight > 0) || !finite(p.Weight):
+			return nil, badSetting(p.Weight, "perceptron: ClassWeight[%v] is %v, want a finite weight > 0", p.Class, p.Weight)
 		case !ok:
-			return nil, fmt.Errorf("perceptron: ClassWeight weighs %v, which is not one of the classes %v", p.Class, classes)
+			return nil, badSetting(p.Class, "perceptron: ClassWeight weighs %v, which is not one of the classes %v", p.Class, classes)
 		}
 		weight[c] = p.Weight
 	}

@@ -156,7 +156,7 @@ func checkLabels(labels []float64) ([]float64, error) {
 	}
 	classes := slices.Compact(slices.Sorted(slices.Values(labels)))
 	if len(classes) < 2 {
-		return nil, fmt.Errorf("perceptron: Labels lists the classes %v, want at least two", classes)
+		return nil, errorf(ErrSetting, "perceptron: Labels lists the classes %v, want at least two", classes)
 	}
 	return classes, nil
 }

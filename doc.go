@@ -90,14 +90,19 @@
 // the limit of address space (ulimit -v) and the machine's memory and
 // swap. A size beyond it is an error of kind [ErrTooLarge], never a fatal
 // error of Go's allocator. With S scores, one for two classes and one per
-// class for more, a model's weights are S·(d+1) numbers of 8 bytes. Beyond
-// X, Fit and Learn hold the weights once for Perceptron, twice for Voted,
-// three times for Averaged, and for Pocket twice and a batch of candidates
-// of at most 32 MiB; a few numbers per row; a copy of X unless it is read
-// in place, and of the rows that a Stop's Validation trains on. Voted and
-// Kernel also keep the distinct rows of their mistakes, at most a copy of
-// X, and up to 96 bytes for each mistake. Loading a saved classifier holds
-// its data and the numbers that it writes, 8 bytes each.
+// class for more, a table of weights on rows of d columns is S·(d+1)
+// numbers of 8 bytes. Beyond X, Fit and Learn hold a table once for
+// Perceptron, twice for Voted, three times for Averaged, and for Pocket
+// twice and a batch of candidates of at most 32 MiB; a copy of X unless it
+// is read in place, and of the rows that a Stop's Validation trains on; a
+// few numbers per row (Pocket up to 20), and S more for Averaged's Fit
+// and 2·S more for Kernel's, which hold at least 8·S·(3·(d+1)+n) and 16·S·n
+// bytes on n rows. Voted and Kernel also keep the distinct rows of their
+// mistakes, at most a copy of X, up to 96 bytes for each mistake, and
+// Kernel S numbers for each of those rows. OneVsRest holds a classifier of
+// one score per class, GOMAXPROCS of them training at once. Loading a
+// saved classifier holds its data and the numbers that it writes, 8 bytes
+// each.
 //
 // Fit returns an error for data it cannot train on, naming the row and the
 // value, and a failed Fit leaves the classifier as it was. The long calls

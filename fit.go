@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -39,9 +38,9 @@ const defaultEpochs = 1000
 func (s settings) resolve(d, S int) (settings, error) {
 	switch {
 	case s.epochs < 0:
-		return s, fmt.Errorf("perceptron: Epochs is %d, want >= 0", s.epochs)
+		return s, errorf(ErrSetting, "perceptron: Epochs is %d, want >= 0", s.epochs)
 	case s.rate < 0 || !finite(s.rate):
-		return s, fmt.Errorf("perceptron: Rate is %v, want a finite value >= 0", s.rate)
+		return s, badSetting(s.rate, "perceptron: Rate is %v, want a finite value >= 0", s.rate)
 	case s.w0 != nil && len(s.w0) != d*S:
 		return s, errorf(ErrShape, "perceptron: InitWeights has length %d, want %d (the columns times the scores, %d)", len(s.w0), d*S, S)
 	}

@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -198,7 +197,7 @@ func (k *Kernel) resolve(d int) (settings, kern, error) {
 		return s, kern{}, err
 	}
 	if k.Budget < 0 {
-		return s, kern{}, fmt.Errorf("perceptron: Budget is %d, want >= 0", k.Budget)
+		return s, kern{}, errorf(ErrSetting, "perceptron: Budget is %d, want >= 0", k.Budget)
 	}
 	if err := k.Prediction.check(); err != nil {
 		return s, kern{}, err

@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -51,9 +50,9 @@ type OneVsRest struct {
 // Fit trains the classifiers of OneVsRest on the rows of X with labels y.
 // It returns the errors that Perceptron's Fit returns about X, y and
 // ClassWeight, and those of the classifiers' Fit, naming the class; it
-// returns an error too if New returns nil, a classifier of another
-// package, or one with a ClassWeight. A failed Fit leaves OneVsRest as it
-// was.
+// returns an error of kind ErrSetting if New returns nil, a classifier of
+// another package, one with a ClassWeight, or one it returned before. A
+// failed Fit leaves OneVsRest as it was.
 func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error { return o.fit(X, y, nil) }
 
 // fit is Fit, stopped by h if it is not nil.
@@ -69,24 +68,30 @@ func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
 	K := scores(ds.classes)
 	models := make([]Scorer, K)
 	srcs := make([]*rand.Rand, K)
+	class := make(map[Scorer]int, K) // of each classifier, to find one that New returns twice
 	for c := range models {
 		var s Scorer = &Perceptron{}
 		if o.New != nil {
 			if s = o.New(); s == nil {
-				return errors.New("perceptron: OneVsRest.New returned nil")
+				return errorf(ErrSetting, "perceptron: OneVsRest.New returned nil")
 			}
 		}
 		m, ok := s.(model)
 		switch {
 		case !ok:
-			return fmt.Errorf("perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
+			return errorf(ErrSetting, "perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
 		case isNil(s):
-			return fmt.Errorf("perceptron: OneVsRest.New returned a nil %T", s)
+			return errorf(ErrSetting, "perceptron: OneVsRest.New returned a nil %T", s)
 		case m.classWeight() != nil:
 			// Its classes are those of a class against the rest, which
 			// OneVsRest weighs.
-			return fmt.Errorf("perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
+			return errorf(ErrSetting, "perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
 		}
+		// The classifiers train at once: each must be one of its own.
+		if e, ok := class[s]; ok {
+			return errorf(ErrSetting, "perceptron: OneVsRest.New returned the same %T for class %v as for class %v, want a new classifier at each call", s, ds.classes[c], ds.classes[e])
+		}
+		class[s] = c
 		if rnd := m.source(); rnd != nil {
 			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
 		}

@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -42,11 +41,11 @@ func (s *Stop) resolve() (*Stop, error) {
 	r := *s
 	switch {
 	case !(r.Tol >= 0) || math.IsInf(r.Tol, 1):
-		return nil, fmt.Errorf("perceptron: Stop.Tol is %v, want a finite value >= 0", r.Tol)
+		return nil, badSetting(r.Tol, "perceptron: Stop.Tol is %v, want a finite value >= 0", r.Tol)
 	case r.NoChange < 0:
-		return nil, fmt.Errorf("perceptron: Stop.NoChange is %d, want >= 0", r.NoChange)
+		return nil, errorf(ErrSetting, "perceptron: Stop.NoChange is %d, want >= 0", r.NoChange)
 	case !(r.Validation >= 0 && r.Validation < 1):
-		return nil, fmt.Errorf("perceptron: Stop.Validation is %v, want a fraction in [0, 1)", r.Validation)
+		return nil, badSetting(r.Validation, "perceptron: Stop.Validation is %v, want a fraction in [0, 1)", r.Validation)
 	}
 	if r.Tol == 0 {
 		r.Tol = 1e-3
@@ -119,7 +118,7 @@ func holdOut(ds *dataset, v float64, rnd *rand.Rand) (train, val *dataset, err e
 	for c, rows := range byClass {
 		k := int(math.Round(v * float64(len(rows))))
 		if k == len(rows) && k > 0 {
-			return nil, nil, fmt.Errorf("perceptron: Stop.Validation %v holds out all %d rows of class %v, leaving none to train on", v, k, ds.classes[c])
+			return nil, nil, errorf(ErrSetting, "perceptron: Stop.Validation %v holds out all %d rows of class %v, leaving none to train on", v, k, ds.classes[c])
 		}
 		rnd.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
 		for _, i := range rows[:k] {
@@ -128,7 +127,7 @@ func holdOut(ds *dataset, v float64, rnd *rand.Rand) (train, val *dataset, err e
 	}
 	train, val = ds.subset(held, false), ds.subset(held, true)
 	if val.n == 0 {
-		return nil, nil, fmt.Errorf("perceptron: Stop.Validation %v of %d rows holds out none to validate on", v, ds.n)
+		return nil, nil, errorf(ErrSetting, "perceptron: Stop.Validation %v of %d rows holds out none to validate on", v, ds.n)
 	}
 	return train, val, nil
 }

@@ -6,9 +6,11 @@ package data
 
 import (
 	"bufio"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -189,12 +191,13 @@ func readText(r io.Reader) ([]byte, error) {
 	}
 	br := bufio.NewReader(r)
 	var in io.Reader = br
+	gzipped := false
 	if magic, _ := br.Peek(2); string(magic) == "\x1f\x8b" {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, err
+			return nil, gzipError(err)
 		}
-		in, size = zr, gzipSize
+		in, size, gzipped = zr, gzipSize, true
 	}
 	var text []byte
 	for {
@@ -217,10 +220,24 @@ func readText(r io.Reader) ([]byte, error) {
 		if err == io.EOF {
 			return text, nil
 		}
+		if err != nil && gzipped {
+			return nil, gzipError(err)
+		}
 		if err != nil {
 			return nil, err
 		}
 	}
+}
+
+// gzipError returns err, of gunzipping a model file, as an error of kind
+// perceptron.ErrFormat if it says that the file is cut short or damaged,
+// and as it is if it is an error of reading the file.
+func gzipError(err error) error {
+	var corrupt flate.CorruptInputError
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
+		return errorf(perceptron.ErrFormat, "not a model: a gzip file cut short or damaged: %v", err)
+	}
+	return err
 }
 
 // decodeModel returns the Model of a model file's text, in which it may

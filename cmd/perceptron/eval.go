@@ -291,7 +291,7 @@ func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro st
 		if err != nil {
 			return err
 		}
-		if err := writeFiles(outFile{"-plot", j.plot, bytesOut(img)}); err != nil {
+		if err := writeFiles(stderr, outFile{"-plot", j.plot, bytesOut(img)}); err != nil {
 			return err
 		}
 	}

@@ -80,7 +80,7 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if err := writeFiles(outFile{"-o", j.out, modelWriter(m, j.out)}); err != nil {
+	if err := writeFiles(stderr, outFile{"-o", j.out, modelWriter(m, j.out)}); err != nil {
 		return err
 	}
 	n, _ := ds.X.Dims()

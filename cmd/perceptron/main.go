@@ -35,10 +35,15 @@
 // and 1 on any other error: a missing or malformed data or model file, a
 // directory that cannot be written, too little memory for the model, an
 // overflow of the weights. It writes no file when it fails, and leaves no
-// temporary file on SIGINT or SIGTERM; during training they stop it, and
-// end the command as they do by default after a line that says so. It
-// replaces an output file whole, keeping its permissions, and writes
-// through a symbolic link to the file it points to.
+// temporary file on SIGINT or SIGTERM, which end it whenever they come,
+// during training after a line that says so: as they do by default, or,
+// if it was started with SIGINT ignored, as a shell without job control
+// starts a command run with &, with exit status 128 + the signal's
+// number. The temporary file that a run killed by SIGKILL leaves beside
+// a file it writes, .NAME.HEX.tmp, the next run that writes the file
+// removes, saying so. It replaces an output file whole, keeping its
+// permissions, and writes through a symbolic link to the file it points
+// to.
 //
 // Its memory is bounded: unless GOMEMLIMIT sets Go's memory limit, the
 // command sets it at start to the memory it may take, the least of the
@@ -57,6 +62,7 @@ import (
 )
 
 func main() {
+	catchSignals()
 	setMemoryLimit()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -166,7 +172,12 @@ Exit status: 0 on success; 2 on a usage error, of the flags or the arguments; 1 
 other error: a missing, unreadable or malformed file, an output that cannot be written,
 too little memory (data, models and training are checked before they are held, against
 Go's memory limit, which the command sets from the memory available unless GOMEMLIMIT
-is set), an overflow.
+is set), an overflow. SIGINT and SIGTERM end it, leaving no file (during training, after
+a line that says so), as they do by default, or, if it was started with SIGINT ignored,
+as a shell without job control starts a command run with &, with the status 128 + the
+signal's number that a shell gives: 130 for SIGINT. A run that SIGKILL ends as it writes
+a file leaves a temporary file beside it, .NAME.HEX.tmp, which the next run that writes
+the file removes, saying so.
 
 Classifiers (-classifier):
   perceptron   F. Rosenblatt (1958), Psychological Review 65(6)

@@ -100,7 +100,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		if err := out.write(stdout); err != nil {
 			return err
 		}
-	} else if err := writeFiles(outFile{"-o", j.out, out.write}); err != nil {
+	} else if err := writeFiles(stderr, outFile{"-o", j.out, out.write}); err != nil {
 		return err
 	}
 	if ds.Y != nil {

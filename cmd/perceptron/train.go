@@ -150,7 +150,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 		}
 		outs = append(outs, outFile{"-plot", j.plot, bytesOut(img)})
 	}
-	if err := writeFiles(outs...); err != nil {
+	if err := writeFiles(stderr, outs...); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %s%s; %s\n%sstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), weights, j.opts.describeStop(n))
