@@ -106,6 +106,25 @@ const (
 )
 
 func serve(args []string, stdout, stderr io.Writer) error {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	go func() {
+		sig := <-sigs
+		cancel(fmt.Errorf("%v", sig))
+		sig = <-sigs
+		// A second signal ends the command at once.
+		fmt.Fprintf(stderr, "perceptron: %v again: ending at once\n", sig)
+		endBySignal(sig)
+	}()
+	return serveUntil(ctx, args, stdout, stderr, nil)
+}
+
+// serveUntil is serve with the arguments args until ctx is done; it calls
+// listening, if not nil, with the address it listens on.
+func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer, listening func(net.Addr)) error {
 	var f serveFlags
 	fs := newFlagSet("serve")
 	fs.StringVar(&f.model, "model", "", "the model `FILE` that train saved (required)")
@@ -149,25 +168,9 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	}
 	s := newServer(m, f, notes, stderr)
 	fmt.Fprintf(notes, "perceptron: serving %s on http://%s%s\n", f.model, ln.Addr(), s.describe())
-
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		sig, ok := <-sigs
-		if !ok {
-			return
-		}
-		fmt.Fprintf(notes, "perceptron: %v: stopping: no new request; those in flight finish\n", sig)
-		cancel()
-		if sig, ok := <-sigs; ok {
-			// A second signal ends the command at once.
-			fmt.Fprintf(stderr, "perceptron: %v again: ending at once\n", sig)
-			endBySignal(sig)
-		}
-	}()
+	if listening != nil {
+		listening(ln.Addr())
+	}
 	return s.run(ctx, ln)
 }
 
@@ -234,6 +237,7 @@ func (s *server) run(ctx context.Context, ln net.Listener) error {
 	var err error
 	select {
 	case <-ctx.Done():
+		fmt.Fprintf(s.notes, "perceptron: %v: stopping: no new request; those in flight finish\n", context.Cause(ctx))
 	case err = <-served:
 	}
 	// A request in flight ends within the read and write timeouts.
@@ -262,6 +266,9 @@ func (s *server) run(ctx context.Context, ln net.Listener) error {
 		if saved {
 			fmt.Fprintf(s.notes, "perceptron: saved the model to %s\n", s.save)
 		}
+	}
+	if err == nil {
+		fmt.Fprintf(s.notes, "perceptron: stopped\n")
 	}
 	return err
 }

@@ -40,12 +40,12 @@ type server struct {
 	// What does not change: the model's kind, width and classes.
 	text     bool          // whether it takes text
 	hashing  *data.Hashing // of text
-	width    int      // its features
-	classes  []string // its labels
-	names    []string // the names of its classes, or its labels
-	quoted   [][]byte // the names as JSON strings
-	label    string   // the CSV label column of /learn
-	namesRaw []byte   // the names as a JSON array
+	width    int           // its features
+	classes  []string      // its labels
+	names    []string      // the names of its classes, or its labels
+	quoted   [][]byte      // the names as JSON strings
+	label    string        // the CSV label column of /learn
+	namesRaw []byte        // the names as a JSON array
 
 	metrics serveMetrics
 }

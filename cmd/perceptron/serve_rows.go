@@ -281,7 +281,7 @@ func (s *server) checkRow(row *jsonRow, labelled bool) error {
 	case row.Indices == nil && row.Values != nil && len(row.Values) != s.width:
 		return fmt.Errorf("%s, want %d as the model has", plural(len(row.Values), "value"), s.width)
 	case row.Indices != nil && len(row.Indices) != len(row.Values):
-		return fmt.Errorf("%s and %s, want as many", plural(len(row.Indices), "index"), plural(len(row.Values), "value"))
+		return fmt.Errorf("%d indices and %s, want as many", len(row.Indices), plural(len(row.Values), "value"))
 	}
 	for k, j := range row.Indices {
 		switch {
