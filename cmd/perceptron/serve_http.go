@@ -274,7 +274,7 @@ func (s *server) readBody(r *http.Request) (*bytes.Buffer, error) {
 // request their scores and their top k classes. It returns the number of
 // rows.
 func (s *server) predict(w http.ResponseWriter, r *http.Request) (int, error) {
-	q, err := parseQuery(r)
+	q, err := parseQuery(r, true)
 	if err != nil {
 		return 0, err
 	}
@@ -283,7 +283,7 @@ func (s *server) predict(w http.ResponseWriter, r *http.Request) (int, error) {
 		return 0, err
 	}
 	defer bodies.Put(buf)
-	set, err := s.readRows(buf.Bytes(), r, false)
+	set, err := s.readRows(buf.Bytes(), r, q.format, false)
 	if err != nil {
 		return 0, err
 	}
@@ -296,26 +296,35 @@ func (s *server) predict(w http.ResponseWriter, r *http.Request) (int, error) {
 	return n, nil
 }
 
-// query is what the query of /predict asks for besides the classes.
+// query is what the query of a request asks for: the format of its
+// body, and for /predict what it answers besides the classes.
 type query struct {
+	format                string
 	scores, probabilities bool
 	k                     int
 }
 
 // parseQuery returns the query of r, or an error naming what it does not
-// take.
-func parseQuery(r *http.Request) (query, error) {
+// take: /predict takes all of a query, and /learn, not predicting, only
+// format.
+func parseQuery(r *http.Request, predicting bool) (query, error) {
 	var q query
+	if r.URL.RawQuery == "" {
+		return q, nil
+	}
 	for name, vs := range r.URL.Query() {
 		v := vs[len(vs)-1]
 		var err error
-		switch name {
-		case "format":
-		case "scores":
+		switch {
+		case name == "format":
+			q.format = v
+		case !predicting:
+			return q, &httpError{http.StatusBadRequest, fmt.Sprintf("unknown query parameter %s: /learn takes format", quote(name))}
+		case name == "scores":
 			q.scores, err = strconv.ParseBool(v)
-		case "probabilities":
+		case name == "probabilities":
 			q.probabilities, err = strconv.ParseBool(v)
-		case "k":
+		case name == "k":
 			q.k, err = strconv.Atoi(v)
 			if err == nil && q.k < 0 {
 				err = errors.New("negative")
@@ -411,17 +420,16 @@ func (s *server) learnRows(w http.ResponseWriter, r *http.Request) (int, error) 
 	if !s.learn {
 		return 0, &httpError{http.StatusForbidden, "the server does not learn: start it with -learn"}
 	}
-	for name := range r.URL.Query() {
-		if name != "format" {
-			return 0, &httpError{http.StatusBadRequest, fmt.Sprintf("unknown query parameter %s: /learn takes format", quote(name))}
-		}
+	q, err := parseQuery(r, false)
+	if err != nil {
+		return 0, err
 	}
 	buf, err := s.readBody(r)
 	if err != nil {
 		return 0, err
 	}
 	defer bodies.Put(buf)
-	set, err := s.readRows(buf.Bytes(), r, true)
+	set, err := s.readRows(buf.Bytes(), r, q.format, true)
 	if err != nil {
 		return 0, err
 	}

@@ -28,12 +28,11 @@ import (
 // readers of package data that read a file of the model's format, or from
 // JSON; with labels, for /learn, their classes are those of the model.
 
-// formatOfBody returns the format of the body of r: the query's format,
+// formatOfBody returns the format of the body of r: format, the query's,
 // or else the Content-Type's, or else the model's own, as sniff tells it
 // from the first line. A format the model does not take is an error of
 // status 400, and one that the server does not know of status 415.
-func (s *server) formatOfBody(r *http.Request, body []byte) (string, error) {
-	format := r.URL.Query().Get("format")
+func (s *server) formatOfBody(r *http.Request, format string, body []byte) (string, error) {
 	if format == "" {
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		switch mt {
@@ -69,11 +68,11 @@ func (s *server) formatOfBody(r *http.Request, body []byte) (string, error) {
 	return format, nil
 }
 
-// readRows returns the rows of the body of r, with their labels if
+// readRows returns the rows of the body of r, of the query's format, with their labels if
 // labelled, which must then be classes of the model: the rows of one
 // Learn. It returns an error of status 400 naming what is wrong with
 // them, or 413 if they are more than -max-rows.
-func (s *server) readRows(body []byte, r *http.Request, labelled bool) (*data.Set, error) {
+func (s *server) readRows(body []byte, r *http.Request, format string, labelled bool) (*data.Set, error) {
 	if !utf8.Valid(body) {
 		i := 0
 		for i < len(body) {
@@ -85,7 +84,7 @@ func (s *server) readRows(body []byte, r *http.Request, labelled bool) (*data.Se
 		}
 		return nil, &httpError{http.StatusBadRequest, fmt.Sprintf("the body is not UTF-8: line %d, byte %d", bytes.Count(body[:i], []byte("\n"))+1, i+1)}
 	}
-	format, err := s.formatOfBody(r, body)
+	format, err := s.formatOfBody(r, format, body)
 	if err != nil {
 		return nil, err
 	}
@@ -138,14 +137,20 @@ func (s *server) lineRows(body []byte, format string, labelled bool) (*data.Set,
 	if len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
 		return nil, &httpError{http.StatusUnsupportedMediaType, "the body is gzipped: the server takes rows as they are"}
 	}
+	// The labels of rows to predict are read, as a file's are, but not
+	// by the model's classes, which would cost more than the rows.
+	var known []string
+	if labelled {
+		known = s.classes
+	}
 	var set *data.Set
 	var err error
 	switch format {
 	case "text":
 		h := *s.hashing
-		set, err = readText(bufio.NewReaderSize(bytes.NewReader(body), max(len(body), 16)), readSpec{hashing: &h}, s.classes)
+		set, err = readText(bufio.NewReaderSize(bytes.NewReader(body), max(len(body), 16)), readSpec{hashing: &h}, known)
 	case "libsvm":
-		set, err = data.LIBSVM{Cols: s.width, Classes: s.classes}.Read(bytes.NewReader(body))
+		set, err = data.LIBSVM{Cols: s.width, Classes: known}.Read(bytes.NewReader(body))
 		if err == nil && set.Dropped > 0 {
 			err = fmt.Errorf("%s at feature indices beyond the model's %d", plural(set.Dropped, "value"), s.width)
 		}
@@ -154,7 +159,7 @@ func (s *server) lineRows(body []byte, format string, labelled bool) (*data.Set,
 		if labelled {
 			label = s.label
 		}
-		set, err = data.CSV{Label: label, Classes: s.classes}.Read(bytes.NewReader(body))
+		set, err = data.CSV{Label: label, Classes: known}.Read(bytes.NewReader(body))
 		if err == nil {
 			if _, d := set.X.Dims(); d != s.width {
 				err = fmt.Errorf("rows of %s, want %d as the model has", plural(d, "feature"), s.width)
