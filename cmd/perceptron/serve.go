@@ -111,15 +111,33 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	defer signal.Stop(sigs)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	serving, done := make(chan struct{}), make(chan struct{})
+	defer close(done)
 	go func() {
-		sig := <-sigs
+		var sig os.Signal
+		select {
+		case sig = <-sigs:
+		case <-done:
+			return
+		}
+		select {
+		case <-serving:
+		default:
+			// Before it serves, a signal ends the command at once, as
+			// it does by default.
+			endBySignal(sig)
+		}
 		cancel(fmt.Errorf("%v", sig))
-		sig = <-sigs
+		select {
+		case sig = <-sigs:
+		case <-done:
+			return
+		}
 		// A second signal ends the command at once.
 		fmt.Fprintf(stderr, "perceptron: %v again: ending at once\n", sig)
 		endBySignal(sig)
 	}()
-	return serveUntil(ctx, args, stdout, stderr, nil)
+	return serveUntil(ctx, args, stdout, stderr, func(net.Addr) { close(serving) })
 }
 
 // serveUntil is serve with the arguments args until ctx is done; it calls
@@ -160,7 +178,11 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer, li
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return fmt.Errorf("-addr %s: %v", f.addr, errors.Unwrap(err))
+		// The error without the words "listen tcp ADDR" before its cause.
+		if cause := errors.Unwrap(err); cause != nil {
+			err = cause
+		}
+		return fmt.Errorf("-addr %s: %v", f.addr, err)
 	}
 	notes := stderr
 	if f.quiet {

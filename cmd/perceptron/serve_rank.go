@@ -6,6 +6,7 @@ package main
 
 import (
 	"net/http"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -35,23 +36,13 @@ func topK(dst []int, scores []float64, K, k int) []int {
 	for range min(k, K) {
 		best := -1
 		for c, v := range scores {
-			if (best < 0 || v > scores[best]) && !taken(dst[start:], c) {
+			if (best < 0 || v > scores[best]) && !slices.Contains(dst[start:], c) {
 				best = c
 			}
 		}
 		dst = append(dst, best)
 	}
 	return dst
-}
-
-// taken reports whether the class c is among those of top.
-func taken(top []int, c int) bool {
-	for _, t := range top {
-		if t == c {
-			return true
-		}
-	}
-	return false
 }
 
 // classScore returns the score of the class c among the scores of a row:

@@ -53,7 +53,7 @@ func (s *server) formatOfBody(r *http.Request, format string, body []byte) (stri
 	case format == "":
 		f, err := sniff(bufio.NewReaderSize(bytes.NewReader(body), max(len(body), 16)), "the body", ',')
 		if err != nil {
-			return "", &httpError{http.StatusBadRequest, fmt.Sprintf("cannot tell the format of the body from its first line: send ?format=libsvm, csv or json, or a Content-Type")}
+			return "", &httpError{http.StatusBadRequest, "cannot tell the format of the body from its first line: send ?format=libsvm, csv or json, or a Content-Type"}
 		}
 		format = f
 	}
@@ -346,10 +346,14 @@ func sparseRows(rows []jsonRow, width int) (*perceptron.CSR, error) {
 // encoding/json's name for the Go value it decodes into.
 func jsonError(err error) string {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("%s: a JSON %s, want %s", te.Field, te.Value, jsonKind(te.Type.String()))
+	if !errors.As(err, &te) {
+		return err.Error()
 	}
-	return err.Error()
+	msg := fmt.Sprintf("a JSON %s, want %s", te.Value, jsonKind(te.Type.String()))
+	if te.Field != "" {
+		msg = te.Field + ": " + msg
+	}
+	return msg
 }
 
 // jsonKind names the JSON that the Go type t decodes.
