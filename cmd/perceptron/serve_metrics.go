@@ -28,6 +28,7 @@ type serveMetrics struct {
 
 	checkpoints, checkpointErrors atomic.Uint64
 	lastCheckpoint                atomic.Int64 // Unix time in nanoseconds
+	checkpointTime                atomic.Int64 // the model held by the last, in nanoseconds
 }
 
 // statusCodes are the statuses that the metrics count apart; others are
@@ -107,6 +108,8 @@ func (m *serveMetrics) write(w http.ResponseWriter, s *server) {
 	if t := m.lastCheckpoint.Load(); t != 0 {
 		head("perceptron_last_checkpoint_timestamp_seconds", "gauge", "When the last checkpoint was written, in seconds since 1970.")
 		fmt.Fprintf(bw, "perceptron_last_checkpoint_timestamp_seconds %s\n", seconds(time.Duration(t)))
+		head("perceptron_last_checkpoint_duration_seconds", "gauge", "The time the last checkpoint held the model to write it, learning waiting.")
+		fmt.Fprintf(bw, "perceptron_last_checkpoint_duration_seconds %s\n", seconds(time.Duration(m.checkpointTime.Load())))
 	}
 	head("perceptron_request_duration_seconds", "histogram", "Time from a request's headers read to its answer written, by endpoint.")
 	for ep := range nEndpoints {

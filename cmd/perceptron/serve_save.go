@@ -54,12 +54,14 @@ func (s *server) checkpoint() (saved bool, err error) {
 	}
 	var version uint64
 	var tmp string
+	start := time.Now()
 	err = s.model.snapshot(func(m *data.Model, v uint64) error {
 		version = v
 		var err error
 		tmp, err = writeTemp(t, modelWriter(m, s.save))
 		return err
 	})
+	held := time.Since(start)
 	if tmp != "" {
 		defer keepTemp(tmp, false)
 	}
@@ -80,5 +82,6 @@ func (s *server) checkpoint() (saved bool, err error) {
 	s.saved = version
 	s.metrics.checkpoints.Add(1)
 	s.metrics.lastCheckpoint.Store(time.Now().UnixNano())
+	s.metrics.checkpointTime.Store(int64(held))
 	return true, nil
 }
