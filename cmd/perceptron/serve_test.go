@@ -161,11 +161,7 @@ func servedModels(t *testing.T, dir string) []servedModel {
 		labels[i] = []string{"red", "green", "blue"}[c]
 	}
 	train := writeFile(t, dir, "dense.csv", csvNamed(X, labels, 4, false))
-	Xt, yt := classData(rnd, 20, 4, 3)
-	var tl []string
-	for _, c := range yt {
-		tl = append(tl, strconv.Itoa(c))
-	}
+	Xt, _ := classData(rnd, 20, 4, 3)
 	rows := csvNamed(Xt, nil, -1, false)
 	var js bytes.Buffer
 	js.WriteString(`{"rows":[`)
