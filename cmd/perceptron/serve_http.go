@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,11 +113,27 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rw := &statusWriter{ResponseWriter: w}
 	var rows int
 	var err error
+	defer func() {
+		// A panic is a bug of the command or the library: the request is
+		// answered 500, and the server goes on.
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.fail(rw, r, &httpError{http.StatusInternalServerError, fmt.Sprintf("internal error: %v", v)})
+			fmt.Fprintf(s.errs, "%s\n", debug.Stack())
+		}
+		s.metrics.count(ep, rw.status(), rows, time.Since(start))
+	}()
 	switch {
 	case ep == epOther:
 		err = &httpError{http.StatusNotFound, fmt.Sprintf("no endpoint %s: want /predict, /learn, /model, /healthz or /metrics", quote(r.URL.Path))}
 	case r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead):
-		rw.Header().Set("Allow", method)
+		allow := method
+		if method == http.MethodGet {
+			allow = "GET, HEAD"
+		}
+		rw.Header().Set("Allow", allow)
 		err = &httpError{http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want %s", r.Method, r.URL.Path, method)}
 	case ep == epPredict:
 		rows, err = s.predict(rw, r)
@@ -132,7 +149,6 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.fail(rw, r, err)
 	}
-	s.metrics.count(ep, rw.status(), rows, time.Since(start))
 }
 
 // statusWriter is a ResponseWriter that keeps the status it wrote.

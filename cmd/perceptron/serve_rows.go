@@ -68,11 +68,13 @@ func (s *server) formatOfBody(r *http.Request, format string, body []byte) (stri
 	return format, nil
 }
 
-// readRows returns the rows of the body of r, of the query's format, with their labels if
-// labelled, which must then be classes of the model: the rows of one
-// Learn. It returns an error of status 400 naming what is wrong with
+// readRows returns the rows of the body of r, of the query's format, with
+// their labels if labelled, which must then be classes of the model: the
+// rows of one Learn. It returns an error of status 400 naming what is wrong with
 // them, or 413 if they are more than -max-rows.
 func (s *server) readRows(body []byte, r *http.Request, format string, labelled bool) (*data.Set, error) {
+	// Text that is UTF-8 is not gzip, whose second byte is not, and which
+	// the readers would inflate beyond -max-body.
 	if !utf8.Valid(body) {
 		i := 0
 		for i < len(body) {
@@ -133,9 +135,6 @@ func (s *server) lineRows(body []byte, format string, labelled bool) (*data.Set,
 		if n > s.limits.maxRows {
 			return nil, s.tooManyRows(n)
 		}
-	}
-	if len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
-		return nil, &httpError{http.StatusUnsupportedMediaType, "the body is gzipped: the server takes rows as they are"}
 	}
 	// The labels of rows to predict are read, as a file's are, but not
 	// by the model's classes, which would cost more than the rows.
