@@ -261,7 +261,7 @@ func (s *server) readBody(r *http.Request) (*bytes.Buffer, error) {
 		need = float64(r.ContentLength)
 	}
 	if err := memory.Check(expansion * need); err != nil {
-		return nil, &httpError{http.StatusServiceUnavailable, fmt.Sprintf("the rows of a body of %s %s", memory.Bytes(need), err)}
+		return nil, &httpError{http.StatusServiceUnavailable, fmt.Sprintf("reading a body of %s %s", memory.Bytes(need), err)}
 	}
 	buf := bodies.Get().(*bytes.Buffer)
 	buf.Reset()

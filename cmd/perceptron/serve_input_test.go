@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -212,5 +214,26 @@ func TestServeSlowClient(t *testing.T) {
 		if c.want != "" && (!strings.HasPrefix(string(b), "HTTP/1.1 408 ") || !strings.HasSuffix(string(b), "\r\n\r\n"+c.want+"\n")) {
 			t.Errorf("%s: the server answered %q, want 408 and %q", c.name, b, c.want)
 		}
+	}
+}
+
+// A request whose rows would not fit in the memory left, 32 times its
+// body, is answered 503 before its body is read, and the server goes on.
+func TestServeMemoryBudget(t *testing.T) {
+	dir := t.TempDir()
+	m := servedModels(t, dir)[2]
+	ts := startServer(t, "-model", m.model)
+	body := []byte(strings.Repeat("the team won the cup\n", 5000)) // 105 kB
+	was := debug.SetMemoryLimit(-1)
+	var s runtime.MemStats
+	runtime.ReadMemStats(&s)
+	debug.SetMemoryLimit(int64(s.Sys-s.HeapReleased) + 1<<20)
+	code, answer := ts.do(t, "POST", "/predict", "", body)
+	debug.SetMemoryLimit(was)
+	if code != 503 || !strings.HasPrefix(answer, `{"error":"reading a body of 102.5 KiB needs 3.2 MiB of memory, more than the `) {
+		t.Errorf("status %d, %q; want 503 and the memory needed", code, answer)
+	}
+	if code, _ := ts.do(t, "POST", "/predict", "", body); code != 200 {
+		t.Errorf("then, under the limit of before: status %d", code)
 	}
 }
