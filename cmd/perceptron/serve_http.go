@@ -286,20 +286,29 @@ func (s *server) readBody(r *http.Request) (*bytes.Buffer, error) {
 	return buf, nil
 }
 
+// requestRows returns the query of r and the rows of its body: rows to
+// predict, whose labels it leaves out, or, not predicting, labelled rows
+// to learn. The rows hold nothing of the body, whose buffer goes back to
+// bodies.
+func (s *server) requestRows(r *http.Request, predicting bool) (query, *data.Set, error) {
+	q, err := parseQuery(r, predicting)
+	if err != nil {
+		return q, nil, err
+	}
+	buf, err := s.readBody(r)
+	if err != nil {
+		return q, nil, err
+	}
+	defer bodies.Put(buf)
+	set, err := s.readRows(buf.Bytes(), r, q.format, !predicting)
+	return q, set, err
+}
+
 // predict answers a POST to /predict: the class of each row, and on
 // request their scores and their top k classes. It returns the number of
 // rows.
 func (s *server) predict(w http.ResponseWriter, r *http.Request) (int, error) {
-	q, err := parseQuery(r, true)
-	if err != nil {
-		return 0, err
-	}
-	buf, err := s.readBody(r)
-	if err != nil {
-		return 0, err
-	}
-	defer bodies.Put(buf)
-	set, err := s.readRows(buf.Bytes(), r, q.format, false)
+	q, set, err := s.requestRows(r, true)
 	if err != nil {
 		return 0, err
 	}
@@ -436,16 +445,7 @@ func (s *server) learnRows(w http.ResponseWriter, r *http.Request) (int, error) 
 	if !s.learn {
 		return 0, &httpError{http.StatusForbidden, "the server does not learn: start it with -learn"}
 	}
-	q, err := parseQuery(r, false)
-	if err != nil {
-		return 0, err
-	}
-	buf, err := s.readBody(r)
-	if err != nil {
-		return 0, err
-	}
-	defer bodies.Put(buf)
-	set, err := s.readRows(buf.Bytes(), r, q.format, true)
+	_, set, err := s.requestRows(r, false)
 	if err != nil {
 		return 0, err
 	}
