@@ -23,6 +23,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed5ae3614e/perceptron/internal/serveload"
 )
 
 // testServer is a server of serveUntil in this process, on a port of the
@@ -357,8 +359,10 @@ func TestServeStopFinishesInFlight(t *testing.T) {
 	if err := <-stopped; err != nil {
 		t.Fatal(err)
 	}
-	if rows := modelRows(t, saved) - modelRows(t, m.model); rows != 1 {
-		t.Errorf("the model saved learned %d rows, want 1", rows)
+	was, err1 := serveload.Rows(m.model)
+	now, err2 := serveload.Rows(saved)
+	if err1 != nil || err2 != nil || now-was != 1 {
+		t.Errorf("the model saved learned %d rows, want 1: %v, %v", now-was, err1, err2)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
@@ -368,22 +372,6 @@ func TestServeStopFinishesInFlight(t *testing.T) {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines after the stop, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
-}
-
-// modelRows returns the number of rows that the model file at path was
-// trained on, as its statistics of the rows count them, which every Learn
-// adds to.
-func modelRows(t *testing.T, path string) int {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct{ Rows struct{ Rows int } }
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return m.Rows.Rows
 }
 
 // GET /metrics counts the requests by endpoint and status, the rows, the
