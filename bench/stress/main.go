@@ -20,10 +20,14 @@
 // and a table of the counts, and exits with status 1 if any case was not
 // ok.
 //
-//	go run ./bench/stress            # every case at full size, some minutes
-//	go run ./bench/stress -quick     # smaller inputs that trip the same checks, for CI
-//	go run ./bench/stress -run 'json/|lib/' -v
-//	go run ./bench/stress -cmd ~/go/bin/perceptron -run '^(data|model|cmd|signal)/'
+//	CGO_ENABLED=0 go run ./bench/stress            # every case at full size, some minutes
+//	CGO_ENABLED=0 go run ./bench/stress -quick     # smaller inputs that trip the same checks, for CI
+//	CGO_ENABLED=0 go run ./bench/stress -run 'json/|lib/' -v
+//	CGO_ENABLED=0 go run ./bench/stress -cmd ~/go/bin/perceptron -run '^(data|model|cmd|signal)/'
+//
+// It runs without cgo, as its cases of serve import net, which links C's
+// runtime otherwise, whose threads take address space that the limits
+// leave no room for (limit.Supported); it builds the command so too.
 //
 // A quick run puts the data bombs under ulimit -v 1500000 and the large
 // models under 1600000, in which smaller inputs trip the same
@@ -103,7 +107,7 @@ func stress() int {
 	cmd := flag.String("cmd", "", "the command perceptron to test (default: built from this workspace)")
 	flag.Parse()
 	if !limit.Supported() {
-		fmt.Fprintln(os.Stderr, "stress: needs Linux and a POSIX shell to set ulimit -v")
+		fmt.Fprintln(os.Stderr, "stress: needs Linux and a POSIX shell to set ulimit -v, and a build without C's runtime: CGO_ENABLED=0 go run ./bench/stress")
 		return 2
 	}
 	re, err := regexp.Compile(*run)
@@ -121,6 +125,9 @@ func stress() int {
 	if s.cmd == "" {
 		s.cmd = filepath.Join(dir, "perceptron")
 		build := exec.Command("go", "build", "-o", s.cmd, "github.com/seed5ae3614e/perceptron/cmd/perceptron")
+		// The command imports net, which links C's runtime unless cgo is
+		// off: see limit.Supported.
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "stress: building the command: %v\n%s", err, out)
 			return 2

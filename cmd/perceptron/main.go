@@ -12,6 +12,7 @@
 //	perceptron train   [flags] FILE          fit one classifier and save it
 //	perceptron predict [flags] FILE          label rows with a saved model
 //	perceptron eval    [flags] TRAIN [TEST]  fit and test one or every classifier
+//	perceptron serve   [flags]               predict and learn over HTTP
 //	perceptron demo    [flags]               the demo, with flags
 //
 // It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files, and
@@ -113,6 +114,8 @@ const usage = `Usage:
   perceptron eval    [flags] TRAIN [TEST]
                                        fit and test one or every classifier on TRAIN and TEST,
                                        on a seeded split of TRAIN, or on -folds folds of it
+  perceptron serve   [flags]           answer predictions, and learn, over HTTP with a saved
+                                       model (-model MODEL)
 
 Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight),
 IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), or text, a document a line, in
@@ -208,13 +211,15 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return predict(args[1:], stdout, stderr)
 	case "eval":
 		return eval(args[1:], stdout, stderr)
+	case "serve":
+		return serve(args[1:], stdout, stderr)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return demo(args, stdout, stderr)
 	}
 	hint := ""
-	if near := nearest(args[0], []string{"demo", "train", "predict", "eval"}); near != "" {
+	if near := nearest(args[0], []string{"demo", "train", "predict", "eval", "serve"}); near != "" {
 		hint = fmt.Sprintf("; did you mean %s?", near)
 	}
-	return usagef("unknown command %s: want demo, train, predict or eval%s", quote(args[0]), hint)
+	return usagef("unknown command %s: want demo, train, predict, eval or serve%s", quote(args[0]), hint)
 }
