@@ -13,9 +13,6 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -106,38 +103,19 @@ const (
 )
 
 func serve(args []string, stdout, stderr io.Writer) error {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	// Before it serves, a signal ends the command at once, as it does by
+	// default; while it serves, the first stops it gracefully, and a
+	// second ends it at once, as catchSignals says.
+	catchSignals()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	serving, done := make(chan struct{}), make(chan struct{})
-	defer close(done)
-	go func() {
-		var sig os.Signal
-		select {
-		case sig = <-sigs:
-		case <-done:
-			return
-		}
-		select {
-		case <-serving:
-		default:
-			// Before it serves, a signal ends the command at once, as
-			// it does by default.
-			endBySignal(sig)
-		}
-		cancel(fmt.Errorf("%v", sig))
-		select {
-		case sig = <-sigs:
-		case <-done:
-			return
-		}
-		// A second signal ends the command at once.
-		fmt.Fprintf(stderr, "perceptron: %v again: ending at once\n", sig)
-		endBySignal(sig)
-	}()
-	return serveUntil(ctx, args, stdout, stderr, func(net.Addr) { close(serving) })
+	release := func(error) error { return nil }
+	defer func() { release(nil) }()
+	return serveUntil(ctx, args, stdout, stderr, func(net.Addr) {
+		var sctx context.Context
+		sctx, release = catchTraining()
+		context.AfterFunc(sctx, func() { cancel(context.Cause(sctx)) })
+	})
 }
 
 // serveUntil is serve with the arguments args until ctx is done; it calls
@@ -259,7 +237,12 @@ func (s *server) run(ctx context.Context, ln net.Listener) error {
 	var err error
 	select {
 	case <-ctx.Done():
-		fmt.Fprintf(s.notes, "perceptron: %v: stopping: no new request; those in flight finish\n", context.Cause(ctx))
+		why := context.Cause(ctx)
+		var st stopped
+		if errors.As(why, &st) {
+			why = fmt.Errorf("%v", st.sig)
+		}
+		fmt.Fprintf(s.notes, "perceptron: %v: stopping: no new request; those in flight finish\n", why)
 	case err = <-served:
 	}
 	// A request in flight ends within the read and write timeouts.

@@ -41,7 +41,7 @@ func (e stopped) Error() string { return fmt.Sprintf("%v: training stopped", e.s
 // training is a training that a signal stops: the cancellation of its
 // context, and the signal, once one came.
 type training struct {
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	sig    os.Signal
 }
 
@@ -54,8 +54,10 @@ var caught struct {
 }
 
 // catchSignals makes SIGINT and SIGTERM, from now on until the command
-// ends, stop the trainings under way, or, if there are none, end the
-// command by endBySignal. It may be called any number of times.
+// ends, stop the trainings under way, or, if there are none, or if a
+// signal stopped them already, end the command by endBySignal: a second
+// signal does not wait for the first's stop. It may be called any number
+// of times.
 func catchSignals() {
 	caught.once.Do(func() {
 		c := make(chan os.Signal, 1)
@@ -66,15 +68,16 @@ func catchSignals() {
 					caughtSignal(sig)
 				}
 				caught.Lock()
-				n := len(caught.trainings)
+				stopping := 0
 				for t := range caught.trainings {
 					if t.sig == nil {
 						t.sig = sig
-						t.cancel()
+						t.cancel(stopped{sig})
+						stopping++
 					}
 				}
 				caught.Unlock()
-				if n == 0 {
+				if stopping == 0 {
 					endBySignal(sig)
 				}
 			}
@@ -82,13 +85,14 @@ func catchSignals() {
 	})
 }
 
-// catchTraining returns a context that SIGINT or SIGTERM cancels, for
-// the training that it is to stop, and the function that stops catching
+// catchTraining returns a context that SIGINT or SIGTERM cancels, with
+// the cause stopped, for the training that it is to stop, or for the
+// server that it is to stop gracefully, and the function that stops catching
 // them for it once training has returned err: it returns the error of the
 // signal that came, if one did, and err otherwise.
 func catchTraining() (context.Context, func(err error) error) {
 	catchSignals()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	t := &training{cancel: cancel}
 	caught.Lock()
 	if caught.trainings == nil {
@@ -104,7 +108,7 @@ func catchTraining() (context.Context, func(err error) error) {
 		delete(caught.trainings, t)
 		sig := t.sig
 		caught.Unlock()
-		cancel()
+		cancel(nil)
 		if sig != nil {
 			return stopped{sig}
 		}
