@@ -89,9 +89,10 @@ type Calibration struct {
 // in the rows for each iteration of Newton's method, at most 100 for
 // each fit, times the scores of a row for a sigmoid against the rest and
 // their square for the softmax, and holds nothing that grows with the
-// rows besides A and B; the softmax holds its Hessian besides, 8 bytes
-// for each pair of its parameters, fewer than 2·classes. Fit changes the
-// Calibration: it must not run concurrently with a Model's use of it.
+// rows besides A and B; the softmax holds copies of its Hessian
+// besides, five of 8 bytes for each pair of its parameters, fewer than
+// 2·classes, whose memory it checks first. Fit changes the Calibration: it must not run concurrently
+// with a Model's use of it.
 func (c *Calibration) Fit(scores, y []float64, classes int) error {
 	if classes < 2 {
 		return fmt.Errorf("data: a calibration of %d classes, want 2 or more", classes)
@@ -117,7 +118,7 @@ func (c *Calibration) Fit(scores, y []float64, classes int) error {
 	A, B := make([]float64, S), make([]float64, S)
 	if S > 1 && !c.OneVsRest {
 		if err := fitSoftmax(A, B, scores, y); err != nil {
-			return fmt.Errorf("data: the softmax: %v", err)
+			return fmt.Errorf("data: the softmax: %w", err)
 		}
 		c.A, c.B = A, B
 		return nil
@@ -129,7 +130,7 @@ func (c *Calibration) Fit(scores, y []float64, classes int) error {
 		}
 		var err error
 		if A[k], B[k], err = fitSigmoid(scores, S, k, y, class); err != nil {
-			return fmt.Errorf("data: the sigmoid of score %d: %v", k+1, err)
+			return fmt.Errorf("data: the sigmoid of score %d: %w", k+1, err)
 		}
 	}
 	c.A, c.B = A, B
@@ -349,6 +350,7 @@ func (m *Model) Top(X mat.Matrix, k int, threshold float64) (classes []int, prob
 	classes, probs = make([]int, n*k), make([]float64, n*k)
 	p := make([]float64, K)
 	order := make([]int, K)
+	byProbability := func(a, b int) int { return cmp.Compare(p[b], p[a]) }
 	err = m.score(X, func(lo int, scores []float64, S int) {
 		for i := range len(scores) / S {
 			r := lo + i
@@ -356,7 +358,7 @@ func (m *Model) Top(X mat.Matrix, k int, threshold float64) (classes []int, prob
 			for c := range order {
 				order[c] = c
 			}
-			slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(p[b], p[a]) })
+			slices.SortStableFunc(order, byProbability)
 			for j := range k {
 				c := order[j]
 				if p[c] < threshold {

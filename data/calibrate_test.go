@@ -8,6 +8,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"testing"
@@ -761,5 +763,28 @@ func TestCalibrationDerivatives(t *testing.T) {
 			func(x []float64, a, b int) float64 { sm.derivatives(x); return sm.hess.Data[min(a, b)*dim+max(a, b)] }, x)
 		check("sigmoid", pl.objective, func(x []float64) []float64 { pl.derivatives(x); return pl.grad[:] },
 			func(x []float64, a, b int) float64 { pl.derivatives(x); return pl.hess[a+b] }, x[:2])
+	}
+}
+
+// The softmax of many classes checks the memory of its Hessians before it
+// allocates them: under a memory limit of 64 MiB more than is in use, the
+// 640 MB of those of 2000 classes are an error of kind ErrTooLarge.
+func TestCalibrationMemory(t *testing.T) {
+	const K = 2000
+	scores := make([]float64, 2*K)
+	for k := range K {
+		scores[k], scores[K+k] = float64(k), -float64(k)
+	}
+	y := []float64{0, 1}
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	debug.FreeOSMemory()
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	debug.SetMemoryLimit(int64(s[0].Value.Uint64()-s[1].Value.Uint64()) + 64<<20)
+	var cal Calibration
+	err := cal.Fit(scores, y, K)
+	if !errors.Is(err, perceptron.ErrTooLarge) || !strings.Contains(err.Error(), "the Hessians of the softmax of 2000 classes") || cal.A != nil {
+		t.Errorf("%v, A %v", err, cal.A)
 	}
 }

@@ -376,6 +376,11 @@ func fitSoftmax(A, B, scores, y []float64) error {
 		}
 	}
 	dim := nA + K - 1
+	// Besides this one, optimize.Minimize keeps the Hessian of its
+	// location and of the best, and Newton a copy and its factor.
+	if err := checkMemory(5*8*float64(dim)*float64(dim), "the Hessians of the softmax of %d classes", K); err != nil {
+		return err
+	}
 	p.z, p.v, p.grad = make([]float64, K), make([]float64, dim), make([]float64, dim)
 	p.hess = blas64.Symmetric{Uplo: blas.Upper, N: dim, Stride: dim, Data: make([]float64, dim*dim)}
 	// The slopes 0, and the intercepts of the mean targets, the minimum
