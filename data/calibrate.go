@@ -91,8 +91,8 @@ type Calibration struct {
 // their square for the softmax, and holds nothing that grows with the
 // rows besides A and B; the softmax holds copies of its Hessian
 // besides, five of 8 bytes for each pair of its parameters, fewer than
-// 2·classes, whose memory it checks first. Fit changes the Calibration: it must not run concurrently
-// with a Model's use of it.
+// 2·classes, whose memory it checks first. Fit changes the Calibration:
+// it must not run concurrently with a Model's use of it.
 func (c *Calibration) Fit(scores, y []float64, classes int) error {
 	if classes < 2 {
 		return fmt.Errorf("data: a calibration of %d classes, want 2 or more", classes)
@@ -224,9 +224,9 @@ func softmax(v []float64) {
 // Calibrate returns an error, and changes nothing, if s is not a Set that
 // Subset takes or has no labels, if s.Classes do not start with the
 // Model's, naming the first row of a class that is none of the Model's,
-// and the errors of Score and of the Calibration's Fit. It holds the scores of the
-// rows besides what Score holds. It changes the Model: it must not run
-// concurrently with the Model's other methods.
+// and the errors of Score and of the Calibration's Fit. It holds the
+// scores of the rows besides what Score holds. It changes the Model: it
+// must not run concurrently with the Model's other methods.
 func (m *Model) Calibrate(s *Set) error {
 	if err := s.check(); err != nil {
 		return err
