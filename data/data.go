@@ -64,6 +64,7 @@
 //	 "normalize": true,
 //	 "rows": {"rows": 48081, "nonZeros": {"mean": 91.4, "sd": 55.7},
 //	          "length": {"mean": 9.21, "sd": 2.57}},
+//	 "calibration": {"oneVsRest": false, "a": [-3.1, ...], "b": [0.2, ...]},
 //	 "classifier": {"type": "Averaged", "version": 1, ...}}
 //
 // The members are the format's version, 1; the labels of the classes, in
@@ -73,17 +74,19 @@
 // must be the classifier's features (Hashing); the means and the scales
 // of the Scaler, if any, the means left out for sparse rows; whether rows
 // are scaled to unit length (Normalize); the statistics of the training
-// rows that CheckRows compares rows with; and, last, the classifier, in
+// rows that CheckRows compares rows with; the Calibration, if any, as
+// encoding/json writes it; and, last, the classifier, in
 // the library's JSON form, as json.Marshal of it writes it and
 // perceptron.Unmarshal reads it, byte for byte. Only version, classes and
 // classifier are required; a member of hashing that is left out means
 // what the zero value of its field means. A member that the format does
 // not define, here or in an object within, is an error, as in the
 // library's JSON, and so is a hashing that Hashing's Transform does not
-// take. A file may be gzipped. LoadModel also reads the library's JSON of
-// a classifier alone, whose classes it names by their values, and the
-// model files of version 4 of the command, the library's JSON with a
-// member "command" added.
+// take, and a calibration of other than a slope and an intercept for each
+// score of a row. A file may be gzipped. LoadModel also reads the
+// library's JSON of a classifier alone, whose classes it names by their
+// values, and the model files of version 4 of the command, the library's
+// JSON with a member "command" added.
 //
 // A Model of text takes the rows that its Hashing makes of texts, so that
 // a program predicts the classes of new texts with a model that the

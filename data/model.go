@@ -23,7 +23,8 @@ import (
 //
 // The rows go through the steps in this order: the Scaler scales their
 // columns, if it is not nil, and then each row is scaled to unit length,
-// if Normalize is set. The classifier takes the rows that come out.
+// if Normalize is set. The classifier takes the rows that come out, and
+// the Calibration, if it is not nil, turns its scores into probabilities.
 //
 // A Model of text has a Hashing, the one that turned the texts of its
 // training rows into rows. Its methods take rows, not texts, as they take
@@ -64,6 +65,14 @@ type Model struct {
 	// Normalize scales each row to unit Euclidean length, after the
 	// Scaler, dividing its values by its length; a row of zeros stays so.
 	Normalize bool
+
+	// Calibration, if not nil, turns the Classifier's scores into the
+	// probabilities of the classes that Probabilities and Top give:
+	// Calibrate fits it to rows that the Classifier did not train on.
+	// Fit, which trains the Classifier anew, sets it to nil; Learn keeps
+	// it, fitted to the scores that the Classifier gave before, which
+	// Calibrate fits again.
+	Calibration *Calibration
 
 	features int      // the columns of the rows, 0 if not known
 	rows     rowStats // of the training rows, as read
@@ -118,7 +127,7 @@ func (m *Model) hashingCols() (int, error) {
 // Classifier's settings do not name it. The Scaler, if any, is used as it
 // is: NewScaler of the rows of s fits one. Fit also records the number of
 // the rows' features and statistics of the rows, by which CheckRows tells
-// rows unlike them, and keeps no reference to s.
+// rows unlike them, sets Calibration to nil, and keeps no reference to s.
 //
 // Fit returns an error if s is not a Set that Subset takes or has no
 // labels, if the Classifier is nil or its Fit fails, if the Model has a
@@ -156,7 +165,7 @@ func (m *Model) Fit(s *Set) error {
 		}
 		classes[k] = s.Classes[int(v)]
 	}
-	m.features, m.Classes, m.rows = d, classes, statsOf(s.X)
+	m.features, m.Classes, m.rows, m.Calibration = d, classes, statsOf(s.X), nil
 	return nil
 }
 

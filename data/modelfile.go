@@ -39,6 +39,8 @@ type modelJSON struct {
 	Scaler    *scalerJSON `json:"scaler,omitempty"`
 	Normalize bool        `json:"normalize,omitempty"`
 	Rows      *rowStats   `json:"rows,omitempty"`
+
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 type scalerJSON struct {
@@ -67,6 +69,11 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 			return 0, err
 		}
 	}
+	if m.Calibration != nil {
+		if err := m.Calibration.check(scoresOf(len(m.Classes))); err != nil {
+			return 0, err
+		}
+	}
 	marshaler, ok := m.Classifier.(json.Marshaler)
 	if !ok {
 		return 0, fmt.Errorf("data: the Classifier, a %T, has no MarshalJSON", m.Classifier)
@@ -75,7 +82,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize}
+	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize, Calibration: m.Calibration}
 	if m.Scaler != nil {
 		head.Scaler = &scalerJSON{Mean: m.Scaler.Mean, Scale: m.Scaler.Scale}
 	}
@@ -331,6 +338,10 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 					scale = jsonscan.Length(f.Of(m.Of(text)))
 				}
 			}
+		case "calibration":
+			// A number of at least two bytes of text, in a slice that
+			// grows as append grows it.
+			names += 8 * float64(m.End-m.Key)
 		default:
 			names += float64(m.End - m.Key)
 		}
@@ -374,7 +385,7 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Hashing: mj.Hashing, Normalize: mj.Normalize}
+	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Hashing: mj.Hashing, Normalize: mj.Normalize, Calibration: mj.Calibration}
 	if mj.Scaler != nil {
 		m.Scaler = &Scaler{Mean: mj.Scaler.Mean, Scale: mj.Scaler.Scale}
 	}
@@ -497,6 +508,11 @@ func (m *Model) checkLoaded() error {
 		}
 		if err := s.check(); err != nil {
 			return errorf(perceptron.ErrFormat, "scaler: %s", strings.TrimPrefix(err.Error(), "data: the Scaler's "))
+		}
+	}
+	if c := m.Calibration; c != nil {
+		if err := c.check(scoresOf(len(m.Classes))); err != nil {
+			return errorf(perceptron.ErrFormat, "calibration: %s", strings.TrimPrefix(err.Error(), "data: the Calibration's "))
 		}
 	}
 	return nil

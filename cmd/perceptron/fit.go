@@ -32,6 +32,10 @@ type result struct {
 	// theirs; nil if there are none.
 	report *data.Report
 
+	// probs is what the probabilities of a calibrated model measure on
+	// the test rows; nil if there are none.
+	probs *probabilityMeasures
+
 	// note says why the training accuracy was not measured, if it was not.
 	note string
 }
@@ -95,11 +99,42 @@ func predictCost(m perceptron.Scorer, X mat.Matrix, S int) float64 {
 }
 
 // fitModel trains the classifier called name on train, with the classes
-// of train and the steps of pipe before it, and tests it on test if test
-// is not nil. The library checks the memory of the model before it
-// allocates it. SIGINT or SIGTERM stops the training, with an error of
-// type stopped.
+// of train and the steps of pipe before it, as fitOnly does, and measures
+// its training accuracy, unless that costs too much, and tests it on test
+// if test is not nil.
 func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (*result, error) {
+	r, err := fitOnly(name, o, pipe, train)
+	if err != nil {
+		return nil, err
+	}
+	c, K := r.model.Classifier, len(train.classes.labels)
+	if cost := predictCost(c, train.X, K); cost > trainAccuracyCost {
+		r.note = fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, cost)
+	} else {
+		pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
+		if err != nil {
+			return nil, err
+		}
+		r.train = data.Accuracy(train.Y, pred)
+	}
+	if test != nil {
+		pred, _, err := classify(r.model, test, o.progress, "the test rows", false)
+		if err != nil {
+			return nil, err
+		}
+		if r.report, err = newReport(train.classes, test, pred); err != nil {
+			return nil, err
+		}
+		r.test, _, _ = r.report.Accuracy()
+	}
+	return r, nil
+}
+
+// fitOnly trains the classifier called name on train, with the classes of
+// train and the steps of pipe before it, and measures nothing. The
+// library checks the memory of the model before it allocates it. SIGINT
+// or SIGTERM stops the training, with an error of type stopped.
+func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result, error) {
 	K := len(train.classes.labels)
 	o.labels = make([]float64, K)
 	for k := range o.labels {
@@ -146,25 +181,6 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 		return nil, fmt.Errorf("%s: training %s: %s", train.name, name, msg)
 	}
 	r.stats = statsOf(c)
-	if cost := predictCost(c, train.X, K); cost > trainAccuracyCost {
-		r.note = fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, cost)
-	} else {
-		pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
-		if err != nil {
-			return nil, err
-		}
-		r.train = data.Accuracy(train.Y, pred)
-	}
-	if test != nil {
-		pred, _, err := classify(r.model, test, o.progress, "the test rows", false)
-		if err != nil {
-			return nil, err
-		}
-		if r.report, err = newReport(train.classes, test, pred); err != nil {
-			return nil, err
-		}
-		r.test, _, _ = r.report.Accuracy()
-	}
 	return r, nil
 }
 

@@ -43,6 +43,12 @@ type job struct {
 	model       string
 	score       bool
 
+	// calibrate is the number of folds of -calibrate; top and threshold
+	// are -k and -threshold.
+	calibrate int
+	top       int
+	threshold float64
+
 	// ngrams and bits are the flags of the Hashing of text, and textSet
 	// those of them that were set.
 	ngrams, bits int

@@ -83,6 +83,9 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if err := writeFiles(stderr, outFile{"-o", j.out, modelWriter(m, j.out)}); err != nil {
 		return err
 	}
+	if m.Calibration != nil {
+		fmt.Fprintf(stderr, "perceptron: note: the model keeps its calibration, fitted to its scores before this training; train -calibrate fits one anew\n")
+	}
 	n, _ := ds.X.Dims()
 	fmt.Fprintf(stdout, "%s: %s%s; %s\n", ds.name, plural(n, "row"), nonZeros(ds.X), ds.classes.describe())
 	fmt.Fprintf(stdout, "trained %s %s model of %s further on each row once, as Learn visits them: %s in %v; training accuracy %s\n",
