@@ -41,7 +41,7 @@ func (s *served) predict(X mat.Matrix, scores, probs bool) (pred, sc, pr []float
 	if sc, err = s.m.Score(X); err != nil || !probs {
 		return pred, sc, nil, err
 	}
-	pr, err = probabilities(s.m, X, sc)
+	pr, err = probabilities(s.m, X)
 	return pred, sc, pr, err
 }
 

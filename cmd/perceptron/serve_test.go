@@ -459,3 +459,46 @@ func TestServeFlags(t *testing.T) {
 		t.Errorf("serve -h: exit %d, %q", code, help)
 	}
 }
+
+// A calibrated model serves the probabilities of the classes that predict
+// -k writes, to the bit; a model without calibration refuses them.
+func TestServeProbabilities(t *testing.T) {
+	dir := t.TempDir()
+	m := servedModels(t, dir)[0]
+	calibrated := filepath.Join(dir, "calibrated.json")
+	mustRun(t, "train", "-calibrate", "3", "-o", calibrated, m.learn)
+	out := mustRun(t, "predict", "-k", "3", "-label", "none", "-model", calibrated, m.rows)
+	ts := startServer(t, "-model", calibrated)
+	code, answer := ts.do(t, "POST", "/predict?probabilities=1", m.ctype, m.body)
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, answer)
+	}
+	var p struct {
+		Classes     []string
+		Predictions []struct {
+			Class         string
+			Probabilities []float64
+		}
+	}
+	if err := json.Unmarshal([]byte(answer), &p); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(p.Predictions) != len(lines) {
+		t.Fatalf("%d predictions, predict -k wrote %d lines", len(p.Predictions), len(lines))
+	}
+	for i, line := range lines {
+		f := strings.Split(line, "\t")
+		for j := 0; j+1 < len(f); j += 2 {
+			c := slices.Index(p.Classes, f[j])
+			if c < 0 || strconv.FormatFloat(p.Predictions[i].Probabilities[c], 'g', -1, 64) != f[j+1] {
+				t.Errorf("row %d: probabilities %v of classes %q, predict -k wrote %q", i+1, p.Predictions[i].Probabilities, p.Classes, line)
+				break
+			}
+		}
+	}
+	plain := startServer(t, "-model", m.model)
+	if code, answer := plain.do(t, "POST", "/predict?probabilities=1", m.ctype, m.body); code != 400 || !strings.Contains(answer, "-calibrate") {
+		t.Errorf("a model without calibration: status %d, %s; want 400 naming -calibrate", code, answer)
+	}
+}
