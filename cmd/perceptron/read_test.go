@@ -96,3 +96,44 @@ func TestErrorsNameFlags(t *testing.T) {
 		}
 	}
 }
+
+// A text file, or a CSV file, that starts with a UTF-8 byte-order mark, as
+// editors of Windows write them, is read as it is without one: its format
+// told from its first line, without -format, as issue 45 asked.
+func TestByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	texts, labels := topicLines(rand.New(rand.NewPCG(45, 1)), 60)
+	ft, tabbed := fastText(texts, labels)
+	model := filepath.Join(dir, "m.json")
+	for _, f := range []struct{ name, format string }{
+		{writeFile(t, dir, "ft.txt", append([]byte("\ufeff"), ft...)), "text"},
+		{writeFile(t, dir, "tab.txt", append([]byte("\ufeff"), tabbed...)), "text"},
+		{writeFile(t, dir, "ft.txt.gz", gzipped(append([]byte("\ufeff"), ft...))), "text"},
+		{writeFile(t, dir, "rows", []byte("\ufeff1 1:1 2:0.5\n-1 2:1\n1 1:2\n")), "libsvm"},
+	} {
+		args := []string{"train", "-o", model, f.name}
+		if f.format == "text" {
+			args = append([]string{"train", "-bits", "8"}, args[1:]...)
+		}
+		code, out, errs := runCmd(args...)
+		switch {
+		case code != 0:
+			t.Errorf("%s: exit %d, stderr %q", f.name, code, errs)
+		case f.format == "text" && !strings.Contains(out, "hashed into 2^8 features"):
+			t.Errorf("%s: read as other than text: %q", f.name, out)
+		case f.format == "libsvm" && !strings.Contains(out, "3 rows, 2 features"):
+			t.Errorf("%s: read as other than LIBSVM: %q", f.name, out)
+		}
+	}
+}
+
+// A CSV file whose first column holds text labels, read with the default
+// label column, the last, hints at -label, as issue 45 asked.
+func TestLabelHint(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "first.csv", []byte("cat,1,2\ndog,3,4\ncat,2,2\n"))
+	code, _, errs := runCmd("train", "-o", filepath.Join(dir, "m.json"), file)
+	if code != 1 || !strings.Contains(errs, `"cat" is not a number (if column 1 holds the labels, name it: -label first)`) {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
