@@ -161,11 +161,14 @@ func (m *Model) fit(s *Set, inPlace bool) error {
 	if err := m.checkHashing(d); err != nil {
 		return err
 	}
-	var rows rowStats
+	// The statistics of the rows as given, which change in place: taken
+	// as each row is transformed, if any is.
+	var acc *rowAcc
 	if inPlace {
-		rows = statsOf(s.X) // of the rows as given, before they change
+		acc = new(rowAcc)
 	}
-	X, err := m.transform(s.X, 0, inPlace)
+	raw := s.X
+	X, err := m.transform(raw, 0, inPlace, acc)
 	if err != nil {
 		return err
 	}
@@ -183,8 +186,11 @@ func (m *Model) fit(s *Set, inPlace bool) error {
 		}
 		classes[k] = s.Classes[int(v)]
 	}
-	if !inPlace {
-		rows = statsOf(s.X)
+	var rows rowStats
+	if acc != nil && acc.n > 0 {
+		rows = acc.stats()
+	} else {
+		rows = statsOf(raw) // the rows as they were: no step changed them
 	}
 	m.features, m.Classes, m.rows = d, classes, rows
 	return nil
@@ -295,7 +301,7 @@ func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to transform: X is nil")
 	}
-	return m.transform(X, 0, false)
+	return m.transform(X, 0, false, nil)
 }
 
 // TransformInPlace is Transform, but it transforms dense rows, a
@@ -308,13 +314,13 @@ func (m *Model) TransformInPlace(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to transform: X is nil")
 	}
-	return m.transform(X, 0, true)
+	return m.transform(X, 0, true, nil)
 }
 
 // transform is Transform of the rows X, or TransformInPlace if inPlace is
 // set, which are the rows of a larger matrix from row first on, as errors
-// number them.
-func (m *Model) transform(X mat.Matrix, first int, inPlace bool) (mat.Matrix, error) {
+// number them; it adds the rows it transforms to acc, if not nil.
+func (m *Model) transform(X mat.Matrix, first int, inPlace bool, acc *rowAcc) (mat.Matrix, error) {
 	if s := m.Scaler; s != nil {
 		if err := s.check(); err != nil {
 			return nil, err
@@ -325,7 +331,7 @@ func (m *Model) transform(X mat.Matrix, first int, inPlace bool) (mat.Matrix, er
 	} else if !m.Normalize {
 		return X, nil
 	}
-	return transformRows(X, first, m.Scaler, m.Normalize, inPlace)
+	return transformRows(X, first, m.Scaler, m.Normalize, inPlace, acc)
 }
 
 // normalize divides the values of a row by its Euclidean length, unless it
@@ -478,7 +484,7 @@ func (m *Model) score(X mat.Matrix, fn func(lo int, scores []float64, S int)) er
 		if err != nil {
 			return err
 		}
-		if B, err = m.transform(B, lo, false); err != nil {
+		if B, err = m.transform(B, lo, false, nil); err != nil {
 			return err
 		}
 		scores := m.Classifier.ScoreRows(buf[:(hi-lo)*S], B)

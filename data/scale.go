@@ -35,13 +35,10 @@ type Scaler struct {
 // NewScaler reads the rows once, a block at a time, and holds 56 bytes for
 // each column, of which the Scaler keeps 16 of dense rows and 8 of sparse
 // ones, and checks them first. It takes Welford's running mean and sum of
-// squared deviations of each column, divided by a power of two near its
-// largest magnitude, so that they cannot overflow however large the values
-// are: when a later row raises the largest magnitude of a dense column
-// past its power of two, it takes those of the column again, with the new
-// power, from the rows before; for sparse rows, and for rows that raise it
-// again and again, it reads the rows a second time, for the magnitudes,
-// before the sums.
+// squared deviations of each column of values divided by a power of two
+// near the column's largest magnitude, so that they cannot overflow however
+// large the values are; a column whose values span more than 2^200, as no
+// data set's do, it reads a second time.
 func NewScaler(X mat.Matrix) (*Scaler, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to scale by: X is nil")
@@ -54,14 +51,11 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 		return nil, err
 	}
 	w := newColumns(X)
-	if !w.onePass() {
-		w.reset()
-		w.twoPasses()
-	}
+	w.onePass()
 	if w.bad {
 		// The first column of a value that is not finite.
-		for j := range d {
-			if b := w.big[j]; math.IsInf(b, 0) || math.IsNaN(b) {
+		for j, b := range w.big {
+			if b >= math.Float64bits(math.Inf(1)) {
 				return nil, errorf(perceptron.ErrNonFinite, "data: column %d: a value is not finite", j+1)
 			}
 		}
@@ -90,60 +84,65 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 }
 
 // columns are the running means and sums of squared deviations of the
-// columns of rows, as NewScaler takes them: of each value divided by 2^exp
-// of its column, where exp is the exponent of the column's largest
+// columns of rows, as NewScaler takes them: Welford's, of each value divided
+// by 2^exp of its column, where exp is the exponent of the column's largest
 // magnitude, as math.Frexp gives it.
+//
+// The rows read so far give the largest magnitude so far, which a later row
+// may raise: the moments so far are then those of a smaller power of two,
+// and multiplied by the powers of two between, of the mean and of the sum of
+// squares, they are those of the larger, to the bit. For the rounding of a
+// sum, a difference, a product or a quotient of float64 values, and of a
+// value divided by a power of two, is the same at any scale, a power of two
+// apart, where the results are normal numbers: the moments of one power are
+// those of the other wherever no result of either is subnormal, and none
+// overflows, as neither can with the values at most 1 in magnitude.
+//
+// The results of Welford's steps are subnormal only for values that span a
+// range that data do not: a sum or a difference that cancels gives a result
+// of at least 2^-53 of its terms, and a mean that such a sum makes tiny,
+// less than the smallest magnitude over the rows, cannot cancel again; the
+// zeros of a column shrink its mean by the share of its rows at most. With
+// the smallest magnitude of a column m, divided by its power, and n rows,
+// every mean, difference and quotient that is not zero is at least
+// m·2^-107/n³, and every product and sum of squares its square; for n up
+// to 2^40 and m at least 2^-200, at least 2^-1010. A column of values of a
+// smaller m, onePass takes again, by the power of its largest magnitude
+// from the start.
 type columns struct {
 	X      mat.Matrix
 	dense  mat.RawMatrixer    // X, if it is read through its raw data
 	sparse mat.RowNonZeroDoer // X, if its rows are sparse
 	n, d   int
 
-	big, mean, m2, count []float64 // for each column
-	exp                  []int
-	pow                  []float64 // 2^-exp, or 0 where float64 holds no such power
-	bad                  bool      // whether a value is not finite
+	big, small      []uint64  // the bits of the largest magnitude of each column, and of the smallest other than 0
+	mean, m2, count []float64 // for each column
+	exp             []int
+	pow             []float64 // 2^-exp, or 0 where float64 holds no such power
+	bad             bool      // whether a value is not finite
 }
 
 // newColumns returns the moments of the columns of no rows of X.
 func newColumns(X mat.Matrix) *columns {
 	n, d := X.Dims()
 	w := &columns{X: X, n: n, d: d,
-		big: make([]float64, d), mean: make([]float64, d), m2: make([]float64, d), count: make([]float64, d),
-		exp: make([]int, d), pow: make([]float64, d)}
+		big: make([]uint64, d), small: make([]uint64, d), mean: make([]float64, d), m2: make([]float64, d),
+		count: make([]float64, d), exp: make([]int, d), pow: make([]float64, d)}
 	if m, ok := X.(mat.RawMatrixer); ok {
 		w.dense = m
 	} else if m, ok := X.(mat.RowNonZeroDoer); ok {
 		w.sparse = m
 	}
-	w.reset()
-	return w
-}
-
-// reset makes the moments those of no rows.
-func (w *columns) reset() {
-	for _, s := range [][]float64{w.big, w.mean, w.m2, w.count} {
-		clear(s)
-	}
-	clear(w.exp)
 	for j := range w.pow {
 		w.pow[j] = 1
+		w.small[j] = math.Float64bits(math.Inf(1))
 	}
-	w.bad = false
+	return w
 }
 
 // row returns row i of dense rows, as denseRow does.
 func (w *columns) row(i int, buf []float64) []float64 {
 	return denseRow(w.X, w.dense, i, buf)
-}
-
-// at returns the value of row i and column j of dense rows.
-func (w *columns) at(i, j int) float64 {
-	if w.dense != nil {
-		m := w.dense.RawMatrix()
-		return m.Data[i*m.Stride+j]
-	}
-	return w.X.At(i, j)
 }
 
 // denseRow returns row i of X, in place if raw, X's raw data, is not nil,
@@ -156,19 +155,6 @@ func denseRow(X mat.Matrix, raw mat.RawMatrixer, i int, buf []float64) []float64
 	return mat.Row(buf, i, X)
 }
 
-// add adds the value v of column j to the moments.
-func (w *columns) add(j int, v float64) {
-	if p := w.pow[j]; p != 0 {
-		v *= p // exactly math.Ldexp(v, -w.exp[j]), rounded once
-	} else {
-		v = math.Ldexp(v, -w.exp[j])
-	}
-	w.count[j]++
-	delta := v - w.mean[j]
-	w.mean[j] += delta / w.count[j]
-	w.m2[j] += delta * (v - w.mean[j])
-}
-
 // setExp sets the power of two of column j to 2^e.
 func (w *columns) setExp(j, e int) {
 	w.exp[j] = e
@@ -178,95 +164,107 @@ func (w *columns) setExp(j, e int) {
 	}
 }
 
-// onePass takes the moments in one pass over the rows, a block of rows at
-// a time: the largest magnitudes of a block, then its values, while the
-// block is in the cache. It reports false, having taken less, for sparse
-// rows whose largest magnitude a later row raises past its power of two,
-// and for dense rows that raise it so often that taking the sums of the
-// columns again would read more than the rows.
-func (w *columns) onePass() bool {
+// onePass takes the moments in one pass over the rows, a block of rows at a
+// time: the largest and the smallest magnitudes of a block, then its values,
+// while the block is in the cache. Then it takes again the columns whose
+// smallest magnitude is too small for their moments to be those of their
+// power of two, reading the rows a second time for them.
+func (w *columns) onePass() {
 	block := max(1, (256<<10)/(8*max(w.d, 1)))
-	old := make([]float64, w.d)
-	again := 0 // the values taken again
 	var buf []float64
 	for lo := 0; lo < w.n; lo += block {
 		hi := min(w.n, lo+block)
-		copy(old, w.big)
-		if w.magnitudes(lo, hi, &buf); w.bad {
-			// The first column of a value that is not finite, in any row.
-			w.magnitudes(hi, w.n, &buf)
-			return true
-		}
+		w.magnitudes(lo, hi, &buf)
 		for j, b := range w.big {
-			_, e := math.Frexp(b)
-			if e == w.exp[j] {
-				continue
-			}
-			if old[j] != 0 {
-				// The sums so far are of another power of two.
-				if again += lo; w.sparse != nil || again > w.n {
-					return false
-				}
+			if _, e := math.Frexp(math.Float64frombits(b)); e != w.exp[j] {
+				// Moments of the new power, the larger.
+				w.mean[j] = math.Ldexp(w.mean[j], w.exp[j]-e)
+				w.m2[j] = math.Ldexp(w.m2[j], 2*(w.exp[j]-e))
 				w.setExp(j, e)
-				w.count[j], w.mean[j], w.m2[j] = 0, 0, 0
-				for i := range lo {
-					w.add(j, w.at(i, j))
-				}
-				continue
 			}
-			w.setExp(j, e)
 		}
-		w.sums(lo, hi, &buf)
+		w.sums(lo, hi, &buf, nil)
 	}
-	return true
+	// A value that is not finite makes its column's largest magnitude so.
+	for _, b := range w.big {
+		if b >= math.Float64bits(math.Inf(1)) {
+			w.bad = true
+			return
+		}
+	}
+	var again []bool
+	for j, b := range w.small {
+		if s := math.Float64frombits(b); !math.IsInf(s, 1) && (math.Ldexp(s, -w.exp[j]) < 0x1p-200 || w.n > 1<<40) {
+			if again == nil {
+				again = make([]bool, w.d)
+			}
+			again[j] = true
+			w.count[j], w.mean[j], w.m2[j] = 0, 0, 0
+		}
+	}
+	if again != nil {
+		w.sums(0, w.n, &buf, again)
+	}
 }
 
-// twoPasses takes the moments in two passes over the rows: the largest
-// magnitudes, then the sums.
-func (w *columns) twoPasses() {
-	var buf []float64
-	w.magnitudes(0, w.n, &buf)
-	if w.bad {
-		return
-	}
-	for j, b := range w.big {
-		_, e := math.Frexp(b)
-		w.setExp(j, e)
-	}
-	w.sums(0, w.n, &buf)
-}
-
-// magnitudes takes the largest magnitude of each column over rows lo to
-// hi-1, and notes a value that is not finite.
+// magnitudes takes the largest and the smallest magnitude of each column
+// over rows lo to hi-1. It compares their bits, as those of float64 values
+// of one sign are in the order of the values, with NaN's beyond the
+// infinity's, and 0's, less 1, beyond all.
 func (w *columns) magnitudes(lo, hi int, buf *[]float64) {
-	big := w.big
-	finite := true
+	big, small := w.big, w.small
 	if w.sparse != nil {
 		for i := lo; i < hi; i++ {
 			w.sparse.DoRowNonZero(i, func(_, j int, v float64) {
-				big[j] = max(big[j], math.Abs(v))
-				finite = finite && v-v == 0
+				a := math.Float64bits(v) &^ (1 << 63)
+				if a > big[j] {
+					big[j] = a
+				}
+				if a-1 < small[j]-1 {
+					small[j] = a
+				}
 			})
 		}
-	} else {
-		for i := lo; i < hi; i++ {
-			row := w.row(i, *buf)
-			*buf = row
-			big := big[:len(row)]
-			for j, v := range row {
-				big[j] = max(big[j], math.Abs(v))
-				finite = finite && v-v == 0
+		return
+	}
+	for i := lo; i < hi; i++ {
+		row := w.row(i, *buf)
+		*buf = row
+		big, small := big[:len(row)], small[:len(row)]
+		for j, v := range row {
+			a := math.Float64bits(v) &^ (1 << 63)
+			if a > big[j] {
+				big[j] = a
+			}
+			if a-1 < small[j]-1 {
+				small[j] = a
 			}
 		}
 	}
-	w.bad = w.bad || !finite
 }
 
-// sums adds the values of rows lo to hi-1 to the moments.
-func (w *columns) sums(lo, hi int, buf *[]float64) {
+// sums adds the values of rows lo to hi-1 to the moments, of every column
+// or of those that only says, if it is not nil.
+func (w *columns) sums(lo, hi int, buf *[]float64, only []bool) {
 	if w.sparse != nil {
 		for i := lo; i < hi; i++ {
-			w.sparse.DoRowNonZero(i, func(_, j int, v float64) { w.add(j, v) })
+			w.sparse.DoRowNonZero(i, func(_, j int, v float64) {
+				if only == nil || only[j] {
+					w.add(j, v)
+				}
+			})
+		}
+		return
+	}
+	if only != nil {
+		for i := lo; i < hi; i++ {
+			row := w.row(i, *buf)
+			*buf = row
+			for j, v := range row {
+				if only[j] {
+					w.add(j, v)
+				}
+			}
 		}
 		return
 	}
@@ -277,7 +275,7 @@ func (w *columns) sums(lo, hi int, buf *[]float64) {
 		mean, m2, count, pow := mean[:len(row)], m2[:len(row)], count[:len(row)], pow[:len(row)]
 		for j, v := range row {
 			if p := pow[j]; p != 0 {
-				v *= p
+				v *= p // exactly math.Ldexp(v, -w.exp[j]), rounded once
 			} else {
 				v = math.Ldexp(v, -w.exp[j])
 			}
@@ -287,6 +285,19 @@ func (w *columns) sums(lo, hi int, buf *[]float64) {
 			m2[j] += delta * (v - mean[j])
 		}
 	}
+}
+
+// add adds the value v of column j to the moments, as sums does.
+func (w *columns) add(j int, v float64) {
+	if p := w.pow[j]; p != 0 {
+		v *= p
+	} else {
+		v = math.Ldexp(v, -w.exp[j])
+	}
+	w.count[j]++
+	delta := v - w.mean[j]
+	w.mean[j] += delta / w.count[j]
+	w.m2[j] += delta * (v - w.mean[j])
 }
 
 // NewIDF returns the Scaler that weighs each column of X by its inverse
@@ -360,7 +371,7 @@ func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
 	if err := s.fits(X); err != nil {
 		return nil, err
 	}
-	return transformRows(X, 0, s, false, false)
+	return transformRows(X, 0, s, false, false, nil)
 }
 
 // fits returns an error if the Scaler, checked, does not take the rows X:
@@ -385,12 +396,13 @@ func (s *Scaler) fits(X mat.Matrix) error {
 // returns an error naming the row and the column of the first value that
 // is not finite or that scaling makes so, or of a row whose length
 // overflows: rows are numbered from first+1. Rows it transformed in place
-// before an error stay so.
+// before an error stay so. If acc is not nil, it adds each row to it before
+// it transforms the row, as statsOf reads it.
 //
 // It checks the memory of the rows it makes first: 8 bytes for each value
 // of dense rows, or 16 bytes for each non-zero and 8 bytes for each row of
 // sparse ones.
-func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool) (mat.Matrix, error) {
+func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool, acc *rowAcc) (mat.Matrix, error) {
 	n, d := X.Dims()
 	what := "normalising"
 	var mean, scale []float64
@@ -406,6 +418,9 @@ func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool) (mat.
 	// row scales the values of a row of columns ind, or of every column if
 	// ind is nil, from src into dst, which may be src.
 	row := func(i int, ind []int, src, dst []float64) error {
+		if acc != nil {
+			acc.add(src)
+		}
 		switch {
 		case mean != nil:
 			for j, v := range src {

@@ -6,6 +6,7 @@ package data
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -215,6 +216,24 @@ func scalingSets(rnd *rand.Rand) map[string]mat.Matrix {
 			return (rnd.Float64() - 0.5) * math.MaxFloat64
 		case 6: // tiny, near the subnormals
 			return (rnd.Float64() - 0.5) * math.Ldexp(1, -1000-rnd.IntN(74))
+		case 7: // near-equal values of both signs, that cancel, growing
+			return float64(1-2*(i%2)) * (1 + rnd.Float64()*0x1p-50) * math.Ldexp(1, i*12/n)
+		case 8: // magnitudes 2^199 apart, and a largest one late
+			switch {
+			case i == n-1:
+				return 3
+			case i%2 == 0:
+				return math.Ldexp(rnd.Float64()+1, -199)
+			}
+			return rnd.Float64()
+		case 9: // magnitudes 2^201 apart, and a largest one late
+			switch {
+			case i == n-1:
+				return -3
+			case i%2 == 0:
+				return math.Ldexp(rnd.Float64()+1, -202)
+			}
+			return rnd.Float64()
 		}
 		return float64(i % 3)
 	}
@@ -222,7 +241,7 @@ func scalingSets(rnd *rand.Rand) map[string]mat.Matrix {
 		n, d := shape[0], shape[1]
 		X := mat.NewDense(n, d, nil)
 		for j := range d {
-			kind := j % 8
+			kind := j % 11
 			for i := range n {
 				X.Set(i, j, value(kind, i, n))
 			}
@@ -320,11 +339,11 @@ func TestTransformAsBefore(t *testing.T) {
 					}
 				}
 				want, werr := twoPassModel(X, s, unit)
-				got, err := transformRows(X, 0, s, unit, false)
+				got, err := transformRows(X, 0, s, unit, false, nil)
 				checkSameRows(t, name, got, err, want, werr)
 				if raw, ok := X.(*mat.Dense); ok {
 					in := mat.DenseCopyOf(raw)
-					got, err := transformRows(in, 0, s, unit, true)
+					got, err := transformRows(in, 0, s, unit, true, nil)
 					if err == nil && got != mat.Matrix(in) {
 						t.Fatalf("%s: in place, a new matrix", name)
 					}
@@ -495,4 +514,57 @@ func sparseOfDense(X *mat.Dense) *perceptron.CSR {
 		panic(err)
 	}
 	return c
+}
+
+// FuzzScaler checks NewScaler against the two passes of 0142a54 on rows of
+// any bits: the values of its bytes, 8 at a time, dealt to the columns, each
+// column's rows in blocks of powers of two that grow down the rows, as a
+// later row of larger values makes the one pass change its power.
+func FuzzScaler(f *testing.F) {
+	seed := func(vs ...float64) []byte {
+		var b []byte
+		for _, v := range vs {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+		return b
+	}
+	f.Add(seed(1, -1+0x1p-52, 0, 3, 1e-300, 1e300), uint8(2), uint8(1))
+	f.Add(seed(0x1p-199, 1, 0x1p-201, 4, 0, -0x1p-1074, 2), uint8(1), uint8(0))
+	f.Add(seed(math.MaxFloat64, -math.MaxFloat64, 5e-324, 1), uint8(3), uint8(40))
+	f.Fuzz(func(t *testing.T, b []byte, cols, grow uint8) {
+		d := 1 + int(cols%6)
+		vs := make([]float64, 0, len(b)/8)
+		for k := 0; k+8 <= len(b); k += 8 {
+			v := math.Float64frombits(binary.LittleEndian.Uint64(b[k:]))
+			if v-v != 0 {
+				v = 0
+			}
+			vs = append(vs, v)
+		}
+		// Enough rows for several blocks of a few columns.
+		n := 300
+		if len(vs) == 0 {
+			return
+		}
+		X := mat.NewDense(n, d, nil)
+		for i := range n {
+			for j := range d {
+				v := vs[(i*d+j)%len(vs)]
+				if w := math.Ldexp(v, i*int(grow%64)/n); w-w == 0 {
+					v = w
+				}
+				X.Set(i, j, v)
+			}
+		}
+		for _, M := range []mat.Matrix{X, sparseOfDense(X)} {
+			got, err := NewScaler(M)
+			want, werr := twoPassScaler(M)
+			if (err == nil) != (werr == nil) {
+				t.Fatalf("error %v, want %v", err, werr)
+			}
+			if err == nil && (!sameBits(got.Mean, want.Mean) || !sameBits(got.Scale, want.Scale)) {
+				t.Fatalf("%T: Mean %v, Scale %v; want %v, %v", M, got.Mean, got.Scale, want.Mean, want.Scale)
+			}
+		}
+	})
 }
