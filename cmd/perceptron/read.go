@@ -48,6 +48,11 @@ type dataset struct {
 	// part says which of the rows of the file the rows are, for the
 	// messages that count them: " among the test rows of the split", or "".
 	part string
+
+	// scaled, if not nil, is the model whose steps before its classifier
+	// transformed the rows in place: they are the rows that a classifier
+	// of those steps takes. The command holds the rows once.
+	scaled *data.Model
 }
 
 // readSpec says how to read a data file.

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -135,5 +136,38 @@ func TestLabelHint(t *testing.T) {
 	code, _, errs := runCmd("train", "-o", filepath.Join(dir, "m.json"), file)
 	if code != 1 || !strings.Contains(errs, `"cat" is not a number (if column 1 holds the labels, name it: -label first)`) {
 		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// The command holds the rows once: eval of two classifiers, on dense rows
+// that it standardises, allocates the rows of the files as it reads them
+// and little else, where each classifier's fit copied the training rows,
+// scaled, and each prediction a block of them.
+func TestEvalHoldsRowsOnce(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(48, 5))
+	write := func(name string, n int) string {
+		pix, lab := make([]byte, n*28*28), make([]byte, n)
+		for i := range lab {
+			lab[i] = byte(rnd.IntN(10))
+			for j := range 28 * 28 {
+				pix[i*28*28+j] = byte(int(lab[i])*20 + rnd.IntN(60))
+			}
+		}
+		writeFile(t, dir, name+"-labels-idx1-ubyte", idxFile(0x08, []int{n}, lab))
+		return writeFile(t, dir, name+"-images-idx3-ubyte", idxFile(0x08, []int{n, 28, 28}, pix))
+	}
+	train, test := write("train", 4000), write("test", 1000)
+	rows := uint64(8 * 28 * 28 * (4000 + 1000)) // the values of the rows
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	code, _, errs := runCmd("eval", "-q", "-epochs", "2", "-no-stop", train, test)
+	runtime.ReadMemStats(&after)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > rows+rows/4 {
+		t.Errorf("eval allocated %d bytes, rows of %d: want at most 1.25 times the rows", alloc, rows)
 	}
 }
