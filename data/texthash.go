@@ -121,41 +121,43 @@ func (h *hasher) add(s string, at int) error {
 			i++
 			continue
 		}
-		r, size := rune(c), 1
-		if c == notASCII {
-			if r, size = utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
-				return &utf8Error{at: at + i}
-			}
-			if !isWord(r) {
-				i += size
-				continue
-			}
-		}
 		h.starts = append(h.starts, n)
 		for {
-			if c == notASCII {
-				w = utf8.AppendRune(w[:n], unicode.ToLower(r))
-				n, w = len(w), w[:cap(w)]
-			} else {
+			if c != notASCII {
 				w[n] = c
 				n++
+				if i++; i == len(s) {
+					break
+				}
+				if c = fold[s[i]]; c == 0 {
+					i++
+					break
+				}
+				continue
 			}
-			if i += size; i == len(s) {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return &utf8Error{at: at + i}
+			}
+			i += size
+			if !isWord(r) {
 				break
 			}
-			if c, size = fold[s[i]], 1; c == 0 {
+			w = utf8.AppendRune(w[:n], unicode.ToLower(r))
+			n, w = len(w), w[:cap(w)]
+			if i == len(s) {
+				break
+			}
+			if c = fold[s[i]]; c == 0 {
 				i++
 				break
 			}
-			if c == notASCII {
-				if r, size = utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
-					return &utf8Error{at: at + i}
-				}
-				if !isWord(r) {
-					i += size
-					break
-				}
-			}
+		}
+		if n == h.starts[len(h.starts)-1] {
+			// A character of more than a byte that is not of words: no
+			// word.
+			h.starts = h.starts[:len(h.starts)-1]
+			continue
 		}
 		w[n] = ' '
 		n++
@@ -204,15 +206,12 @@ func (h *hasher) row() error {
 	if h.keys, err = grow(h.keys[:0], int(k)); err != nil {
 		return tooLarge(err, "holding the %.0f n-grams of the text", k)
 	}
+	h.keys = h.keys[:int(k)]
 	h.hashes(n)
 	h.sortKeys()
-	distinct := 0
-	for i, key := range h.keys {
-		if i == 0 || key>>1 != h.keys[i-1]>>1 {
-			distinct++
-		}
-	}
-	if h.ind, err = growText(h.ind, distinct, h.text); err == nil && cap(h.val) < cap(h.ind) {
+	// Room for a column for each n-gram, at most.
+	keys := h.keys
+	if h.ind, err = growText(h.ind, len(keys), h.text); err == nil && cap(h.val) < cap(h.ind) {
 		h.val, err = growTo(h.val, cap(h.ind))
 	}
 	if err == nil {
@@ -222,14 +221,15 @@ func (h *hasher) row() error {
 		return tooLarge(err, "holding the rows up to it")
 	}
 	first := len(h.ind)
-	keys := h.keys
+	ind, val := h.ind[first:first+len(keys)], h.val[first:first+len(keys)]
 	binary, tf := h.values == "binary", h.values == "tf"
+	m := 0 // the columns of the row
 	for i := 0; i < len(keys); {
-		col := keys[i] >> 1
-		count := 0.0
+		col, sum := keys[i]>>1, 0
 		for ; i < len(keys) && keys[i]>>1 == col; i++ {
-			count += float64(1 - 2*int(keys[i]&1))
+			sum += 1 - 2*int(keys[i]&1) // the sign of the n-gram
 		}
+		count := float64(sum)
 		v := count
 		switch {
 		case count == 0: // signs that cancel
@@ -239,9 +239,10 @@ func (h *hasher) row() error {
 		case tf:
 			v = count / float64(len(keys))
 		}
-		h.ind = append(h.ind, int(col))
-		h.val = append(h.val, v)
+		ind[m], val[m] = int(col), v
+		m++
 	}
+	h.ind, h.val = h.ind[:first+m], h.val[:first+m]
 	if h.l2 {
 		row := h.val[first:]
 		sum := 0.0
@@ -259,9 +260,10 @@ func (h *hasher) row() error {
 }
 
 // sortKeys sorts the keys, in the time of a few passes over them: for
-// more than a few, it deals them to as many buckets by their first bits,
-// which keeps them in order but for the keys of a bucket, and sorts those
-// by insertion, as each bucket holds about one key of the uniform hashes.
+// more than a few, it deals them to half as many buckets by their first
+// bits, which keeps them in order but for the keys of a bucket, and sorts
+// those by insertion, as each bucket holds about two keys of the uniform
+// hashes.
 func (h *hasher) sortKeys() {
 	keys := h.keys
 	n := len(keys)
@@ -270,7 +272,7 @@ func (h *hasher) sortKeys() {
 		return
 	}
 	width := uint(bits.Len32(h.mask)) + 1 // the bits of a key
-	b := min(uint(bits.Len(uint(n))), width)
+	b := min(uint(bits.Len(uint(n)))-1, width)
 	shift := width - b
 	if cap(h.counts) < 1<<b+1 {
 		h.counts = make([]int32, 1<<b+1)
@@ -288,8 +290,10 @@ func (h *hasher) sortKeys() {
 	}
 	sorted := h.sorted[:n]
 	for _, key := range keys {
-		sorted[counts[key>>shift]] = key
-		counts[key>>shift]++
+		b := key >> shift
+		at := counts[b]
+		sorted[at] = key
+		counts[b] = at + 1
 	}
 	insertionSort(sorted)
 	h.keys, h.sorted = sorted, keys
@@ -308,7 +312,7 @@ func insertionSort(a []uint32) {
 	}
 }
 
-// hashes adds to keys the key of each n-gram of the words, of n words at
+// hashes sets keys to the key of each n-gram of the words, of n words at
 // most: its column, shifted left by 1, or'ed with 1 if its sign is -1.
 //
 // The hash of an n-gram is MurmurHash3_x86_32 (Austin Appleby, public
@@ -319,29 +323,29 @@ func insertionSort(a []uint32) {
 // the tail masked off, which the room that add leaves after the words
 // allows.
 func (h *hasher) hashes(n int) {
-	words, starts := h.words[:cap(h.words)], h.starts
+	words, starts, keys := h.words[:cap(h.words)], h.starts, h.keys
+	seed, mask := h.seed, h.mask
+	var signBit uint32 // 1 if a key holds the sign
+	if h.signed {
+		signBit = 1
+	}
 	w := len(starts) - 1
-	for i := range w {
-		start := starts[i]
-		mixed, off := h.seed, start
-		for j := i + 1; j <= min(i+n, w); j++ {
+	k := 0
+	for i := 0; i < w; i++ {
+		start, last := starts[i], min(i+n, w)
+		mixed, off := seed, start
+		for j := i + 1; j <= last; j++ {
 			end := starts[j] - 1
 			for ; off+4 <= end; off += 4 {
-				mixed = mix(mixed, binary.LittleEndian.Uint32(words[off:]))
+				mixed = mix(mixed, binary.LittleEndian.Uint32(words[off:off+4]))
 			}
-			f := finish(mixed, binary.LittleEndian.Uint32(words[off:]), end-off, end-start)
+			f := finish(mixed, binary.LittleEndian.Uint32(words[off:off+4]), end-off, end-start)
 			// The column is |hash| modulo 2^Bits, as scikit-learn takes
-			// it, and the sign that of hash.
-			hash := int32(f)
-			col := uint32(hash)
-			if hash < 0 {
-				col = -col
-			}
-			key := (col & h.mask) << 1
-			if h.signed && hash < 0 {
-				key |= 1
-			}
-			h.keys = append(h.keys, key)
+			// it, and the sign that of hash, read as an int32.
+			neg := f >> 31
+			col := (f ^ -neg) + neg
+			keys[k] = (col&mask)<<1 | neg&signBit
+			k++
 		}
 	}
 }
@@ -361,11 +365,14 @@ func mix(h, k uint32) uint32 {
 	return h*5 + 0xe6546b64
 }
 
+// tailMask keeps the bytes of a tail of 0 to 3 bytes of a block.
+var tailMask = [4]uint32{0, 0xff, 0xffff, 0xffffff}
+
 // finish returns the hash of a text of length bytes whose whole blocks are
 // mixed into h, and whose last tail bytes, less than 4, start the block k.
 func finish(h, k uint32, tail, length int) uint32 {
 	if tail > 0 {
-		k &= 1<<(8*tail) - 1
+		k &= tailMask[tail&3]
 		k *= murmurC1
 		k = bits.RotateLeft32(k, 15)
 		k *= murmurC2
