@@ -9,7 +9,8 @@
 // LIBSVM, their descriptions as fastText's text hashed into word pairs,
 // Fashion-MNIST as IDX and as CSV. It also times the two decoders of gzip,
 // compress/gzip and github.com/klauspost/compress/gzip, which package data
-// uses. Data sets that are not there are skipped:
+// uses; and the steps of scaling, beside a copy of the rows. Data sets that
+// are not there are skipped:
 //
 //	go test ./bench/read -run '^$' -bench . -args -debian ../shared/data/debian-sections -text /tmp/debian-text
 package read
@@ -29,6 +30,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron/bench/sets"
 	"github.com/seed5ae3614e/perceptron/data"
@@ -254,4 +256,73 @@ func pick(in *input, gz bool) []byte {
 		return in.gz
 	}
 	return in.plain
+}
+
+// BenchmarkScale times the steps before a classifier on the rows that the
+// readers return, and a copy of the rows beside them: NewScaler, Transform
+// and the transform in place of Fashion-MNIST's training images, and
+// NewIDF and Transform of the Debian sections, weighed and normalised.
+func BenchmarkScale(b *testing.B) {
+	images, err := data.IDX{}.ReadFile(filepath.Join(sets.FashionDir, "train-images-idx3-ubyte.gz"), "")
+	if err != nil {
+		b.Skip(err)
+	}
+	X := images.X.(*mat.Dense)
+	n, d := X.Dims()
+	sc, err := data.NewScaler(X)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		run  func()
+	}{
+		{"fashion/copy", func() { mat.DenseCopyOf(X) }},
+		{"fashion/NewScaler", func() { data.NewScaler(X) }},
+		{"fashion/Transform", func() { sc.Transform(X) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(8 * n * d))
+			for b.Loop() {
+				bc.run()
+			}
+		})
+	}
+	b.Run("fashion/TransformInPlace", func(b *testing.B) {
+		b.SetBytes(int64(8 * n * d))
+		m := &data.Model{Scaler: sc}
+		Y := mat.DenseCopyOf(X)
+		for b.Loop() {
+			b.StopTimer()
+			Y.Copy(X)
+			b.StartTimer()
+			if _, err := m.TransformInPlace(Y); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	sparse, err := data.LIBSVM{}.ReadFile(filepath.Join(*debianDir, "debian-sections.train.svm.gz"))
+	if err != nil {
+		return
+	}
+	rows, _ := sparse.X.Dims()
+	idf, err := data.NewIDF(sparse.X)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := &data.Model{Scaler: idf, Normalize: true}
+	for _, bc := range []struct {
+		name string
+		run  func()
+	}{
+		{"debian/copy", func() { sparse.Rows(0, rows) }},
+		{"debian/NewIDF", func() { data.NewIDF(sparse.X) }},
+		{"debian/Transform", func() { m.Transform(sparse.X) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				bc.run()
+			}
+		})
+	}
 }
