@@ -254,10 +254,19 @@ func (p *csvParser) fast(b []byte) bool {
 			for i < len(b) && space[b[i]] == 1 && b[i] != p.comma {
 				i++
 			}
-			v, e, kind := scan(b, i)
-			if kind != numOK {
-				p.rows = p.rows[:start]
-				return false
+			// The common value, a whole number of a few digits, by hand;
+			// others by scan.
+			e, u := i, 0
+			for ; e < len(b) && e-i < 15 && b[e]-'0' <= 9; e++ {
+				u = u*10 + int(b[e]-'0')
+			}
+			v := float64(u) // exact, below 2^53
+			if e == i || e < len(b) && b[e] != p.comma {
+				var kind numKind
+				if v, e, kind = scan(b, i); kind != numOK {
+					p.rows = p.rows[:start]
+					return false
+				}
 			}
 			for i = e; i < len(b) && space[b[i]] == 1 && b[i] != p.comma; i++ {
 			}
