@@ -171,3 +171,12 @@ func TestEvalHoldsRowsOnce(t *testing.T) {
 		t.Errorf("eval allocated %d bytes, rows of %d: want at most 1.25 times the rows", alloc, rows)
 	}
 }
+
+// The help says that IDX pixels are read divided by 255, where a user of
+// the command looks, as issue 45 asked: it said so only in IDX.Read.
+func TestHelpIDXScale(t *testing.T) {
+	code, out, errs := runCmd("-h")
+	if code != 0 || !strings.Contains(out+errs, "pixels of IDX, bytes from 0 to 255, are read\ndivided by 255") {
+		t.Errorf("exit %d, help %q", code, out+errs)
+	}
+}
