@@ -137,6 +137,26 @@ func (m *Model) hashingCols() (int, error) {
 // transformed rows while the Classifier fits, if there are steps before
 // it.
 func (m *Model) Fit(s *Set) error {
+	return m.fit(s, false)
+}
+
+// FitInPlace is Fit, but it transforms the rows of s in place, where Fit
+// transforms a copy of them, so that it holds them once: dense rows, a
+// *mat.Dense or another mat.RawMatrixer, it transforms where they are;
+// other rows, sparse ones among them, whose values a *perceptron.CSR keeps
+// to itself, it transforms into a copy, as Fit does, that takes the place
+// of s.X, and of the rows if the caller keeps them nowhere else. Afterwards
+// s.X holds the rows as the Classifier took them, which the Classifier
+// takes, not the Model's methods, whose steps would transform them again.
+// The statistics that CheckRows compares rows with are those of the rows as
+// they were given. A FitInPlace that fails may leave the rows of s
+// transformed, all or some.
+func (m *Model) FitInPlace(s *Set) error {
+	return m.fit(s, true)
+}
+
+// fit is Fit, or FitInPlace if inPlace is set.
+func (m *Model) fit(s *Set, inPlace bool) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -150,9 +170,19 @@ func (m *Model) Fit(s *Set) error {
 	if err := m.checkHashing(d); err != nil {
 		return err
 	}
-	X, err := m.Transform(s.X)
+	// The statistics of the rows as given, which change in place: taken
+	// as each row is transformed, if any is.
+	var acc *rowAcc
+	if inPlace {
+		acc = new(rowAcc)
+	}
+	raw := s.X
+	X, err := m.transform(raw, 0, inPlace, acc)
 	if err != nil {
 		return err
+	}
+	if inPlace {
+		s.X = X
 	}
 	if err := m.Classifier.Fit(X, s.Y); err != nil {
 		return err
@@ -165,7 +195,13 @@ func (m *Model) Fit(s *Set) error {
 		}
 		classes[k] = s.Classes[int(v)]
 	}
-	m.features, m.Classes, m.rows, m.Calibration = d, classes, statsOf(s.X), nil
+	var rows rowStats
+	if acc != nil && acc.n > 0 {
+		rows = acc.stats()
+	} else {
+		rows = statsOf(raw) // the rows as they were: no step changed them
+	}
+	m.features, m.Classes, m.rows, m.Calibration = d, classes, rows, nil
 	return nil
 }
 
@@ -274,30 +310,37 @@ func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to transform: X is nil")
 	}
-	return m.transform(X, 0)
+	return m.transform(X, 0, false, nil)
 }
 
-// transform is Transform of the rows X, which are the rows of a larger
-// matrix from row first on, as errors number them.
-func (m *Model) transform(X mat.Matrix, first int) (mat.Matrix, error) {
-	var post func([]float64) error
-	if m.Normalize {
-		post = normalize
+// TransformInPlace is Transform, but it transforms dense rows, a
+// *mat.Dense or another mat.RawMatrixer, in place, and returns X; other
+// rows it transforms into a copy, as Transform does. The rows it returns
+// are those that the Classifier takes, not the Model's methods, whose
+// steps would transform them again. It returns the errors of Transform,
+// after which the rows before the one of the error stay transformed.
+func (m *Model) TransformInPlace(X mat.Matrix) (mat.Matrix, error) {
+	if X == nil {
+		return nil, errors.New("data: no rows to transform: X is nil")
 	}
-	switch {
-	case m.Scaler != nil:
-		s := m.Scaler
+	return m.transform(X, 0, true, nil)
+}
+
+// transform is Transform of the rows X, or TransformInPlace if inPlace is
+// set, which are the rows of a larger matrix from row first on, as errors
+// number them; it adds the rows it transforms to acc, if not nil.
+func (m *Model) transform(X mat.Matrix, first int, inPlace bool, acc *rowAcc) (mat.Matrix, error) {
+	if s := m.Scaler; s != nil {
 		if err := s.check(); err != nil {
 			return nil, err
 		}
 		if err := s.fits(X); err != nil {
 			return nil, err
 		}
-		return copyRows(X, first, "standardising", s.Mean != nil, s.standardise, post)
-	case post != nil:
-		return copyRows(X, first, "normalising", false, func(_ int, v float64) float64 { return v }, post)
+	} else if !m.Normalize {
+		return X, nil
 	}
-	return X, nil
+	return transformRows(X, first, m.Scaler, m.Normalize, inPlace, acc)
 }
 
 // normalize divides the values of a row by its Euclidean length, unless it
@@ -450,7 +493,7 @@ func (m *Model) score(X mat.Matrix, fn func(lo int, scores []float64, S int)) er
 		if err != nil {
 			return err
 		}
-		if B, err = m.transform(B, lo); err != nil {
+		if B, err = m.transform(B, lo, false, nil); err != nil {
 			return err
 		}
 		scores := m.Classifier.ScoreRows(buf[:(hi-lo)*S], B)

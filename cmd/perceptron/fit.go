@@ -157,12 +157,10 @@ func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result
 	if o.progress != nil {
 		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
 	}
-	m := *pipe
-	m.Classifier = stoppable{c}
-	start := time.Now()
-	err = m.Fit(train.Set)
+	r := &result{name: name, limit: limit, train: math.NaN(), test: math.NaN()}
+	m, err := fitRows(pipe, stoppable{c, &r.fit}, train)
 	m.Classifier = c
-	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
+	r.model = &m
 	if errors.As(err, new(stopped)) {
 		if o.progress != nil {
 			o.progress.stop()
@@ -182,6 +180,32 @@ func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result
 	}
 	r.stats = statsOf(c)
 	return r, nil
+}
+
+// fitRows returns the model of the steps of pipe and the classifier c,
+// fitted to the rows of train, which it transforms in place, unless the
+// steps of pipe transformed them already for another classifier, whose
+// model gives its statistics of the rows as read.
+func fitRows(pipe *data.Model, c perceptron.Scorer, train *dataset) (data.Model, error) {
+	if done := train.scaled; done != nil {
+		m := *done
+		m.Classifier = c
+		if err := c.Fit(train.X, train.Y); err != nil {
+			return m, err
+		}
+		if !slices.Equal(c.Classes(), done.Classifier.Classes()) {
+			// The flags give every classifier the classes of the rows.
+			panic(fmt.Sprintf("perceptron: classes %v, and %v of the rows", c.Classes(), done.Classifier.Classes()))
+		}
+		return m, nil
+	}
+	m := *pipe
+	m.Classifier = c
+	err := m.FitInPlace(train.Set)
+	if err == nil {
+		train.scaled = &m
+	}
+	return m, err
 }
 
 // newReport returns the report of the classes pred predicted for the rows
@@ -205,6 +229,9 @@ const predictChunk = data.BlockRows
 // and Score give them. If p is not nil it reports the progress as
 // scoring task, a chunk of rows at a time.
 func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (pred, scores []float64, err error) {
+	if m, err = ds.scale(m); err != nil {
+		return nil, nil, err
+	}
 	n, _ := ds.X.Dims()
 	step := n
 	if p != nil {
@@ -245,6 +272,29 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 		p.endScoring()
 	}
 	return pred, scores, nil
+}
+
+// scale transforms the rows of ds in place by the steps of the model m
+// before its classifier, unless they are, and returns the model that
+// predicts the rows as they then are: m without its steps.
+func (ds *dataset) scale(m *data.Model) (*data.Model, error) {
+	if m.Scaler == nil && !m.Normalize {
+		return m, nil
+	}
+	if done := ds.scaled; done != nil {
+		if done.Scaler != m.Scaler || done.Normalize != m.Normalize {
+			panic("perceptron: rows scaled by other steps than the model's")
+		}
+	} else {
+		X, err := m.TransformInPlace(ds.X)
+		if err != nil {
+			return nil, ds.rowError(err)
+		}
+		ds.X, ds.scaled = X, m
+	}
+	bare := *m
+	bare.Scaler, bare.Normalize = nil, false
+	return &bare, nil
 }
 
 // pipeline returns the steps before the classifier that the flags ask

@@ -60,7 +60,7 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	name := typeName(m.Classifier)
 	before := statsOf(m.Classifier)
 	c := m.Classifier
-	m.Classifier = stoppable{c}
+	m.Classifier = stoppable{Scorer: c}
 	start := time.Now()
 	err = m.Learn(ds.Set)
 	m.Classifier = c

@@ -142,7 +142,8 @@ training rows. Sparse rows (LIBSVM, text), as text gives them, have each feature
 by its inverse document frequency on the training rows, and then each row scaled to unit
 length, as scikit-learn's TfidfTransformer does; -standardize scales them to deviation
 1 instead, without centring them, which would fill them. -idf, -standardize and
--normalize turn each step on or off.
+-normalize turn each step on or off. The pixels of IDX, bytes from 0 to 255, are read
+divided by 255, as values from 0 to 1, before these steps.
 
 Text: the words of each line, runs of letters and digits lower-cased, and the pairs of
 adjacent words (-ngrams) are hashed by MurmurHash3 into 2^20 features (-bits), the

@@ -48,6 +48,11 @@ type dataset struct {
 	// part says which of the rows of the file the rows are, for the
 	// messages that count them: " among the test rows of the split", or "".
 	part string
+
+	// scaled, if not nil, is the model whose steps before its classifier
+	// transformed the rows in place: they are the rows that a classifier
+	// of those steps takes. The command holds the rows once.
+	scaled *data.Model
 }
 
 // readSpec says how to read a data file.
@@ -261,7 +266,8 @@ func sniff(r *bufio.Reader, what string, comma rune) (string, error) {
 }
 
 // peekText returns the first 64 KiB of r, or as much of their text as they
-// give if they are gzipped, without reading r.
+// give if they are gzipped, without reading r, and without the byte-order
+// mark that they may start with, as the readers skip it.
 func peekText(r *bufio.Reader) []byte {
 	head, _ := r.Peek(64 << 10)
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
@@ -273,7 +279,7 @@ func peekText(r *bufio.Reader) []byte {
 			head = text[:n]
 		}
 	}
-	return head
+	return bytes.TrimPrefix(head, []byte("\ufeff"))
 }
 
 // isLabel reports whether the token s is a label of fastText's format.
