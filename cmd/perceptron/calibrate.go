@@ -60,15 +60,20 @@ func uncalibrated(path string) error {
 	return fmt.Errorf("%s: the model has no calibration of the probabilities of its classes, by which -k and -threshold rank them: train it with -calibrate K", path)
 }
 
-// calibrateModel fits the Calibration of the model of r, which fitOnly
-// trained on train, read with the CSV label column label, to the scores of
-// the rows of each of -calibrate stratified folds of train, drawn from
-// -seed, by the classifier of r trained as it was, steps and all, on the
-// rows of the other folds: out-of-fold scores of every row, as
-// scikit-learn's cross_val_predict gives CalibratedClassifierCV's
-// ensemble=False. It returns an error if a class has fewer rows than the
-// folds, as scikit-learn does.
-func (j *job) calibrateModel(r *result, train *dataset, label string) error {
+// calibration returns the Calibration of the model of the classifier
+// name that fitModel trains on train, read with the CSV label column
+// label, fitted to the scores of the rows of each of -calibrate stratified
+// folds of train, drawn from -seed, by the classifier trained as the model
+// is, steps and all, on the rows of the other folds: out-of-fold scores of
+// every row, as scikit-learn's cross_val_predict gives
+// CalibratedClassifierCV's ensemble=False. The rows of train must be as
+// they were read, not yet scaled where they are by a fit: it is called
+// before the model's. It returns an error if a class has fewer rows than
+// the folds, as scikit-learn does.
+func (j *job) calibration(name string, train *dataset, label string) (*data.Calibration, error) {
+	if train.scaled != nil {
+		panic("perceptron: calibrating on rows that a fit has scaled in place")
+	}
 	K := len(train.classes.labels)
 	count := make([]int, K)
 	for _, c := range train.Y {
@@ -76,38 +81,37 @@ func (j *job) calibrateModel(r *result, train *dataset, label string) error {
 	}
 	for k, n := range count {
 		if n < j.calibrate {
-			return fmt.Errorf("%s: -calibrate %d: the class %s has %s, fewer than the folds", train.name, j.calibrate, quote(train.classes.names[k]), plural(n, "row"))
+			return nil, fmt.Errorf("%s: -calibrate %d: the class %s has %s, fewer than the folds", train.name, j.calibrate, quote(train.classes.names[k]), plural(n, "row"))
 		}
 	}
 	var scores, y []float64
 	for i := range j.calibrate {
 		tr, te, err := data.Fold(train.Set, j.calibrate, i, j.opts.seed)
 		if err != nil {
-			return fmt.Errorf("%s: %s", train.name, errText(err))
+			return nil, fmt.Errorf("%s: %s", train.name, errText(err))
 		}
 		part := fmt.Sprintf("%s, among the rows of calibration fold %d", train.part, i+1)
 		trd := &dataset{name: train.name, format: train.format, Set: tr, classes: train.classes, part: part}
 		ted := &dataset{name: train.name, format: train.format, Set: te, classes: train.classes, part: part}
 		pipe, err := j.pipeline(trd, label)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		fr, err := fitOnly(r.name, &j.opts, pipe, trd)
+		fr, err := fitOnly(name, &j.opts, pipe, trd)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		_, s, err := classify(fr.model, ted, j.opts.progress, fmt.Sprintf("the held-out rows of calibration fold %d of %d", i+1, j.calibrate), true)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		scores, y = append(scores, s...), append(y, te.Y...)
 	}
 	c := &data.Calibration{}
 	if err := c.Fit(scores, y, K); err != nil {
-		return fmt.Errorf("%s: calibrating %s: %s", train.name, r.name, errText(err))
+		return nil, fmt.Errorf("%s: calibrating %s: %s", train.name, name, errText(err))
 	}
-	r.model.Calibration = c
-	return nil
+	return c, nil
 }
 
 // probabilityMeasures are what the probabilities of a calibrated model
@@ -138,6 +142,10 @@ const logLossFloor = 1e-15
 // each row at least threshold probable.
 func measureProbabilities(m *data.Model, ds *dataset, k int, threshold float64) (*probabilityMeasures, error) {
 	K := len(m.Classes)
+	m, err := ds.scale(m) // the rows are scaled where they are, once
+	if err != nil {
+		return nil, err
+	}
 	probs, err := m.Probabilities(ds.X)
 	if err != nil {
 		return nil, ds.rowError(err)

@@ -317,16 +317,24 @@ func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro st
 		return err
 	}
 	j.startProgress(stderr)
+	// The folds of the calibrations are of the rows as read, before the
+	// first fit scales them where they are.
+	calibrations := make([]*data.Calibration, len(names))
+	for k, name := range names {
+		if j.calibrate > 0 {
+			if calibrations[k], err = j.calibration(name, train, label); err != nil {
+				return err
+			}
+		}
+	}
 	var rs []*result
-	for _, name := range names {
+	for k, name := range names {
 		r, err := fitModel(name, &j.opts, pipe, train, test)
 		if err != nil {
 			return err
 		}
-		if j.calibrate > 0 {
-			if err := j.calibrateModel(r, train, label); err != nil {
-				return err
-			}
+		if c := calibrations[k]; c != nil {
+			r.model.Calibration = c
 			if r.probs, err = measureProbabilities(r.model, test, j.top, j.threshold); err != nil {
 				return err
 			}

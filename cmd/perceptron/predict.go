@@ -119,7 +119,13 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	}
 	out := predicted{names: newClassSet(m.Classes, m.Names).names, pred: pred, scores: scores, score: j.score}
 	if top {
-		if out.top, out.probs, err = m.Top(ds.X, j.top, j.threshold); err != nil {
+		// The rows are scaled where they are by now: the model without
+		// its steps takes them.
+		bare, err := ds.scale(m)
+		if err != nil {
+			return err
+		}
+		if out.top, out.probs, err = bare.Top(ds.X, j.top, j.threshold); err != nil {
 			return ds.rowError(err)
 		}
 	}

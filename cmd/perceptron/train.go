@@ -155,15 +155,21 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	j.startProgress(stderr)
+	// The folds of the calibration are of the rows as read, before the
+	// model's fit scales them where they are.
+	var calibration *data.Calibration
+	if j.calibrate > 0 {
+		if calibration, err = j.calibration(j.classifier, ds, spec.label); err != nil {
+			return err
+		}
+	}
 	r, err := fitModel(j.classifier, &j.opts, pipe, ds, nil)
 	if err != nil {
 		return err
 	}
 	calibrated := ""
-	if j.calibrate > 0 {
-		if err := j.calibrateModel(r, ds, spec.label); err != nil {
-			return err
-		}
+	if calibration != nil {
+		r.model.Calibration = calibration
 		calibrated = fmt.Sprintf("calibrated the probabilities of the classes on the scores of the rows of each of %d folds by the classifier trained on the others: %s\n",
 			j.calibrate, describeCalibration(r.model.Calibration))
 	}
