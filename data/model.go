@@ -331,7 +331,9 @@ func (m *Model) TransformInPlace(X mat.Matrix) (mat.Matrix, error) {
 // number them; it adds the rows it transforms to acc, if not nil.
 func (m *Model) transform(X mat.Matrix, first int, inPlace bool, acc *rowAcc) (mat.Matrix, error) {
 	if s := m.Scaler; s != nil {
-		if err := s.check(); err != nil {
+		// The values of the Scaler are checked as the rows use them, so
+		// that a row costs its own columns.
+		if err := s.checkShape(); err != nil {
 			return nil, err
 		}
 		if err := s.fits(X); err != nil {

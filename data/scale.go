@@ -424,9 +424,11 @@ func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool, acc *
 		switch {
 		case mean != nil:
 			for j, v := range src {
+				// A scale of 0 or not finite, or a mean not finite, makes
+				// w or 1/scale not finite: then the Scaler is the fault.
 				w := (v - mean[j]) / scale[j]
-				if w-w != 0 {
-					return bad(i, j, v)
+				if w-w != 0 || 1/scale[j] == 0 {
+					return s.bad(j, bad(i, j, v))
 				}
 				dst[j] = w
 			}
@@ -434,16 +436,16 @@ func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool, acc *
 			scale := scale[:len(src)]
 			for j, v := range src {
 				w := v / scale[j]
-				if w-w != 0 {
-					return bad(i, j, v)
+				if w-w != 0 || 1/scale[j] == 0 {
+					return s.bad(j, bad(i, j, v))
 				}
 				dst[j] = w
 			}
 		case scale != nil:
 			for k, v := range src {
 				w := v / scale[ind[k]]
-				if w-w != 0 {
-					return bad(i, ind[k], v)
+				if w-w != 0 || 1/scale[ind[k]] == 0 {
+					return s.bad(ind[k], bad(i, ind[k], v))
 				}
 				dst[k] = w
 			}
@@ -525,26 +527,55 @@ func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool, acc *
 
 // check returns an error if s is not a Scaler that NewScaler could return.
 func (s *Scaler) check() error {
+	if err := s.checkShape(); err != nil {
+		return err
+	}
+	for j := range s.Scale {
+		if err := s.checkColumn(j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkShape returns an error if s is nil or has not as many means as
+// scales, or none: what check finds without reading the values, which
+// the transforms of rows check as they use them.
+func (s *Scaler) checkShape() error {
 	switch {
 	case s == nil:
 		return errors.New("data: the Scaler is nil")
 	case s.Mean != nil && len(s.Mean) != len(s.Scale):
 		return errorf(perceptron.ErrShape, "data: the Scaler has %d means and %d scales, want as many", len(s.Mean), len(s.Scale))
 	}
-	for j, v := range s.Scale {
-		switch {
-		case math.IsInf(v, 0) || math.IsNaN(v):
-			return errorf(perceptron.ErrNonFinite, "data: the Scaler's Scale[%d] is %v, want a finite value other than 0", j, v)
-		case v == 0:
-			return fmt.Errorf("data: the Scaler's Scale[%d] is 0, want a finite value other than 0", j)
-		}
+	return nil
+}
+
+// checkColumn returns an error if the scale of column j is not a finite
+// value other than 0, or its mean, if any, not a finite value.
+func (s *Scaler) checkColumn(j int) error {
+	switch v := s.Scale[j]; {
+	case math.IsInf(v, 0) || math.IsNaN(v):
+		return errorf(perceptron.ErrNonFinite, "data: the Scaler's Scale[%d] is %v, want a finite value other than 0", j, v)
+	case v == 0:
+		return errorf(perceptron.ErrSetting, "data: the Scaler's Scale[%d] is 0, want a finite value other than 0", j)
 	}
-	for j, v := range s.Mean {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
+	if s.Mean != nil {
+		if v := s.Mean[j]; math.IsInf(v, 0) || math.IsNaN(v) {
 			return errorf(perceptron.ErrNonFinite, "data: the Scaler's Mean[%d] is %v, want a finite value", j, v)
 		}
 	}
 	return nil
+}
+
+// bad returns the error of a value of column j that the transform of a
+// row made not finite, err, unless the Scaler's own numbers of column j
+// are at fault, whose error it returns then.
+func (s *Scaler) bad(j int, err error) error {
+	if cerr := s.checkColumn(j); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 // rowOf returns row i of X: in place for a *mat.Dense, and a copy
