@@ -39,7 +39,12 @@
 // With class weights, the setting ClassWeight of every classifier, r is
 // the learning rate times the weight of the example's class, as with
 // scikit-learn's class_weight; [Balanced] gives the weights that balance
-// the classes.
+// the classes. [FitContext] and [LearnContext] also weigh the rows, as
+// scikit-learn's sample_weight does: r is then also multiplied by the
+// row's weight, and a row of weight 0 makes no update and is no mistake.
+// A weight scales the step of a visit, and a visit counts as one in the
+// averages and the votes whatever its weight, as in scikit-learn's
+// averaged SGD: a row of weight k is not k visits of the row.
 //
 // # When it converges, and when it does not
 //

@@ -54,43 +54,26 @@ type OneVsRest struct {
 // returns an error too if New returns nil, a classifier of another
 // package, or one with a ClassWeight. A failed Fit leaves OneVsRest as it
 // was.
-func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error { return o.fit(X, y, nil) }
+func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error { return o.fit(X, y, nil, nil) }
 
-// fit is Fit, stopped by h if it is not nil.
-func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
-	ds, err := newDataset(X, y, o.Labels)
+// fit is Fit, with the weights of the rows w, stopped by h if it is not
+// nil.
+func (o *OneVsRest) fit(X mat.Matrix, y, w []float64, h *halt) error {
+	ds, err := trainSet(X, y, w, o.Labels, o.ClassWeight)
 	if err != nil {
-		return err
-	}
-	if err := ds.weigh(o.ClassWeight); err != nil {
 		return err
 	}
 	ds.halt = h
 	K := scores(ds.classes)
-	models := make([]Scorer, K)
+	models, err := o.newModels(K)
+	if err != nil {
+		return err
+	}
 	srcs := make([]*rand.Rand, K)
-	for c := range models {
-		var s Scorer = &Perceptron{}
-		if o.New != nil {
-			if s = o.New(); s == nil {
-				return errors.New("perceptron: OneVsRest.New returned nil")
-			}
-		}
-		m, ok := s.(model)
-		switch {
-		case !ok:
-			return fmt.Errorf("perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
-		case isNil(s):
-			return fmt.Errorf("perceptron: OneVsRest.New returned a nil %T", s)
-		case m.classWeight() != nil:
-			// Its classes are those of a class against the rest, which
-			// OneVsRest weighs.
-			return fmt.Errorf("perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
-		}
-		if rnd := m.source(); rnd != nil {
+	for c, m := range models {
+		if rnd := m.(model).source(); rnd != nil {
 			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
 		}
-		models[c] = s
 	}
 	errs := make([]error, K)
 	parallel(K, func() func(int) {
@@ -107,26 +90,45 @@ func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
 			errs[c] = models[c].(model).fit(set, srcs[c])
 		}
 	})
-	for c, err := range errs {
-		if h.stopped(err) {
-			return err // of every class alike
-		}
-		if err != nil && K > 1 {
-			return fmt.Errorf("%w (class %v against the rest)", err, ds.classes[c])
-		}
-		if err != nil {
-			return err
-		}
+	if err := classError(errs, ds.classes, h); err != nil {
+		return err
 	}
 	o.models, o.classes = models, ds.classes
 	return nil
 }
 
+// newModels returns the K classifiers that New makes, one per class, in
+// the order of the classes.
+func (o *OneVsRest) newModels(K int) ([]Scorer, error) {
+	models := make([]Scorer, K)
+	for c := range models {
+		var s Scorer = &Perceptron{}
+		if o.New != nil {
+			if s = o.New(); s == nil {
+				return nil, errors.New("perceptron: OneVsRest.New returned nil")
+			}
+		}
+		m, ok := s.(model)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
+		case isNil(s):
+			return nil, fmt.Errorf("perceptron: OneVsRest.New returned a nil %T", s)
+		case m.classWeight() != nil:
+			// Its classes are those of a class against the rest, which
+			// OneVsRest weighs.
+			return nil, fmt.Errorf("perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
+		}
+		models[c] = s
+	}
+	return models, nil
+}
+
 // against returns the rows of ds with the classes -1, the rest, and +1,
 // class c: the rest weighing 1 and class c its weight in ds, as
-// scikit-learn weighs them.
+// scikit-learn weighs them, and each row its weight in ds.
 func (ds *dataset) against(c int) *dataset {
-	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n), halt: ds.halt}
+	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n), rowWeight: ds.rowWeight, halt: ds.halt}
 	if ds.weight != nil {
 		set.weight = []float64{1, ds.weight[c]}
 	}

@@ -22,11 +22,12 @@ const (
 )
 
 // counter counts the training rows that candidate weights misclassify,
-// each as the weight of its class: the count of a candidate is the sum
-// over the classes of the rows of the class it misclassifies times the
-// weight of the class, summed in the order of the classes, so that two
-// candidates that misclassify as many rows of each class count the same
-// to the bit. Without weights it is the number of rows.
+// each as the weight of its class times its own: the count of a candidate
+// is the sum over the classes of the rows of the class it misclassifies,
+// or of their weights summed in the order of the rows, times the weight
+// of the class, summed in the order of the classes, so that two
+// candidates that misclassify the same rows count the same to the bit.
+// Without weights it is the number of rows.
 //
 // A count that cannot win must reach the pocket's count of mistakes, and
 // it reaches it soonest on the rows that the candidate misclassifies. The
@@ -141,7 +142,8 @@ func newCounter(ds *dataset, S int) *counter {
 		c.lists[g].order = append(c.lists[g].order, i)
 	}
 	c.pool = newPool(workers(), func() any {
-		return &countScratch{make([]float64, S), make([]int, len(c.lists)), make([]int, len(c.lists)), make([]float64, countChunk*S)}
+		K := len(c.lists)
+		return &countScratch{make([]float64, S), make([]int, K), make([]int, K), make([]float64, countChunk*S), make([]float64, K)}
 	})
 	c.counts.work = func(k int, scratch any) { c.countOne(k, scratch.(*countScratch)) }
 	return c
@@ -176,28 +178,39 @@ func (c *counter) first(l *table, most int) float64 {
 
 // all returns the count of weights that misclassify every row.
 func (c *counter) all() float64 {
+	rows := make([]float64, len(c.lists))
+	for i := range c.ds.n {
+		rows[c.ds.class(i)] += c.ds.weightOf(i)
+	}
+	return c.weigh(rows)
+}
+
+// weigh returns the count of rows misclassified in each class g, rows[g]
+// of them or of that weight.
+func (c *counter) weigh(rows []float64) float64 {
 	e := 0.0
-	for g := range c.lists {
-		e += c.rowsOf(g, len(c.lists[g].order))
+	for g, n := range rows {
+		if c.ds.weight != nil {
+			n *= c.ds.weight[g]
+		}
+		e += n
 	}
 	return e
 }
 
-// weigh returns the count of wrong[g] rows misclassified in each class g.
-func (c *counter) weigh(wrong []int) float64 {
-	e := 0.0
-	for g, n := range wrong {
-		e += c.rowsOf(g, n)
+// rowCount returns the count of l, which the count of a batch read
+// whole, with weights of rows: it judges every row again, in the order of
+// the rows, with the scratch s and rows.
+func (c *counter) rowCount(l *table, s, rows []float64) float64 {
+	clear(rows)
+	for i, w := range c.ds.rowWeight {
+		if x := c.ds.row(i); w != 0 {
+			if _, wrong := c.judge(l, &x, i, s); wrong {
+				rows[c.ds.class(i)] += w
+			}
+		}
 	}
-	return e
-}
-
-// rowsOf returns what n rows of class g count.
-func (c *counter) rowsOf(g, n int) float64 {
-	if c.ds.weight == nil {
-		return float64(n)
-	}
-	return float64(n) * c.ds.weight[g]
+	return c.weigh(rows)
 }
 
 // frontSize returns the number of rows of class g to copy for a pocket
@@ -248,7 +261,7 @@ func (c *counter) reorder(k int) {
 // limit otherwise, for every candidate at once.
 func (c *counter) count(cands []table, limit float64) {
 	c.cands, c.limit, c.stop = cands, limit, limit
-	if c.ds.weight != nil {
+	if c.ds.weight != nil || c.ds.rowWeight != nil {
 		// A sum of the weights as the rows come rounds otherwise than the
 		// count: reading on a little past the limit, a count that stops
 		// is above it.
@@ -260,12 +273,12 @@ func (c *counter) count(cands []table, limit float64) {
 }
 
 // countScratch is a goroutine's scratch for counting: the scores of a
-// row, the rows read and found misclassified in each class, and the
-// scores of a chunk of rows.
+// row, the rows read and found misclassified in each class, the scores
+// of a chunk of rows, and the count of each class.
 type countScratch struct {
 	s           []float64
 	read, wrong []int
-	chunk       []float64
+	chunk, rows []float64
 }
 
 // countOne counts candidate k of the batch, and keeps the margins of the
@@ -277,7 +290,7 @@ func (c *counter) countOne(k int, cs *countScratch) {
 	clear(wrong)
 	m := 0.0
 	halt, mask := c.ds.halt, c.ds.rowMask(len(s)*countChunk)
-	pre := c.ds.rows.prefetches()
+	pre, rw := c.ds.rows.prefetches(), c.ds.rowWeight
 	for chunk := 0; m < c.stop; chunk++ {
 		if halt.poll(chunk, mask) != nil {
 			// The run stops at its next poll: the count of a
@@ -344,13 +357,23 @@ func (c *counter) countOne(k int, cs *countScratch) {
 			read[g]++
 			if misclassified {
 				wrong[g]++
-				m += w
+				if rw == nil {
+					m += w
+				} else {
+					m += w * rw[i]
+				}
 			}
 		}
 	}
 	c.e[k] = c.limit
-	if m < c.stop {
-		c.e[k] = min(c.weigh(wrong), c.limit)
+	switch {
+	case m < c.stop && rw != nil:
+		c.e[k] = min(c.rowCount(l, s, cs.rows), c.limit)
+	case m < c.stop:
+		for g, n := range wrong {
+			cs.rows[g] = float64(n)
+		}
+		c.e[k] = min(c.weigh(cs.rows), c.limit)
 	}
 	c.wrong[k] = 0
 	for _, n := range wrong {
