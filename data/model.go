@@ -5,6 +5,7 @@
 package data
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -112,8 +113,9 @@ func (m *Model) hashingCols() (int, error) {
 }
 
 // Fit fits the Classifier to the rows of s, transformed as Transform
-// transforms them, with the class values 0, 1, … that s.Y holds, and sets
-// Classes to the labels of the classes that the Classifier then has:
+// transforms them, with the class values 0, 1, … that s.Y holds and the
+// weights of s.Weights, and sets Classes to the labels of the classes
+// that the Classifier then has:
 // those of s.Classes, or some of them if the rows lack a class and the
 // Classifier's settings do not name it. The Scaler, if any, is used as it
 // is: NewScaler of the rows of s fits one. Fit also records the number of
@@ -123,11 +125,18 @@ func (m *Model) hashingCols() (int, error) {
 // Fit returns an error if s is not a Set that Subset takes or has no
 // labels, if the Classifier is nil or its Fit fails, if the Model has a
 // Hashing that Transform does not take or that gives other than the
-// columns of s, or if Transform fails. A failed Fit leaves the Model as
-// it was, but for what the Classifier's Fit leaves. It holds the
-// transformed rows while the Classifier fits, if there are steps before
-// it.
-func (m *Model) Fit(s *Set) error {
+// columns of s, or if Transform fails; and if s has Weights and the
+// Classifier is not one of package perceptron, which alone take them. A
+// failed Fit leaves the Model as it was, but for what the Classifier's Fit
+// leaves. It holds the transformed rows while the Classifier fits, if
+// there are steps before it.
+func (m *Model) Fit(s *Set) error { return m.FitContext(context.Background(), s) }
+
+// FitContext is Fit, with the Classifier's Fit stopped when ctx is done,
+// as perceptron.FitContext stops it, which then leaves the Model as it
+// was. With a ctx that may be done, the Classifier must be one of package
+// perceptron.
+func (m *Model) FitContext(ctx context.Context, s *Set) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -145,7 +154,12 @@ func (m *Model) Fit(s *Set) error {
 	if err != nil {
 		return err
 	}
-	if err := m.Classifier.Fit(X, s.Y); err != nil {
+	if s.Weights == nil && ctx != nil && ctx.Done() == nil {
+		err = m.Classifier.Fit(X, s.Y)
+	} else {
+		err = perceptron.FitContext(ctx, m.Classifier, X, s.Y, s.Weights...)
+	}
+	if err != nil {
 		return err
 	}
 	values := m.Classifier.Classes()
@@ -173,12 +187,19 @@ func (m *Model) Fit(s *Set) error {
 // Learn returns an error, and changes nothing, if s is not a Set that
 // Subset takes or has no labels, if a row is of a class that is none of
 // the Model's, naming it, if the Classifier has no method Learn, as
-// perceptron.Pocket and OneVsRest have not, if the Model has a Hashing
-// that Transform does not take or that gives other than the columns of s,
-// or if Transform fails; and the errors of the Classifier's Learn, which
-// may have learned the rows before an overflow. It holds the transformed rows and their class
-// values while the Classifier learns.
-func (m *Model) Learn(s *Set) error {
+// perceptron.Pocket has not, if the Model has a Hashing that Transform
+// does not take or that gives other than the columns of s, if Transform
+// fails, or if s has Weights and the Classifier is not one of package
+// perceptron; and the errors of the Classifier's Learn, which may have
+// learned the rows before an overflow. It holds the transformed rows and
+// their class values while the Classifier learns.
+func (m *Model) Learn(s *Set) error { return m.LearnContext(context.Background(), s) }
+
+// LearnContext is Learn, with the Classifier's Learn stopped when ctx is
+// done, as perceptron.LearnContext stops it, which then leaves the Model
+// as it was. With a ctx that may be done, the Classifier must be one of
+// package perceptron.
+func (m *Model) LearnContext(ctx context.Context, s *Set) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -221,7 +242,12 @@ func (m *Model) Learn(s *Set) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Learn(X, y); err != nil {
+	if s.Weights == nil && ctx != nil && ctx.Done() == nil {
+		err = c.Learn(X, y)
+	} else {
+		err = perceptron.LearnContext(ctx, m.Classifier, X, y, s.Weights...)
+	}
+	if err != nil {
 		return err
 	}
 	if m.Classes == nil {
