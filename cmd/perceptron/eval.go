@@ -36,7 +36,8 @@ rows of a label that is no class of the training rows are counted wrong, in
 rows of their own; with -pos and -neg they are left out. -class-weight
 balanced, or -wNAME W for the class of the label NAME, weighs the classes
 in training, and the recall of each class in the report shows what the
-weights change.
+weights change; -weights FILE weighs the training rows, one number a line
+of FILE for each row of TRAIN, and not those of TEST.
 
 With -folds K, eval cross-validates: it splits TRAIN into K folds, each of
 which keeps the share of each class, drawn from -split-seed, as
@@ -89,6 +90,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&j.folds, "folds", 0, "cross-validate on `K` stratified folds of TRAIN, drawn from -split-seed, and print the mean and the spread of the test accuracy; 0 means none")
 	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
+	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
 	j.textFlags(fs)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
@@ -140,7 +142,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	var intro string
 	if len(files) == 2 {
 		tspec := spec
-		tspec.known = train.classes
+		tspec.known, tspec.weights = train.classes, ""
 		_, tspec.width = train.X.Dims()
 		// The test rows are read as the model reads them: as text if it was
 		// trained on text, and otherwise not.
@@ -176,6 +178,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	n, d := train.X.Dims()
 	how := j.describeSteps(train)
 	weights, err := j.opts.describeWeights(train, false)
+	weights += describeRowWeights(train, j.weights)
 	if err != nil {
 		return err
 	}

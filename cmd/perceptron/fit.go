@@ -123,10 +123,10 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
 	}
 	m := *pipe
-	m.Classifier = stoppable{c}
-	start := time.Now()
-	err = m.Fit(train.Set)
 	m.Classifier = c
+	start := time.Now()
+	ctx, stop := catchTraining()
+	err = stop(m.FitContext(ctx, train.Set))
 	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
 	if errors.As(err, new(stopped)) {
 		if o.progress != nil {

@@ -10,20 +10,16 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron"
 )
 
-// Training stops on SIGINT or SIGTERM: while the library trains, the
-// signals cancel the context of its Fit or Learn, which returns soon
-// after, and the command ends as the signal would have, having written no
-// file, after a line that says so. Before and after, they end the command
-// at once, as they do by default, or as catchSignals says while it writes
-// files.
+// Training stops on SIGINT or SIGTERM: while a data.Model trains, the
+// signals cancel the context of its FitContext or LearnContext, which
+// returns soon after, and the command ends as the signal would have,
+// having written no file, after a line that says so. Before and after,
+// they end the command at once, as they do by default, or as
+// catchSignals says while it writes files.
 
-// beforeTraining, if not nil, is called as the library starts training:
+// beforeTraining, if not nil, is called as the Model starts training:
 // tests send signals then.
 var beforeTraining func()
 
@@ -60,19 +56,4 @@ func catchTraining() (context.Context, func(err error) error) {
 		}
 		return err
 	}
-}
-
-// stoppable is a classifier whose Fit and Learn SIGINT or SIGTERM stop,
-// for a data.Model to train: the signals are caught while the library
-// trains, not while the Model transforms the rows before.
-type stoppable struct{ perceptron.Scorer }
-
-func (s stoppable) Fit(X mat.Matrix, y []float64) error {
-	ctx, stop := catchTraining()
-	return stop(perceptron.FitContext(ctx, s.Scorer, X, y))
-}
-
-func (s stoppable) Learn(X mat.Matrix, y []float64) error {
-	ctx, stop := catchTraining()
-	return stop(perceptron.LearnContext(ctx, s.Scorer, X, y))
 }

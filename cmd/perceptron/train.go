@@ -29,15 +29,17 @@ accuracy, unless predicting the training rows would take longer than
 training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two
 or more, or the two that -pos and -neg pick. Training stops early by the
 rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
--no-stop.
+-no-stop. -weights FILE weighs the rows: one number a line of FILE for each
+row of the data file, in its order, as the weighted builds of LIBSVM and
+LIBLINEAR read them (-W); a mistake on a row steps by its weight.
 
 With -model, train goes on training a model that train saved on the rows of
 FILE, read as the model reads them, with its classes, label column and
 steps before the classifier: it visits each row once, in the order of the
 file, as the classifier's Learn does, and saves the model to -o, which may
 be the model's own file, as Vowpal Wabbit's -i and -f do. The perceptron,
-averaged, voted and kernel models learn so; the pocket's and ovr: models
-learn only from the start.
+averaged, voted and kernel models learn so, and the ovr: models of them;
+the pocket's learn only from the start.
 
 Before it allocates the model, train estimates the memory that fitting and
 saving it take, and refuses, with exit status 1 and the figures, what does
@@ -67,6 +69,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
 	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
 	j.dataFlags(fs, true)
+	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
 	j.textFlags(fs)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
@@ -137,6 +140,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	weights += describeRowWeights(ds, j.weights)
 	j.startProgress(stderr)
 	r, err := fitModel(j.classifier, &j.opts, pipe, ds, nil)
 	if err != nil {
