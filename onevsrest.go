@@ -75,21 +75,7 @@ func (o *OneVsRest) fit(X mat.Matrix, y, w []float64, h *halt) error {
 			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
 		}
 	}
-	errs := make([]error, K)
-	parallel(K, func() func(int) {
-		return func(c int) {
-			// Once stopped, the classes left cost a poll each, not their
-			// labels' pass over the rows.
-			if errs[c] = h.err(); errs[c] != nil {
-				return
-			}
-			set := ds
-			if K > 1 {
-				set = ds.against(c)
-			}
-			errs[c] = models[c].(model).fit(set, srcs[c])
-		}
-	})
+	errs := eachClass(ds, h, func(c int, set *dataset) error { return models[c].(model).fit(set, srcs[c]) })
 	if err := classError(errs, ds.classes, h); err != nil {
 		return err
 	}
@@ -122,6 +108,28 @@ func (o *OneVsRest) newModels(K int) ([]Scorer, error) {
 		models[c] = s
 	}
 	return models, nil
+}
+
+// eachClass calls train with each class c of ds and its rows against the
+// rest, or ds itself with two classes, on GOMAXPROCS goroutines, and
+// returns the errors of the calls. Once h stops, the classes left cost a
+// poll each, not their labels' pass over the rows.
+func eachClass(ds *dataset, h *halt, train func(c int, set *dataset) error) []error {
+	K := scores(ds.classes)
+	errs := make([]error, K)
+	parallel(K, func() func(int) {
+		return func(c int) {
+			if errs[c] = h.err(); errs[c] != nil {
+				return
+			}
+			set := ds
+			if K > 1 {
+				set = ds.against(c)
+			}
+			errs[c] = train(c, set)
+		}
+	})
+	return errs
 }
 
 // against returns the rows of ds with the classes -1, the rest, and +1,

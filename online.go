@@ -97,6 +97,27 @@ func (v *Voted) snapshot() (func(), error) {
 	}, nil
 }
 
+// replay sets the last weights of a loaded voted perceptron, which its
+// voters give: the first weights with the update of every mistake, in
+// order. Loading leaves them to the first Learn, as they cost the elements
+// of a row a mistake, where the saved form holds each row once.
+func (v *Voted) replay() error {
+	last := v.first.clone()
+	for k, vt := range v.votes[1:] {
+		mv := move{up: 0, down: -1, step: v.steps[vt.row]}
+		if v.moves != nil {
+			mv.up, mv.down = v.moves[k].up, v.moves[k].down
+		}
+		x := v.rows.row(vt.row)
+		last.add(&x, vt.row, 0, mv)
+	}
+	if last.checkFinite() != nil {
+		return errorf(ErrNonFinite, "perceptron: Learn: the last weights of the loaded voted perceptron overflow")
+	}
+	v.last = last
+	return nil
+}
+
 // snapshot returns the function that sets the kernel perceptron back to
 // what it is now, from a copy of its expansion.
 func (k *Kernel) snapshot() (func(), error) {
@@ -110,21 +131,14 @@ func (k *Kernel) snapshot() (func(), error) {
 	return func() { k.m, k.stats = was, stats }, nil
 }
 
-// Learn trains the classifiers of OneVsRest on the rows of X with labels
-// y, each with its Learn on the labels that Fit gives it, visiting each
-// row once, in order, as scikit-learn's partial_fit of its
-// OneVsRestClassifier does. It goes on from the last Fit or Learn, with
-// its classes, or else from new classifiers of New, with the classes of
-// Labels. The classifiers must have Learn: they must be Perceptrons,
-// Averageds, Voteds or Kernels. It trains them as Fit does, on GOMAXPROCS
-// goroutines; a Kernel's Learn draws from its Rand, which the classifiers
-// must then not share.
-//
-// Learn returns an error, and changes nothing, if Fit would return one
-// for X, y and ClassWeight, if a label is not one of the classes, if the
-// classifiers have no Learn, or if there are no classes to start from.
-// It returns the errors of the classifiers' Learn, naming the class: the
-// classifiers of the other classes have then learned the rows.
+// Learn trains each classifier of OneVsRest with its Learn on the rows of
+// X and its labels of y, as Fit gives them, as scikit-learn's partial_fit
+// does, from the last Fit or Learn, or else from new classifiers of New
+// and the classes of Labels. They must be Perceptrons, Averageds, Voteds
+// or Kernels, and share no Rand: they learn on GOMAXPROCS goroutines. It
+// returns the errors of Fit about X, y and ClassWeight, and one if there
+// are no classes or no Learn, changing nothing; and those of a
+// classifier's Learn, naming the class, the others having learned.
 func (o *OneVsRest) Learn(X mat.Matrix, y []float64) error { return o.learnData(X, y, nil, nil) }
 
 // learnData is Learn, with the weights of the rows w, stopped by h if it
@@ -164,27 +178,18 @@ func (o *OneVsRest) learnData(X mat.Matrix, y, w []float64, h *halt) error {
 		return err
 	}
 	ds.halt = h
-	restores := make([]func(), K)
-	for c, m := range members {
-		if h != nil {
-			if restores[c], err = m.snapshot(); err != nil {
-				return err
-			}
+	var restores []func()
+	for _, m := range members {
+		if h == nil {
+			break
 		}
+		restore, err := m.snapshot()
+		if err != nil {
+			return err
+		}
+		restores = append(restores, restore)
 	}
-	parallel(K, func() func(int) {
-		return func(c int) {
-			// Once stopped, the classes left cost a poll each.
-			if errs[c] = h.err(); errs[c] != nil {
-				return
-			}
-			set := ds
-			if K > 1 {
-				set = ds.against(c)
-			}
-			errs[c] = members[c].learn(set, s[c])
-		}
-	})
+	errs = eachClass(ds, h, func(c int, set *dataset) error { return members[c].learn(set, s[c]) })
 	if slices.ContainsFunc(errs, h.stopped) {
 		for _, restore := range restores {
 			restore()

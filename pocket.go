@@ -38,10 +38,10 @@ type Pocket struct {
 	Labels []float64
 
 	// ClassWeight weighs the classes, as in Perceptron. The pocket then
-	// counts a misclassified row as the weight of its class, times the
-	// row's own if FitContext weighs the rows: its weights are those of
-	// the least sum of the weights of the rows they misclassify. The
-	// ratchet's runs count visits, whatever their weights.
+	// counts a misclassified row as its class's weight, times its own if
+	// FitContext weighs the rows: its weights are those of the least sum
+	// of the weights of the rows they misclassify. A ratchet's run counts
+	// visits.
 	ClassWeight map[float64]float64
 
 	// OnUpdate is called after every update, as in Perceptron. It sees

@@ -290,7 +290,7 @@ func (c *counter) countOne(k int, cs *countScratch) {
 	clear(wrong)
 	m := 0.0
 	halt, mask := c.ds.halt, c.ds.rowMask(len(s)*countChunk)
-	pre, rw := c.ds.rows.prefetches(), c.ds.rowWeight
+	pre := c.ds.rows.prefetches()
 	for chunk := 0; m < c.stop; chunk++ {
 		if halt.poll(chunk, mask) != nil {
 			// The run stops at its next poll: the count of a
@@ -311,9 +311,17 @@ func (c *counter) countOne(k int, cs *countScratch) {
 		}
 		list := &c.lists[g]
 		start, end := read[g], min(read[g]+countChunk, len(list.order))
+		// What a misclassified row adds to m. With weights of the rows,
+		// nothing: the chunk's rows are weighed after it, those of a
+		// margin below 0 alone, which Predict misclassifies, so that a
+		// count that stops is at its limit all the same, and the loop
+		// over the rows does no more than without weights.
 		w := 1.0
 		if c.ds.weight != nil {
 			w = c.ds.weight[g]
+		}
+		if c.ds.rowWeight != nil {
+			w = 0
 		}
 		// The scores of a chunk of dense rows of the front are taken
 		// together, several rows at a time, at the cost of those of the
@@ -357,17 +365,16 @@ func (c *counter) countOne(k int, cs *countScratch) {
 			read[g]++
 			if misclassified {
 				wrong[g]++
-				if rw == nil {
-					m += w
-				} else {
-					m += w * rw[i]
-				}
+				m += w
 			}
+		}
+		if c.ds.rowWeight != nil {
+			m += c.chunkWeight(g, list.order[start:end], margins)
 		}
 	}
 	c.e[k] = c.limit
 	switch {
-	case m < c.stop && rw != nil:
+	case m < c.stop && c.ds.rowWeight != nil:
 		c.e[k] = min(c.rowCount(l, s, cs.rows), c.limit)
 	case m < c.stop:
 		for g, n := range wrong {
@@ -379,6 +386,22 @@ func (c *counter) countOne(k int, cs *countScratch) {
 	for _, n := range wrong {
 		c.wrong[k] += n
 	}
+}
+
+// chunkWeight returns the count of the rows of class g of a chunk, rows,
+// that are misclassified by a margin below 0, with weights of the rows.
+func (c *counter) chunkWeight(g int, rows []int, margins []float64) float64 {
+	w := 1.0
+	if c.ds.weight != nil {
+		w = c.ds.weight[g]
+	}
+	m := 0.0
+	for _, i := range rows {
+		if margins[i] < 0 {
+			m += w * c.ds.rowWeight[i]
+		}
+	}
+	return m
 }
 
 // judge returns the margin of row i, x, under l, and whether Predict with

@@ -646,3 +646,88 @@ func TestOneVsRestLearn(t *testing.T) {
 		t.Errorf("the classifier of class 1 of a new OneVsRest has not learned as a new Voted")
 	}
 }
+
+// fuzzWeights returns the weights that the bytes ws stand for, or nil if
+// there are none: a byte of 0 to 250 weighs b/8, and the rest -1, NaN,
+// +Inf, -0 and 1e300.
+func fuzzWeights(ws []byte) []float64 {
+	if len(ws) == 0 {
+		return nil
+	}
+	w := make([]float64, len(ws))
+	for i, b := range ws {
+		w[i] = float64(b) / 8
+		if b > 250 {
+			w[i] = []float64{-1, math.NaN(), math.Inf(1), math.Copysign(0, -1), 1e300}[b-251]
+		}
+	}
+	return w
+}
+
+// FuzzSampleWeights checks that every classifier takes the weights of
+// the rows that Perceptron takes, and refuses the others with its error,
+// never panicking; and that the exact pocket's weights count no more
+// than the perceptron's last weights or zero weights, counting a
+// misclassified row as its weight.
+func FuzzSampleWeights(f *testing.F) {
+	f.Add(uint8(2), []byte{0, 0, 0, 1, 1, 0, 1, 1}, []byte{0, 0, 0, 1}, []byte{8, 0, 16, 3}, uint8(3))
+	f.Add(uint8(1), []byte{130, 127, 129, 126, 131}, []byte{1, 1, 0, 0, 0}, []byte{0, 0, 254, 0, 9}, uint8(9))
+	f.Add(uint8(1), []byte{130, 127, 129}, []byte{1, 2, 0}, []byte{8, 251, 8}, uint8(0))
+	f.Add(uint8(3), []byte{254, 1, 2, 253, 4, 5}, []byte{1, 0}, []byte{255, 252}, uint8(2))
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, d uint8, xs, ys, ws []byte, seed uint8) {
+		data, y, _, ok := fuzzSet(d, xs, ys)
+		if !ok || d > 8 {
+			return
+		}
+		X := mat.NewDense(len(data)/int(d), int(d), data)
+		w := fuzzWeights(ws)
+		p := &Perceptron{Epochs: 1 + int(seed%5)}
+		perr := FitContext(ctx, p, X, y, w...)
+		for _, c := range []Classifier{
+			&Pocket{Epochs: p.Epochs},
+			&Pocket{Epochs: p.Epochs, Ratchet: true},
+			&Averaged{Epochs: p.Epochs},
+			&Voted{Epochs: p.Epochs},
+			&Kernel{Epochs: p.Epochs},
+			&OneVsRest{New: func() Scorer { return &Perceptron{Epochs: p.Epochs} }},
+		} {
+			err := FitContext(ctx, c, X, y, w...)
+			_, ovr := c.(*OneVsRest)
+			if (err == nil) != (perr == nil) || err != nil && !ovr && err.Error() != perr.Error() {
+				t.Fatalf("%T: error %v, Perceptron's %v", c, err, perr)
+			}
+			pk, ok := c.(*Pocket)
+			if err != nil || !ok || pk.Ratchet {
+				continue
+			}
+			// The count as the pocket counts: the weights of the rows of
+			// each class in order, then the classes in order.
+			classes := pk.Classes()
+			count := func(pred func(i int) float64) float64 {
+				sums := make([]float64, len(classes))
+				for i, v := range y {
+					if pred(i) != v {
+						sums[slices.Index(classes, v)] += rowWeight(w, i)
+					}
+				}
+				e := 0.0
+				for _, v := range sums {
+					e += v
+				}
+				return e
+			}
+			// Zero weights score 0 for every class: the second of two
+			// classes, the first of more.
+			zero := classes[0]
+			if len(classes) == 2 {
+				zero = classes[1]
+			}
+			pred, last := pk.PredictRows(nil, X), p.PredictRows(nil, X)
+			e := count(func(i int) float64 { return pred[i] })
+			if l, z := count(func(i int) float64 { return last[i] }), count(func(int) float64 { return zero }); e > l || e > z {
+				t.Fatalf("the pocket misclassifies rows of weight %v, the last weights %v, zero weights %v", e, l, z)
+			}
+		}
+	})
+}

@@ -19,8 +19,8 @@ import (
 // or max(0, greatest other score - the row's class's), of the running
 // weights summed over its visits, which must fall by Tol times the rows
 // (Rate scales it); or, with Validation, the accuracy on held-out rows,
-// which must rise by Tol. As with scikit-learn, the weights of the rows
-// weigh the accuracy, not the loss.
+// which must rise by Tol; the weights of the rows weigh the accuracy, not
+// the loss, as in scikit-learn.
 type Stop struct {
 	// Tol is the least improvement that counts. Zero means 1e-3.
 	Tol float64

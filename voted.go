@@ -198,27 +198,6 @@ func (v *Voted) learn(ds *dataset, s settings) error {
 	return err
 }
 
-// replay sets the last weights of a loaded voted perceptron, which its
-// voters give: the first weights with the update of every mistake, in
-// order. Loading leaves them to the first Learn, as they cost the elements
-// of a row a mistake, where the saved form holds each row once.
-func (v *Voted) replay() error {
-	last := v.first.clone()
-	for k, vt := range v.votes[1:] {
-		mv := move{up: 0, down: -1, step: v.steps[vt.row]}
-		if v.moves != nil {
-			mv.up, mv.down = v.moves[k].up, v.moves[k].down
-		}
-		x := v.rows.row(vt.row)
-		last.add(&x, vt.row, 0, mv)
-	}
-	if last.checkFinite() != nil {
-		return errorf(ErrNonFinite, "perceptron: Learn: the last weights of the loaded voted perceptron overflow")
-	}
-	v.last = last
-	return nil
-}
-
 // votedGrowth is the most bytes that a mistake adds to what Voted keeps:
 // its place in the run, its vote, and the classes it moved.
 const votedGrowth = 48

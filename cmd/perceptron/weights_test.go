@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -288,4 +289,31 @@ func TestLearnOneVsRest(t *testing.T) {
 			t.Errorf("train -model of an %s model learns otherwise than the Model's Learn", name)
 		}
 	}
+}
+
+// FuzzReadWeights checks that readWeights never panics, and returns a
+// finite weight >= 0 for each of the n rows, or an error.
+func FuzzReadWeights(f *testing.F) {
+	f.Add([]byte("1\n2\n\n0.5\n"), uint8(3))
+	f.Add([]byte("1e999\n"), uint8(1))
+	f.Add([]byte("-0\r\n nan \n"), uint8(2))
+	f.Add([]byte("0x1p-3\n+Inf\n"), uint8(2))
+	path := filepath.Join(f.TempDir(), "w")
+	f.Fuzz(func(t *testing.T, content []byte, n uint8) {
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w, err := readWeights(path, int(n), "data")
+		if err != nil {
+			return
+		}
+		if len(w) != int(n) {
+			t.Fatalf("%d weights for %d rows", len(w), n)
+		}
+		for i, v := range w {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				t.Fatalf("weight %d is %v", i, v)
+			}
+		}
+	})
 }
