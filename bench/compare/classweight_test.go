@@ -139,7 +139,10 @@ func TestSklearnClassWeight(t *testing.T) {
 // tol=1e-3 as Stop's zero value, and requires the epochs that Stop runs:
 // the loss counts every row, of weight 0 too, unweighted. The weights
 // of the rows, 0 to 4 in quarters and some of 0.3 and 1.7, round as the
-// class weights of TestSklearnClassWeight do.
+// class weights of TestSklearnClassWeight do. With two classes, the
+// averaged SGDClassifier's weights, which average its steps, one a row
+// whatever its weight, are Averaged's up to rounding, as checkAveraged
+// compares them.
 func TestSklearnSampleWeight(t *testing.T) {
 	t.Parallel()
 	const epochs = 9
@@ -162,6 +165,7 @@ func TestSklearnSampleWeight(t *testing.T) {
 			fmt.Sprintf("perceptron:%d:1", epochs),
 			fmt.Sprintf("perceptron:%d:1:%s", epochs, weightSpec(cw)),
 			fmt.Sprintf("perceptron-tol:%d:1", 1000),
+			fmt.Sprintf("sgd-avg:%d:1", epochs),
 		}
 		res, _, err := runSklearn("/usr/bin/python3", dir, ds, fits)
 		if _, ok := err.(errMissing); ok {
@@ -216,6 +220,20 @@ func TestSklearnSampleWeight(t *testing.T) {
 			}
 			if c.stop != nil && slices.Max(ran) == c.epochs {
 				t.Errorf("%s: the loss did not stop the run", name)
+			}
+		}
+		if len(classes) == 2 {
+			a := &perceptron.Averaged{Epochs: epochs}
+			if err := perceptron.FitContext(ctx, a, ds.train, ds.ytrain, ds.wtrain...); err != nil {
+				t.Fatal(err)
+			}
+			coef, err := readFloats(filepath.Join(dir, fmt.Sprintf("sgd-avg-%d.coef", epochs)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, b := a.Weights()
+			if got := compareScaled(w, b[0], coef, averageTol(300*epochs)); !got.ok {
+				t.Errorf("Averaged and the averaged SGDClassifier of the weights: %s", got.detail)
 			}
 		}
 		// The weights make a difference: without them the model differs.
