@@ -204,10 +204,12 @@ func (c *counter) weigh(rows []float64) float64 {
 func (c *counter) rowCount(l *table, s, rows []float64) float64 {
 	clear(rows)
 	for i, w := range c.ds.rowWeight {
-		if x := c.ds.row(i); w != 0 {
-			if _, wrong := c.judge(l, &x, i, s); wrong {
-				rows[c.ds.class(i)] += w
-			}
+		if w == 0 {
+			continue // it counts nothing, misclassified or not
+		}
+		x := c.ds.row(i)
+		if _, wrong := c.judge(l, &x, i, s); wrong {
+			rows[c.ds.class(i)] += w
 		}
 	}
 	return c.weigh(rows)
