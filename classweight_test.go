@@ -764,24 +764,33 @@ func TestClassWeightAllocs(t *testing.T) {
 }
 
 // TestPocketCountWeighted checks the pocket's weighted count of random
-// candidates, with weights whose sums round, against the sum over the
-// classes of the rows misclassified times the weight: exactly that sum
-// under a limit above it, the limit at or under it, however the sum of
-// the weights as the count reads the rows rounds.
+// candidates, with weights of the classes, and of the rows too, whose
+// sums round, against its definition: the sum over the classes, in order,
+// of the rows misclassified, or of their weights summed in the order of
+// the rows, times the weight of the class. The count is exactly that sum
+// under a limit above it, and the limit at or under it, however the sum
+// of the weights as the count reads the rows rounds.
 func TestPocketCountWeighted(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(339, 340))
-	for k := range 40 {
+	for k := range 80 {
 		K := 2 + rnd.IntN(4)
 		_, X, y := classSet(rnd, 200+rnd.IntN(300), 1+rnd.IntN(5), K)
-		ds, err := newDataset(X, y, nil)
-		if err != nil {
-			t.Fatal(err)
+		n, _ := X.Dims()
+		var rw []float64
+		if k%2 == 1 {
+			rw = make([]float64, n)
+			for i := range rw {
+				if rnd.IntN(5) != 0 {
+					rw[i] = 3 * rnd.Float64()
+				}
+			}
 		}
 		cw := map[float64]float64{}
-		for _, c := range ds.classes {
+		for _, c := range classValues[:K] {
 			cw[c] = 0.1 + rnd.Float64()
 		}
-		if err := ds.weigh(cw, nil); err != nil {
+		ds, err := trainSet(X, y, rw, nil, cw)
+		if err != nil {
 			t.Fatal(err)
 		}
 		S := scores(ds.classes)
@@ -795,17 +804,17 @@ func TestPocketCountWeighted(t *testing.T) {
 			for j := range cand.b {
 				cand.b[j] = rnd.NormFloat64()
 			}
-			wrong, s := make([]int, len(ds.classes)), make([]float64, S)
+			wrong, s := make([]float64, K), make([]float64, S)
 			for i := range ds.n {
 				x := ds.row(i)
 				cand.scores(s, &x, i)
 				if class(s) != ds.class(i) {
-					wrong[ds.class(i)]++
+					wrong[ds.class(i)] += rowWeight(rw, i)
 				}
 			}
 			want := 0.0
-			for g, n := range wrong {
-				want += float64(n) * ds.weight[g]
+			for g, v := range wrong {
+				want += v * ds.weight[g]
 			}
 			for _, limit := range []float64{math.Inf(1), math.Nextafter(want, math.Inf(1)), want, math.Nextafter(want, 0), want / 2} {
 				c.count([]table{cand}, limit)

@@ -378,67 +378,6 @@ func TestSampleWeightRepeats(t *testing.T) {
 	}
 }
 
-// TestPocketCountRowWeights checks the pocket's count of random
-// candidates with weights of the rows and of the classes whose sums
-// round against its definition: for each class, in order, the sum of the
-// weights of the rows it misclassifies, in the order of the rows, times
-// the weight of the class. Under a limit above it the count is that to
-// the bit, whatever order the count read the rows in, and at or under it
-// the limit.
-func TestPocketCountRowWeights(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(439, 440))
-	for k := range 40 {
-		K := 2 + rnd.IntN(4)
-		_, X, y := classSet(rnd, 200+rnd.IntN(300), 1+rnd.IntN(5), K)
-		n, _ := X.Dims()
-		rw := make([]float64, n)
-		for i := range rw {
-			if rnd.IntN(5) != 0 {
-				rw[i] = rnd.Float64() * 3
-			}
-		}
-		cw := map[float64]float64{}
-		for _, c := range classValues[:K] {
-			cw[c] = 0.1 + rnd.Float64()
-		}
-		ds, err := trainSet(X, y, rw, nil, cw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		S := scores(ds.classes)
-		c := newCounter(ds, S)
-		cand := newTable(ds.d, S, nil, false)
-		c.first(&cand, ds.n)
-		for range 10 {
-			for j := range cand.w {
-				cand.w[j] = rnd.NormFloat64()
-			}
-			for j := range cand.b {
-				cand.b[j] = rnd.NormFloat64()
-			}
-			sums, s := make([]float64, K), make([]float64, S)
-			for i := range ds.n {
-				x := ds.row(i)
-				cand.scores(s, &x, i)
-				if class(s) != ds.class(i) {
-					sums[ds.class(i)] += rw[i]
-				}
-			}
-			want := 0.0
-			for g, v := range sums {
-				want += v * ds.weight[g]
-			}
-			for _, limit := range []float64{math.Inf(1), math.Nextafter(want, math.Inf(1)), want, math.Nextafter(want, 0), want / 2} {
-				c.count([]table{cand}, limit)
-				if got := c.e[0]; got != min(want, limit) {
-					t.Fatalf("trial %d: the count under limit %v is %v, want %v", k, limit, got, min(want, limit))
-				}
-			}
-		}
-		c.pool.close()
-	}
-}
-
 // TestSampleWeightStop checks that the accuracy that a Stop's Validation
 // measures weighs the rows held out, as scikit-learn's does, and that a
 // validation of rows all of weight 0 is an error.
