@@ -7,6 +7,8 @@
 // program starts, and gonum's code, which the library called before
 // them, wherever they cannot run: on other processors and architectures,
 // and under the build tags noasm, gccgo and safe, as gonum's own kernels.
+// It holds too the prefetches that ask for the memory of the next visit
+// of a shuffled epoch, which do nothing in those builds.
 //
 // Every kernel gives the same bits as that code: each sum is formed in
 // the same order, lane by lane, and products and sums round separately,
