@@ -18,3 +18,8 @@
 // the K scores of a row, each over the features in order, side by side,
 // or the dot products of several rows, each in lanes of its own.
 package simd
+
+// asmgen writes rows_amd64.s. The directive is in a file of every build,
+// so that go generate runs it on any architecture and with any tags.
+//
+//go:generate go run ./asmgen
