@@ -43,8 +43,8 @@ taken as they are, and the label column of a CSV file is the last, as in
 training, unless -label names another.
 
 With -o FILE, predict writes the classes to FILE, replaced whole once they
-are all made, not to stdout. A FILE of - reads the rows from standard
-input.
+are all made, not to stdout; -o - writes them to stdout, as without -o. A
+FILE of - reads the rows from standard input.
 
 Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
@@ -62,7 +62,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("predict")
 	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's JSON of a classifier (required)")
 	fs.BoolVar(&j.score, "score", false, "write the scores after each class, separated by tabs, under a header")
-	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout")
+	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout (- is stdout)")
 	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
 	if err != nil {
@@ -74,6 +74,9 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	}
 	if j.model == "" {
 		return usagef("predict: -model FILE is required: the model that train saved")
+	}
+	if j.out == "-" {
+		j.out = "" // stdout, as a data FILE of - is stdin
 	}
 	spec, err := j.spec(false)
 	if err != nil {
