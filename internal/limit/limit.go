@@ -50,10 +50,10 @@ func Supported() bool {
 // ulimit -t), that a shell sets before it executes the program. The
 // limit of CPU time is what a loaded machine does not stretch: the
 // kernel ends the program once it has worked that long, however long it
-// waited for the processors. A program that waits without working Run
-// gives up on after wallFactor times cpu of wall time. The error is
-// about running it at all, or about its ending at a limit of time, not
-// about its exit status.
+// waited for the processors. Run gives up on a program that waits without
+// working after wallFactor times cpu of wall time. The error is about
+// running it at all, or about its ending at a limit of time, not about
+// its exit status.
 func Run(cpu time.Duration, kib int, in []byte, env []string, name string, args ...string) (*Result, error) {
 	secs := max(1, int(math.Ceil(cpu.Seconds())))
 	ctx, cancel := context.WithTimeout(context.Background(), wallFactor*time.Duration(secs)*time.Second)

@@ -15,7 +15,8 @@ import (
 )
 
 // TestMain runs, as the child of TestRoom, the check of a size against
-// the budget that the limit leaves.
+// the budget that the limit leaves, and as the child of TestCPULimit, a
+// loop without end.
 func TestMain(m *testing.M) {
 	if os.Getenv("LIMIT_TEST_CHILD") == "spin" {
 		for x := uint64(1); ; x = x*6364136223846793005 + 1 {
