@@ -339,8 +339,7 @@ func prefetchFloor(r *rows, v []float64, order []int) float64 {
 	var sum float64
 	for p, i := range order {
 		if p+1 < len(order) {
-			next := r.dense(order[p+1])
-			prefetch(&next[0], len(next))
+			simd.Prefetch(r.dense(order[p+1]))
 		}
 		x := r.row(i)
 		sum += x.dot(v)

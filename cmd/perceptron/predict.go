@@ -53,8 +53,8 @@ taken as they are, and the label column of a CSV file is the last, as in
 training, unless -label names another.
 
 With -o FILE, predict writes the classes to FILE, replaced whole once they
-are all made, not to stdout. A FILE of - reads the rows from standard
-input.
+are all made, not to stdout; -o - writes them to stdout, as without -o. A
+FILE of - reads the rows from standard input.
 
 Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
@@ -73,7 +73,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("predict")
 	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's JSON of a classifier (required)")
 	fs.BoolVar(&j.score, "score", false, "write the scores after each class, separated by tabs, under a header")
-	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout")
+	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout (- is stdout)")
 	j.topFlags(fs, "write")
 	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
@@ -93,6 +93,9 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	}
 	if top && j.score {
 		return usagef("-score and -k: give one: -k writes the probabilities of the most probable classes, -score the scores of all")
+	}
+	if j.out == "-" {
+		j.out = "" // stdout, as a data FILE of - is stdin
 	}
 	spec, err := j.spec(false)
 	if err != nil {
