@@ -278,10 +278,13 @@ func (m *Model) transform(X mat.Matrix, first int) (mat.Matrix, error) {
 	switch {
 	case m.Scaler != nil:
 		s := m.Scaler
-		if err := s.check(); err != nil {
-			return nil, err
+		if s.Mean != nil && len(s.Mean) != len(s.Scale) {
+			return nil, s.check()
 		}
 		if err := s.fits(X); err != nil {
+			return nil, err
+		}
+		if err := s.checkFor(X); err != nil {
 			return nil, err
 		}
 		return copyRows(X, first, "standardising", s.Mean != nil, s.standardise, post)
@@ -289,6 +292,30 @@ func (m *Model) transform(X mat.Matrix, first int) (mat.Matrix, error) {
 		return copyRows(X, first, "normalising", false, func(_ int, v float64) float64 { return v }, post)
 	}
 	return X, nil
+}
+
+// checkFor returns the error of check of the Scaler, of the columns that
+// the rows X hold: all of them for dense rows or a Scaler with means, which
+// fills the rows, and those of the non-zeros of sparse rows, so that a
+// sparse row is scaled in the time of its non-zeros.
+func (s *Scaler) checkFor(X mat.Matrix) error {
+	doer, sparse := X.(mat.RowNonZeroDoer)
+	if s == nil || s.Mean != nil || !sparse || isDense(X) {
+		return s.check()
+	}
+	n, _ := X.Dims()
+	var bad *Scaler
+	for i := range n {
+		doer.DoRowNonZero(i, func(_, j int, _ float64) {
+			if v := s.Scale[j]; bad == nil && (v == 0 || math.IsInf(v, 0) || math.IsNaN(v)) {
+				bad = &Scaler{Scale: s.Scale[:j+1]} // whose check names Scale[j]
+			}
+		})
+	}
+	if bad != nil {
+		return bad.check()
+	}
+	return nil
 }
 
 // normalize divides the values of a row by its Euclidean length, unless it

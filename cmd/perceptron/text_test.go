@@ -408,7 +408,7 @@ func TestTextFlags(t *testing.T) {
 		{[]string{"predict", "-model", textModel, "-ngrams", "2", text}, nil, 2, "flag provided but not defined: -ngrams"},
 		{[]string{"predict", "-model", textModel, "-format", "csv", text}, nil, 2, "-format csv: the model was trained on text, and reads its rows as text"},
 		{[]string{"predict", "-model", csvModel, "-format", "text", text}, nil, 2, "-format text: the model was not trained on text: it takes rows of features"},
-		{[]string{"predict", "-model", csvModel, text}, nil, 1, "t.txt: lines of text, and the model was not trained on text: it takes rows of features"},
+		{[]string{"predict", "-model", csvModel, text}, nil, 1, "t.txt: lines of text, and the model was not trained on text: it takes rows of 2 features"},
 		{[]string{"eval", "-model", csvModel, "-"}, ft, 1, "standard input: lines of text, and the model was not trained on text"},
 		{[]string{"eval", csv, text}, nil, 1, "t.txt: lines of text, and the model was not trained on text"},
 		{[]string{"eval", "-bits", "8", text, svm}, nil, 1, "d.svm: read as text, as TRAIN is, the lines have no labels to test on"},
