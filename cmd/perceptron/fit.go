@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -124,8 +125,15 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 	}
 	m := *pipe
 	m.Classifier = stoppable{c}
+	// The arrays that reading grew and left, and after training the rows
+	// that the steps made for the classifier, are garbage: returned to
+	// the system before the weights take their place, and before the
+	// model predicts, they leave the peak of the memory to what training
+	// holds.
+	debug.FreeOSMemory()
 	start := time.Now()
 	err = m.Fit(train.Set)
+	debug.FreeOSMemory()
 	m.Classifier = c
 	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
 	if errors.As(err, new(stopped)) {

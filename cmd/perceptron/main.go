@@ -58,6 +58,7 @@ import (
 
 func main() {
 	setMemoryLimit()
+	setGCPercent()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -136,7 +137,7 @@ length, as scikit-learn's TfidfTransformer does; -standardize scales them to dev
 -normalize turn each step on or off.
 
 Text: the words of each line, runs of letters and digits lower-cased, and the pairs of
-adjacent words (-ngrams) are hashed by MurmurHash3 into 2^20 features (-bits), the
+adjacent words (-ngrams) are hashed by MurmurHash3 into 2^19 features (-bits), the
 columns that scikit-learn's HashingVectorizer gives them, which count them; these sparse
 rows then go through the steps above. The model file keeps the hashing, so that predict,
 eval -model and train -model read text as train read it, with no flags.

@@ -24,7 +24,7 @@ length), and the labels, the names and the label column of the classes,
 and which a Go program loads whole with data.LoadModel. The classifier is
 the averaged perceptron unless -classifier names another. Lines of text
 become rows of the words and the pairs of words of each line (-ngrams),
-hashed into 2^20 features (-bits). It prints the training statistics and
+hashed into 2^19 features (-bits). It prints the training statistics and
 accuracy, unless predicting the training rows would take longer than
 training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two
 or more, or the two that -pos and -neg pick. Training stops early by the
