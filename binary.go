@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/seed5ae3614e/perceptron/internal/binform"
@@ -170,6 +171,10 @@ func (f form) decode(typ string, settings, model any) (Stats, error) {
 		return fail(fmt.Errorf("the head holds %d bytes after its values", d.Left()))
 	}
 	if err := d.Tables(f.data, h.D*h.S); err != nil {
+		var mem *memory.Error
+		if errors.As(err, &mem) {
+			return Stats{}, tooLarge(err, "loading %s of %d columns by %d scores:", article(typ), h.D, h.S)
+		}
 		return fail(err)
 	}
 	if typ == "OneVsRest" {
