@@ -27,10 +27,11 @@ const (
 	modelHeaderSize    = 16
 )
 
-// The sections of the binary form, in their order: the Scaler, if the
-// Model has one, and the classifier, last. A new step saved with the
-// Model is a new section, of a new tag, before the classifier.
-var sectionTags = []string{"SCAL", "CLSF"}
+// The sections of the binary form, in their order: the Scaler and the
+// Calibration, if the Model has them, and the classifier, last. A new
+// step saved with the Model is a new section, of a new tag, before the
+// classifier.
+var sectionTags = []string{"SCAL", "CALB", "CLSF"}
 
 // modelHead is the head of the binary form of a Model: what it takes and
 // its steps, but for the values of its Scaler, which follow in a section.
@@ -84,6 +85,13 @@ func (m *Model) writeBinary(w io.Writer) (int64, error) {
 			return 0, fmt.Errorf("data: the Model's Scaler: %v", err)
 		}
 		b = appendSection(b, "SCAL", e.B)
+	}
+	if c := m.Calibration; c != nil {
+		e.B = e.B[:0]
+		if err := e.Encode(*c); err != nil {
+			return 0, fmt.Errorf("data: the Model's Calibration: %v", err)
+		}
+		b = appendSection(b, "CALB", e.B)
 	}
 	b = appendSection(b, "CLSF", nil)
 	binary.LittleEndian.PutUint64(b[len(b)-8:], uint64(len(lib)))
@@ -175,6 +183,18 @@ func (m *Model) decodeSection(tag string, body []byte) error {
 			return errorf(perceptron.ErrFormat, "not a model: the Scaler has means %t, and the head says %t", s.Mean != nil, m.Scaler.Mean != nil)
 		}
 		m.Scaler.Mean, m.Scaler.Scale = s.Mean, s.Scale
+	case "CALB":
+		d := binform.NewDecoder(body, 0)
+		d.Check = memory.Check
+		var c Calibration
+		d.Decode(&c)
+		switch {
+		case d.Err() != nil:
+			return binaryError("the Calibration", d.Err())
+		case d.Left() != 0:
+			return errorf(perceptron.ErrFormat, "not a model: the Calibration: %d bytes after its values", d.Left())
+		}
+		m.Calibration = &c
 	case "CLSF":
 		if !isClassifierForm(body) {
 			return errorf(perceptron.ErrFormat, "not a model: the section CLSF is not the binary form of a classifier")

@@ -6,6 +6,7 @@ package data
 
 import (
 	"bufio"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
@@ -42,6 +43,8 @@ type modelJSON struct {
 	Scaler    *scalerJSON `json:"scaler,omitempty"`
 	Normalize bool        `json:"normalize,omitempty"`
 	Rows      *rowStats   `json:"rows,omitempty"`
+
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 type scalerJSON struct {
@@ -84,7 +87,7 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	if err := m.fitsWidth(d); err != nil {
 		return nil, err
 	}
-	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize}
+	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize, Calibration: m.Calibration}
 	if m.Scaler != nil {
 		head.Scaler = &scalerJSON{Mean: m.Scaler.Mean, Scale: m.Scaler.Scale}
 	}
@@ -110,7 +113,12 @@ func (m *Model) checkSave() error {
 		return fmt.Errorf("data: %v", err)
 	}
 	if m.Scaler != nil {
-		return m.Scaler.check()
+		if err := m.Scaler.check(); err != nil {
+			return err
+		}
+	}
+	if m.Calibration != nil {
+		return m.Calibration.check(scoresOf(len(m.Classes)))
 	}
 	return nil
 }
@@ -295,12 +303,13 @@ func readText(r io.Reader) ([]byte, error) {
 	}
 	br := bufio.NewReader(r)
 	var in io.Reader = br
+	gzipped := false
 	if magic, _ := br.Peek(2); string(magic) == "\x1f\x8b" {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, err
+			return nil, gzipError(err)
 		}
-		in, size = zr, gzipSize
+		in, size, gzipped = zr, gzipSize, true
 	}
 	var text []byte
 	for {
@@ -323,6 +332,9 @@ func readText(r io.Reader) ([]byte, error) {
 		if err == io.EOF {
 			return text, nil
 		}
+		if err != nil && gzipped {
+			return nil, gzipError(err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -334,6 +346,17 @@ func readText(r io.Reader) ([]byte, error) {
 func startsForm(b []byte) bool {
 	k := min(len(b), 4)
 	return string(b[:k]) == modelMagic[:k] || string(b[:k]) == binform.Magic[:k]
+}
+
+// gzipError returns err, of gunzipping a model file, as an error of kind
+// perceptron.ErrFormat if it says that the file is cut short or damaged,
+// and as it is if it is an error of reading the file.
+func gzipError(err error) error {
+	var corrupt flate.CorruptInputError
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
+		return errorf(perceptron.ErrFormat, "not a model: a gzip file cut short or damaged: %v", err)
+	}
+	return err
 }
 
 // decodeModel returns the Model of a model file's text, in which it may
@@ -425,6 +448,10 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 					scale = jsonscan.Length(f.Of(m.Of(text)))
 				}
 			}
+		case "calibration":
+			// A number of at least two bytes of text, in a slice that
+			// grows as append grows it.
+			names += 8 * float64(m.End-m.Key)
 		default:
 			names += float64(m.End - m.Key)
 		}
@@ -468,7 +495,7 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Hashing: mj.Hashing, Normalize: mj.Normalize}
+	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Hashing: mj.Hashing, Normalize: mj.Normalize, Calibration: mj.Calibration}
 	if mj.Scaler != nil {
 		m.Scaler = &Scaler{Mean: mj.Scaler.Mean, Scale: mj.Scaler.Scale}
 	}
@@ -595,6 +622,11 @@ func (m *Model) checkLoaded() error {
 		}
 		if err := s.check(); err != nil {
 			return errorf(perceptron.ErrFormat, "scaler: %s", strings.TrimPrefix(err.Error(), "data: the Scaler's "))
+		}
+	}
+	if c := m.Calibration; c != nil {
+		if err := c.check(scoresOf(len(m.Classes))); err != nil {
+			return errorf(perceptron.ErrFormat, "calibration: %s", strings.TrimPrefix(err.Error(), "data: the Calibration's "))
 		}
 	}
 	return nil
