@@ -250,11 +250,14 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 	}
 	for lo := 0; lo < n; lo += step {
 		hi := min(n, lo+step)
-		part, err := ds.Rows(lo, hi)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %s", ds.name, errText(err))
+		X := ds.X // all the rows: no copy of them
+		if hi-lo < n {
+			part, err := ds.Rows(lo, hi)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %s", ds.name, errText(err))
+			}
+			X = part.X
 		}
-		X := part.X
 		c, err := m.Predict(X)
 		if err == nil && keep {
 			var s []float64

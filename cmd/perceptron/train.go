@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"runtime/debug"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -178,6 +179,11 @@ func train(args []string, stdout, stderr io.Writer) error {
 		calibrated = fmt.Sprintf("calibrated the probabilities of the classes on the scores of the rows of each of %d folds by the classifier trained on the others: %s\n",
 			j.calibrate, describeCalibration(r.model.Calibration))
 	}
+	described := fmt.Sprintf("%s: %s%s; %s\n%sstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), weights, j.opts.describeStop(n))
+	// The rows have played their part: their memory goes back to the
+	// system before the model's file is written.
+	ds.X = nil
+	debug.FreeOSMemory()
 	outs := []outFile{{"-o", j.out, modelWriter(r.model, j.out)}}
 	if pf != "" {
 		img, err := drawPlot(pf, raw, []*result{r}, ds.classes)
@@ -189,7 +195,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(stderr, outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\n%sstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), weights, j.opts.describeStop(n))
+	fmt.Fprint(stdout, described)
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
