@@ -197,6 +197,7 @@ func bench(dir, before string, runs int, skipFastText bool) error {
 	}
 	cmds := []command{
 		{"this commit", ours, "binary", filepath.Join(tmp, "m.model")},
+		{"this commit", ours, "binary, gzipped", filepath.Join(tmp, "m.model.gz")},
 		{"this commit", ours, "JSON, gzipped", filepath.Join(tmp, "m.json.gz")},
 	}
 	if before != "" {
@@ -227,7 +228,7 @@ func bench(dir, before string, runs int, skipFastText bool) error {
 			return err
 		}
 		n := runs
-		if c.form != "binary" {
+		if strings.HasPrefix(c.form, "JSON") {
 			n = 1 // seconds each
 		}
 		pr, err := median(n, c.exe, "predict", "-q", "-model", c.model, one)
@@ -239,21 +240,38 @@ func bench(dir, before string, runs int, skipFastText bool) error {
 			ld.Wall.Seconds(), ld.CPU.Seconds(), pr.wall.Seconds(), pr.cpu.Seconds(), pr.maxRSS>>20)
 	}
 	fmt.Println()
-	fmt.Println("| command | eval wall s | eval CPU s | eval peak RSS MiB | test accuracy |")
-	fmt.Println("|---|---:|---:|---:|---:|")
+	fmt.Println("| command | hash bits | train wall s | train peak RSS MiB | eval wall s | eval CPU s | eval peak RSS MiB | test accuracy |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, c := range cmds {
 		if c.form != "binary" && c.name == "this commit" {
 			continue
 		}
-		ev, err := measure(c.exe, "eval", "-classifier", "averaged", trainFile, testFile)
-		if err != nil {
-			return err
+		bits := []string{""}
+		if c.name == "this commit" {
+			bits = []string{"", "18", "20"}
 		}
-		acc, err := testAccuracy(ev.stdout)
-		if err != nil {
-			return err
+		for _, b := range bits {
+			flags := []string{}
+			if b != "" {
+				flags = []string{"-bits", b}
+			}
+			tr, err := measure(c.exe, append(append([]string{"train"}, flags...), "-o", filepath.Join(tmp, "bits.model"), trainFile)...)
+			if err != nil {
+				return err
+			}
+			ev, err := measure(c.exe, append(append([]string{"eval", "-classifier", "averaged"}, flags...), trainFile, testFile)...)
+			if err != nil {
+				return err
+			}
+			acc, err := testAccuracy(ev.stdout)
+			if err != nil {
+				return err
+			}
+			if b == "" {
+				b = "default"
+			}
+			fmt.Printf("| %s | %s | %.2f | %d | %.2f | %.2f | %d | %.2f%% |\n", c.name, b, tr.wall.Seconds(), tr.maxRSS>>20, ev.wall.Seconds(), ev.cpu.Seconds(), ev.maxRSS>>20, acc)
 		}
-		fmt.Printf("| %s | %.2f | %.2f | %d | %.2f%% |\n", c.name, ev.wall.Seconds(), ev.cpu.Seconds(), ev.maxRSS>>20, acc)
 	}
 	if !skipFastText {
 		fmt.Println()

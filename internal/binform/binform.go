@@ -16,8 +16,9 @@
 // unsigned integer as a uvarint; a float64 as its bits, 8 bytes
 // little-endian; a string as the uvarint of its length and its bytes,
 // UTF-8; a pointer as a byte, 0 for nil and 1 before the value it points
-// to; a struct as its exported fields in order, those that encoding/json
-// leaves out (json:"-") left out; a slice as the uvarint of its length
+// to; a struct as its exported fields in order, an embedded struct's
+// among them and those that encoding/json leaves out (json:"-") left
+// out; a slice as the uvarint of its length
 // plus one, or 0 for nil, and its elements; and a slice of float64s as a
 // float array. Every float must be finite, as in JSON.
 //
@@ -33,10 +34,11 @@
 // then in the order of the fields, each of the length that the header
 // gives it, d·s floats. The head starts with the uvarint of the number of
 // tables, and for each table its encoding: a uvarint, 0 for dense, whose
-// body is the d·s floats, or 1 for sparse, followed by the uvarint of the
-// length of its body in bytes, the fill, m and the others as in a sparse
-// float array. Dense tables are thus laid out feature by feature, the
-// floats of features [lo, hi) from byte 8·s·lo to 8·s·hi of the table.
+// body in the tables is the d·s floats, or 1 for sparse, followed by the
+// uvarint of the length of its body, which is the fill, m and the others
+// as in a sparse float array. Dense tables are thus laid out feature by
+// feature, the floats of features [lo, hi) from byte 8·s·lo to 8·s·hi of
+// the table.
 package binform
 
 import (
