@@ -49,10 +49,10 @@ func article(typ string) string {
 	return "a " + typ
 }
 
-// Marshal returns the binary form of the fitted classifier c, which
-// Unmarshal reads: its JSON form's content, the numbers as their bits,
-// sparse where mostly of one value. It returns the errors of MarshalJSON,
-// or of kind ErrTooLarge. It may run concurrently with c's predictions.
+// Marshal returns the binary form of the fitted classifier c: its JSON
+// form's content at the speed of memory, which Unmarshal reads and package
+// data documents. It fails as MarshalJSON does, and may run beside c's
+// predictions.
 func Marshal(c Scorer) ([]byte, error) {
 	s, ok := c.(interface {
 		saved(method string) (saved, error)
@@ -74,11 +74,8 @@ func Marshal(c Scorer) ([]byte, error) {
 func (p Perceptron) MarshalBinary() ([]byte, error) { return marshalBinary(p) }
 
 // UnmarshalBinary sets the perceptron to the one whose binary form is
-// data, as UnmarshalJSON does with the JSON form: Rand and OnUpdate keep
-// their values. It returns an error of kind ErrFormat, and changes
-// nothing, if data is not the binary form of a Perceptron that
-// UnmarshalJSON would load, and an error of kind ErrTooLarge if it does
-// not fit in the memory left. It holds about len(data) bytes.
+// data, as UnmarshalJSON does with the JSON form, with its errors: Rand
+// and OnUpdate keep their values. It holds about len(data) bytes.
 func (p *Perceptron) UnmarshalBinary(data []byte) error {
 	return p.load(form{data: data, binary: true})
 }
