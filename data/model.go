@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"strings"
 
 	"gonum.org/v1/gonum/floats"
@@ -153,7 +154,8 @@ func (m *Model) FitContext(ctx context.Context, s *Set) error { return m.fit(ctx
 // they are; other rows, sparse ones among them, whose values a
 // *perceptron.CSR keeps to itself, it transforms into a copy, as Fit
 // does, that takes the place of s.X, and of the rows if the caller keeps
-// them nowhere else. Afterwards s.X holds the rows as the Classifier took
+// them nowhere else: their memory then goes back to the system
+// (debug.FreeOSMemory) before the Classifier allocates its model. Afterwards s.X holds the rows as the Classifier took
 // them, which the Classifier takes, not the Model's methods, whose steps
 // would transform them again. The statistics that CheckRows compares rows
 // with are those of the rows as they were given. A FitInPlace that fails
@@ -189,6 +191,19 @@ func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 	if inPlace {
 		s.X = X
 	}
+	// The statistics of the rows as they were, before the Classifier's
+	// fit: rows transformed into a copy in place of them then go before
+	// it allocates its model, their memory returned to the system.
+	var rows rowStats
+	if acc != nil && acc.n > 0 {
+		rows = acc.stats()
+	} else {
+		rows = statsOf(raw) // the rows as they were: no step changed them
+	}
+	if inPlace && X != raw {
+		raw = nil
+		debug.FreeOSMemory()
+	}
 	if s.Weights == nil && ctx != nil && ctx.Done() == nil {
 		err = m.Classifier.Fit(X, s.Y)
 	} else {
@@ -204,12 +219,6 @@ func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 			return fmt.Errorf("data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(s.Classes))
 		}
 		classes[k] = s.Classes[int(v)]
-	}
-	var rows rowStats
-	if acc != nil && acc.n > 0 {
-		rows = acc.stats()
-	} else {
-		rows = statsOf(raw) // the rows as they were: no step changed them
 	}
 	m.features, m.Classes, m.rows, m.Calibration = d, classes, rows, nil
 	return nil
