@@ -39,7 +39,9 @@
 // With class weights, the setting ClassWeight of every classifier, r is
 // the learning rate times the weight of the example's class, as with
 // scikit-learn's class_weight; [Balanced] gives the weights that balance
-// the classes.
+// the classes. [FitContext] and [LearnContext] weigh the rows too, as its
+// sample_weight does: r is multiplied by the row's weight, a row of weight
+// 0 makes no update, and a visit counts once in averages and votes.
 //
 // # When it converges, and when it does not
 //
@@ -58,15 +60,15 @@
 // [gonum.org/v1/gonum/mat.Matrix], and is ready to use as a zero value.
 // [Perceptron] is the perceptron itself; [Pocket] keeps the weights of the
 // run that misclassify the fewest rows (Gallant, 1990); [Averaged] and
-// [Voted] predict with the average and the vote of the weights after
-// every visit (Freund and Schapire, 1999), and usually generalise better
-// on data that are not separable, Averaged being the usual choice for
-// text; [Kernel] works in the feature space of a kernel, to separate what
-// no hyperplane does; [OneVsRest] learns many classes with a binary
-// classifier per class, as scikit-learn does. All but Pocket and
-// OneVsRest also learn online with Learn, and [FitShards] trains a
-// Perceptron or an Averaged on shards of the data, on many cores or, with
-// [LearnShard] and [Mix], many machines. [GeometricMargin],
+// [Voted] predict with the average and the vote of the weights after every
+// visit (Freund and Schapire, 1999), and usually generalise better on data
+// that are not separable, Averaged being the usual choice for text;
+// [Kernel] works in the feature space of a kernel, to separate what no
+// hyperplane does; [OneVsRest] learns many classes with a binary
+// classifier per class, as scikit-learn does. All but Pocket, and
+// OneVsRest of them, also learn online with Learn, and [FitShards] trains
+// a Perceptron or an Averaged on shards of the data, on many cores or,
+// with [LearnShard] and [Mix], many machines. [GeometricMargin],
 // [FunctionalMargin], [PerceptronCriterion], [ZeroOneError],
 // [DatasetMargin], [NovikoffBound] and [Separable] measure hyperplanes and
 // data of the labels -1 and +1.
@@ -90,14 +92,19 @@
 // the limit of address space (ulimit -v) and the machine's memory and
 // swap. A size beyond it is an error of kind [ErrTooLarge], never a fatal
 // error of Go's allocator. With S scores, one for two classes and one per
-// class for more, a model's weights are S·(d+1) numbers of 8 bytes. Beyond
-// X, Fit and Learn hold the weights once for Perceptron, twice for Voted,
-// three times for Averaged, and for Pocket twice and a batch of candidates
-// of at most 32 MiB; a few numbers per row; a copy of X unless it is read
-// in place, and of the rows that a Stop's Validation trains on. Voted and
-// Kernel also keep the distinct rows of their mistakes, at most a copy of
-// X, and up to 96 bytes for each mistake. Loading a saved classifier holds
-// its data and the numbers that it writes, 8 bytes each.
+// class for more, a table of weights on rows of d columns is S·(d+1)
+// numbers of 8 bytes. Beyond X, Fit and Learn hold a table once for
+// Perceptron, twice for Voted, three times for Averaged, and for Pocket
+// twice and a batch of candidates of at most 32 MiB; a copy of X unless it
+// is read in place, and of the rows that a Stop's Validation trains on; a
+// few numbers per row (Pocket up to 20), and S more for Averaged's Fit
+// and 2·S more for Kernel's, which hold at least 8·S·(3·(d+1)+n) and 16·S·n
+// bytes on n rows. Voted and Kernel also keep the distinct rows of their
+// mistakes, at most a copy of X, up to 96 bytes for each mistake, and
+// Kernel S numbers for each of those rows. OneVsRest holds a classifier of
+// one score per class, GOMAXPROCS of them training at once. Loading a
+// saved classifier holds its data and the numbers that it writes, 8 bytes
+// each.
 //
 // Fit returns an error for data it cannot train on, naming the row and the
 // value, and a failed Fit leaves the classifier as it was. The long calls

@@ -38,6 +38,11 @@ var (
 	// ErrTooLarge is the kind of the errors of a size beyond the memory
 	// left to the process, which the package documentation describes.
 	ErrTooLarge = errors.New("perceptron: too large for the memory")
+
+	// ErrSetting is the kind of the errors of a setting out of its range,
+	// other than a NaN or an infinity: a negative Rate, Labels of one
+	// class, a OneVsRest.New that returns one classifier twice.
+	ErrSetting = errors.New("perceptron: invalid setting")
 )
 
 // notFitted returns the error of method called on a classifier that has
@@ -62,11 +67,21 @@ func errorf(kind error, format string, args ...any) error {
 	return &kindError{fmt.Errorf(format, args...), kind}
 }
 
-// tooLarge returns err, of memory.Check, as an error of kind ErrTooLarge
-// about what the format and args describe. The callers format only when
-// the check fails: formatting allocates.
+// tooLarge returns err, of memory.Check, wrapped in an error of kind
+// ErrTooLarge about what the format and args describe. The callers format
+// only when the check fails: formatting allocates.
 func tooLarge(err error, format string, args ...any) error {
-	return errorf(ErrTooLarge, "perceptron: "+format+" %v", append(args, err)...)
+	return errorf(ErrTooLarge, "perceptron: "+format+" %w", append(args, err)...)
+}
+
+// badSetting returns the error of a setting of the value v that is out
+// of its range: of kind ErrNonFinite if v is NaN or infinite, and of kind
+// ErrSetting otherwise.
+func badSetting(v float64, format string, args ...any) error {
+	if !finite(v) {
+		return errorf(ErrNonFinite, format, args...)
+	}
+	return errorf(ErrSetting, format, args...)
 }
 
 // finite reports whether v is neither NaN nor an infinity.

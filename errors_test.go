@@ -117,3 +117,112 @@ func TestErrorKinds(t *testing.T) {
 		t.Errorf("an overflowing Learn: %v, want an error of kind ErrNonFinite", err)
 	}
 }
+
+// TestSettingKinds checks that every setting of a float64 is refused, when
+// NaN or infinite, with an error of kind ErrNonFinite, and when finite but
+// out of its range with one of kind ErrSetting, as the settings of an int
+// are; each naming the setting.
+func TestSettingKinds(t *testing.T) {
+	X := mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0})
+	y := []float64{-1, 1, 1, -1}
+	fit := func(c Scorer) error { return c.Fit(X, y) }
+	margin := func(s *MarginSettings) error { _, err := DatasetMargin(X, y, s); return err }
+	floats := []struct {
+		name string
+		bad  float64 // finite and out of range
+		err  func(v float64) error
+	}{
+		{"Rate", -1, func(v float64) error { return fit(&Perceptron{Rate: v}) }},
+		{"Rate", -1, func(v float64) error { return fit(&Pocket{Rate: v}) }},
+		{"Rate", -1, func(v float64) error { return fit(&Averaged{Rate: v}) }},
+		{"Rate", -1, func(v float64) error { return fit(&Voted{Rate: v}) }},
+		{"Rate", -1, func(v float64) error { return fit(&Kernel{Rate: v}) }},
+		{"Stop.Tol", -1, func(v float64) error { return fit(&Averaged{Stop: &Stop{Tol: v}}) }},
+		{"Stop.Validation", 1, func(v float64) error { return fit(&Perceptron{Stop: &Stop{Validation: v}}) }},
+		{"Poly.Gamma", -1, func(v float64) error { return fit(&Kernel{Func: Poly{Gamma: v}}) }},
+		{"Poly.Coef0", math.NaN(), func(v float64) error { return fit(&Kernel{Func: Poly{Coef0: v}}) }},
+		{"RBF.Gamma", -1, func(v float64) error { return fit(&Kernel{Func: RBF{Gamma: v}}) }},
+		{"ClassWeight[1]", 0, func(v float64) error { return fit(&Voted{ClassWeight: map[float64]float64{1: v}}) }},
+		{"ClassWeight weighs", 2, func(v float64) error { return fit(&Perceptron{ClassWeight: map[float64]float64{v: 1}}) }},
+		{"ClassWeight[1]", -1, func(v float64) error { return fit(&OneVsRest{ClassWeight: map[float64]float64{1: v}}) }},
+		{"Labels", 2, func(v float64) error { return fit(&Perceptron{Labels: []float64{v, v}}) }},
+		{"Tol", 1, func(v float64) error { return margin(&MarginSettings{Tol: v}) }},
+	}
+	check := func(name string, v float64, err, kind error) {
+		t.Helper()
+		other := ErrSetting
+		if kind == ErrSetting {
+			other = ErrNonFinite
+		}
+		if !errors.Is(err, kind) || errors.Is(err, other) || !strings.HasPrefix(err.Error(), "perceptron: "+name) {
+			t.Errorf("%s %v: %v, want an error of kind %v alone, about %s", name, v, err, kind, name)
+		}
+	}
+	for _, c := range floats {
+		for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			check(c.name, v, c.err(v), ErrNonFinite)
+		}
+		if !math.IsNaN(c.bad) {
+			check(c.name, c.bad, c.err(c.bad), ErrSetting)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"Epochs", fit(&Perceptron{Epochs: -1})},
+		{"Stop.NoChange", fit(&Pocket{Stop: &Stop{NoChange: -1}})},
+		{"Stop.Validation", fit(&Perceptron{Stop: &Stop{Validation: 0.01}})},
+		{"Budget", fit(&Kernel{Budget: -1})},
+		{"Poly.Degree", fit(&Kernel{Func: Poly{Degree: -1}})},
+		{"Custom", fit(&Kernel{Func: Custom(nil)})},
+		{"Prediction", fit(&Kernel{Prediction: PredictAveraged + 1})},
+		{"Labels", fit(&Averaged{Labels: []float64{1}})},
+		{"OneVsRest.New", fit(&OneVsRest{New: func() Scorer { return &Averaged{ClassWeight: map[float64]float64{1: 2}} }})},
+	} {
+		check(c.name, 0, c.err, ErrSetting)
+	}
+}
+
+// TestOneVsRestNewTwice checks that Fit refuses a New that returns one
+// classifier for two classes, which would train it from several
+// goroutines at once and leave every class with the same model, with an
+// error of kind ErrSetting that names both classes, and leaves the
+// OneVsRest as it was; as the race detector checks too.
+func TestOneVsRestNewTwice(t *testing.T) {
+	X := mat.NewDense(6, 1, []float64{0, 1, 2, 3, 4, 5})
+	y := []float64{1, 2, 3, 1, 2, 3}
+	for _, c := range []struct {
+		name string
+		new  func() func() Scorer
+		want string
+	}{
+		{"one for all", func() func() Scorer {
+			one := &Perceptron{}
+			return func() Scorer { return one }
+		}, "the same *perceptron.Perceptron for class 2 as for class 1"},
+		{"the first again", func() func() Scorer {
+			var first Scorer
+			return func() Scorer {
+				if first == nil {
+					first = &Averaged{}
+					return first
+				}
+				if _, ok := first.(*Averaged); ok {
+					first = &Voted{} // a new one second, the first third
+					return first
+				}
+				return first
+			}
+		}, "the same *perceptron.Voted for class 3 as for class 2"},
+	} {
+		o := &OneVsRest{New: c.new()}
+		err := o.Fit(X, y)
+		if !errors.Is(err, ErrSetting) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error of kind ErrSetting containing %q", c.name, err, c.want)
+		}
+		if o.Models() != nil {
+			t.Errorf("%s: a failed Fit left %d models", c.name, len(o.Models()))
+		}
+	}
+}

@@ -55,11 +55,11 @@ type Custom func(x, z []float64) float64
 func (p Poly) kernel(d int) (kern, error) {
 	switch {
 	case p.Degree < 0:
-		return kern{}, fmt.Errorf("perceptron: Poly.Degree is %d, want >= 0", p.Degree)
+		return kern{}, errorf(ErrSetting, "perceptron: Poly.Degree is %d, want >= 0", p.Degree)
 	case !(p.Gamma >= 0) || math.IsInf(p.Gamma, 1):
-		return kern{}, fmt.Errorf("perceptron: Poly.Gamma is %v, want a finite value >= 0", p.Gamma)
+		return kern{}, badSetting(p.Gamma, "perceptron: Poly.Gamma is %v, want a finite value >= 0", p.Gamma)
 	case !finite(p.Coef0):
-		return kern{}, fmt.Errorf("perceptron: Poly.Coef0 is %v, want a finite value", p.Coef0)
+		return kern{}, errorf(ErrNonFinite, "perceptron: Poly.Coef0 is %v, want a finite value", p.Coef0)
 	}
 	k := kern{kind: polyKernel, degree: p.Degree, gamma: p.Gamma, coef0: p.Coef0}
 	if k.degree == 0 {
@@ -73,7 +73,7 @@ func (p Poly) kernel(d int) (kern, error) {
 
 func (r RBF) kernel(d int) (kern, error) {
 	if !(r.Gamma >= 0) || math.IsInf(r.Gamma, 1) {
-		return kern{}, fmt.Errorf("perceptron: RBF.Gamma is %v, want a finite value >= 0", r.Gamma)
+		return kern{}, badSetting(r.Gamma, "perceptron: RBF.Gamma is %v, want a finite value >= 0", r.Gamma)
 	}
 	k := kern{kind: rbfKernel, gamma: r.Gamma}
 	if k.gamma == 0 {
@@ -84,7 +84,7 @@ func (r RBF) kernel(d int) (kern, error) {
 
 func (f Custom) kernel(int) (kern, error) {
 	if f == nil {
-		return kern{}, errors.New("perceptron: Custom kernel is nil")
+		return kern{}, errorf(ErrSetting, "perceptron: Custom kernel is nil")
 	}
 	return kern{kind: customKernel, f: f}, nil
 }

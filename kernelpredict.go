@@ -36,7 +36,7 @@ var predictionNames = [...]string{PredictLast: "last", PredictVoted: "voted", Pr
 
 func (p Prediction) check() error {
 	if p < PredictLast || p > PredictAveraged {
-		return fmt.Errorf("perceptron: Prediction is %d, want PredictLast, PredictVoted or PredictAveraged", int(p))
+		return errorf(ErrSetting, "perceptron: Prediction is %d, want PredictLast, PredictVoted or PredictAveraged", int(p))
 	}
 	return nil
 }

@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -30,8 +29,8 @@ func (s *MarginSettings) resolve() (MarginSettings, error) {
 	if s != nil {
 		r = *s
 	}
-	if r.Tol < 0 || r.Tol >= 1 || math.IsNaN(r.Tol) {
-		return r, fmt.Errorf("perceptron: Tol is %v, want 0 <= Tol < 1", r.Tol)
+	if !(r.Tol >= 0 && r.Tol < 1) {
+		return r, badSetting(r.Tol, "perceptron: Tol is %v, want 0 <= Tol < 1", r.Tol)
 	}
 	if r.Tol == 0 {
 		r.Tol = 1e-6

@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron/internal/limit"
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // wideCSR returns two sparse rows of 2^40 columns, whose model would take
@@ -177,5 +178,41 @@ func TestMemoryChild(t *testing.T) {
 	fmt.Printf("Unmarshal: %v\n", err)
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("Unmarshal of 2^25 weights: %v, want an error of kind ErrTooLarge", err)
+	}
+}
+
+// TestMemoryOfClasses checks the package documentation's account of what
+// grows with the classes, on the data set of issue 47: 10^5 rows of one
+// column, each of a class of its own, which Averaged's Fit and Kernel's
+// refuse as needing 8·S·(3·(d+1)+n) and 16·S·n bytes, and little more.
+func TestMemoryOfClasses(t *testing.T) {
+	const n, d = 100000, 1
+	ptr, ind, val, y := make([]int, n+1), make([]int, n), make([]float64, n), make([]float64, n)
+	for i := range n {
+		ptr[i+1], val[i], y[i] = i+1, float64(i%7), float64(i)
+	}
+	X, err := NewCSR(n, d, ptr, ind, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	debug.SetMemoryLimit(heapNow() + 1<<30)
+	S := float64(n) // a score per class
+	for _, c := range []struct {
+		m    Scorer
+		need float64
+	}{
+		{&Averaged{}, 8 * S * (3*(d+1) + n)},
+		{&Kernel{}, 16 * S * n},
+	} {
+		err := c.m.Fit(X, y)
+		var m *memory.Error
+		if !errors.Is(err, ErrTooLarge) || !errors.As(err, &m) {
+			t.Errorf("%T: %v, want an error of kind ErrTooLarge", c.m, err)
+			continue
+		}
+		if !(m.Need >= c.need && m.Need <= 1.001*c.need) {
+			t.Errorf("%T needs %v bytes, want %v and little more", c.m, m.Need, c.need)
+		}
 	}
 }

@@ -6,9 +6,11 @@ package data
 
 import (
 	"bufio"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -37,6 +39,8 @@ type modelJSON struct {
 	Scaler    *scalerJSON `json:"scaler,omitempty"`
 	Normalize bool        `json:"normalize,omitempty"`
 	Rows      *rowStats   `json:"rows,omitempty"`
+
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 type scalerJSON struct {
@@ -65,6 +69,11 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 			return 0, err
 		}
 	}
+	if m.Calibration != nil {
+		if err := m.Calibration.check(scoresOf(len(m.Classes))); err != nil {
+			return 0, err
+		}
+	}
 	marshaler, ok := m.Classifier.(json.Marshaler)
 	if !ok {
 		return 0, fmt.Errorf("data: the Classifier, a %T, has no MarshalJSON", m.Classifier)
@@ -73,7 +82,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize}
+	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize, Calibration: m.Calibration}
 	if m.Scaler != nil {
 		head.Scaler = &scalerJSON{Mean: m.Scaler.Mean, Scale: m.Scaler.Scale}
 	}
@@ -189,12 +198,13 @@ func readText(r io.Reader) ([]byte, error) {
 	}
 	br := bufio.NewReader(r)
 	var in io.Reader = br
+	gzipped := false
 	if magic, _ := br.Peek(2); string(magic) == "\x1f\x8b" {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, err
+			return nil, gzipError(err)
 		}
-		in, size = zr, gzipSize
+		in, size, gzipped = zr, gzipSize, true
 	}
 	var text []byte
 	for {
@@ -217,10 +227,24 @@ func readText(r io.Reader) ([]byte, error) {
 		if err == io.EOF {
 			return text, nil
 		}
+		if err != nil && gzipped {
+			return nil, gzipError(err)
+		}
 		if err != nil {
 			return nil, err
 		}
 	}
+}
+
+// gzipError returns err, of gunzipping a model file, as an error of kind
+// perceptron.ErrFormat if it says that the file is cut short or damaged,
+// and as it is if it is an error of reading the file.
+func gzipError(err error) error {
+	var corrupt flate.CorruptInputError
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
+		return errorf(perceptron.ErrFormat, "not a model: a gzip file cut short or damaged: %v", err)
+	}
+	return err
 }
 
 // decodeModel returns the Model of a model file's text, in which it may
@@ -314,6 +338,10 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 					scale = jsonscan.Length(f.Of(m.Of(text)))
 				}
 			}
+		case "calibration":
+			// A number of at least two bytes of text, in a slice that
+			// grows as append grows it.
+			names += 8 * float64(m.End-m.Key)
 		default:
 			names += float64(m.End - m.Key)
 		}
@@ -357,7 +385,7 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Hashing: mj.Hashing, Normalize: mj.Normalize}
+	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Hashing: mj.Hashing, Normalize: mj.Normalize, Calibration: mj.Calibration}
 	if mj.Scaler != nil {
 		m.Scaler = &Scaler{Mean: mj.Scaler.Mean, Scale: mj.Scaler.Scale}
 	}
@@ -480,6 +508,11 @@ func (m *Model) checkLoaded() error {
 		}
 		if err := s.check(); err != nil {
 			return errorf(perceptron.ErrFormat, "scaler: %s", strings.TrimPrefix(err.Error(), "data: the Scaler's "))
+		}
+	}
+	if c := m.Calibration; c != nil {
+		if err := c.check(scoresOf(len(m.Classes))); err != nil {
+			return errorf(perceptron.ErrFormat, "calibration: %s", strings.TrimPrefix(err.Error(), "data: the Calibration's "))
 		}
 	}
 	return nil

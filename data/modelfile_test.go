@@ -107,6 +107,7 @@ func modelFiles(t testing.TB) [][]byte {
 	if err := text.Fit(set); err != nil {
 		t.Fatal(err)
 	}
+	text.Calibration = &Calibration{A: []float64{-1.5}, B: []float64{0.25}}
 	var files [][]byte
 	for _, m := range append(fittedModels(t), text) {
 		var b bytes.Buffer

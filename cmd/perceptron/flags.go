@@ -42,6 +42,13 @@ type job struct {
 	progress    bool
 	model       string
 	score       bool
+	weights     string // the file of the weights of the rows, -weights
+
+	// calibrate is the number of folds of -calibrate; top and threshold
+	// are -k and -threshold.
+	calibrate int
+	top       int
+	threshold float64
 
 	// ngrams and bits are the flags of the Hashing of text, and textSet
 	// those of them that were set.
@@ -272,7 +279,7 @@ func (j *job) spec(training bool) (readSpec, error) {
 	case j.label == "none":
 		return readSpec{}, usagef("-label none: training needs the labels")
 	}
-	s.pos, s.neg = pos, neg
+	s.pos, s.neg, s.weights = pos, neg, j.weights
 	h := j.hashing()
 	s.hashing, s.textFlags = &h, j.textSet
 	return s, nil

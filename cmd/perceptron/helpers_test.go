@@ -18,7 +18,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
@@ -30,7 +32,8 @@ import (
 // TestMain runs the command itself, as main does, in a child process
 // that a test starts with PERCEPTRON_TEST_CHILD set: to "main"; to
 // "pause", which stops once a temporary file is made, for a signal; or to
-// "training", which says on stderr when training starts.
+// "training", which says on stderr when training starts, and, when a
+// signal is caught, the CPU time the process has taken (cpuTime).
 func TestMain(m *testing.M) {
 	switch os.Getenv("PERCEPTRON_TEST_CHILD") {
 	case "":
@@ -42,8 +45,18 @@ func TestMain(m *testing.M) {
 		}
 	case "training":
 		beforeTraining = func() { fmt.Fprintln(os.Stderr, "training") }
+		caughtSignal = func(os.Signal) {
+			var u syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+			fmt.Fprintf(os.Stderr, "caught after %d ns of CPU\n", cpuTime(&u))
+		}
 	}
 	main()
+}
+
+// cpuTime returns the CPU time, of the user and of the system, of u.
+func cpuTime(u *syscall.Rusage) time.Duration {
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // runCmd runs the command with args and returns its exit code and output.

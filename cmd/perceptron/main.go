@@ -12,6 +12,7 @@
 //	perceptron train   [flags] FILE          fit one classifier and save it
 //	perceptron predict [flags] FILE          label rows with a saved model
 //	perceptron eval    [flags] TRAIN [TEST]  fit and test one or every classifier
+//	perceptron serve   [flags]               predict and learn over HTTP
 //	perceptron demo    [flags]               the demo, with flags
 //
 // It reads CSV, LIBSVM/SVMlight and IDX (MNIST, Fashion-MNIST) files, and
@@ -35,10 +36,15 @@
 // and 1 on any other error: a missing or malformed data or model file, a
 // directory that cannot be written, too little memory for the model, an
 // overflow of the weights. It writes no file when it fails, and leaves no
-// temporary file on SIGINT or SIGTERM; during training they stop it, and
-// end the command as they do by default after a line that says so. It
-// replaces an output file whole, keeping its permissions, and writes
-// through a symbolic link to the file it points to.
+// temporary file on SIGINT or SIGTERM, which end it whenever they come,
+// during training after a line that says so: as they do by default, or,
+// if it was started with SIGINT ignored, as a shell without job control
+// starts a command run with &, with exit status 128 + the signal's
+// number. The temporary file that a run killed by SIGKILL leaves beside
+// a file it writes, .NAME.HEX.tmp, the next run that writes the file
+// removes, saying so. It replaces an output file whole, keeping its
+// permissions, and writes through a symbolic link to the file it points
+// to.
 //
 // Its memory is bounded: unless GOMEMLIMIT sets Go's memory limit, the
 // command sets it at start to the memory it may take, the least of the
@@ -57,6 +63,7 @@ import (
 )
 
 func main() {
+	catchSignals()
 	setMemoryLimit()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -107,6 +114,8 @@ const usage = `Usage:
   perceptron eval    [flags] TRAIN [TEST]
                                        fit and test one or every classifier on TRAIN and TEST,
                                        on a seeded split of TRAIN, or on -folds folds of it
+  perceptron serve   [flags]           answer predictions, and learn, over HTTP with a saved
+                                       model (-model MODEL)
 
 Data files are CSV (*.csv), LIBSVM/SVMlight sparse text (*.svm, *.libsvm, *.svmlight),
 IDX, the format of MNIST and Fashion-MNIST (*idx*ubyte*), or text, a document a line, in
@@ -133,7 +142,8 @@ training rows. Sparse rows (LIBSVM, text), as text gives them, have each feature
 by its inverse document frequency on the training rows, and then each row scaled to unit
 length, as scikit-learn's TfidfTransformer does; -standardize scales them to deviation
 1 instead, without centring them, which would fill them. -idf, -standardize and
--normalize turn each step on or off.
+-normalize turn each step on or off. The pixels of IDX, bytes from 0 to 255, are read
+divided by 255, as values from 0 to 1, before these steps.
 
 Text: the words of each line, runs of letters and digits lower-cased, and the pairs of
 adjacent words (-ngrams) are hashed by MurmurHash3 into 2^20 features (-bits), the
@@ -166,7 +176,12 @@ Exit status: 0 on success; 2 on a usage error, of the flags or the arguments; 1 
 other error: a missing, unreadable or malformed file, an output that cannot be written,
 too little memory (data, models and training are checked before they are held, against
 Go's memory limit, which the command sets from the memory available unless GOMEMLIMIT
-is set), an overflow.
+is set), an overflow. SIGINT and SIGTERM end it, leaving no file (during training, after
+a line that says so), as they do by default, or, if it was started with SIGINT ignored,
+as a shell without job control starts a command run with &, with the status 128 + the
+signal's number that a shell gives: 130 for SIGINT. A run that SIGKILL ends as it writes
+a file leaves a temporary file beside it, .NAME.HEX.tmp, which the next run that writes
+the file removes, saying so.
 
 Classifiers (-classifier):
   perceptron   F. Rosenblatt (1958), Psychological Review 65(6)
@@ -197,13 +212,15 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return predict(args[1:], stdout, stderr)
 	case "eval":
 		return eval(args[1:], stdout, stderr)
+	case "serve":
+		return serve(args[1:], stdout, stderr)
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return demo(args, stdout, stderr)
 	}
 	hint := ""
-	if near := nearest(args[0], []string{"demo", "train", "predict", "eval"}); near != "" {
+	if near := nearest(args[0], []string{"demo", "train", "predict", "eval", "serve"}); near != "" {
 		hint = fmt.Sprintf("; did you mean %s?", near)
 	}
-	return usagef("unknown command %s: want demo, train, predict or eval%s", quote(args[0]), hint)
+	return usagef("unknown command %s: want demo, train, predict, eval or serve%s", quote(args[0]), hint)
 }

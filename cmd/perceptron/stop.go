@@ -9,70 +9,105 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron"
 )
 
-// Training stops on SIGINT or SIGTERM: while the library trains, the
-// signals cancel the context of its Fit or Learn, which returns soon
-// after, and the command ends as the signal would have, having written no
-// file, after a line that says so. Before and after, they end the command
-// at once, as they do by default, or as catchSignals says while it writes
-// files.
+// SIGINT and SIGTERM end the command whenever they come, also when it was
+// started with them ignored, as a shell without job control starts a
+// command run with &: catchSignals catches them from the start. While the
+// library trains, they cancel the context of its Fit or Learn, which
+// returns soon after, and the command ends as the signal would have,
+// having written no file, after a line that says so; otherwise they end
+// it at once, as endBySignal says.
 
-// beforeTraining, if not nil, is called as the library starts training:
-// tests send signals then.
-var beforeTraining func()
+// beforeTraining, if not nil, is called as the library starts training,
+// and caughtSignal as a signal is caught: tests send signals then, and
+// time the stop.
+var (
+	beforeTraining func()
+	caughtSignal   func(os.Signal)
+)
 
 // stopped is the error of training that a signal stopped.
 type stopped struct{ sig os.Signal }
 
 func (e stopped) Error() string { return fmt.Sprintf("%v: training stopped", e.sig) }
 
-// catchTraining returns a context that SIGINT or SIGTERM cancels, for
-// the training that it is to stop, and the function that stops catching
-// them once training has returned err: it returns the error of the
+// training is a training that a signal stops: the cancellation of its
+// context, and the signal, once one came.
+type training struct {
+	cancel context.CancelCauseFunc
+	sig    os.Signal
+}
+
+// caught holds the trainings under way, which a signal stops, and the
+// start of the catching.
+var caught struct {
+	sync.Mutex
+	once      sync.Once
+	trainings map[*training]bool
+}
+
+// catchSignals makes SIGINT and SIGTERM, from now on until the command
+// ends, stop the trainings under way, or, if there are none, or if a
+// signal stopped them already, end the command by endBySignal: a second
+// signal does not wait for the first's stop. It may be called any number
+// of times.
+func catchSignals() {
+	caught.once.Do(func() {
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, syscall.SIGINT, syscall.SIGTERM)
+		go func() {
+			for sig := range c {
+				if caughtSignal != nil {
+					caughtSignal(sig)
+				}
+				caught.Lock()
+				stopping := 0
+				for t := range caught.trainings {
+					if t.sig == nil {
+						t.sig = sig
+						t.cancel(stopped{sig})
+						stopping++
+					}
+				}
+				caught.Unlock()
+				if stopping == 0 {
+					endBySignal(sig)
+				}
+			}
+		}()
+	})
+}
+
+// catchTraining returns a context that SIGINT or SIGTERM cancels, with
+// the cause stopped, for the training that it is to stop, or for the
+// server that it is to stop gracefully, and the function that stops catching
+// them for it once training has returned err: it returns the error of the
 // signal that came, if one did, and err otherwise.
 func catchTraining() (context.Context, func(err error) error) {
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM)
-	ctx, cancel := context.WithCancel(context.Background())
-	got := make(chan os.Signal, 1)
-	go func() {
-		sig, ok := <-c
-		if ok {
-			cancel()
-		}
-		got <- sig
-	}()
+	catchSignals()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	t := &training{cancel: cancel}
+	caught.Lock()
+	if caught.trainings == nil {
+		caught.trainings = map[*training]bool{}
+	}
+	caught.trainings[t] = true
+	caught.Unlock()
 	if beforeTraining != nil {
 		beforeTraining()
 	}
 	return ctx, func(err error) error {
-		signal.Stop(c) // c receives no more
-		close(c)
-		cancel()
-		if sig := <-got; sig != nil {
+		caught.Lock()
+		delete(caught.trainings, t)
+		sig := t.sig
+		caught.Unlock()
+		cancel(nil)
+		if sig != nil {
 			return stopped{sig}
 		}
 		return err
 	}
-}
-
-// stoppable is a classifier whose Fit and Learn SIGINT or SIGTERM stop,
-// for a data.Model to train: the signals are caught while the library
-// trains, not while the Model transforms the rows before.
-type stoppable struct{ perceptron.Scorer }
-
-func (s stoppable) Fit(X mat.Matrix, y []float64) error {
-	ctx, stop := catchTraining()
-	return stop(perceptron.FitContext(ctx, s.Scorer, X, y))
-}
-
-func (s stoppable) Learn(X mat.Matrix, y []float64) error {
-	ctx, stop := catchTraining()
-	return stop(perceptron.LearnContext(ctx, s.Scorer, X, y))
 }

@@ -15,8 +15,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // outFile is a file that the command writes.
@@ -179,36 +181,33 @@ var temps struct {
 // send signals then.
 var afterTemp func(name string)
 
-// catchSignals removes the temporary files on SIGINT or SIGTERM, and then
-// ends the command as the signal would have; it returns the function that
-// stops catching them.
-func catchSignals() (stop func()) {
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-c:
-			endBySignal(sig)
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(c)
-		close(done)
-	}
+// ignored are the signals that the command was started with ignored. Once
+// caught, such a signal cannot be given back its default action, which
+// would end the command: the command ends on it with the exit status of a
+// process that a signal ended, as a shell gives it, 128 and its number.
+var ignored = map[os.Signal]bool{
+	syscall.SIGINT:  signal.Ignored(syscall.SIGINT),
+	syscall.SIGTERM: signal.Ignored(syscall.SIGTERM),
 }
 
 // endBySignal removes the temporary files and ends the command as sig, a
-// signal that it caught, would have ended it.
+// signal that it caught, would have ended it: by the signal's default
+// action, or, if it was started with sig ignored, with exit status
+// 128+sig.
 func endBySignal(sig os.Signal) {
 	temps.Lock() // held until the exit: no new temporary file
 	for name := range temps.names {
 		os.Remove(name)
 	}
+	n := sig.(syscall.Signal)
 	signal.Reset(sig)
-	syscall.Kill(os.Getpid(), sig.(syscall.Signal))
-	select {} // the signal ends the process
+	if !ignored[sig] {
+		syscall.Kill(os.Getpid(), n)
+		// The signal ends the process, which gets it at once; a process
+		// that the system does not let it end, ends here.
+		time.Sleep(time.Second)
+	}
+	os.Exit(128 + int(n))
 }
 
 // keepTemp records name as a temporary file, or forgets it.
@@ -230,19 +229,25 @@ func keepTemp(name string, keep bool) {
 // syncs it, and renames the temporary files into place only when all have
 // been written, so that a failure leaves no file half written, and SIGINT
 // or SIGTERM no temporary file. A path that is a symbolic link stays one:
-// the file it points to is replaced.
-func writeFiles(files ...outFile) (err error) {
+// the file it points to is replaced. Before, it removes the temporary
+// files of the same files that runs killed by SIGKILL left, and says so
+// on notes (removeDebris).
+func writeFiles(notes io.Writer, files ...outFile) (err error) {
 	if err := checkOutputs(files, nil); err != nil {
 		return err
 	}
-	defer catchSignals()()
-	var tmps, targets []string
+	catchSignals()
+	var tmps []*os.File
+	var targets []string
 	defer func() {
-		for _, t := range tmps {
+		for _, f := range tmps {
 			if err != nil {
-				os.Remove(t)
+				os.Remove(f.Name())
 			}
-			keepTemp(t, false)
+			// The file is synced, or removed: closing it only releases
+			// its lock, after the rename.
+			f.Close()
+			keepTemp(f.Name(), false)
 		}
 	}()
 	for _, f := range files {
@@ -250,8 +255,9 @@ func writeFiles(files ...outFile) (err error) {
 		if err != nil {
 			return fmt.Errorf("writing %s: %v", f.path, err)
 		}
+		removeDebris(notes, t)
 		tmp, err := writeTemp(t, f.write)
-		if tmp != "" {
+		if tmp != nil {
 			tmps = append(tmps, tmp)
 		}
 		if err != nil {
@@ -261,7 +267,7 @@ func writeFiles(files ...outFile) (err error) {
 	}
 	dirs := map[string]bool{}
 	for i, f := range files {
-		if err := os.Rename(tmps[i], targets[i]); err != nil {
+		if err := os.Rename(tmps[i].Name(), targets[i]); err != nil {
 			return fmt.Errorf("writing %s: %v", f.path, pathCause(err))
 		}
 		dirs[filepath.Dir(targets[i])] = true
@@ -276,10 +282,92 @@ func writeFiles(files ...outFile) (err error) {
 	return nil
 }
 
+// A temporary file of the file NAME is .NAME.HEX.tmp beside it, NAME cut
+// to 100 bytes so that the temporary name fits where NAME fits, and HEX 12
+// random hexadecimal digits. Its run holds it locked (flock) from just
+// after it is made until it is renamed or removed, so that a later run
+// tells a file that a run killed by SIGKILL left, which no process holds
+// locked, from one that a run writes.
+
+// tempName returns the name of a temporary file of base, with the digits
+// of r.
+func tempName(base string, r [6]byte) string {
+	return "." + base[:min(len(base), 100)] + "." + hex.EncodeToString(r[:]) + ".tmp"
+}
+
+// isTemp reports whether name is the name of a temporary file of base.
+func isTemp(name, base string) bool {
+	digits, ok := strings.CutPrefix(name, "."+base[:min(len(base), 100)]+".")
+	digits, tmp := strings.CutSuffix(digits, ".tmp")
+	if !ok || !tmp || len(digits) != 12 {
+		return false
+	}
+	_, err := hex.DecodeString(digits)
+	return err == nil && strings.ToLower(digits) == digits
+}
+
+// started is when the command started.
+var started = time.Now()
+
+// removeDebris removes the temporary files of path that runs of the
+// command killed as they wrote it left, and says so on notes: those that
+// no process holds locked, last written before this run started, so that
+// none is the file of a run that has just made it and not yet locked it.
+// It names on notes those that it finds unlocked but cannot remove, or
+// cannot lock, on a file system without locks.
+func removeDebris(notes io.Writer, path string) {
+	dir, base := filepath.Split(path)
+	d, err := os.Open(filepath.Clean(dir + "."))
+	if err != nil {
+		return // writing tells
+	}
+	defer d.Close()
+	var debris []string
+	for {
+		// A few names at a time, however large the directory.
+		entries, err := d.ReadDir(256)
+		for _, e := range entries {
+			if e.Type().IsRegular() && isTemp(e.Name(), base) {
+				debris = append(debris, e.Name())
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	for _, e := range debris {
+		name := filepath.Join(dir, e)
+		// Not blocked by a named pipe put in its place since.
+		f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			continue // renamed or removed since, or not the command's
+		}
+		fi, err := f.Stat()
+		if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(started) {
+			f.Close()
+			continue
+		}
+		switch err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); {
+		case err == syscall.EWOULDBLOCK:
+			// A run writes it.
+		case err != nil:
+			fmt.Fprintf(notes, "perceptron: %s may be the temporary file of a run that was killed as it wrote %s: remove it if no run writes %s (the file system has no locks to tell: %v)\n", name, path, path, err)
+		default:
+			if err := os.Remove(name); err != nil {
+				fmt.Fprintf(notes, "perceptron: %s is the temporary file of a run that was killed as it wrote %s, and cannot be removed: %v\n", name, path, pathCause(err))
+			} else {
+				fmt.Fprintf(notes, "perceptron: removed %s, the temporary file of a run that was killed as it wrote %s\n", name, path)
+			}
+		}
+		f.Close()
+	}
+}
+
 // writeTemp writes a new file beside path with write, synced, with the
-// permissions of path if it exists, and returns the new file's name,
-// which is not empty if the file was created, even on error.
-func writeTemp(path string, write func(io.Writer) error) (name string, err error) {
+// permissions of path if it exists, and returns it open and locked, for
+// the caller to rename and close; it returns the file even on error, if it
+// was created.
+func writeTemp(path string, write func(io.Writer) error) (f *os.File, err error) {
 	// A new file gets what the umask leaves of 0666, as os.Create gives
 	// it; a replaced one keeps its bits.
 	perm, keep := fs.FileMode(0o666), false
@@ -287,13 +375,10 @@ func writeTemp(path string, write func(io.Writer) error) (name string, err error
 		perm, keep = fi.Mode().Perm(), true
 	}
 	dir, base := filepath.Split(path)
-	// The temporary name must fit where the file's own name fits.
-	base = base[:min(len(base), 100)]
-	var f *os.File
 	for range 100 {
 		var r [6]byte
 		rand.Read(r[:])
-		name = filepath.Join(dir, "."+base+"."+hex.EncodeToString(r[:])+".tmp")
+		name := filepath.Join(dir, tempName(base, r))
 		temps.Lock() // no signal removes the files between
 		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if err == nil {
@@ -308,10 +393,13 @@ func writeTemp(path string, write func(io.Writer) error) (name string, err error
 		}
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	// Without locks on the file system, a later run only names the file
+	// if it is left.
+	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if afterTemp != nil {
-		afterTemp(name)
+		afterTemp(f.Name())
 	}
 	bw := bufio.NewWriterSize(f, 1<<16)
 	err = write(bw)
@@ -324,8 +412,5 @@ func writeTemp(path string, write func(io.Writer) error) (name string, err error
 	if err == nil {
 		err = f.Sync()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return name, err
+	return f, err
 }

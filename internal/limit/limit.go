@@ -11,6 +11,7 @@ package limit
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"fmt"
 	"os/exec"
 	"runtime"
@@ -33,13 +34,34 @@ func (r *Result) Fatal() bool {
 }
 
 // Supported reports whether Run can lower the limit here: on Linux, with
-// a POSIX shell, and without the race detector.
+// a POSIX shell, in a program without the race detector and without C's
+// runtime. Both take address space that the limits of the tests leave no
+// room for: the race detector its shadow memory, and C's runtime, which a
+// program that imports net links unless CGO_ENABLED=0, a stack of
+// megabytes for each thread and an arena of malloc for many, where a
+// thread that cannot be made is a fatal error of Go's runtime.
 func Supported() bool {
-	if runtime.GOOS != "linux" || race {
+	if runtime.GOOS != "linux" || race || linksC() {
 		return false
 	}
 	_, err := exec.LookPath("sh")
 	return err == nil
+}
+
+// linksC reports whether this program links C's runtime: whether it is
+// linked dynamically, as Go links a program on Linux only with cgo.
+func linksC() bool {
+	f, err := elf.Open("/proc/self/exe")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return true
+		}
+	}
+	return false
 }
 
 // Run runs name with args, its standard input in, and the environment

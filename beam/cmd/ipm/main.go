@@ -34,8 +34,9 @@
 // time. On SIGINT or SIGTERM it stops the run, which removes its files,
 // and exits with 130 or 143, leaving out Beam's logs of the stopped run;
 // on a second signal, or if the run has not stopped within a minute, it
-// exits at once and says where the files of the run are. It runs Go's
-// garbage collector at GOGC=50 unless GOGC is set.
+// exits at once and says where the files of the run are. SIGKILL leaves
+// them: ipm names those of other runs as it starts. It runs Go's garbage
+// collector at GOGC=50 unless GOGC is set.
 package main
 
 import (
@@ -244,6 +245,12 @@ func run(ctx context.Context) error {
 	files, err := ipm.Glob(ctx, *shards)
 	if err != nil {
 		return err
+	}
+	// A run that SIGKILL or a crash ended leaves its files, which ipm
+	// cannot tell from those of a run that goes on, on another machine or
+	// on a file system without locks: it names them.
+	if left, err := ipm.Glob(ctx, runFiles()); err == nil {
+		fmt.Fprintf(os.Stderr, "ipm: %s are %d files of runs that were killed or still run: remove them if no run of this -output or -work goes on\n", runFiles(), len(left))
 	}
 	c.Shards = files
 	c.OnEpoch = func(e, mistakes int, took time.Duration) {

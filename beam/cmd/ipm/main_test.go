@@ -234,3 +234,90 @@ func TestSecondSignal(t *testing.T) {
 		t.Errorf("stderr ends with neither %q nor the end of a stopped run:\n%s", where, out.Bytes())
 	}
 }
+
+// TestSignalIgnored checks that ipm, started with SIGINT ignored, as a
+// shell without job control starts a command run with &, stops on SIGINT
+// as it does otherwise: exit status 130, and no file of its run left.
+func TestSignalIgnored(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := command("-shards", writeShards(t, dir, 3), "-output", filepath.Join(dir, "model.json"), "-model", "averaged", "-epochs", "1000")
+	c.Args = append([]string{"sh", "-c", `trap "" INT; exec "$0" "$@"`, c.Path}, c.Args[1:]...)
+	c.Path = "/bin/sh"
+	before := files(t, dir)
+	out, err := signalAt(t, c, "ipm: epoch 1: ", syscall.SIGINT)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Errorf("exit %v, want status 130\n%s", err, out)
+	}
+	if !strings.HasSuffix(out, "ipm: interrupt: stopped\n") {
+		t.Errorf("stderr does not end with the stop:\n%s", out)
+	}
+	if after := files(t, dir); !slices.Equal(after, before) {
+		t.Errorf("ipm left files: %q, before it %q", after, before)
+	}
+}
+
+// TestKilledRunNamed checks that the files that a run killed by SIGKILL
+// leaves, beside the model and in -work, the next run of the same output
+// or -work names on stderr, and leaves, as it cannot tell them from the
+// files of a run that goes on.
+func TestKilledRunNamed(t *testing.T) {
+	t.Parallel()
+	for _, work := range []bool{false, true} {
+		dir := t.TempDir()
+		glob := writeShards(t, dir, 2)
+		args := []string{"-shards", glob, "-output", filepath.Join(dir, "model.json"), "-model", "averaged"}
+		pattern := filepath.Join(dir, "model.json.ipm-*")
+		if work {
+			args = append(args, "-work", t.TempDir())
+			pattern = args[len(args)-1] + "/ipm-*"
+		}
+		signalAt(t, command(append(args, "-epochs", "1000")...), "ipm: epoch 1: ", syscall.SIGKILL)
+		left, _ := filepath.Glob(pattern)
+		if len(left) == 0 {
+			t.Fatalf("work %t: SIGKILL left no file of the run", work)
+		}
+		c := command(append(args, "-epochs", "1")...)
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
+		if err := c.Run(); err != nil {
+			t.Fatalf("work %t: %v\n%s", work, err, stderr.Bytes())
+		}
+		want := fmt.Sprintf("ipm: %s are %d files of runs that were killed or still run: remove them if no run of this -output or -work goes on\n", pattern, len(left))
+		if !strings.HasPrefix(stderr.String(), want) {
+			t.Errorf("work %t: stderr does not start with %q:\n%s", work, want, stderr.Bytes())
+		}
+		if still, _ := filepath.Glob(pattern); !slices.Equal(still, left) {
+			t.Errorf("work %t: files %q after the next run, want %q", work, still, left)
+		}
+	}
+}
+
+// signalAt starts c, sends it sig once it writes a line to stderr that
+// starts with at, and returns its stderr and its error once it ends.
+func signalAt(t *testing.T, c *exec.Cmd, at string, sig syscall.Signal) (string, error) {
+	t.Helper()
+	stderr, err := c.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		out.WriteString(lines.Text() + "\n")
+		if strings.HasPrefix(lines.Text(), at) {
+			if err := c.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	for lines.Scan() {
+		out.WriteString(lines.Text() + "\n")
+	}
+	return out.String(), c.Wait()
+}
