@@ -294,7 +294,7 @@ func (a *Averaged) labels() []float64                { return a.Labels }
 // visits.
 type averagedJSON struct {
 	linearJSON
-	SumWeights numbersJSON `json:"sumWeights"`
+	SumWeights numbersJSON `json:"sumWeights" bin:"table,0"`
 	SumBiases  numbersJSON `json:"sumBiases"`
 	Ahead      int         `json:"ahead"`
 	Visits     int         `json:"visits"`
@@ -303,10 +303,13 @@ type averagedJSON struct {
 // MarshalJSON returns the saved form of the fitted averaged perceptron,
 // as Perceptron's MarshalJSON does, with its running weights and the sums
 // it averages.
-func (a Averaged) MarshalJSON() ([]byte, error) {
+func (a Averaged) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
+
+func (a Averaged) saved(method string) (saved, error) {
 	m := averagedJSON{linearJSON{a.classes, a.w.json()}, a.sum.w, a.sum.b, a.ahead, a.visits}
 	s := a.settings(nil).json(a.Labels)
-	return marshal("Averaged", a.w.fitted(), func() error { return s.check(a.classes, a.w.dim()) }, s, m, &a.stats)
+	return newSaved(method, a.w.fitted(), func() error { return s.check(a.classes, a.w.dim()) },
+		saved{"Averaged", s, m, &a.stats, a.w.dim(), len(a.w.b)})
 }
 
 // UnmarshalJSON sets the averaged perceptron to the one saved in data, as
@@ -315,9 +318,14 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return a.load(form{data: data})
+}
+
+// load sets the averaged perceptron to the one saved in f.
+func (a *Averaged) load(f form) error {
 	var s settingsJSON
 	var m averagedJSON
-	w, st, err := loadTable(data, "Averaged", &s, &m, &m.linearJSON)
+	w, st, err := loadTable(f, "Averaged", &s, &m, &m.linearJSON)
 	if err != nil {
 		return err
 	}
@@ -333,7 +341,7 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return wrap("Averaged", err)
 	}
-	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.ClassWeight, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
+	s.setOn(a)
 	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, m.Ahead, m.Visits, m.Classes, st
 	return nil
 }

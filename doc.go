@@ -82,7 +82,8 @@
 //
 // A fitted classifier saves with encoding/json and loads with
 // json.Unmarshal into its type, or with [Unmarshal] whatever its type;
-// the loaded model predicts to the same bits.
+// the loaded model predicts to the same bits, as it does from the binary
+// form of [Marshal], whose layout package data documents.
 //
 // # Memory
 //

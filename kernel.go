@@ -6,8 +6,10 @@ package perceptron
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -370,16 +372,18 @@ type kernelSettingsJSON struct {
 // support vectors and the mistakes of the hypothesis. It returns an error
 // if the Kernel has not been fitted, or if its kernel, or the one it was
 // fitted with, is a Custom one: a Go function, which no file can hold.
-func (k Kernel) MarshalJSON() ([]byte, error) {
+func (k Kernel) MarshalJSON() ([]byte, error) { return marshalJSON(k) }
+
+func (k Kernel) saved(method string) (saved, error) {
 	if k.m == nil {
-		return marshal("Kernel", false, nil, nil, nil, nil)
+		return newSaved(method, false, nil, saved{})
 	}
 	f, err := funcJSON(k.Func)
 	if err == nil && k.m.k.kind == customKernel {
-		err = errors.New("perceptron: MarshalJSON: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved")
+		err = errors.New("perceptron: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved")
 	}
 	if err != nil {
-		return nil, err
+		return saved{}, fmt.Errorf("perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
 	check := func() error {
 		if k.Labels != nil {
@@ -394,10 +398,10 @@ func (k Kernel) MarshalJSON() ([]byte, error) {
 		return err
 	}
 	if err := check(); err != nil {
-		return marshal("Kernel", true, check, nil, nil, nil)
+		return newSaved(method, true, check, saved{})
 	}
 	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels, ClassWeight: weightPairs(k.ClassWeight), Stop: (*stopJSON)(k.Stop)}
-	return marshal("Kernel", true, check, s, k.m.json(), &k.stats)
+	return saved{"Kernel", s, k.m.json(), &k.stats, k.m.d, k.m.nScores()}, nil
 }
 
 // UnmarshalJSON sets the kernel perceptron to the one saved in data, as
@@ -408,9 +412,14 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return k.load(form{data: data})
+}
+
+// load sets the kernel perceptron to the one saved in f.
+func (k *Kernel) load(f form) error {
 	var s kernelSettingsJSON
 	var j expansionJSON
-	st, err := unmarshal(data, "Kernel", &s, &j)
+	st, err := f.decode("Kernel", &s, &j)
 	if err != nil {
 		return err
 	}
@@ -436,6 +445,9 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	}
 	if err := checkWeights(s.ClassWeight, m.classes); err != nil {
 		return settingsError("Kernel", err)
+	}
+	if err := f.shape("Kernel", m.d, m.nScores()); err != nil {
+		return err
 	}
 	set.Rand, set.OnUpdate, set.m, set.stats = k.Rand, k.OnUpdate, m, st
 	*k = set

@@ -230,17 +230,28 @@ type oneVsRestJSON struct {
 // reads it: Labels, ClassWeight, its classes and each classifier's saved
 // form. It returns an error if OneVsRest has not been fitted or one cannot
 // be saved.
-func (o OneVsRest) MarshalJSON() ([]byte, error) {
+func (o OneVsRest) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
+
+func (o OneVsRest) saved(method string) (saved, error) {
 	m := oneVsRestJSON{Classes: o.classes}
 	for _, c := range o.models {
 		b, err := json.Marshal(c)
+		if method != "MarshalJSON" {
+			b, err = Marshal(c)
+		}
 		if err != nil {
-			return nil, err
+			return saved{}, err
 		}
 		m.Models = append(m.Models, b)
 	}
 	s := oneVsRestSettings{o.Labels, weightPairs(o.ClassWeight)}
-	return marshal("OneVsRest", o.models != nil, func() error { return s.check(o.classes) }, s, m, nil)
+	d := 0
+	if len(o.models) > 0 {
+		if c, ok := o.models[0].(model); ok {
+			d = c.width()
+		}
+	}
+	return newSaved(method, o.models != nil, func() error { return s.check(o.classes) }, saved{"OneVsRest", s, m, nil, d, len(o.models)})
 }
 
 // oneVsRestSettings is the JSON form of the settings of OneVsRest.

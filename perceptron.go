@@ -206,9 +206,12 @@ func (p *Perceptron) labels() []float64                { return p.Labels }
 // Unmarshal reads it: its settings but Rand and OnUpdate, its classes,
 // weights and biases, and Stats, or an error if it has not been fitted.
 // Its value receiver lets json.Marshal save a Perceptron too.
-func (p Perceptron) MarshalJSON() ([]byte, error) {
+func (p Perceptron) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
+
+func (p Perceptron) saved(method string) (saved, error) {
 	s := p.settings(nil).json(p.Labels)
-	return marshal("Perceptron", p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
+	return newSaved(method, p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) },
+		saved{"Perceptron", s, linearJSON{p.classes, p.m.json()}, &p.stats, p.m.dim(), len(p.m.b)})
 }
 
 // UnmarshalJSON sets the perceptron to the one saved in data, as
@@ -219,13 +222,18 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return p.load(form{data: data})
+}
+
+// load sets the perceptron to the one saved in f.
+func (p *Perceptron) load(f form) error {
 	var s settingsJSON
 	var m linearJSON
-	t, st, err := loadTable(data, "Perceptron", &s, &m, &m)
+	t, st, err := loadTable(f, "Perceptron", &s, &m, &m)
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.ClassWeight, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
+	s.setOn(p)
 	p.m, p.classes, p.stats = t, m.Classes, st
 	return nil
 }

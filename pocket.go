@@ -262,10 +262,13 @@ func (p *Pocket) labels() []float64                { return p.Labels }
 
 // MarshalJSON returns the saved form of the fitted pocket, as Perceptron's
 // MarshalJSON does, with Ratchet and the pocket weights.
-func (p Pocket) MarshalJSON() ([]byte, error) {
+func (p Pocket) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
+
+func (p Pocket) saved(method string) (saved, error) {
 	s := p.settings(nil).json(p.Labels)
 	s.Ratchet = &p.Ratchet
-	return marshal("Pocket", p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
+	return newSaved(method, p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) },
+		saved{"Pocket", s, linearJSON{p.classes, p.m.json()}, &p.stats, p.m.dim(), len(p.m.b)})
 }
 
 // UnmarshalJSON sets the pocket to the one saved in data, as Perceptron's
@@ -274,13 +277,18 @@ func (p *Pocket) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return p.load(form{data: data})
+}
+
+// load sets the pocket to the one saved in f.
+func (p *Pocket) load(f form) error {
 	var s settingsJSON
 	var m linearJSON
-	t, st, err := loadTable(data, "Pocket", &s, &m, &m)
+	t, st, err := loadTable(f, "Pocket", &s, &m, &m)
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.ClassWeight, p.Ratchet, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), *s.Ratchet, (*Stop)(s.Stop)
+	s.setOn(p)
 	p.m, p.classes, p.stats = t, m.Classes, st
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -159,8 +160,14 @@ func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result
 		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
 	}
 	ctx, stop := catchTraining()
+	// The arrays that reading grew and left, and after training what the
+	// training held but the model, are garbage: returned to the system
+	// before the weights take their place, and before the model predicts,
+	// they leave the peak of the memory to what training holds.
+	debug.FreeOSMemory()
 	start := time.Now()
 	m, err := fitRows(ctx, pipe, c, train)
+	debug.FreeOSMemory()
 	err = stop(err)
 	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
 	if errors.As(err, new(stopped)) {

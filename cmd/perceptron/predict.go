@@ -30,7 +30,10 @@ The label column of a CSV file, the one train read unless -label names
 another, is skipped; a file without one needs -label none. A model trained
 on text reads FILE as lines of text, whatever its name, and hashes them as
 train did, which its file keeps: a line without a label is text to label.
-A model file is read gzipped or not, as its first bytes tell.
+A model file is read in either form, gzipped or not, as its first bytes
+tell, its head first: rows that the model does not take, lines of text for
+a model of features, rows of features for a model of text and IDX images
+of another width, are refused before the rest is read.
 
 With -k N, predict writes for each row, in place of its class, the N most
 probable classes, each followed by its probability, separated by tabs, as
@@ -47,10 +50,10 @@ P@N = ..., R@N = .... A label that is no class of the model counts as
 wrong. Before anything else, predict warns on stderr if the rows look
 unlike the training rows, as eval -model does.
 
-The model may be the library's JSON form of a classifier alone, as
-json.Marshal writes it: then the labels are the class values, the rows are
-taken as they are, and the label column of a CSV file is the last, as in
-training, unless -label names another.
+The model may be the library's form of a classifier alone, as json.Marshal
+or perceptron.Marshal writes it: then the labels are the class values, the
+rows are taken as they are, and the label column of a CSV file is the last,
+as in training, unless -label names another.
 
 With -o FILE, predict writes the classes to FILE, replaced whole once they
 are all made, not to stdout. A FILE of - reads the rows from standard
@@ -58,10 +61,10 @@ input.
 
 Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
-  zcat new-rows.svm.gz | perceptron predict -model debian.json.gz -o classes.txt -
+  zcat new-rows.svm.gz | perceptron predict -model debian.model -o classes.txt -
   perceptron predict -model cancer.json -label none new-rows.csv
-  perceptron predict -model topics.json new-headlines.txt
-  perceptron predict -model topics.json -k 3 -threshold 0.1 new-headlines.txt
+  perceptron predict -model topics.model new-headlines.txt
+  perceptron predict -model topics.model -k 3 -threshold 0.1 new-headlines.txt
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -71,7 +74,7 @@ Flags:
 func predict(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	fs := newFlagSet("predict")
-	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's JSON of a classifier (required)")
+	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's form of a classifier (required)")
 	fs.BoolVar(&j.score, "score", false, "write the scores after each class, separated by tabs, under a header")
 	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout")
 	j.topFlags(fs, "write")
@@ -101,7 +104,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(j.outFiles(), append(inputFiles(files[0], spec), j.model)); err != nil {
 		return err
 	}
-	m, err := data.LoadModel(j.model)
+	m, err := loadModel(j.model, files[0], spec)
 	if err != nil {
 		return err
 	}

@@ -294,9 +294,9 @@ func TestServePredictsAsPredict(t *testing.T) {
 func TestServeLearnsAsTrainModel(t *testing.T) {
 	dir := t.TempDir()
 	for _, m := range servedModels(t, dir) {
-		want := filepath.Join(dir, m.name+"-more.json")
+		want := filepath.Join(dir, m.name+"-more.model")
 		mustRun(t, "train", "-model", m.model, "-o", want, m.learn)
-		saved := filepath.Join(dir, m.name+"-saved.json")
+		saved := filepath.Join(dir, m.name+"-saved.model")
 		ts := startServer(t, "-model", m.model, "-learn", "-save", saved)
 		body, _ := os.ReadFile(m.learn)
 		code, answer := ts.do(t, "POST", "/learn", m.ctype, body)
