@@ -228,4 +228,3 @@ func learnFor(c *perceptron.Averaged, Xs []mat.Matrix, ys [][]float64, d time.Du
 	debug.FreeOSMemory()
 	return rate, peak
 }
-
