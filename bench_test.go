@@ -710,7 +710,7 @@ func benchKernelFit(b *testing.B, f KernelFunc) {
 			st := k.Stats()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*st.Epochs), "ns/epoch")
 			b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*sz.n), "mistakes/visit")
-			b.ReportMetric(float64(k.m.vectors()), "vectors")
+			b.ReportMetric(float64(k.work().m.vectors()), "vectors")
 		})
 	}
 }
@@ -759,7 +759,7 @@ func BenchmarkKernelPredict(b *testing.B) {
 					i++
 				}
 				benchSink = sum
-				b.ReportMetric(float64(k.m.vectors()), "vectors")
+				b.ReportMetric(float64(k.work().m.vectors()), "vectors")
 			})
 		}
 	}
@@ -779,7 +779,7 @@ func BenchmarkKernelScoreRows(b *testing.B) {
 				k.ScoreRows(dst, X)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*sz.n), "ns/row")
-			b.ReportMetric(float64(k.m.vectors()), "vectors")
+			b.ReportMetric(float64(k.work().m.vectors()), "vectors")
 		})
 	}
 }

@@ -64,6 +64,7 @@ func Marshal(c Scorer) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer sv.release()
 	return sv.binary(true)
 }
 
@@ -96,6 +97,7 @@ func marshalBinary(c interface{ saved(string) (saved, error) }) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
+	defer s.release()
 	return s.binary(false)
 }
 

@@ -55,9 +55,9 @@ func btCheckDense(t *testing.T, name string, m encoding.BinaryMarshaler) Scorer 
 	var tables [][]float64
 	switch m := m.(type) {
 	case *Perceptron:
-		tables = [][]float64{m.m.w}
+		tables = [][]float64{m.work().w.w}
 	case *Averaged:
-		tables = [][]float64{m.sum.w, m.w.w}
+		tables = [][]float64{m.work().sum.w, m.work().w.w}
 	}
 	h := binform.ReadHeader(b)
 	at := binform.HeaderSize + int(h.Head)
@@ -265,7 +265,7 @@ func TestUnmarshalBinaryErrors(t *testing.T) {
 		{"more head", "Perceptron", btEdit(slices.Concat(p[:head(p)], []byte{0}, p[head(p):]), 24, uint64(head(p)-32+1), 8), "the head holds 1 bytes after its values"},
 		{"rate", "Perceptron", btFloat(t, p, 0.625, math.NaN()), "rate at byte 35: a float of NaN, want a finite number"},
 		{"weight", "Perceptron", btEdit(p, head(p)+8, math.Float64bits(math.Inf(-1)), 8), "table 0: at byte"},
-		{"sparse weight", "Perceptron", btFloat(t, ps, pm.(*Perceptron).m.w[1], math.Inf(1)), "a float of +Inf"},
+		{"sparse weight", "Perceptron", btFloat(t, ps, pm.(*Perceptron).work().w.w[1], math.Inf(1)), "a float of +Inf"},
 		{"epochs", "Perceptron", btSaved(t, pm, false, func(s *saved) { st := s.settings.(settingsJSON); st.Epochs = -1; s.settings = st }), "saved Perceptron's settings: Epochs is -1"},
 		{"classes", "Perceptron", btSaved(t, pm, true, func(s *saved) {
 			m := s.model.(linearJSON)
@@ -425,17 +425,17 @@ type foreignScorer struct{ Scorer }
 func BenchmarkBinary(b *testing.B) {
 	const d, K = 1 << 16, 16
 	rnd := rand.New(rand.NewPCG(1, 2))
-	a := &Averaged{}
-	a.w, a.sum = newTable(d, K, nil, false), newTable(d, K, nil, false)
-	for j := range a.w.w {
+	m := linearModel{w: newTable(d, K, nil, false), sum: newTable(d, K, nil, false), visits: 1, classes: make([]float64, K)}
+	for j := range m.w.w {
 		if rnd.IntN(10) == 0 {
-			a.w.w[j], a.sum.w[j] = rnd.NormFloat64(), rnd.NormFloat64()
+			m.w.w[j], m.sum.w[j] = rnd.NormFloat64(), rnd.NormFloat64()
 		}
 	}
-	a.visits, a.classes = 1, make([]float64, K)
-	for c := range a.classes {
-		a.classes[c] = float64(c)
+	for c := range m.classes {
+		m.classes[c] = float64(c)
 	}
+	a := &Averaged{}
+	a.set(m)
 	sparse, _ := Marshal(a)
 	dense, _ := a.MarshalBinary()
 	text, _ := json.Marshal(a)

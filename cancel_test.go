@@ -100,7 +100,7 @@ func setOnUpdate(c Classifier, f func(Update)) {
 	case *Kernel:
 		c.OnUpdate = f
 	case *OneVsRest:
-		for _, m := range c.models {
+		for _, m := range c.Models() {
 			setOnUpdate(m, f)
 		}
 		inner := c.New

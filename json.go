@@ -65,25 +65,39 @@ type statsJSON struct {
 // columns d and scores S of its rows, which the binary form's header
 // gives. Each type's saved method returns it, for the method that saves
 // it: Marshal and MarshalBinary write the binary form, MarshalJSON the
-// JSON form, of the classifiers within it too.
+// JSON form, of the classifiers within it too. While the method saves
+// it, s holds the view of a model that a Learn may be training beside
+// (live.go), which done, if not nil, lets go of.
 type saved struct {
 	typ             string
 	settings, model any
 	stats           *Stats // nil for OneVsRest
 	d, S            int
+	done            func()
 }
 
 // newSaved returns s, or an error if its classifier has not been fitted
 // or if check, the check of its settings, fails: a saved classifier
 // loads. The error of check keeps its kind.
 func newSaved(method string, fitted bool, check func() error, s saved) (saved, error) {
+	var err error
 	if !fitted {
-		return saved{}, notFitted(method)
+		err = notFitted(method)
+	} else if err = check(); err != nil {
+		err = &kindError{fmt.Errorf("perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: ")), err}
 	}
-	if err := check(); err != nil {
-		return saved{}, &kindError{fmt.Errorf("perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: ")), err}
+	if err != nil {
+		s.release()
+		return saved{}, err
 	}
 	return s, nil
+}
+
+// release lets go of the view that s holds, if any.
+func (s *saved) release() {
+	if s.done != nil {
+		s.done()
+	}
 }
 
 // marshalJSON returns the JSON form of c, the envelope.
@@ -92,6 +106,7 @@ func marshalJSON(c interface{ saved(string) (saved, error) }) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.release()
 	// The settings' and the model's encodings each grow a buffer by
 	// doubling, and the envelope copies them.
 	n := text(reflect.ValueOf(s.settings)) + text(reflect.ValueOf(s.model))

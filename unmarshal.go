@@ -136,6 +136,7 @@ func (o *OneVsRest) load(f form) error {
 	if err := f.shape("OneVsRest", d, K); err != nil {
 		return err
 	}
-	o.Labels, o.ClassWeight, o.models, o.classes = s.Labels, weightMap(s.ClassWeight), models, m.Classes
+	o.Labels, o.ClassWeight = s.Labels, weightMap(s.ClassWeight)
+	o.set(models, m.Classes, nil, nil)
 	return nil
 }

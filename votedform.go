@@ -29,9 +29,13 @@ type votedJSON struct {
 func (v Voted) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (v Voted) saved(method string) (saved, error) {
-	if !v.first.fitted() {
+	c := v.seen()
+	if c == nil {
 		return newSaved(method, false, nil, saved{})
 	}
+	seen := *c // the voters as predictions read them, with v's settings
+	seen.copySettings(&v)
+	v = seen
 	m := votedJSON{
 		linearJSON:  linearJSON{v.classes, v.first.json()},
 		Rows:        rowsToJSON(v.rows),
@@ -53,7 +57,7 @@ func (v Voted) saved(method string) (saved, error) {
 	}
 	s := v.settings(nil).json(v.Labels)
 	return newSaved(method, true, func() error { return s.check(v.classes, v.first.dim()) },
-		saved{"Voted", s, m, &v.stats, v.first.dim(), len(v.first.b)})
+		saved{typ: "Voted", settings: s, model: m, stats: &v.stats, d: v.first.dim(), S: len(v.first.b)})
 }
 
 // UnmarshalJSON sets the voted perceptron to the one saved in data, as
@@ -73,12 +77,13 @@ func (v *Voted) load(f form) error {
 	if err != nil {
 		return err
 	}
-	nv := Voted{first: first, classes: m.Classes, stats: st, Rand: v.Rand, OnUpdate: v.OnUpdate}
+	nv := Voted{votedState: &votedState{first: first, classes: m.Classes, stats: st}, Rand: v.Rand, OnUpdate: v.OnUpdate}
 	if err := nv.loadVoters(&m, st.Mistakes); err != nil {
 		return wrap("Voted", err)
 	}
 	s.setOn(&nv)
 	*v = nv
+	v.publish(nil)
 	return nil
 }
 

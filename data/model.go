@@ -242,7 +242,10 @@ func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 // fails, or if s has Weights and the Classifier is not one of package
 // perceptron; and the errors of the Classifier's Learn, which may have
 // learned the rows before an overflow. It holds the transformed rows and
-// their class values while the Classifier learns.
+// their class values while the Classifier learns. It may run concurrently
+// with the methods that predict, as Predict says, but not with another
+// Learn, with WriteTo, Save or CheckRows, which read the statistics of the
+// rows that it adds to.
 func (m *Model) Learn(s *Set) error { return m.LearnContext(context.Background(), s) }
 
 // LearnContext is Learn, with the Classifier's Learn stopped when ctx is
@@ -403,7 +406,11 @@ func normalize(row []float64) error {
 //
 // Predict transforms and scores the rows a block of BlockRows at a time,
 // or fewer for dense rows of more than 16384 columns, and holds a block
-// besides the classes it returns.
+// besides the classes it returns. It may run concurrently with the
+// Model's other methods that predict, and with one Learn of a Classifier
+// of package perceptron, each block of rows seeing the model before the
+// Learn or after it; not with Fit, Calibrate, or a change of the Model's
+// fields.
 func (m *Model) Predict(X mat.Matrix) ([]float64, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to predict: X is nil")
@@ -446,7 +453,8 @@ func choose(scores []float64) int {
 // Score returns the scores of the rows of X, transformed, as the Classifier's
 // ScoreRows gives them: S scores for each row, one for two classes and one for
 // each class for more, in the order of Classes. It returns the errors that
-// Predict returns, and holds the scores besides what Predict holds.
+// Predict returns, and holds the scores besides what Predict holds. It may
+// run concurrently as Predict.
 func (m *Model) Score(X mat.Matrix) ([]float64, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to score: X is nil")
