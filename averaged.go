@@ -148,8 +148,9 @@ func sums(ds *dataset, w *table, g []float64, T int) table {
 // Learn trains the averaged perceptron on the rows of X with labels y,
 // visiting each row once, in order, as Perceptron's Learn does, and adds
 // the weights after each visit to the sum that it averages. It returns the
-// errors that Perceptron's Learn returns, and an error, before that row's
-// update, if the update would overflow the sum.
+// errors that Perceptron's Learn returns, and an error if an update would
+// overflow the sum, changing nothing. It copies and may run concurrently as
+// Perceptron's Learn.
 func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return learnWith(a, X, y, nil, nil) }
 
 func (a *Averaged) state() (settings, []float64, int, int) {

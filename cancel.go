@@ -52,14 +52,10 @@ func FitContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, w 
 // Kernel or a OneVsRest, with the weights of the rows w, if given, as
 // FitContext has them, stopped when ctx is done, as the package
 // documentation says: it polls ctx as FitContext does, and a Kernel at
-// every visit. To leave c as it was, it copies the model once Learn's
-// checks have passed, at the cost of the model's size, and returns an
-// error of kind ErrTooLarge if the copy does not fit in the memory left;
-// with a model much larger than the rows, such as one of hashed features,
-// check ctx between calls of Learn instead. With a ctx that is never done
-// it copies nothing. It returns the errors of c's Learn and those of w
-// that FitContext returns, and an error if c is nil or none of those
-// types.
+// every visit. A stopped LearnContext leaves c as it was, as a Learn that
+// fails does, at no cost but Learn's own. It returns the errors of c's
+// Learn and those of w that FitContext returns, and an error if c is nil
+// or none of those types. It may run concurrently as c's Learn.
 func LearnContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, w ...float64) error {
 	h, err := newHalt(ctx)
 	if err != nil {

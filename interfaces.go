@@ -127,8 +127,8 @@ type online interface {
 // learnChecked drive: state returns the settings of its Learn, its
 // classes, or nil if it has none yet, its columns and its visits; begin
 // readies it for a Learn on ds beside predictions (live.go), and returns
-// the function that sets it back as it was if the halt of ds stops the
-// Learn, or an error of kind ErrTooLarge if what that takes does not fit
+// the function that sets it back as it was if the Learn fails, or an
+// error of kind ErrTooLarge if what that takes does not fit
 // in the memory left; learn is its Learn on ds, of its classes, whose
 // values are checked, with the resolved settings s, stopped by the halt
 // of ds, which may leave it part trained; publish makes what learn did

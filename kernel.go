@@ -164,7 +164,8 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 // or Learn, keeping its kernel, classes and bias whatever the fields say
 // now, or from the empty hypothesis. It returns the errors that
 // Perceptron's Learn returns, and those of Fit about the kernel and the
-// scores; an error about a score comes after learning the rows before it.
+// scores, changing nothing. It learns on a copy of the expansion, at the
+// cost of its size, and may run concurrently as Perceptron's Learn.
 func (k *Kernel) Learn(X mat.Matrix, y []float64) error { return learnWith(k, X, y, nil, nil) }
 
 func (k *Kernel) state() (settings, []float64, int, int) {

@@ -737,14 +737,21 @@ func TestKernelOverflow(t *testing.T) {
 	if !sameBits(rowScores(k, []float64{0.5}), before) {
 		t.Errorf("a failed Fit changed the Kernel")
 	}
-	// Row 1 of Learn's X would take the bias to 2e308 = +Inf: Learn keeps
-	// the update on row 0 and makes none on row 1.
+	// Row 1 of Learn's X would take the bias to 2e308 = +Inf: Learn
+	// changes nothing, not even by the update on row 0; row 0 alone is a
+	// mistake that takes the bias to 1e308.
 	huge = &Kernel{Rate: 1e308, Labels: binaryLabels}
 	if err := huge.Learn(mat.NewDense(2, 1, []float64{1, -1}), []float64{1, 1}); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the update on x would overflow the model") {
 		t.Errorf("Learn with Rate 1e308: error %v", err)
 	}
-	if huge.work().m == nil || huge.work().m.h.visits != 1 || huge.work().m.vectors() != 1 || huge.Stats().Mistakes != 1 {
-		t.Fatalf("a Learn that failed at row 1 did not keep row 0 alone")
+	if huge.work().m != nil || huge.Classes() != nil || huge.Stats().Mistakes != 0 {
+		t.Fatalf("a first Learn that failed at row 1 left a model")
+	}
+	if err := learnOne(huge, []float64{1}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if huge.work().m.h.visits != 1 || huge.work().m.vectors() != 1 || huge.Stats().Mistakes != 1 {
+		t.Fatalf("Learn of row 0 alone: %d visits, %d support vectors, %d mistakes, want 1, 1, 1", huge.work().m.h.visits, huge.work().m.vectors(), huge.Stats().Mistakes)
 	}
 	if err := learnOne(huge, []float64{-1}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the update on x would overflow the model") {
 		t.Errorf("Learn with Rate 1e308: error %v", err)

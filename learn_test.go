@@ -12,6 +12,7 @@ package perceptron
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -1066,28 +1067,61 @@ func TestLearnBadInputs(t *testing.T) {
 	}
 }
 
-// TestLearnOverflow checks that Learn whose update would overflow returns
-// an error after learning the rows before it: the model is then the model
-// of Learn on those rows alone. From w = (1.5e308, -1.5e308) through the
-// origin at rate 1e308, (0, 1) of label +1 scores -1.5e308, a mistake
-// that moves w to (1.5e308, -0.5e308); (1, 4) then scores 1.5e308-2e308
-// < 0, a mistake whose update would take w[0] to 2.5e308.
+// TestLearnOverflow checks that a Learn whose update would overflow
+// returns an error and changes nothing: the model is then the one that the
+// Learn before it left. From w = (1.5e308, -1.5e308) through the origin at
+// rate 1e308, (0, 1) of label +1 scores -1.5e308, a mistake that moves w
+// to (1.5e308, -0.5e308); (1, 4) then scores 1.5e308-2e308 < 0, a mistake
+// whose update would take w[0] to 2.5e308.
 func TestLearnOverflow(t *testing.T) {
 	X := mat.NewDense(3, 2, []float64{0, 1, 1, 4, 1, 0})
 	y := []float64{1, 1, 1}
 	for _, kind := range learnKinds[:3] {
 		s := Perceptron{Rate: 1e308, NoBias: true, InitWeights: []float64{1.5e308, -1.5e308}, Labels: binaryLabels}
-		c, first := kind.make(s), kind.make(s)
-		err := c.Learn(X, y)
-		if err == nil || !strings.HasPrefix(err.Error(), "perceptron: ") || !strings.Contains(err.Error(), "overflow") {
-			t.Fatalf("%s: Learn past MaxFloat64 returned %v, want an overflow", kind.name, err)
-		}
-		if err := first.Learn(X.Slice(0, 1, 0, 2), y[:1]); err != nil {
+		c := kind.make(s)
+		if err := c.Learn(X.Slice(0, 1, 0, 2), y[:1]); err != nil {
 			t.Fatal(err)
 		}
-		if a, b := learnSnapshot(t, c), learnSnapshot(t, first); a != b || learnStats(c).Mistakes != 1 {
-			t.Fatalf("%s: Learn that overflowed on its second row left\n%s\nLearn of the first row alone\n%s", kind.name, a, b)
+		before := learnSnapshot(t, c)
+		err := c.Learn(X.Slice(1, 3, 0, 2), y[1:])
+		if !errors.Is(err, ErrNonFinite) || !strings.HasPrefix(err.Error(), "perceptron: ") || !strings.Contains(err.Error(), "overflow") {
+			t.Fatalf("%s: Learn past MaxFloat64 returned %v, want an overflow of kind ErrNonFinite", kind.name, err)
 		}
+		if after := learnSnapshot(t, c); after != before || learnStats(c).Mistakes != 1 {
+			t.Fatalf("%s: Learn that overflowed on its first row left\n%s\nwhere the Learn before it left\n%s", kind.name, after, before)
+		}
+	}
+}
+
+// TestOneVsRestLearnFails checks that a OneVsRest's Learn that fails
+// changes nothing: a first Learn whose class 0 against the rest
+// overflows leaves a OneVsRest that predicts nothing and saves nothing, as
+// one never fitted, and a later one leaves every classifier as it was.
+func TestOneVsRestLearnFails(t *testing.T) {
+	o := &OneVsRest{Labels: []float64{0, 1, 2}, New: func() Scorer { return &Perceptron{Rate: 1e10} }}
+	bad := mat.NewDense(3, 2, []float64{1e300, 1, 1e300, -1, -1e300, 1})
+	if err := o.Learn(bad, []float64{0, 1, 2}); !errors.Is(err, ErrNonFinite) {
+		t.Fatalf("first Learn that overflows returned %v, want ErrNonFinite", err)
+	}
+	if _, err := o.MarshalJSON(); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("MarshalJSON after a failed first Learn returned %v, want ErrNotFitted", err)
+	}
+	if o.Classes() != nil || o.Models() != nil {
+		t.Errorf("a failed first Learn left classes %v and %d models", o.Classes(), len(o.Models()))
+	}
+	good := mat.NewDense(3, 2, []float64{1, 0, 0, 1, -1, -1})
+	if err := o.Learn(good, []float64{0, 1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := o.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Learn(bad, []float64{0, 1, 2}); !errors.Is(err, ErrNonFinite) {
+		t.Fatalf("Learn that overflows returned %v, want ErrNonFinite", err)
+	}
+	if after, err := o.MarshalJSON(); err != nil || string(after) != string(before) {
+		t.Errorf("a failed Learn changed the OneVsRest:\n%s\nwant\n%s (%v)", after, before, err)
 	}
 }
 

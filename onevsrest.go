@@ -197,7 +197,9 @@ func (ds *dataset) against(c int) *dataset {
 // classifier predicts. It panics if OneVsRest has not been fitted, or as
 // the classifiers' Predict panics. It may run concurrently with the
 // prediction methods and with one Learn, whose classes' models it reads
-// as the Learn left them all, but not with Fit or a load.
+// as the Learn left them all, but not with Fit or a load. While a Learn
+// publishes those models, under a lock that waits for the predictions
+// already reading, it waits.
 func (o *OneVsRest) Predict(x []float64) float64 {
 	defer o.reading("Predict")()
 	if len(o.models) == 1 {

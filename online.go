@@ -16,7 +16,8 @@ import (
 // with their own labels.
 
 // learnWith is the Learn of m on X and y, with the weights of the rows
-// w, stopped by h if it is not nil, which then sets m back as it was.
+// w, stopped by h if it is not nil. A Learn that fails, stopped or not,
+// sets m back as it was, so that no prediction ever sees part of one.
 func learnWith(m member, X mat.Matrix, y, w []float64, h *halt) error {
 	_, classes, _, _ := m.state()
 	ds, err := learnSet(X, y, w, classes, m.labels(), m.classWeight())
@@ -35,12 +36,12 @@ func learnWith(m member, X mat.Matrix, y, w []float64, h *halt) error {
 	if err != nil {
 		return err
 	}
-	if err = m.learn(ds, s); h.stopped(err) {
+	if err = m.learn(ds, s); err != nil {
 		restore()
 		return err
 	}
 	m.publish(ds)
-	return err
+	return nil
 }
 
 // learnSettings returns the resolved settings of a Learn of m on ds, of
@@ -78,15 +79,12 @@ func learnChecked(m member, ds *dataset) error {
 }
 
 // begin returns the function that sets the voted perceptron back to what
-// it is now, if the halt of ds may stop the Learn. Learn appends to the
-// rows, the steps, the votes and the moves, and changes the count of the
-// last vote and the last weights: the function sets back their lengths,
-// the count and the weights, a copy. The prediction methods read a copy
-// of their own (publish).
-func (v *Voted) begin(ds *dataset) (func(), error) {
-	if ds.halt == nil {
-		return func() {}, nil
-	}
+// it is now, for a Learn that fails. Learn appends to the rows, the
+// steps, the votes and the moves, and changes the count of the last vote
+// and the last weights: the function sets back their lengths, the count
+// and the weights, a copy. The prediction methods read a copy of their
+// own (publish).
+func (v *Voted) begin(*dataset) (func(), error) {
 	st := v.work()
 	was := *st
 	if st.last.fitted() {
@@ -166,8 +164,9 @@ func (k *Kernel) publish(*dataset) {
 // and the classes of Labels. They must be Perceptrons, Averageds, Voteds
 // or Kernels, and share no Rand: they learn on GOMAXPROCS goroutines. It
 // returns the errors of Fit about X, y and ClassWeight, and one if there
-// are no classes or no Learn, changing nothing; and those of a
-// classifier's Learn, naming the class, the others having learned.
+// are no classes or no Learn; and those of a classifier's Learn, naming
+// the class. On an error it changes nothing: every classifier is set
+// back as it was.
 func (o *OneVsRest) Learn(X mat.Matrix, y []float64) error { return o.learnData(X, y, nil, nil) }
 
 // learnData is Learn, with the weights of the rows w, stopped by h if it
@@ -218,18 +217,14 @@ func (o *OneVsRest) learnData(X mat.Matrix, y, w []float64, h *halt) error {
 		}
 	}
 	errs = eachClass(ds, h, func(c int, set *dataset) error { return members[c].learn(set, s[c]) })
-	if slices.ContainsFunc(errs, h.stopped) {
+	if err := classError(errs, ds.classes, h); err != nil {
 		for _, restore := range restores {
 			restore()
 		}
-		return classError(errs, ds.classes, h)
-	}
-	err = classError(errs, ds.classes, h)
-	if err != nil {
-		models = nil // new ones are dropped; the old have learned
+		return err
 	}
 	o.set(models, ds.classes, members, ds)
-	return err
+	return nil
 }
 
 // classError returns the error of a call that trained the classifiers

@@ -118,8 +118,14 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 //
 // Learn returns an error, and changes nothing, if Fit would return one
 // for X and y, if a label is not one of the classes, if X has not the
-// model's columns, or if there are no classes to start from; it returns
-// one after the rows before it if an update would overflow the weights.
+// model's columns, if there are no classes to start from, or if an update
+// would overflow the weights. The first Learn after Fit or a load copies
+// the weights, which the prediction methods read while Learn writes the
+// copy, and returns an error of kind ErrTooLarge if the copy does not fit
+// in the memory left. Learn may run concurrently with the prediction
+// methods and with Marshal and MarshalJSON, but not with another Learn or
+// Fit; a classifier that has never been fitted, loaded or learned from
+// is not read until its first Learn returns.
 func (p *Perceptron) Learn(X mat.Matrix, y []float64) error { return learnWith(p, X, y, nil, nil) }
 
 func (p *Perceptron) state() (settings, []float64, int, int) {

@@ -165,7 +165,8 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 // Learn trains the voted perceptron on the rows of X with labels y,
 // visiting each row once, in order, as Perceptron's Learn does, and keeps
 // the voters of the visits. It returns the errors that Perceptron's Learn
-// returns.
+// returns, changing nothing; to that end it copies the last weights, at
+// the cost of their size. It may run concurrently as Perceptron's Learn.
 func (v *Voted) Learn(X mat.Matrix, y []float64) error { return learnWith(v, X, y, nil, nil) }
 
 func (v *Voted) state() (settings, []float64, int, int) {

@@ -240,8 +240,8 @@ func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 // perceptron.Pocket has not, if the Model has a Hashing that Transform
 // does not take or that gives other than the columns of s, if Transform
 // fails, or if s has Weights and the Classifier is not one of package
-// perceptron; and the errors of the Classifier's Learn, which may have
-// learned the rows before an overflow. It holds the transformed rows and
+// perceptron; and the errors of the Classifier's Learn, which then
+// changes nothing, as those of package perceptron do. It holds the transformed rows and
 // their class values while the Classifier learns. It may run concurrently
 // with the methods that predict, as Predict says, but not with another
 // Learn, with WriteTo, Save or CheckRows, which read the statistics of the

@@ -455,8 +455,7 @@ func (s *server) learnRows(w http.ResponseWriter, r *http.Request) (int, error) 
 	case errors.Is(err, errStopping):
 		return 0, &httpError{http.StatusServiceUnavailable, err.Error()}
 	case err != nil:
-		// An overflow of the weights, which the rows before it may have
-		// changed.
+		// An overflow of the weights, which the Learn undid.
 		return n, &httpError{http.StatusUnprocessableEntity, errText(err)}
 	}
 	s.metrics.mistakes.Add(uint64(mistakes))

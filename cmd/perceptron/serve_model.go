@@ -18,7 +18,8 @@ import (
 // beside one Learn at a time, and snapshots, each of the model between two
 // Learns. The library's classifiers predict while one goroutine learns,
 // each prediction seeing the model before a Learn or after it: a request
-// for the classes alone waits for nothing. A Learn and a snapshot wait for
+// for the classes alone waits for nothing, but for a OneVsRest's publishing
+// its classes' models at the end of a Learn. A Learn and a snapshot wait for
 // each other, and so does a request for scores or probabilities too,
 // which reads the model more than once and must read one model. This is
 // the one place that knows how the model is shared.
@@ -63,10 +64,11 @@ func (s *served) learn(set *data.Set) (mistakes int, err error) {
 		return 0, errStopping
 	}
 	before := statsOf(s.m.Classifier).Mistakes
-	err = s.m.Learn(set)
-	// A Learn that failed may have learned the rows before an overflow.
+	if err := s.m.Learn(set); err != nil {
+		return 0, err // which changed nothing
+	}
 	s.version.Add(1)
-	return statsOf(s.m.Classifier).Mistakes - before, err
+	return statsOf(s.m.Classifier).Mistakes - before, nil
 }
 
 // snapshot calls write with the model as it is between two Learns, and
