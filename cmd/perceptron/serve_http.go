@@ -5,7 +5,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -256,12 +255,18 @@ func (s *server) readBody(r *http.Request) (*bytes.Buffer, error) {
 	case r.Header.Get("Content-Encoding") != "" && r.Header.Get("Content-Encoding") != "identity":
 		return nil, &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Encoding %s: the server takes bodies as they are", quote(r.Header.Get("Content-Encoding")))}
 	}
-	need := float64(max)
-	if r.ContentLength >= 0 {
-		need = float64(r.ContentLength)
+	// The room for what a body's rows hold is checked before it is read if
+	// its length is known, and after if not, as a body sent in chunks is.
+	room := func(n float64) error {
+		if err := memory.Check(expansion * n); err != nil {
+			return &httpError{http.StatusServiceUnavailable, fmt.Sprintf("reading a body of %s %s", memory.Bytes(n), err)}
+		}
+		return nil
 	}
-	if err := memory.Check(expansion * need); err != nil {
-		return nil, &httpError{http.StatusServiceUnavailable, fmt.Sprintf("reading a body of %s %s", memory.Bytes(need), err)}
+	if r.ContentLength >= 0 {
+		if err := room(float64(r.ContentLength)); err != nil {
+			return nil, err
+		}
 	}
 	buf := bodies.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -278,6 +283,8 @@ func (s *server) readBody(r *http.Request) (*bytes.Buffer, error) {
 		err = &httpError{http.StatusRequestTimeout, fmt.Sprintf("the body was not read within the %v of -read-timeout", s.limits.readTimeout)}
 	case err != nil:
 		err = fmt.Errorf("reading the body: %v", err)
+	case r.ContentLength < 0:
+		err = room(float64(buf.Len()))
 	}
 	if err != nil {
 		bodies.Put(buf)
@@ -468,19 +475,18 @@ func (s *server) learnRows(w http.ResponseWriter, r *http.Request) (int, error) 
 // name while learning waits, and sends it from there, so that a slow
 // client does not hold up learning.
 func (s *server) writeModel(w http.ResponseWriter, r *http.Request) error {
-	f, err := os.CreateTemp("", "perceptron-model-*")
-	if err != nil {
-		return &httpError{http.StatusInternalServerError, fmt.Sprintf("a file for the model: %v", err)}
-	}
-	os.Remove(f.Name()) // the file goes when it is closed, or the process ends
-	defer f.Close()
-	err = s.model.snapshot(func(m *data.Model, _ uint64) error {
-		bw := bufio.NewWriterSize(f, 1<<16)
-		if _, err := m.WriteTo(bw); err != nil {
+	var f *os.File
+	err := s.model.snapshot(func(m *data.Model, _ uint64) error {
+		var err error
+		f, err = unnamed(func(w io.Writer) error {
+			_, err := m.WriteTo(w)
 			return err
-		}
-		return bw.Flush()
+		})
+		return err
 	})
+	if f != nil {
+		defer f.Close()
+	}
 	if err != nil {
 		return &httpError{http.StatusInternalServerError, fmt.Sprintf("writing the model: %v", err)}
 	}

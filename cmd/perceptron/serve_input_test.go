@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -218,20 +219,42 @@ func TestServeSlowClient(t *testing.T) {
 }
 
 // A request whose rows would not fit in the memory left, 32 times its
-// body, is answered 503 before its body is read, and the server goes on.
+// body, is answered 503 before its body is read, and the server goes on;
+// a body of no stated length, sent in chunks, is answered so after it is
+// read, by its length, and a short one is answered.
 func TestServeMemoryBudget(t *testing.T) {
 	dir := t.TempDir()
 	m := servedModels(t, dir)[2]
 	ts := startServer(t, "-model", m.model)
 	body := []byte(strings.Repeat("the team won the cup\n", 5000)) // 105 kB
+	chunked := func(body []byte) (int, string) {
+		req, _ := http.NewRequest("POST", ts.url+"/predict", io.MultiReader(bytes.NewReader(body)))
+		req.ContentLength = -1
+		resp, err := ts.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
 	was := debug.SetMemoryLimit(-1)
 	var s runtime.MemStats
 	runtime.ReadMemStats(&s)
 	debug.SetMemoryLimit(int64(s.Sys-s.HeapReleased) + 1<<20)
 	code, answer := ts.do(t, "POST", "/predict", "", body)
+	chunkedCode, chunkedAnswer := chunked(body)
+	shortCode, shortAnswer := chunked([]byte("the team won the cup\n"))
 	debug.SetMemoryLimit(was)
-	if code != 503 || !strings.HasPrefix(answer, `{"error":"reading a body of 102.5 KiB needs 3.2 MiB of memory, more than the `) {
+	const want = `{"error":"reading a body of 102.5 KiB needs 3.2 MiB of memory, more than the `
+	if code != 503 || !strings.HasPrefix(answer, want) {
 		t.Errorf("status %d, %q; want 503 and the memory needed", code, answer)
+	}
+	if chunkedCode != 503 || !strings.HasPrefix(chunkedAnswer, want) {
+		t.Errorf("the body in chunks: status %d, %q; want 503 and the memory needed", chunkedCode, chunkedAnswer)
+	}
+	if shortCode != 200 {
+		t.Errorf("a short body in chunks: status %d, %q; want 200", shortCode, shortAnswer)
 	}
 	if code, _ := ts.do(t, "POST", "/predict", "", body); code != 200 {
 		t.Errorf("then, under the limit of before: status %d", code)

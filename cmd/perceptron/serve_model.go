@@ -19,12 +19,14 @@ import (
 // Learns. The library's classifiers predict while one goroutine learns,
 // each prediction seeing the model before a Learn or after it: a request
 // for the classes alone waits for nothing, but for a OneVsRest's publishing
-// its classes' models at the end of a Learn. A Learn and a snapshot wait for
-// each other, and so does a request for scores or probabilities too,
-// which reads the model more than once and must read one model. This is
-// the one place that knows how the model is shared.
+// its classes' models at the end of a Learn. A request for scores or
+// probabilities, which reads the model more than once and must read one
+// model, and a snapshot hold a read lock, and a Learn the write lock: they
+// wait for a Learn and a Learn waits for them, and while a Learn waits,
+// so do the requests and snapshots that come after it. This is the one
+// place that knows how the model is shared.
 type served struct {
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	m       *data.Model
 	version atomic.Uint64 // the Learns that changed the model so far
 	closed  bool          // whether Learn is refused: the server is stopping
@@ -42,8 +44,8 @@ func (s *served) predict(X mat.Matrix, scores, probs bool) (pred, sc, pr []float
 		pred, err = s.m.Predict(X)
 		return pred, nil, nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	if pred, err = s.m.Predict(X); err != nil {
 		return pred, nil, nil, err
 	}
@@ -72,10 +74,11 @@ func (s *served) learn(set *data.Set) (mistakes int, err error) {
 }
 
 // snapshot calls write with the model as it is between two Learns, and
-// its version; no Learn runs until write returns.
+// its version; no Learn runs until write returns, but predictions and
+// other snapshots may.
 func (s *served) snapshot(write func(m *data.Model, version uint64) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	return write(s.m, s.version.Load())
 }
 
