@@ -19,8 +19,9 @@ import (
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
-// A worker keeps, for each run, the rows of the shards it has read and
-// the model its shards learn from in the epoch at hand, in the process;
+// A worker keeps, for each run, the rows of the shards it has read, through
+// the steps, the IDF of the steps, and the model its shards learn from in
+// the epoch at hand, in the process;
 // not the model's binary form, whose blocks it reads again from their
 // files as it needs them, which costs less than its memory would:
 // where a runner runs the pipelines of several epochs in one process, as
@@ -67,7 +68,7 @@ func (rc *runCache) begin() error {
 func (rc *runCache) end() { rc.active.Done() }
 
 // stop makes the steps of the run that start in this process from now on
-// fail, and drops its shards and model. The process keeps the entry of
+// fail, and drops its shards, IDF and model. The process keeps the entry of
 // the run, so that steps of the run that a runner goes on running find it
 // stopped.
 func (rc *runCache) stop() {
@@ -133,7 +134,8 @@ func forget(run string) {
 	cache.Unlock()
 }
 
-// drop drops the shards and the model that the process keeps of the run.
+// drop drops the shards, the IDF and the model that the process keeps of
+// the run.
 func (rc *runCache) drop() {
 	rc.mu.Lock()
 	clear(rc.shards)

@@ -286,6 +286,14 @@ func (f *learnFn) ProcessElement(ctx context.Context, sh shard, emit func(int, b
 	if err != nil {
 		return shardError(sh, err)
 	}
+	return f.encode(ctx, learned, sh, emit)
+}
+
+// encode emits the blocks of Block features of the part learned, of the
+// shard sh, each keyed by its block: the head of its binary form, and its
+// tables as a delta against the same block of the model of From, or of
+// zeros if From is empty.
+func (f *learnFn) encode(ctx context.Context, learned perceptron.Classifier, sh shard, emit func(int, blockPart)) error {
 	form, err := learned.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
 		return shardError(sh, err)

@@ -2,11 +2,13 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Command ipm trains a perceptron or an averaged perceptron by iterative
+// Command ipm trains the model that perceptron train trains, by iterative
 // parameter mixing on Apache Beam, with package ipm: the shards are the
-// LIBSVM files that a glob matches, one shard a file, in the order of
-// their names, and the model is written as package perceptron saves it,
-// which perceptron.Unmarshal loads.
+// files of LIBSVM rows or of lines of text that a glob matches, one shard a
+// file, in the order of their names, read as the command perceptron reads
+// a training file and taken through its default steps, and the model is
+// written as the command writes it, which perceptron predict and
+// data.LoadModel read.
 //
 // Usage:
 //
@@ -16,13 +18,21 @@
 //
 //	-shards glob       the shards' files, local or on a file system of Beam's (gs://, s3://)
 //	-output path       the model file, written when the training has succeeded, and only then
-//	-model name        perceptron or averaged (default perceptron)
+//	-format name       libsvm or text; empty tells it by the first shard
+//	-model name        averaged or perceptron (default averaged)
 //	-epochs n          the most epochs, each a round of mixing; 0 means 1000
 //	-mix how           uniform, or mistakes to weight each shard by its mistakes
 //	-rate r            the learning rate; 0 means 1
 //	-nobias            train through the origin
-//	-cols n            the width of the rows; 0 finds it in the shards
+//	-idf, -normalize   the steps: the IDF weights, and rows of unit length (default true)
+//	-shuffle, -seed s  visit each shard's rows in a fresh order each epoch (default true, seed 1)
+//	-no-stop           stop only at an epoch without a mistake or at -epochs
+//	-tol t             the rule that stops early: the least fall of the mistakes, times the rows
+//	-no-change n       and the epochs in a row without it that stop training
+//	-ngrams n, -bits b text: the longest n-gram, and 2^b columns (default 2 and 20)
+//	-cols n            LIBSVM: the width of the rows; 0 finds it in the shards
 //	-classes a,b,...   the classes; empty finds them in the shards
+//	-timeout d         the most time a pipeline may take before ipm cancels its job; 0 means no limit
 //	-work dir          where the models pass between epochs; empty is beside -output
 //	-log_level level   Beam's logs: debug, info, warn or error (default warn)
 //
@@ -31,12 +41,16 @@
 // README.md says. -h lists ipm's flags, then Beam's.
 //
 // ipm writes a line to stderr after each epoch, with its mistakes and its
-// time. On SIGINT or SIGTERM it stops the run, which removes its files,
-// and exits with 130 or 143, leaving out Beam's logs of the stopped run;
-// on a second signal, or if the run has not stopped within a minute, it
-// exits at once and says where the files of the run are. SIGKILL leaves
-// them: ipm names those of other runs as it starts. It runs Go's garbage
-// collector at GOGC=50 unless GOGC is set.
+// time. A failed pipeline fails ipm with one line, Beam's logs of the
+// failure left out unless -log_level is info or debug. On SIGINT or
+// SIGTERM it stops the run, which cancels its job on the runner's job
+// service and removes its files, and exits with 130 or 143, leaving out
+// Beam's logs of the stopped run; on a second signal, or if the run has
+// not stopped within a minute, it exits at once and says where the files
+// of the run are. SIGKILL leaves them: ipm names those of other runs as it
+// starts. It runs Go's garbage collector at GOGC=50 unless GOGC is set.
+// Run by a runner as its worker, ipm removes the copy of itself that
+// Beam's boot made in /tmp, and ends when its parent has ended.
 package main
 
 import (
@@ -110,7 +124,7 @@ func usage() {
 		set.Lookup(f.Name).DefValue = f.DefValue
 	})
 	fmt.Fprintf(out, "Usage: ipm -shards 'data/part-*.svm' -output model.json [flags] [Beam's flags]\n\n")
-	fmt.Fprintf(out, "ipm trains a perceptron or an averaged perceptron by iterative parameter mixing on Apache Beam.\n\nIts flags:\n")
+	fmt.Fprintf(out, "ipm trains the model that perceptron train trains, by iterative parameter mixing on Apache Beam.\n\nIts flags:\n")
 	ours.SetOutput(out)
 	ours.PrintDefaults()
 	fmt.Fprintf(out, "\nBeam's flags, of which --runner picks the runner (README.md says which each runner needs):\n")
