@@ -6,9 +6,9 @@ package perceptron
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -43,8 +43,46 @@ type OneVsRest struct {
 	// returns must have no ClassWeight of their own.
 	ClassWeight map[float64]float64
 
+	*oneVsRestState
+}
+
+// oneVsRestState is the classifiers of OneVsRest and their classes. A
+// Learn publishes the models of the classes together, under mu, which the
+// prediction methods hold to read them (live.go). They lie behind a
+// pointer, so that a copy of the OneVsRest, as a value receiver makes,
+// reads nothing that a Learn writes.
+type oneVsRestState struct {
+	mu      sync.RWMutex
 	models  []Scorer
 	classes []float64
+}
+
+// set makes models, of the classes, the classifiers, unless nil,
+// publishing each member's Learn on ds to the prediction methods, all at
+// once.
+func (o *OneVsRest) set(models []Scorer, classes []float64, members []member, ds *dataset) {
+	if o.oneVsRestState == nil {
+		o.oneVsRestState = new(oneVsRestState)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, m := range members {
+		m.publish(ds)
+	}
+	if models != nil {
+		o.models, o.classes = models, classes
+	}
+}
+
+// reading holds the classifiers for a prediction method, which calls the
+// function it returns when it has read them, panicking in the manner of
+// gonum if OneVsRest has not been fitted; method names the caller.
+func (o *OneVsRest) reading(method string) func() {
+	if o.oneVsRestState == nil {
+		panic(notFitted(method))
+	}
+	o.mu.RLock()
+	return o.mu.RUnlock
 }
 
 // Fit trains the classifiers of OneVsRest on the rows of X with labels y.
@@ -53,55 +91,77 @@ type OneVsRest struct {
 // returns an error of kind ErrSetting if New returns nil, a classifier of
 // another package, one with a ClassWeight, or one it returned before. A
 // failed Fit leaves OneVsRest as it was.
-func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error { return o.fit(X, y, nil) }
+func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error { return o.fit(X, y, nil, nil) }
 
-// fit is Fit, stopped by h if it is not nil.
-func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
-	ds, err := newDataset(X, y, o.Labels)
+// fit is Fit, with the weights of the rows w, stopped by h if it is not
+// nil.
+func (o *OneVsRest) fit(X mat.Matrix, y, w []float64, h *halt) error {
+	ds, err := trainSet(X, y, w, o.Labels, o.ClassWeight)
 	if err != nil {
-		return err
-	}
-	if err := ds.weigh(o.ClassWeight); err != nil {
 		return err
 	}
 	ds.halt = h
 	K := scores(ds.classes)
-	models := make([]Scorer, K)
+	models, err := o.newModels(ds.classes)
+	if err != nil {
+		return err
+	}
 	srcs := make([]*rand.Rand, K)
-	class := make(map[Scorer]int, K) // of each classifier, to find one that New returns twice
+	for c, m := range models {
+		if rnd := m.(model).source(); rnd != nil {
+			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
+		}
+	}
+	errs := eachClass(ds, h, func(c int, set *dataset) error { return models[c].(model).fit(set, srcs[c]) })
+	if err := classError(errs, ds.classes, h); err != nil {
+		return err
+	}
+	o.set(models, ds.classes, nil, nil)
+	return nil
+}
+
+// newModels returns the classifiers that New makes, one per class of
+// classes, or of a class against the rest, in their order.
+func (o *OneVsRest) newModels(classes []float64) ([]Scorer, error) {
+	models := make([]Scorer, scores(classes))
+	class := make(map[Scorer]int, len(models)) // of each classifier, to find one that New returns twice
 	for c := range models {
 		var s Scorer = &Perceptron{}
 		if o.New != nil {
 			if s = o.New(); s == nil {
-				return errorf(ErrSetting, "perceptron: OneVsRest.New returned nil")
+				return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned nil")
 			}
 		}
 		m, ok := s.(model)
 		switch {
 		case !ok:
-			return errorf(ErrSetting, "perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
+			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
 		case isNil(s):
-			return errorf(ErrSetting, "perceptron: OneVsRest.New returned a nil %T", s)
+			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned a nil %T", s)
 		case m.classWeight() != nil:
 			// Its classes are those of a class against the rest, which
 			// OneVsRest weighs.
-			return errorf(ErrSetting, "perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
+			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
 		}
 		// The classifiers train at once: each must be one of its own.
 		if e, ok := class[s]; ok {
-			return errorf(ErrSetting, "perceptron: OneVsRest.New returned the same %T for class %v as for class %v, want a new classifier at each call", s, ds.classes[c], ds.classes[e])
+			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned the same %T for class %v as for class %v, want a new classifier at each call", s, classes[c], classes[e])
 		}
 		class[s] = c
-		if rnd := m.source(); rnd != nil {
-			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
-		}
 		models[c] = s
 	}
+	return models, nil
+}
+
+// eachClass calls train with each class c of ds and its rows against the
+// rest, or ds itself with two classes, on GOMAXPROCS goroutines, and
+// returns the errors of the calls. Once h stops, the classes left cost a
+// poll each, not their labels' pass over the rows.
+func eachClass(ds *dataset, h *halt, train func(c int, set *dataset) error) []error {
+	K := scores(ds.classes)
 	errs := make([]error, K)
 	parallel(K, func() func(int) {
 		return func(c int) {
-			// Once stopped, the classes left cost a poll each, not their
-			// labels' pass over the rows.
 			if errs[c] = h.err(); errs[c] != nil {
 				return
 			}
@@ -109,29 +169,17 @@ func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
 			if K > 1 {
 				set = ds.against(c)
 			}
-			errs[c] = models[c].(model).fit(set, srcs[c])
+			errs[c] = train(c, set)
 		}
 	})
-	for c, err := range errs {
-		if h.stopped(err) {
-			return err // of every class alike
-		}
-		if err != nil && K > 1 {
-			return fmt.Errorf("%w (class %v against the rest)", err, ds.classes[c])
-		}
-		if err != nil {
-			return err
-		}
-	}
-	o.models, o.classes = models, ds.classes
-	return nil
+	return errs
 }
 
 // against returns the rows of ds with the classes -1, the rest, and +1,
 // class c: the rest weighing 1 and class c its weight in ds, as
-// scikit-learn weighs them.
+// scikit-learn weighs them, and each row its weight in ds.
 func (ds *dataset) against(c int) *dataset {
-	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n), halt: ds.halt}
+	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n), rowWeight: ds.rowWeight, halt: ds.halt}
 	if ds.weight != nil {
 		set.weight = []float64{1, ds.weight[c]}
 	}
@@ -147,21 +195,28 @@ func (ds *dataset) against(c int) *dataset {
 // Predict returns the class of x whose classifier scores highest, the
 // first of those if several tie; with two classes, the class that their
 // classifier predicts. It panics if OneVsRest has not been fitted, or as
-// the classifiers' Predict panics.
+// the classifiers' Predict panics. It may run concurrently with the
+// prediction methods and with one Learn, whose classes' models it reads
+// as the Learn left them all, but not with Fit or a load.
 func (o *OneVsRest) Predict(x []float64) float64 {
-	o.fitted("Predict")
+	defer o.reading("Predict")()
 	if len(o.models) == 1 {
 		return o.models[0].Predict(x)
 	}
 	checkLength(x, o.models[0].(model).width())
-	return o.PredictRows(nil, mat.NewDense(1, len(x), x))[0]
+	return o.predictRows(nil, mat.NewDense(1, len(x), x))[0]
 }
 
 // ScoreRows returns the scores of the rows of X, as Scorer says: for two
 // classes that of their classifier, and for more the score of each class's
-// classifier, each from its ScoreRows.
+// classifier, each from its ScoreRows. It may run concurrently as Predict.
 func (o *OneVsRest) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	o.fitted("ScoreRows")
+	defer o.reading("ScoreRows")()
+	return o.scoreRows(dst, X)
+}
+
+// scoreRows is ScoreRows, with the classifiers held.
+func (o *OneVsRest) scoreRows(dst []float64, X mat.Matrix) []float64 {
 	n, _ := dims(X)
 	S := len(o.models)
 	dst = rowsDst(dst, n*S)
@@ -179,35 +234,46 @@ func (o *OneVsRest) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 }
 
 // PredictRows returns the classes of the rows of X, as Predict chooses
-// them.
+// them. It may run concurrently as Predict.
 func (o *OneVsRest) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	o.fitted("PredictRows")
+	defer o.reading("PredictRows")()
+	return o.predictRows(dst, X)
+}
+
+// predictRows is PredictRows, with the classifiers held.
+func (o *OneVsRest) predictRows(dst []float64, X mat.Matrix) []float64 {
 	if len(o.models) == 1 {
 		return o.models[0].PredictRows(dst, X)
 	}
 	n, _ := dims(X)
 	dst = rowsDst(dst, n)
-	s, S := o.ScoreRows(nil, X), len(o.models)
+	s, S := o.scoreRows(nil, X), len(o.models)
 	for i := range dst {
 		dst[i] = decide(o.classes, s[i*S:i*S+S])
 	}
 	return dst
 }
 
-// Classes returns a copy of the classes, as Scorer says.
-func (o *OneVsRest) Classes() []float64 { return slices.Clone(o.classes) }
+// Classes returns a copy of the classes, as Scorer says. It may run
+// concurrently as Predict.
+func (o *OneVsRest) Classes() []float64 {
+	if o.oneVsRestState == nil {
+		return nil
+	}
+	defer o.reading("Classes")()
+	return slices.Clone(o.classes)
+}
 
 // Models returns the fitted classifiers: for two classes the one of both,
 // and for more that of each class in the order of Classes. It returns nil
-// if OneVsRest has not been fitted.
-func (o *OneVsRest) Models() []Scorer { return slices.Clone(o.models) }
-
-// fitted panics in the manner of gonum if OneVsRest has not been fitted;
-// method names the caller.
-func (o *OneVsRest) fitted(method string) {
-	if o.models == nil {
-		panic(notFitted(method))
+// if OneVsRest has not been fitted. It may run concurrently as Predict;
+// each classifier's own methods read it as its own Learn left it.
+func (o *OneVsRest) Models() []Scorer {
+	if o.oneVsRestState == nil {
+		return nil
 	}
+	defer o.reading("Models")()
+	return slices.Clone(o.models)
 }
 
 // oneVsRestJSON is the JSON form of the model of OneVsRest: its classes,
@@ -221,17 +287,32 @@ type oneVsRestJSON struct {
 // reads it: Labels, ClassWeight, its classes and each classifier's saved
 // form. It returns an error if OneVsRest has not been fitted or one cannot
 // be saved.
-func (o OneVsRest) MarshalJSON() ([]byte, error) {
+func (o OneVsRest) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
+
+func (o OneVsRest) saved(method string) (saved, error) {
+	if o.oneVsRestState == nil {
+		return newSaved(method, false, nil, saved{})
+	}
+	defer o.reading(method)()
 	m := oneVsRestJSON{Classes: o.classes}
 	for _, c := range o.models {
 		b, err := json.Marshal(c)
+		if method != "MarshalJSON" {
+			b, err = Marshal(c)
+		}
 		if err != nil {
-			return nil, err
+			return saved{}, err
 		}
 		m.Models = append(m.Models, b)
 	}
 	s := oneVsRestSettings{o.Labels, weightPairs(o.ClassWeight)}
-	return marshal("OneVsRest", o.models != nil, func() error { return s.check(o.classes) }, s, m, nil)
+	d := 0
+	if len(o.models) > 0 {
+		if c, ok := o.models[0].(model); ok {
+			d = c.width()
+		}
+	}
+	return newSaved(method, true, func() error { return s.check(o.classes) }, saved{typ: "OneVsRest", settings: s, model: m, d: d, S: len(o.models)})
 }
 
 // oneVsRestSettings is the JSON form of the settings of OneVsRest.

@@ -11,7 +11,20 @@
 // *perceptron.CSR, and the class of each row as an index into the names of
 // the classes. They refuse a line longer than a limit by its number, and
 // name the line and the field of anything they refuse; their errors start
-// there, with no prefix, for the caller to put the file's name before.
+// there, with no prefix, for the caller to put the file's name before. A
+// text may start with a byte-order mark, which they skip, and hold none
+// elsewhere; a label holds no control character, such as a tab or an end
+// of line.
+//
+// The values of the text formats are decimal numbers, as C's printf and
+// Go's strconv.FormatFloat write them: an optional sign, digits with an
+// optional decimal point, or a point and digits, and an optional exponent,
+// e or E, an optional sign and digits, as 1, -0.5, .5, 3., 1e-3 and 2.5E+10
+// are. Each is the float64 nearest it, as strconv.ParseFloat gives it, to
+// the bit. The infinities and NaN (inf, -Infinity, nan, in any case) and
+// numbers beyond float64 are refused as not finite, and Go's hexadecimal
+// numbers (0x1p3) and digits apart by underscores (1_000) as no numbers.
+// A label is a number if it is one of this grammar, and a text otherwise.
 //
 // Text reads text, a document a line, in fastText's supervised format
 // (__label__NAME tokens and the text) or as a label, a tab and the text,
@@ -24,8 +37,8 @@
 //
 // A Set holds what its input implies: 8 bytes for each value of dense rows,
 // rows × features, or 16 bytes for each non-zero and 8 bytes for each row of
-// sparse rows, 8 bytes for the class of each row, and the names of the classes
-// and of the features. The functions of the package hold no more than a small
+// sparse rows, 8 bytes for the class of each row and for its weight if it has
+// one, and the names of the classes and of the features. The functions of the package hold no more than a small
 // multiple of what they return and what they are given, which each states, and
 // before each allocation of a size that their input gives, they check it
 // against the memory left to the process: what Go's memory limit
@@ -38,21 +51,114 @@
 //
 // A reader grows its arrays as append does, by a quarter at a time once they
 // are large, so that while it reads it holds at most 2.25 times the Set it
-// returns, and the Set itself at most 1.25 times what it needs. Besides, it
-// holds a line at a time in at most 3.5 times its bytes, a record of CSV with
-// quoted fields in 16 more bytes for each field, and each distinct label once.
+// returns, and the Set itself at most 1.25 times what it needs. A reader of
+// text whose size it can tell, that of a file or a bytes.Reader, or the
+// size a gzipped file's end gives, grows them at once to what the lines
+// read so far make of the whole text, and at the end cuts them to 1.25
+// times what the Set needs, if they hold more: the 2.25 times then hold for
+// a text whose lines are alike, as those of a data set are. Besides, it
+// holds its text in a buffer of 256 KiB, or of at most twice the longest
+// line, and three times while it grows, a record of CSV with quoted fields
+// in 16 more bytes for each field, and each distinct label once.
 // Text holds besides, for the words of a line and their n-grams, arrays of
 // (5.5 + 2·NGrams) bytes for each byte of the longest line. The arrays that
 // growing leaves behind are Go's garbage to collect: until it does, the
 // process's memory holds them too.
+//
+// # Rows one at a time
+//
+// Each reader also gives its rows one at a time, as an iter.Seq2 of Rows and
+// errors that its method Rows returns, with the limits and the errors of
+// Read, in memory that does not grow with the rows: its buffers, the values
+// of a row, and each distinct label once. The class of a Row is an index
+// into its Classes: those of the reader, then the labels that are none of
+// them, in the order in which they first come, where Read sorts them, by
+// value if they are all numbers and by text otherwise. A reader given the
+// Classes of a first pass over the rows, or of a training Set, numbers
+// them as those do. An error ends the sequence, as its last element; the
+// first label that is a number but not finite, which Read refuses only if
+// every label is a number, is an error at the end.
+//
+// Ranging over the sequence again reads the rows again, for another epoch,
+// from where the io.Reader was at the first range, if it is an io.Seeker, as
+// a file is; otherwise a second range gives an error. One goroutine at a
+// time ranges over a sequence.
+//
+//	f, err := os.Open("train.svm.gz")
+//	...
+//	rows := data.LIBSVM{Cols: 1 << 20}.Rows(f)
+//	for range epochs {
+//		for row, err := range rows {
+//			if err != nil {
+//				...
+//			}
+//			learn(row.Ind, row.Val, row.Class) // the row, valid until the next
+//		}
+//	}
 //
 // # Models
 //
 // A Model is a fitted classifier with the steps that come before it, the
 // Hashing of its texts, a Scaler and the scaling of each row to unit
 // length, and the labels of its classes: it predicts from rows as a reader
-// returns them. Its file, which WriteTo writes and LoadModel reads, and
-// which the command perceptron saves, is one JSON object:
+// returns them. Its file, which Save writes and LoadModel reads, and which
+// the command perceptron saves, holds it in one of two forms of the same
+// content, which load to the same bits: the binary form, which WriteTo
+// writes, written and read at the speed of memory, and the JSON form,
+// which MarshalJSON writes, for people to read. Save writes the JSON form
+// where the name ends in .json or .json.gz; either may be gzipped.
+//
+// The binary form of a Model, version 1, is a header, a head and
+// sections; its integers are little-endian:
+//
+//	header    "PCPM", the version (uint16, 1), two bytes of 0, and the
+//	          length of the head in bytes (uint64)
+//	head      the columns of the rows the Model takes, Classes, Names, Label,
+//	          Hashing, the kind of the Scaler (0 none, 1 scales alone, 2 means
+//	          and scales), Normalize, and the statistics of the training rows
+//	sections  each a tag of 4 bytes, the length of its body in bytes
+//	          (uint64) and the body: SCAL, the means and the scales of the
+//	          Scaler, if it has one; CALB, the Calibration, if it has one, as
+//	          its JSON form's values; then CLSF, the classifier's binary form
+//
+// The head comes first, so that a reader checks rows against it before it
+// reads the rest, as LoadModelHead does; a step that a later version
+// saves is a section of its own before the classifier's. The classifier's
+// binary form, version 3 of package perceptron's, as perceptron.Marshal
+// writes it, is:
+//
+//	header  "PCPT", the version (uint16, 3), the type (uint16: 1 Perceptron,
+//	        2 Averaged, 3 Pocket, 4 Voted, 5 Kernel, 6 OneVsRest), and the
+//	        columns d, the scores S and the length of the head in bytes
+//	        (each a uint64)
+//	head    the number of tables and the encoding of each: 0 dense, or 1
+//	        sparse and the length of its body in bytes; then the values of
+//	        the settings, the model without its tables, and the stats of
+//	        the classifier's JSON form
+//	tables  the tables of d·S weights, each feature's S together: an
+//	        Averaged's sums of the weights, what it predicts with, then its
+//	        weights; the weights of the other linear classifiers; none for
+//	        Kernel and OneVsRest, whose model holds its classifiers' forms
+//
+// The values follow the members of the JSON forms in their order, without
+// names: a bool is a byte, 0 or 1; an integer a varint, zigzag if signed;
+// a float its 8 bytes; a string the uvarint of its length and its UTF-8
+// bytes; an object that may be null a byte, 0 for null and 1 before it; an
+// array the uvarint of its length plus one, 0 for null, and its elements;
+// and an array of floats a uvarint, 0 for null, 1 dense or 2 sparse, the
+// uvarint of its length and its body. A body is dense, the floats, or
+// sparse: the fill, a float, the uvarint of the number of the others, and
+// each of those as the uvarint of its gap since the last (its index for
+// the first, the difference less one after) and its float. A table's
+// body has no encoding nor length before it. A list is sparse where that
+// is shorter, the fill the more common of 0 and the most common of 64
+// values spread over it: the weights, mostly zero, and the scales of
+// NewIDF, one value for the columns that no training row holds and others.
+// Every float is finite, as in JSON. LoadModel checks every size against
+// the bytes that hold it and the memory left before it allocates it; a
+// table takes 8·d·S bytes, as its header gives, whatever its bytes.
+//
+// The JSON form is one object:
 //
 //	{"version": 1,
 //	 "classes": ["0", "1", ...],
@@ -64,6 +170,7 @@
 //	 "normalize": true,
 //	 "rows": {"rows": 48081, "nonZeros": {"mean": 91.4, "sd": 55.7},
 //	          "length": {"mean": 9.21, "sd": 2.57}},
+//	 "calibration": {"oneVsRest": false, "a": [-3.1, ...], "b": [0.2, ...]},
 //	 "classifier": {"type": "Averaged", "version": 1, ...}}
 //
 // The members are the format's version, 1; the labels of the classes, in
@@ -73,17 +180,19 @@
 // must be the classifier's features (Hashing); the means and the scales
 // of the Scaler, if any, the means left out for sparse rows; whether rows
 // are scaled to unit length (Normalize); the statistics of the training
-// rows that CheckRows compares rows with; and, last, the classifier, in
+// rows that CheckRows compares rows with; the Calibration, if any, as
+// encoding/json writes it; and, last, the classifier, in
 // the library's JSON form, as json.Marshal of it writes it and
 // perceptron.Unmarshal reads it, byte for byte. Only version, classes and
 // classifier are required; a member of hashing that is left out means
 // what the zero value of its field means. A member that the format does
 // not define, here or in an object within, is an error, as in the
 // library's JSON, and so is a hashing that Hashing's Transform does not
-// take. A file may be gzipped. LoadModel also reads the library's JSON of
-// a classifier alone, whose classes it names by their values, and the
-// model files of version 4 of the command, the library's JSON with a
-// member "command" added.
+// take, and a calibration of other than a slope and an intercept for each
+// score of a row. LoadModel also reads the library's classifier alone, in
+// either form, whose classes it names by their values, and the model
+// files of version 4 of the command, the library's JSON with a member
+// "command" added.
 //
 // A Model of text takes the rows that its Hashing makes of texts, so that
 // a program predicts the classes of new texts with a model that the
@@ -107,6 +216,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
@@ -136,32 +246,55 @@ type Set struct {
 	// Dropped is the number of values that a reader of a fixed width left
 	// out, as they were in columns beyond it.
 	Dropped int
+
+	// Weights, if not nil, holds the weight of each row, a finite value
+	// >= 0, by which Model's Fit and Learn weigh the step of a mistake on
+	// the row, as perceptron.FitContext does; nil weighs every row 1.
+	// Subset and Rows keep the weights of their rows.
+	Weights []float64
 }
 
 // check returns an error if s is not a Set that the functions of the
-// package take: a nil Set or X, or Y that is not nil and not the class of
-// each row of X, a whole number that indexes Classes. The errors of Y are
-// of kinds perceptron.ErrShape and perceptron.ErrNonFinite.
+// package take: a nil Set or X, Y that is not nil and not the class of
+// each row of X, a whole number that indexes Classes, or Weights that are
+// not nil and not a finite weight >= 0 for each row. The errors of Y and
+// Weights are of kinds perceptron.ErrShape and perceptron.ErrNonFinite.
 func (s *Set) check() error {
 	return s.checkRows(0, -1)
 }
 
-// checkRows is check with the classes of Y checked from row lo to hi-1
-// alone, or to the end if hi is negative.
+// checkRows is check with the classes of Y and the Weights checked from
+// row lo to hi-1 alone, or to the end if hi is negative.
 func (s *Set) checkRows(lo, hi int) error {
 	switch {
 	case s == nil:
 		return errors.New("data: the Set is nil")
 	case s.X == nil:
 		return errors.New("data: the Set has no rows: X is nil")
-	case s.Y == nil:
+	}
+	n, _ := s.X.Dims()
+	if hi < 0 {
+		hi = n
+	}
+	if s.Weights != nil {
+		if len(s.Weights) != n {
+			return errorf(perceptron.ErrShape, "data: Weights has %d weights and X %d rows, want one a row", len(s.Weights), n)
+		}
+		for i, w := range s.Weights[lo:hi] {
+			i += lo
+			switch {
+			case math.IsNaN(w) || math.IsInf(w, 0):
+				return errorf(perceptron.ErrNonFinite, "data: Weights[%d] is %v, want a finite weight >= 0", i, w)
+			case w < 0:
+				return fmt.Errorf("data: Weights[%d] is %v, want a finite weight >= 0", i, w)
+			}
+		}
+	}
+	if s.Y == nil {
 		return nil
 	}
-	if n, _ := s.X.Dims(); len(s.Y) != n {
+	if len(s.Y) != n {
 		return errorf(perceptron.ErrShape, "data: Y has %d classes and X %d rows, want one a row", len(s.Y), n)
-	}
-	if hi < 0 {
-		hi = len(s.Y)
 	}
 	k := len(s.Classes)
 	for i, y := range s.Y[lo:hi] {
@@ -229,21 +362,26 @@ func newClasses(known []string) (*classes, error) {
 	return c, nil
 }
 
-// add reads the label s of the next row, which is at field of line, or the
-// whole line if field is 0. It returns an error if s is empty, would break
-// a line of output, as tabs and ends of lines would, or does not fit in
-// the memory left.
-func (c *classes) add(s string, line, field int) error {
-	k, ok := c.ids[s]
-	if !ok {
-		var err error
-		if k, err = c.label(s, line, field); err != nil {
-			return err
-		}
+// index returns the class of the label of a row, which is at field of
+// line, or the whole line if field is 0, having made it a class if it is
+// none. It returns an error if the label is empty, would break a line of
+// output, as control characters such as tabs and ends of lines would, holds
+// a byte-order mark or bytes that are not UTF-8, or does not fit in the
+// memory left.
+func (c *classes) index(label string, line, field int) (int, error) {
+	if k, ok := c.ids[label]; ok {
+		return k, nil
 	}
-	var err error
-	if c.y, err = grow(c.y, 1); err != nil {
-		return tooLarge(err, "holding a class for each row up to it")
+	return c.label(label, line, field)
+}
+
+// push holds the class k of the next row.
+func (c *classes) push(k int) error {
+	if len(c.y) == cap(c.y) {
+		var err error
+		if c.y, err = grow(c.y, 1); err != nil {
+			return tooLarge(err, "holding a class for each row up to it")
+		}
 	}
 	c.y = append(c.y, float64(k))
 	return nil
@@ -257,8 +395,8 @@ func (c *classes) label(s string, line, field int) (int, error) {
 	switch {
 	case s == "":
 		return 0, errors.New("the label is empty")
-	case strings.ContainsAny(s, "\t\n\r") || !utf8.ValidString(s):
-		return 0, fmt.Errorf("the label %s holds a tab, an end of line or bytes that are not UTF-8", quote(s))
+	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == '\ufeff' }):
+		return 0, fmt.Errorf("the label %s holds a tab or another control character, U+FEFF or bytes not UTF-8", quote(s))
 	}
 	if len(c.ids) >= c.checked {
 		n := max(2*c.checked, 64)
@@ -269,9 +407,9 @@ func (c *classes) label(s string, line, field int) (int, error) {
 		c.checked = n
 	}
 	s = strings.Clone(s) // not the line it was cut from
-	v, err := strconv.ParseFloat(s, 64)
-	number := err == nil || errors.Is(err, strconv.ErrRange)
-	if number && (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) && c.bad == "" && line > 0 {
+	v, kind := parseNumber([]byte(s))
+	number := kind != numSyntax
+	if kind == numNonFinite && c.bad == "" && line > 0 {
 		c.bad = fmt.Sprintf("line %d: ", line)
 		if field > 0 {
 			c.bad += fmt.Sprintf("field %d: ", field)
@@ -295,12 +433,22 @@ func (c *classes) label(s string, line, field int) (int, error) {
 	return k, nil
 }
 
+// badNumber returns the error of the first label that is a number but not
+// finite, if every label and every known class is a number, and nil
+// otherwise.
+func (c *classes) badNumber() error {
+	if c.numbers && c.bad != "" {
+		return errors.New(c.bad)
+	}
+	return nil
+}
+
 // finish returns the classes and the class of each row. It returns an
 // error naming the first label that is a number but not finite, if every
 // label and every known class is a number.
 func (c *classes) finish() ([]string, []float64, error) {
-	if c.numbers && c.bad != "" {
-		return nil, nil, errors.New(c.bad)
+	if err := c.badNumber(); err != nil {
+		return nil, nil, err
 	}
 	if c.fixed > 0 {
 		return c.names, c.y, nil
@@ -350,17 +498,18 @@ func quote(s string) string {
 	return strconv.QuoteToASCII(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
-// number parses a feature value, which must be a finite number.
+// number parses a feature value, which must be a finite number, with white
+// space around it or none.
 func number(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return 0, errors.New("empty, want a number")
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	switch {
-	case err != nil && !errors.Is(err, strconv.ErrRange):
+	v, kind := parseNumber([]byte(t))
+	switch kind {
+	case numSyntax:
 		return 0, fmt.Errorf("%s is not a number", quote(s))
-	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+	case numNonFinite:
 		return 0, fmt.Errorf("%s is not a finite number", quote(s))
 	}
 	return v, nil

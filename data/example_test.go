@@ -5,9 +5,12 @@
 package data_test
 
 import (
+	"bytes"
 	"fmt"
 	"log"
 	"strings"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
@@ -102,4 +105,22 @@ func Example() {
 	//     accuracy                         0.8889         9
 	//    macro avg     0.8889    0.9167    0.8857         9
 	// weighted avg     0.9259    0.8889    0.8921         9
+}
+
+// IDX reads each image into a row of its pixels, each byte from 0 to 255
+// divided by 255, to a value from 0 to 1, and each label into a class.
+func ExampleIDX() {
+	// Two images of 2×2 pixels, and their labels, as IDX files hold them.
+	images := []byte{0, 0, 8, 3, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 51, 204, 255, 255, 0, 0, 102}
+	labels := []byte{0, 0, 8, 1, 0, 0, 0, 2, 7, 3}
+	s, err := data.IDX{}.Read(bytes.NewReader(images), bytes.NewReader(labels))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i := range 2 {
+		fmt.Printf("%.1f, class %s\n", mat.Row(nil, i, s.X), s.Classes[int(s.Y[i])])
+	}
+	// Output:
+	// [0.0 0.2 0.8 1.0], class 7
+	// [1.0 0.0 0.0 0.4], class 3
 }

@@ -84,3 +84,9 @@ func (IDX) LabelsFile(images string) string {
 	base = strings.Replace(strings.Replace(base, "images", "labels", 1), "idx3", "idx1", 1)
 	return dir + base
 }
+
+// ReadFile reads the file at path, gzipped or not, as Read reads a
+// reader. Its errors start with the path, as those of package os do.
+func (f Text) ReadFile(path string) (*Set, error) {
+	return readFile(path, f.Read)
+}

@@ -8,10 +8,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,8 +96,9 @@ func checkSet(t *testing.T, s *data.Set, labelled bool, fixed []string) {
 	numbers, bad := true, ""
 	for k, name := range s.Classes {
 		v, err := strconv.ParseFloat(name, 64)
-		numbers = numbers && (err == nil || errors.Is(err, strconv.ErrRange))
-		if k >= len(fixed) && bad == "" && (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) {
+		number := isNumber(name)
+		numbers = numbers && number
+		if k >= len(fixed) && bad == "" && number && (err != nil || math.IsNaN(v) || math.IsInf(v, 0)) {
 			bad = name
 		}
 	}
@@ -156,8 +157,16 @@ func checkMaxLine(t *testing.T, text []byte, max int) {
 func sameNumber(a, b string) bool {
 	x, err1 := strconv.ParseFloat(a, 64)
 	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && x == y
+	return isNumber(a) && isNumber(b) && err1 == nil && err2 == nil && x == y
 }
+
+// isNumber reports whether s is a number of the package's grammar: a
+// decimal number, or an infinity or NaN as strconv.ParseFloat spells them.
+func isNumber(s string) bool {
+	return numberGrammar.MatchString(s)
+}
+
+var numberGrammar = regexp.MustCompile(`^([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(?i:inf|infinity)|(?i:nan))$`)
 
 // checkErr fails t unless err, an error of a reader, is short and
 // printable and comes with no Set.
@@ -263,6 +272,7 @@ func FuzzLIBSVM(f *testing.F) {
 		fixed := fixedClasses(classes)
 		r := data.LIBSVM{Cols: int(cols % 100), MaxLine: int(maxLine), Classes: fixed}
 		s, err := r.Read(bytes.NewReader(in))
+		checkStream(t, s, err, collect(t, r.Rows(bytes.NewReader(in))))
 		if err != nil {
 			checkErr(t, s, err)
 			return
@@ -333,6 +343,7 @@ func FuzzCSV(f *testing.F) {
 		fixed := fixedClasses(classes)
 		r := data.CSV{Comma: rune(comma), Header: header, Label: label, Classes: fixed, MaxLine: int(maxLine)}
 		s, err := r.Read(bytes.NewReader(in))
+		checkStream(t, s, err, collect(t, r.Rows(bytes.NewReader(in))))
 		if err != nil {
 			checkErr(t, s, err)
 			return
@@ -434,11 +445,12 @@ func FuzzIDX(f *testing.F) {
 	f.Add([]byte{0, 1, 8, 1}, labels, true)
 	f.Add(images, []byte{0, 0, 8, 5, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 3}, true)
 	f.Fuzz(func(t *testing.T, images, labels []byte, useLabels bool) {
-		var lr io.Reader
+		var lr, lr2 io.Reader
 		if useLabels {
-			lr = bytes.NewReader(labels)
+			lr, lr2 = bytes.NewReader(labels), bytes.NewReader(labels)
 		}
 		s, err := data.IDX{}.Read(bytes.NewReader(images), lr)
+		checkStream(t, s, err, collect(t, data.IDX{}.Rows(bytes.NewReader(images), lr2)))
 		if err != nil {
 			checkErr(t, s, err)
 			if msg := err.Error(); !strings.HasPrefix(msg, "images: ") && !strings.HasPrefix(msg, "labels: ") {

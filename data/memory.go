@@ -65,14 +65,50 @@ func grow[E any](s []E, n int) ([]E, error) {
 	if n <= cap(s)-len(s) {
 		return s, nil
 	}
-	c := cap(s)
+	return growTo(s, nextCap(cap(s), len(s)+n))
+}
+
+// nextCap returns the capacity that grow gives a slice of capacity c that
+// must hold need elements.
+func nextCap(c, need int) int {
 	switch {
 	case c < 256:
 		c = max(2*c, 16)
 	default:
 		c += (c + 3*256) / 4
 	}
-	return growTo(s, max(c, len(s)+n))
+	return max(c, need)
+}
+
+// growText returns s with room for n more elements, grown as grow grows it,
+// or at once to the elements that the text of l is expected to give, if that
+// is more: the rows of a file of known size then grow once or twice, not
+// forty times, as a quarter at a time would. fitText cuts what the
+// expectation left over.
+func growText[E any](s []E, n int, l *lines) ([]E, error) {
+	if n <= cap(s)-len(s) {
+		return s, nil
+	}
+	c := nextCap(cap(s), len(s)+n)
+	if e := l.expect(len(s) + n); e > c {
+		if t, err := growTo(s, e); err == nil {
+			return t, nil
+		}
+	}
+	return growTo(s, c)
+}
+
+// fitText returns s, or a copy of it without the room that growText left
+// beyond a quarter of its elements, as grow would have left at most.
+func fitText[E any](s []E) []E {
+	if cap(s)-len(s) <= len(s)/4+256 {
+		return s
+	}
+	t, err := growTo([]E(nil), len(s))
+	if err != nil {
+		return s
+	}
+	return append(t, s...)
 }
 
 // growTo returns s with a capacity of at least c, which is more than its

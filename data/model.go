@@ -5,9 +5,11 @@
 package data
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"strings"
 
 	"gonum.org/v1/gonum/floats"
@@ -23,7 +25,8 @@ import (
 //
 // The rows go through the steps in this order: the Scaler scales their
 // columns, if it is not nil, and then each row is scaled to unit length,
-// if Normalize is set. The classifier takes the rows that come out.
+// if Normalize is set. The classifier takes the rows that come out, and
+// the Calibration, if it is not nil, turns its scores into probabilities.
 //
 // A Model of text has a Hashing, the one that turned the texts of its
 // training rows into rows. Its methods take rows, not texts, as they take
@@ -64,6 +67,14 @@ type Model struct {
 	// Normalize scales each row to unit Euclidean length, after the
 	// Scaler, dividing its values by its length; a row of zeros stays so.
 	Normalize bool
+
+	// Calibration, if not nil, turns the Classifier's scores into the
+	// probabilities of the classes that Probabilities and Top give:
+	// Calibrate fits it to rows that the Classifier did not train on.
+	// Fit, which trains the Classifier anew, sets it to nil; Learn keeps
+	// it, fitted to the scores that the Classifier gave before, which
+	// Calibrate fits again.
+	Calibration *Calibration
 
 	features int      // the columns of the rows, 0 if not known
 	rows     rowStats // of the training rows, as read
@@ -112,22 +123,47 @@ func (m *Model) hashingCols() (int, error) {
 }
 
 // Fit fits the Classifier to the rows of s, transformed as Transform
-// transforms them, with the class values 0, 1, … that s.Y holds, and sets
-// Classes to the labels of the classes that the Classifier then has:
+// transforms them, with the class values 0, 1, … that s.Y holds and the
+// weights of s.Weights, and sets Classes to the labels of the classes
+// that the Classifier then has:
 // those of s.Classes, or some of them if the rows lack a class and the
 // Classifier's settings do not name it. The Scaler, if any, is used as it
 // is: NewScaler of the rows of s fits one. Fit also records the number of
 // the rows' features and statistics of the rows, by which CheckRows tells
-// rows unlike them, and keeps no reference to s.
+// rows unlike them, sets Calibration to nil, and keeps no reference to s.
 //
 // Fit returns an error if s is not a Set that Subset takes or has no
 // labels, if the Classifier is nil or its Fit fails, if the Model has a
 // Hashing that Transform does not take or that gives other than the
-// columns of s, or if Transform fails. A failed Fit leaves the Model as
-// it was, but for what the Classifier's Fit leaves. It holds the
-// transformed rows while the Classifier fits, if there are steps before
-// it.
-func (m *Model) Fit(s *Set) error {
+// columns of s, or if Transform fails; and if s has Weights and the
+// Classifier is not one of package perceptron, which alone take them. A
+// failed Fit leaves the Model as it was, but for what the Classifier's Fit
+// leaves. It holds the transformed rows while the Classifier fits, if
+// there are steps before it.
+func (m *Model) Fit(s *Set) error { return m.fit(context.Background(), s, false) }
+
+// FitContext is Fit, with the Classifier's Fit stopped when ctx is done,
+// as perceptron.FitContext stops it, which then leaves the Model as it
+// was. With a ctx that may be done, the Classifier must be one of package
+// perceptron.
+func (m *Model) FitContext(ctx context.Context, s *Set) error { return m.fit(ctx, s, false) }
+
+// FitInPlace is FitContext, but it transforms the rows of s in place,
+// where FitContext transforms a copy of them, so that it holds them once:
+// dense rows, a *mat.Dense or another mat.RawMatrixer, it transforms where
+// they are; other rows, sparse ones among them, whose values a
+// *perceptron.CSR keeps to itself, it transforms into a copy, as Fit
+// does, that takes the place of s.X, and of the rows if the caller keeps
+// them nowhere else: their memory then goes back to the system
+// (debug.FreeOSMemory) before the Classifier allocates its model. Afterwards s.X holds the rows as the Classifier took
+// them, which the Classifier takes, not the Model's methods, whose steps
+// would transform them again. The statistics that CheckRows compares rows
+// with are those of the rows as they were given. A FitInPlace that fails
+// may leave the rows of s transformed, all or some.
+func (m *Model) FitInPlace(ctx context.Context, s *Set) error { return m.fit(ctx, s, true) }
+
+// fit is FitContext, or FitInPlace if inPlace is set.
+func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -141,11 +177,39 @@ func (m *Model) Fit(s *Set) error {
 	if err := m.checkHashing(d); err != nil {
 		return err
 	}
-	X, err := m.Transform(s.X)
+	// The statistics of the rows as given, which change in place: taken
+	// as each row is transformed, if any is.
+	var acc *rowAcc
+	if inPlace {
+		acc = new(rowAcc)
+	}
+	raw := s.X
+	X, err := m.transform(raw, 0, inPlace, acc)
 	if err != nil {
 		return err
 	}
-	if err := m.Classifier.Fit(X, s.Y); err != nil {
+	if inPlace {
+		s.X = X
+	}
+	// The statistics of the rows as they were, before the Classifier's
+	// fit: rows transformed into a copy in place of them then go before
+	// it allocates its model, their memory returned to the system.
+	var rows rowStats
+	if acc != nil && acc.n > 0 {
+		rows = acc.stats()
+	} else {
+		rows = statsOf(raw) // the rows as they were: no step changed them
+	}
+	if inPlace && X != raw {
+		raw = nil
+		debug.FreeOSMemory()
+	}
+	if s.Weights == nil && ctx != nil && ctx.Done() == nil {
+		err = m.Classifier.Fit(X, s.Y)
+	} else {
+		err = perceptron.FitContext(ctx, m.Classifier, X, s.Y, s.Weights...)
+	}
+	if err != nil {
 		return err
 	}
 	values := m.Classifier.Classes()
@@ -156,7 +220,7 @@ func (m *Model) Fit(s *Set) error {
 		}
 		classes[k] = s.Classes[int(v)]
 	}
-	m.features, m.Classes, m.rows = d, classes, statsOf(s.X)
+	m.features, m.Classes, m.rows, m.Calibration = d, classes, rows, nil
 	return nil
 }
 
@@ -173,12 +237,22 @@ func (m *Model) Fit(s *Set) error {
 // Learn returns an error, and changes nothing, if s is not a Set that
 // Subset takes or has no labels, if a row is of a class that is none of
 // the Model's, naming it, if the Classifier has no method Learn, as
-// perceptron.Pocket and OneVsRest have not, if the Model has a Hashing
-// that Transform does not take or that gives other than the columns of s,
-// or if Transform fails; and the errors of the Classifier's Learn, which
-// may have learned the rows before an overflow. It holds the transformed rows and their class
-// values while the Classifier learns.
-func (m *Model) Learn(s *Set) error {
+// perceptron.Pocket has not, if the Model has a Hashing that Transform
+// does not take or that gives other than the columns of s, if Transform
+// fails, or if s has Weights and the Classifier is not one of package
+// perceptron; and the errors of the Classifier's Learn, which may have
+// learned the rows before an overflow. It holds the transformed rows and
+// their class values while the Classifier learns. It may run concurrently
+// with the methods that predict, as Predict says, but not with another
+// Learn, with WriteTo, Save or CheckRows, which read the statistics of the
+// rows that it adds to.
+func (m *Model) Learn(s *Set) error { return m.LearnContext(context.Background(), s) }
+
+// LearnContext is Learn, with the Classifier's Learn stopped when ctx is
+// done, as perceptron.LearnContext stops it, which then leaves the Model
+// as it was. With a ctx that may be done, the Classifier must be one of
+// package perceptron.
+func (m *Model) LearnContext(ctx context.Context, s *Set) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -221,7 +295,12 @@ func (m *Model) Learn(s *Set) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Learn(X, y); err != nil {
+	if s.Weights == nil && ctx != nil && ctx.Done() == nil {
+		err = c.Learn(X, y)
+	} else {
+		err = perceptron.LearnContext(ctx, m.Classifier, X, y, s.Weights...)
+	}
+	if err != nil {
 		return err
 	}
 	if m.Classes == nil {
@@ -265,30 +344,39 @@ func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to transform: X is nil")
 	}
-	return m.transform(X, 0)
+	return m.transform(X, 0, false, nil)
 }
 
-// transform is Transform of the rows X, which are the rows of a larger
-// matrix from row first on, as errors number them.
-func (m *Model) transform(X mat.Matrix, first int) (mat.Matrix, error) {
-	var post func([]float64) error
-	if m.Normalize {
-		post = normalize
+// TransformInPlace is Transform, but it transforms dense rows, a
+// *mat.Dense or another mat.RawMatrixer, in place, and returns X; other
+// rows it transforms into a copy, as Transform does. The rows it returns
+// are those that the Classifier takes, not the Model's methods, whose
+// steps would transform them again. It returns the errors of Transform,
+// after which the rows before the one of the error stay transformed.
+func (m *Model) TransformInPlace(X mat.Matrix) (mat.Matrix, error) {
+	if X == nil {
+		return nil, errors.New("data: no rows to transform: X is nil")
 	}
-	switch {
-	case m.Scaler != nil:
-		s := m.Scaler
-		if err := s.check(); err != nil {
+	return m.transform(X, 0, true, nil)
+}
+
+// transform is Transform of the rows X, or TransformInPlace if inPlace is
+// set, which are the rows of a larger matrix from row first on, as errors
+// number them; it adds the rows it transforms to acc, if not nil.
+func (m *Model) transform(X mat.Matrix, first int, inPlace bool, acc *rowAcc) (mat.Matrix, error) {
+	if s := m.Scaler; s != nil {
+		// The values of the Scaler are checked as the rows use them, so
+		// that a row costs its own columns.
+		if err := s.checkShape(); err != nil {
 			return nil, err
 		}
 		if err := s.fits(X); err != nil {
 			return nil, err
 		}
-		return copyRows(X, first, "standardising", s.Mean != nil, s.standardise, post)
-	case post != nil:
-		return copyRows(X, first, "normalising", false, func(_ int, v float64) float64 { return v }, post)
+	} else if !m.Normalize {
+		return X, nil
 	}
-	return X, nil
+	return transformRows(X, first, m.Scaler, m.Normalize, inPlace, acc)
 }
 
 // normalize divides the values of a row by its Euclidean length, unless it
@@ -318,7 +406,11 @@ func normalize(row []float64) error {
 //
 // Predict transforms and scores the rows a block of BlockRows at a time,
 // or fewer for dense rows of more than 16384 columns, and holds a block
-// besides the classes it returns.
+// besides the classes it returns. It may run concurrently with the
+// Model's other methods that predict, and with one Learn of a Classifier
+// of package perceptron, each block of rows seeing the model before the
+// Learn or after it; not with Fit, Calibrate, or a change of the Model's
+// fields.
 func (m *Model) Predict(X mat.Matrix) ([]float64, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to predict: X is nil")
@@ -361,7 +453,8 @@ func choose(scores []float64) int {
 // Score returns the scores of the rows of X, transformed, as the Classifier's
 // ScoreRows gives them: S scores for each row, one for two classes and one for
 // each class for more, in the order of Classes. It returns the errors that
-// Predict returns, and holds the scores besides what Predict holds.
+// Predict returns, and holds the scores besides what Predict holds. It may
+// run concurrently as Predict.
 func (m *Model) Score(X mat.Matrix) ([]float64, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to score: X is nil")
@@ -441,7 +534,7 @@ func (m *Model) score(X mat.Matrix, fn func(lo int, scores []float64, S int)) er
 		if err != nil {
 			return err
 		}
-		if B, err = m.transform(B, lo); err != nil {
+		if B, err = m.transform(B, lo, false, nil); err != nil {
 			return err
 		}
 		scores := m.Classifier.ScoreRows(buf[:(hi-lo)*S], B)

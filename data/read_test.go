@@ -11,7 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -770,9 +773,8 @@ func TestIDXRead(t *testing.T) {
 		t.Errorf("fixed classes: Y %v, Classes %q; want [7 0 7], the digits", s.Y, s.Classes)
 	}
 
-	// One dimension beyond the count: rows of 3 pixels; and trailing
-	// bytes are not read.
-	s, err = data.IDX{}.Read(bytes.NewReader(idxFile([]uint32{2, 3}, []byte{0, 255, 0, 255, 0, 255, 9, 9})), nil)
+	// One dimension beyond the count: rows of 3 pixels.
+	s, err = data.IDX{}.Read(bytes.NewReader(idxFile([]uint32{2, 3}, []byte{0, 255, 0, 255, 0, 255})), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -904,4 +906,133 @@ func TestNilReaders(t *testing.T) {
 	checkReadErr(t, err, "io.Reader is nil")
 	_, err = data.IDX{}.Read(nil, nil)
 	checkReadErr(t, err, "images: ", "io.Reader is nil")
+}
+
+// TestMeaningKept checks that data whose meaning a reader would change are
+// refused, as issue 47 found them taken: a byte-order mark after the start
+// of the text, which made the label -1 a text and so every label a text; a
+// line of a NUL byte, which made a class of it; values and labels in Go's
+// syntax of numbers, which the package's grammar of numbers leaves out;
+// and bytes after the data of an IDX file.
+func TestMeaningKept(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		read func() error
+		subs []string
+	}{
+		{"LIBSVM byte-order mark on line 3", func() error {
+			_, err := data.LIBSVM{}.Read(strings.NewReader("1 1:1\n-1 2:1\n\ufeff-1 1:2\n1 2:2\n"))
+			return err
+		}, []string{"line 3: ", "byte-order mark"}},
+		{"LIBSVM byte-order mark in a label", func() error {
+			_, err := data.LIBSVM{}.Read(strings.NewReader("1 1:1\n-\ufeff1 2:1\n"))
+			return err
+		}, []string{"line 2: ", "U+FEFF"}},
+		{"CSV byte-order mark on line 2", func() error {
+			_, err := data.CSV{}.Read(strings.NewReader("1,a\n\ufeff2,b\n"))
+			return err
+		}, []string{"line 2: ", "byte-order mark"}},
+		{"Text byte-order mark on line 2", func() error {
+			_, err := data.Text{}.Read(strings.NewReader("__label__a x\n\ufeff__label__b y\n"))
+			return err
+		}, []string{"line 2: ", "byte-order mark"}},
+		{"Text byte-order mark in a label", func() error {
+			_, err := data.Text{Tab: true}.Read(strings.NewReader("a\tx\nb\ufeff\ty\n"))
+			return err
+		}, []string{"line 2: ", "U+FEFF"}},
+		{"LIBSVM line of a NUL byte", func() error {
+			_, err := data.LIBSVM{}.Read(strings.NewReader("1 1:1\n\x00\n-1 2:1\n"))
+			return err
+		}, []string{"line 2: ", `"\x00"`, "control character"}},
+		{"CSV label of a NUL byte", func() error {
+			_, err := data.CSV{}.Read(strings.NewReader("1,a\n2,\x00\n"))
+			return err
+		}, []string{"line 2: ", "field 2", "control character"}},
+		{"LIBSVM value with underscores", func() error {
+			_, err := data.LIBSVM{}.Read(strings.NewReader("1 1:1_000\n"))
+			return err
+		}, []string{"line 1: ", `"1_000"`, "not a number"}},
+		{"LIBSVM hexadecimal value", func() error {
+			_, err := data.LIBSVM{}.Read(strings.NewReader("1 1:0x1p3\n"))
+			return err
+		}, []string{"line 1: ", `"0x1p3"`, "not a number"}},
+		{"CSV value with underscores", func() error {
+			_, err := data.CSV{}.Read(strings.NewReader("1,a\n1_0,b\n"))
+			return err
+		}, []string{"line 2: ", "field 1", `"1_0"`, "not a number"}},
+		{"CSV hexadecimal value", func() error {
+			_, err := data.CSV{}.Read(strings.NewReader("0X1P-2,a\n"))
+			return err
+		}, []string{"line 1: ", "field 1", "not a number"}},
+		{"IDX images with bytes after their data", func() error {
+			_, err := data.IDX{}.Read(bytes.NewReader(append(idxFile([]uint32{2, 2}, []byte{1, 2, 3, 4}), 5)), nil)
+			return err
+		}, []string{"images: ", "bytes after the 4 of data"}},
+		{"IDX labels with bytes after their data", func() error {
+			_, err := data.IDX{}.Read(bytes.NewReader(idxFile([]uint32{2, 2}, []byte{1, 2, 3, 4})), bytes.NewReader(append(idxFile([]uint32{2}, []byte{1, 2}), 0)))
+			return err
+		}, []string{"labels: ", "bytes after the 2 of data"}},
+		{"IDX gzipped images with bytes after their data", func() error {
+			_, err := data.IDX{}.Read(bytes.NewReader(gzipped(t, append(idxFile([]uint32{1, 2}, []byte{1, 2}), 3))), nil)
+			return err
+		}, []string{"images: ", "bytes after the 2 of data"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkReadErr(t, tc.read(), tc.subs...)
+		})
+	}
+	// A label in Go's syntax of numbers is a text, another class than the
+	// number it would be.
+	s, err := data.LIBSVM{}.Read(strings.NewReader("10 1:1\n1_0 1:1\n0xa 1:1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0xa", "10", "1_0"}; !slices.Equal(s.Classes, want) {
+		t.Errorf("Classes %q, want %q", s.Classes, want)
+	}
+}
+
+// TestCSVLabelHint checks that a CSV file whose first column holds text
+// labels, read with the label last, says in its error which setting names
+// the label column, as issue 45 asked.
+func TestCSVLabelHint(t *testing.T) {
+	_, err := data.CSV{}.Read(strings.NewReader("cat,1,2\ndog,3,4\n"))
+	checkReadErr(t, err, "line 1: ", "field 1", `"cat"`, "not a number", "CSV's Label first")
+	_, err = data.CSV{Header: true}.Read(strings.NewReader("a,b,c\n1,x,2\n"))
+	checkReadErr(t, err, "line 2: ", "field 2", `"x"`, "CSV's Label 2")
+	// Not on the rows after the first, nor for a line of no number.
+	_, err = data.CSV{}.Read(strings.NewReader("1,2,a\ncat,3,b\n"))
+	checkReadErr(t, err, "line 2: ", "field 1")
+	if strings.Contains(err.Error(), "CSV's Label") {
+		t.Errorf("error %q: a hint of the label on line 2", err)
+	}
+	_, err = data.CSV{}.Read(strings.NewReader("a,b,c\n1,2,x\n"))
+	checkReadErr(t, err, "line 1: ", "CSV's Header")
+}
+
+// TestTextReadFile checks that Text reads a path, as the other readers
+// do, and that its errors start with the path.
+func TestTextReadFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "text.txt.gz")
+	if err := os.WriteFile(path, gzipped(t, []byte("__label__a x y\n__label__b z\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := data.Text{}.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.X.Dims(); n != 2 || !slices.Equal(s.Classes, []string{"a", "b"}) {
+		t.Errorf("%d rows of classes %q, want 2 of [a b]", n, s.Classes)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("__label__a x\ny\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = data.Text{}.ReadFile(bad)
+	checkReadErr(t, err, bad+": line 2: ", "no label")
+	_, err = data.Text{}.ReadFile(filepath.Join(dir, "none.txt"))
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("error %v, want one of fs.ErrNotExist", err)
+	}
 }

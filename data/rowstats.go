@@ -33,32 +33,47 @@ type moments struct {
 // a sparse row.
 func statsOf(X mat.Matrix) rowStats {
 	n, _ := X.Dims()
-	var nz, length welford
+	var acc rowAcc
 	doer, sparse := X.(mat.RowNonZeroDoer)
 	sparse = sparse && !isDense(X)
 	var buf []float64
 	for i := range n {
-		row := buf[:0]
 		if sparse {
-			doer.DoRowNonZero(i, func(_, _ int, v float64) {
-				if v != 0 {
-					row = append(row, v)
-				}
-			})
+			row := buf[:0]
+			doer.DoRowNonZero(i, func(_, _ int, v float64) { row = append(row, v) })
 			buf = row
+			acc.add(row)
 		} else {
-			row = rowOf(X, i)
+			acc.add(rowOf(X, i))
 		}
-		k := 0
-		for _, v := range row {
-			if v != 0 {
-				k++
-			}
-		}
-		nz.add(float64(k))
-		length.add(floats.Norm(row, 2))
 	}
-	s := rowStats{Rows: n, NonZeros: nz.moments(), Length: length.moments()}
+	return acc.stats()
+}
+
+// rowAcc takes the statistics of rows one at a time.
+type rowAcc struct {
+	n          int
+	nz, length welford
+}
+
+// add adds a row, the values of a dense row or the non-zeros of a sparse
+// one, of which it reads the values other than 0.
+func (a *rowAcc) add(row []float64) {
+	k := 0
+	for _, v := range row {
+		if v != 0 {
+			k++
+		}
+	}
+	a.n++
+	a.nz.add(float64(k))
+	a.length.add(floats.Norm(row, 2)) // which leaves the zeros out
+}
+
+// stats returns the statistics of the rows added, or none if there are
+// none or the length of one overflows.
+func (a *rowAcc) stats() rowStats {
+	s := rowStats{Rows: a.n, NonZeros: a.nz.moments(), Length: a.length.moments()}
 	if s.check() != nil {
 		// Rows whose lengths overflow have no statistics to compare with.
 		return rowStats{}

@@ -167,15 +167,16 @@ func (s *Set) classOrder(what string, seed, stream uint64) (byClass, start []int
 }
 
 // Subset returns a Set of copies of the rows of s at the indices rows, in
-// their order, with their labels if s has labels: a *perceptron.CSR of
-// sparse rows, and a *mat.Dense of dense ones, or of no rows a matrix of
-// no rows. It returns an error if an index is not a row of s, or if s is
-// not a Set: X nil, or Y that is not nil and not the class of each row of
-// X, a whole number that indexes Classes.
+// their order, with their labels and weights if s has them: a
+// *perceptron.CSR of sparse rows, and a *mat.Dense of dense ones, or of no
+// rows a matrix of no rows. It returns an error if an index is not a row
+// of s, or if s is not a Set: X nil, Y that is not nil and not the class
+// of each row of X, a whole number that indexes Classes, or Weights that
+// are not nil and not a finite weight >= 0 for each row.
 //
 // Subset holds the rows it copies, and checks their memory first: 8 bytes for
 // each value of dense rows, or 16 bytes for each non-zero and 8 bytes for each
-// row of sparse ones, and 8 bytes for the label of each row.
+// row of sparse ones, and 8 bytes for the label and the weight of each row.
 func (s *Set) Subset(rows []int) (*Set, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -192,9 +193,12 @@ func (s *Set) subset(rows []int) (*Set, error) {
 		}
 	}
 	m := len(rows)
-	labels := 0.0
+	labels := 0.0 // and weights
 	if s.Y != nil {
 		labels = 8 * float64(m)
+	}
+	if s.Weights != nil {
+		labels += 8 * float64(m)
 	}
 	sub := &Set{Classes: s.Classes, Features: s.Features}
 	if doer, ok := s.X.(mat.RowNonZeroDoer); ok && !isDense(s.X) {
@@ -238,29 +242,36 @@ func (s *Set) subset(rows []int) (*Set, error) {
 			sub.Y[k] = s.Y[i]
 		}
 	}
+	if s.Weights != nil {
+		sub.Weights = make([]float64, m)
+		for k, i := range rows {
+			sub.Weights[k] = s.Weights[i]
+		}
+	}
 	return sub, nil
 }
 
 // Rows returns the Set of the rows of s from lo to hi-1, with their
-// labels, if s has labels: the rows of a *mat.Dense and their labels in
-// place, as the Dense's Slice gives them, and other rows and their labels
-// copied into a new *perceptron.CSR or *mat.Dense, as Subset copies them.
-// A Set of sparse rows thus cuts into mini-batches as a Set of dense rows
-// does. It returns an error if lo and hi are not 0 <= lo <= hi <= the rows
-// of s, if X is nil, if Y is not nil and not as long as X has rows, or if
-// a label of the rows lo to hi-1 is not a class: Rows takes the time of
-// those rows alone.
+// labels and weights, if s has them: the rows of a *mat.Dense and their
+// labels and weights in place, as the Dense's Slice gives them, and other
+// rows copied into a new *perceptron.CSR or *mat.Dense, as Subset copies
+// them. A Set of sparse rows thus cuts into mini-batches as a Set of dense
+// rows does. It returns an error if lo and hi are not 0 <= lo <= hi <= the
+// rows of s, if X is nil, if Y or Weights is not nil and not as long as X
+// has rows, or if a label of the rows lo to hi-1 is not a class or a
+// weight not a finite weight >= 0: Rows takes the time of those rows
+// alone.
 //
-// Rows holds the rows it copies, and their labels, and checks their memory
-// first, as Subset does.
+// Rows holds the rows it copies, and their labels and weights, and checks
+// their memory first, as Subset does.
 func (s *Set) Rows(lo, hi int) (*Set, error) {
 	if s != nil && s.X != nil {
 		if n, _ := s.X.Dims(); lo < 0 || hi < lo || hi > n {
 			return nil, fmt.Errorf("data: rows %d to %d, want a range of the %d rows of X", lo, hi, n)
 		}
 	}
-	// Only the classes of the rows are checked: mini-batches would
-	// otherwise check all the classes for each.
+	// Only the classes and weights of the rows are checked: mini-batches
+	// would otherwise check all of them for each.
 	if err := s.checkRows(lo, hi); err != nil {
 		return nil, err
 	}
@@ -277,6 +288,9 @@ func (s *Set) Rows(lo, hi int) (*Set, error) {
 	if s.Y != nil {
 		sub.Y = s.Y[lo:hi:hi]
 	}
+	if s.Weights != nil {
+		sub.Weights = s.Weights[lo:hi:hi]
+	}
 	return sub, nil
 }
 
@@ -284,296 +298,4 @@ func (s *Set) Rows(lo, hi int) (*Set, error) {
 func isDense(X mat.Matrix) bool {
 	_, ok := X.(mat.RawMatrixer)
 	return ok
-}
-
-// Scaler standardises features, as scikit-learn's StandardScaler does: it
-// subtracts the mean of each column and divides by its standard
-// deviation, or, for sparse rows, whose zeros centring would fill, only
-// divides. A column of one value is divided by 1.
-type Scaler struct {
-	// Mean holds the mean of each column, or is nil for sparse rows.
-	Mean []float64
-
-	// Scale holds what each column is divided by: its standard
-	// deviation, or 1 where that is zero, or, for a Scaler of NewIDF, the
-	// inverse of its weight.
-	Scale []float64
-}
-
-// NewScaler returns the Scaler of the columns of X, dense or sparse, as
-// the training rows give them. It returns an error if X is nil or has no
-// rows, or naming the column of a value that is not finite.
-//
-// NewScaler holds 32 bytes for each column, of which the Scaler keeps 16 of
-// dense rows and 8 of sparse ones, and checks them first.
-func NewScaler(X mat.Matrix) (*Scaler, error) {
-	if X == nil {
-		return nil, errors.New("data: no rows to scale by: X is nil")
-	}
-	n, d := X.Dims()
-	if n == 0 {
-		return nil, errors.New("data: no rows to scale by")
-	}
-	if err := checkMemory(32*float64(d), "data: scaling %d columns", d); err != nil {
-		return nil, err
-	}
-	doer, sparse := X.(mat.RowNonZeroDoer)
-	sparse = sparse && !isDense(X)
-	each := func(fn func(j int, v float64)) {
-		if sparse {
-			for i := range n {
-				doer.DoRowNonZero(i, func(_, j int, v float64) { fn(j, v) })
-			}
-			return
-		}
-		for i := range n {
-			for j, v := range rowOf(X, i) {
-				fn(j, v)
-			}
-		}
-	}
-	s := &Scaler{Mean: make([]float64, d), Scale: make([]float64, d)}
-	// Each column is divided by a power of two near its largest magnitude,
-	// which is exact, so that the sums below cannot overflow however
-	// large the values are. Scale holds the magnitudes, then the sums of
-	// squared deviations.
-	big := s.Scale
-	each(func(j int, v float64) { big[j] = max(big[j], math.Abs(v)) })
-	exp := make([]int, d)
-	for j, b := range big {
-		if math.IsInf(b, 0) || math.IsNaN(b) {
-			return nil, errorf(perceptron.ErrNonFinite, "data: column %d: a value is not finite", j+1)
-		}
-		_, exp[j] = math.Frexp(b)
-	}
-	// Welford's running mean and sum of squared deviations.
-	mean, m2, count := s.Mean, s.Scale, make([]float64, d)
-	clear(m2)
-	each(func(j int, v float64) {
-		v = math.Ldexp(v, -exp[j])
-		count[j]++
-		delta := v - mean[j]
-		mean[j] += delta / count[j]
-		m2[j] += delta * (v - mean[j])
-	})
-	// The zeros a sparse column leaves out join its non-zeros.
-	total := float64(n)
-	for j := range d {
-		if zeros := total - count[j]; zeros > 0 && count[j] > 0 {
-			m2[j] += mean[j] * mean[j] * count[j] * zeros / total
-			mean[j] = mean[j] * count[j] / total
-		}
-	}
-	for j := range d {
-		mean[j] = math.Ldexp(mean[j], exp[j])
-		s.Scale[j] = math.Ldexp(math.Sqrt(m2[j]/total), exp[j])
-		if s.Scale[j] == 0 {
-			s.Scale[j] = 1
-		}
-	}
-	if sparse {
-		s.Mean = nil
-	}
-	return s, nil
-}
-
-// NewIDF returns the Scaler that weighs each column of X by its inverse
-// document frequency, as scikit-learn's TfidfTransformer does by default:
-// idf = ln((1+n)/(1+df)) + 1, where n is the number of rows of X and df
-// the number of rows in which the column is not zero, so that a column of
-// few rows weighs more than one of many. The Scaler has no Mean, and its
-// Scale is 1/idf, by which Transform divides: it keeps the zeros of sparse
-// rows. NewIDF returns an error if X is nil or has no rows.
-//
-// NewIDF holds 8 bytes for each column, which the Scaler keeps, and checks
-// them first.
-func NewIDF(X mat.Matrix) (*Scaler, error) {
-	if X == nil {
-		return nil, errors.New("data: no rows to weigh by: X is nil")
-	}
-	n, d := X.Dims()
-	if n == 0 {
-		return nil, errors.New("data: no rows to weigh by")
-	}
-	if err := checkMemory(8*float64(d), "data: weighing %d columns", d); err != nil {
-		return nil, err
-	}
-	df := make([]float64, d)
-	if m, ok := X.(mat.RowNonZeroDoer); ok && !isDense(X) {
-		for i := range n {
-			m.DoRowNonZero(i, func(_, j int, v float64) {
-				if v != 0 {
-					df[j]++
-				}
-			})
-		}
-	} else {
-		for i := range n {
-			for j, v := range rowOf(X, i) {
-				if v != 0 {
-					df[j]++
-				}
-			}
-		}
-	}
-	for j, f := range df {
-		df[j] = inverseIDF(n, f)
-	}
-	return &Scaler{Scale: df}, nil
-}
-
-// Transform returns the rows of X standardised: a new *mat.Dense of dense
-// X, or a new *perceptron.CSR of sparse X, which only a Scaler without
-// Mean takes. It returns an error if s is not a Scaler that NewScaler could
-// return (Scale of finite non-zero values, Mean nil or of finite values as
-// many), if X is nil or has not the Scaler's columns, or naming the row
-// and the column of the first value that is not finite or that
-// standardising makes overflow.
-//
-// Transform holds the rows it returns, and checks their memory first: 8 bytes
-// for each value of dense rows, or 16 bytes for each non-zero and 8 bytes for
-// each row of sparse ones.
-func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
-	if err := s.check(); err != nil {
-		return nil, err
-	}
-	if X == nil {
-		return nil, errors.New("data: no rows to transform: X is nil")
-	}
-	if err := s.fits(X); err != nil {
-		return nil, err
-	}
-	return copyRows(X, 0, "standardising", s.Mean != nil, s.standardise, nil)
-}
-
-// fits returns an error if the Scaler, checked, does not take the rows X:
-// rows of other columns, or rows that are not sparse for a Scaler of
-// sparse rows.
-func (s *Scaler) fits(X mat.Matrix) error {
-	if _, d := X.Dims(); d != len(s.Scale) {
-		return errorf(perceptron.ErrShape, "data: %d columns, want %d, the scaler's", d, len(s.Scale))
-	}
-	if _, sparse := X.(mat.RowNonZeroDoer); s.Mean == nil && !sparse && !isDense(X) {
-		return errors.New("data: a Scaler of sparse rows transforms sparse rows")
-	}
-	return nil
-}
-
-// standardise returns the value v of column j standardised.
-func (s *Scaler) standardise(j int, v float64) float64 {
-	if s.Mean != nil {
-		v -= s.Mean[j]
-	}
-	return v / s.Scale[j]
-}
-
-// copyRows returns a copy of the rows of X in which each value v of
-// column j is f(j, v), which does what, for messages, and each row is then
-// given to post, if not nil, to change in place. It copies sparse rows, a
-// mat.RowNonZeroDoer that is not a mat.RawMatrixer, into a new
-// *perceptron.CSR of their non-zeros, unless dense says to fill them, and
-// all others into a new *mat.Dense. It returns an error naming the row and
-// the column of the first value that is not finite or that f makes so, or
-// the error of post, which it puts the row's number before: rows are
-// numbered from first+1.
-//
-// It checks the memory of the copy first: 8 bytes for each value of dense
-// rows, or 16 bytes for each non-zero and 8 bytes for each row of sparse ones.
-func copyRows(X mat.Matrix, first int, what string, dense bool, f func(j int, v float64) float64, post func(row []float64) error) (mat.Matrix, error) {
-	n, d := X.Dims()
-	bad := func(i, j int, v float64) error {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %v, want a finite value", first+i+1, j+1, v)
-		}
-		return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %s overflows (the value is %v)", first+i+1, j+1, what, v)
-	}
-	if m, ok := X.(mat.RowNonZeroDoer); ok && !dense && !isDense(X) {
-		nnz := 0
-		for i := range n {
-			m.DoRowNonZero(i, func(_, _ int, _ float64) { nnz++ })
-		}
-		if err := checkMemory(16*float64(nnz)+8*float64(n+1), "data: %s %d sparse rows of %d non-zeros", what, n, nnz); err != nil {
-			return nil, err
-		}
-		ptr := make([]int, 1, n+1)
-		ind, val := make([]int, 0, nnz), make([]float64, 0, nnz)
-		var err error
-		for i := range n {
-			m.DoRowNonZero(i, func(_, j int, v float64) {
-				w := f(j, v)
-				if (math.IsInf(w, 0) || math.IsNaN(w)) && err == nil {
-					err = bad(i, j, v)
-				}
-				ind = append(ind, j)
-				val = append(val, w)
-			})
-			if err != nil {
-				return nil, err
-			}
-			if post != nil {
-				if err := post(val[ptr[i]:]); err != nil {
-					return nil, fmt.Errorf("data: row %d: %w", first+i+1, err)
-				}
-			}
-			ptr = append(ptr, len(ind))
-		}
-		return perceptron.NewCSR(n, d, ptr, ind, val)
-	}
-	if err := checkMemory(8*float64(n)*float64(d), "data: %s %d rows of %d columns", what, n, d); err != nil {
-		return nil, err
-	}
-	if n == 0 || d == 0 {
-		return mat.NewDense(1, max(d, 1), nil).Slice(0, 0, 0, d), nil // gonum makes no Dense of no rows
-	}
-	out := mat.NewDense(n, d, nil)
-	for i := range n {
-		row := out.RawRowView(i)
-		copy(row, rowOf(X, i))
-		for j, v := range row {
-			w := f(j, v)
-			if math.IsInf(w, 0) || math.IsNaN(w) {
-				return nil, bad(i, j, v)
-			}
-			row[j] = w
-		}
-		if post != nil {
-			if err := post(row); err != nil {
-				return nil, fmt.Errorf("data: row %d: %w", first+i+1, err)
-			}
-		}
-	}
-	return out, nil
-}
-
-// check returns an error if s is not a Scaler that NewScaler could return.
-func (s *Scaler) check() error {
-	switch {
-	case s == nil:
-		return errors.New("data: the Scaler is nil")
-	case s.Mean != nil && len(s.Mean) != len(s.Scale):
-		return errorf(perceptron.ErrShape, "data: the Scaler has %d means and %d scales, want as many", len(s.Mean), len(s.Scale))
-	}
-	for j, v := range s.Scale {
-		switch {
-		case math.IsInf(v, 0) || math.IsNaN(v):
-			return errorf(perceptron.ErrNonFinite, "data: the Scaler's Scale[%d] is %v, want a finite value other than 0", j, v)
-		case v == 0:
-			return fmt.Errorf("data: the Scaler's Scale[%d] is 0, want a finite value other than 0", j)
-		}
-	}
-	for j, v := range s.Mean {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return errorf(perceptron.ErrNonFinite, "data: the Scaler's Mean[%d] is %v, want a finite value", j, v)
-		}
-	}
-	return nil
-}
-
-// rowOf returns row i of X: in place for a *mat.Dense, and a copy
-// otherwise.
-func rowOf(X mat.Matrix, i int) []float64 {
-	if m, ok := X.(*mat.Dense); ok {
-		return m.RawRowView(i)
-	}
-	return mat.Row(nil, i, X)
 }

@@ -5,9 +5,11 @@
 package data
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -68,6 +70,63 @@ const labelPrefix = "__label__"
 // the rows are; it returns an error of kind perceptron.ErrTooLarge if
 // that does not fit.
 func (f Text) Read(r io.Reader) (*Set, error) {
+	p, err := f.parser(r, true)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		if err := p.next(); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if p.n == 0 {
+		return nil, errors.New("no rows")
+	}
+	var set Set
+	if p.labelled {
+		if set.Classes, set.Y, err = p.c.finish(); err != nil {
+			return nil, err
+		}
+	}
+	h := p.h
+	if set.X, err = perceptron.NewCSR(p.n, h.cols(), fitText(h.ptr), fitText(h.ind), fitText(h.val)); err != nil {
+		return nil, err
+	}
+	return &set, nil
+}
+
+// Rows returns the rows of the lines of r, gzipped or not, one at a time,
+// as Read reads them, with the errors of Read; the package's documentation
+// says how.
+func (f Text) Rows(r io.Reader) iter.Seq2[Row, error] {
+	return rowSeq([]io.Reader{r}, func() (rowReader, error) {
+		p, err := f.parser(r, false)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	})
+}
+
+// textParser reads the lines of text into rows, one at a time.
+type textParser struct {
+	f    Text
+	l    *lines
+	h    *hasher
+	c    *classes
+	keep bool // whether c holds the class of each row
+
+	n        int  // the rows read
+	first    int  // the line of the first
+	labelled bool // whether it has a label
+	class    int  // the class of the row last read, or -1
+}
+
+// parser returns the parser of the lines of r, which holds their classes if
+// keep is set.
+func (f Text) parser(r io.Reader, keep bool) (*textParser, error) {
 	h, err := newHasher(f.Hashing)
 	if err != nil {
 		return nil, err
@@ -80,56 +139,76 @@ func (f Text) Read(r io.Reader) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, first, labelled := 0, 0, false
+	if keep {
+		h.text = l
+	}
+	return &textParser{f: f, l: l, h: h, c: c, keep: keep}, nil
+}
+
+// next reads the next line that is not blank into a row, which it adds to
+// the rows of its hasher; io.EOF at the end.
+func (p *textParser) next() error {
+	l := p.l
 	for {
-		text, err := l.next()
-		if err == io.EOF {
-			break
-		}
+		b, err := l.next()
 		if err != nil {
-			return nil, err
+			return err
 		}
+		text := view(b)
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
 		if !utf8.ValidString(text) {
-			return nil, fmt.Errorf("line %d: %w", l.n, notUTF8(text))
+			return fmt.Errorf("line %d: %w", l.n, notUTF8(text))
 		}
-		label, has, err := f.line(h, text)
+		label, has, err := p.f.line(p.h, text)
 		if err == nil {
-			err = h.row()
+			err = p.h.row()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", l.n, err)
+			return fmt.Errorf("line %d: %w", l.n, err)
 		}
 		switch {
-		case n == 0:
-			first, labelled = l.n, has
-		case has && !labelled:
-			return nil, fmt.Errorf("line %d: a label, and line %d none: want a label on every line or on none", l.n, first)
-		case !has && labelled:
-			return nil, fmt.Errorf("line %d: no label, and line %d one: want a label on every line or on none", l.n, first)
+		case p.n == 0:
+			p.first, p.labelled = l.n, has
+		case has && !p.labelled:
+			return fmt.Errorf("line %d: a label, and line %d none: want a label on every line or on none", l.n, p.first)
+		case !has && p.labelled:
+			return fmt.Errorf("line %d: no label, and line %d one: want a label on every line or on none", l.n, p.first)
 		}
+		p.class = -1
 		if has {
-			if err := c.add(label, l.n, 0); err != nil {
-				return nil, fmt.Errorf("line %d: %w", l.n, err)
+			if p.class, err = p.c.index(label, l.n, 0); err == nil && p.keep {
+				err = p.c.push(p.class)
+			}
+			if err != nil {
+				return fmt.Errorf("line %d: %w", l.n, err)
 			}
 		}
-		n++
+		p.n++
+		return nil
 	}
-	if n == 0 {
-		return nil, errors.New("no rows")
-	}
-	var set Set
-	if labelled {
-		if set.Classes, set.Y, err = c.finish(); err != nil {
-			return nil, err
+}
+
+// row reads the next row into row, its values those of the row alone.
+func (p *textParser) row(row *Row) error {
+	h := p.h
+	h.ptr, h.ind, h.val = h.ptr[:1], h.ind[:0], h.val[:0]
+	if err := p.next(); err != nil {
+		switch {
+		case err != io.EOF:
+		case p.n == 0:
+			err = errors.New("no rows")
+		case p.labelled:
+			err = cmp.Or(p.c.badNumber(), err)
 		}
+		return err
 	}
-	if set.X, err = perceptron.NewCSR(n, h.cols(), h.ptr, h.ind, h.val); err != nil {
-		return nil, err
+	*row = Row{Ind: h.ind, Val: h.val, Class: p.class, Line: p.l.n}
+	if p.labelled {
+		row.Classes = p.c.names
 	}
-	return &set, nil
+	return nil
 }
 
 // line adds the words of the text of a line to h, and returns the label

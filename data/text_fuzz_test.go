@@ -51,6 +51,7 @@ func FuzzText(f *testing.F) {
 		h := fuzzHashing(ngrams, bits, values, signed, noNorm)
 		r := data.Text{Hashing: h, Tab: tab, Classes: fixed, MaxLine: int(maxLine)}
 		s, err := r.Read(bytes.NewReader(in))
+		checkStream(t, s, err, collect(t, r.Rows(bytes.NewReader(in))))
 		if err != nil {
 			checkErr(t, s, err)
 			return

@@ -420,7 +420,7 @@ func TestTextReadErrors(t *testing.T) {
 		{"not UTF-8 after a tab", "a\tx\nbb\tab\xffc\n", data.Text{Tab: true}, []string{"line 2: byte 6 is not UTF-8"}},
 		{"label not UTF-8", "__label__\xff x\n", data.Text{}, []string{"line 1: byte 10 is not UTF-8"}},
 		{"second label not UTF-8", "__label__a __label__b\xff x\n", data.Text{}, []string{"line 1: byte 22 is not UTF-8"}},
-		{"label with a return", "a\rb\tx\n", data.Text{Tab: true}, []string{"line 1: the label \"a\\rb\" holds a tab, an end of line or bytes that are not UTF-8"}},
+		{"label with a return", "a\rb\tx\n", data.Text{Tab: true}, []string{"line 1: the label \"a\\rb\" holds a tab or another control character, U+FEFF or bytes not UTF-8"}},
 		{"long line", "__label__a " + strings.Repeat("x", 30) + "\n", data.Text{MaxLine: 40}, []string{"line 1: longer than 40 bytes"}},
 		{"not finite", "__label__1 x\n__label__inf y\n", data.Text{}, []string{"line 2: the label \"inf\" is not a finite number"}},
 		{"bad Hashing", "__label__a x\n", data.Text{Hashing: data.Hashing{Bits: 40}}, []string{"the Hashing's Bits is 40"}},

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -19,13 +18,24 @@ import (
 // The hashing of word n-grams into rows of a CSR, which Text's Read and
 // Hashing's Transform share.
 
-// wordByte says which ASCII bytes are word characters: letters and digits.
-var wordByte = func() (t [utf8.RuneSelf]bool) {
+// fold is each byte of ASCII as a word holds it, lower-cased, or 0 for a
+// character that is not of words; and notASCII for the bytes of other
+// characters.
+var fold = func() (t [256]byte) {
 	for b := range t {
-		t[b] = 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
+		switch {
+		case 'a' <= b && b <= 'z' || '0' <= b && b <= '9':
+			t[b] = byte(b)
+		case 'A' <= b && b <= 'Z':
+			t[b] = byte(b) + 'a' - 'A'
+		case b >= utf8.RuneSelf:
+			t[b] = notASCII
+		}
 	}
 	return t
 }()
+
+const notASCII = 0xff
 
 // isWord reports whether r is a character of words: a letter, a mark or
 // a decimal digit.
@@ -51,6 +61,10 @@ type hasher struct {
 	ptr []int
 	ind []int
 	val []float64
+
+	sorted []uint32 // the keys, sorted by sortKeys
+	counts []int32  // the keys of each bucket of sortKeys
+	text   *lines   // the text the rows are read from, or nil
 }
 
 // newHasher returns the hasher of h, or an error if h is not a Hashing
@@ -78,7 +92,7 @@ func newHasher(h Hashing) (*hasher, error) {
 	default:
 		return nil, fmt.Errorf("the Hashing's Values is %s, want \"count\" or \"\", \"binary\" or \"tf\"", quote(v))
 	}
-	return &hasher{n: n, mask: 1<<b - 1, seed: h.Seed, signed: h.Signed, values: v, l2: !h.NoNorm, ptr: []int{0}}, nil
+	return &hasher{n: n, mask: 1<<b - 1, seed: h.Seed, signed: h.Signed, values: v, l2: !h.NoNorm, ptr: []int{0}, ind: []int{}, val: []float64{}}, nil
 }
 
 // cols returns the number of columns, 2^Bits.
@@ -90,59 +104,66 @@ func (h *hasher) cols() int { return int(h.mask) + 1 }
 // words do not fit in the memory left.
 func (h *hasher) add(s string, at int) error {
 	// Lower-casing turns a character of 2 bytes into one of 3 at most,
-	// and a word takes one more byte after it than its text may.
+	// and a word takes one more byte after it than its text may; hashes
+	// reads 3 bytes beyond the last word.
 	var err error
-	if h.words, err = grow(h.words, len(s)+len(s)/2+1); err == nil {
+	if h.words, err = grow(h.words, len(s)+len(s)/2+4); err == nil {
 		h.starts, err = grow(h.starts, (len(s)+1)/2+1) // and an end after the last
 	}
 	if err != nil {
 		return tooLarge(err, "holding the words of the text")
 	}
-	in := false // whether the last character was of a word
+	w, n := h.words[:cap(h.words)], len(h.words)
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
+		// The characters between words, then a word.
+		c := fold[s[i]]
+		if c == 0 {
 			i++
-			if !wordByte[c] {
-				in = h.end(in)
+			continue
+		}
+		h.starts = append(h.starts, n)
+		for {
+			if c != notASCII {
+				w[n] = c
+				n++
+				if i++; i == len(s) {
+					break
+				}
+				if c = fold[s[i]]; c == 0 {
+					i++
+					break
+				}
 				continue
 			}
-			if !in {
-				h.starts = append(h.starts, len(h.words))
-				in = true
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return &utf8Error{at: at + i}
 			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+			i += size
+			if !isWord(r) {
+				break
 			}
-			h.words = append(h.words, c)
+			w = utf8.AppendRune(w[:n], unicode.ToLower(r))
+			n, w = len(w), w[:cap(w)]
+			if i == len(s) {
+				break
+			}
+			if c = fold[s[i]]; c == 0 {
+				i++
+				break
+			}
+		}
+		if n == h.starts[len(h.starts)-1] {
+			// A character of more than a byte that is not of words: no
+			// word.
+			h.starts = h.starts[:len(h.starts)-1]
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			return &utf8Error{at: at + i}
-		}
-		i += size
-		if !isWord(r) {
-			in = h.end(in)
-			continue
-		}
-		if !in {
-			h.starts = append(h.starts, len(h.words))
-			in = true
-		}
-		h.words = utf8.AppendRune(h.words, unicode.ToLower(r))
+		w[n] = ' '
+		n++
 	}
-	h.end(in)
+	h.words = w[:n]
 	return nil
-}
-
-// end ends the word being read, if in says there is one, and returns
-// false.
-func (h *hasher) end(in bool) bool {
-	if in {
-		h.words = append(h.words, ' ')
-	}
-	return false
 }
 
 // utf8Error is the error of a byte that is not UTF-8 at a position of a
@@ -185,60 +206,43 @@ func (h *hasher) row() error {
 	if h.keys, err = grow(h.keys[:0], int(k)); err != nil {
 		return tooLarge(err, "holding the %.0f n-grams of the text", k)
 	}
-	for i := range w {
-		// The n-grams that start at word i are prefixes of one text,
-		// whose hash runs on from one to the next.
-		m := murmur{h: h.seed, start: h.starts[i], off: h.starts[i]}
-		for j := i + 1; j <= min(i+n, w); j++ {
-			hash := int32(m.sum(h.words, h.starts[j]-1))
-			// The column is |hash| modulo 2^Bits, as scikit-learn takes
-			// it, and the sign that of hash.
-			col := uint32(hash)
-			if hash < 0 {
-				col = -col
-			}
-			key := (col & h.mask) << 1
-			if h.signed && hash < 0 {
-				key |= 1
-			}
-			h.keys = append(h.keys, key)
-		}
+	h.keys = h.keys[:int(k)]
+	h.hashes(n)
+	h.sortKeys()
+	// Room for a column for each n-gram, at most.
+	keys := h.keys
+	if h.ind, err = growText(h.ind, len(keys), h.text); err == nil && cap(h.val) < cap(h.ind) {
+		h.val, err = growTo(h.val, cap(h.ind))
 	}
-	slices.Sort(h.keys)
-	distinct := 0
-	for i, key := range h.keys {
-		if i == 0 || key>>1 != h.keys[i-1]>>1 {
-			distinct++
-		}
-	}
-	if h.ind, err = grow(h.ind, distinct); err == nil {
-		if h.val, err = grow(h.val, distinct); err == nil {
-			h.ptr, err = grow(h.ptr, 1)
-		}
+	if err == nil {
+		h.ptr, err = growText(h.ptr, 1, h.text)
 	}
 	if err != nil {
 		return tooLarge(err, "holding the rows up to it")
 	}
 	first := len(h.ind)
-	for i := 0; i < len(h.keys); {
-		col := h.keys[i] >> 1
-		count := 0.0
-		for ; i < len(h.keys) && h.keys[i]>>1 == col; i++ {
-			count += float64(1 - 2*int(h.keys[i]&1))
+	ind, val := h.ind[first:first+len(keys)], h.val[first:first+len(keys)]
+	binary, tf := h.values == "binary", h.values == "tf"
+	m := 0 // the columns of the row
+	for i := 0; i < len(keys); {
+		col, sum := keys[i]>>1, 0
+		for ; i < len(keys) && keys[i]>>1 == col; i++ {
+			sum += 1 - 2*int(keys[i]&1) // the sign of the n-gram
 		}
+		count := float64(sum)
 		v := count
-		switch h.values {
-		case "binary":
-			v = math.Copysign(1, count)
-		case "tf":
-			v = count / float64(len(h.keys))
-		}
-		if count == 0 { // signs that cancel
+		switch {
+		case count == 0: // signs that cancel
 			continue
+		case binary:
+			v = math.Copysign(1, count)
+		case tf:
+			v = count / float64(len(keys))
 		}
-		h.ind = append(h.ind, int(col))
-		h.val = append(h.val, v)
+		ind[m], val[m] = int(col), v
+		m++
 	}
+	h.ind, h.val = h.ind[:first+m], h.val[:first+m]
 	if h.l2 {
 		row := h.val[first:]
 		sum := 0.0
@@ -255,13 +259,95 @@ func (h *hasher) row() error {
 	return nil
 }
 
-// murmur is MurmurHash3_x86_32 (Austin Appleby, public domain) of the
-// bytes of a text from start on, the 4-byte blocks of which it has mixed
-// into h up to off.
-type murmur struct {
-	h     uint32
-	start int
-	off   int
+// sortKeys sorts the keys, in the time of a few passes over them: for
+// more than a few, it deals them to half as many buckets by their first
+// bits, which keeps them in order but for the keys of a bucket, and sorts
+// those by insertion, as each bucket holds about two keys of the uniform
+// hashes.
+func (h *hasher) sortKeys() {
+	keys := h.keys
+	n := len(keys)
+	if n <= 32 {
+		insertionSort(keys)
+		return
+	}
+	width := uint(bits.Len32(h.mask)) + 1 // the bits of a key
+	b := min(uint(bits.Len(uint(n)))-1, width)
+	shift := width - b
+	if cap(h.counts) < 1<<b+1 {
+		h.counts = make([]int32, 1<<b+1)
+	}
+	counts := h.counts[:1<<b+1]
+	clear(counts)
+	for _, key := range keys {
+		counts[key>>shift+1]++
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1]
+	}
+	if cap(h.sorted) < n {
+		h.sorted = make([]uint32, n, cap(keys))
+	}
+	sorted := h.sorted[:n]
+	for _, key := range keys {
+		b := key >> shift
+		at := counts[b]
+		sorted[at] = key
+		counts[b] = at + 1
+	}
+	insertionSort(sorted)
+	h.keys, h.sorted = sorted, keys
+}
+
+// insertionSort sorts a in place, in the time of its length and of the
+// pairs that are out of order.
+func insertionSort(a []uint32) {
+	for i := 1; i < len(a); i++ {
+		v := a[i]
+		j := i
+		for ; j > 0 && a[j-1] > v; j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = v
+	}
+}
+
+// hashes sets keys to the key of each n-gram of the words, of n words at
+// most: its column, shifted left by 1, or'ed with 1 if its sign is -1.
+//
+// The hash of an n-gram is MurmurHash3_x86_32 (Austin Appleby, public
+// domain) of its bytes, whose 4-byte blocks it mixes, then the bytes of
+// its tail, then its length. The n-grams that start at a word are
+// prefixes of one text, whose blocks the hash mixes once, running on from
+// one n-gram to the next; it reads a tail as a block, its bytes beyond
+// the tail masked off, which the room that add leaves after the words
+// allows.
+func (h *hasher) hashes(n int) {
+	words, starts, keys := h.words[:cap(h.words)], h.starts, h.keys
+	seed, mask := h.seed, h.mask
+	var signBit uint32 // 1 if a key holds the sign
+	if h.signed {
+		signBit = 1
+	}
+	w := len(starts) - 1
+	k := 0
+	for i := 0; i < w; i++ {
+		start, last := starts[i], min(i+n, w)
+		mixed, off := seed, start
+		for j := i + 1; j <= last; j++ {
+			end := starts[j] - 1
+			for ; off+4 <= end; off += 4 {
+				mixed = mix(mixed, binary.LittleEndian.Uint32(words[off:off+4]))
+			}
+			f := finish(mixed, binary.LittleEndian.Uint32(words[off:off+4]), end-off, end-start)
+			// The column is |hash| modulo 2^Bits, as scikit-learn takes
+			// it, and the sign that of hash, read as an int32.
+			neg := f >> 31
+			col := (f ^ -neg) + neg
+			keys[k] = (col&mask)<<1 | neg&signBit
+			k++
+		}
+	}
 }
 
 const (
@@ -269,41 +355,33 @@ const (
 	murmurC2 = 0x1b873593
 )
 
-// sum returns the hash of text[m.start:end], having mixed its whole
-// blocks into m, so that the hash of a longer text from the same start
-// goes on from them.
-func (m *murmur) sum(text []byte, end int) uint32 {
-	h := m.h
-	for ; m.off+4 <= end; m.off += 4 {
-		k := binary.LittleEndian.Uint32(text[m.off:])
-		k *= murmurC1
-		k = bits.RotateLeft32(k, 15)
-		k *= murmurC2
-		h ^= k
-		h = bits.RotateLeft32(h, 13)
-		h = h*5 + 0xe6546b64
-	}
-	m.h = h
-	var k uint32
-	switch tail := text[m.off:end]; len(tail) {
-	case 3:
-		k ^= uint32(tail[2]) << 16
-		fallthrough
-	case 2:
-		k ^= uint32(tail[1]) << 8
-		fallthrough
-	case 1:
-		k ^= uint32(tail[0])
+// mix returns the state h of MurmurHash3_x86_32 with the block k mixed in.
+func mix(h, k uint32) uint32 {
+	k *= murmurC1
+	k = bits.RotateLeft32(k, 15)
+	k *= murmurC2
+	h ^= k
+	h = bits.RotateLeft32(h, 13)
+	return h*5 + 0xe6546b64
+}
+
+// tailMask keeps the bytes of a tail of 0 to 3 bytes of a block.
+var tailMask = [4]uint32{0, 0xff, 0xffff, 0xffffff}
+
+// finish returns the hash of a text of length bytes whose whole blocks are
+// mixed into h, and whose last tail bytes, less than 4, start the block k.
+func finish(h, k uint32, tail, length int) uint32 {
+	if tail > 0 {
+		k &= tailMask[tail&3]
 		k *= murmurC1
 		k = bits.RotateLeft32(k, 15)
 		k *= murmurC2
 		h ^= k
 	}
-	h ^= uint32(end - m.start)
+	h ^= uint32(length)
 	h ^= h >> 16
 	h *= 0x85ebca6b
 	h ^= h >> 13
 	h *= 0xc2b2ae35
-	h ^= h >> 16
-	return h
+	return h ^ h>>16
 }

@@ -5,16 +5,23 @@
 package data
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 )
 
-// murmur3 returns MurmurHash3_x86_32 of s with seed, in one go.
+// murmur3 returns MurmurHash3_x86_32 of s with seed, in one go, by mix and
+// finish.
 func murmur3(s string, seed uint32) uint32 {
-	m := murmur{h: seed}
-	return m.sum([]byte(s), len(s))
+	b := append([]byte(s), 0, 0, 0, 0)
+	h, off := seed, 0
+	for ; off+4 <= len(s); off += 4 {
+		h = mix(h, binary.LittleEndian.Uint32(b[off:]))
+	}
+	return finish(h, binary.LittleEndian.Uint32(b[off:]), len(s)-off, len(s))
 }
 
 // TestMurmur3 checks the hash against the test vectors of
@@ -50,21 +57,47 @@ func TestMurmur3(t *testing.T) {
 	}
 }
 
-// TestMurmurRunsOn checks that the hashes of the prefixes of a text, taken
-// one after another from one murmur, are those of each prefix alone, from
-// any start.
-func TestMurmurRunsOn(t *testing.T) {
+// TestHashesRunOn checks that the keys of the n-grams of a text, whose
+// hashes run on from one n-gram to the next from the same word, are those
+// of each n-gram alone, for words of every length of tail.
+func TestHashesRunOn(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
-	text := make([]byte, 64)
-	for i := range text {
-		text[i] = byte(rnd.Uint32())
-	}
-	for start := range 9 {
-		m := murmur{h: 42, start: start, off: start}
-		for end := start; end <= len(text); end += 1 + rnd.IntN(6) {
-			if got, want := m.sum(text, end), murmur3(string(text[start:end]), 42); got != want {
-				t.Fatalf("text[%d:%d]: %#08x after the shorter prefixes, %#08x alone", start, end, got, want)
+	for _, n := range []int{1, 2, 3, 5} {
+		h, err := newHasher(Hashing{NGrams: n, Bits: 30, Signed: true, Seed: 42})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var words []string
+		for range 30 {
+			w := make([]byte, 1+rnd.IntN(9))
+			for k := range w {
+				w[k] = byte('a' + rnd.IntN(26))
 			}
+			words = append(words, string(w))
+		}
+		if err := h.add(strings.Join(words, " "), 0); err != nil {
+			t.Fatal(err)
+		}
+		h.starts = append(h.starts, len(h.words))
+		h.keys = make([]uint32, n*len(words))
+		h.hashes(n)
+		k := 0
+		for i := range words {
+			for j := i + 1; j <= min(i+n, len(words)); j++ {
+				hash := int32(murmur3(strings.Join(words[i:j], " "), 42))
+				want := uint32(hash)
+				if hash < 0 {
+					want = -want
+				}
+				want = want&(1<<30-1)<<1 | uint32(hash)>>31
+				if h.keys[k] != want {
+					t.Fatalf("n-gram %q: key %#x, want %#x", strings.Join(words[i:j], " "), h.keys[k], want)
+				}
+				k++
+			}
+		}
+		if k != n*len(words)-n*(n-1)/2 {
+			t.Fatalf("%d keys, want %d", k, n*len(words)-n*(n-1)/2)
 		}
 	}
 }

@@ -23,8 +23,13 @@
 // unit length, and onevsrest, a check. One more set, fashion10-kernel
 // (kernel_fashion.go), which -sets must name as the default leaves it out,
 // times the multiclass Kernel against scikit-learn's SVC, which takes
-// minutes, on all ten Fashion-MNIST classes. Every system trains on the same
-// rows, with the same float64 values, in the same order, but on the
+// minutes, on all ten Fashion-MNIST classes. Another, calibration
+// (calibration.go), which -sets must name too, sets the probabilities of
+// data's Calibration of Averaged's scores beside those of scikit-learn's
+// CalibratedClassifierCV on the same scores, on the 35 Debian sections, the
+// Debian text that -text names and all of Fashion-MNIST. Every system
+// trains on the same rows, with the same float64 values, in the same
+// order, but on the
 // multiclass sets that shuffle them: the command writes them into a
 // temporary directory for scikit-learn, as raw float64 or, for sparse
 // sets, as the raw slices of a CSR matrix, for Weka, as ARFF, and for
@@ -234,10 +239,11 @@ func main() {
 		epochs  = flag.Int("epochs", 10, "epochs `E` of the linear models on both sides")
 		repeat  = flag.Int("repeat", 5, "fits of the models set against scikit-learn's Perceptron and SGDClassifier, on each side; the fastest counts")
 		orders  = flag.Int("orders", 10, "shuffled orders in which to compare Kernel poly 3 voted's test accuracy under this library's rule and under Weka's")
-		sets    = flag.String("sets", "tshirt-shirt,pullover-coat,sneaker-ankleboot,synthetic,libs-libdevel,fashion-10,debian-35,onevsrest", "comma-separated data sets; fashion10-kernel, which is slow, only when named")
+		sets    = flag.String("sets", "tshirt-shirt,pullover-coat,sneaker-ankleboot,synthetic,libs-libdevel,fashion-10,debian-35,onevsrest", "comma-separated data sets; fashion10-kernel, which is slow, and calibration only when named")
 		skip    = flag.String("skip", "", "comma-separated peers to leave out: sklearn, svc (LinearSVC and SVC), weka, liblinear")
 		fdir    = flag.String("fashion", benchsets.FashionDir, "directory of the Fashion-MNIST files")
 		sdir    = flag.String("sparse", benchsets.DebianDir, "directory of the Debian sections files, the sparse data set")
+		tdir    = flag.String("text", "/tmp/debian-text", "directory of the Debian text, train.txt and test.txt, as go run ./bench/text -build writes it, for -sets calibration")
 		python  = flag.String("python", "/usr/bin/python3", "Python with scikit-learn")
 		wekaJar = flag.String("weka", "/usr/share/java/weka.jar", "Weka's jar")
 		keep    = flag.Bool("keep", false, "keep the temporary directory of data files")
@@ -285,6 +291,10 @@ func main() {
 	for _, name := range strings.Split(*sets, ",") {
 		if name == kernelFashionSet {
 			failed += kernelFashion(*fdir, *python, tmp, *keep)
+			continue
+		}
+		if name == calibrationSet {
+			failed += calibration([]string{"debian-35", "debian-text", "fashion-10"}, *fdir, *sdir, *tdir, *python, tmp, *keep)
 			continue
 		}
 		ds, install, err := load(name, *fdir, *sdir)

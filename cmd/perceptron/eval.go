@@ -36,7 +36,21 @@ rows of a label that is no class of the training rows are counted wrong, in
 rows of their own; with -pos and -neg they are left out. -class-weight
 balanced, or -wNAME W for the class of the label NAME, weighs the classes
 in training, and the recall of each class in the report shows what the
-weights change.
+weights change; -weights FILE weighs the training rows, one number a line
+of FILE for each row of TRAIN, and not those of TEST.
+
+With -calibrate K, eval also fits the probabilities of the classes of each
+classifier, as train -calibrate does, and prints, after the table, their
+log-loss and Brier score on the test rows (the mean over the rows of the
+negative logarithm of the probability of the row's class, at least 1e-15,
+as scikit-learn's log_loss takes it, and of the squared differences of
+the probabilities of all the classes from 1 for the row's class and 0 for
+the others, Brier's score, twice scikit-learn's brier_score_loss for two
+classes), and the precision and the recall of the -k most probable
+classes of each row at least -threshold probable, as fastText's test
+measures them: P@k, the fraction of those classes that are the row's, and
+R@k, the fraction of the rows whose class is among them. -model prints
+them for a model that train -calibrate fitted.
 
 With -folds K, eval cross-validates: it splits TRAIN into K folds, each of
 which keeps the share of each class, drawn from -split-seed, as
@@ -53,7 +67,7 @@ rows of a few hundred features); -classifier NAME runs any one. The kernel
 is the demo's: the Gaussian kernel with the averaged prediction.
 
 With -model, eval fits nothing: it tests a saved model, or the library's
-JSON of a classifier, on the rows of TEST, read with the model's classes,
+form of a classifier, on the rows of TEST, read with the model's classes,
 label column, width and standardisation, and prints the test accuracy
 beside the model's training statistics, its classification report and its
 confusion matrix. It warns first, on stderr, if the rows look unlike the
@@ -62,8 +76,8 @@ on average from that of the training rows beyond what chance gives, as for
 rows of another data set, or rows scaled otherwise. The rows of labels that
 are no class of the model count as wrong, unless -pos and -neg name the two
 classes of a model that train fitted with them, which leaves those rows out
-again. Only -format, -header, -delimiter, -label, -pos, -neg, -progress
-and -q go with -model.
+again. Only -format, -header, -delimiter, -label, -pos, -neg, -k,
+-threshold, -progress and -q go with -model.
 
 Examples:
   perceptron eval -header -pos 0 -neg 1 cmd/perceptron/data/breast_cancer.csv
@@ -87,9 +101,12 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of each class of TRAIN to test on")
 	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN, or of its folds (-seed seeds -shuffle)")
 	fs.IntVar(&j.folds, "folds", 0, "cross-validate on `K` stratified folds of TRAIN, drawn from -split-seed, and print the mean and the spread of the test accuracy; 0 means none")
-	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
+	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's form of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
+	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
+	j.calibrateFlag(fs)
+	j.topFlags(fs, "measure P@N and R@N, the precision and the recall of")
 	j.textFlags(fs)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
 	if err != nil {
@@ -105,6 +122,15 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := j.checkText(fs); err != nil {
 		return err
+	}
+	top, err := j.checkTop(fs)
+	switch {
+	case err != nil:
+		return err
+	case top && j.calibrate == 0:
+		return usagef("-k and -threshold rank the classes by the probabilities that -calibrate K fits: give it")
+	case j.calibrate > 0 && j.folds > 0:
+		return usagef("-calibrate: -folds cross-validates the accuracy alone")
 	}
 	if len(files) != 1 && len(files) != 2 {
 		return usagef("eval: want a training file and an optional test file, got %d files (see perceptron eval -h)", len(files))
@@ -140,7 +166,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	var intro string
 	if len(files) == 2 {
 		tspec := spec
-		tspec.known = train.classes
+		tspec.known, tspec.weights = train.classes, ""
 		_, tspec.width = train.X.Dims()
 		// The test rows are read as the model reads them: as text if it was
 		// trained on text, and otherwise not.
@@ -176,6 +202,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	n, d := train.X.Dims()
 	how := j.describeSteps(train)
 	weights, err := j.opts.describeWeights(train, false)
+	weights += describeRowWeights(train, j.weights)
 	if err != nil {
 		return err
 	}
@@ -185,7 +212,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 }
 
 // modelFlags are the flags of eval that go with -model.
-var modelFlags = []string{"model", "format", "header", "delimiter", "label", "pos", "neg", "progress", "q"}
+var modelFlags = []string{"model", "format", "header", "delimiter", "label", "pos", "neg", "k", "threshold", "progress", "q"}
 
 // evalModel tests the saved model -model on the one file in files.
 func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writer) error {
@@ -195,6 +222,10 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if len(files) != 1 {
 		return usagef("eval -model: want one test file, got %d (see perceptron eval -h)", len(files))
 	}
+	top, err := j.checkTop(fs)
+	if err != nil {
+		return err
+	}
 	spec, err := j.spec(false)
 	if err != nil {
 		return err
@@ -202,9 +233,12 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if spec.label == "none" {
 		return usagef("eval -model: -label none: the test rows need their labels")
 	}
-	m, err := data.LoadModel(j.model)
+	m, err := loadModel(j.model, files[0], spec)
 	if err != nil {
 		return err
+	}
+	if top && m.Calibration == nil {
+		return uncalibrated(j.model)
 	}
 	if spec.known, err = j.modelPicks(m); err != nil {
 		return err
@@ -232,6 +266,11 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 		return err
 	}
 	r.test, _, _ = r.report.Accuracy()
+	if m.Calibration != nil {
+		if r.probs, err = measureProbabilities(m, test, j.top, j.threshold); err != nil {
+			return err
+		}
+	}
 	how := steps(m)
 	if how == "" {
 		how = ", which takes the rows as they are"
@@ -239,6 +278,9 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; %s\n",
 		j.model, article(name), name, plural(m.Features(), "feature"), how, test.name, rows, test.classes.describe())
 	if err := writeTable(stdout, []*result{r}); err != nil {
+		return err
+	}
+	if err := writeProbabilities(stdout, []*result{r}); err != nil {
 		return err
 	}
 	return writeReports(stdout, []*result{r})
@@ -278,11 +320,27 @@ func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro st
 		return err
 	}
 	j.startProgress(stderr)
+	// The folds of the calibrations are of the rows as read, before the
+	// first fit scales them where they are.
+	calibrations := make([]*data.Calibration, len(names))
+	for k, name := range names {
+		if j.calibrate > 0 {
+			if calibrations[k], err = j.calibration(name, train, label); err != nil {
+				return err
+			}
+		}
+	}
 	var rs []*result
-	for _, name := range names {
+	for k, name := range names {
 		r, err := fitModel(name, &j.opts, pipe, train, test)
 		if err != nil {
 			return err
+		}
+		if c := calibrations[k]; c != nil {
+			r.model.Calibration = c
+			if r.probs, err = measureProbabilities(r.model, test, j.top, j.threshold); err != nil {
+				return err
+			}
 		}
 		rs = append(rs, r)
 	}
@@ -297,6 +355,9 @@ func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro st
 	}
 	fmt.Fprint(stdout, intro)
 	if err := writeTable(stdout, rs); err != nil {
+		return err
+	}
+	if err := writeProbabilities(stdout, rs); err != nil {
 		return err
 	}
 	if reports {

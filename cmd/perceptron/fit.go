@@ -5,9 +5,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -31,6 +33,10 @@ type result struct {
 	// report compares the classes predicted for the test rows with
 	// theirs; nil if there are none.
 	report *data.Report
+
+	// probs is what the probabilities of a calibrated model measure on
+	// the test rows; nil if there are none.
+	probs *probabilityMeasures
 
 	// note says why the training accuracy was not measured, if it was not.
 	note string
@@ -95,11 +101,42 @@ func predictCost(m perceptron.Scorer, X mat.Matrix, S int) float64 {
 }
 
 // fitModel trains the classifier called name on train, with the classes
-// of train and the steps of pipe before it, and tests it on test if test
-// is not nil. The library checks the memory of the model before it
-// allocates it. SIGINT or SIGTERM stops the training, with an error of
-// type stopped.
+// of train and the steps of pipe before it, as fitOnly does, and measures
+// its training accuracy, unless that costs too much, and tests it on test
+// if test is not nil.
 func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (*result, error) {
+	r, err := fitOnly(name, o, pipe, train)
+	if err != nil {
+		return nil, err
+	}
+	c, K := r.model.Classifier, len(train.classes.labels)
+	if cost := predictCost(c, train.X, K); cost > trainAccuracyCost {
+		r.note = fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, cost)
+	} else {
+		pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
+		if err != nil {
+			return nil, err
+		}
+		r.train = data.Accuracy(train.Y, pred)
+	}
+	if test != nil {
+		pred, _, err := classify(r.model, test, o.progress, "the test rows", false)
+		if err != nil {
+			return nil, err
+		}
+		if r.report, err = newReport(train.classes, test, pred); err != nil {
+			return nil, err
+		}
+		r.test, _, _ = r.report.Accuracy()
+	}
+	return r, nil
+}
+
+// fitOnly trains the classifier called name on train, with the classes of
+// train and the steps of pipe before it, and measures nothing. The
+// library checks the memory of the model before it allocates it. SIGINT
+// or SIGTERM stops the training, with an error of type stopped.
+func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result, error) {
 	K := len(train.classes.labels)
 	o.labels = make([]float64, K)
 	for k := range o.labels {
@@ -122,11 +159,16 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 	if o.progress != nil {
 		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
 	}
-	m := *pipe
-	m.Classifier = stoppable{c}
+	ctx, stop := catchTraining()
+	// The arrays that reading grew and left, and after training what the
+	// training held but the model, are garbage: returned to the system
+	// before the weights take their place, and before the model predicts,
+	// they leave the peak of the memory to what training holds.
+	debug.FreeOSMemory()
 	start := time.Now()
-	err = m.Fit(train.Set)
-	m.Classifier = c
+	m, err := fitRows(ctx, pipe, c, train)
+	debug.FreeOSMemory()
+	err = stop(err)
 	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
 	if errors.As(err, new(stopped)) {
 		if o.progress != nil {
@@ -146,26 +188,34 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 		return nil, fmt.Errorf("%s: training %s: %s", train.name, name, msg)
 	}
 	r.stats = statsOf(c)
-	if cost := predictCost(c, train.X, K); cost > trainAccuracyCost {
-		r.note = fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, cost)
-	} else {
-		pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
-		if err != nil {
-			return nil, err
-		}
-		r.train = data.Accuracy(train.Y, pred)
-	}
-	if test != nil {
-		pred, _, err := classify(r.model, test, o.progress, "the test rows", false)
-		if err != nil {
-			return nil, err
-		}
-		if r.report, err = newReport(train.classes, test, pred); err != nil {
-			return nil, err
-		}
-		r.test, _, _ = r.report.Accuracy()
-	}
 	return r, nil
+}
+
+// fitRows returns the model of the steps of pipe and the classifier c,
+// fitted to the rows of train and their weights, stopped when ctx is done,
+// which it transforms in place, unless the steps of pipe transformed them
+// already for another classifier, whose model gives its statistics of the
+// rows as read.
+func fitRows(ctx context.Context, pipe *data.Model, c perceptron.Scorer, train *dataset) (data.Model, error) {
+	if done := train.scaled; done != nil {
+		m := *done
+		m.Classifier = c
+		if err := perceptron.FitContext(ctx, c, train.X, train.Y, train.Weights...); err != nil {
+			return m, err
+		}
+		if !slices.Equal(c.Classes(), done.Classifier.Classes()) {
+			// The flags give every classifier the classes of the rows.
+			panic(fmt.Sprintf("perceptron: classes %v, and %v of the rows", c.Classes(), done.Classifier.Classes()))
+		}
+		return m, nil
+	}
+	m := *pipe
+	m.Classifier = c
+	err := m.FitInPlace(ctx, train.Set)
+	if err == nil {
+		train.scaled = &m
+	}
+	return m, err
 }
 
 // newReport returns the report of the classes pred predicted for the rows
@@ -189,6 +239,9 @@ const predictChunk = data.BlockRows
 // and Score give them. If p is not nil it reports the progress as
 // scoring task, a chunk of rows at a time.
 func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (pred, scores []float64, err error) {
+	if m, err = ds.scale(m); err != nil {
+		return nil, nil, err
+	}
 	n, _ := ds.X.Dims()
 	step := n
 	if p != nil {
@@ -197,11 +250,14 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 	}
 	for lo := 0; lo < n; lo += step {
 		hi := min(n, lo+step)
-		part, err := ds.Rows(lo, hi)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %s", ds.name, errText(err))
+		X := ds.X // all the rows: no copy of them
+		if hi-lo < n {
+			part, err := ds.Rows(lo, hi)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %s", ds.name, errText(err))
+			}
+			X = part.X
 		}
-		X := part.X
 		c, err := m.Predict(X)
 		if err == nil && keep {
 			var s []float64
@@ -229,6 +285,29 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 		p.endScoring()
 	}
 	return pred, scores, nil
+}
+
+// scale transforms the rows of ds in place by the steps of the model m
+// before its classifier, unless they are, and returns the model that
+// predicts the rows as they then are: m without its steps.
+func (ds *dataset) scale(m *data.Model) (*data.Model, error) {
+	if m.Scaler == nil && !m.Normalize {
+		return m, nil
+	}
+	if done := ds.scaled; done != nil {
+		if done.Scaler != m.Scaler || done.Normalize != m.Normalize {
+			panic("perceptron: rows scaled by other steps than the model's")
+		}
+	} else {
+		X, err := m.TransformInPlace(ds.X)
+		if err != nil {
+			return nil, ds.rowError(err)
+		}
+		ds.X, ds.scaled = X, m
+	}
+	bare := *m
+	bare.Scaler, bare.Normalize = nil, false
+	return &bare, nil
 }
 
 // pipeline returns the steps before the classifier that the flags ask

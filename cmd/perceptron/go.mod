@@ -1,6 +1,6 @@
 module github.com/seed5ae3614e/perceptron/cmd/perceptron
 
-go 1.25
+go 1.25.0
 
 require (
 	github.com/seed5ae3614e/perceptron v0.0.0-00010101000000-000000000000
@@ -15,8 +15,11 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/klauspost/compress v1.20.5 // indirect
 	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
+	golang.org/x/tools v0.36.0 // indirect
 )
 
 replace github.com/seed5ae3614e/perceptron => ../..

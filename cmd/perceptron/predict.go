@@ -30,27 +30,41 @@ The label column of a CSV file, the one train read unless -label names
 another, is skipped; a file without one needs -label none. A model trained
 on text reads FILE as lines of text, whatever its name, and hashes them as
 train did, which its file keeps: a line without a label is text to label.
-A model file is read gzipped or not, as its first bytes tell.
+A model file is read in either form, gzipped or not, as its first bytes
+tell, its head first: rows that the model does not take, lines of text for
+a model of features, rows of features for a model of text and IDX images
+of another width, are refused before the rest is read.
+
+With -k N, predict writes for each row, in place of its class, the N most
+probable classes, each followed by its probability, separated by tabs, as
+fastText's predict-prob does, most probable first; with -threshold P, only
+those at least P probable, and an empty line for a row that has none. The
+probabilities are those of a model that train -calibrate fitted; the most
+probable class may differ at times from the class that predict writes
+without -k, which the scores choose.
 
 If the rows have labels, predict writes to stderr the accuracy, as
-liblinear-predict does: Accuracy = P% (right/total). A label that is no
-class of the model counts as wrong. Before anything else, predict warns on
-stderr if the rows look unlike the training rows, as eval -model does.
+liblinear-predict does: Accuracy = P% (right/total), and, with -k, the
+precision and the recall of the classes it wrote, as fastText's test:
+P@N = ..., R@N = .... A label that is no class of the model counts as
+wrong. Before anything else, predict warns on stderr if the rows look
+unlike the training rows, as eval -model does.
 
-The model may be the library's JSON form of a classifier alone, as
-json.Marshal writes it: then the labels are the class values, the rows are
-taken as they are, and the label column of a CSV file is the last, as in
-training, unless -label names another.
+The model may be the library's form of a classifier alone, as json.Marshal
+or perceptron.Marshal writes it: then the labels are the class values, the
+rows are taken as they are, and the label column of a CSV file is the last,
+as in training, unless -label names another.
 
 With -o FILE, predict writes the classes to FILE, replaced whole once they
-are all made, not to stdout. A FILE of - reads the rows from standard
-input.
+are all made, not to stdout; -o - writes them to stdout, as without -o. A
+FILE of - reads the rows from standard input.
 
 Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
-  zcat new-rows.svm.gz | perceptron predict -model debian.json.gz -o classes.txt -
+  zcat new-rows.svm.gz | perceptron predict -model debian.model -o classes.txt -
   perceptron predict -model cancer.json -label none new-rows.csv
-  perceptron predict -model topics.json new-headlines.txt
+  perceptron predict -model topics.model new-headlines.txt
+  perceptron predict -model topics.model -k 3 -threshold 0.1 new-headlines.txt
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -60,9 +74,10 @@ Flags:
 func predict(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	fs := newFlagSet("predict")
-	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's JSON of a classifier (required)")
+	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's form of a classifier (required)")
 	fs.BoolVar(&j.score, "score", false, "write the scores after each class, separated by tabs, under a header")
-	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout")
+	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout (- is stdout)")
+	j.topFlags(fs, "write")
 	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
 	if err != nil {
@@ -75,6 +90,16 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if j.model == "" {
 		return usagef("predict: -model FILE is required: the model that train saved")
 	}
+	top, err := j.checkTop(fs)
+	if err != nil {
+		return err
+	}
+	if top && j.score {
+		return usagef("-score and -k: give one: -k writes the probabilities of the most probable classes, -score the scores of all")
+	}
+	if j.out == "-" {
+		j.out = "" // stdout, as a data FILE of - is stdin
+	}
 	spec, err := j.spec(false)
 	if err != nil {
 		return err
@@ -82,9 +107,12 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(j.outFiles(), append(inputFiles(files[0], spec), j.model)); err != nil {
 		return err
 	}
-	m, err := data.LoadModel(j.model)
+	m, err := loadModel(j.model, files[0], spec)
 	if err != nil {
 		return err
+	}
+	if top && m.Calibration == nil {
+		return uncalibrated(j.model)
 	}
 	spec.keepRows = true
 	ds, err := readForModel(files[0], spec, m, stderr)
@@ -96,6 +124,17 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := predicted{names: newClassSet(m.Classes, m.Names).names, pred: pred, scores: scores, score: j.score}
+	if top {
+		// The rows are scaled where they are by now: the model without
+		// its steps takes them.
+		bare, err := ds.scale(m)
+		if err != nil {
+			return err
+		}
+		if out.top, out.probs, err = bare.Top(ds.X, j.top, j.threshold); err != nil {
+			return ds.rowError(err)
+		}
+	}
 	if j.out == "" {
 		if err := out.write(stdout); err != nil {
 			return err
@@ -112,15 +151,27 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		}
 		acc := float64(right) / float64(max(len(pred), 1))
 		fmt.Fprintf(stderr, "Accuracy = %s%% (%d/%d)\n", strconv.FormatFloat(100*acc, 'g', 6, 64), right, len(pred))
+		if top {
+			p, r := precisionRecall(ds.Y, out.top)
+			k := len(out.top) / max(len(pred), 1)
+			fmt.Fprintf(stderr, "P@%d = %s, R@%d = %s\n", k, strconv.FormatFloat(p, 'g', 6, 64), k, strconv.FormatFloat(r, 'g', 6, 64))
+		}
 	}
 	return nil
 }
 
-// predicted are the classes that predict writes, and their scores.
+// predicted are the classes that predict writes, and their scores, or the
+// most probable classes and their probabilities.
 type predicted struct {
 	names        []string  // of the classes
 	pred, scores []float64 // the class of each row, and its scores
 	score        bool      // whether to write the scores
+
+	// top and probs, if not nil, are the most probable classes of each
+	// row, an equal number for each, -1 for none, and their
+	// probabilities, which predict writes in place of the classes.
+	top   []int
+	probs []float64
 }
 
 // write writes the class of each row, with its scores under a header if
@@ -141,7 +192,21 @@ func (p predicted) write(out io.Writer) error {
 		w.WriteByte('\n')
 	}
 	var num []byte
+	k := len(p.top) / max(len(p.pred), 1)
 	for i, c := range p.pred {
+		if p.top != nil {
+			sep := ""
+			for j, t := range p.top[i*k : (i+1)*k] {
+				if t >= 0 {
+					w.WriteString(sep + p.names[t])
+					num = strconv.AppendFloat(append(num[:0], '\t'), p.probs[i*k+j], 'g', -1, 64)
+					w.Write(num)
+					sep = "\t"
+				}
+			}
+			w.WriteByte('\n')
+			continue
+		}
 		w.WriteString(p.names[int(c)])
 		if p.score {
 			for _, v := range p.scores[i*S : i*S+S] {

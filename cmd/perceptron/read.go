@@ -48,6 +48,11 @@ type dataset struct {
 	// part says which of the rows of the file the rows are, for the
 	// messages that count them: " among the test rows of the split", or "".
 	part string
+
+	// scaled, if not nil, is the model whose steps before its classifier
+	// transformed the rows in place: they are the rows that a classifier
+	// of those steps takes. The command holds the rows once.
+	scaled *data.Model
 }
 
 // readSpec says how to read a data file.
@@ -81,6 +86,9 @@ type readSpec struct {
 	// manyClasses takes the labels of training rows as classes even if
 	// they look like the values of a feature.
 	manyClasses bool
+
+	// weights, if not "", is the file of the weights of the rows.
+	weights string
 
 	// hashing is the Hashing that turns lines of text into rows: that of
 	// the flags in training, or of a model of text; nil for a model of
@@ -187,6 +195,12 @@ func readData(path string, spec readSpec) (*dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	if spec.weights != "" {
+		n, _ := set.X.Dims()
+		if set.Weights, err = readWeights(spec.weights, n, name); err != nil {
+			return nil, err
+		}
+	}
 	ds := &dataset{name: name, format: format, Set: set}
 	if _, d := set.X.Dims(); spec.width > 0 && d != spec.width {
 		hint := ""
@@ -261,7 +275,8 @@ func sniff(r *bufio.Reader, what string, comma rune) (string, error) {
 }
 
 // peekText returns the first 64 KiB of r, or as much of their text as they
-// give if they are gzipped, without reading r.
+// give if they are gzipped, without reading r, and without the byte-order
+// mark that they may start with, as the readers skip it.
 func peekText(r *bufio.Reader) []byte {
 	head, _ := r.Peek(64 << 10)
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
@@ -273,7 +288,7 @@ func peekText(r *bufio.Reader) []byte {
 			head = text[:n]
 		}
 	}
-	return head
+	return bytes.TrimPrefix(head, []byte("\ufeff"))
 }
 
 // isLabel reports whether the token s is a label of fastText's format.
@@ -357,8 +372,12 @@ func readIDX(path string, spec readSpec, known []string) (*data.Set, string, err
 }
 
 // inputFiles returns the files that readData reads for path: none for
-// standard input.
+// standard input, and the file of the weights of the rows, if any.
 func inputFiles(path string, spec readSpec) []string {
+	if w := spec.weights; w != "" {
+		spec.weights = ""
+		return append(inputFiles(path, spec), w)
+	}
 	if path == "-" {
 		return nil
 	}

@@ -14,10 +14,14 @@ import (
 )
 
 // probabilities returns the probabilities of the classes of each row of
-// X, whose scores are scores, in the order of the model's Classes, or an
-// error if the model m has none: it has no calibration of its scores.
-func probabilities(m *data.Model, X mat.Matrix, scores []float64) ([]float64, error) {
-	return nil, &httpError{http.StatusBadRequest, "the model has no calibrated probabilities of its classes, only scores: ask for scores=1 or k=N"}
+// X, in the order of the model's Classes, as its Probabilities gives
+// them, or an error if the model m has none: it has no calibration of its
+// scores.
+func probabilities(m *data.Model, X mat.Matrix) ([]float64, error) {
+	if m.Calibration == nil {
+		return nil, &httpError{http.StatusBadRequest, "the model has no calibrated probabilities of its classes, only scores: train it with -calibrate, or ask for scores=1 or k=N"}
+	}
+	return m.Probabilities(X)
 }
 
 // topK appends to dst the k classes of the greatest scores of a row of K

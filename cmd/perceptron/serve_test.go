@@ -294,9 +294,9 @@ func TestServePredictsAsPredict(t *testing.T) {
 func TestServeLearnsAsTrainModel(t *testing.T) {
 	dir := t.TempDir()
 	for _, m := range servedModels(t, dir) {
-		want := filepath.Join(dir, m.name+"-more.json")
+		want := filepath.Join(dir, m.name+"-more.model")
 		mustRun(t, "train", "-model", m.model, "-o", want, m.learn)
-		saved := filepath.Join(dir, m.name+"-saved.json")
+		saved := filepath.Join(dir, m.name+"-saved.model")
 		ts := startServer(t, "-model", m.model, "-learn", "-save", saved)
 		body, _ := os.ReadFile(m.learn)
 		code, answer := ts.do(t, "POST", "/learn", m.ctype, body)
@@ -458,4 +458,92 @@ func TestServeFlags(t *testing.T) {
 	if code, help, _ := runCmd("serve", "-h"); code != 0 || !strings.Contains(help, "Usage: perceptron serve") || !strings.Contains(help, "-max-body") {
 		t.Errorf("serve -h: exit %d, %q", code, help)
 	}
+}
+
+// A calibrated model serves the probabilities of the classes that predict
+// -k writes, to the bit; a model without calibration refuses them.
+func TestServeProbabilities(t *testing.T) {
+	dir := t.TempDir()
+	m := servedModels(t, dir)[0]
+	calibrated := filepath.Join(dir, "calibrated.json")
+	mustRun(t, "train", "-calibrate", "3", "-o", calibrated, m.learn)
+	out := mustRun(t, "predict", "-k", "3", "-label", "none", "-model", calibrated, m.rows)
+	ts := startServer(t, "-model", calibrated)
+	code, answer := ts.do(t, "POST", "/predict?probabilities=1", m.ctype, m.body)
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, answer)
+	}
+	var p struct {
+		Classes     []string
+		Predictions []struct {
+			Class         string
+			Probabilities []float64
+		}
+	}
+	if err := json.Unmarshal([]byte(answer), &p); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(p.Predictions) != len(lines) {
+		t.Fatalf("%d predictions, predict -k wrote %d lines", len(p.Predictions), len(lines))
+	}
+	for i, line := range lines {
+		f := strings.Split(line, "\t")
+		for j := 0; j+1 < len(f); j += 2 {
+			c := slices.Index(p.Classes, f[j])
+			if c < 0 || strconv.FormatFloat(p.Predictions[i].Probabilities[c], 'g', -1, 64) != f[j+1] {
+				t.Errorf("row %d: probabilities %v of classes %q, predict -k wrote %q", i+1, p.Predictions[i].Probabilities, p.Classes, line)
+				break
+			}
+		}
+	}
+	plain := startServer(t, "-model", m.model)
+	if code, answer := plain.do(t, "POST", "/predict?probabilities=1", m.ctype, m.body); code != 400 || !strings.Contains(answer, "-calibrate") {
+		t.Errorf("a model without calibration: status %d, %s; want 400 naming -calibrate", code, answer)
+	}
+}
+
+// A learning server answers predictions, scores and snapshots while it
+// learns, each of the model before a Learn or after it: under the race
+// detector, this checks that the library's and package data's sharing of
+// the model reads nothing that a Learn writes.
+func TestServePredictsWhileLearning(t *testing.T) {
+	dir := t.TempDir()
+	for _, m := range servedModels(t, dir) {
+		ts := startServer(t, "-model", m.model, "-learn", "-save", filepath.Join(dir, m.name+"-live.json"))
+		lines := strings.SplitAfter(string(mustReadFile(t, m.learn)), "\n")
+		var wg sync.WaitGroup
+		for _, path := range []string{"/predict", "/predict?scores=1", "/model"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 20 {
+					method, body := "POST", m.body
+					if path == "/model" {
+						method, body = "GET", nil
+					}
+					if code, answer := ts.do(t, method, path, m.ctype, body); code != 200 {
+						t.Errorf("%s %s %s: status %d: %s", m.name, method, path, code, answer)
+						return
+					}
+				}
+			}()
+		}
+		for k := 0; k+10 <= len(lines) && k < 200; k += 10 {
+			if code, answer := ts.do(t, "POST", "/learn", m.ctype, []byte(strings.Join(lines[k:k+10], ""))); code != 200 {
+				t.Errorf("%s: learn: status %d: %s", m.name, code, answer)
+				break
+			}
+		}
+		wg.Wait()
+	}
+}
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

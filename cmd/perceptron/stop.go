@@ -11,10 +11,6 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron"
 )
 
 // SIGINT and SIGTERM end the command whenever they come, also when it was
@@ -114,19 +110,4 @@ func catchTraining() (context.Context, func(err error) error) {
 		}
 		return err
 	}
-}
-
-// stoppable is a classifier whose Fit and Learn SIGINT or SIGTERM stop,
-// for a data.Model to train: the signals are caught while the library
-// trains, not while the Model transforms the rows before.
-type stoppable struct{ perceptron.Scorer }
-
-func (s stoppable) Fit(X mat.Matrix, y []float64) error {
-	ctx, stop := catchTraining()
-	return stop(perceptron.FitContext(ctx, s.Scorer, X, y))
-}
-
-func (s stoppable) Learn(X mat.Matrix, y []float64) error {
-	ctx, stop := catchTraining()
-	return stop(perceptron.LearnContext(ctx, s.Scorer, X, y))
 }

@@ -5,11 +5,10 @@
 package main
 
 import (
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math/bits"
-	"strings"
+	"runtime/debug"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -17,27 +16,44 @@ import (
 const trainHelp = `Usage: perceptron train [flags] FILE
 
 Train fits one classifier on the rows of FILE and saves it to the file that
--o names, gzipped if the name ends in .gz: a model file, which holds the
+-o names, in the binary form of a model file, or in its JSON form, to read,
+if the name ends in .json or .json.gz, gzipped if it ends in .gz: a model
+file, which holds the
 classifier, the steps before it (the hashing of text, the standardisation
 or the weights of the features, and the scaling of each row to unit
 length), and the labels, the names and the label column of the classes,
 and which a Go program loads whole with data.LoadModel. The classifier is
 the averaged perceptron unless -classifier names another. Lines of text
 become rows of the words and the pairs of words of each line (-ngrams),
-hashed into 2^20 features (-bits). It prints the training statistics and
+hashed into 2^19 features (-bits). It prints the training statistics and
 accuracy, unless predicting the training rows would take longer than
 training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two
 or more, or the two that -pos and -neg pick. Training stops early by the
 rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
--no-stop.
+-no-stop. -weights FILE weighs the rows: one number a line of FILE for each
+row of the data file, in its order, as the weighted builds of LIBSVM and
+LIBLINEAR read them (-W); a mistake on a row steps by its weight.
 
 With -model, train goes on training a model that train saved on the rows of
 FILE, read as the model reads them, with its classes, label column and
 steps before the classifier: it visits each row once, in the order of the
 file, as the classifier's Learn does, and saves the model to -o, which may
 be the model's own file, as Vowpal Wabbit's -i and -f do. The perceptron,
-averaged, voted and kernel models learn so; the pocket's and ovr: models
-learn only from the start.
+averaged, voted and kernel models learn so, and the ovr: models of them;
+the pocket's learn only from the start. A calibrated model keeps its
+calibration.
+
+With -calibrate K, train also fits the probabilities of the classes, which
+predict -k and eval give: it trains the classifier as it trains the model
+on the rows of all but one of K stratified folds of FILE, drawn from -seed,
+for each fold, and fits the probabilities to the scores of the rows of the
+fold left out, so that each row is scored by a classifier that did not
+train on it, as scikit-learn's CalibratedClassifierCV(ensemble=False)
+does; the model itself trains on all the rows. Of two classes, the
+probability is Platt's sigmoid of the score; of more, the softmax of a
+slope and an intercept for each class's score, fitted together. Folds, not
+rows held out, let every row train the model and every row calibrate it,
+at the cost of K more trainings.
 
 Before it allocates the model, train estimates the memory that fitting and
 saving it take, and refuses, with exit status 1 and the figures, what does
@@ -46,13 +62,14 @@ the rows: on tens of thousands of rows it takes long, -ratchet less.
 
 Examples:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
-  perceptron train -o fashion.json \
+  perceptron train -o fashion.model \
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
   perceptron train -classes debian-sections.classes.txt \
-    -o debian.json.gz debian-sections.train.svm.gz
-  perceptron train -classifier ovr:averaged -o debian-ovr.json.gz debian-sections.train.svm.gz
-  perceptron train -o topics.json headlines.txt         (lines of __label__TOPIC text)
-  perceptron train -model debian.json.gz -o debian.json.gz more-packages.svm
+    -o debian.model debian-sections.train.svm.gz
+  perceptron train -classifier ovr:averaged -o debian-ovr.model.gz debian-sections.train.svm.gz
+  perceptron train -o topics.model headlines.txt        (lines of __label__TOPIC text)
+  perceptron train -model debian.model -o debian.model more-packages.svm
+  perceptron train -calibrate 5 -o topics.model headlines.txt  (then predict -k 3)
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -67,7 +84,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
 	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
 	j.dataFlags(fs, true)
+	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
+	j.calibrateFlag(fs)
 	j.textFlags(fs)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
 	if err != nil {
@@ -90,6 +109,9 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := j.checkText(fs); err != nil {
+		return err
+	}
+	if _, err := j.checkTop(fs); err != nil {
 		return err
 	}
 	if len(files) != 1 {
@@ -137,11 +159,31 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	weights += describeRowWeights(ds, j.weights)
 	j.startProgress(stderr)
+	// The folds of the calibration are of the rows as read, before the
+	// model's fit scales them where they are.
+	var calibration *data.Calibration
+	if j.calibrate > 0 {
+		if calibration, err = j.calibration(j.classifier, ds, spec.label); err != nil {
+			return err
+		}
+	}
 	r, err := fitModel(j.classifier, &j.opts, pipe, ds, nil)
 	if err != nil {
 		return err
 	}
+	calibrated := ""
+	if calibration != nil {
+		r.model.Calibration = calibration
+		calibrated = fmt.Sprintf("calibrated the probabilities of the classes on the scores of the rows of each of %d folds by the classifier trained on the others: %s\n",
+			j.calibrate, describeCalibration(r.model.Calibration))
+	}
+	described := fmt.Sprintf("%s: %s%s; %s\n%sstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), weights, j.opts.describeStop(n))
+	// The rows have played their part: their memory goes back to the
+	// system before the model's file is written.
+	ds.X = nil
+	debug.FreeOSMemory()
 	outs := []outFile{{"-o", j.out, modelWriter(r.model, j.out)}}
 	if pf != "" {
 		img, err := drawPlot(pf, raw, []*result{r}, ds.classes)
@@ -153,30 +195,14 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(stderr, outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\n%sstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), weights, j.opts.describeStop(n))
+	fmt.Fprint(stdout, described)
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(stdout, "saved the model to %s\n", j.out); err != nil {
+	if _, err := fmt.Fprintf(stdout, "%ssaved the model to %s\n", calibrated, j.out); err != nil {
 		return err
 	}
 	return j.wrotePlot(stdout)
-}
-
-// modelWriter returns the function that writes the model m to the file at
-// path: gzipped if the name ends in .gz.
-func modelWriter(m *data.Model, path string) func(io.Writer) error {
-	return func(w io.Writer) error {
-		if !strings.HasSuffix(strings.ToLower(path), ".gz") {
-			_, err := m.WriteTo(w)
-			return err
-		}
-		zw := gzip.NewWriter(w)
-		if _, err := m.WriteTo(zw); err != nil {
-			return err
-		}
-		return zw.Close()
-	}
 }
 
 // leftOut says how many rows of ds were left out, if any.

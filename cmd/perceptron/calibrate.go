@@ -1,0 +1,249 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/seed5ae3614e/perceptron/data"
+)
+
+// calibrateFlag defines -calibrate, the folds whose scores calibrate the
+// probabilities of the classes.
+func (j *job) calibrateFlag(fs *flag.FlagSet) {
+	fs.IntVar(&j.calibrate, "calibrate", 0, "fit the probabilities of the classes, which predict -k and eval give, to the scores of the rows of each of `K` stratified folds "+
+		"of the training rows, drawn from -seed, by a classifier trained as the model is on the other folds, and train the model on all the rows, "+
+		"as scikit-learn's CalibratedClassifierCV(ensemble=False) does; 0 means none. Every class needs K rows")
+}
+
+// topFlags defines -k and -threshold, the most probable classes.
+func (j *job) topFlags(fs *flag.FlagSet, what string) {
+	fs.IntVar(&j.top, "k", 0, what+" the `N` most probable classes of each row, as fastText's k, by the probabilities of a model that train -calibrate fitted (default 1 with -threshold)")
+	fs.Float64Var(&j.threshold, "threshold", 0, "with -k, only the classes at least `P` probable, as fastText's threshold")
+}
+
+// checkTop returns a usage error if -calibrate, -k or -threshold, set on
+// fs, is out of its range, and sets -k to 1 unless it is set. It reports
+// whether -k or -threshold asks for the most probable classes.
+func (j *job) checkTop(fs *flag.FlagSet) (bool, error) {
+	k, threshold := isSet(fs, "k"), isSet(fs, "threshold")
+	switch {
+	case j.calibrate == 1 || j.calibrate < 0:
+		return false, usagef("-calibrate %d: want 2 folds or more, or 0 for none", j.calibrate)
+	case k && j.top < 1:
+		return false, usagef("-k %d: want 1 or more", j.top)
+	case !(j.threshold >= 0 && j.threshold <= 1):
+		return false, usagef("-threshold %v: want a probability, from 0 to 1", j.threshold)
+	}
+	if !k {
+		j.top = 1
+	}
+	return k || threshold, nil
+}
+
+// isSet reports whether the flag name was set on fs.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// uncalibrated returns the error of -k or -threshold on the model of the
+// file path, which has no calibration.
+func uncalibrated(path string) error {
+	return fmt.Errorf("%s: the model has no calibration of the probabilities of its classes, by which -k and -threshold rank them: train it with -calibrate K", path)
+}
+
+// calibration returns the Calibration of the model of the classifier
+// name that fitModel trains on train, read with the CSV label column
+// label, fitted to the scores of the rows of each of -calibrate stratified
+// folds of train, drawn from -seed, by the classifier trained as the model
+// is, steps and all, on the rows of the other folds: out-of-fold scores of
+// every row, as scikit-learn's cross_val_predict gives
+// CalibratedClassifierCV's ensemble=False. The rows of train must be as
+// they were read, not yet scaled where they are by a fit: it is called
+// before the model's. It returns an error if a class has fewer rows than
+// the folds, as scikit-learn does.
+func (j *job) calibration(name string, train *dataset, label string) (*data.Calibration, error) {
+	if train.scaled != nil {
+		panic("perceptron: calibrating on rows that a fit has scaled in place")
+	}
+	K := len(train.classes.labels)
+	count := make([]int, K)
+	for _, c := range train.Y {
+		count[int(c)]++
+	}
+	for k, n := range count {
+		if n < j.calibrate {
+			return nil, fmt.Errorf("%s: -calibrate %d: the class %s has %s, fewer than the folds", train.name, j.calibrate, quote(train.classes.names[k]), plural(n, "row"))
+		}
+	}
+	var scores, y []float64
+	for i := range j.calibrate {
+		tr, te, err := data.Fold(train.Set, j.calibrate, i, j.opts.seed)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s", train.name, errText(err))
+		}
+		part := fmt.Sprintf("%s, among the rows of calibration fold %d", train.part, i+1)
+		trd := &dataset{name: train.name, format: train.format, Set: tr, classes: train.classes, part: part}
+		ted := &dataset{name: train.name, format: train.format, Set: te, classes: train.classes, part: part}
+		pipe, err := j.pipeline(trd, label)
+		if err != nil {
+			return nil, err
+		}
+		fr, err := fitOnly(name, &j.opts, pipe, trd)
+		if err != nil {
+			return nil, err
+		}
+		_, s, err := classify(fr.model, ted, j.opts.progress, fmt.Sprintf("the held-out rows of calibration fold %d of %d", i+1, j.calibrate), true)
+		if err != nil {
+			return nil, err
+		}
+		scores, y = append(scores, s...), append(y, te.Y...)
+	}
+	c := &data.Calibration{}
+	if err := c.Fit(scores, y, K); err != nil {
+		return nil, fmt.Errorf("%s: calibrating %s: %s", train.name, name, errText(err))
+	}
+	return c, nil
+}
+
+// probabilityMeasures are what the probabilities of a calibrated model
+// measure on test rows.
+type probabilityMeasures struct {
+	// logLoss and brier are the means over the rows of the model's
+	// classes of the log-loss and of the Brier score; left is the number
+	// of the other rows.
+	logLoss, brier float64
+	left           int
+
+	// precision and recall are those of the k most probable classes of
+	// each row that are at least threshold probable, as fastText's test
+	// measures them: the fraction of those classes that are the row's,
+	// and the fraction of the rows whose class is among them.
+	k                 int
+	threshold         float64
+	precision, recall float64
+}
+
+// logLossFloor is the least probability of a row's class that the
+// log-loss takes, as scikit-learn's log_loss clips it, of which the
+// log-loss of a row is at most 34.5.
+const logLossFloor = 1e-15
+
+// measureProbabilities returns what the probabilities of the calibrated
+// model m measure on the rows of ds, with the k most probable classes of
+// each row at least threshold probable.
+func measureProbabilities(m *data.Model, ds *dataset, k int, threshold float64) (*probabilityMeasures, error) {
+	K := len(m.Classes)
+	m, err := ds.scale(m) // the rows are scaled where they are, once
+	if err != nil {
+		return nil, err
+	}
+	probs, err := m.Probabilities(ds.X)
+	if err != nil {
+		return nil, ds.rowError(err)
+	}
+	top, _, err := m.Top(ds.X, k, threshold)
+	if err != nil {
+		return nil, ds.rowError(err)
+	}
+	pm := &probabilityMeasures{k: k, threshold: threshold}
+	in := 0
+	for i, c := range ds.Y {
+		if int(c) >= K {
+			pm.left++
+			continue
+		}
+		in++
+		p := probs[i*K : (i+1)*K]
+		pm.logLoss -= math.Log(max(p[int(c)], logLossFloor))
+		for j, v := range p {
+			if j == int(c) {
+				v--
+			}
+			pm.brier += v * v
+		}
+	}
+	pm.logLoss /= float64(in)
+	pm.brier /= float64(in)
+	pm.precision, pm.recall = precisionRecall(ds.Y, top)
+	return pm, nil
+}
+
+// precisionRecall returns the precision and the recall of the classes top,
+// an equal number for each row of the classes y, -1 for none, as fastText's
+// test measures them: the fraction of the classes that are the row's, and
+// the fraction of the rows whose class is among them.
+func precisionRecall(y []float64, top []int) (precision, recall float64) {
+	k := len(top) / max(len(y), 1)
+	predicted, right := 0, 0
+	for i, c := range y {
+		for _, t := range top[i*k : (i+1)*k] {
+			if t >= 0 {
+				predicted++
+				if t == int(c) {
+					right++
+				}
+			}
+		}
+	}
+	return float64(right) / float64(predicted), float64(right) / float64(len(y))
+}
+
+// writeProbabilities writes, for the results whose models are calibrated,
+// what their probabilities measure on the test rows, as an aligned table
+// and a line that says what it shows.
+func writeProbabilities(w io.Writer, rs []*result) error {
+	var pm *probabilityMeasures
+	rows := [][]string{nil}
+	for _, r := range rs {
+		if r.probs == nil {
+			continue
+		}
+		pm = r.probs
+		rows = append(rows, []string{r.name, strconv.FormatFloat(pm.logLoss, 'f', 4, 64), strconv.FormatFloat(pm.brier, 'f', 4, 64), percent(pm.precision), percent(pm.recall)})
+	}
+	if pm == nil {
+		return nil
+	}
+	at := fmt.Sprintf("@%d", pm.k)
+	rows[0] = []string{"classifier", "log-loss", "Brier", "P" + at, "R" + at}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	if err := writeAligned(w, rows, 1); err != nil {
+		return err
+	}
+	left := ""
+	if pm.left > 0 {
+		left = fmt.Sprintf(", but for the %s of labels that are no class of the model, which P%s and R%s count", plural(pm.left, "test row"), at, at)
+	}
+	most := fmt.Sprintf("the %d most probable classes of each row", pm.k)
+	if pm.k == 1 {
+		most = "the most probable class of each row"
+	}
+	if pm.threshold > 0 {
+		most += fmt.Sprintf(" of those at least %g probable", pm.threshold)
+	}
+	_, err := fmt.Fprintf(w, "the probabilities of the classes of the test rows: their log-loss and Brier score, the mean over the rows%s, lower better;\n"+
+		"P%s and R%s, the precision and the recall of %s, as fastText's test measures them\n", left, at, at, most)
+	return err
+}
+
+// describeCalibration says how the Calibration c makes the probabilities.
+func describeCalibration(c *data.Calibration) string {
+	switch {
+	case len(c.A) == 1:
+		return "Platt's sigmoid of the score"
+	case c.OneVsRest:
+		return "the sigmoid of the score of each class against the rest, normalised"
+	}
+	return "the softmax of a slope and an intercept for the score of each class"
+}

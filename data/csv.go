@@ -1,0 +1,566 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package data
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// CSV reads rows of comma-separated values, one of whose columns may be
+// the label. The zero value reads rows of numbers without a header, with
+// the label in the last column.
+//
+// It reads fields as encoding/csv does, RFC 4180's way: a field that
+// starts with a quote ends at a quote followed by the delimiter or the end
+// of the line, holds a quote written twice as one, and may hold ends of
+// lines, which join its lines into one record; a quote in any other field
+// is an error.
+type CSV struct {
+	// Comma is the field delimiter. Zero means ','.
+	Comma rune
+
+	// Header says that the first line names the columns.
+	Header bool
+
+	// Label is the label column: "last" or "", "first", a column number
+	// from 1, a name of the header, or "none" for rows without labels.
+	Label string
+
+	// Classes are the classes to read the labels by, as in LIBSVM.
+	Classes []string
+
+	// MaxLine is the longest line read, in bytes, as in LIBSVM, and the
+	// longest record whose quoted fields join lines, the ends of lines
+	// within it included. Zero means 16 MiB.
+	MaxLine int
+}
+
+// Read reads the rows of r, gzipped or not, into a Set of dense rows,
+// skipping blank lines and a leading byte order mark. Every row must have
+// the fields of the first, and every field but the label must be a finite
+// number. It returns an error naming the line and the field of the first
+// thing it cannot read, or of the first label that is NaN, infinite or
+// beyond float64 if every label is a number, or if r holds no row or no
+// feature column. It holds the memory that the package's documentation
+// states of a reader, and returns an error of kind perceptron.ErrTooLarge
+// if that does not fit.
+func (f CSV) Read(r io.Reader) (*Set, error) {
+	p, err := f.parser(r, true)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		if err := p.next(); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	set := &Set{X: mat.NewDense(len(p.rows)/p.nfeat, p.nfeat, fitText(p.rows))}
+	if p.lc >= 0 {
+		if set.Classes, set.Y, err = p.c.finish(); err != nil {
+			return nil, err
+		}
+	}
+	if p.header != nil {
+		if set.Features, err = growTo([]string(nil), p.nfeat); err != nil {
+			return nil, tooLarge(err, "line %d: holding the names of %d features", p.hline, p.nfeat)
+		}
+	}
+	for j, h := range p.header {
+		if j != p.lc {
+			set.Features = append(set.Features, strings.TrimSpace(h))
+		}
+	}
+	return set, nil
+}
+
+// Rows returns the rows of r, gzipped or not, one at a time, as Read reads
+// them, with the errors of Read; the package's documentation says how.
+func (f CSV) Rows(r io.Reader) iter.Seq2[Row, error] {
+	return rowSeq([]io.Reader{r}, func() (rowReader, error) {
+		p, err := f.parser(r, false)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	})
+}
+
+// csvParser reads the records of CSV text, one at a time, into rows.
+type csvParser struct {
+	f     CSV
+	cr    *records
+	c     *classes
+	keep  bool // whether c holds the class of each row
+	comma byte // the delimiter, if it is a byte of ASCII, and otherwise 0
+
+	header  []string // the names of the header's columns, if it has one
+	hline   int      // the line of the header
+	first   int      // the line of the first record
+	nf, lc  int      // the fields of a record, and the label column or -1
+	nfeat   int      // the features of a row
+	started bool     // whether the first record was read
+
+	rows  []float64 // the rows read
+	class int       // the class of the last, or -1
+}
+
+// parser returns the parser of the records of r, which holds their classes
+// if keep is set, having read the header if it has one.
+func (f CSV) parser(r io.Reader, keep bool) (*csvParser, error) {
+	comma := cmp.Or(f.Comma, ',')
+	if comma == '"' || comma == '\r' || comma == '\n' || !utf8.ValidRune(comma) || comma == utf8.RuneError {
+		return nil, fmt.Errorf("delimiter %s (CSV's Comma): want a character other than a quote or an end of line", strconv.QuoteRune(comma))
+	}
+	c, err := newClasses(f.Classes)
+	if err != nil {
+		return nil, err
+	}
+	l, err := newLines(r, f.MaxLine)
+	if err != nil {
+		return nil, err
+	}
+	p := &csvParser{f: f, cr: &records{l: l, comma: string(comma)}, c: c, keep: keep, class: -1}
+	if comma < utf8.RuneSelf {
+		p.comma = byte(comma)
+	}
+	cr := p.cr
+	if err = cr.next(math.MaxInt); err == io.EOF {
+		return nil, errors.New("no rows")
+	} else if err != nil {
+		return nil, err
+	}
+	if f.Header {
+		if p.header, err = cr.all(); err != nil {
+			return nil, err
+		}
+		p.hline = cr.line
+		if err = cr.next(math.MaxInt); err == io.EOF {
+			return nil, errors.New("no rows after the header")
+		} else if err != nil {
+			return nil, err
+		}
+		if len(p.header) != cr.n {
+			return nil, fmt.Errorf("line %d: the header has %d fields, and line %d %d", p.hline, len(p.header), cr.line, cr.n)
+		}
+	}
+	p.nf, p.first = cr.n, cr.line
+	if p.lc, err = f.labelColumn(p.header, p.nf); err != nil {
+		return nil, fmt.Errorf("line %d: %v", p.first, err)
+	}
+	p.nfeat = p.nf
+	if p.lc >= 0 {
+		p.nfeat--
+	}
+	if p.nfeat == 0 {
+		return nil, fmt.Errorf("line %d: no feature columns", p.first)
+	}
+	return p, nil
+}
+
+// next reads the next record into a row that it adds to rows; io.EOF at
+// the end.
+func (p *csvParser) next() error {
+	if !p.started {
+		// The first record, which the parser read to know the fields.
+		p.started = true
+		return p.record()
+	}
+	for {
+		b, err := p.cr.l.next()
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(b) == 0:
+			continue
+		case p.comma != 0 && p.fast(b):
+			return nil
+		}
+		if err := p.cr.set(string(b), p.nf); err != nil {
+			return err
+		}
+		return p.record()
+	}
+}
+
+// row reads the next row into row, its values those of the row alone.
+func (p *csvParser) row(row *Row) error {
+	p.rows = p.rows[:0]
+	if err := p.next(); err != nil {
+		if err == io.EOF && p.lc >= 0 {
+			return cmp.Or(p.c.badNumber(), err)
+		}
+		return err
+	}
+	*row = Row{Val: p.rows, Class: p.class, Line: p.cr.line}
+	if p.lc >= 0 {
+		row.Classes = p.c.names
+	}
+	return nil
+}
+
+// fast reads the line b into a row if it is a record of nf fields without
+// quotes and its values are numbers of the grammar, as the records of data
+// sets are, or reports false, and adds nothing, if it is not: then record
+// reads it, or says why not.
+func (p *csvParser) fast(b []byte) bool {
+	start := len(p.rows)
+	if cap(p.rows)-start < p.nfeat {
+		var err error
+		if p.rows, err = growText(p.rows, p.nfeat, p.cr.l); err != nil {
+			return false
+		}
+	}
+	k, i := -1, 0
+	for j := range p.nf {
+		if j == p.lc {
+			end := len(b)
+			if e := bytes.IndexByte(b[i:], p.comma); e >= 0 {
+				end = i + e
+			}
+			label := b[i:end]
+			for len(label) > 0 && space[label[0]] == 1 {
+				label = label[1:]
+			}
+			for len(label) > 0 && space[label[len(label)-1]] == 1 {
+				label = label[:len(label)-1]
+			}
+			if len(label) == 0 || label[0] >= utf8.RuneSelf || label[len(label)-1] >= utf8.RuneSelf || bytes.IndexByte(label, '"') >= 0 {
+				p.rows = p.rows[:start]
+				return false
+			}
+			var err error
+			if k, err = p.c.index(view(label), p.cr.l.n, j+1); err != nil {
+				p.rows = p.rows[:start]
+				return false
+			}
+			i = end
+		} else {
+			for i < len(b) && space[b[i]] == 1 && b[i] != p.comma {
+				i++
+			}
+			// The common value, a whole number of a few digits, by hand;
+			// others by scan.
+			e, u := i, 0
+			for ; e < len(b) && e-i < 15 && b[e]-'0' <= 9; e++ {
+				u = u*10 + int(b[e]-'0')
+			}
+			v := float64(u) // exact, below 2^53
+			if e == i || e < len(b) && b[e] != p.comma {
+				var kind numKind
+				if v, e, kind = scan(b, i); kind != numOK {
+					p.rows = p.rows[:start]
+					return false
+				}
+			}
+			for i = e; i < len(b) && space[b[i]] == 1 && b[i] != p.comma; i++ {
+			}
+			p.rows = append(p.rows, v)
+		}
+		switch {
+		case j == p.nf-1 && i == len(b):
+		case j < p.nf-1 && i < len(b) && b[i] == p.comma:
+			i++
+		default:
+			p.rows = p.rows[:start]
+			return false
+		}
+	}
+	p.cr.line = p.cr.l.n
+	p.class = k
+	if p.keep && k >= 0 && p.c.push(k) != nil {
+		p.rows = p.rows[:start]
+		return false
+	}
+	return true
+}
+
+// record reads the record that records last read into a row.
+func (p *csvParser) record() error {
+	cr := p.cr
+	if cr.n != p.nf {
+		return fmt.Errorf("line %d: %d fields, want %d as on line %d", cr.line, cr.n, p.nf, p.first)
+	}
+	var err error
+	if p.rows, err = growText(p.rows, p.nfeat, cr.l); err != nil {
+		return tooLarge(err, "line %d: holding the rows up to it", cr.line)
+	}
+	start := len(p.rows)
+	p.class = -1
+	err = cr.each(func(j int, s string) error {
+		if j == p.lc {
+			if p.class, err = p.c.index(strings.TrimSpace(s), cr.line, j+1); err != nil {
+				return fmt.Errorf("line %d: field %d: %w", cr.line, j+1, err)
+			}
+			return nil
+		}
+		v, err := number(s)
+		if err != nil {
+			return fmt.Errorf("line %d: field %d: %v%s", cr.line, j+1, err, p.hint(j, s))
+		}
+		p.rows = append(p.rows, v)
+		return nil
+	})
+	if err != nil {
+		p.rows = p.rows[:start]
+		return err
+	}
+	if p.keep && p.class >= 0 {
+		if err := p.c.push(p.class); err != nil {
+			return fmt.Errorf("line %d: %w", cr.line, err)
+		}
+	}
+	return nil
+}
+
+// hint returns what the error of the field j of the record last read,
+// whose text s is no finite number, adds to say what may be wrong, on the
+// first record: that the field may hold the labels, if it is no number and
+// another field of a feature is one, and otherwise that the line may be a
+// header.
+func (p *csvParser) hint(j int, s string) string {
+	if p.cr.line != p.first {
+		return ""
+	}
+	numbers := false
+	if _, kind := parseNumber([]byte(strings.TrimSpace(s))); kind == numSyntax {
+		p.cr.each(func(k int, s string) error {
+			if _, err := number(s); err == nil && k != p.lc && k != j {
+				numbers = true
+			}
+			return nil
+		})
+	}
+	switch {
+	case numbers:
+		which := "first"
+		if j > 0 {
+			which = strconv.Itoa(j + 1)
+		}
+		return fmt.Sprintf(" (if column %d holds the labels, name it: CSV's Label %s)", j+1, which)
+	case !p.f.Header:
+		return fmt.Sprintf(" (if line %d is a header, read it as one: CSV's Header)", p.first)
+	}
+	return ""
+}
+
+// labelColumn returns the index of the label column in rows of nf fields,
+// or -1 for none.
+func (f CSV) labelColumn(header []string, nf int) (int, error) {
+	switch f.Label {
+	case "", "last":
+		return nf - 1, nil
+	case "first":
+		return 0, nil
+	case "none":
+		return -1, nil
+	}
+	if k, err := strconv.Atoi(f.Label); err == nil {
+		if k < 1 || k > nf {
+			return 0, fmt.Errorf("label column %d (CSV's Label): the rows have %d fields", k, nf)
+		}
+		return k - 1, nil
+	}
+	if header == nil {
+		return 0, fmt.Errorf("label column %s (CSV's Label): no header names the columns (CSV's Header)", quote(f.Label))
+	}
+	for j, h := range header {
+		if strings.TrimSpace(h) == f.Label {
+			return j, nil
+		}
+	}
+	hint := ""
+	if len(header) == 1 {
+		for _, d := range []string{";", "\t", "|"} {
+			if strings.Contains(header[0], d) {
+				hint = fmt.Sprintf(" (the header is one field: is the delimiter %s? CSV's Comma)", strconv.Quote(d))
+				break
+			}
+		}
+	}
+	return 0, fmt.Errorf("label column %s (CSV's Label): no such column in the header%s", quote(f.Label), hint)
+}
+
+// records reads the records of CSV text, skipping blank lines, a line at a
+// time. It holds a record without quotes as its line alone, and splits it
+// as it goes through its fields; it holds the fields of a record with
+// quotes.
+type records struct {
+	l      *lines
+	comma  string   // the delimiter
+	line   int      // the line on which the record last read starts
+	n      int      // the number of its fields
+	text   string   // its line, if it holds no quote
+	quoted bool     // whether it holds a quote, and its fields are in fields
+	fields []string // its first fields, if it holds a quote
+	field  []byte   // the text of a quoted field that a doubled quote or an end of line breaks
+}
+
+// next reads the next record, holding at most keep fields of a record with
+// quotes. It returns io.EOF at the end.
+func (r *records) next(keep int) error {
+	var b []byte
+	for len(b) == 0 {
+		var err error
+		if b, err = r.l.next(); err != nil {
+			return err
+		}
+	}
+	return r.set(string(b), keep)
+}
+
+// set reads the record that starts with the line text, the line last
+// read, as next does.
+func (r *records) set(text string, keep int) error {
+	r.line = r.l.n
+	if r.quoted = strings.IndexByte(text, '"') >= 0; !r.quoted {
+		r.text, r.n = text, strings.Count(text, r.comma)+1
+		return nil
+	}
+	r.text = ""
+	return r.split(text, keep)
+}
+
+// each calls fn for each field of the record, with its index, until fn
+// returns an error, and returns that error.
+func (r *records) each(fn func(j int, s string) error) error {
+	if r.quoted {
+		for j, s := range r.fields {
+			if err := fn(j, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	s := r.text
+	for j := 0; ; j++ {
+		field, rest, more := strings.Cut(s, r.comma)
+		if err := fn(j, field); err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+		s = rest
+	}
+}
+
+// all returns the fields of the record, read with no bound on their
+// number.
+func (r *records) all() ([]string, error) {
+	fields, err := growTo([]string(nil), r.n)
+	if err != nil {
+		return nil, tooLarge(err, "line %d: holding the fields of the line", r.line)
+	}
+	r.each(func(_ int, s string) error { fields = append(fields, s); return nil })
+	return fields, nil
+}
+
+// split reads the fields of a record that holds a quote, from its first
+// line, text, on, as encoding/csv does, and keeps the first keep of them.
+func (r *records) split(text string, keep int) error {
+	r.fields, r.n = r.fields[:0], 0
+	size := len(text) // the bytes of the record, as read
+	add := func(s string) error {
+		r.n++
+		if len(r.fields) < keep {
+			var err error
+			if r.fields, err = grow(r.fields, 1); err != nil {
+				return tooLarge(err, "line %d: holding the fields of the record", r.line)
+			}
+			r.fields = append(r.fields, s)
+		}
+		return nil
+	}
+	s, line := text, r.line
+	for {
+		if s == "" || s[0] != '"' {
+			field, rest, more := strings.Cut(s, r.comma)
+			if strings.IndexByte(field, '"') >= 0 {
+				return fmt.Errorf("line %d: field %d: a quote in a field that does not start with one (quote the field, and write the quote twice)", line, r.n+1)
+			}
+			if err := add(field); err != nil || !more {
+				return err
+			}
+			s = rest
+			continue
+		}
+		// A quoted field ends at a quote followed by the delimiter or the
+		// end of the line; two quotes are one, and an end of line goes on
+		// to the next line.
+		s = s[1:]
+		r.field = r.field[:0]
+		whole := true // whether the field is a slice of s
+		for {
+			i := strings.IndexByte(s, '"')
+			if i < 0 {
+				if err := r.hold(s, "\n"); err != nil {
+					return err
+				}
+				whole = false
+				end := r.l.end
+				b, err := r.l.next()
+				next := string(b)
+				switch {
+				case err == io.EOF:
+					return fmt.Errorf("line %d: field %d: the quote that opens the field is not closed before the end of the text", r.line, r.n+1)
+				case err != nil:
+					return err
+				}
+				if size += end + len(next); size > r.l.max {
+					return fmt.Errorf("line %d: longer than %d bytes with the lines from line %d that a quoted field joins to it", r.l.n, r.l.max, r.line)
+				}
+				s, line = next, r.l.n
+				continue
+			}
+			rest := s[i+1:]
+			if strings.HasPrefix(rest, `"`) {
+				if err := r.hold(s[:i+1], ""); err != nil {
+					return err
+				}
+				whole, s = false, rest[1:]
+				continue
+			}
+			if rest != "" && !strings.HasPrefix(rest, r.comma) {
+				return fmt.Errorf("line %d: field %d: a quote in a quoted field that is not written twice, nor followed by the delimiter or the end of the line", line, r.n+1)
+			}
+			field := s[:i]
+			if !whole {
+				if err := r.hold(field, ""); err != nil {
+					return err
+				}
+				field = string(r.field)
+			}
+			if err := add(field); err != nil || rest == "" {
+				return err
+			}
+			s = rest[len(r.comma):]
+			break
+		}
+	}
+}
+
+// hold adds s and then end to the quoted field being read.
+func (r *records) hold(s, end string) error {
+	var err error
+	if r.field, err = grow(r.field, len(s)+len(end)); err != nil {
+		return tooLarge(err, "line %d: holding the field", r.l.n)
+	}
+	r.field = append(append(r.field, s...), end...)
+	return nil
+}
