@@ -48,15 +48,16 @@
 // holds the parts of every shard at once: a learn step holds its shard's
 // part, and a mix step a block of each.
 //
-// The driver stops after an epoch without a mistake, by the command's
-// rule of stopping on the mistakes of the epochs, or at the epoch limit,
-// joins the blocks of the last model and writes it with the steps to the
-// output, atomically; a failed run writes no model. It removes the files
-// of the run as it goes, and when it ends, also when its context is done
-// or a pipeline has run for its Timeout: then the steps of the run that
-// start in this process fail, the pipeline's job is cancelled on the
-// runner's job service, and Run waits for the job and for the steps in
-// this process before it removes the files.
+// The driver stops after an epoch without a mistake, by the command's rule
+// of stopping on the mistakes of the epochs, or at the epoch limit, joins
+// the blocks of the last model and writes it with the steps to the output,
+// atomically, in the form that data.Model's Save gives its name; a failed
+// run writes no model. It removes the files of the run as it goes, and
+// when it ends, also when its context is done or a pipeline has run for
+// its Timeout: then the steps of the run that start in this process fail,
+// the pipeline's job is cancelled on the runner's job service, and Run
+// waits for the job and for the steps in this process before it removes
+// the files.
 //
 // A process keeps, for a run, the rows of the shards it has read, through
 // the steps, and the model that the shards of the epoch at hand learn

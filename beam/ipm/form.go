@@ -17,10 +17,12 @@ import (
 // adds the parts feature by feature. The block of features [lo, hi) of a
 // model is itself the binary form of a model, of hi-lo columns: the
 // header with the width hi-lo, the same head, and the rows lo to hi of
-// each table. Package perceptron documents the layout that this file
-// reads: a header of 32 bytes whose little-endian words at 8, 16 and 24
-// are the columns d, the scores S and the length of the head, then the
-// head, then the tables, each d·S float64s held feature by feature.
+// each table. Package data documents the layout that this file reads,
+// version 3 of the classifier's binary form, where MarshalBinary writes
+// every table dense: a header of 32 bytes whose little-endian words at 8,
+// 16 and 24 are the columns d, the scores S and the length of the head,
+// then the head, then the tables, each d·S float64s held feature by
+// feature.
 
 // formHeader is the length of the header of a binary form, and the
 // offsets of its words of the columns, the scores and the head.

@@ -320,7 +320,7 @@ func check(t *testing.T, c Config) perceptron.Stats {
 		}
 		mistakes = append(mistakes, m)
 	}
-	c.Output = filepath.Join(t.TempDir(), "model.json")
+	c.Output = filepath.Join(t.TempDir(), "model.bin")
 	if c.Runner == "" {
 		c.Runner = runner()
 	}
@@ -512,6 +512,50 @@ func TestRunners(t *testing.T) {
 	}
 }
 
+// TestOutputForm checks that a run writes the form of the model that
+// data.Model's Save writes by the name of the file: the JSON form and a
+// newline for .json and .json.gz, the binary form otherwise, gzipped for
+// .gz; and that data.LoadModel reads each.
+func TestOutputForm(t *testing.T) {
+	t.Parallel()
+	sets := problem{shards: 2, rows: 15, d: 4, classes: []float64{1, 2, 3}, noise: 0.1, seed: 12}.make()
+	dir := t.TempDir()
+	paths := write(t, dir, sets, nil)
+	for _, name := range []string{"model.json", "model.JSON.gz", "model.gz", "model"} {
+		out := filepath.Join(dir, name)
+		res, err := Run(context.Background(), Config{Shards: paths, Epochs: 2, Output: out, Runner: runner()})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var want []byte
+		if strings.Contains(strings.ToLower(name), ".json") {
+			if want, err = res.Model.MarshalJSON(); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, '\n')
+		} else {
+			var b bytes.Buffer
+			if _, err := res.Model.WriteTo(&b); err != nil {
+				t.Fatal(err)
+			}
+			want = b.Bytes()
+		}
+		raw, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gz := len(raw) > 2 && raw[0] == 0x1f && raw[1] == 0x8b; gz != strings.HasSuffix(name, ".gz") {
+			t.Errorf("%s: gzipped %t", name, gz)
+		}
+		if got := plain(t, out); !bytes.Equal(got, want) {
+			t.Errorf("%s: the file is not the form that Save writes:\n got %.300s\nwant %.300s", name, got, want)
+		}
+		if _, err := data.LoadModel(out); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
 // TestReadOnce checks that a run reads each shard once, on prism and on
 // the direct runner, which run the pipelines in this process: with the
 // scan of the shards, whose rows the training takes, and without; and
@@ -556,7 +600,7 @@ func TestReadOnce(t *testing.T) {
 		}
 		want, _ := reference(t, paths, c)
 		for _, r := range []string{"prism", "direct"} {
-			c.Output, c.Runner = filepath.Join(dir, r+".json"), r
+			c.Output, c.Runner = filepath.Join(dir, r+".bin"), r
 			before := shardReads.Load()
 			if _, err := Run(context.Background(), c); err != nil {
 				t.Fatalf("%s on %s: %v", tc.name, r, err)

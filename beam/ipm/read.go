@@ -41,10 +41,10 @@ const (
 )
 
 // defaultHashing is the Hashing of text of the command perceptron's
-// defaults: the words and the pairs of words of a line, in 2^20 columns,
+// defaults: the words and the pairs of words of a line, in 2^19 columns,
 // counted and not scaled, as the IDF and the unit length after it weigh
 // and scale them.
-var defaultHashing = data.Hashing{NGrams: 2, Bits: 20, NoNorm: true}
+var defaultHashing = data.Hashing{NGrams: 2, Bits: 19, NoNorm: true}
 
 // reading says how the shards are read.
 type reading struct {

@@ -101,7 +101,7 @@ func TestText(t *testing.T) {
 			c.block = 40
 			want, _ := reference(t, c.Shards, Config{Format: formatText, Hashing: c.Hashing, Epochs: c.Epochs, InOrder: c.InOrder, NoStop: c.NoStop,
 				ByMistakes: c.ByMistakes, Perceptron: c.Perceptron, Seed: c.Seed, Tol: c.Tol, NoChange: c.NoChange})
-			c.Output = filepath.Join(t.TempDir(), "model.json")
+			c.Output = filepath.Join(t.TempDir(), "model.bin")
 			c.Runner = runner()
 			res, err := Run(context.Background(), c)
 			if err != nil {
@@ -172,9 +172,9 @@ func TestReading(t *testing.T) {
 		os.Remove(path)
 	}
 	// The Hashing of the command perceptron's defaults: -ngrams 2, -bits
-	// 20, counts that its -idf and -normalize then weigh and scale.
+	// 19, counts that its -idf and -normalize then weigh and scale.
 	r := &run{Config: Config{Format: formatText}}
-	if rd, err := r.reading(context.Background()); err != nil || rd.Hashing != (data.Hashing{NGrams: 2, Bits: 20, NoNorm: true}) {
+	if rd, err := r.reading(context.Background()); err != nil || rd.Hashing != (data.Hashing{NGrams: 2, Bits: 19, NoNorm: true}) {
 		t.Errorf("the Hashing of a zero Config is %+v (%v)", rd.Hashing, err)
 	}
 	r.Cols = 10

@@ -7,12 +7,12 @@
 // so that the two can be timed and their files compared with ipm
 // -shuffle=false -no-stop: it reads every shard once, with the width and
 // the classes given, weighs the columns by the IDF of all the shards'
-// counts and scales each row to unit length, trains, and writes the
-// data.Model. It prints the wall time of the reading and of the training
-// on stderr.
+// counts and scales each row to unit length, trains, and saves the
+// data.Model as ipm does, in the form that the name of the file says. It
+// prints the wall time of the reading and of the training on stderr.
 //
-//	go run ./bench/fitshards -shards 'data/part-*.svm' -cols 284746 -classes $(seq -s, 0 34) \
-//		-model averaged -mix mistakes -epochs 10 -output fitshards.json
+//	go run ./bench/fitshards -shards '/tmp/shards/part-*.svm' -cols 284746 -classes $(seq -s, 0 34) \
+//		-model averaged -mix mistakes -epochs 10 -output fitshards.model
 package main
 
 import (
@@ -103,14 +103,7 @@ func main() {
 	}
 	fit := time.Since(start) - read
 	steps.Classifier, steps.Classes = m.(perceptron.Scorer), names
-	f, err := os.Create(*output)
-	if err == nil {
-		_, err = steps.WriteTo(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
+	if err := steps.Save(*output); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Fprintf(os.Stderr, "fitshards: read %d shards in %v, trained in %v, in all with the file %v\n", len(files), read.Round(time.Millisecond), fit.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))

@@ -17,7 +17,7 @@
 // Its flags:
 //
 //	-shards glob       the shards' files, local or on a file system of Beam's (gs://, s3://)
-//	-output path       the model file, written when the training has succeeded, and only then
+//	-output path       the model file, written when the training has succeeded, and only then: JSON if it ends in .json or .json.gz, as the command's
 //	-format name       libsvm or text; empty tells it by the first shard
 //	-model name        averaged or perceptron (default averaged)
 //	-epochs n          the most epochs, each a round of mixing; 0 means 1000
@@ -29,7 +29,7 @@
 //	-no-stop           stop only at an epoch without a mistake or at -epochs
 //	-tol t             the rule that stops early: the least fall of the mistakes, times the rows
 //	-no-change n       and the epochs in a row without it that stop training
-//	-ngrams n, -bits b text: the longest n-gram, and 2^b columns (default 2 and 20)
+//	-ngrams n, -bits b text: the longest n-gram, and 2^b columns (default 2 and 19)
 //	-cols n            LIBSVM: the width of the rows; 0 finds it in the shards
 //	-classes a,b,...   the classes; empty finds them in the shards
 //	-timeout d         the most time a pipeline may take before ipm cancels its job; 0 means no limit
@@ -84,7 +84,7 @@ import (
 
 var (
 	shards    = flag.String("shards", "", "the shards' files, a glob: one shard a file, in the order of the names")
-	output    = flag.String("output", "", "the model file, written only when the training succeeds")
+	output    = flag.String("output", "", "the model file, written only when the training succeeds: in the JSON form if the name ends in .json or .json.gz, and in the binary form otherwise, gzipped if it ends in .gz, as perceptron train writes it")
 	format    = flag.String("format", "", "the format of the shards: libsvm or text; empty tells it by the first shard's name, or else its first line")
 	model     = flag.String("model", "averaged", "the classifier: averaged or perceptron")
 	epochs    = flag.Int("epochs", 0, "the most epochs, each a round of mixing; 0 means 1000")
@@ -99,7 +99,7 @@ var (
 	tol       = flag.Float64("tol", 1e-3, "stop early once -no-change epochs in a row have not lowered the mistakes of an epoch by `TOL` times the rows below the fewest before them")
 	noChange  = flag.Int("no-change", 5, "the epochs without a fall of the mistakes by -tol that stop training")
 	ngrams    = flag.Int("ngrams", 2, "text: hash the word n-grams of up to `N` words into features: 1 for the words alone, 2 for the words and the pairs of adjacent words")
-	bits      = flag.Int("bits", 20, "text: hash the n-grams into 2^`B` features, B from 1 to 30")
+	bits      = flag.Int("bits", 19, "text: hash the n-grams into 2^`B` features, B from 1 to 30")
 	cols      = flag.Int("cols", 0, "LIBSVM: the width of the rows; 0 finds it in the shards")
 	classes   = flag.String("classes", "", "the classes, separated by commas; empty finds them in the shards")
 	timeout   = flag.Duration("timeout", 0, "the most time a pipeline of the run, the scan of the shards or an epoch, may take before ipm cancels its job and fails; 0 means no limit")
