@@ -31,10 +31,22 @@ import (
 // The tests run the pipelines on Beam's prism runner, in this process,
 // as ptest does by default; go test's -runner flag (go test -args
 // -runner=direct) picks another.
-// Beam's logs at level info, which are many, are left out.
+// Beam's logs at level info, which are many, are left out. The runner
+// leaves an empty file of each pipeline in the temporary folder, which is
+// the test's own.
 func TestMain(m *testing.M) {
 	log.LogLevel = "warn"
-	ptest.MainWithDefault(m, "prism")
+	tmp, err := os.MkdirTemp("", "ipm.test-")
+	if err == nil {
+		err = os.Setenv("TMPDIR", tmp)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := ptest.MainRetWithDefault(m, "prism")
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
 
 func runner() string {

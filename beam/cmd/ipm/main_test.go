@@ -173,15 +173,20 @@ func TestHelp(t *testing.T) {
 }
 
 // TestEpochLines checks that ipm writes a line of each epoch to stderr,
-// with its mistakes and time.
+// with its mistakes and time, and leaves nothing in the temporary folder,
+// where Beam's runner leaves a file of each pipeline.
 func TestEpochLines(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir, tmp := t.TempDir(), t.TempDir()
 	var stderr bytes.Buffer
 	c := command("-shards", writeShards(t, dir, 2), "-output", filepath.Join(dir, "model.json"), "-epochs", "3")
+	c.Env = append(c.Env, "TMPDIR="+tmp)
 	c.Stderr = &stderr
 	if err := c.Run(); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	if left := files(t, tmp); len(left) > 0 {
+		t.Errorf("ipm left %q in the temporary folder", left)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	if len(lines) != 3 {
