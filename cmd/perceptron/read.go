@@ -175,7 +175,7 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		case "libsvm":
 			set, err = libsvm.Read(r)
 		case "text":
-			set, err = readText(r, spec, known)
+			set, err = readText(r, peekText(r), spec, known)
 		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", name, err)
@@ -279,6 +279,12 @@ func sniff(r *bufio.Reader, what string, comma rune) (string, error) {
 // mark that they may start with, as the readers skip it.
 func peekText(r *bufio.Reader) []byte {
 	head, _ := r.Peek(64 << 10)
+	return textOf(head)
+}
+
+// textOf returns the text of head, the first bytes of data, gzipped or
+// not, as peekText does.
+func textOf(head []byte) []byte {
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
 		// As much of the text as the first bytes of gzip give.
 		zr, err := gzip.NewReader(bytes.NewReader(head))
@@ -329,7 +335,8 @@ func readTextFile(path string, spec readSpec, known []string) (*data.Set, error)
 		return nil, err
 	}
 	defer f.Close()
-	set, err := readText(bufio.NewReaderSize(f, 1<<16), spec, known)
+	b := bufio.NewReaderSize(f, 1<<16)
+	set, err := readText(b, peekText(b), spec, known)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -339,11 +346,11 @@ func readTextFile(path string, spec readSpec, known []string) (*data.Set, error)
 // readText reads the lines of text of r, gzipped or not, into rows of the
 // word n-grams that spec's Hashing hashes, with the classes known, as
 // data.Text reads them: in fastText's format, or as a label, a tab and a
-// text if the first line that is not blank has a tab and no token that
-// starts with __label__.
-func readText(r *bufio.Reader, spec readSpec, known []string) (*data.Set, error) {
+// text if the first line of head, the text's beginning as peekText gives
+// it, that is not blank has a tab and no token that starts with __label__.
+func readText(r io.Reader, head []byte, spec readSpec, known []string) (*data.Set, error) {
 	tab := false
-	for line := range strings.Lines(string(peekText(r))) {
+	for line := range strings.Lines(string(head)) {
 		if f := strings.Fields(line); len(f) > 0 {
 			tab = strings.Contains(line, "\t") && !slices.ContainsFunc(f, isLabel)
 			break

@@ -147,7 +147,7 @@ func (s *server) lineRows(body []byte, format string, labelled bool) (*data.Set,
 	switch format {
 	case "text":
 		h := *s.hashing
-		set, err = readText(bufio.NewReaderSize(bytes.NewReader(body), max(len(body), 16)), readSpec{hashing: &h}, known)
+		set, err = readText(bytes.NewReader(body), textOf(body[:min(len(body), 64<<10)]), readSpec{hashing: &h}, known)
 	case "libsvm":
 		set, err = data.LIBSVM{Cols: s.width, Classes: known}.Read(bytes.NewReader(body))
 		if err == nil && set.Dropped > 0 {
