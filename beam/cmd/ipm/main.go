@@ -12,7 +12,7 @@
 //
 // Usage:
 //
-//	ipm -shards 'data/part-*.svm' -output model.json [flags] [Beam's flags]
+//	ipm -shards 'data/part-*.svm' -output model.bin [flags] [Beam's flags]
 //
 // Its flags:
 //
@@ -123,7 +123,7 @@ func usage() {
 		set.Var(f.Value, f.Name, f.Usage)
 		set.Lookup(f.Name).DefValue = f.DefValue
 	})
-	fmt.Fprintf(out, "Usage: ipm -shards 'data/part-*.svm' -output model.json [flags] [Beam's flags]\n\n")
+	fmt.Fprintf(out, "Usage: ipm -shards 'data/part-*.svm' -output model.bin [flags] [Beam's flags]\n\n")
 	fmt.Fprintf(out, "ipm trains the model that perceptron train trains, by iterative parameter mixing on Apache Beam.\n\nIts flags:\n")
 	ours.SetOutput(out)
 	ours.PrintDefaults()
