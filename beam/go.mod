@@ -98,3 +98,8 @@ require (
 )
 
 replace github.com/seed5ae3614e/perceptron => ..
+
+tool (
+	github.com/apache/beam/sdks/v2/go/cmd/prism
+	github.com/apache/beam/sdks/v2/go/container
+)

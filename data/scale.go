@@ -345,7 +345,7 @@ func NewIDF(X mat.Matrix) (*Scaler, error) {
 		}
 	}
 	for j, f := range df {
-		df[j] = 1 / (math.Log((1+float64(n))/(1+f)) + 1)
+		df[j] = inverseIDF(n, f)
 	}
 	return &Scaler{Scale: df}, nil
 }

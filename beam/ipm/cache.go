@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -20,8 +19,9 @@ import (
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
-// A worker keeps, for each run, the rows of the shards it has read and
-// the model its shards learn from in the epoch at hand, in the process;
+// A worker keeps, for each run, the rows of the shards it has read, through
+// the steps, the IDF of the steps, and the model its shards learn from in
+// the epoch at hand, in the process;
 // not the model's binary form, whose blocks it reads again from their
 // files as it needs them, which costs less than its memory would:
 // where a runner runs the pipelines of several epochs in one process, as
@@ -43,6 +43,9 @@ type runCache struct {
 	shards  map[string]*shardRows // by path
 	startMu sync.Mutex
 	start   *startModel
+	idfMu   sync.Mutex
+	idfFrom string       // the file of the summary that scaler is of
+	scaler  *data.Scaler // of the IDF
 	stopped bool
 	active  sync.WaitGroup // the steps of the run that the process runs
 }
@@ -65,7 +68,7 @@ func (rc *runCache) begin() error {
 func (rc *runCache) end() { rc.active.Done() }
 
 // stop makes the steps of the run that start in this process from now on
-// fail, and drops its shards and model. The process keeps the entry of
+// fail, and drops its shards, IDF and model. The process keeps the entry of
 // the run, so that steps of the run that a runner goes on running find it
 // stopped.
 func (rc *runCache) stop() {
@@ -75,12 +78,11 @@ func (rc *runCache) stop() {
 	rc.drop()
 }
 
-// shardRows is a shard's rows, as read with cols and classes, and its
-// rows and labels for training, once they are known.
+// shardRows is a shard's rows, as read with classes, and its rows and
+// their classes for training, once they are known.
 type shardRows struct {
 	mu      sync.Mutex
 	read    bool
-	cols    int
 	classes []string
 	set     *data.Set
 	X       mat.Matrix
@@ -132,7 +134,8 @@ func forget(run string) {
 	cache.Unlock()
 }
 
-// drop drops the shards and the model that the process keeps of the run.
+// drop drops the shards, the IDF and the model that the process keeps of
+// the run.
 func (rc *runCache) drop() {
 	rc.mu.Lock()
 	clear(rc.shards)
@@ -140,6 +143,9 @@ func (rc *runCache) drop() {
 	rc.startMu.Lock()
 	rc.start = nil
 	rc.startMu.Unlock()
+	rc.idfMu.Lock()
+	rc.scaler = nil
+	rc.idfMu.Unlock()
 }
 
 // entry returns the entry of the shard's rows.
@@ -156,26 +162,28 @@ func (rc *runCache) entry(path string) *shardRows {
 	return e
 }
 
-// scanned reads the shard's rows with cols and classes, as the scan of
-// the shards reads them, unless they are read already, and returns them.
-func (rc *runCache) scanned(ctx context.Context, sh shard, cols int, classes []string) (*data.Set, error) {
+// scanned reads the shard's rows as rd says, with cols and classes, as the
+// scan of the shards reads them, unless they are read already, and
+// returns them.
+func (rc *runCache) scanned(ctx context.Context, sh shard, rd reading, cols int, classes []string) (*data.Set, error) {
 	e := rc.entry(sh.Path)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.read {
-		set, err := readShard(ctx, sh, data.LIBSVM{Cols: cols, Classes: classes})
+		set, err := readShard(ctx, sh, rd, cols, classes)
 		if err != nil {
 			return nil, err
 		}
-		e.read, e.cols, e.classes, e.set = true, cols, classes, set
+		e.read, e.classes, e.set = true, classes, set
 	}
 	return e.set, nil
 }
 
-// rows returns the shard's rows of cols columns and their labels, the
-// class of each row by classes given labels: those that the scan of the
-// shards read, if it did, or else the shard's file, read once.
-func (rc *runCache) rows(ctx context.Context, sh shard, cols int, classes []string, labels []float64) (mat.Matrix, []float64, error) {
+// rows returns the shard's rows of cols columns as prepare makes them of
+// the rows as read, and the class of each, its index in classes: of the
+// rows that the scan of the shards read, if it did, or else of the
+// shard's file, read once as rd says.
+func (rc *runCache) rows(ctx context.Context, sh shard, rd reading, cols int, classes []string, prepare func(mat.Matrix) (mat.Matrix, error)) (mat.Matrix, []float64, error) {
 	e := rc.entry(sh.Path)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -185,57 +193,59 @@ func (rc *runCache) rows(ctx context.Context, sh shard, cols int, classes []stri
 	var X mat.Matrix
 	var y []float64
 	if e.read {
-		X, y = fromScan(e, cols, classes, labels)
+		X, y = fromScan(e, cols, classes)
 	}
 	if X == nil {
-		set, err := readShard(ctx, sh, data.LIBSVM{Cols: cols, Classes: classes})
+		set, err := readShard(ctx, sh, rd, cols, classes)
 		if err != nil {
 			return nil, nil, err
 		}
-		X, y = set.X, make([]float64, len(set.Y))
-		for i, c := range set.Y {
-			y[i] = labels[int(c)]
-		}
+		X, y = set.X, set.Y // read with the classes, whose indices they are
+	}
+	X, err := prepare(X)
+	if err != nil {
+		return nil, nil, shardError(sh, err)
 	}
 	e.set, e.X, e.y = nil, X, y
 	return X, y, nil
 }
 
-// fromScan returns the rows that the scan read, into e, as data.LIBSVM
-// would read them with cols and classes, and their labels; or nil if it
-// cannot tell. The scan read them with its Cols, which are cols or zero,
-// for the largest index of the shard, at most cols; and with its Classes,
-// which are classes or nil, for the shard's own, whose names are among
-// classes. A label of a shard without known classes is a class by its
-// text, or by its value if it is a number: if the classes are all
+// fromScan returns the rows that the scan read, into e, as the shard's
+// reader would read them with cols and classes, and their classes; or nil
+// if it cannot tell. The scan read them with its Cols, which are cols or
+// zero, for the largest index of the shard, at most cols; and with its
+// Classes, which are classes or nil, for the shard's own, whose names are
+// among classes. A label of a shard without known classes is a class by
+// its text, or by its value if it is a number: if the classes are all
 // numbers, a class is its value, which the shard's class has too; if not,
 // the shard's classes are its labels as written, unless all are numbers,
-// of which the shard made one class of 1 and 1.0, which classes may
-// hold as two.
-func fromScan(e *shardRows, cols int, classes []string, labels []float64) (mat.Matrix, []float64) {
+// of which the shard made one class of 1 and 1.0, which classes may hold
+// as two.
+func fromScan(e *shardRows, cols int, classes []string) (mat.Matrix, []float64) {
 	names := e.set.Classes
-	class := make([]float64, len(names)) // the label of each class of the shard
+	class := make([]float64, len(names)) // the index in classes of each class of the shard
 	if e.classes != nil {
 		if !slices.Equal(e.classes, classes) {
 			return nil, nil
 		}
-		copy(class, labels) // the shard's extra classes are an error of readShard
+		for k := range class {
+			class[k] = float64(k) // the shard's extra classes are an error of readShard
+		}
 	} else {
-		_, byValue := numbers(classes)
-		_, shardByValue := numbers(names)
+		values, byValue := numbers(classes)
+		shardValues, shardByValue := numbers(names)
 		if !byValue && shardByValue {
 			return nil, nil
 		}
 		for k, name := range names {
-			if byValue {
-				class[k], _ = strconv.ParseFloat(name, 64)
-				continue
-			}
 			c := slices.Index(classes, name)
+			if byValue {
+				c = slices.Index(values, shardValues[k])
+			}
 			if c < 0 {
 				return nil, nil
 			}
-			class[k] = labels[c]
+			class[k] = float64(c)
 		}
 	}
 	X := e.set.X
@@ -268,6 +278,26 @@ func widen(X mat.Matrix, d int) (mat.Matrix, error) {
 		ptr = append(ptr, len(ind))
 	}
 	return perceptron.NewCSR(r, d, ptr, ind, val)
+}
+
+// idf returns the Scaler of the IDF of rows of cols columns that the
+// summary of all the shards in the file scan counts: the one kept if it is
+// scan's, or else the one read, which the run then keeps.
+func (rc *runCache) idf(ctx context.Context, scan string, cols int) (*data.Scaler, error) {
+	rc.idfMu.Lock()
+	defer rc.idfMu.Unlock()
+	if rc.idfFrom == scan && rc.scaler != nil {
+		return rc.scaler, nil
+	}
+	s, err := readSummary(ctx, scan)
+	if err != nil {
+		return nil, err
+	}
+	if rc.scaler, err = s.idf(cols); err != nil {
+		return nil, err
+	}
+	rc.idfFrom = scan
+	return rc.scaler, nil
 }
 
 // model returns the model that the shards of an epoch learn from, whose

@@ -35,40 +35,35 @@ func unionClasses(names [][]string) []string {
 	return slices.CompactFunc(all, func(a, b string) bool { return byName[a] == byName[b] })
 }
 
-// labelValues returns the label that the model gives each class: its
-// value, if every class is a finite number, and otherwise its index. It
-// returns an error if there are no classes, if a class is empty or
-// named twice, or if two are the same number.
-func labelValues(classes []string) ([]float64, error) {
+// checkClasses returns an error if there are no classes, if a class is
+// empty or named twice, or if two are the same number, which a reader
+// takes as one.
+func checkClasses(classes []string) error {
 	if len(classes) == 0 {
-		return nil, errors.New("no classes")
+		return errors.New("no classes")
 	}
 	seen := make(map[string]bool, len(classes))
 	for _, c := range classes {
 		switch {
 		case c == "":
-			return nil, errors.New("a class is empty")
+			return errors.New("a class is empty")
 		case seen[c]:
-			return nil, fmt.Errorf("the class %q is named twice", c)
+			return fmt.Errorf("the class %q is named twice", c)
 		}
 		seen[c] = true
 	}
 	values, ok := numbers(classes)
 	if !ok {
-		values = make([]float64, len(classes))
-		for k := range values {
-			values[k] = float64(k)
-		}
-		return values, nil
+		return nil
 	}
 	byValue := make(map[float64]string, len(classes))
 	for k, v := range values {
 		if c, dup := byValue[v]; dup {
-			return nil, fmt.Errorf("the classes %q and %q are the same number", c, classes[k])
+			return fmt.Errorf("the classes %q and %q are the same number", c, classes[k])
 		}
 		byValue[v] = classes[k]
 	}
-	return values, nil
+	return nil
 }
 
 // numbers returns the values of the names and true if every one is a

@@ -49,16 +49,16 @@ func readFile(ctx context.Context, path string) ([]byte, error) {
 func readFileTo(ctx context.Context, path string, buf []byte) ([]byte, error) {
 	fsys, err := filesystem.New(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, openError(path, err)
 	}
 	defer fsys.Close()
 	size, err := fsys.Size(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, openError(path, err)
 	}
 	r, err := fsys.OpenRead(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, openError(path, err)
 	}
 	defer r.Close()
 	// The size is a guess, as os.ReadFile's: read to the end.
@@ -81,31 +81,68 @@ func readFileTo(ctx context.Context, path string, buf []byte) ([]byte, error) {
 	}
 }
 
+// openError returns the error err of opening the file path, or of its file
+// system, as one that says so: the driver tells by it a file that the
+// workers do not reach.
+func openError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		err = pe.Err // the error names the file anyway
+	}
+	return fmt.Errorf("cannot open %s: %w", path, err)
+}
+
+// fileSize returns the size of the file path, on its Beam file system.
+func fileSize(ctx context.Context, path string) (int64, error) {
+	fsys, err := filesystem.New(ctx, path)
+	if err != nil {
+		return 0, err
+	}
+	defer fsys.Close()
+	return fsys.Size(ctx, path)
+}
+
 // writeFile writes b to the file path, on its Beam file system, replacing
 // any file there.
 func writeFile(ctx context.Context, path string, b []byte) error {
+	return writeWith(ctx, path, false, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// writeWith writes the file path, on its Beam file system, replacing any
+// file there, with write, and syncs it if sync is set and its file system
+// can.
+func writeWith(ctx context.Context, path string, sync bool, write func(io.Writer) error) error {
 	fsys, err := filesystem.New(ctx, path)
 	if err != nil {
-		return err
+		return openError(path, err)
 	}
 	defer fsys.Close()
 	w, err := fsys.OpenWrite(ctx, path)
 	if err != nil {
-		return err
+		return openError(path, err)
 	}
-	if _, err := w.Write(b); err != nil {
+	if err := write(w); err != nil {
 		w.Close()
 		return err
+	}
+	if s, ok := w.(interface{ Sync() error }); ok && sync {
+		if err := s.Sync(); err != nil {
+			w.Close()
+			return err
+		}
 	}
 	return w.Close()
 }
 
-// replace writes b to the file path atomically, where its file system
-// renames atomically (a local one, and object stores, whose objects
-// appear whole): to a temporary file beside it, renamed to path. It
-// leaves no temporary file.
-func replace(ctx context.Context, path, tmp string, b []byte) error {
-	if err := writeFile(ctx, tmp, b); err != nil {
+// replace writes the file path atomically with write, where its file
+// system renames atomically (a local one, and object stores, whose objects
+// appear whole): to the temporary file tmp beside it, synced, renamed to
+// path. It leaves no temporary file.
+func replace(ctx context.Context, path, tmp string, write func(io.Writer) error) error {
+	if err := writeWith(ctx, tmp, true, write); err != nil {
 		remove(ctx, tmp)
 		return err
 	}

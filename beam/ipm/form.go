@@ -9,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"github.com/seed5ae3614e/perceptron/internal/binform"
 )
 
 // A model crosses between the driver and the workers in its binary form,
@@ -19,14 +17,28 @@ import (
 // adds the parts feature by feature. The block of features [lo, hi) of a
 // model is itself the binary form of a model, of hi-lo columns: the
 // header with the width hi-lo, the same head, and the rows lo to hi of
-// each table. Package perceptron documents the layout that this file
-// reads, and package binform reads its header: a header of 32 bytes whose
-// words at 8, 16 and 24 are the columns d, the scores S and the length of
-// the head, then the head, then the tables, each d·S float64s held
-// feature by feature.
+// each table. Package data documents the layout that this file reads,
+// version 3 of the classifier's binary form, where MarshalBinary writes
+// every table dense: a header of 32 bytes whose little-endian words at 8,
+// 16 and 24 are the columns d, the scores S and the length of the head,
+// then the head, then the tables, each d·S float64s held feature by
+// feature.
 
-// formHeader is the length of the header of a binary form.
-const formHeader = binform.HeaderSize
+// formHeader is the length of the header of a binary form, and the
+// offsets of its words of the columns, the scores and the head.
+const (
+	formHeader = 32
+	formD      = 8
+	formS      = 16
+	formHead   = 24
+)
+
+// header returns the columns, the scores and the length of the head of
+// the binary form f, which holds a header.
+func header(f []byte) (d, S, head uint64) {
+	le := binary.LittleEndian
+	return le.Uint64(f[formD:]), le.Uint64(f[formS:]), le.Uint64(f[formHead:])
+}
 
 // layout returns the columns, the scores and the length of the header
 // and head of the binary form f, and the number of its tables, or an error
@@ -35,8 +47,7 @@ func layout(f []byte) (d, S, head, tables int, err error) {
 	if len(f) < formHeader {
 		return 0, 0, 0, 0, fmt.Errorf("a model of %d bytes, shorter than the header of its binary form", len(f))
 	}
-	h := binform.ReadHeader(f)
-	ud, uS, uh := h.D, h.S, h.Head
+	ud, uS, uh := header(f)
 	rest := uint64(len(f) - formHeader)
 	words := (rest - uh) / 8
 	if uh > rest || (rest-uh)%8 != 0 || uS == 0 || uS > words || ud == 0 || ud > words/uS || words%(ud*uS) != 0 {
@@ -49,7 +60,7 @@ func layout(f []byte) (d, S, head, tables int, err error) {
 // with the width d.
 func withWidth(h []byte, d int) []byte {
 	c := append([]byte(nil), h...)
-	binform.SetWidth(c, d)
+	binary.LittleEndian.PutUint64(c[formD:], uint64(d))
 	return c
 }
 

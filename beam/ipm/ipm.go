@@ -5,41 +5,68 @@
 package ipm
 
 import (
+	"bufio"
+	"cmp"
+	"compress/gzip"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"math"
+	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	// The default runner, in this process.
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
 	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
-// Config is a training run.
+// Config is a training run. Its zero values are the command perceptron's
+// defaults for the rows of its shards.
 type Config struct {
-	// Shards are the LIBSVM files of the rows, one shard each, in the
-	// order of the shards, on any file system registered with Beam: local
-	// paths, or gs://... with Beam's gcs file system imported. Glob lists
-	// the files of a pattern. The files may be gzipped.
+	// Shards are the files of the rows, one shard each, in the order of
+	// the shards, on any file system registered with Beam: local paths,
+	// which Run makes absolute, or gs://... with Beam's gcs file system
+	// imported. Glob lists the files of a pattern. The files may be
+	// gzipped.
 	Shards []string
 
-	// Averaged trains a perceptron.Averaged, and otherwise a
-	// perceptron.Perceptron.
-	Averaged bool
+	// Format is the format of every shard: "libsvm", LIBSVM rows, read by
+	// data.LIBSVM, or "text", lines of text, read by data.Text, each
+	// shard in fastText's format or as a label, a tab and a text, as its
+	// first line says. Empty tells it by the first shard, as the command
+	// perceptron tells a training file's: LIBSVM if its name ends in
+	// .svm, .libsvm or .svmlight, and otherwise by its first line.
+	Format string
+
+	// Hashing turns the text of a line into a row. Nil is the command's:
+	// the words and the pairs of words of a line, in 2^19 columns, their
+	// counts not scaled, as the steps after it weigh and scale them.
+	Hashing *data.Hashing
+
+	// NoIDF leaves out the first step before the classifier, which weighs
+	// each column by its inverse document frequency over the rows of all
+	// the shards, as data.NewIDF of their union does. NoNormalize leaves
+	// out the second, which scales each row to unit length.
+	NoIDF, NoNormalize bool
+
+	// Perceptron trains a perceptron.Perceptron, and otherwise a
+	// perceptron.Averaged, the command's default.
+	Perceptron bool
 
 	// Epochs is the most epochs, each a round of mixing, as the
 	// classifier's Epochs: zero means 1000. The training stops earlier,
-	// after the first epoch without a mistake.
+	// after an epoch without a mistake, or by the stopping rule.
 	Epochs int
 
 	// Rate and NoBias are the classifier's settings.
@@ -50,23 +77,44 @@ type Config struct {
 	// the epoch, and otherwise they weigh the same.
 	ByMistakes bool
 
-	// Cols, if not zero, is the width of the rows, as data.LIBSVM's: the
-	// values beyond it are left out and counted in the Beam counter
+	// InOrder visits the rows of each shard in their order in every
+	// epoch, as perceptron.FitShards does. Otherwise each epoch of each
+	// shard visits them in an order drawn from Seed, the shard and the
+	// epoch, as the command's -shuffle does, which the same Seed draws
+	// again on any runner.
+	InOrder bool
+	Seed    uint64
+
+	// NoStop stops only after an epoch without a mistake, or at Epochs.
+	// Otherwise the training stops early once NoChange epochs in a row
+	// have not lowered the mistakes of an epoch by Tol times the rows
+	// below the fewest before them: the command's rule, but of the
+	// mistakes, which a mix counts, where the command measures the
+	// training loss, which a mix does not. Zero Tol means 1e-3, and zero
+	// NoChange 5.
+	NoStop   bool
+	Tol      float64
+	NoChange int
+
+	// Cols, if not zero, is the width of LIBSVM rows, as data.LIBSVM's:
+	// the values beyond it are left out and counted in the Beam counter
 	// "dropped values beyond the width" of namespace "ipm", of the
 	// pipeline that reads the shard. If zero, it is the largest index in
-	// the shards.
+	// the shards. Text has the Hashing's 2^Bits columns.
 	Cols int
 
-	// Classes, if not nil, are the classes, as data.LIBSVM's; a label in
-	// a shard that is none of them is an error. If nil, they are those of
-	// all the shards: sorted by value, if all are numbers, and by text
-	// otherwise. The model's classes are their values if all are finite
-	// numbers, and otherwise their indices in Classes.
+	// Classes, if not nil, are the classes, as the readers' Classes; a
+	// label in a shard that is none of them is an error. If nil, they are
+	// those of all the shards: sorted by value, if all are numbers, and
+	// by text otherwise, as a reader sorts the labels of one file. The
+	// classifier's classes are their indices, 0 to len(Classes)-1.
 	Classes []string
 
-	// Output is the file the model is written to, as json.Marshal saves
-	// it, on any file system registered with Beam. A failed run writes
-	// nothing there.
+	// Output is the model file, written as data.Model's Save writes it,
+	// in the JSON form if its name ends in .json or .json.gz and in the
+	// binary form otherwise, gzipped if it ends in .gz, on any file system
+	// registered with Beam: data.LoadModel and the command perceptron read
+	// it. A failed run writes nothing there.
 	Output string
 
 	// Work, if not empty, is the folder for the files that pass a model
@@ -80,6 +128,14 @@ type Config struct {
 	// pipelines in this process.
 	Runner string
 
+	// Timeout, if not zero, is the most time that a pipeline of the run,
+	// the scan of the shards or an epoch, may take: a pipeline that runs
+	// longer fails the run, and Run cancels its job, as it does when ctx
+	// is done. A runner may wait for a worker that it has lost: prism, in
+	// a process of its own, waits without end for one lost before it
+	// connected.
+	Timeout time.Duration
+
 	// OnEpoch, if not nil, is called by Run after each epoch with the
 	// epoch, from 1, the mistakes of the shards in it, and the time it
 	// took.
@@ -92,18 +148,11 @@ type Config struct {
 
 // Result is a finished training run.
 type Result struct {
-	// Model is the model written to Output.
-	Model perceptron.Scorer
+	// Model is the model written to Output: the classifier, its classes,
+	// and the steps before it.
+	Model *data.Model
 
-	// Saved is the model as it was written: its json.Marshal.
-	Saved []byte
-
-	// Classes are the names of the classes, as the shards write the
-	// labels, and Labels the class of each in the model.
-	Classes []string
-	Labels  []float64
-
-	// Cols is the width of the rows.
+	// Cols is the width of the rows, as read.
 	Cols int
 }
 
@@ -112,21 +161,36 @@ type Result struct {
 // pipelines take turns. It returns an error, and writes no model, if c is not
 // valid, or if a pipeline fails: as when a shard is missing or cannot be
 // read, the error naming the file and the line, or when the training
-// returns an error, or when ctx is done. It removes the files of the run
-// as it ends, and if it fails and cannot remove some, its error names
+// returns an error, or when ctx is done. An error of a file that the
+// workers cannot reach where Run can says so. It removes the files of the
+// run as it ends, and if it fails and cannot remove some, its error names
 // them.
 func Run(ctx context.Context, c Config) (*Result, error) {
 	switch {
 	case len(c.Shards) == 0:
 		return nil, errors.New("ipm: no shards")
+	case c.Format != "" && c.Format != formatLIBSVM && c.Format != formatText:
+		return nil, fmt.Errorf("ipm: the format %q, want libsvm or text", c.Format)
 	case c.Epochs < 0:
 		return nil, fmt.Errorf("ipm: %d epochs, want 0 (for 1000) or more", c.Epochs)
 	case c.Cols < 0:
 		return nil, fmt.Errorf("ipm: %d columns, want 0 (to find them) or more", c.Cols)
+	case !(c.Tol >= 0) || math.IsInf(c.Tol, 1):
+		return nil, fmt.Errorf("ipm: Tol %v, want 0 (for 1e-3) or more", c.Tol)
+	case c.NoChange < 0:
+		return nil, fmt.Errorf("ipm: NoChange %d, want 0 (for 5) or more", c.NoChange)
+	case c.Timeout < 0:
+		return nil, fmt.Errorf("ipm: Timeout %v, want 0 (for none) or more", c.Timeout)
 	case c.Output == "":
 		return nil, errors.New("ipm: no output file")
-	case c.Classes != nil:
-		if _, err := labelValues(c.Classes); err != nil {
+	}
+	if c.Hashing != nil {
+		if _, err := c.Hashing.Transform(nil); err != nil {
+			return nil, fmt.Errorf("ipm: %w", err)
+		}
+	}
+	if c.Classes != nil {
+		if err := checkClasses(c.Classes); err != nil {
 			return nil, fmt.Errorf("ipm: the classes: %w", err)
 		}
 	}
@@ -136,6 +200,20 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	}
 	if runner == "" {
 		runner = "prism"
+	}
+	// The workers' working folder is not the driver's.
+	var err error
+	if c.Output, err = absolute(c.Output); err == nil {
+		c.Work, err = absolute(c.Work)
+	}
+	c.Shards = slices.Clone(c.Shards)
+	for k := range c.Shards {
+		if err == nil {
+			c.Shards[k], err = absolute(c.Shards[k])
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ipm: %w", err)
 	}
 	token := make([]byte, 8)
 	rand.Read(token)
@@ -164,6 +242,15 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		err = fmt.Errorf("%w; %s", err, r.left(left))
 	}
 	return res, err
+}
+
+// absolute returns the path of a local file, one without a scheme, made
+// absolute, and other paths as they are.
+func absolute(path string) (string, error) {
+	if path == "" || strings.Contains(path, "://") {
+		return path, nil
+	}
+	return filepath.Abs(path)
 }
 
 // left says which files of the run, left, it could not remove: each, or
@@ -212,62 +299,6 @@ func (r *run) remove(ctx context.Context, files ...string) []string {
 	return left
 }
 
-// running holds a pipeline that runs: Beam's runners set global flags as
-// they start, prism its endpoint, so that two pipelines that start at once
-// race.
-var running sync.Mutex
-
-// execute runs the pipeline p, of what it does. When ctx is done, it
-// stops the run, whose steps that start then fail, so that the pipeline
-// fails; but it does not cancel Beam's Run, since prism, on a done
-// context, panics, or goes on running the pipeline as Run returns.
-func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error {
-	running.Lock()
-	defer running.Unlock()
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("ipm: stopped before %s: %w", what, context.Cause(ctx))
-	}
-	ended := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			cached(r.id).stop()
-		case <-ended:
-		}
-	}()
-	_, err := beam.Run(context.WithoutCancel(ctx), r.runner, p)
-	close(ended)
-	if ctx.Err() != nil {
-		return fmt.Errorf("ipm: stopped in %s: %w", what, context.Cause(ctx))
-	}
-	if err != nil {
-		return &PipelineError{What: what, Runner: r.runner, Err: err}
-	}
-	return nil
-}
-
-// PipelineError is the failure of a pipeline of a run.
-type PipelineError struct {
-	What   string // what the pipeline does: "the scan of the shards", "epoch 3"
-	Runner string // the runner that ran it
-	Err    error  // Beam's error
-}
-
-// Error returns the error of the step that failed, as Beam's error quotes
-// it, if it is one of this package's, and otherwise Beam's error, which
-// runners write with the plan of the pipeline and more.
-func (e *PipelineError) Error() string {
-	msg := e.Err.Error()
-	if i := strings.LastIndex(msg, "ipm: "); i >= 0 {
-		msg, _, _ = strings.Cut(msg[i:], "\n")
-		return fmt.Sprintf("%s (in the pipeline of %s, on runner %s)", msg, e.What, e.Runner)
-	}
-	return fmt.Sprintf("ipm: the pipeline of %s, on runner %s: %s", e.What, e.Runner, msg)
-}
-
-// Unwrap returns Beam's error.
-func (e *PipelineError) Unwrap() error { return e.Err }
-
 // blockWords is the number of weights of a block of a table of the model
 // that a run mixes at a time, 1 MiB of them.
 const blockWords = 1 << 17
@@ -276,35 +307,74 @@ const blockWords = 1 << 17
 // classes.
 func blockFeatures(classes int) int { return max(1, blockWords/classes) }
 
+// reading returns how the run reads the shards: their format, as the
+// Config gives it or the first shard tells it, and the Hashing of text.
+func (r *run) reading(ctx context.Context) (reading, error) {
+	rd := reading{Format: r.Format, Hashing: defaultHashing}
+	if r.Hashing != nil {
+		rd.Hashing = *r.Hashing
+	}
+	if rd.Format == "" {
+		text, err := fileHead(ctx, r.shards[0].Path)
+		if err == nil {
+			rd.Format, err = formatOf(r.shards[0].Path, text)
+		}
+		if err != nil {
+			return rd, shardError(r.shards[0], err)
+		}
+	}
+	if rd.Format == formatText && r.Cols != 0 {
+		return rd, fmt.Errorf("ipm: %d columns given for text, which has the Hashing's 2^Bits", r.Cols)
+	}
+	return rd, nil
+}
+
 func (r *run) train(ctx context.Context) (*Result, error) {
-	res := &Result{Classes: r.Classes, Cols: r.Cols}
-	if r.Cols == 0 || r.Classes == nil {
+	rd, err := r.reading(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Cols: r.Cols}
+	if rd.Format == formatText {
+		res.Cols = 1 << cmp.Or(rd.Hashing.Bits, 20)
+	}
+	classes := r.Classes
+	rows := 0 // of all the shards, if the scan counts them
+	var idf *data.Scaler
+	scan := "" // the file of the summary of the shards, which the workers read for the IDF
+	if !r.NoIDF || !r.NoStop || res.Cols == 0 || classes == nil {
 		out := r.file("scan.json")
-		if err := r.execute(ctx, scanPipeline(r.id, r.shards, r.Cols, r.Classes, out), "the scan of the shards"); err != nil {
+		if err := r.execute(ctx, scanPipeline(r.id, r.shards, rd, res.Cols, classes, !r.NoIDF, out), "the scan of the shards"); err != nil {
 			return nil, err
 		}
-		var all summary
-		b, err := readFile(ctx, out)
-		if err == nil {
-			err = json.Unmarshal(b, &all)
-		}
+		all, err := readSummary(ctx, out)
 		if err != nil {
 			return nil, fmt.Errorf("ipm: the scan of the shards: %w", err)
 		}
-		r.remove(ctx, out)
 		if res.Cols == 0 {
 			res.Cols = all.Cols
 		}
-		if res.Classes == nil {
-			res.Classes = all.Classes
+		if classes == nil {
+			classes = all.Classes
+		}
+		rows = all.Rows
+		if r.NoIDF {
+			r.remove(ctx, out)
+		} else {
+			if idf, err = all.idf(res.Cols); err != nil {
+				return nil, fmt.Errorf("ipm: the scan of the shards: %w", err)
+			}
+			scan = out
 		}
 	}
-	labels, err := labelValues(res.Classes)
-	if err != nil {
+	if err := checkClasses(classes); err != nil {
 		return nil, fmt.Errorf("ipm: the classes of the shards: %w", err)
 	}
-	res.Labels = labels
-	m := model{Averaged: r.Averaged, Epochs: r.Epochs, Rate: r.Rate, NoBias: r.NoBias, Labels: labels}
+	labels := make([]float64, len(classes))
+	for k := range labels {
+		labels[k] = float64(k)
+	}
+	m := model{Averaged: !r.Perceptron, Epochs: r.Epochs, Rate: r.Rate, NoBias: r.NoBias, Labels: labels}
 	block := r.block
 	if block == 0 {
 		block = blockFeatures(len(labels))
@@ -320,20 +390,26 @@ func (r *run) train(ctx context.Context) (*Result, error) {
 	if limit == 0 {
 		limit = 1000 // as Perceptron and Averaged take a zero Epochs
 	}
-	from := ""
+	var stop *stopRule
+	if !r.NoStop {
+		stop = &stopRule{tol: cmp.Or(r.Tol, 1e-3) * float64(rows), noChange: cmp.Or(r.NoChange, 5), best: math.Inf(1)}
+	}
+	learn := learnFn{Run: r.id, Model: m, Read: rd, Cols: res.Cols, Classes: classes, Block: block,
+		Scan: scan, Normalize: !r.NoNormalize, Shuffle: !r.InOrder, Seed: r.Seed}
 	for e := 1; e <= limit; e++ {
 		began := time.Now()
 		to := r.prefix + fmt.Sprintf(".epoch-%04d", e)
 		for _, f := range files(to) {
 			r.files[f] = true
 		}
-		if err := r.execute(ctx, epochPipeline(r.id, r.shards, m, res.Cols, block, res.Classes, r.ByMistakes, e, from, to), fmt.Sprintf("epoch %d", e)); err != nil {
+		learn.Epoch = e
+		if err := r.execute(ctx, epochPipeline(learn, r.shards, r.ByMistakes, to), fmt.Sprintf("epoch %d", e)); err != nil {
 			return nil, err
 		}
-		if from != "" {
-			r.remove(ctx, files(from)...)
+		if learn.From != "" {
+			r.remove(ctx, files(learn.From)...)
 		}
-		from = to
+		learn.From = to
 		// The head of every block holds the Stats.
 		b, err := readFile(ctx, blockFile(to, 0))
 		var c perceptron.Classifier
@@ -344,26 +420,126 @@ func (r *run) train(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("ipm: the model of epoch %d: %w", e, err)
 		}
 		st := c.(interface{ Stats() perceptron.Stats }).Stats()
+		mistakes := st.EpochMistakes[len(st.EpochMistakes)-1]
 		if r.OnEpoch != nil {
-			r.OnEpoch(e, st.EpochMistakes[len(st.EpochMistakes)-1], time.Since(began))
+			r.OnEpoch(e, mistakes, time.Since(began))
 		}
-		if st.Converged {
+		if st.Converged || stop.done(float64(mistakes)) {
 			break
 		}
 	}
 	forget(r.id) // before the model is whole in the driver too
-	c, err := m.load(ctx, from, res.Cols, block)
+	c, err := m.load(ctx, learn.From, res.Cols, block)
 	if err != nil {
 		return nil, fmt.Errorf("ipm: the model of the last epoch: %w", err)
 	}
-	saved, err := json.Marshal(c)
-	if err != nil {
-		return nil, fmt.Errorf("ipm: the model of the last epoch: %w", err)
+	res.Model = &data.Model{Classifier: c.(perceptron.Scorer), Classes: classes, Scaler: idf, Normalize: !r.NoNormalize}
+	if rd.Format == formatText {
+		h := rd.Hashing
+		res.Model.Hashing = &h
 	}
-	res.Model, res.Saved = c.(perceptron.Scorer), saved
 	r.files[r.tmp] = true
-	if err := replace(ctx, r.Output, r.tmp, res.Saved); err != nil {
+	err = replace(ctx, r.Output, r.tmp, func(w io.Writer) error { return writeModel(w, res.Model, r.Output) })
+	if err != nil {
 		return nil, fmt.Errorf("ipm: writing the model: %w", err)
 	}
 	return res, nil
+}
+
+// writeModel writes the model m to w as data.Model's Save writes the file
+// path: in the JSON form, MarshalJSON's and a newline, if the name ends in
+// .json or .json.gz, and otherwise in the binary form of WriteTo; gzipped
+// if it ends in .gz.
+func writeModel(w io.Writer, m *data.Model, path string) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	name := strings.ToLower(path)
+	var out io.Writer = bw
+	var zw *gzip.Writer
+	if strings.HasSuffix(name, ".gz") {
+		zw = gzip.NewWriter(bw)
+		out = zw
+	}
+	var err error
+	if strings.HasSuffix(strings.TrimSuffix(name, ".gz"), ".json") {
+		var b []byte
+		if b, err = m.MarshalJSON(); err == nil {
+			_, err = out.Write(b)
+		}
+		if err == nil {
+			_, err = io.WriteString(out, "\n")
+		}
+	} else {
+		_, err = m.WriteTo(out)
+	}
+	if err == nil && zw != nil {
+		err = zw.Close()
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	return err
+}
+
+// stopRule follows the mistakes of the epochs of a run: a nil rule never
+// stops.
+type stopRule struct {
+	tol      float64 // the least fall of the mistakes that counts
+	noChange int     // the epochs in a row without one that stop the run
+	best     float64 // the fewest mistakes of an epoch so far
+	still    int     // the epochs since the last fall by tol
+}
+
+// done reports whether the epoch of the mistakes m ends the run, as the
+// library's Stop ends a Fit by the training loss.
+func (s *stopRule) done(m float64) bool {
+	if s == nil {
+		return false
+	}
+	if m <= s.best-s.tol {
+		s.still = 0
+	} else {
+		s.still++
+	}
+	s.best = min(s.best, m)
+	return s.still >= s.noChange
+}
+
+// readSummary returns the summary of the shards in the file path.
+func readSummary(ctx context.Context, path string) (*summary, error) {
+	var s summary
+	b, err := readFile(ctx, path)
+	if err == nil {
+		err = json.Unmarshal(b, &s)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// idf returns the Scaler of the IDF of the rows of cols columns that the
+// summary of all the shards counts.
+func (s *summary) idf(cols int) (*data.Scaler, error) {
+	if len(s.DF) > cols {
+		return nil, fmt.Errorf("counts of %d columns, of rows of %d", len(s.DF), cols)
+	}
+	df := make([]int, cols)
+	copy(df, s.DF)
+	return data.NewIDFCounts(s.Rows, df)
+}
+
+// fileHead returns the first headSize bytes of the text of the file path,
+// on its Beam file system, as head does.
+func fileHead(ctx context.Context, path string) ([]byte, error) {
+	fsys, err := filesystem.New(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer fsys.Close()
+	f, err := fsys.OpenRead(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return head(bufio.NewReaderSize(f, headSize)), nil
 }

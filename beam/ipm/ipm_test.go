@@ -6,9 +6,8 @@ package ipm
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -21,22 +20,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // The tests run the pipelines on Beam's prism runner, in this process,
 // as ptest does by default; go test's -runner flag (go test -args
 // -runner=direct) picks another.
-// Beam's logs at level info, which are many, are left out.
+// Beam's logs at level info, which are many, are left out. The runner
+// leaves an empty file of each pipeline in the temporary folder, which is
+// the test's own.
 func TestMain(m *testing.M) {
 	log.LogLevel = "warn"
-	ptest.MainWithDefault(m, "prism")
+	tmp, err := os.MkdirTemp("", "ipm.test-")
+	if err == nil {
+		err = os.Setenv("TMPDIR", tmp)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := ptest.MainRetWithDefault(m, "prism")
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
 
 func runner() string {
@@ -158,46 +168,201 @@ func write(t *testing.T, dir string, sets []shardSet, names map[float64]string) 
 	return paths
 }
 
-// labels returns the distinct labels of the shards, ascending.
-func labels(sets []shardSet) []float64 {
-	var all []float64
-	for _, s := range sets {
-		all = append(all, s.y...)
-	}
-	slices.Sort(all)
-	return slices.Compact(all)
-}
-
-// fitShards returns the saved model of perceptron.FitShards on the
-// shards, with the given labels.
-func fitShards(t *testing.T, sets []shardSet, averaged, byMistakes bool, epochs int, labels []float64) ([]byte, perceptron.Stats) {
+// plain returns the text of the file path, gunzipped if it is gzipped.
+func plain(t *testing.T, path string) []byte {
 	t.Helper()
-	X := make([]mat.Matrix, len(sets))
-	y := make([][]float64, len(sets))
-	for k, s := range sets {
-		X[k], y[k] = s.X, s.y
-	}
-	var m interface {
-		perceptron.Classifier
-		Stats() perceptron.Stats
-	}
-	if averaged {
-		m = &perceptron.Averaged{Epochs: epochs, Labels: labels}
-	} else {
-		m = &perceptron.Perceptron{Epochs: epochs, Labels: labels}
-	}
-	if err := perceptron.FitShards(m, X, y, byMistakes); err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(m)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, m.Stats()
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		return b
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = io.ReadAll(zr); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// reference returns the model file that a run of c should write for the
+// shards' files, computed without the pipelines: the files read as one
+// file of them all is read by the readers of package data, as the command
+// perceptron reads a training file, for the classes and the width; the
+// steps fitted to those rows, data.NewIDF of them; each shard's rows read
+// with those classes and that width, through the steps; trained by
+// perceptron.FitShards, or, with shuffled rows or the stopping rule, by
+// LearnShard and Mix a round at a time, as FitShards trains; written by
+// data.Model's WriteTo. It returns the model too.
+func reference(t *testing.T, paths []string, c Config) ([]byte, *data.Model) {
+	t.Helper()
+	text := c.Format == formatText
+	h := defaultHashing
+	if c.Hashing != nil {
+		h = *c.Hashing
+	}
+	read := func(b []byte, cols int, classes []string) *data.Set {
+		var set *data.Set
+		var err error
+		if text {
+			set, err = data.Text{Hashing: h, Tab: tabbed(firstLine(b)), Classes: classes}.Read(bytes.NewReader(b))
+		} else {
+			set, err = data.LIBSVM{Cols: cols, Classes: classes}.Read(bytes.NewReader(b))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	var all []byte
+	for _, p := range paths {
+		all = append(all, plain(t, p)...)
+	}
+	union := read(all, c.Cols, c.Classes)
+	_, cols := union.X.Dims()
+	classes := union.Classes
+	steps := &data.Model{Normalize: !c.NoNormalize}
+	if !c.NoIDF {
+		var err error
+		if steps.Scaler, err = data.NewIDF(union.X); err != nil {
+			t.Fatal(err)
+		}
+	}
+	X := make([]mat.Matrix, len(paths))
+	y := make([][]float64, len(paths))
+	rows := 0
+	for k, p := range paths {
+		set := read(plain(t, p), cols, classes)
+		var err error
+		if X[k], err = steps.Transform(set.X); err != nil {
+			t.Fatal(err)
+		}
+		y[k], rows = set.Y, rows+len(set.Y)
+	}
+	labels := make([]float64, len(classes))
+	for k := range labels {
+		labels[k] = float64(k)
+	}
+	var m interface {
+		perceptron.Scorer
+		Stats() perceptron.Stats
+	}
+	if c.Perceptron {
+		m = &perceptron.Perceptron{Epochs: c.Epochs, Rate: c.Rate, NoBias: c.NoBias, Labels: labels}
+	} else {
+		m = &perceptron.Averaged{Epochs: c.Epochs, Rate: c.Rate, NoBias: c.NoBias, Labels: labels}
+	}
+	if c.InOrder && c.NoStop {
+		if err := perceptron.FitShards(m, X, y, c.ByMistakes); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		tol, noChange := c.Tol, c.NoChange
+		if tol == 0 {
+			tol = 1e-3
+		}
+		if noChange == 0 {
+			noChange = 5
+		}
+		best, still := math.Inf(1), 0
+		limit := c.Epochs
+		if limit == 0 {
+			limit = 1000
+		}
+		for e := 1; e <= limit; e++ {
+			parts := make([]perceptron.Classifier, len(X))
+			for k := range X {
+				Xk, yk := X[k], y[k]
+				if !c.InOrder {
+					rows := order(len(yk), c.Seed, k, e)
+					set, err := (&data.Set{X: Xk, Y: yk, Classes: classes}).Subset(rows)
+					if err != nil {
+						t.Fatal(err)
+					}
+					Xk, yk = set.X, set.Y
+				}
+				var err error
+				if parts[k], err = perceptron.LearnShard(m, Xk, yk); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := perceptron.Mix(m, parts, c.ByMistakes); err != nil {
+				t.Fatal(err)
+			}
+			st := m.Stats()
+			if st.Converged {
+				break
+			}
+			mistakes := float64(st.EpochMistakes[e-1])
+			if mistakes <= best-tol*float64(rows) {
+				still = 0
+			} else {
+				still++
+			}
+			best = min(best, mistakes)
+			if !c.NoStop && still >= noChange {
+				break
+			}
+		}
+	}
+	model := &data.Model{Classifier: m, Classes: classes, Scaler: steps.Scaler, Normalize: steps.Normalize}
+	if text {
+		model.Hashing = &h
+	}
+	var b bytes.Buffer
+	if _, err := model.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), model
+}
+
+// check runs c and checks that it writes the model of reference, to the
+// bit, that OnEpoch sees the mistakes of the model's epochs, and returns
+// the model's Stats.
+func check(t *testing.T, c Config) perceptron.Stats {
+	t.Helper()
+	want, m := reference(t, c.Shards, c)
+	var mistakes []int
+	c.OnEpoch = func(e, m int, _ time.Duration) {
+		if e != len(mistakes)+1 {
+			t.Errorf("OnEpoch of epoch %d after %d", e, len(mistakes))
+		}
+		mistakes = append(mistakes, m)
+	}
+	c.Output = filepath.Join(t.TempDir(), "model.bin")
+	if c.Runner == "" {
+		c.Runner = runner()
+	}
+	res, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(c.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the model of the pipelines is not the reference's:\n got %.2000s\nwant %.2000s", got, want)
+	}
+	var b bytes.Buffer
+	if _, err := res.Model.WriteTo(&b); err != nil || !bytes.Equal(b.Bytes(), got) {
+		t.Errorf("Result.Model is not the model written (%v)", err)
+	}
+	st := m.Classifier.(interface{ Stats() perceptron.Stats }).Stats()
+	if !slices.Equal(mistakes, st.EpochMistakes) {
+		t.Errorf("OnEpoch saw the mistakes %v, the reference made %v", mistakes, st.EpochMistakes)
+	}
+	return st
 }
 
 // TestFitShards checks that the pipelines train the model of
-// perceptron.FitShards on the same shards, to the bit.
+// perceptron.FitShards on the same shards with the same steps, to the
+// bit, and write it as data.Model writes it; and with the rows of each
+// shard shuffled, and stopped by the rule of mistakes, that of LearnShard
+// and Mix round by round.
 func TestFitShards(t *testing.T) {
 	t.Parallel()
 	multi := []float64{1, 2, 3}
@@ -205,7 +370,7 @@ func TestFitShards(t *testing.T) {
 		name     string
 		p        problem
 		epochs   int
-		converge bool     // that FitShards stops before the limit
+		converge bool     // that FitShards stops before the limit, on the rows as read
 		names    []string // of the classes, for labels that are not numbers
 	}{
 		{name: "separable", p: problem{shards: 4, rows: 25, d: 6, classes: multi, margin: 0.5, seed: 1}, epochs: 40, converge: true},
@@ -214,7 +379,6 @@ func TestFitShards(t *testing.T) {
 		{name: "names", p: problem{shards: 2, rows: 20, d: 4, classes: []float64{0, 1, 2}, noise: 0.2, seed: 4}, epochs: 2, names: []string{"cat", "dog", "eel"}},
 	} {
 		sets := tc.p.make()
-		dir := t.TempDir()
 		var names map[float64]string
 		if tc.names != nil {
 			names = map[float64]string{}
@@ -222,51 +386,45 @@ func TestFitShards(t *testing.T) {
 				names[c] = tc.names[k]
 			}
 		}
-		paths := write(t, dir, sets, names)
-		for _, averaged := range []bool{false, true} {
+		paths := write(t, t.TempDir(), sets, names)
+		for _, plainPerceptron := range []bool{false, true} {
 			for _, byMistakes := range []bool{false, true} {
-				name := fmt.Sprintf("%s/averaged=%t/byMistakes=%t", tc.name, averaged, byMistakes)
-				t.Run(name, func(t *testing.T) {
-					want, st := fitShards(t, sets, averaged, byMistakes, tc.epochs, labels(sets))
-					if converged := st.Converged && st.Epochs < tc.epochs; converged != tc.converge {
-						t.Fatalf("FitShards stopped after %d of %d epochs, converged %t: the data do not test what they should", st.Epochs, tc.epochs, st.Converged)
-					}
-					out := filepath.Join(t.TempDir(), "model.json")
-					var mistakes []int
-					onEpoch := func(e, m int, _ time.Duration) {
-						if e != len(mistakes)+1 {
-							t.Errorf("OnEpoch of epoch %d after %d", e, len(mistakes))
+				for _, steps := range []bool{false, true} {
+					name := fmt.Sprintf("%s/perceptron=%t/byMistakes=%t/steps=%t", tc.name, plainPerceptron, byMistakes, steps)
+					t.Run(name, func(t *testing.T) {
+						t.Parallel()
+						// Blocks of 2 features, so that the blocks of
+						// the model are several.
+						c := Config{Shards: paths, Perceptron: plainPerceptron, Epochs: tc.epochs, ByMistakes: byMistakes, InOrder: true, NoStop: true, NoIDF: !steps, NoNormalize: !steps, block: 2}
+						st := check(t, c)
+						if converged := st.Converged && st.Epochs < tc.epochs; !steps && converged != tc.converge {
+							t.Fatalf("FitShards stopped after %d of %d epochs, converged %t: the data do not test what they should", st.Epochs, tc.epochs, st.Converged)
 						}
-						mistakes = append(mistakes, m)
-					}
-					// Blocks of 2 features, so that the blocks of the
-					// model are several.
-					res, err := Run(context.Background(), Config{Shards: paths, Averaged: averaged, Epochs: tc.epochs, ByMistakes: byMistakes, Output: out, Runner: runner(), OnEpoch: onEpoch, block: 2})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !slices.Equal(mistakes, st.EpochMistakes) {
-						t.Errorf("OnEpoch saw the mistakes %v, FitShards made %v", mistakes, st.EpochMistakes)
-					}
-					got, err := os.ReadFile(out)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(got, want) {
-						t.Errorf("the model of the pipelines is not FitShards':\n got %s\nwant %s", got, want)
-					}
-					if !bytes.Equal(res.Saved, got) {
-						t.Errorf("Result.Saved is not the file written")
-					}
-					if tc.names != nil && !slices.Equal(res.Classes, tc.names) {
-						t.Errorf("classes %q, want %q", res.Classes, tc.names)
-					}
-					if _, d := sets[0].X.Dims(); res.Cols != d {
-						t.Errorf("%d columns, want %d", res.Cols, d)
-					}
-				})
+					})
+				}
 			}
 		}
+	}
+	sets := problem{shards: 3, rows: 40, d: 7, classes: multi, noise: 0.3, seed: 21}.make()
+	paths := write(t, t.TempDir(), sets, nil)
+	for _, tc := range []struct {
+		name string
+		c    Config
+	}{
+		{"shuffled", Config{Epochs: 4, NoStop: true, Seed: 7}},
+		{"shuffled/perceptron/mistakes", Config{Epochs: 4, NoStop: true, Perceptron: true, ByMistakes: true}},
+		{"stopped", Config{Epochs: 60, NoChange: 2, Tol: 0.05}},
+		{"stopped/in order", Config{Epochs: 60, InOrder: true, NoChange: 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := tc.c
+			c.Shards, c.block = paths, 3
+			st := check(t, c)
+			if !c.NoStop && st.Epochs >= c.Epochs {
+				t.Errorf("the rule did not stop the run before epoch %d: the data do not test what they should", c.Epochs)
+			}
+		})
 	}
 }
 
@@ -291,24 +449,31 @@ func TestFit(t *testing.T) {
 			sets := tc.p.make()
 			dir := t.TempDir()
 			paths := write(t, dir, sets, nil)
+			// The classes are the indices of the labels, ascending.
+			y := make([]float64, len(sets[0].y))
+			for i, v := range sets[0].y {
+				y[i] = float64(slices.Index(tc.p.classes, v))
+			}
+			labels := []float64{0, 1, 2}[:len(tc.p.classes)]
 			var fit interface {
 				perceptron.Scorer
 				Weights() (w, b []float64)
 				Stats() perceptron.Stats
 			}
 			if tc.averaged {
-				fit = &perceptron.Averaged{Epochs: tc.epochs, Labels: labels(sets)}
+				fit = &perceptron.Averaged{Epochs: tc.epochs, Labels: labels}
 			} else {
-				fit = &perceptron.Perceptron{Epochs: tc.epochs, Labels: labels(sets)}
+				fit = &perceptron.Perceptron{Epochs: tc.epochs, Labels: labels}
 			}
-			if err := fit.Fit(sets[0].X, sets[0].y); err != nil {
+			if err := fit.Fit(sets[0].X, y); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Run(context.Background(), Config{Shards: paths, Averaged: tc.averaged, Epochs: tc.epochs, Output: filepath.Join(dir, "model.json"), Runner: runner()})
+			res, err := Run(context.Background(), Config{Shards: paths, Perceptron: !tc.averaged, Epochs: tc.epochs, InOrder: true, NoStop: true, NoIDF: true, NoNormalize: true,
+				Output: filepath.Join(dir, "model.json"), Runner: runner()})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := res.Model.(interface {
+			got := res.Model.Classifier.(interface {
 				Weights() (w, b []float64)
 				Stats() perceptron.Stats
 			})
@@ -317,8 +482,8 @@ func TestFit(t *testing.T) {
 			if !sameBits(w, fw) || !sameBits(b, fb) {
 				t.Errorf("weights %v and biases %v, Fit's %v and %v", w, b, fw, fb)
 			}
-			if !slices.Equal(res.Model.Classes(), fit.Classes()) {
-				t.Errorf("classes %v, Fit's %v", res.Model.Classes(), fit.Classes())
+			if !slices.Equal(res.Model.Classifier.Classes(), fit.Classes()) {
+				t.Errorf("classes %v, Fit's %v", res.Model.Classifier.Classes(), fit.Classes())
 			}
 			s, fs := got.Stats(), fit.Stats()
 			if s.Epochs != fs.Epochs || s.Converged != fs.Converged || s.Mistakes != fs.Mistakes || !slices.Equal(s.EpochMistakes, fs.EpochMistakes) {
@@ -327,232 +492,12 @@ func TestFit(t *testing.T) {
 			if s.Converged != strings.HasSuffix(tc.name, "separable") {
 				t.Errorf("converged %t: the data do not test what they should", s.Converged)
 			}
-			if !tc.averaged {
-				// Beyond the weights, the saved models are the same but for
-				// Fit's training loss, which a mix does not measure.
-				if g, f := member(t, res.Saved, "model"), member(t, jsonOf(t, fit), "model"); !bytes.Equal(g, f) {
-					t.Errorf("saved model %s, Fit's %s", g, f)
-				}
-				if g, f := member(t, res.Saved, "settings"), member(t, jsonOf(t, fit), "settings"); !bytes.Equal(g, f) {
-					t.Errorf("saved settings %s, Fit's %s", g, f)
-				}
-			}
 		})
 	}
 }
 
 func sameBits(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
-}
-
-func jsonOf(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// member returns the member name of the saved model b.
-func member(t *testing.T, b []byte, name string) []byte {
-	t.Helper()
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(b, &env); err != nil {
-		t.Fatal(err)
-	}
-	return env[name]
-}
-
-// TestBadShard checks that a missing shard and a malformed one fail the
-// run with an error that names the file, and the line, and that the run
-// leaves no file behind, the model's or its own: with the scan of the
-// shards for their classes and width, and without, where the training
-// reads them first.
-func TestBadShard(t *testing.T) {
-	t.Parallel()
-	sets := problem{shards: 3, rows: 10, d: 4, classes: []float64{-1, 1}, noise: 0.2, seed: 9}.make()
-	for _, tc := range []struct {
-		name string
-		bad  func(t *testing.T, paths []string) string // makes a shard bad, and returns what the error says
-	}{
-		{"missing", func(t *testing.T, paths []string) string {
-			if err := os.Remove(paths[1]); err != nil {
-				t.Fatal(err)
-			}
-			return paths[1] + "): no such file"
-		}},
-		{"malformed", func(t *testing.T, paths []string) string {
-			b, err := os.ReadFile(paths[2])
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.SplitAfter(string(b), "\n")
-			lines[2] = "1 1:0.5 2:x\n"
-			if err := os.WriteFile(paths[2], []byte(strings.Join(lines, "")), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return paths[2] + `): line 3: index 2: "x" is not a number`
-		}},
-	} {
-		for _, scan := range []bool{true, false} {
-			t.Run(fmt.Sprintf("%s/scan=%t", tc.name, scan), func(t *testing.T) {
-				t.Parallel()
-				dir := t.TempDir()
-				paths := write(t, dir, sets, nil)
-				want := tc.bad(t, paths)
-				before := list(t, dir)
-				c := Config{Shards: paths, Averaged: true, Epochs: 3, Output: filepath.Join(dir, "model.json"), Runner: runner()}
-				if !scan {
-					c.Cols, c.Classes = 4, []string{"-1", "1"}
-				}
-				res, err := Run(context.Background(), c)
-				if err == nil {
-					t.Fatalf("no error, and a model %s", res.Saved)
-				}
-				var pe *PipelineError
-				if !errors.As(err, &pe) {
-					t.Errorf("the error is not a pipeline's: %v", err)
-				}
-				if !strings.Contains(err.Error(), want) {
-					t.Errorf("the error does not say %q:\n%v", want, err)
-				}
-				if after := list(t, dir); !slices.Equal(after, before) {
-					t.Errorf("the run left files: %q, before it %q", after, before)
-				}
-			})
-		}
-	}
-}
-
-// list returns the names of the files in dir.
-func list(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
-func TestUnionClasses(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		names [][]string
-		want  []string
-	}{
-		{[][]string{{"1", "2"}, {"10", "2.0"}, {"-1"}}, []string{"-1", "1", "2", "10"}},
-		{[][]string{{"b", "a"}, {"c", "a"}}, []string{"a", "b", "c"}},
-		{[][]string{{"2"}, {"10", "a"}}, []string{"10", "2", "a"}},
-		{[][]string{{"+1", "-1"}, {"1"}}, []string{"-1", "+1"}},
-	} {
-		if got := unionClasses(tc.names); !slices.Equal(got, tc.want) {
-			t.Errorf("unionClasses(%q) = %q, want %q", tc.names, got, tc.want)
-		}
-	}
-}
-
-func TestLabelValues(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		classes []string
-		want    []float64
-		err     string
-	}{
-		{classes: []string{"-1", "+1"}, want: []float64{-1, 1}},
-		{classes: []string{"3", "1.5", "2e3"}, want: []float64{3, 1.5, 2000}},
-		{classes: []string{"cat", "1", "dog"}, want: []float64{0, 1, 2}},
-		{classes: []string{"1", "inf"}, want: []float64{0, 1}},
-		{classes: []string{}, err: "no classes"},
-		{classes: []string{"a", ""}, err: "a class is empty"},
-		{classes: []string{"a", "b", "a"}, err: `the class "a" is named twice`},
-		{classes: []string{"1", "1.0"}, err: `the classes "1" and "1.0" are the same number`},
-	} {
-		got, err := labelValues(tc.classes)
-		switch {
-		case tc.err != "" && (err == nil || err.Error() != tc.err):
-			t.Errorf("labelValues(%q): error %v, want %q", tc.classes, err, tc.err)
-		case tc.err == "" && (err != nil || !slices.Equal(got, tc.want)):
-			t.Errorf("labelValues(%q) = %v, %v, want %v", tc.classes, got, err, tc.want)
-		}
-	}
-}
-
-func TestGlob(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	for _, name := range []string{"b-10.svm", "b-02.svm", "a.svm", "b-01.txt"} {
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := Glob(context.Background(), filepath.Join(dir, "*.svm"))
-	want := []string{filepath.Join(dir, "a.svm"), filepath.Join(dir, "b-02.svm"), filepath.Join(dir, "b-10.svm")}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("Glob = %q, %v, want %q", got, err, want)
-	}
-	pattern := filepath.Join(dir, "*.csv")
-	if _, err := Glob(context.Background(), pattern); err == nil || !strings.Contains(err.Error(), "no file matches "+pattern) {
-		t.Errorf("Glob of no file: error %v", err)
-	}
-}
-
-// TestConfig checks that a run of a wrong Config fails before any
-// pipeline, and writes nothing.
-func TestConfig(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	out := filepath.Join(dir, "model.json")
-	shards := []string{filepath.Join(dir, "shard.svm")}
-	for _, tc := range []struct {
-		c   Config
-		err string
-	}{
-		{Config{Output: out}, "ipm: no shards"},
-		{Config{Shards: shards, Output: out, Epochs: -1}, "ipm: -1 epochs"},
-		{Config{Shards: shards, Output: out, Cols: -2}, "ipm: -2 columns"},
-		{Config{Shards: shards}, "ipm: no output file"},
-		{Config{Shards: shards, Output: out, Classes: []string{"1", "01"}}, `ipm: the classes: the classes "1" and "01" are the same number`},
-	} {
-		tc.c.Runner = runner()
-		if _, err := Run(context.Background(), tc.c); err == nil || !strings.HasPrefix(err.Error(), tc.err) {
-			t.Errorf("Run(%+v): error %v, want %q", tc.c, err, tc.err)
-		}
-	}
-	if names := list(t, dir); len(names) != 0 {
-		t.Errorf("the runs wrote %q", names)
-	}
-}
-
-// TestGivenClasses checks that a label that none of the given classes is
-// fails the run, naming the file and the row.
-func TestGivenClasses(t *testing.T) {
-	t.Parallel()
-	sets := problem{shards: 2, rows: 10, d: 3, classes: []float64{1, 2, 3}, noise: 0.2, seed: 10}.make()
-	for i, c := range sets[0].y {
-		if c == 3 {
-			sets[0].y[i] = 1 // so that shard 1 alone fails
-		}
-	}
-	dir := t.TempDir()
-	paths := write(t, dir, sets, nil)
-	i := slices.Index(sets[1].y, 3)
-	if i < 0 {
-		t.Fatal("shard 1 has no row of class 3")
-	}
-	before := list(t, dir)
-	_, err := Run(context.Background(), Config{Shards: paths, Epochs: 2, Classes: []string{"1", "2"}, Output: filepath.Join(dir, "model.json"), Runner: runner()})
-	want := fmt.Sprintf(`ipm: shard 1 (%s): row %d: the label "3" is none of the classes ["1" "2"]`, paths[1], i+1)
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("error %v, want %q", err, want)
-	}
-	if after := list(t, dir); !slices.Equal(after, before) {
-		t.Errorf("the run left files: %q, before it %q", after, before)
-	}
 }
 
 // TestRunners checks that Beam's legacy direct runner, which runs the
@@ -565,7 +510,7 @@ func TestRunners(t *testing.T) {
 	var saved [][]byte
 	for _, r := range []string{"prism", "direct"} {
 		out := filepath.Join(dir, r+".json")
-		if _, err := Run(context.Background(), Config{Shards: paths, Averaged: true, ByMistakes: true, Epochs: 4, Output: out, Runner: r, block: 3}); err != nil {
+		if _, err := Run(context.Background(), Config{Shards: paths, ByMistakes: true, Epochs: 4, Output: out, Runner: r, block: 3}); err != nil {
 			t.Fatalf("%s: %v", r, err)
 		}
 		b, err := os.ReadFile(out)
@@ -579,13 +524,57 @@ func TestRunners(t *testing.T) {
 	}
 }
 
+// TestOutputForm checks that a run writes the form of the model that
+// data.Model's Save writes by the name of the file: the JSON form and a
+// newline for .json and .json.gz, the binary form otherwise, gzipped for
+// .gz; and that data.LoadModel reads each.
+func TestOutputForm(t *testing.T) {
+	t.Parallel()
+	sets := problem{shards: 2, rows: 15, d: 4, classes: []float64{1, 2, 3}, noise: 0.1, seed: 12}.make()
+	dir := t.TempDir()
+	paths := write(t, dir, sets, nil)
+	for _, name := range []string{"model.json", "model.JSON.gz", "model.gz", "model"} {
+		out := filepath.Join(dir, name)
+		res, err := Run(context.Background(), Config{Shards: paths, Epochs: 2, Output: out, Runner: runner()})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var want []byte
+		if strings.Contains(strings.ToLower(name), ".json") {
+			if want, err = res.Model.MarshalJSON(); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, '\n')
+		} else {
+			var b bytes.Buffer
+			if _, err := res.Model.WriteTo(&b); err != nil {
+				t.Fatal(err)
+			}
+			want = b.Bytes()
+		}
+		raw, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gz := len(raw) > 2 && raw[0] == 0x1f && raw[1] == 0x8b; gz != strings.HasSuffix(name, ".gz") {
+			t.Errorf("%s: gzipped %t", name, gz)
+		}
+		if got := plain(t, out); !bytes.Equal(got, want) {
+			t.Errorf("%s: the file is not the form that Save writes:\n got %.300s\nwant %.300s", name, got, want)
+		}
+		if _, err := data.LoadModel(out); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
 // TestReadOnce checks that a run reads each shard once, on prism and on
 // the direct runner, which run the pipelines in this process: with the
 // scan of the shards, whose rows the training takes, and without; and
-// that the rows the scan read train the model of FitShards, of labels
+// that the rows the scan read train the model of the reference, of labels
 // that are numbers and labels that are names. A shard of numbers among
-// shards of names is read again, as the scan made one class of 1 and
-// 1.0. It counts the reads of all the package, and so does not run in
+// shards of names is read again, as the scan made one class of 1 and 1.0.
+// It counts the reads of all the package, and so does not run in
 // parallel.
 func TestReadOnce(t *testing.T) {
 	for _, tc := range []struct {
@@ -609,50 +598,30 @@ func TestReadOnce(t *testing.T) {
 		}
 		sets[0] = shardSet{dropColumns(t, sets[0].X, 8), sets[0].y}
 		var names map[float64]string
-		var classes []float64 // the model's, by the order of the classes
 		if tc.names != nil {
 			names = map[float64]string{}
 			for k, n := range tc.names {
 				names[float64(k)] = n
 			}
-			sorted := slices.Sorted(slices.Values(tc.names))
-			for k := range tc.names {
-				classes = append(classes, float64(slices.Index(sorted, tc.names[k])))
-			}
 		}
 		dir := t.TempDir()
 		paths := write(t, dir, sets, names)
-		want := func() []byte {
-			if classes == nil {
-				b, _ := fitShards(t, sets, true, true, 3, labels(sets))
-				return b
-			}
-			relabeled := make([]shardSet, len(sets))
-			for k, s := range sets {
-				y := make([]float64, len(s.y))
-				for i, c := range s.y {
-					y[i] = classes[int(c)]
-				}
-				relabeled[k] = shardSet{s.X, y}
-			}
-			b, _ := fitShards(t, relabeled, true, true, 3, []float64{0, 1, 2})
-			return b
-		}()
+		c := Config{Shards: paths, ByMistakes: true, Epochs: 3, block: 4}
+		if !tc.scan {
+			c.NoIDF, c.NoStop, c.Cols, c.Classes = true, true, 9, []string{"0", "1", "2"}
+		}
+		want, _ := reference(t, paths, c)
 		for _, r := range []string{"prism", "direct"} {
-			c := Config{Shards: paths, Averaged: true, ByMistakes: true, Epochs: 3, Output: filepath.Join(dir, r+".json"), Runner: r, block: 4}
-			if !tc.scan {
-				c.Cols, c.Classes = 9, []string{"0", "1", "2"}
-			}
+			c.Output, c.Runner = filepath.Join(dir, r+".bin"), r
 			before := shardReads.Load()
-			res, err := Run(context.Background(), c)
-			if err != nil {
+			if _, err := Run(context.Background(), c); err != nil {
 				t.Fatalf("%s on %s: %v", tc.name, r, err)
 			}
 			if reads := shardReads.Load() - before; reads != int64(tc.wantReads) {
 				t.Errorf("%s on %s: %d reads of the 3 shards, want %d", tc.name, r, reads, tc.wantReads)
 			}
-			if !bytes.Equal(res.Saved, want) {
-				t.Errorf("%s on %s: the model is not FitShards':\n got %s\nwant %s", tc.name, r, res.Saved, want)
+			if got, err := os.ReadFile(c.Output); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s on %s: the model is not the reference's (%v):\n got %.1000s\nwant %.1000s", tc.name, r, err, got, want)
 			}
 		}
 	}
@@ -679,121 +648,4 @@ func dropColumns(t *testing.T, X *perceptron.CSR, d int) *perceptron.CSR {
 		t.Fatal(err)
 	}
 	return n
-}
-
-// TestCancel checks that a run whose context is done as it runs, at
-// various times, fails and leaves no file behind, on prism and on the
-// direct runner.
-func TestCancel(t *testing.T) {
-	t.Parallel()
-	sets := problem{shards: 3, rows: 40, d: 6, classes: []float64{1, 2, 3}, noise: 0.3, seed: 19}.make()
-	for _, r := range []string{"prism", "direct"} {
-		for _, after := range []time.Duration{0, 20 * time.Millisecond, 150 * time.Millisecond, 400 * time.Millisecond} {
-			t.Run(fmt.Sprintf("%s/%v", r, after), func(t *testing.T) {
-				t.Parallel()
-				dir := t.TempDir()
-				paths := write(t, dir, sets, nil)
-				before := list(t, dir)
-				ctx, cancel := context.WithTimeout(context.Background(), after)
-				defer cancel()
-				res, err := Run(ctx, Config{Shards: paths, Averaged: true, Epochs: 1000, Output: filepath.Join(dir, "model.json"), Runner: r, block: 2})
-				if err == nil {
-					t.Fatalf("no error, and a model %s", res.Saved)
-				}
-				// Steps of a pipeline that prism goes on running stop
-				// before they write.
-				time.Sleep(100 * time.Millisecond)
-				if after := list(t, dir); !slices.Equal(after, before) {
-					t.Errorf("the run left files: %q, before it %q", after, before)
-				}
-			})
-		}
-	}
-}
-
-// failRemove is a file system of local files, named failrm://path, that
-// cannot remove them.
-type failRemove struct{ local filesystem.Interface }
-
-func init() {
-	filesystem.Register("failrm", func(ctx context.Context) filesystem.Interface { return failRemove{local.New(ctx)} })
-}
-
-func unfail(path string) string { return strings.TrimPrefix(path, "failrm://") }
-
-func (f failRemove) List(ctx context.Context, glob string) ([]string, error) {
-	l, err := f.local.List(ctx, unfail(glob))
-	for k := range l {
-		l[k] = "failrm://" + l[k]
-	}
-	return l, err
-}
-
-func (f failRemove) OpenRead(ctx context.Context, path string) (io.ReadCloser, error) {
-	return f.local.OpenRead(ctx, unfail(path))
-}
-
-func (f failRemove) OpenWrite(ctx context.Context, path string) (io.WriteCloser, error) {
-	return f.local.OpenWrite(ctx, unfail(path))
-}
-
-func (f failRemove) Size(ctx context.Context, path string) (int64, error) {
-	return f.local.Size(ctx, unfail(path))
-}
-
-func (f failRemove) Close() error { return f.local.Close() }
-
-func (f failRemove) Remove(context.Context, string) error { return errors.New("failrm: no removal") }
-
-// TestLeftFiles checks that a run that fails and cannot remove its files
-// says where they are in its error.
-func TestLeftFiles(t *testing.T) {
-	t.Parallel()
-	sets := problem{shards: 2, rows: 30, d: 5, classes: []float64{1, 2, 3}, noise: 0.3, seed: 20}.make()
-	dir, work := t.TempDir(), t.TempDir()
-	paths := write(t, dir, sets, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stopAt := func(e, _ int, _ time.Duration) {
-		if e == 2 {
-			cancel()
-		}
-	}
-	_, err := Run(ctx, Config{Shards: paths, Epochs: 10, Output: filepath.Join(dir, "model.json"), Work: "failrm://" + work, Runner: runner(), OnEpoch: stopAt, block: 2})
-	left := list(t, work)
-	if len(left) == 0 {
-		t.Fatalf("no file left in the folder that cannot remove them; error %v", err)
-	}
-	// As many files as that, of one run, are named by the start of their
-	// names.
-	if len(left) <= 5 {
-		t.Fatalf("%d files left, too few to test what it should", len(left))
-	}
-	prefix, _, _ := strings.Cut(left[0], ".")
-	want := fmt.Sprintf("; the run could not remove %d of its files: failrm://%s*", len(left), filepath.Join(work, prefix))
-	if err == nil || !strings.HasSuffix(err.Error(), want) {
-		t.Errorf("error %v, want one that ends with %q", err, want)
-	}
-	for _, name := range left {
-		if !strings.HasPrefix(name, prefix+".") {
-			t.Errorf("the file %s left is not of the run %s", name, prefix)
-		}
-	}
-}
-
-func TestLeft(t *testing.T) {
-	t.Parallel()
-	r := &run{prefix: "dir/ipm-1"}
-	for _, tc := range []struct {
-		left []string
-		want string
-	}{
-		{[]string{"dir/ipm-1.a", "out.tmp"}, "the run could not remove its files dir/ipm-1.a, out.tmp"},
-		{[]string{"dir/ipm-1.a", "dir/ipm-1.b", "dir/ipm-1.c", "dir/ipm-1.d", "dir/ipm-1.e", "dir/ipm-1.f"}, "the run could not remove 6 of its files: dir/ipm-1*"},
-		{[]string{"dir/ipm-1.a", "dir/ipm-1.b", "dir/ipm-1.c", "dir/ipm-1.d", "dir/ipm-1.e", "out.tmp"}, "the run could not remove 6 of its files: dir/ipm-1.a, dir/ipm-1.b, dir/ipm-1.c, dir/ipm-1.d, dir/ipm-1.e, …"},
-	} {
-		if got := r.left(tc.left); got != tc.want {
-			t.Errorf("left(%q) = %q, want %q", tc.left, got, tc.want)
-		}
-	}
 }

@@ -10,19 +10,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"reflect"
 	"slices"
-	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
-	"github.com/seed5ae3614e/perceptron/internal/binform"
 )
 
 func init() {
@@ -91,44 +88,6 @@ func (m model) load(ctx context.Context, prefix string, d, n int) (perceptron.Cl
 	return m.decode(form)
 }
 
-// shardReads counts the shards that readShard reads, for the tests.
-var shardReads atomic.Int64
-
-// readShard reads the rows of the shard sh with f, opening it on its
-// Beam file system. Its errors name the shard's file, and the line.
-func readShard(ctx context.Context, sh shard, f data.LIBSVM) (*data.Set, error) {
-	shardReads.Add(1)
-	set, err := func() (*data.Set, error) {
-		fsys, err := filesystem.New(ctx, sh.Path)
-		if err != nil {
-			return nil, err
-		}
-		defer fsys.Close()
-		r, err := fsys.OpenRead(ctx, sh.Path)
-		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) && pe.Path == sh.Path {
-				err = pe.Err // the error names the file anyway
-			}
-			return nil, err
-		}
-		defer r.Close()
-		return f.Read(r)
-	}()
-	if err != nil {
-		return nil, shardError(sh, err)
-	}
-	if f.Classes != nil && len(set.Classes) > len(f.Classes) {
-		// A label among none of the classes became a class after them.
-		i := slices.IndexFunc(set.Y, func(c float64) bool { return int(c) >= len(f.Classes) })
-		return nil, shardError(sh, fmt.Errorf("row %d: the label %q is none of the classes %q", i+1, set.Classes[int(set.Y[i])], f.Classes))
-	}
-	if set.Dropped > 0 {
-		dropped.Inc(ctx, int64(set.Dropped))
-	}
-	return set, nil
-}
-
 // dropped counts the values beyond the width that the shards hold.
 var dropped = beam.NewCounter("ipm", "dropped values beyond the width")
 
@@ -137,21 +96,26 @@ func shardError(sh shard, err error) error {
 }
 
 // summary is the number of rows, the width and the classes of a shard, or
-// of all of them.
+// of all of them, and if the IDF is wanted the number of rows in which
+// each column is not zero.
 type summary struct {
 	Shard   int
 	Rows    int
 	Cols    int
 	Classes []string
+	DF      []int `json:",omitempty"`
 }
 
-// scanFn reads a shard for its summary, as the training reads it: with
-// Cols, if it is not zero, and Classes, if not nil. The process keeps the
-// rows for the training of the run Run.
+// scanFn reads a shard for its summary, as the training reads it: as Read
+// says, with Cols, if it is not zero, and Classes, if not nil; it counts
+// the rows of each column if Count is set. The process keeps the rows for
+// the training of the run Run.
 type scanFn struct {
 	Run     string
+	Read    reading
 	Cols    int
 	Classes []string
+	Count   bool
 }
 
 func (f *scanFn) ProcessElement(ctx context.Context, sh shard, emit func(summary)) error {
@@ -160,23 +124,29 @@ func (f *scanFn) ProcessElement(ctx context.Context, sh shard, emit func(summary
 		return err
 	}
 	defer rc.end()
-	set, err := rc.scanned(ctx, sh, f.Cols, f.Classes)
+	set, err := rc.scanned(ctx, sh, f.Read, f.Cols, f.Classes)
 	if err != nil {
 		return err
 	}
 	_, d := set.X.Dims()
-	emit(summary{Shard: sh.Index, Rows: len(set.Y), Cols: d, Classes: set.Classes})
+	s := summary{Shard: sh.Index, Rows: len(set.Y), Cols: d, Classes: set.Classes}
+	if f.Count {
+		s.DF = documents(set.X)
+	}
+	emit(s)
 	return nil
 }
 
-// scanAcc holds the summaries of shards.
+// scanAcc holds the summaries of shards, without their counts, and the
+// sum of their counts.
 type scanAcc struct {
 	Parts []summary
+	DF    []int
 }
 
 // unionFn combines the summaries of Shards shards into that of all of
-// them, as JSON: their rows, the greatest width and the union of their
-// classes.
+// them, as JSON: their rows, the greatest width, the union of their
+// classes and the sum of their counts of the rows of each column.
 type unionFn struct {
 	Shards int
 }
@@ -184,12 +154,26 @@ type unionFn struct {
 func (f *unionFn) CreateAccumulator() scanAcc { return scanAcc{} }
 
 func (f *unionFn) AddInput(a scanAcc, s summary) scanAcc {
+	a.DF = addCounts(a.DF, s.DF)
+	s.DF = nil
 	a.Parts = append(a.Parts, s)
 	return a
 }
 
 func (f *unionFn) MergeAccumulators(a, b scanAcc) scanAcc {
+	a.DF = addCounts(a.DF, b.DF)
 	a.Parts = append(a.Parts, b.Parts...)
+	return a
+}
+
+// addCounts adds the counts b to a, as long as the longer.
+func addCounts(a, b []int) []int {
+	if len(b) > len(a) {
+		a, b = b, a
+	}
+	for j, v := range b {
+		a[j] += v
+	}
 	return a
 }
 
@@ -198,7 +182,7 @@ func (f *unionFn) ExtractOutput(a scanAcc) ([]byte, error) {
 	if err := checkShards(len(parts), f.Shards, func(k int) int { return parts[k].Shard }); err != nil {
 		return nil, fmt.Errorf("ipm: the scan of the shards: %w", err)
 	}
-	all := summary{Shard: -1}
+	all := summary{Shard: -1, DF: a.DF}
 	names := make([][]string, len(parts))
 	for k, p := range parts {
 		if p.Rows > math.MaxInt-all.Rows {
@@ -238,19 +222,29 @@ type blockPart struct {
 	Delta  []byte
 }
 
-// learnFn learns one epoch of a shard with perceptron.LearnShard, from
+// learnFn learns epoch Epoch of a shard with perceptron.LearnShard, from
 // the model whose blocks are the files of From, or from a fresh one if
-// From is empty, reading the shard with Cols and Classes, Model.Labels
-// giving each class its label, and emits the blocks of Block features of
-// the shard's part, each keyed by its block. The rows and the model are
-// those that the process keeps for the run Run, if it does.
+// From is empty, and emits the blocks of Block features of the shard's
+// part, each keyed by its block. It reads the shard as Read says, with
+// Cols and Classes, whose indices are the classes of Model, and takes
+// its rows through the steps: the IDF of the counts of the summary in
+// the file Scan, if not empty, and the unit length of each row if
+// Normalize is set. With Shuffle it visits them in the order that order
+// draws from Seed. The rows and the model are those that the process
+// keeps for the run Run, if it does.
 type learnFn struct {
-	Run     string
-	Model   model
-	Cols    int
-	Classes []string
-	Block   int
-	From    string
+	Run       string
+	Model     model
+	Read      reading
+	Cols      int
+	Classes   []string
+	Block     int
+	From      string
+	Scan      string
+	Normalize bool
+	Shuffle   bool
+	Seed      uint64
+	Epoch     int
 }
 
 func (f *learnFn) ProcessElement(ctx context.Context, sh shard, emit func(int, blockPart)) error {
@@ -259,9 +253,25 @@ func (f *learnFn) ProcessElement(ctx context.Context, sh shard, emit func(int, b
 		return err
 	}
 	defer rc.end()
-	X, y, err := rc.rows(ctx, sh, f.Cols, f.Classes, f.Model.Labels)
+	X, y, err := rc.rows(ctx, sh, f.Read, f.Cols, f.Classes, func(X mat.Matrix) (mat.Matrix, error) {
+		var idf *data.Scaler
+		if f.Scan != "" {
+			var err error
+			if idf, err = rc.idf(ctx, f.Scan, f.Cols); err != nil {
+				return nil, fmt.Errorf("the IDF of the shards: %w", err)
+			}
+		}
+		return steps(idf, f.Normalize).Transform(X)
+	})
 	if err != nil {
 		return err
+	}
+	if f.Shuffle {
+		set, err := (&data.Set{X: X, Y: y, Classes: f.Classes}).Subset(order(len(y), f.Seed, sh.Index, f.Epoch))
+		if err != nil {
+			return shardError(sh, err)
+		}
+		X, y = set.X, set.Y
 	}
 	m := f.Model.fresh()
 	if f.From != "" {
@@ -276,6 +286,14 @@ func (f *learnFn) ProcessElement(ctx context.Context, sh shard, emit func(int, b
 	if err != nil {
 		return shardError(sh, err)
 	}
+	return f.encode(ctx, learned, sh, emit)
+}
+
+// encode emits the blocks of Block features of the part learned, of the
+// shard sh, each keyed by its block: the head of its binary form, and its
+// tables as a delta against the same block of the model of From, or of
+// zeros if From is empty.
+func (f *learnFn) encode(ctx context.Context, learned perceptron.Classifier, sh shard, emit func(int, blockPart)) error {
 	form, err := learned.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
 		return shardError(sh, err)
@@ -412,7 +430,7 @@ func (f *mixFn) mix(ctx context.Context, b int, parts []blockPart) ([]byte, erro
 		if len(p.Head) < formHeader || p.Tables < 1 || p.Tables > 2 {
 			return nil, fmt.Errorf("shard %d: a block of no model", k)
 		}
-		S := binform.ReadHeader(p.Head).S
+		_, S, _ := header(p.Head)
 		size := uint64(p.Tables) * uint64(hi-lo) * 8
 		if S == 0 || S > math.MaxInt/size || ref != nil && int(size*S) != len(ref) {
 			return nil, fmt.Errorf("shard %d: a block of %d tables of %d by %d", k, p.Tables, hi-lo, S)
@@ -457,28 +475,29 @@ func (f *writeFn) ProcessElement(ctx context.Context, b []byte) error {
 }
 
 // scanPipeline returns the pipeline of the run run that reads the shards
-// with cols and classes and writes their summary as JSON to out.
-func scanPipeline(run string, shards []shard, cols int, classes []string, out string) *beam.Pipeline {
+// as rd says, with cols and classes, and writes their summary as JSON to
+// out, with the counts of the rows of each column if count is set.
+func scanPipeline(run string, shards []shard, rd reading, cols int, classes []string, count bool, out string) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	sh := beam.CreateList(s.Scope("shards"), shards)
-	sums := beam.ParDo(s.Scope("scan"), &scanFn{Run: run, Cols: cols, Classes: classes}, sh)
+	sums := beam.ParDo(s.Scope("scan"), &scanFn{Run: run, Read: rd, Cols: cols, Classes: classes, Count: count}, sh)
 	all := beam.Combine(s.Scope("union"), &unionFn{Shards: len(shards)}, sums)
 	beam.ParDo0(s.Scope("write"), &writeFn{Run: run, Path: out}, all)
 	return p
 }
 
-// epochPipeline returns the pipeline of epoch e: it learns the shards
-// from the model whose blocks are the files of from, or a fresh one if
-// from is empty, mixes them block by block, writes the blocks of the
-// mixed model to the files of to, and checks that it mixed every block.
-// The rows are of cols columns, the blocks of block features, and the run
-// run.
-func epochPipeline(run string, shards []shard, m model, cols, block int, classes []string, byMistakes bool, e int, from, to string) *beam.Pipeline {
+// epochPipeline returns the pipeline of the epoch of learn: it learns the
+// shards as learn says, mixes them block by block, uniformly or
+// byMistakes, writes the blocks of the mixed model to the files of to,
+// and checks that it mixed every block.
+func epochPipeline(learn learnFn, shards []shard, byMistakes bool, to string) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	sh := beam.CreateList(s.Scope("shards"), shards)
-	parts := beam.ParDo(s.Scope("learn"), &learnFn{Run: run, Model: m, Cols: cols, Classes: classes, Block: block, From: from}, sh)
+	parts := beam.ParDo(s.Scope("learn"), &learn, sh)
 	byBlock := beam.GroupByKey(s.Scope("by block"), parts)
-	mixed := beam.ParDo(s.Scope("mix"), &mixFn{Run: run, Model: m, Shards: len(shards), Epoch: e, ByMistakes: byMistakes, Cols: cols, Block: block, From: from, To: to}, byBlock)
-	beam.ParDo0(s.Scope("check"), &checkFn{Blocks: blocks(cols, block), Epoch: e}, beam.Combine(s.Scope("count"), sum, mixed))
+	mix := &mixFn{Run: learn.Run, Model: learn.Model, Shards: len(shards), Epoch: learn.Epoch, ByMistakes: byMistakes,
+		Cols: learn.Cols, Block: learn.Block, From: learn.From, To: to}
+	mixed := beam.ParDo(s.Scope("mix"), mix, byBlock)
+	beam.ParDo0(s.Scope("check"), &checkFn{Blocks: blocks(learn.Cols, learn.Block), Epoch: learn.Epoch}, beam.Combine(s.Scope("count"), sum, mixed))
 	return p
 }

@@ -41,12 +41,19 @@ func command(args ...string) *exec.Cmd {
 // mistake, to dir, and returns their glob.
 func writeShards(t *testing.T, dir string, n int) string {
 	t.Helper()
+	return writeRows(t, dir, n, 200, 20)
+}
+
+// writeRows writes n shards of noisy rows of three classes, each of rows
+// rows of a third of cols features, to dir, and returns their glob.
+func writeRows(t *testing.T, dir string, n, rows, cols int) string {
+	t.Helper()
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for k := range n {
 		var b strings.Builder
-		for range 200 {
+		for range rows {
 			fmt.Fprintf(&b, "%d", 1+rnd.IntN(3))
-			for j := range 20 {
+			for j := range cols {
 				if rnd.IntN(3) == 0 {
 					fmt.Fprintf(&b, " %d:%.3f", j+1, rnd.NormFloat64())
 				}
@@ -86,7 +93,7 @@ func TestSignal(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
 				glob := writeShards(t, dir, 3)
-				args := []string{"-shards", glob, "-output", filepath.Join(dir, "model.json"), "-model", "averaged", "-epochs", "1000"}
+				args := []string{"-shards", glob, "-output", filepath.Join(dir, "model.json"), "-model", "averaged", "-epochs", "1000", "-no-stop"}
 				workDir := dir
 				if work {
 					workDir = t.TempDir()
@@ -166,15 +173,20 @@ func TestHelp(t *testing.T) {
 }
 
 // TestEpochLines checks that ipm writes a line of each epoch to stderr,
-// with its mistakes and time.
+// with its mistakes and time, and leaves nothing in the temporary folder,
+// where Beam's runner leaves a file of each pipeline.
 func TestEpochLines(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir, tmp := t.TempDir(), t.TempDir()
 	var stderr bytes.Buffer
 	c := command("-shards", writeShards(t, dir, 2), "-output", filepath.Join(dir, "model.json"), "-epochs", "3")
+	c.Env = append(c.Env, "TMPDIR="+tmp)
 	c.Stderr = &stderr
 	if err := c.Run(); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	if left := files(t, tmp); len(left) > 0 {
+		t.Errorf("ipm left %q in the temporary folder", left)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	if len(lines) != 3 {
@@ -198,7 +210,7 @@ func TestEpochLines(t *testing.T) {
 func TestSecondSignal(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	c := command("-shards", writeShards(t, dir, 3), "-output", filepath.Join(dir, "model.json"), "-model", "averaged", "-epochs", "1000")
+	c := command("-shards", writeShards(t, dir, 3), "-output", filepath.Join(dir, "model.json"), "-model", "averaged", "-epochs", "1000", "-no-stop")
 	stderr, err := c.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +253,7 @@ func TestSecondSignal(t *testing.T) {
 func TestSignalIgnored(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	c := command("-shards", writeShards(t, dir, 3), "-output", filepath.Join(dir, "model.json"), "-model", "averaged", "-epochs", "1000")
+	c := command("-shards", writeShards(t, dir, 3), "-output", filepath.Join(dir, "model.json"), "-model", "averaged", "-epochs", "1000", "-no-stop")
 	c.Args = append([]string{"sh", "-c", `trap "" INT; exec "$0" "$@"`, c.Path}, c.Args[1:]...)
 	c.Path = "/bin/sh"
 	before := files(t, dir)
@@ -273,7 +285,7 @@ func TestKilledRunNamed(t *testing.T) {
 			args = append(args, "-work", t.TempDir())
 			pattern = args[len(args)-1] + "/ipm-*"
 		}
-		signalAt(t, command(append(args, "-epochs", "1000")...), "ipm: epoch 1: ", syscall.SIGKILL)
+		signalAt(t, command(append(args, "-epochs", "1000", "-no-stop")...), "ipm: epoch 1: ", syscall.SIGKILL)
 		left, _ := filepath.Glob(pattern)
 		if len(left) == 0 {
 			t.Fatalf("work %t: SIGKILL left no file of the run", work)
