@@ -37,6 +37,11 @@ type Row struct {
 	// Line is the line of the text on which the row starts, or, for IDX,
 	// the number of the image, from 1.
 	Line int
+
+	// Dropped is the number of values of the row that a reader of a fixed
+	// width left out, as they were in columns beyond it, as a Set's
+	// Dropped counts those of all its rows.
+	Dropped int
 }
 
 // rowReader reads rows one at a time.
