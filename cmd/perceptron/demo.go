@@ -82,7 +82,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	}
 	intro := fmt.Sprintf("Wisconsin breast cancer data (embedded): %d rows of %d features; +1 is malignant, -1 is benign.\n"+
 		"Split seed %d: %d training rows, %d test rows; features %s.\n%sStopping %s.\n\n", n, d, j.splitSeed, ntr, n-ntr, how, weights, j.opts.describeStop(ntr))
-	return j.evaluate(names, train, test, "target", pf, intro, false, stdout, stderr)
+	return j.evaluate(names, train, test, "target", pf, func() string { return intro }, false, stdout, stderr)
 }
 
 // cancerData returns the embedded breast cancer data, with malignant

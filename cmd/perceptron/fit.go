@@ -100,9 +100,8 @@ func predictCost(m perceptron.Scorer, X mat.Matrix, S int) float64 {
 
 // fitModel trains the classifier called name on train, with the classes
 // of train and the steps of pipe before it, as fitOnly does, and measures
-// its training accuracy, unless that costs too much, and tests it on test
-// if test is not nil.
-func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (*result, error) {
+// its training accuracy, unless that costs too much.
+func fitModel(name string, o *options, pipe *data.Model, train *dataset) (*result, error) {
 	r, err := fitOnly(name, o, pipe, train)
 	if err != nil {
 		return nil, err
@@ -110,23 +109,13 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 	c, K := r.model.Classifier, len(train.classes.labels)
 	if cost := predictCost(c, train.X, K); cost > trainAccuracyCost {
 		r.note = fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, cost)
-	} else {
-		pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
-		if err != nil {
-			return nil, err
-		}
-		r.train = data.Accuracy(train.Y, pred)
+		return r, nil
 	}
-	if test != nil {
-		pred, _, err := classify(r.model, test, o.progress, "the test rows", false)
-		if err != nil {
-			return nil, err
-		}
-		if r.report, err = newReport(train.classes, test, pred); err != nil {
-			return nil, err
-		}
-		r.test, _, _ = r.report.Accuracy()
+	pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
+	if err != nil {
+		return nil, err
 	}
+	r.train = data.Accuracy(train.Y, pred)
 	return r, nil
 }
 
@@ -206,17 +195,6 @@ func fitRows(pipe *data.Model, c perceptron.Scorer, train *dataset) (data.Model,
 		train.scaled = &m
 	}
 	return m, err
-}
-
-// newReport returns the report of the classes pred predicted for the rows
-// of test, of the classes of a model: those, then the labels of test that
-// are none of them.
-func newReport(classes *classSet, test *dataset, pred []float64) (*data.Report, error) {
-	names := append([]string(nil), classes.names...)
-	if len(test.Classes) > len(names) {
-		names = append(names, test.Classes[len(names):]...)
-	}
-	return data.NewReport(names, test.Y, pred)
 }
 
 // predictChunk is the number of rows that classify predicts between two

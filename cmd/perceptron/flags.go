@@ -42,6 +42,7 @@ type job struct {
 	progress    bool
 	model       string
 	score       bool
+	stream      bool
 
 	// calibrate is the number of folds of -calibrate; top and threshold
 	// are -k and -threshold.

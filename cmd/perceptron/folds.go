@@ -73,8 +73,11 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 			return err
 		}
 		for k, name := range names {
-			r, err := fitModel(name, &j.opts, pipe, tr, te)
+			r, err := fitModel(name, &j.opts, pipe, tr)
 			if err != nil {
+				return err
+			}
+			if err := r.testOn(te, tr.classes, 1, 0, j.opts.progress); err != nil {
 				return err
 			}
 			if rs[k] == nil {

@@ -147,7 +147,8 @@ func (s *server) lineRows(body []byte, format string, labelled bool) (*data.Set,
 	switch format {
 	case "text":
 		h := *s.hashing
-		set, err = readText(bufio.NewReaderSize(bytes.NewReader(body), max(len(body), 16)), readSpec{hashing: &h}, known)
+		in := input{spec: readSpec{hashing: &h}, known: known}
+		set, err = in.text(bufio.NewReaderSize(bytes.NewReader(body), max(len(body), 16))).Read(bytes.NewReader(body))
 	case "libsvm":
 		set, err = data.LIBSVM{Cols: s.width, Classes: known}.Read(bytes.NewReader(body))
 		if err == nil && set.Dropped > 0 {

@@ -163,7 +163,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	r, err := fitModel(j.classifier, &j.opts, pipe, ds, nil)
+	r, err := fitModel(j.classifier, &j.opts, pipe, ds)
 	if err != nil {
 		return err
 	}
