@@ -70,7 +70,7 @@ type Averaged struct {
 // that sum before it divides, for accuracy, it also returns an error if
 // the sum overflows, as it can on data near the largest float64 even when
 // the average would not.
-func (a *Averaged) Fit(X mat.Matrix, y []float64) error { return fitData(a, X, y, nil) }
+func (a *Averaged) Fit(X mat.Matrix, y []float64) error { return fitData(a, X, y, nil, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
@@ -157,31 +157,25 @@ func sums(ds *dataset, w *table, g []float64, T int) table {
 // the weights after each visit to the sum that it averages. It returns the
 // errors that Perceptron's Learn returns, and an error, before that row's
 // update, if the update would overflow the sum.
-func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return a.learnData(X, y, nil) }
+func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return learnWith(a, X, y, nil, nil) }
 
-// learnData is Learn, stopped by h if it is not nil, which then sets the
-// model back from a copy.
-func (a *Averaged) learnData(X mat.Matrix, y []float64, h *halt) error {
-	ds, s, err := a.settings(nil).learnSet(X, y, a.classes, a.Labels, a.w.dim(), a.visits)
-	if err != nil {
-		return err
-	}
-	if h == nil {
-		return a.learn(ds, s)
-	}
-	ds.halt = h
+func (a *Averaged) state() (settings, []float64, int, int) {
+	return a.settings(nil), a.classes, a.w.dim(), a.visits
+}
+
+// snapshot returns the function that sets the averaged perceptron back
+// to what it is now, from a copy of its weights and their sum.
+func (a *Averaged) snapshot() (func(), error) {
 	was := *a
 	if a.w.fitted() {
 		if err := a.w.needs(2); err != nil {
-			return err
+			return nil, err
 		}
 		was.w, was.sum = a.w.clone(), a.sum.clone()
 	}
-	err = a.learn(ds, s)
-	if h.stopped(err) {
+	return func() {
 		a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = was.w, was.sum, was.ahead, was.visits, was.classes, was.stats
-	}
-	return err
+	}, nil
 }
 
 // learn is Learn on ds, checked, with the settings s.

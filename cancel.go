@@ -20,14 +20,17 @@ import (
 // the long loops poll. Without a context, or with one that is never done,
 // the halt is nil, and a poll costs a comparison with nil.
 
-// FitContext is the Fit of c, a classifier of this package, stopped when
-// ctx is done, as the package documentation says: it polls ctx at every
-// epoch, every few visits, within the counts of the exact pocket and the
-// blocks of Kernel, and at every class of OneVsRest, but not within the
-// passes over the rows before and after the epochs. OnUpdate may have
-// been called for the updates before the stop. It returns the errors of
-// c's Fit, and an error if c is nil or not a classifier of this package.
-func FitContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64) error {
+// FitContext is the Fit of c, a classifier of this package, with the
+// weights of the rows w, if given, stopped when ctx is done, as the
+// package documentation says: it polls ctx at every epoch, every few
+// visits, within the counts of the exact pocket and the blocks of Kernel,
+// and at every class of OneVsRest, but not within the passes over the
+// rows before and after the epochs. OnUpdate may have been called for the
+// updates before the stop. It returns the errors of c's Fit, those of w,
+// of kind ErrShape if it has not a weight for each row, or naming the
+// first that is not a finite value >= 0, and an error if c is nil or not
+// a classifier of this package.
+func FitContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, w ...float64) error {
 	h, err := newHalt(ctx)
 	if err != nil {
 		return err
@@ -35,35 +38,44 @@ func FitContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64) er
 	switch c := c.(type) {
 	case *OneVsRest:
 		if c != nil {
-			return c.fit(X, y, h)
+			return c.fit(X, y, w, h)
 		}
 	case model:
 		if !isNil(c) {
-			return fitData(c, X, y, h)
+			return fitData(c, X, y, w, h)
 		}
 	}
 	return fmt.Errorf("perceptron: FitContext of a %s: want a classifier of this package", typeName(c))
 }
 
-// LearnContext is the Learn of c, a Perceptron, an Averaged, a Voted or a
-// Kernel, stopped when ctx is done, as the package documentation says: it
-// polls ctx as FitContext does, and a Kernel at every visit. To leave c as
-// it was, it copies the model once Learn's checks have passed, at the
-// cost of the model's size, and returns an error of kind ErrTooLarge if
-// the copy does not fit in the memory left; with a model much larger than
-// the rows, such as one of hashed features, check ctx between calls of
-// Learn instead. With a ctx that is never done it copies nothing. It
-// returns the errors of c's Learn, and an error if c is nil or none of
-// those types.
-func LearnContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64) error {
+// LearnContext is the Learn of c, a Perceptron, an Averaged, a Voted, a
+// Kernel or a OneVsRest, with the weights of the rows w, if given, as
+// FitContext has them, stopped when ctx is done, as the package
+// documentation says: it polls ctx as FitContext does, and a Kernel at
+// every visit. To leave c as it was, it copies the model once Learn's
+// checks have passed, at the cost of the model's size, and returns an
+// error of kind ErrTooLarge if the copy does not fit in the memory left;
+// with a model much larger than the rows, such as one of hashed features,
+// check ctx between calls of Learn instead. With a ctx that is never done
+// it copies nothing. It returns the errors of c's Learn and those of w
+// that FitContext returns, and an error if c is nil or none of those
+// types.
+func LearnContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, w ...float64) error {
 	h, err := newHalt(ctx)
 	if err != nil {
 		return err
 	}
-	if l, ok := c.(online); ok && !isNil(c) {
-		return l.learnData(X, y, h)
+	switch c := c.(type) {
+	case *OneVsRest:
+		if c != nil {
+			return c.learnData(X, y, w, h)
+		}
+	case member:
+		if !isNil(c) {
+			return learnWith(c, X, y, w, h)
+		}
 	}
-	return fmt.Errorf("perceptron: LearnContext of a %s: want a Perceptron, an Averaged, a Voted or a Kernel", typeName(c))
+	return fmt.Errorf("perceptron: LearnContext of a %s: want a Perceptron, an Averaged, a Voted, a Kernel or a OneVsRest", typeName(c))
 }
 
 // FitShardsContext is FitShards, stopped when ctx is done, as the package

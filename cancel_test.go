@@ -83,7 +83,8 @@ func small(X *mat.Dense, y []float64) (*mat.Dense, []float64) {
 	return X.Slice(0, 200, 0, d).(*mat.Dense), y[:200]
 }
 
-// setOnUpdate sets the OnUpdate of c, or of the classifiers that c makes.
+// setOnUpdate sets the OnUpdate of c, or of the classifiers that c has
+// and makes.
 func setOnUpdate(c Classifier, f func(Update)) {
 	switch c := c.(type) {
 	case *Perceptron:
@@ -97,6 +98,9 @@ func setOnUpdate(c Classifier, f func(Update)) {
 	case *Kernel:
 		c.OnUpdate = f
 	case *OneVsRest:
+		for _, m := range c.models {
+			setOnUpdate(m, f)
+		}
 		inner := c.New
 		c.New = func() Scorer {
 			m := inner()
@@ -167,6 +171,7 @@ func cancelCases(t *testing.T, cd *cancelData) []cancelCase {
 	learn("Averaged", &Averaged{Labels: labels}, cd.wide, cd.manyY)
 	learn("Voted", &Voted{Labels: labels}, cd.wide, cd.manyY)
 	learn("Kernel", &Kernel{Func: RBF{}, Budget: 5000, Labels: binaryLabels}, cd.ball, cd.ballY)
+	learn("OneVsRest", &OneVsRest{Labels: labels[:cancelClasses], New: func() Scorer { return &Perceptron{} }}, cd.wide, cd.wideY)
 
 	p := &Perceptron{Labels: labels[:cancelClasses]}
 	if err := FitShards(p, []mat.Matrix{cd.shards[0].(*mat.Dense).Slice(0, 200, 0, 100)}, [][]float64{cd.shardLabel[0][:200]}, false); err != nil {
@@ -424,9 +429,9 @@ func TestContextErrors(t *testing.T) {
 		{FitContext(ctx, (*Voted)(nil), X, y), "perceptron: FitContext of a nil *perceptron.Voted: want a classifier of this package"},
 		{FitContext(ctx, (*OneVsRest)(nil), X, y), "perceptron: FitContext of a nil *perceptron.OneVsRest: want a classifier of this package"},
 		{FitContext(ctx, nil, X, y), "perceptron: FitContext of a <nil>: want a classifier of this package"},
-		{LearnContext(ctx, &Pocket{}, X, y), "perceptron: LearnContext of a *perceptron.Pocket: want a Perceptron, an Averaged, a Voted or a Kernel"},
-		{LearnContext(ctx, &OneVsRest{}, X, y), "perceptron: LearnContext of a *perceptron.OneVsRest: want a Perceptron, an Averaged, a Voted or a Kernel"},
-		{LearnContext(ctx, (*Kernel)(nil), X, y), "perceptron: LearnContext of a nil *perceptron.Kernel: want a Perceptron, an Averaged, a Voted or a Kernel"},
+		{LearnContext(ctx, &Pocket{}, X, y), "perceptron: LearnContext of a *perceptron.Pocket: want a Perceptron, an Averaged, a Voted, a Kernel or a OneVsRest"},
+		{LearnContext(ctx, (*OneVsRest)(nil), X, y), "perceptron: LearnContext of a nil *perceptron.OneVsRest: want a Perceptron, an Averaged, a Voted, a Kernel or a OneVsRest"},
+		{LearnContext(ctx, (*Kernel)(nil), X, y), "perceptron: LearnContext of a nil *perceptron.Kernel: want a Perceptron, an Averaged, a Voted, a Kernel or a OneVsRest"},
 		{FitShardsContext(ctx, &Voted{}, []mat.Matrix{X}, [][]float64{y}, false), "perceptron: FitShards of a *perceptron.Voted: only a Perceptron or an Averaged mixes"},
 	} {
 		if c.err == nil || c.err.Error() != c.want {
@@ -530,9 +535,11 @@ func TestCancelAtUpdates(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				seen := 0
 				setOnUpdate(c, func(Update) {
+					mu.Lock()
 					if seen++; seen == u {
 						cancel()
 					}
+					mu.Unlock()
 				})
 				err := LearnContext(ctx, c, data.X, data.y)
 				cancel()

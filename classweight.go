@@ -135,22 +135,46 @@ func checkWeights(pairs []classWeightJSON, classes []float64) error {
 }
 
 // weigh sets the weight of each class of ds to what the setting
-// ClassWeight w gives, or returns its error.
-func (ds *dataset) weigh(w map[float64]float64) error {
-	weight, err := classWeights(w, ds.classes)
+// ClassWeight cw gives, and that of each row to w, if it is not empty, or
+// returns an error naming the first weight at fault: w must hold a finite
+// weight >= 0 for each row.
+func (ds *dataset) weigh(cw map[float64]float64, w []float64) error {
+	weight, err := classWeights(cw, ds.classes)
 	if err != nil {
 		return err
 	}
-	ds.weight = weight
+	if len(w) == 0 {
+		w = nil
+	} else if len(w) != ds.n {
+		return errorf(ErrShape, "perceptron: w has length %d, want %d (the number of rows of X)", len(w), ds.n)
+	}
+	for i, v := range w {
+		switch {
+		case !finite(v):
+			return errorf(ErrNonFinite, "perceptron: w[%d] is %v, want a finite weight >= 0", i, v)
+		case v < 0:
+			return fmt.Errorf("perceptron: w[%d] is %v, want a finite weight >= 0", i, v)
+		}
+	}
+	ds.weight, ds.rowWeight = weight, w
 	return nil
 }
 
 // rate returns the step of a mistake on row i at the learning rate rate:
-// rate times the weight of the row's class. Its sign is the rule's to
-// give.
+// rate times the product of the weights of the row's class and of the
+// row, as scikit-learn's SGD forms it. Its sign is the rule's to give.
 func (ds *dataset) rate(i int, rate float64) float64 {
-	if ds.weight == nil {
-		return rate
+	w := ds.weightOf(i)
+	if ds.weight != nil {
+		w *= ds.weight[ds.class(i)]
 	}
-	return rate * ds.weight[ds.class(i)]
+	return rate * w
+}
+
+// weightOf returns the weight of row i.
+func (ds *dataset) weightOf(i int) float64 {
+	if ds.rowWeight == nil {
+		return 1
+	}
+	return ds.rowWeight[i]
 }

@@ -110,19 +110,28 @@ func (m cwModel) predict(x []float64) int {
 }
 
 // cost returns the sum over the classes, in order, of the rows of the
-// class that m misclassifies times the weight of the class.
-func (m cwModel) cost(X [][]float64, cls []int, weight []float64) float64 {
-	wrong := make([]int, len(weight))
+// class that m misclassifies, or of their weights rw if rw is not nil,
+// times the weight of the class.
+func (m cwModel) cost(X [][]float64, cls []int, weight, rw []float64) float64 {
+	wrong := make([]float64, len(weight))
 	for i, x := range X {
 		if m.predict(x) != cls[i] {
-			wrong[cls[i]]++
+			wrong[cls[i]] += rowWeight(rw, i)
 		}
 	}
 	e := 0.0
 	for c, n := range wrong {
-		e += float64(n) * weight[c]
+		e += n * weight[c]
 	}
 	return e
+}
+
+// rowWeight returns the weight of row i: rw[i], or 1 if rw is nil.
+func rowWeight(rw []float64, i int) float64 {
+	if rw == nil {
+		return 1
+	}
+	return rw[i]
 }
 
 // flat returns the weights and biases as Weights lays them out.
@@ -144,15 +153,17 @@ type cwVisit struct {
 
 // cwNaive is the perceptron's rule with class weights written out from
 // its definition, for the classes of the class indices cls, weighted by
-// weight, with the settings of tr (its w0 laid out as Weights): a visit
-// to a row of class c that is a mistake moves the model by r = rate·
-// weight[c]; with two classes, y being -1 for class 0 and +1 for class
-// 1, a mistake is y·score <= 0 and adds r·y·x and r·y; with more, it is a
-// score of c not above every other, and c gains r·x and r while the
-// greatest other class, the first of ties, loses them. It returns the
-// starting model, the model after every visit, and the mistakes of each
-// epoch; with stop it stops after an epoch without a mistake.
-func cwNaive(X [][]float64, cls []int, weight []float64, tr mcTrial, stop bool) (start cwModel, visits []cwVisit, perEpoch []int) {
+// weight, and the rows by rw, or 1 each if rw is nil, with the settings
+// of tr (its w0 laid out as Weights): a visit to row i of class c that is
+// a mistake moves the model by r = rate·weight[c]·rw[i]; with two
+// classes, y being -1 for class 0 and +1 for class 1, a mistake is
+// y·score <= 0 and adds r·y·x and r·y; with more, it is a score of c not
+// above every other, and c gains r·x and r while the greatest other
+// class, the first of ties, loses them. A visit of r = 0 is no mistake.
+// It returns the starting model, the model after every visit, and the
+// mistakes of each epoch; with stop it stops after an epoch without a
+// mistake.
+func cwNaive(X [][]float64, cls []int, weight, rw []float64, tr mcTrial, stop bool) (start cwModel, visits []cwVisit, perEpoch []int) {
 	rate := cmpOr(tr.rate, 1)
 	S, d := scores(make([]float64, len(weight))), len(X[0])
 	m := cwModel{b: make([]float64, S)}
@@ -185,11 +196,11 @@ func cwNaive(X [][]float64, cls []int, weight []float64, tr mcTrial, stop bool) 
 		mistakes := 0
 		for _, i := range order {
 			x, c := X[i], cls[i]
-			r, s := rate*weight[c], m.scores(x)
+			r, s := rate*(weight[c]*rowWeight(rw, i)), m.scores(x)
 			mistake := false
 			if S == 1 {
 				y := float64(2*c - 1)
-				if mistake = y*s[0] <= 0; mistake {
+				if mistake = y*s[0] <= 0 && r != 0; mistake {
 					move(0, x, r*y)
 				}
 			} else {
@@ -199,7 +210,7 @@ func cwNaive(X [][]float64, cls []int, weight []float64, tr mcTrial, stop bool) 
 						o = k
 					}
 				}
-				if mistake = s[c] <= s[o]; mistake {
+				if mistake = s[c] <= s[o] && r != 0; mistake {
 					move(c, x, r)
 					move(o, x, -r)
 				}
@@ -222,19 +233,19 @@ func cwNaive(X [][]float64, cls []int, weight []float64, tr mcTrial, stop bool) 
 // Gallant's pocket, which starts empty, of the cost of every row, and
 // takes the weights of a run of right visits longer than the record, if
 // they cost less, and the last weights of a run that converged.
-func cwPocket(X [][]float64, cls []int, weight []float64, start cwModel, visits []cwVisit, perEpoch []int, ratchet bool) cwModel {
+func cwPocket(X [][]float64, cls []int, weight, rw []float64, start cwModel, visits []cwVisit, perEpoch []int, ratchet bool) cwModel {
 	if !ratchet {
-		best, e := start, start.cost(X, cls, weight)
+		best, e := start, start.cost(X, cls, weight, rw)
 		for _, v := range visits {
-			if c := v.m.cost(X, cls, weight); v.mistake && c < e {
+			if c := v.m.cost(X, cls, weight, rw); v.mistake && c < e {
 				best, e = v.m, c
 			}
 		}
 		return best
 	}
 	least := 0.0
-	for _, c := range cls {
-		least += weight[c] // exact: the weights are powers of two
+	for i, c := range cls {
+		least += weight[c] * rowWeight(rw, i) // exact: the weights are powers of two
 	}
 	best, run, record := start, 0, 0
 	for _, v := range visits {
@@ -243,7 +254,7 @@ func cwPocket(X [][]float64, cls []int, weight []float64, start cwModel, visits 
 			continue
 		}
 		if run++; run > record {
-			if c := v.m.cost(X, cls, weight); c < least {
+			if c := v.m.cost(X, cls, weight, rw); c < least {
 				best, least, record = v.m, c, run
 			}
 		}
@@ -299,93 +310,106 @@ func cwTrial(rnd *rand.Rand, d, S int) mcTrial {
 func TestClassWeightMatchesNaive(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(331, 332))
 	for k := range 300 {
-		K := 2 + rnd.IntN(4)
-		n, d := K+rnd.IntN(30), 1+rnd.IntN(4)
-		rows, X, y := classSet(rnd, n, d, K)
-		cls, classes := indices(y), classValues[:K]
-		cw, weight := cwDraw(rnd, classes)
-		tr := cwTrial(rnd, d, scores(classes))
-		name := fmt.Sprintf("trial %d (n=%d d=%d K=%d, weights %v)", k, n, d, K, weight)
+		cwCheck(t, rnd, k, false)
+	}
+}
 
-		start, visits, perEpoch := cwNaive(rows, cls, weight, tr, true)
-		last := visits[len(visits)-1].m
-		p := &Perceptron{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw}
-		if err := p.Fit(X, y); err != nil {
+// cwCheck draws trial k, a random set of integers and class weights,
+// with weights of the rows too if rowWeights is set, and checks every
+// classifier on it against the naive weighted rule, as
+// TestClassWeightMatchesNaive says.
+func cwCheck(t *testing.T, rnd *rand.Rand, k int, rowWeights bool) {
+	t.Helper()
+	K := 2 + rnd.IntN(4)
+	n, d := K+rnd.IntN(30), 1+rnd.IntN(4)
+	rows, X, y := classSet(rnd, n, d, K)
+	cls, classes := indices(y), classValues[:K]
+	cw, weight := cwDraw(rnd, classes)
+	var rw []float64
+	if rowWeights {
+		rw = swDraw(rnd, n)
+	}
+	tr := cwTrial(rnd, d, scores(classes))
+	name := fmt.Sprintf("trial %d (n=%d d=%d K=%d, weights %v, %v)", k, n, d, K, weight, rw)
+
+	start, visits, perEpoch := cwNaive(rows, cls, weight, rw, tr, true)
+	last := visits[len(visits)-1].m
+	p := &Perceptron{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw}
+	if err := fitRows(p, X, y, rw); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	w, b := last.flat()
+	if pw, pb := p.Weights(); !slices.Equal(pw, w) || !slices.Equal(pb, b) || !slices.Equal(p.Stats().EpochMistakes, perEpoch) {
+		t.Fatalf("%s: Perceptron has weights %v, biases %v, mistakes %v; want %v, %v, %v", name, pw, pb, p.Stats().EpochMistakes, w, b, perEpoch)
+	}
+	if !tr.random {
+		// Learn of every epoch's rows in order is the Fit.
+		l := &Perceptron{Rate: tr.rate, NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw}
+		for range perEpoch {
+			if err := learnRows(l, X, y, rw); err != nil {
+				t.Fatalf("%s: Learn: %v", name, err)
+			}
+		}
+		if lw, lb := l.Weights(); !slices.Equal(lw, w) || !slices.Equal(lb, b) {
+			t.Fatalf("%s: Learn gives weights %v, biases %v; want %v, %v", name, lw, lb, w, b)
+		}
+	}
+
+	for _, ratchet := range []bool{false, true} {
+		pk := &Pocket{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw, Ratchet: ratchet}
+		if err := fitRows(pk, X, y, rw); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		w, b := last.flat()
-		if pw, pb := p.Weights(); !slices.Equal(pw, w) || !slices.Equal(pb, b) || !slices.Equal(p.Stats().EpochMistakes, perEpoch) {
-			t.Fatalf("%s: Perceptron has weights %v, biases %v, mistakes %v; want %v, %v, %v", name, pw, pb, p.Stats().EpochMistakes, w, b, perEpoch)
+		w, b := cwPocket(rows, cls, weight, rw, start, visits, perEpoch, ratchet).flat()
+		if pw, pb := pk.Weights(); !slices.Equal(pw, w) || !slices.Equal(pb, b) {
+			t.Fatalf("%s: Pocket (Ratchet %t) has weights %v, biases %v; want %v, %v", name, ratchet, pw, pb, w, b)
 		}
-		if !tr.random {
-			// Learn of every epoch's rows in order is the Fit.
-			l := &Perceptron{Rate: tr.rate, NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw}
-			for range perEpoch {
-				if err := l.Learn(X, y); err != nil {
-					t.Fatalf("%s: Learn: %v", name, err)
-				}
-			}
-			if lw, lb := l.Weights(); !slices.Equal(lw, w) || !slices.Equal(lb, b) {
-				t.Fatalf("%s: Learn gives weights %v, biases %v; want %v, %v", name, lw, lb, w, b)
-			}
-		}
+	}
 
-		for _, ratchet := range []bool{false, true} {
-			pk := &Pocket{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw, Ratchet: ratchet}
-			if err := pk.Fit(X, y); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			w, b := cwPocket(rows, cls, weight, start, visits, perEpoch, ratchet).flat()
-			if pw, pb := pk.Weights(); !slices.Equal(pw, w) || !slices.Equal(pb, b) {
-				t.Fatalf("%s: Pocket (Ratchet %t) has weights %v, biases %v; want %v, %v", name, ratchet, pw, pb, w, b)
+	if tr.w0 == nil {
+		kn := &Kernel{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, Labels: classes, ClassWeight: cw, Prediction: PredictLast}
+		if err := fitRows(kn, X, y, rw); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i, x := range rows {
+			if got, want := rowScores(kn, x), last.scores(x); !slices.Equal(got, want) {
+				t.Fatalf("%s: Kernel scores %v on row %d, want %v", name, got, i, want)
 			}
 		}
+	}
 
-		if tr.w0 == nil {
-			kn := &Kernel{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, Labels: classes, ClassWeight: cw, Prediction: PredictLast}
-			if err := kn.Fit(X, y); err != nil {
-				t.Fatalf("%s: %v", name, err)
+	// Averaged and Voted run every epoch.
+	_, all, _ := cwNaive(rows, cls, weight, rw, tr, false)
+	a := &Averaged{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw}
+	vo := &Voted{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw}
+	for _, m := range []Classifier{a, vo} {
+		if err := fitRows(m, X, y, rw); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	test, _, _ := classSet(rnd, 20, d, K)
+	for _, x := range append(rows, test...) {
+		sum := make([]float64, len(last.b))
+		votes := make([]float64, max(len(last.b), K))
+		for _, v := range all {
+			s := v.m.scores(x)
+			for c := range s {
+				sum[c] += s[c]
 			}
-			for i, x := range rows {
-				if got, want := rowScores(kn, x), last.scores(x); !slices.Equal(got, want) {
-					t.Fatalf("%s: Kernel scores %v on row %d, want %v", name, got, i, want)
-				}
+			if len(s) == 1 {
+				votes[0] += sign(s[0])
+			} else {
+				votes[v.m.predict(x)]++
 			}
 		}
-
-		// Averaged and Voted run every epoch.
-		_, all, _ := cwNaive(rows, cls, weight, tr, false)
-		a := &Averaged{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw}
-		vo := &Voted{Epochs: tr.epochs, Rate: tr.rate, Rand: tr.rand(), NoBias: !tr.bias, InitWeights: tr.w0, Labels: classes, ClassWeight: cw}
-		for _, m := range []Classifier{a, vo} {
-			if err := m.Fit(X, y); err != nil {
-				t.Fatalf("%s: %v", name, err)
+		got := rowScores(a, x)
+		for c := range sum {
+			if !near(got[c], sum[c]/float64(len(all)), false) {
+				t.Fatalf("%s: Averaged scores %v on %v, want %v / %d", name, got, x, sum, len(all))
 			}
 		}
-		test, _, _ := classSet(rnd, 20, d, K)
-		for _, x := range append(rows, test...) {
-			sum := make([]float64, len(last.b))
-			votes := make([]float64, max(len(last.b), K))
-			for _, v := range all {
-				s := v.m.scores(x)
-				for c := range s {
-					sum[c] += s[c]
-				}
-				if len(s) == 1 {
-					votes[0] += sign(s[0])
-				} else {
-					votes[v.m.predict(x)]++
-				}
-			}
-			got := rowScores(a, x)
-			for c := range sum {
-				if !near(got[c], sum[c]/float64(len(all)), false) {
-					t.Fatalf("%s: Averaged scores %v on %v, want %v / %d", name, got, x, sum, len(all))
-				}
-			}
-			if got := rowScores(vo, x); !slices.Equal(got, votes[:len(got)]) {
-				t.Fatalf("%s: Voted votes %v on %v, want %v", name, got, x, votes)
-			}
+		if got := rowScores(vo, x); !slices.Equal(got, votes[:len(got)]) {
+			t.Fatalf("%s: Voted votes %v on %v, want %v", name, got, x, votes)
 		}
 	}
 }
@@ -415,7 +439,7 @@ func TestClassWeightOneVsRest(t *testing.T) {
 					against[i] = 1
 				}
 			}
-			_, visits, _ := cwNaive(rows, against, []float64{1, weight[c]}, tr, true)
+			_, visits, _ := cwNaive(rows, against, []float64{1, weight[c]}, nil, tr, true)
 			w, b := visits[len(visits)-1].m.flat()
 			if pw, pb := m.(*Perceptron).Weights(); !slices.Equal(pw, w) || !slices.Equal(pb, b) {
 				t.Fatalf("trial %d: the classifier of class %d has %v %v, want %v %v", k, c, pw, pb, w, b)
@@ -740,24 +764,33 @@ func TestClassWeightAllocs(t *testing.T) {
 }
 
 // TestPocketCountWeighted checks the pocket's weighted count of random
-// candidates, with weights whose sums round, against the sum over the
-// classes of the rows misclassified times the weight: exactly that sum
-// under a limit above it, the limit at or under it, however the sum of
-// the weights as the count reads the rows rounds.
+// candidates, with weights of the classes, and of the rows too, whose
+// sums round, against its definition: the sum over the classes, in order,
+// of the rows misclassified, or of their weights summed in the order of
+// the rows, times the weight of the class. The count is exactly that sum
+// under a limit above it, and the limit at or under it, however the sum
+// of the weights as the count reads the rows rounds.
 func TestPocketCountWeighted(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(339, 340))
-	for k := range 40 {
+	for k := range 80 {
 		K := 2 + rnd.IntN(4)
 		_, X, y := classSet(rnd, 200+rnd.IntN(300), 1+rnd.IntN(5), K)
-		ds, err := newDataset(X, y, nil)
-		if err != nil {
-			t.Fatal(err)
+		n, _ := X.Dims()
+		var rw []float64
+		if k%2 == 1 {
+			rw = make([]float64, n)
+			for i := range rw {
+				if rnd.IntN(5) != 0 {
+					rw[i] = 3 * rnd.Float64()
+				}
+			}
 		}
 		cw := map[float64]float64{}
-		for _, c := range ds.classes {
+		for _, c := range classValues[:K] {
 			cw[c] = 0.1 + rnd.Float64()
 		}
-		if err := ds.weigh(cw); err != nil {
+		ds, err := trainSet(X, y, rw, nil, cw)
+		if err != nil {
 			t.Fatal(err)
 		}
 		S := scores(ds.classes)
@@ -771,17 +804,17 @@ func TestPocketCountWeighted(t *testing.T) {
 			for j := range cand.b {
 				cand.b[j] = rnd.NormFloat64()
 			}
-			wrong, s := make([]int, len(ds.classes)), make([]float64, S)
+			wrong, s := make([]float64, K), make([]float64, S)
 			for i := range ds.n {
 				x := ds.row(i)
 				cand.scores(s, &x, i)
 				if class(s) != ds.class(i) {
-					wrong[ds.class(i)]++
+					wrong[ds.class(i)] += rowWeight(rw, i)
 				}
 			}
 			want := 0.0
-			for g, n := range wrong {
-				want += float64(n) * ds.weight[g]
+			for g, v := range wrong {
+				want += v * ds.weight[g]
 			}
 			for _, limit := range []float64{math.Inf(1), math.Nextafter(want, math.Inf(1)), want, math.Nextafter(want, 0), want / 2} {
 				c.count([]table{cand}, limit)

@@ -30,9 +30,11 @@ type dataset struct {
 	// of a Stop's validation; nil means the row of the same index.
 	index []int
 
-	// weight holds the weight of each class, by which the step of a
-	// mistake on its rows grows; nil means 1 for every class.
-	weight []float64
+	// weight holds the weight of each class, and rowWeight that of each
+	// row, by which the step of a mistake on the row grows; nil means 1
+	// for every class, or row.
+	weight, rowWeight []float64
+
 	// halt, if not nil, stops the work on the rows when the context of
 	// the call is done: a dataset lives as long as the call that made it.
 	halt *halt

@@ -39,7 +39,9 @@
 // With class weights, the setting ClassWeight of every classifier, r is
 // the learning rate times the weight of the example's class, as with
 // scikit-learn's class_weight; [Balanced] gives the weights that balance
-// the classes.
+// the classes. [FitContext] and [LearnContext] weigh the rows too, as its
+// sample_weight does: r is multiplied by the row's weight, a row of weight
+// 0 makes no update, and a visit counts once in averages and votes.
 //
 // # When it converges, and when it does not
 //
@@ -58,15 +60,15 @@
 // [gonum.org/v1/gonum/mat.Matrix], and is ready to use as a zero value.
 // [Perceptron] is the perceptron itself; [Pocket] keeps the weights of the
 // run that misclassify the fewest rows (Gallant, 1990); [Averaged] and
-// [Voted] predict with the average and the vote of the weights after
-// every visit (Freund and Schapire, 1999), and usually generalise better
-// on data that are not separable, Averaged being the usual choice for
-// text; [Kernel] works in the feature space of a kernel, to separate what
-// no hyperplane does; [OneVsRest] learns many classes with a binary
-// classifier per class, as scikit-learn does. All but Pocket and
-// OneVsRest also learn online with Learn, and [FitShards] trains a
-// Perceptron or an Averaged on shards of the data, on many cores or, with
-// [LearnShard] and [Mix], many machines. [GeometricMargin],
+// [Voted] predict with the average and the vote of the weights after every
+// visit (Freund and Schapire, 1999), and usually generalise better on data
+// that are not separable, Averaged being the usual choice for text;
+// [Kernel] works in the feature space of a kernel, to separate what no
+// hyperplane does; [OneVsRest] learns many classes with a binary
+// classifier per class, as scikit-learn does. All but Pocket, and
+// OneVsRest of them, also learn online with Learn, and [FitShards] trains
+// a Perceptron or an Averaged on shards of the data, on many cores or,
+// with [LearnShard] and [Mix], many machines. [GeometricMargin],
 // [FunctionalMargin], [PerceptronCriterion], [ZeroOneError],
 // [DatasetMargin], [NovikoffBound] and [Separable] measure hyperplanes and
 // data of the labels -1 and +1.

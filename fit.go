@@ -146,60 +146,41 @@ func (s *settings) notify(epoch, i int, update func() Update) {
 	}
 }
 
-// learnSet returns the data and the resolved settings of a Learn with
-// settings s on a model of the classes and of d columns, or, if classes
-// is nil, on a new model of the classes of labels: X and y as Fit checks
-// them, and the values of X too, since Learn checks every row before it
-// changes the model. It returns an error if there are no classes to start
-// from, or if the model has made so many visits that n more would pass
-// visits.
-func (s settings) learnSet(X mat.Matrix, y, classes, labels []float64, d, visits int) (*dataset, settings, error) {
+// learnSet returns the data of a Learn on X and y, with the weights of
+// the rows w, by a model of the classes, or, if classes is nil, by a new
+// model of the classes of labels, weighing the classes by cw: X, y and w
+// as Fit checks them. It returns an error if there are no classes to
+// start from. Learn then checks the values of X too, before it changes
+// the model.
+func learnSet(X mat.Matrix, y, w, classes, labels []float64, cw map[float64]float64) (*dataset, error) {
 	known := classes
 	if known == nil {
 		if labels == nil {
-			return nil, s, errorf(ErrNotFitted, "perceptron: Learn on a model that was neither fitted nor given its classes: set Labels")
+			return nil, errorf(ErrNotFitted, "perceptron: Learn on a model that was neither fitted nor given its classes: set Labels")
 		}
 		known = labels
 	}
+	return trainSet(X, y, w, known, cw)
+}
+
+// trainSet returns the rows of X with labels y, of the classes known or,
+// if it is nil, of those of y, weighed by the setting ClassWeight cw and
+// by the weights of the rows w, or the first error that Fit finds in
+// them.
+func trainSet(X mat.Matrix, y, w, known []float64, cw map[float64]float64) (*dataset, error) {
 	ds, err := newDataset(X, y, known)
-	if err != nil {
-		return nil, s, err
+	if err == nil {
+		err = ds.weigh(cw, w)
 	}
-	if err := ds.weigh(s.weights); err != nil {
-		return nil, s, err
-	}
-	if s, err = s.learnOn(ds, classes != nil, d, visits); err != nil {
-		return nil, s, err
-	}
-	return ds, s, ds.check(nil)
+	return ds, err
 }
 
-// learnOn returns the resolved settings s of a Learn on ds by a model of
-// d columns, fitted or not, that has made visits, or an error if ds does
-// not fit the model.
-func (s settings) learnOn(ds *dataset, fitted bool, d, visits int) (settings, error) {
-	if fitted {
-		s.w0 = nil // they have played their part
-	}
-	if d != 0 && ds.d != d {
-		return s, errorf(ErrShape, "perceptron: X has %d columns, want %d, the columns of the model", ds.d, d)
-	}
-	if _, err := addCount(visits, ds.n); err != nil {
-		return s, err
-	}
-	s, err := s.resolve(ds.d, scores(ds.classes))
-	s.stop = nil // checked, but Learn does not stop
-	return s, err
-}
-
-// fitData is the Fit of m on X and y, with its Labels and ClassWeight,
-// shuffling with m's Rand, stopped by h if it is not nil.
-func fitData(m model, X mat.Matrix, y []float64, h *halt) error {
-	ds, err := newDataset(X, y, m.labels())
+// fitData is the Fit of m on X and y, with its Labels and ClassWeight
+// and the weights of the rows w, shuffling with m's Rand, stopped by h if
+// it is not nil.
+func fitData(m model, X mat.Matrix, y, w []float64, h *halt) error {
+	ds, err := trainSet(X, y, w, m.labels(), m.classWeight())
 	if err != nil {
-		return err
-	}
-	if err := ds.weigh(m.classWeight()); err != nil {
 		return err
 	}
 	ds.halt = h

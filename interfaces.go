@@ -14,8 +14,8 @@ import (
 // classifier is, and those by which the package drives its parts: model,
 // a classifier of this package, which Fit and OneVsRest train; learner, a
 // training algorithm, whose epochs the epoch loop runs; hypothesis, what
-// the perceptron's rule trains; shard, a classifier that mixes; and
-// online, a classifier with Learn.
+// the perceptron's rule trains; shard, a classifier that mixes; online,
+// a classifier with Learn; and member, one of this package with Learn.
 
 // Classifier is a classifier of rows into classes.
 //
@@ -110,21 +110,31 @@ type hypothesis interface {
 
 // shard is a Perceptron or an Averaged, which learn shards.
 type shard interface {
-	Classifier
-	Learn(mat.Matrix, []float64) error
+	member
 	Stats() Stats
-
-	// learnChecked is Learn on data that are checked already.
-	learnChecked(ds *dataset) error
 
 	// linear returns the running weights, the classes and the Stats.
 	linear() (table, []float64, Stats)
 }
 
-// online is a classifier with Learn: learnData is its Learn, stopped by
-// h if h is not nil, which then leaves the model as it was.
+// online is a classifier with Learn.
 type online interface {
 	Classifier
 	Learn(X mat.Matrix, y []float64) error
-	learnData(X mat.Matrix, y []float64, h *halt) error
+}
+
+// member is a classifier of this package with Learn, which learnWith and
+// learnChecked drive: state returns the settings of its Learn, its
+// classes, or nil if it has none yet, its columns and its visits; learn
+// is its Learn on ds, of its classes, whose values are checked, with the
+// resolved settings s, stopped by the halt of ds, which may leave it part
+// trained; snapshot returns the function that sets it back to what it is
+// now, or an error of kind ErrTooLarge if what that takes does not fit in
+// the memory left.
+type member interface {
+	model
+	online
+	state() (s settings, classes []float64, d, visits int)
+	learn(ds *dataset, s settings) error
+	snapshot() (restore func(), err error)
 }

@@ -78,7 +78,7 @@ type Kernel struct {
 // kernel parameter is not valid, or if a score, a coefficient or a bias
 // is not finite, as when the kernel values or Rate are huge; it checks X
 // before any visit. A failed Fit leaves the Kernel as it was.
-func (k *Kernel) Fit(X mat.Matrix, y []float64) error { return fitData(k, X, y, nil) }
+func (k *Kernel) Fit(X mat.Matrix, y []float64) error { return fitData(k, X, y, nil, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd and drawing from it.
 func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
@@ -127,39 +127,29 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 // now, or from the empty hypothesis. It returns the errors that
 // Perceptron's Learn returns, and those of Fit about the kernel and the
 // scores; an error about a score comes after learning the rows before it.
-func (k *Kernel) Learn(X mat.Matrix, y []float64) error { return k.learnData(X, y, nil) }
+func (k *Kernel) Learn(X mat.Matrix, y []float64) error { return learnWith(k, X, y, nil, nil) }
 
-// learnData is Learn, stopped by h if it is not nil, which then sets the
-// model back to a copy: the visits change the expansion in place.
-func (k *Kernel) learnData(X mat.Matrix, y []float64, h *halt) error {
-	m := k.m
-	var classes []float64
-	d, visits := 0, 0
-	if m != nil {
-		classes, d, visits = m.classes, m.d, m.h.visits
+func (k *Kernel) state() (settings, []float64, int, int) {
+	if k.m == nil {
+		return k.settings(), nil, 0, 0
 	}
-	ds, s, err := k.settings().learnSet(X, y, classes, k.Labels, d, visits)
-	if err != nil {
-		return err
-	}
+	return k.settings(), k.m.classes, k.m.d, k.m.h.visits
+}
+
+// learn is Learn on ds, checked, with the settings s.
+func (k *Kernel) learn(ds *dataset, s settings) error {
 	_, kn, err := k.resolve(ds.d)
 	if err != nil {
 		return err
 	}
-	ds.halt = h
 	// The support vectors, at most a copy of the rows, their norms and
 	// coefficients, and the index that finds them.
 	if err := s.needs(ds, ds.words()+float64(ds.n*(scores(ds.classes)+3))); err != nil {
 		return err
 	}
-	var was *expansion
-	switch {
-	case m == nil:
+	m := k.m
+	if m == nil {
 		m = newModel(kn, ds.d, ds.classes, !s.noBias, ds.sparse())
-	case h != nil:
-		if was, err = m.clone(); err != nil {
-			return err
-		}
 	}
 	m.rnd, m.budget, m.base = k.Rand, k.Budget, m.h.visits
 	if m.rnd == nil {
@@ -169,10 +159,7 @@ func (k *Kernel) learnData(X mat.Matrix, y []float64, h *halt) error {
 	r.guard, r.finiteScores, r.grows = true, true, kernelGrowth
 	r.poll = 0 // a visit computes a kernel value with every support vector
 	mistakes, visited, err := s.learn(ds, r)
-	if h.stopped(err) {
-		if was != nil {
-			k.m = was
-		}
+	if ds.halt.stopped(err) {
 		return err
 	}
 	m.h.visits = m.base + visited

@@ -29,22 +29,6 @@ func LearnShard(m Classifier, X mat.Matrix, y []float64) (Classifier, error) {
 	return s, nil
 }
 
-func (p *Perceptron) learnChecked(ds *dataset) error {
-	s, err := p.settings(nil).learnOn(ds, p.m.fitted(), p.m.dim(), 0)
-	if err != nil {
-		return err
-	}
-	return p.learn(ds, s)
-}
-
-func (a *Averaged) learnChecked(ds *dataset) error {
-	s, err := a.settings(nil).learnOn(ds, a.w.fitted(), a.w.dim(), a.visits)
-	if err != nil {
-		return err
-	}
-	return a.learn(ds, s)
-}
-
 func (p *Perceptron) linear() (table, []float64, Stats) { return p.m, p.classes, p.stats }
 
 func (a *Averaged) linear() (table, []float64, Stats) { return a.w, a.classes, a.stats }
@@ -331,10 +315,7 @@ func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *
 	sets := make([]*dataset, len(X))
 	rows := 0
 	for k := range X {
-		ds, err := newDataset(X[k], y[k], labels)
-		if err == nil {
-			err = ds.weigh(weights)
-		}
+		ds, err := trainSet(X[k], y[k], nil, labels, weights)
 		if err == nil {
 			err = ds.check(nil)
 		}
@@ -368,7 +349,7 @@ func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *
 			return func(k int) {
 				var s shard
 				if s, errs[k] = shardOf(run); errs[k] == nil {
-					errs[k], shards[k] = s.learnChecked(sets[k]), s
+					errs[k], shards[k] = learnChecked(s, sets[k]), s
 				}
 			}
 		})

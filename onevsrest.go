@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -53,55 +52,77 @@ type OneVsRest struct {
 // returns an error of kind ErrSetting if New returns nil, a classifier of
 // another package, one with a ClassWeight, or one it returned before. A
 // failed Fit leaves OneVsRest as it was.
-func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error { return o.fit(X, y, nil) }
+func (o *OneVsRest) Fit(X mat.Matrix, y []float64) error { return o.fit(X, y, nil, nil) }
 
-// fit is Fit, stopped by h if it is not nil.
-func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
-	ds, err := newDataset(X, y, o.Labels)
+// fit is Fit, with the weights of the rows w, stopped by h if it is not
+// nil.
+func (o *OneVsRest) fit(X mat.Matrix, y, w []float64, h *halt) error {
+	ds, err := trainSet(X, y, w, o.Labels, o.ClassWeight)
 	if err != nil {
-		return err
-	}
-	if err := ds.weigh(o.ClassWeight); err != nil {
 		return err
 	}
 	ds.halt = h
 	K := scores(ds.classes)
-	models := make([]Scorer, K)
+	models, err := o.newModels(ds.classes)
+	if err != nil {
+		return err
+	}
 	srcs := make([]*rand.Rand, K)
-	class := make(map[Scorer]int, K) // of each classifier, to find one that New returns twice
+	for c, m := range models {
+		if rnd := m.(model).source(); rnd != nil {
+			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
+		}
+	}
+	errs := eachClass(ds, h, func(c int, set *dataset) error { return models[c].(model).fit(set, srcs[c]) })
+	if err := classError(errs, ds.classes, h); err != nil {
+		return err
+	}
+	o.models, o.classes = models, ds.classes
+	return nil
+}
+
+// newModels returns the classifiers that New makes, one per class of
+// classes, or of a class against the rest, in their order.
+func (o *OneVsRest) newModels(classes []float64) ([]Scorer, error) {
+	models := make([]Scorer, scores(classes))
+	class := make(map[Scorer]int, len(models)) // of each classifier, to find one that New returns twice
 	for c := range models {
 		var s Scorer = &Perceptron{}
 		if o.New != nil {
 			if s = o.New(); s == nil {
-				return errorf(ErrSetting, "perceptron: OneVsRest.New returned nil")
+				return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned nil")
 			}
 		}
 		m, ok := s.(model)
 		switch {
 		case !ok:
-			return errorf(ErrSetting, "perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
+			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
 		case isNil(s):
-			return errorf(ErrSetting, "perceptron: OneVsRest.New returned a nil %T", s)
+			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned a nil %T", s)
 		case m.classWeight() != nil:
 			// Its classes are those of a class against the rest, which
 			// OneVsRest weighs.
-			return errorf(ErrSetting, "perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
+			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
 		}
 		// The classifiers train at once: each must be one of its own.
 		if e, ok := class[s]; ok {
-			return errorf(ErrSetting, "perceptron: OneVsRest.New returned the same %T for class %v as for class %v, want a new classifier at each call", s, ds.classes[c], ds.classes[e])
+			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned the same %T for class %v as for class %v, want a new classifier at each call", s, classes[c], classes[e])
 		}
 		class[s] = c
-		if rnd := m.source(); rnd != nil {
-			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
-		}
 		models[c] = s
 	}
+	return models, nil
+}
+
+// eachClass calls train with each class c of ds and its rows against the
+// rest, or ds itself with two classes, on GOMAXPROCS goroutines, and
+// returns the errors of the calls. Once h stops, the classes left cost a
+// poll each, not their labels' pass over the rows.
+func eachClass(ds *dataset, h *halt, train func(c int, set *dataset) error) []error {
+	K := scores(ds.classes)
 	errs := make([]error, K)
 	parallel(K, func() func(int) {
 		return func(c int) {
-			// Once stopped, the classes left cost a poll each, not their
-			// labels' pass over the rows.
 			if errs[c] = h.err(); errs[c] != nil {
 				return
 			}
@@ -109,29 +130,17 @@ func (o *OneVsRest) fit(X mat.Matrix, y []float64, h *halt) error {
 			if K > 1 {
 				set = ds.against(c)
 			}
-			errs[c] = models[c].(model).fit(set, srcs[c])
+			errs[c] = train(c, set)
 		}
 	})
-	for c, err := range errs {
-		if h.stopped(err) {
-			return err // of every class alike
-		}
-		if err != nil && K > 1 {
-			return fmt.Errorf("%w (class %v against the rest)", err, ds.classes[c])
-		}
-		if err != nil {
-			return err
-		}
-	}
-	o.models, o.classes = models, ds.classes
-	return nil
+	return errs
 }
 
 // against returns the rows of ds with the classes -1, the rest, and +1,
 // class c: the rest weighing 1 and class c its weight in ds, as
-// scikit-learn weighs them.
+// scikit-learn weighs them, and each row its weight in ds.
 func (ds *dataset) against(c int) *dataset {
-	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n), halt: ds.halt}
+	set := &dataset{rows: ds.rows, classes: []float64{-1, 1}, y: make([]float64, ds.n), rowWeight: ds.rowWeight, halt: ds.halt}
 	if ds.weight != nil {
 		set.weight = []float64{1, ds.weight[c]}
 	}

@@ -85,7 +85,7 @@ type Perceptron struct {
 // or if the weights overflow. A failed Fit leaves the perceptron as it
 // was, though OnUpdate may have been called. Fit keeps no reference to X
 // or y.
-func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, nil) }
+func (p *Perceptron) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, nil, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
@@ -123,31 +123,23 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 // for X and y, if a label is not one of the classes, if X has not the
 // model's columns, or if there are no classes to start from; it returns
 // one after the rows before it if an update would overflow the weights.
-func (p *Perceptron) Learn(X mat.Matrix, y []float64) error { return p.learnData(X, y, nil) }
+func (p *Perceptron) Learn(X mat.Matrix, y []float64) error { return learnWith(p, X, y, nil, nil) }
 
-// learnData is Learn, stopped by h if it is not nil, which then sets the
-// model back from a copy.
-func (p *Perceptron) learnData(X mat.Matrix, y []float64, h *halt) error {
-	ds, s, err := p.settings(nil).learnSet(X, y, p.classes, p.Labels, p.m.dim(), 0)
-	if err != nil {
-		return err
-	}
-	if h == nil {
-		return p.learn(ds, s)
-	}
-	ds.halt = h
+func (p *Perceptron) state() (settings, []float64, int, int) {
+	return p.settings(nil), p.classes, p.m.dim(), 0
+}
+
+// snapshot returns the function that sets the perceptron back to what it
+// is now, from a copy of its weights.
+func (p *Perceptron) snapshot() (func(), error) {
 	was := *p
 	if p.m.fitted() {
 		if err := p.m.needs(1); err != nil {
-			return err
+			return nil, err
 		}
 		was.m = p.m.clone()
 	}
-	err = p.learn(ds, s)
-	if h.stopped(err) {
-		p.m, p.classes, p.stats = was.m, was.classes, was.stats
-	}
-	return err
+	return func() { p.m, p.classes, p.stats = was.m, was.classes, was.stats }, nil
 }
 
 // learn is Learn on ds, checked, with the settings s.

@@ -38,9 +38,10 @@ type Pocket struct {
 	Labels []float64
 
 	// ClassWeight weighs the classes, as in Perceptron. The pocket then
-	// counts a misclassified row as the weight of its class: its weights
-	// are those of the least sum of the weights of the rows they
-	// misclassify.
+	// counts a misclassified row as its class's weight, times its own if
+	// FitContext weighs the rows: its weights are those of the least sum
+	// of the weights of the rows they misclassify. A ratchet's run counts
+	// visits.
 	ClassWeight map[float64]float64
 
 	// OnUpdate is called after every update, as in Perceptron. It sees
@@ -62,7 +63,7 @@ type Pocket struct {
 // Fit trains the perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with the same stopping rule and the same errors,
 // and keeps the pocket weights.
-func (p *Pocket) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, nil) }
+func (p *Pocket) Fit(X mat.Matrix, y []float64) error { return fitData(p, X, y, nil, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {

@@ -22,11 +22,12 @@ const (
 )
 
 // counter counts the training rows that candidate weights misclassify,
-// each as the weight of its class: the count of a candidate is the sum
-// over the classes of the rows of the class it misclassifies times the
-// weight of the class, summed in the order of the classes, so that two
-// candidates that misclassify as many rows of each class count the same
-// to the bit. Without weights it is the number of rows.
+// each as the weight of its class times its own: the count of a candidate
+// is the sum over the classes of the rows of the class it misclassifies,
+// or of their weights summed in the order of the rows, times the weight
+// of the class, summed in the order of the classes, so that two
+// candidates that misclassify the same rows count the same to the bit.
+// Without weights it is the number of rows.
 //
 // A count that cannot win must reach the pocket's count of mistakes, and
 // it reaches it soonest on the rows that the candidate misclassifies. The
@@ -141,7 +142,8 @@ func newCounter(ds *dataset, S int) *counter {
 		c.lists[g].order = append(c.lists[g].order, i)
 	}
 	c.pool = newPool(workers(), func() any {
-		return &countScratch{make([]float64, S), make([]int, len(c.lists)), make([]int, len(c.lists)), make([]float64, countChunk*S)}
+		K := len(c.lists)
+		return &countScratch{make([]float64, S), make([]int, K), make([]int, K), make([]float64, countChunk*S), make([]float64, K)}
 	})
 	c.counts.work = func(k int, scratch any) { c.countOne(k, scratch.(*countScratch)) }
 	return c
@@ -176,28 +178,41 @@ func (c *counter) first(l *table, most int) float64 {
 
 // all returns the count of weights that misclassify every row.
 func (c *counter) all() float64 {
+	rows := make([]float64, len(c.lists))
+	for i := range c.ds.n {
+		rows[c.ds.class(i)] += c.ds.weightOf(i)
+	}
+	return c.weigh(rows)
+}
+
+// weigh returns the count of rows misclassified in each class g, rows[g]
+// of them or of that weight.
+func (c *counter) weigh(rows []float64) float64 {
 	e := 0.0
-	for g := range c.lists {
-		e += c.rowsOf(g, len(c.lists[g].order))
+	for g, n := range rows {
+		if c.ds.weight != nil {
+			n *= c.ds.weight[g]
+		}
+		e += n
 	}
 	return e
 }
 
-// weigh returns the count of wrong[g] rows misclassified in each class g.
-func (c *counter) weigh(wrong []int) float64 {
-	e := 0.0
-	for g, n := range wrong {
-		e += c.rowsOf(g, n)
+// rowCount returns the count of l, which the count of a batch read
+// whole, with weights of rows: it judges every row again, in the order of
+// the rows, with the scratch s and rows.
+func (c *counter) rowCount(l *table, s, rows []float64) float64 {
+	clear(rows)
+	for i, w := range c.ds.rowWeight {
+		if w == 0 {
+			continue // it counts nothing, misclassified or not
+		}
+		x := c.ds.row(i)
+		if _, wrong := c.judge(l, &x, i, s); wrong {
+			rows[c.ds.class(i)] += w
+		}
 	}
-	return e
-}
-
-// rowsOf returns what n rows of class g count.
-func (c *counter) rowsOf(g, n int) float64 {
-	if c.ds.weight == nil {
-		return float64(n)
-	}
-	return float64(n) * c.ds.weight[g]
+	return c.weigh(rows)
 }
 
 // frontSize returns the number of rows of class g to copy for a pocket
@@ -248,7 +263,7 @@ func (c *counter) reorder(k int) {
 // limit otherwise, for every candidate at once.
 func (c *counter) count(cands []table, limit float64) {
 	c.cands, c.limit, c.stop = cands, limit, limit
-	if c.ds.weight != nil {
+	if c.ds.weight != nil || c.ds.rowWeight != nil {
 		// A sum of the weights as the rows come rounds otherwise than the
 		// count: reading on a little past the limit, a count that stops
 		// is above it.
@@ -260,12 +275,12 @@ func (c *counter) count(cands []table, limit float64) {
 }
 
 // countScratch is a goroutine's scratch for counting: the scores of a
-// row, the rows read and found misclassified in each class, and the
-// scores of a chunk of rows.
+// row, the rows read and found misclassified in each class, the scores
+// of a chunk of rows, and the count of each class.
 type countScratch struct {
 	s           []float64
 	read, wrong []int
-	chunk       []float64
+	chunk, rows []float64
 }
 
 // countOne counts candidate k of the batch, and keeps the margins of the
@@ -298,9 +313,17 @@ func (c *counter) countOne(k int, cs *countScratch) {
 		}
 		list := &c.lists[g]
 		start, end := read[g], min(read[g]+countChunk, len(list.order))
+		// What a misclassified row adds to m. With weights of the rows,
+		// nothing: the chunk's rows are weighed after it, those of a
+		// margin below 0 alone, which Predict misclassifies, so that a
+		// count that stops is at its limit all the same, and the loop
+		// over the rows does no more than without weights.
 		w := 1.0
 		if c.ds.weight != nil {
 			w = c.ds.weight[g]
+		}
+		if c.ds.rowWeight != nil {
+			w = 0
 		}
 		// The scores of a chunk of dense rows of the front are taken
 		// together, several rows at a time, at the cost of those of the
@@ -347,15 +370,40 @@ func (c *counter) countOne(k int, cs *countScratch) {
 				m += w
 			}
 		}
+		if c.ds.rowWeight != nil {
+			m += c.chunkWeight(g, list.order[start:end], margins)
+		}
 	}
 	c.e[k] = c.limit
-	if m < c.stop {
-		c.e[k] = min(c.weigh(wrong), c.limit)
+	switch {
+	case m < c.stop && c.ds.rowWeight != nil:
+		c.e[k] = min(c.rowCount(l, s, cs.rows), c.limit)
+	case m < c.stop:
+		for g, n := range wrong {
+			cs.rows[g] = float64(n)
+		}
+		c.e[k] = min(c.weigh(cs.rows), c.limit)
 	}
 	c.wrong[k] = 0
 	for _, n := range wrong {
 		c.wrong[k] += n
 	}
+}
+
+// chunkWeight returns the count of the rows of class g of a chunk, rows,
+// that are misclassified by a margin below 0, with weights of the rows.
+func (c *counter) chunkWeight(g int, rows []int, margins []float64) float64 {
+	w := 1.0
+	if c.ds.weight != nil {
+		w = c.ds.weight[g]
+	}
+	m := 0.0
+	for _, i := range rows {
+		if margins[i] < 0 {
+			m += w * c.ds.rowWeight[i]
+		}
+	}
+	return m
 }
 
 // judge returns the margin of row i, x, under l, and whether Predict with

@@ -7,6 +7,8 @@ package perceptron
 import (
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Stop is a rule that stops Fit early, as scikit-learn's tol,
@@ -16,7 +18,8 @@ import (
 // or max(0, greatest other score - the row's class's), of the running
 // weights summed over its visits, which must fall by Tol times the rows
 // (Rate scales it); or, with Validation, the accuracy on held-out rows,
-// which must rise by Tol.
+// which must rise by Tol; the weights of the rows weigh the accuracy, not
+// the loss, as in scikit-learn.
 type Stop struct {
 	// Tol is the least improvement that counts. Zero means 1e-3.
 	Tol float64
@@ -126,8 +129,11 @@ func holdOut(ds *dataset, v float64, rnd *rand.Rand) (train, val *dataset, err e
 		}
 	}
 	train, val = ds.subset(held, false), ds.subset(held, true)
-	if val.n == 0 {
+	switch {
+	case val.n == 0:
 		return nil, nil, errorf(ErrSetting, "perceptron: Stop.Validation %v of %d rows holds out none to validate on", v, ds.n)
+	case val.rowWeight != nil && floats.Sum(val.rowWeight) == 0:
+		return nil, nil, errorf(ErrSetting, "perceptron: Stop.Validation %v holds out %d rows, all of weight 0: none to validate on", v, val.n)
 	}
 	return train, val, nil
 }
@@ -142,6 +148,9 @@ func (ds *dataset) subset(held []bool, in bool) *dataset {
 		}
 		sub.rows.append(ds.row(i))
 		sub.index = append(sub.index, i)
+		if ds.rowWeight != nil {
+			sub.rowWeight = append(sub.rowWeight, ds.rowWeight[i])
+		}
 		if ds.y != nil {
 			sub.y = append(sub.y, ds.y[i])
 		} else {
@@ -151,16 +160,17 @@ func (ds *dataset) subset(held []bool, in bool) *dataset {
 	return sub
 }
 
-// accuracy returns the fraction of the rows of val whose class the scores
-// choose, as Predict does.
+// accuracy returns the fraction of the rows of val, or of their weights,
+// whose class the scores choose, as Predict does.
 func accuracy(val *dataset, score func(dst []float64, x vec)) float64 {
 	s := make([]float64, scores(val.classes))
-	right := 0
+	right, all := 0.0, 0.0
 	for i := range val.n {
 		score(s, val.row(i))
 		if class(s) == val.class(i) {
-			right++
+			right += val.weightOf(i)
 		}
+		all += val.weightOf(i)
 	}
-	return float64(right) / float64(val.n)
+	return right / all
 }

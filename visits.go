@@ -184,11 +184,10 @@ func (r *rule) span(order []int, t0, lo, hi int, onMistake func(i int)) error {
 		if !mistake {
 			continue
 		}
-		if err := r.mistake(&x, p, t0, i, a, o); err != nil {
+		if err := r.mistake(&x, p, t0, i, a, o, onMistake); err != nil {
 			return err
 		}
-		to = 0 // the weights have changed
-		onMistake(i)
+		to = 0 // the weights may have changed
 	}
 	return nil
 }
@@ -228,28 +227,33 @@ func (r *rule) spanOne(order []int, t0, lo, hi int, onMistake func(i int)) error
 		if !mistake {
 			continue
 		}
-		if err := r.mistake(&x, p, t0, i, a, o); err != nil {
+		if err := r.mistake(&x, p, t0, i, a, o, onMistake); err != nil {
 			return err
 		}
 		b = r.t.b[0]
-		onMistake(i)
 	}
 	return nil
 }
 
 // mistake makes the update of the mistake that judge found at the
 // position p of the order, row i, whose first score is a and whose other
-// class is o, in span and spanOne alike, and adds its loss. x is the
-// loop's vec, which it sets to the row. It returns the error of make, at
-// p.
-func (r *rule) mistake(x *vec, p, t0, i int, a float64, o int) error {
+// class is o, in span and spanOne alike, adds its loss, and calls
+// onMistake with the row. A mistake of step 0, on a row of weight 0,
+// makes no update and is no mistake, though its loss counts, as with
+// scikit-learn. x is the loop's vec, which it sets to the row. It returns
+// the error of make, at p.
+func (r *rule) mistake(x *vec, p, t0, i int, a float64, o int, onMistake func(int)) error {
 	mv, loss := moveOf(r.ds, i, r.s, a, o, r.rate)
 	r.loss += loss
+	if mv.step == 0 {
+		return nil
+	}
 	*x = r.ds.rows.row(i)
 	if err := r.make(x, i, t0+p, mv); err != nil {
 		r.at = p
 		return err
 	}
+	onMistake(i)
 	return nil
 }
 

@@ -89,7 +89,7 @@ type mistakeAt struct{ i, t int }
 
 // Fit trains the voted perceptron on the rows of X with labels y, as
 // Perceptron's Fit does, with its errors, and keeps the run's voters.
-func (v *Voted) Fit(X mat.Matrix, y []float64) error { return fitData(v, X, y, nil) }
+func (v *Voted) Fit(X mat.Matrix, y []float64) error { return fitData(v, X, y, nil, nil) }
 
 // fit is Fit on the data set ds, shuffling with rnd.
 func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
@@ -148,18 +148,17 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 // visiting each row once, in order, as Perceptron's Learn does, and keeps
 // the voters of the visits. It returns the errors that Perceptron's Learn
 // returns.
-func (v *Voted) Learn(X mat.Matrix, y []float64) error { return v.learnData(X, y, nil) }
+func (v *Voted) Learn(X mat.Matrix, y []float64) error { return learnWith(v, X, y, nil, nil) }
 
-// learnData is Learn, stopped by h if it is not nil, which then sets the
-// last weights back from a copy: the visits change only them and the
-// classes of the mistakes, which they append to moves, and the voters
-// are recorded after them.
-func (v *Voted) learnData(X mat.Matrix, y []float64, h *halt) error {
-	ds, s, err := v.settings(nil).learnSet(X, y, v.classes, v.Labels, v.first.dim(), v.visits)
-	if err != nil {
-		return err
-	}
-	ds.halt = h
+func (v *Voted) state() (settings, []float64, int, int) {
+	return v.settings(nil), v.classes, v.first.dim(), v.visits
+}
+
+// learn is Learn on ds, checked, with the settings s. The visits change
+// only the last weights and the classes of the mistakes, which they
+// append to moves, and the voters are recorded after them, unless the
+// halt of ds stops them.
+func (v *Voted) learn(ds *dataset, s settings) error {
 	S := scores(ds.classes)
 	fresh := !v.first.fitted()
 	words := float64(ds.n) + ds.words()
@@ -168,9 +167,6 @@ func (v *Voted) learnData(X mat.Matrix, y []float64, h *halt) error {
 	}
 	if fresh {
 		words += ds.tableWords()
-	}
-	if h != nil && !fresh {
-		words += ds.tableWords() // the copy of the last weights
 	}
 	if err := s.needs(ds, words); err != nil {
 		return err
@@ -185,48 +181,21 @@ func (v *Voted) learnData(X mat.Matrix, y []float64, h *halt) error {
 		v.last = v.first.clone()
 		v.rows, v.votes, v.classes = newRows(ds.d, 0, ds.sparse()), []vote{{row: -1}}, ds.classes
 	}
-	var last table
-	moves := v.moves
-	if h != nil && !fresh {
-		last = v.last.clone()
-	}
 	var made []mistakeAt
 	r := newRule(ds, &v.last, S, s.rate)
 	r.guard = true
 	r.kept, r.grows = v.keep(&made, v.visits), votedGrowth
 	mistakes, visited, err := s.learn(ds, r)
-	if fresh && (visited == 0 || h.stopped(err)) {
+	if fresh && visited == 0 {
 		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, ClassWeight: v.ClassWeight, OnUpdate: v.OnUpdate, Stop: v.Stop}
 		return err
 	}
-	if h.stopped(err) {
-		v.last, v.moves = last, moves
+	if ds.halt.stopped(err) {
 		return err
 	}
 	v.record(ds, made, s.rate, v.visits+visited)
 	v.stats.Mistakes += mistakes
 	return err
-}
-
-// replay sets the last weights of a loaded voted perceptron, which its
-// voters give: the first weights with the update of every mistake, in
-// order. Loading leaves them to the first Learn, as they cost the elements
-// of a row a mistake, where the saved form holds each row once.
-func (v *Voted) replay() error {
-	last := v.first.clone()
-	for k, vt := range v.votes[1:] {
-		mv := move{up: 0, down: -1, step: v.steps[vt.row]}
-		if v.moves != nil {
-			mv.up, mv.down = v.moves[k].up, v.moves[k].down
-		}
-		x := v.rows.row(vt.row)
-		last.add(&x, vt.row, 0, mv)
-	}
-	if last.checkFinite() != nil {
-		return errorf(ErrNonFinite, "perceptron: Learn: the last weights of the loaded voted perceptron overflow")
-	}
-	v.last = last
-	return nil
 }
 
 // votedGrowth is the most bytes that a mistake adds to what Voted keeps:

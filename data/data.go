@@ -37,8 +37,8 @@
 //
 // A Set holds what its input implies: 8 bytes for each value of dense rows,
 // rows × features, or 16 bytes for each non-zero and 8 bytes for each row of
-// sparse rows, 8 bytes for the class of each row, and the names of the classes
-// and of the features. The functions of the package hold no more than a small
+// sparse rows, 8 bytes for the class of each row and for its weight if it has
+// one, and the names of the classes and of the features. The functions of the package hold no more than a small
 // multiple of what they return and what they are given, which each states, and
 // before each allocation of a size that their input gives, they check it
 // against the memory left to the process: what Go's memory limit
@@ -190,32 +190,55 @@ type Set struct {
 	// Dropped is the number of values that a reader of a fixed width left
 	// out, as they were in columns beyond it.
 	Dropped int
+
+	// Weights, if not nil, holds the weight of each row, a finite value
+	// >= 0, by which Model's Fit and Learn weigh the step of a mistake on
+	// the row, as perceptron.FitContext does; nil weighs every row 1.
+	// Subset and Rows keep the weights of their rows.
+	Weights []float64
 }
 
 // check returns an error if s is not a Set that the functions of the
-// package take: a nil Set or X, or Y that is not nil and not the class of
-// each row of X, a whole number that indexes Classes. The errors of Y are
-// of kinds perceptron.ErrShape and perceptron.ErrNonFinite.
+// package take: a nil Set or X, Y that is not nil and not the class of
+// each row of X, a whole number that indexes Classes, or Weights that are
+// not nil and not a finite weight >= 0 for each row. The errors of Y and
+// Weights are of kinds perceptron.ErrShape and perceptron.ErrNonFinite.
 func (s *Set) check() error {
 	return s.checkRows(0, -1)
 }
 
-// checkRows is check with the classes of Y checked from row lo to hi-1
-// alone, or to the end if hi is negative.
+// checkRows is check with the classes of Y and the Weights checked from
+// row lo to hi-1 alone, or to the end if hi is negative.
 func (s *Set) checkRows(lo, hi int) error {
 	switch {
 	case s == nil:
 		return errors.New("data: the Set is nil")
 	case s.X == nil:
 		return errors.New("data: the Set has no rows: X is nil")
-	case s.Y == nil:
+	}
+	n, _ := s.X.Dims()
+	if hi < 0 {
+		hi = n
+	}
+	if s.Weights != nil {
+		if len(s.Weights) != n {
+			return errorf(perceptron.ErrShape, "data: Weights has %d weights and X %d rows, want one a row", len(s.Weights), n)
+		}
+		for i, w := range s.Weights[lo:hi] {
+			i += lo
+			switch {
+			case math.IsNaN(w) || math.IsInf(w, 0):
+				return errorf(perceptron.ErrNonFinite, "data: Weights[%d] is %v, want a finite weight >= 0", i, w)
+			case w < 0:
+				return fmt.Errorf("data: Weights[%d] is %v, want a finite weight >= 0", i, w)
+			}
+		}
+	}
+	if s.Y == nil {
 		return nil
 	}
-	if n, _ := s.X.Dims(); len(s.Y) != n {
+	if len(s.Y) != n {
 		return errorf(perceptron.ErrShape, "data: Y has %d classes and X %d rows, want one a row", len(s.Y), n)
-	}
-	if hi < 0 {
-		hi = len(s.Y)
 	}
 	k := len(s.Classes)
 	for i, y := range s.Y[lo:hi] {

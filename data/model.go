@@ -5,6 +5,7 @@
 package data
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -121,8 +122,9 @@ func (m *Model) hashingCols() (int, error) {
 }
 
 // Fit fits the Classifier to the rows of s, transformed as Transform
-// transforms them, with the class values 0, 1, … that s.Y holds, and sets
-// Classes to the labels of the classes that the Classifier then has:
+// transforms them, with the class values 0, 1, … that s.Y holds and the
+// weights of s.Weights, and sets Classes to the labels of the classes
+// that the Classifier then has:
 // those of s.Classes, or some of them if the rows lack a class and the
 // Classifier's settings do not name it. The Scaler, if any, is used as it
 // is: NewScaler of the rows of s fits one. Fit also records the number of
@@ -132,31 +134,34 @@ func (m *Model) hashingCols() (int, error) {
 // Fit returns an error if s is not a Set that Subset takes or has no
 // labels, if the Classifier is nil or its Fit fails, if the Model has a
 // Hashing that Transform does not take or that gives other than the
-// columns of s, or if Transform fails. A failed Fit leaves the Model as
-// it was, but for what the Classifier's Fit leaves. It holds the
-// transformed rows while the Classifier fits, if there are steps before
-// it.
-func (m *Model) Fit(s *Set) error {
-	return m.fit(s, false)
-}
+// columns of s, or if Transform fails; and if s has Weights and the
+// Classifier is not one of package perceptron, which alone take them. A
+// failed Fit leaves the Model as it was, but for what the Classifier's Fit
+// leaves. It holds the transformed rows while the Classifier fits, if
+// there are steps before it.
+func (m *Model) Fit(s *Set) error { return m.fit(context.Background(), s, false) }
 
-// FitInPlace is Fit, but it transforms the rows of s in place, where Fit
-// transforms a copy of them, so that it holds them once: dense rows, a
-// *mat.Dense or another mat.RawMatrixer, it transforms where they are;
-// other rows, sparse ones among them, whose values a *perceptron.CSR keeps
-// to itself, it transforms into a copy, as Fit does, that takes the place
-// of s.X, and of the rows if the caller keeps them nowhere else. Afterwards
-// s.X holds the rows as the Classifier took them, which the Classifier
-// takes, not the Model's methods, whose steps would transform them again.
-// The statistics that CheckRows compares rows with are those of the rows as
-// they were given. A FitInPlace that fails may leave the rows of s
-// transformed, all or some.
-func (m *Model) FitInPlace(s *Set) error {
-	return m.fit(s, true)
-}
+// FitContext is Fit, with the Classifier's Fit stopped when ctx is done,
+// as perceptron.FitContext stops it, which then leaves the Model as it
+// was. With a ctx that may be done, the Classifier must be one of package
+// perceptron.
+func (m *Model) FitContext(ctx context.Context, s *Set) error { return m.fit(ctx, s, false) }
 
-// fit is Fit, or FitInPlace if inPlace is set.
-func (m *Model) fit(s *Set, inPlace bool) error {
+// FitInPlace is FitContext, but it transforms the rows of s in place,
+// where FitContext transforms a copy of them, so that it holds them once:
+// dense rows, a *mat.Dense or another mat.RawMatrixer, it transforms where
+// they are; other rows, sparse ones among them, whose values a
+// *perceptron.CSR keeps to itself, it transforms into a copy, as Fit
+// does, that takes the place of s.X, and of the rows if the caller keeps
+// them nowhere else. Afterwards s.X holds the rows as the Classifier took
+// them, which the Classifier takes, not the Model's methods, whose steps
+// would transform them again. The statistics that CheckRows compares rows
+// with are those of the rows as they were given. A FitInPlace that fails
+// may leave the rows of s transformed, all or some.
+func (m *Model) FitInPlace(ctx context.Context, s *Set) error { return m.fit(ctx, s, true) }
+
+// fit is FitContext, or FitInPlace if inPlace is set.
+func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -184,7 +189,12 @@ func (m *Model) fit(s *Set, inPlace bool) error {
 	if inPlace {
 		s.X = X
 	}
-	if err := m.Classifier.Fit(X, s.Y); err != nil {
+	if s.Weights == nil && ctx != nil && ctx.Done() == nil {
+		err = m.Classifier.Fit(X, s.Y)
+	} else {
+		err = perceptron.FitContext(ctx, m.Classifier, X, s.Y, s.Weights...)
+	}
+	if err != nil {
 		return err
 	}
 	values := m.Classifier.Classes()
@@ -218,12 +228,19 @@ func (m *Model) fit(s *Set, inPlace bool) error {
 // Learn returns an error, and changes nothing, if s is not a Set that
 // Subset takes or has no labels, if a row is of a class that is none of
 // the Model's, naming it, if the Classifier has no method Learn, as
-// perceptron.Pocket and OneVsRest have not, if the Model has a Hashing
-// that Transform does not take or that gives other than the columns of s,
-// or if Transform fails; and the errors of the Classifier's Learn, which
-// may have learned the rows before an overflow. It holds the transformed rows and their class
-// values while the Classifier learns.
-func (m *Model) Learn(s *Set) error {
+// perceptron.Pocket has not, if the Model has a Hashing that Transform
+// does not take or that gives other than the columns of s, if Transform
+// fails, or if s has Weights and the Classifier is not one of package
+// perceptron; and the errors of the Classifier's Learn, which may have
+// learned the rows before an overflow. It holds the transformed rows and
+// their class values while the Classifier learns.
+func (m *Model) Learn(s *Set) error { return m.LearnContext(context.Background(), s) }
+
+// LearnContext is Learn, with the Classifier's Learn stopped when ctx is
+// done, as perceptron.LearnContext stops it, which then leaves the Model
+// as it was. With a ctx that may be done, the Classifier must be one of
+// package perceptron.
+func (m *Model) LearnContext(ctx context.Context, s *Set) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -266,7 +283,12 @@ func (m *Model) Learn(s *Set) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Learn(X, y); err != nil {
+	if s.Weights == nil && ctx != nil && ctx.Done() == nil {
+		err = c.Learn(X, y)
+	} else {
+		err = perceptron.LearnContext(ctx, m.Classifier, X, y, s.Weights...)
+	}
+	if err != nil {
 		return err
 	}
 	if m.Classes == nil {

@@ -6,6 +6,7 @@ package data
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -429,7 +430,7 @@ func TestFitInPlace(t *testing.T) {
 			got.Classifier = &perceptron.Averaged{Epochs: 3}
 			in := copyOf()
 			s := &Set{X: in, Y: y, Classes: []string{"a", "b", "c"}}
-			if err := got.FitInPlace(s); err != nil {
+			if err := got.FitInPlace(context.Background(), s); err != nil {
 				t.Fatal(err)
 			}
 			var a, b bytes.Buffer
@@ -478,7 +479,7 @@ func TestFitInPlaceMemory(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		if in {
-			err = m.FitInPlace(s)
+			err = m.FitInPlace(context.Background(), s)
 		} else {
 			err = m.Fit(s)
 		}

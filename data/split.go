@@ -167,15 +167,16 @@ func (s *Set) classOrder(what string, seed, stream uint64) (byClass, start []int
 }
 
 // Subset returns a Set of copies of the rows of s at the indices rows, in
-// their order, with their labels if s has labels: a *perceptron.CSR of
-// sparse rows, and a *mat.Dense of dense ones, or of no rows a matrix of
-// no rows. It returns an error if an index is not a row of s, or if s is
-// not a Set: X nil, or Y that is not nil and not the class of each row of
-// X, a whole number that indexes Classes.
+// their order, with their labels and weights if s has them: a
+// *perceptron.CSR of sparse rows, and a *mat.Dense of dense ones, or of no
+// rows a matrix of no rows. It returns an error if an index is not a row
+// of s, or if s is not a Set: X nil, Y that is not nil and not the class
+// of each row of X, a whole number that indexes Classes, or Weights that
+// are not nil and not a finite weight >= 0 for each row.
 //
 // Subset holds the rows it copies, and checks their memory first: 8 bytes for
 // each value of dense rows, or 16 bytes for each non-zero and 8 bytes for each
-// row of sparse ones, and 8 bytes for the label of each row.
+// row of sparse ones, and 8 bytes for the label and the weight of each row.
 func (s *Set) Subset(rows []int) (*Set, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -192,9 +193,12 @@ func (s *Set) subset(rows []int) (*Set, error) {
 		}
 	}
 	m := len(rows)
-	labels := 0.0
+	labels := 0.0 // and weights
 	if s.Y != nil {
 		labels = 8 * float64(m)
+	}
+	if s.Weights != nil {
+		labels += 8 * float64(m)
 	}
 	sub := &Set{Classes: s.Classes, Features: s.Features}
 	if doer, ok := s.X.(mat.RowNonZeroDoer); ok && !isDense(s.X) {
@@ -238,29 +242,36 @@ func (s *Set) subset(rows []int) (*Set, error) {
 			sub.Y[k] = s.Y[i]
 		}
 	}
+	if s.Weights != nil {
+		sub.Weights = make([]float64, m)
+		for k, i := range rows {
+			sub.Weights[k] = s.Weights[i]
+		}
+	}
 	return sub, nil
 }
 
 // Rows returns the Set of the rows of s from lo to hi-1, with their
-// labels, if s has labels: the rows of a *mat.Dense and their labels in
-// place, as the Dense's Slice gives them, and other rows and their labels
-// copied into a new *perceptron.CSR or *mat.Dense, as Subset copies them.
-// A Set of sparse rows thus cuts into mini-batches as a Set of dense rows
-// does. It returns an error if lo and hi are not 0 <= lo <= hi <= the rows
-// of s, if X is nil, if Y is not nil and not as long as X has rows, or if
-// a label of the rows lo to hi-1 is not a class: Rows takes the time of
-// those rows alone.
+// labels and weights, if s has them: the rows of a *mat.Dense and their
+// labels and weights in place, as the Dense's Slice gives them, and other
+// rows copied into a new *perceptron.CSR or *mat.Dense, as Subset copies
+// them. A Set of sparse rows thus cuts into mini-batches as a Set of dense
+// rows does. It returns an error if lo and hi are not 0 <= lo <= hi <= the
+// rows of s, if X is nil, if Y or Weights is not nil and not as long as X
+// has rows, or if a label of the rows lo to hi-1 is not a class or a
+// weight not a finite weight >= 0: Rows takes the time of those rows
+// alone.
 //
-// Rows holds the rows it copies, and their labels, and checks their memory
-// first, as Subset does.
+// Rows holds the rows it copies, and their labels and weights, and checks
+// their memory first, as Subset does.
 func (s *Set) Rows(lo, hi int) (*Set, error) {
 	if s != nil && s.X != nil {
 		if n, _ := s.X.Dims(); lo < 0 || hi < lo || hi > n {
 			return nil, fmt.Errorf("data: rows %d to %d, want a range of the %d rows of X", lo, hi, n)
 		}
 	}
-	// Only the classes of the rows are checked: mini-batches would
-	// otherwise check all the classes for each.
+	// Only the classes and weights of the rows are checked: mini-batches
+	// would otherwise check all of them for each.
 	if err := s.checkRows(lo, hi); err != nil {
 		return nil, err
 	}
@@ -276,6 +287,9 @@ func (s *Set) Rows(lo, hi int) (*Set, error) {
 	sub := &Set{X: dense.Slice(lo, hi, 0, d), Classes: s.Classes, Features: s.Features}
 	if s.Y != nil {
 		sub.Y = s.Y[lo:hi:hi]
+	}
+	if s.Weights != nil {
+		sub.Weights = s.Weights[lo:hi:hi]
 	}
 	return sub, nil
 }

@@ -30,6 +30,10 @@ type dataSet struct {
 	test   mat.Matrix
 	ytest  []float64
 
+	// wtrain, if not nil, weighs the training rows, for scikit-learn's
+	// fits alone.
+	wtrain []float64
+
 	// linearOnly leaves out the kernel models and their peers, whose
 	// cost grows with the square of the rows.
 	linearOnly bool

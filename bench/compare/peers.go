@@ -59,11 +59,15 @@ func (f *sklearnFit) fastest() time.Duration {
 }
 
 // sklearnFiles writes the data set and the script into dir: the rows as
-// raw float64, or if they are sparse as the three slices of a CSR matrix.
+// raw float64, or if they are sparse as the three slices of a CSR matrix,
+// and the weights of the training rows, if any.
 func sklearnFiles(dir string, ds *dataSet) error {
 	files := map[string]*mat.Dense{
 		"train.y": mat.NewDense(len(ds.ytrain), 1, ds.ytrain),
 		"test.y":  mat.NewDense(len(ds.ytest), 1, ds.ytest),
+	}
+	if ds.wtrain != nil {
+		files["train.w"] = mat.NewDense(len(ds.wtrain), 1, ds.wtrain)
 	}
 	if ds.sparse() {
 		for name, X := range map[string]mat.Matrix{"train": ds.train, "test": ds.test} {
@@ -96,6 +100,9 @@ func runSklearn(python, dir string, ds *dataSet, fits []string) ([]sklearnFit, m
 		"--n", strconv.Itoa(n), "--ntest", strconv.Itoa(nt), "--d", strconv.Itoa(d)}
 	if ds.sparse() {
 		args = append(args, "--csr")
+	}
+	if ds.wtrain != nil {
+		args = append(args, "--weights")
 	}
 	res, versions, err := runPython[sklearnFit](python, append(args, fits...))
 	if err != nil {

@@ -15,7 +15,10 @@ copy.
 
 Each FIT argument is KEY:EPOCHS:REPEAT, or for the perceptron
 KEY:EPOCHS:REPEAT:WEIGHTS, its class_weight: balanced, or CLASS=WEIGHT
-pairs separated by commas. The script fits the model REPEAT times,
+pairs separated by commas. The key perceptron-tol is the perceptron
+stopped by its loss, with tol=1e-3 and n_iter_no_change=5. With
+--weights, train.w holds a float64 weight for each training row, the
+sample_weight of every fit. The script fits the model REPEAT times,
 timing only fit with time.perf_counter, and prints one JSON object per
 fit on stdout. For the linear models it writes, into DIR, the files
 KEY-EPOCHS.coef (coef_ then intercept_), KEY-EPOCHS.standard (for the
@@ -53,6 +56,8 @@ def make(key, epochs, class_weight=None):
     class_weight given, which only the perceptron takes."""
     if key == "perceptron":
         return Perceptron(shuffle=False, tol=None, eta0=1, max_iter=epochs, class_weight=class_weight)
+    if key == "perceptron-tol":
+        return Perceptron(shuffle=False, tol=1e-3, n_iter_no_change=5, eta0=1, max_iter=epochs, class_weight=class_weight)
     if class_weight is not None:
         raise SystemExit("sklearn_fit.py: class weights are the perceptron's alone, not " + key)
     if key in ("sgd-avg", "sgd-avg-shuffled"):
@@ -124,6 +129,7 @@ def main():
     ap.add_argument("--ntest", type=int, required=True)
     ap.add_argument("--d", type=int, required=True)
     ap.add_argument("--csr", action="store_true")
+    ap.add_argument("--weights", action="store_true")
     ap.add_argument("fits", nargs="+", metavar="FIT")
     args = ap.parse_args()
 
@@ -137,6 +143,7 @@ def main():
         Xt = load(os.path.join(args.dir, "test.x"), args.ntest, args.d)
     y = load(os.path.join(args.dir, "train.y"), args.n, 1)
     yt = load(os.path.join(args.dir, "test.y"), args.ntest, 1)
+    sw = load(os.path.join(args.dir, "train.w"), args.n, 1) if args.weights else None
 
     for place, spec in enumerate(args.fits):
         key, epochs, repeat, *weights = spec.split(":")
@@ -148,7 +155,7 @@ def main():
             for _ in range(repeat):
                 m = make(key, epochs, cw)
                 t0 = time.perf_counter()
-                m.fit(X, y)
+                m.fit(X, y, sample_weight=sw)
                 times.append(time.perf_counter() - t0)
         pred = {"train": m.predict(X), "test": m.predict(Xt)}
         out = {
@@ -160,7 +167,7 @@ def main():
             "test": float(np.mean(pred["test"] == yt)),
             "warnings": sorted({str(w.message).split("\n")[0] for w in caught}),
         }
-        if key in ("perceptron", "sgd-avg"):
+        if key in ("perceptron", "perceptron-tol", "sgd-avg"):
             base = os.path.join(args.dir, "%s-%d." % (key, epochs))
             if cw is not None:
                 base = os.path.join(args.dir, "%s-%d-w%d." % (key, epochs, place))

@@ -36,7 +36,8 @@ rows of a label that is no class of the training rows are counted wrong, in
 rows of their own; with -pos and -neg they are left out. -class-weight
 balanced, or -wNAME W for the class of the label NAME, weighs the classes
 in training, and the recall of each class in the report shows what the
-weights change.
+weights change; -weights FILE weighs the training rows, one number a line
+of FILE for each row of TRAIN, and not those of TEST.
 
 With -calibrate K, eval also fits the probabilities of the classes of each
 classifier, as train -calibrate does, and prints, after the table, their
@@ -109,6 +110,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&j.folds, "folds", 0, "cross-validate on `K` stratified folds of TRAIN, drawn from -split-seed, and print the mean and the spread of the test accuracy; 0 means none")
 	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
+	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
 	j.calibrateFlag(fs)
 	j.streamFlag(fs, "TEST")
@@ -172,7 +174,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	var intro func() string
 	if len(files) == 2 {
 		tspec := spec
-		tspec.known = train.classes
+		tspec.known, tspec.weights = train.classes, ""
 		_, tspec.width = train.X.Dims()
 		// The test rows are read as the model reads them: as text if it was
 		// trained on text, and otherwise not.
@@ -208,6 +210,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	n, d := train.X.Dims()
 	how := j.describeSteps(train)
 	weights, err := j.opts.describeWeights(train, false)
+	weights += describeRowWeights(train, j.weights)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -146,10 +147,11 @@ func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result
 	if o.progress != nil {
 		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
 	}
-	r := &result{name: name, limit: limit, train: math.NaN(), test: math.NaN()}
-	m, err := fitRows(pipe, stoppable{c, &r.fit}, train)
-	m.Classifier = c
-	r.model = &m
+	ctx, stop := catchTraining()
+	start := time.Now()
+	m, err := fitRows(ctx, pipe, c, train)
+	err = stop(err)
+	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
 	if errors.As(err, new(stopped)) {
 		if o.progress != nil {
 			o.progress.stop()
@@ -172,14 +174,15 @@ func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result
 }
 
 // fitRows returns the model of the steps of pipe and the classifier c,
-// fitted to the rows of train, which it transforms in place, unless the
-// steps of pipe transformed them already for another classifier, whose
-// model gives its statistics of the rows as read.
-func fitRows(pipe *data.Model, c perceptron.Scorer, train *dataset) (data.Model, error) {
+// fitted to the rows of train and their weights, stopped when ctx is done,
+// which it transforms in place, unless the steps of pipe transformed them
+// already for another classifier, whose model gives its statistics of the
+// rows as read.
+func fitRows(ctx context.Context, pipe *data.Model, c perceptron.Scorer, train *dataset) (data.Model, error) {
 	if done := train.scaled; done != nil {
 		m := *done
 		m.Classifier = c
-		if err := c.Fit(train.X, train.Y); err != nil {
+		if err := perceptron.FitContext(ctx, c, train.X, train.Y, train.Weights...); err != nil {
 			return m, err
 		}
 		if !slices.Equal(c.Classes(), done.Classifier.Classes()) {
@@ -190,7 +193,7 @@ func fitRows(pipe *data.Model, c perceptron.Scorer, train *dataset) (data.Model,
 	}
 	m := *pipe
 	m.Classifier = c
-	err := m.FitInPlace(train.Set)
+	err := m.FitInPlace(ctx, train.Set)
 	if err == nil {
 		train.scaled = &m
 	}

@@ -43,6 +43,7 @@ type job struct {
 	model       string
 	score       bool
 	stream      bool
+	weights     string // the file of the weights of the rows, -weights
 
 	// calibrate is the number of folds of -calibrate; top and threshold
 	// are -k and -threshold.
@@ -279,7 +280,7 @@ func (j *job) spec(training bool) (readSpec, error) {
 	case j.label == "none":
 		return readSpec{}, usagef("-label none: training needs the labels")
 	}
-	s.pos, s.neg = pos, neg
+	s.pos, s.neg, s.weights = pos, neg, j.weights
 	h := j.hashing()
 	s.hashing, s.textFlags = &h, j.textSet
 	return s, nil

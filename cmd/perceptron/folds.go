@@ -55,6 +55,7 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 	}
 	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
 	weights, err := j.opts.describeWeights(train, true)
+	weights += describeRowWeights(train, j.weights)
 	if err != nil {
 		return err
 	}

@@ -9,14 +9,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
+	"strings"
 	"time"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // learnFlags are the flags of train that go with -model.
-var learnFlags = []string{"model", "o", "format", "header", "delimiter", "label", "progress", "q"}
+var learnFlags = []string{"model", "o", "format", "header", "delimiter", "label", "progress", "q", "weights"}
 
 // learnMore trains the saved model -model further on the rows of the one
 // file in files, each row once, as the classifier's Learn visits them, and
@@ -35,6 +35,7 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	spec.weights = j.weights
 	if spec.label == "none" {
 		return usagef("train -model: -label none: training needs the labels")
 	}
@@ -59,16 +60,14 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	}
 	name := typeName(m.Classifier)
 	before := statsOf(m.Classifier)
-	c := m.Classifier
-	m.Classifier = stoppable{Scorer: c}
 	start := time.Now()
-	err = m.Learn(ds.Set)
-	m.Classifier = c
+	ctx, stop := catchTraining()
+	err = stop(m.LearnContext(ctx, ds.Set))
 	if errors.As(err, new(stopped)) {
 		return err
 	}
 	if err != nil {
-		if !slices.Contains([]string{"perceptron", "averaged", "voted", "kernel"}, name) {
+		if strings.HasSuffix(name, "pocket") {
 			return fmt.Errorf("-model %s: %s learns only from the start, as train without -model trains it", j.model, article(name)+" "+name+" model")
 		}
 		return fmt.Errorf("%s: training the model further: %s", ds.name, errText(err))
@@ -87,7 +86,7 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "perceptron: note: the model keeps its calibration, fitted to its scores before this training; train -calibrate fits one anew\n")
 	}
 	n, _ := ds.X.Dims()
-	fmt.Fprintf(stdout, "%s: %s%s; %s\n", ds.name, plural(n, "row"), nonZeros(ds.X), ds.classes.describe())
+	fmt.Fprintf(stdout, "%s: %s%s; %s\n%s", ds.name, plural(n, "row"), nonZeros(ds.X), ds.classes.describe(), describeRowWeights(ds, j.weights))
 	fmt.Fprintf(stdout, "trained %s %s model of %s further on each row once, as Learn visits them: %s in %v; training accuracy %s\n",
 		article(name), name, plural(m.Features(), "feature"), plural(mistakes, "mistake"), duration(elapsed), percent(data.Accuracy(ds.Y, pred)))
 	_, err = fmt.Fprintf(stdout, "saved the model to %s\n", j.out)

@@ -92,6 +92,9 @@ type readSpec struct {
 	// they look like the values of a feature.
 	manyClasses bool
 
+	// weights, if not "", is the file of the weights of the rows.
+	weights string
+
 	// hashing is the Hashing that turns lines of text into rows: that of
 	// the flags in training, or of a model of text; nil for a model of
 	// rows of features, which takes no text. textFlags are the flags of
@@ -246,6 +249,12 @@ func readData(path string, spec readSpec) (*dataset, error) {
 		return nil, err
 	}
 	name, format := in.name, in.format
+	if spec.weights != "" {
+		n, _ := set.X.Dims()
+		if set.Weights, err = readWeights(spec.weights, n, name); err != nil {
+			return nil, err
+		}
+	}
 	ds := &dataset{name: name, format: format, Set: set}
 	if _, d := set.X.Dims(); spec.width > 0 && d != spec.width {
 		return nil, widthError(name, format, d, spec.width, set.Y != nil)
@@ -413,8 +422,12 @@ func readIDX(path string, spec readSpec, known []string) (*data.Set, string, err
 }
 
 // inputFiles returns the files that readData reads for path: none for
-// standard input.
+// standard input, and the file of the weights of the rows, if any.
 func inputFiles(path string, spec readSpec) []string {
+	if w := spec.weights; w != "" {
+		spec.weights = ""
+		return append(inputFiles(path, spec), w)
+	}
 	if path == "-" {
 		return nil
 	}

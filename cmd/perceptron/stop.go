@@ -11,11 +11,6 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
-	"time"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron"
 )
 
 // SIGINT and SIGTERM end the command whenever they come, also when it was
@@ -115,28 +110,4 @@ func catchTraining() (context.Context, func(err error) error) {
 		}
 		return err
 	}
-}
-
-// stoppable is a classifier whose Fit and Learn SIGINT or SIGTERM stop,
-// for a data.Model to train: the signals are caught while the library
-// trains, not while the Model transforms the rows before. If took is not
-// nil, Fit adds to it the time it takes, the library's alone.
-type stoppable struct {
-	perceptron.Scorer
-	took *time.Duration
-}
-
-func (s stoppable) Fit(X mat.Matrix, y []float64) error {
-	ctx, stop := catchTraining()
-	start := time.Now()
-	err := perceptron.FitContext(ctx, s.Scorer, X, y)
-	if s.took != nil {
-		*s.took += time.Since(start)
-	}
-	return stop(err)
-}
-
-func (s stoppable) Learn(X mat.Matrix, y []float64) error {
-	ctx, stop := catchTraining()
-	return stop(perceptron.LearnContext(ctx, s.Scorer, X, y))
 }

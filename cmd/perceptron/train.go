@@ -29,15 +29,18 @@ accuracy, unless predicting the training rows would take longer than
 training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two
 or more, or the two that -pos and -neg pick. Training stops early by the
 rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
--no-stop.
+-no-stop. -weights FILE weighs the rows: one number a line of FILE for each
+row of the data file, in its order, as the weighted builds of LIBSVM and
+LIBLINEAR read them (-W); a mistake on a row steps by its weight.
 
 With -model, train goes on training a model that train saved on the rows of
 FILE, read as the model reads them, with its classes, label column and
 steps before the classifier: it visits each row once, in the order of the
 file, as the classifier's Learn does, and saves the model to -o, which may
 be the model's own file, as Vowpal Wabbit's -i and -f do. The perceptron,
-averaged, voted and kernel models learn so; the pocket's and ovr: models
-learn only from the start. A calibrated model keeps its calibration.
+averaged, voted and kernel models learn so, and the ovr: models of them;
+the pocket's learn only from the start. A calibrated model keeps its
+calibration.
 
 With -calibrate K, train also fits the probabilities of the classes, which
 predict -k and eval give: it trains the classifier as it trains the model
@@ -80,6 +83,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
 	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
 	j.dataFlags(fs, true)
+	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
 	j.calibrateFlag(fs)
 	j.textFlags(fs)
@@ -154,6 +158,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	weights += describeRowWeights(ds, j.weights)
 	j.startProgress(stderr)
 	// The folds of the calibration are of the rows as read, before the
 	// model's fit scales them where they are.
