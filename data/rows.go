@@ -42,6 +42,10 @@ type Row struct {
 	// width left out, as they were in columns beyond it, as a Set's
 	// Dropped counts those of all its rows.
 	Dropped int
+
+	// Weight is the weight of the row, as a Set's Weights hold them, which
+	// a Stream whose rows are Weighted trains by. The readers leave it 0.
+	Weight float64
 }
 
 // rowReader reads rows one at a time.

@@ -76,7 +76,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if how == "" {
 		how = "as they are"
 	}
-	weights, err := j.opts.describeWeights(train, false)
+	weights, err := j.opts.describeWeights(train.classes, classCounts(train), false)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func cancerData() (*dataset, error) {
 		return nil, fmt.Errorf("breast_cancer.csv: %v", err)
 	}
 	ds := &dataset{name: "breast_cancer.csv", format: "csv", Set: set, classes: &classSet{labels: []string{"1", "0"}, names: []string{"benign", "malignant"}, picked: true}}
-	if err := ds.keepPicked(true); err != nil {
+	if err := ds.keepPicked(); err != nil {
 		return nil, err
 	}
 	return ds, nil

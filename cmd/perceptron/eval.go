@@ -66,10 +66,14 @@ rows² × the non-zeros of a row × classes is at most 1e11 (a few thousand
 rows of a few hundred features); -classifier NAME runs any one. The kernel
 is the demo's: the Gaussian kernel with the averaged prediction.
 
-With -stream, or by itself where TEST's rows would take more than half the
-memory left, as the size of its file tells, or where its reader finds that
-they do not fit, eval reads TEST a block of 1024 rows at a time, again for
-each classifier, in memory independent of its rows, to the same results.
+With -stream, or by itself where a file's rows would take more than half
+the memory left, as the size of the file tells, or where its reader finds
+that they do not fit, eval reads it a block of rows at a time, in memory
+independent of its rows: TEST again for each classifier, to the same
+results; TRAIN again for each epoch, as train does, where the pocket and
+the kernel perceptron, -calibrate, -folds and a split of TRAIN, which
+take rows in memory, are left out or refused. -stream=false reads the
+files whole.
 
 With -model, eval fits nothing: it tests a saved model, or the library's
 JSON of a classifier, on the rows of TEST, read with the model's classes,
@@ -113,7 +117,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
 	j.calibrateFlag(fs)
-	j.streamFlag(fs, "TEST")
+	j.streamFlag(fs, "TRAIN and TEST")
 	j.topFlags(fs, "measure P@N and R@N, the precision and the recall of")
 	j.textFlags(fs)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
@@ -163,9 +167,16 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err := j.readNames(&spec); err != nil {
 		return err
 	}
-	train, err := readData(files[0], spec)
-	if err != nil {
+	train, err := j.inMemory(files[0], spec, stderr)
+	switch {
+	case err != nil:
 		return err
+	case train == nil:
+		test := ""
+		if len(files) == 2 {
+			test = files[1]
+		}
+		return j.evalStream(names, files[0], test, spec, !j.stream.set, stdout, stderr)
 	}
 	if j.folds > 0 {
 		return j.crossValidate(names, train, spec.label, stdout, stderr)
@@ -191,7 +202,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		}
 		ntr, _ := train.X.Dims()
 		intro = func() string {
-			return fmt.Sprintf("%s: %s%s%s\n%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train), describeTest(test))
+			return fmt.Sprintf("%s: %s%s%s\n%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train), describeRows(test, "test row"))
 		}
 	} else {
 		left := leftOut(train)
@@ -209,13 +220,13 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	}
 	n, d := train.X.Dims()
 	how := j.describeSteps(train)
-	weights, err := j.opts.describeWeights(train, false)
+	weights, err := j.opts.describeWeights(train.classes, classCounts(train), false)
 	weights += describeRowWeights(train, j.weights)
 	if err != nil {
 		return err
 	}
 	rest := fmt.Sprintf("\n%s%s\n%s\n%sstopping %s\n", plural(d, "feature"), how, train.classes.describe(), weights, j.opts.describeStop(n))
-	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
+	names, note := j.cheapOnes(names, costOf(train))
 	return j.evaluate(names, train, test, spec.label, pf, func() string { return intro() + rest + note }, true, stdout, stderr)
 }
 
@@ -267,7 +278,7 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	}
 	test.check, test.warn = m.CheckRows, stderr
 	r := &result{name: name, model: m, limit: modelEpochs(m.Classifier), fit: -1, train: math.NaN(), stats: statsOf(m.Classifier)}
-	if err := r.testOn(test, spec.known, j.top, j.threshold, j.opts.progress); err != nil {
+	if err := r.testOn(test, spec.known, j.top, j.threshold, j.opts.progress, "the test rows"); err != nil {
 		return err
 	}
 	test.notes(stderr)
@@ -276,7 +287,7 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 		how = ", which takes the rows as they are"
 	}
 	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s; %s\n",
-		j.model, article(name), name, plural(m.Features(), "feature"), how, describeTest(test), spec.known.describe())
+		j.model, article(name), name, plural(m.Features(), "feature"), how, describeRows(test, "test row"), spec.known.describe())
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -337,7 +348,7 @@ func (j *job) evaluate(names []string, train *dataset, test rowBlocks, label, pf
 			return err
 		}
 		r.model.Calibration = calibrations[k]
-		if err := r.testOn(test, train.classes, j.top, j.threshold, j.opts.progress); err != nil {
+		if err := r.testOn(test, train.classes, j.top, j.threshold, j.opts.progress, "the test rows"); err != nil {
 			return err
 		}
 		if s, ok := test.(*stream); ok && k == 0 {

@@ -6,7 +6,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -132,9 +134,11 @@ func TestModelsUnderLimit(t *testing.T) {
 }
 
 // Data files that claim more rows or pixels than the memory holds, in a
-// few hundred kilobytes of gzip, end in exit status 1 and a line naming
-// the file and its line, as the readers check what they will hold before
-// they hold it.
+// few hundred kilobytes of gzip, read whole (-stream=false), end in exit
+// status 1 and a line naming the file and its line, as the readers check
+// what they will hold before they hold it. (By default, the command reads
+// a file of rows that do not fit a block at a time, and trains on it:
+// TestTrainStreamUnderLimit.)
 func TestDataBombs(t *testing.T) {
 	if !limit.Supported() {
 		t.Skip("no limit of address space here")
@@ -169,6 +173,58 @@ func TestDataBombs(t *testing.T) {
 		{longText, "long.txt.gz: line 1: longer than 16777216 bytes", limitKiB},
 		{images + "," + labels, "bomb-images-idx3-ubyte.gz", lowKiB},
 	} {
-		limited(t, c.kib, 1, c.want, "train", "-o", m, c.file)
+		limited(t, c.kib, 1, c.want, "train", "-stream=false", "-o", m, c.file)
+	}
+}
+
+// Under a limit of address space of 1 GB, train reads a file of 1.1 GiB
+// of LIBSVM text, whose rows would take 4 GB in memory, a block at a time,
+// as it tells by itself from the size that the file's gzip end gives, and
+// trains on it, in three passes: for the weights of the features, for an
+// epoch, and for the training accuracy. (bench/stress trains on a file of
+// three times the limit, and predicts it.)
+func TestTrainStreamUnderLimit(t *testing.T) {
+	if !limit.Supported() {
+		t.Skip("no limit of address space here")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.svm.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two classes, each of its 60 features.
+	var block bytes.Buffer
+	for range 1 << 10 {
+		block.WriteString("1")
+		for j := 1; j <= 60; j++ {
+			fmt.Fprintf(&block, " %d:1", j)
+		}
+		block.WriteString("\n-1")
+		for j := 61; j <= 120; j++ {
+			fmt.Fprintf(&block, " %d:1", j)
+		}
+		block.WriteString("\n")
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	rows := 0
+	for size := 0; size < 1100<<20; size += block.Len() {
+		zw.Write(block.Bytes())
+		rows += 2 << 10
+	}
+	if err := errors.Join(zw.Close(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"train", "-classifier", "perceptron", "-epochs", "1", "-no-stop", "-o", filepath.Join(dir, "m.json"), path}
+	r, err := limit.Run(5*time.Minute, 1000000, nil, []string{"PERCEPTRON_TEST_CHILD=main"}, exe, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Code != 0 || r.Fatal() || !bytes.Contains(r.Stderr, []byte("reading them a block at a time")) || !bytes.Contains(r.Stdout, fmt.Appendf(nil, "%d rows", rows)) {
+		t.Errorf("%q under ulimit -v 1000000: exit %d after %v: %.600s%.600s", args, r.Code, r.Elapsed.Round(time.Millisecond), r.Stdout, r.Stderr)
 	}
 }

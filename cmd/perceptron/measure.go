@@ -26,9 +26,8 @@ func (ds *dataset) blocks(_ int, fn func(b *dataset) error) error { return fn(ds
 // model, and sets r's report and test accuracy, and, if its model is
 // calibrated, what its probabilities measure, with the k most probable
 // classes of each row at least threshold probable. If p is not nil it
-// reports the progress.
-func (r *result) testOn(test rowBlocks, classes *classSet, k int, threshold float64, p *progress) error {
-	const task = "the test rows"
+// reports the progress of scoring task.
+func (r *result) testOn(test rowBlocks, classes *classSet, k int, threshold float64, p *progress, task string) error {
 	s, streamed := test.(*stream)
 	each := p // the progress within a block in memory
 	if streamed && p != nil {

@@ -14,6 +14,7 @@ import (
 	"iter"
 	"math"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -144,7 +145,7 @@ func (s *stream) blocks(size int, fn func(b *dataset) error) error {
 		ptr        = []int{0}
 		ind        []int
 		val, dense []float64
-		y          []float64
+		y, w       []float64
 		labelled   bool
 	)
 	s.n, s.nnz, s.left, s.dropped, s.classes = 0, 0, 0, 0, nil
@@ -170,6 +171,9 @@ func (s *stream) blocks(size int, fn func(b *dataset) error) error {
 		} else {
 			set.Classes = nil
 		}
+		if spec.weights != "" {
+			set.Weights = w
+		}
 		b := &dataset{name: s.name, format: s.format, Set: set, classes: spec.known, first: first}
 		if s.check != nil {
 			if err := s.check(X); err != nil {
@@ -181,7 +185,7 @@ func (s *stream) blocks(size int, fn func(b *dataset) error) error {
 			return err
 		}
 		first += rows
-		ptr, ind, val, dense, y = ptr[:1], ind[:0], val[:0], dense[:0], y[:0]
+		ptr, ind, val, dense, y, w = ptr[:1], ind[:0], val[:0], dense[:0], y[:0], w[:0]
 		return nil
 	}
 	var failed error // of a block that early ended
@@ -193,15 +197,12 @@ func (s *stream) blocks(size int, fn func(b *dataset) error) error {
 		}
 		defer func() { s.wait.before = nil }()
 	}
-	for row, err := range s.rows {
+	for row, err := range s.each() {
 		if failed != nil {
 			return failed
 		}
 		if err != nil {
-			if s.format == "csv" {
-				err = csvFlags(err)
-			}
-			return fmt.Errorf("%s: %w", s.name, err)
+			return err
 		}
 		s.dropped += row.Dropped
 		if row.Class >= 0 {
@@ -224,7 +225,7 @@ func (s *stream) blocks(size int, fn func(b *dataset) error) error {
 			val = append(val, row.Val...)
 		}
 		ptr = append(ptr, len(val))
-		y = append(y, float64(row.Class))
+		y, w = append(y, float64(row.Class)), append(w, row.Weight)
 		s.n++
 		s.nnz += len(row.Val)
 		if len(ptr)-1 == size {
@@ -281,23 +282,20 @@ func (s *stream) notes(stderr io.Writer) {
 	dropped(stderr, s.name, s.dropped, s.spec.width)
 }
 
-// describeTest describes the test rows, as "NAME: 12 test rows, 901
-// non-zeros (0.32%)": a stream, as its last pass counted them.
-func describeTest(test rowBlocks) string {
-	switch t := test.(type) {
+// describeRows describes the rows, as "NAME: 12 test rows, 901 non-zeros
+// (0.32%)" for the noun "test row": a stream, as its last pass counted
+// them.
+func describeRows(rows rowBlocks, noun string) string {
+	switch t := rows.(type) {
 	case *dataset:
 		n, _ := t.X.Dims()
-		return fmt.Sprintf("%s: %s%s%s", t.name, plural(n, "test row"), nonZeros(t.X), leftOut(t))
+		return fmt.Sprintf("%s: %s%s%s", t.name, plural(n, noun), nonZeros(t.X), leftOut(t))
 	case *stream:
-		left := ""
-		if t.left > 0 {
-			left = fmt.Sprintf(" (%s of other labels left out)", plural(t.left, "row"))
-		}
 		nz := ""
 		if t.format == "libsvm" || t.format == "text" {
 			nz = nonZerosOf(t.nnz, t.n, t.spec.width)
 		}
-		return fmt.Sprintf("%s: %s%s%s", t.name, plural(t.n, "test row"), nz, left)
+		return fmt.Sprintf("%s: %s%s%s", t.name, plural(t.n, noun), nz, leftOf(t.left))
 	}
 	return ""
 }
@@ -364,8 +362,8 @@ func textSize(path string) float64 {
 
 // streamFlag defines -stream.
 func (j *job) streamFlag(fs *flag.FlagSet, what string) {
-	fs.BoolVar(&j.stream, "stream", false, "read "+what+" a block of rows at a time, in memory independent of their number "+
-		"(default: for a file whose rows would take more than half the memory left, as its size tells)")
+	fs.Var(&j.stream, "stream", "read "+what+" a block of rows at a time, and again for each epoch of training, in memory independent of their number; -stream=false reads them whole "+
+		"(default: a file whose rows would take more than half the memory left, as its size tells, or that its reader finds do not fit there, a block at a time)")
 }
 
 // testRows returns the test rows of the file at path, read as spec says:
@@ -391,8 +389,11 @@ func (j *job) testRows(path string, spec readSpec, stderr io.Writer) (rowBlocks,
 // as their size tells, or if the reader finds that they do not fit, which
 // it then says on stderr.
 func (j *job) inMemory(path string, spec readSpec, stderr io.Writer) (*dataset, error) {
-	if j.stream {
+	switch {
+	case j.stream.set && j.stream.on:
 		return nil, nil
+	case j.stream.set:
+		return readData(path, spec)
 	}
 	if path == "-" {
 		// Read once: whatever its size.
@@ -403,11 +404,22 @@ func (j *job) inMemory(path string, spec readSpec, stderr io.Writer) (*dataset, 
 		return nil, err
 	}
 	if in.tooLarge() {
+		fmt.Fprintf(stderr, "perceptron: %s: the rows would take more than half the memory left: reading them a block at a time\n", in.name)
 		return nil, nil
 	}
+	// The reader checks what it holds against the memory limit, which
+	// leaves it a share of the memory: a file whose rows do not fit there
+	// leaves the rest to its stream, also under a limit of address space,
+	// of which Go's runtime gives nothing back.
+	room, _ := memory.Room()
+	was := debug.SetMemoryLimit(-1)
+	if limit := goHeld() + memoryShare*room; limit < float64(was) {
+		debug.SetMemoryLimit(int64(limit))
+	}
 	ds, err := readData(path, spec)
+	debug.SetMemoryLimit(was)
 	if errors.Is(err, perceptron.ErrTooLarge) {
-		fmt.Fprintf(stderr, "perceptron: %s: the rows do not fit in memory: reading them a block at a time\n", in.name)
+		fmt.Fprintf(stderr, "perceptron: %s: the rows do not fit in half the memory left: reading them a block at a time\n", in.name)
 		return nil, nil
 	}
 	return ds, err

@@ -7,12 +7,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -151,9 +153,10 @@ func TestPredictAsRead(t *testing.T) {
 	}
 }
 
-// eval reads TEST a block at a time with -stream, to the results of the
-// rows in memory, with its labels that are no class of TRAIN.
-func TestEvalStreamTest(t *testing.T) {
+// eval reads TEST a block at a time with -stream, and TRAIN, again for
+// each epoch, to the results of the rows in memory in the order of the
+// file, with labels of TEST that are no class of TRAIN.
+func TestEvalStream(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(5, 6))
 	X, y := classData(rnd, 3600, 4, 3)
@@ -168,8 +171,9 @@ func TestEvalStreamTest(t *testing.T) {
 	test := writeFile(t, dir, "test.svm", libsvmOf(mat.DenseCopyOf(X.Slice(1200, 3600, 0, 4)), labels[1200:]))
 	fitTime := regexp.MustCompile(` +[0-9.]+[^ 0-9.]*s\n`)
 	for _, args := range [][]string{
-		{"-classifier", "all"},
-		{"-classifier", "averaged", "-calibrate", "3", "-k", "2"},
+		{"-classifier", "averaged", "-shuffle=false"},
+		{"-classifier", "voted", "-shuffle=false", "-class-weight", "balanced"},
+		{"-classifier", "ovr:averaged", "-shuffle=false", "-standardize"},
 	} {
 		args = append(args, train, test)
 		code, mem, errs := runCmd(append([]string{"eval"}, args...)...)
@@ -180,8 +184,132 @@ func TestEvalStreamTest(t *testing.T) {
 		if code != 0 {
 			t.Fatal(errs)
 		}
-		if a, b := fitTime.ReplaceAllString(mem, "\n"), fitTime.ReplaceAllString(str, "\n"); a != b || !strings.Contains(str, "2400 test rows") {
+		a := fitTime.ReplaceAllString(mem, "\n")
+		b := strings.Replace(fitTime.ReplaceAllString(str, "\n"), ", read a block at a time", "", 1)
+		if a != b || !strings.Contains(str, "2400 test rows") {
 			t.Errorf("eval %q:\n%s\nwith -stream:\n%s", args, mem, str)
+		}
+	}
+	// The classifiers that train on rows in memory are left out of all.
+	code, out, errs := runCmd("eval", "-stream", train, test)
+	if rows := parseTable(t, out); code != 0 || len(rows) != 3 || rows[0].name != "perceptron" || rows[1].name != "averaged" || rows[2].name != "voted" || !strings.Contains(out, "pocket and kernel left out") {
+		t.Errorf("eval -stream: exit %d: %s%s", code, out, errs)
+	}
+}
+
+// train reads its file a block at a time with -stream, and again for each
+// epoch, and makes, in the order of the file, the model that it makes of
+// the rows in memory, to the byte of its file: of every format, with
+// -pos and -neg, -classes, the weights of the classes and of the rows,
+// and every classifier that trains on a stream; and train -model goes on
+// training it, a block at a time, to the classifier of the rows in memory.
+func TestTrainStream(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(7, 8))
+	X, y := classData(rnd, 2500, 5, 4)
+	labels := make([]string, len(y))
+	rowWeights := make([]byte, 0, 4*len(y))
+	for i, c := range y {
+		labels[i] = []string{"10", "2", "3.0", "7"}[c]
+		rowWeights = fmt.Appendf(rowWeights, "%g\n", float64(i%4)/2)
+	}
+	svm := writeFile(t, dir, "r.svm", libsvmOf(X, labels))
+	csvPath := writeFile(t, dir, "r.csv", csvNamed(X, labels, 5, true))
+	texts, topic := topicLines(rnd, 1500)
+	ft, _ := fastText(texts, topic)
+	text := writeFile(t, dir, "r.txt", ft)
+	pix := make([]byte, 2000*16)
+	lab := make([]byte, 2000)
+	for i := range lab {
+		lab[i] = byte(i % 3)
+		for j := range 16 {
+			pix[i*16+j] = byte(rnd.IntN(64) + 64*int(lab[i])*(j%2))
+		}
+	}
+	images := writeFile(t, dir, "r-images-idx3-ubyte", idxFile(0x08, []int{2000, 4, 4}, pix))
+	writeFile(t, dir, "r-labels-idx1-ubyte", idxFile(0x08, []int{2000}, lab))
+	w := writeFile(t, dir, "w.txt", rowWeights)
+	names := writeFile(t, dir, "names.txt", []byte("10 ten\n2 two\n3 three\n7 seven\n"))
+	for _, c := range []struct {
+		file string
+		args []string
+	}{
+		{svm, []string{"-classifier", "averaged"}},
+		{svm, []string{"-classifier", "perceptron", "-pos", "7", "-neg", "2"}},
+		{svm, []string{"-classifier", "voted", "-classes", names, "-epochs", "3"}},
+		{svm, []string{"-classifier", "ovr:averaged", "-class-weight", "balanced", "-idf=false"}},
+		{svm, []string{"-classifier", "averaged", "-weights", w, "-w10", "2"}},
+		{csvPath, []string{"-classifier", "averaged", "-header"}},
+		{text, []string{"-classifier", "averaged", "-bits", "12"}},
+		{images, []string{"-classifier", "perceptron", "-no-stop", "-epochs", "4"}},
+	} {
+		mem, str := filepath.Join(dir, "mem.json"), filepath.Join(dir, "str.json")
+		args := append([]string{"train", "-shuffle=false"}, c.args...)
+		if code, _, errs := runCmd(append(args, "-o", mem, c.file)...); code != 0 {
+			t.Fatalf("%q: %s", c.args, errs)
+		}
+		code, out, errs := runCmd(append(args, "-stream", "-o", str, c.file)...)
+		if code != 0 || !strings.Contains(out, "read a block at a time") {
+			t.Fatalf("%q -stream: exit %d: %s%s", c.args, code, out, errs)
+		}
+		a, _ := os.ReadFile(mem)
+		b, _ := os.ReadFile(str)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%q: -stream saves\n%.1000s\nin memory\n%.1000s", c.args, b, a)
+		}
+		if slices.Contains(c.args, "-pos") {
+			continue // train -model trains on the model's classes alone
+		}
+		// Training further, on the rows in memory or a block at a time,
+		// learns the rows alike.
+		more := []string{"train", "-model", mem, "-o", mem}
+		if i := slices.Index(c.args, "-weights"); i >= 0 {
+			more = append(more, c.args[i:i+2]...)
+		}
+		if i := slices.Index(c.args, "-header"); i >= 0 {
+			more = append(more, "-header")
+		}
+		if code, _, errs := runCmd(append(more, c.file)...); code != 0 {
+			t.Fatalf("%q -model: %s", c.args, errs)
+		}
+		more[2], more[4] = str, str
+		if code, out, errs := runCmd(append(more, "-stream", c.file)...); code != 0 || !strings.Contains(out, "read a block at a time") {
+			t.Fatalf("%q -model -stream: exit %d: %s%s", c.args, code, out, errs)
+		}
+		ma, err1 := data.LoadModel(mem)
+		mb, err2 := data.LoadModel(str)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		ja, _ := json.Marshal(ma.Classifier)
+		jb, _ := json.Marshal(mb.Classifier)
+		if !bytes.Equal(ja, jb) {
+			t.Errorf("%q -model: -stream learns\n%.1000s\nin memory\n%.1000s", c.args, jb, ja)
+		}
+	}
+}
+
+// What takes rows in memory, -stream refuses, as the command does where it
+// reads a file a block at a time by itself, saying why.
+func TestStreamRefuses(t *testing.T) {
+	dir := t.TempDir()
+	svm := writeFile(t, dir, "r.svm", []byte("1 1:1\n-1 2:1\n1 1:2\n-1 2:2\n"))
+	m := filepath.Join(dir, "m.json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "-stream", "-calibrate", "2", "-o", m, svm}, "-calibrate"},
+		{[]string{"train", "-stream", "-classifier", "pocket", "-o", m, svm}, "-classifier pocket, which trains on rows in memory"},
+		{[]string{"train", "-stream", "-classifier", "ovr:kernel", "-o", m, svm}, "-classifier ovr:kernel"},
+		{[]string{"train", "-stream", "-validation", "0.5", "-o", m, svm}, "-validation"},
+		{[]string{"train", "-stream", "-plot", filepath.Join(dir, "p.svg"), "-o", m, svm}, "-plot"},
+		{[]string{"train", "-stream", "-o", m, "-"}, "standard input"},
+		{[]string{"eval", "-stream", svm}, "name a TEST file"},
+		{[]string{"eval", "-stream", "-folds", "2", svm}, "-folds"},
+	} {
+		if code, _, errs := runCmd(c.args...); code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, %s", c.args, code, errs)
 		}
 	}
 }
