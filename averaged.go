@@ -7,7 +7,6 @@ package perceptron
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -53,15 +52,7 @@ type Averaged struct {
 	// epochs it ran.
 	Stop *Stop
 
-	// The sum of the weights after each of the visits is sum + ahead·w,
-	// and the same for the biases: after Fit ahead is 0, and Learn moves
-	// sum at its mistakes only.
-	w       table // the running weights and biases
-	sum     table
-	ahead   int
-	visits  int // the number of visits, T
-	classes []float64
-	stats   Stats
+	linear
 }
 
 // Fit trains the averaged perceptron on the rows of X with labels y. It
@@ -125,7 +116,7 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	if err := sum.checkFinite(); err != nil {
 		return err
 	}
-	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, 0, T, ds.classes, stats
+	a.set(linearModel{w: w, sum: sum, visits: T, classes: ds.classes, stats: stats})
 	return nil
 }
 
@@ -172,134 +163,59 @@ func (sum *table) unshare(ds *dataset, g []float64, stride, col int) {
 func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return learnWith(a, X, y, nil, nil) }
 
 func (a *Averaged) state() (settings, []float64, int, int) {
-	return a.settings(nil), a.classes, a.w.dim(), a.visits
-}
-
-// snapshot returns the function that sets the averaged perceptron back
-// to what it is now, from a copy of its weights and their sum.
-func (a *Averaged) snapshot() (func(), error) {
-	was := *a
-	if a.w.fitted() {
-		if err := a.w.needs(2); err != nil {
-			return nil, err
-		}
-		was.w, was.sum = a.w.clone(), a.sum.clone()
-	}
-	return func() {
-		a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = was.w, was.sum, was.ahead, was.visits, was.classes, was.stats
-	}, nil
+	m := a.work()
+	return a.settings(nil), m.classes, m.w.dim(), m.visits
 }
 
 // learn is Learn on ds, checked, with the settings s.
 func (a *Averaged) learn(ds *dataset, s settings) error {
 	S := scores(ds.classes)
-	fresh := !a.w.fitted()
+	m := a.work()
+	fresh := !m.w.fitted()
 	if fresh {
 		if err := s.needs(ds, 2*ds.tableWords()); err != nil {
 			return err
 		}
-		a.w = newTable(ds.d, S, s.w0, s.noBias)
+		m.w = newTable(ds.d, S, s.w0, s.noBias)
 		if s.along == nil || s.along.g == nil { // a Fit on a stream sums at its end
-			a.sum = newTable(ds.d, S, nil, s.noBias)
+			m.sum = newTable(ds.d, S, nil, s.noBias)
 		}
-		a.classes = ds.classes
+		m.classes = ds.classes
 	}
 	// The sum of the weights after each visit is sum + ahead·w; a mistake
 	// after t visits of this Learn adds its update to w, and so takes it
 	// ahead+t times from sum, which the visits before it did not count.
 	// Fit sums its updates at the end instead, from the rows it keeps,
 	// at less cost a mistake (see fit).
-	r := newRule(ds, &a.w, S, s.rate)
+	r := newRule(ds, &m.w, S, s.rate)
 	r.guard = true
-	r.kept = func(x *vec, _, t int, mv move) error {
-		mv.step *= -float64(a.ahead + t)
-		if !a.sum.fits(x, mv) {
+	r.kept = func(x *vec, i, t int, mv move) error {
+		sv := mv
+		sv.step *= -float64(m.ahead + t)
+		if !m.sum.fits(x, sv) {
 			return errOverflow
 		}
-		a.sum.add(x, 0, 0, mv)
+		m.sum.add(x, 0, 0, sv)
+		m.keep(i, mv)
 		return nil
 	}
 	if g := s.along; g != nil && g.g != nil {
 		// A Fit on a stream keeps Fit's shares of the rows, and sums them
 		// at its end.
 		r.kept = func(_ *vec, i, t int, mv move) error {
-			addStep(g.g[i*g.stride+g.col:], mv.up, mv.down, float64(a.visits+t)*mv.step)
+			addStep(g.g[i*g.stride+g.col:], mv.up, mv.down, float64(m.visits+t)*mv.step)
 			return nil
 		}
 	}
 	mistakes, visited, err := s.learn(ds, r)
 	if fresh && visited == 0 {
-		a.w, a.sum, a.classes = table{}, table{}, nil // as it was
+		m.w, m.sum, m.classes = table{}, table{}, nil // as it was
 	}
-	a.ahead += visited
-	a.visits += visited
-	a.stats.Mistakes += mistakes
+	m.ahead += visited
+	m.visits += visited
+	m.stats.Mistakes += mistakes
 	return err
 }
-
-// predictor returns the averaged perceptron as the prediction methods
-// read it: the summed scores (sum + ahead·w)·x, and T to divide them by.
-func (a *Averaged) predictor() predictor {
-	p := a.sum.predictor(a.classes)
-	p.div = float64(a.visits)
-	if a.ahead != 0 {
-		S, ahead := p.S, float64(a.ahead)
-		p.lin = nil // the scores are not those of sum alone
-		p.scores = func(dst []float64, x vec) {
-			buf := getBuffer(S)
-			a.sum.scores(dst, &x, 0)
-			a.w.scores(*buf, &x, 0)
-			floats.AddScaled(dst, ahead, *buf)
-			putBuffer(buf)
-		}
-	}
-	return p
-}
-
-// Predict returns the class of x that the scores of the sums of the
-// weights and biases after each visit choose, as Perceptron's Predict
-// does: a tie is decided where the sums are exact, not after the
-// rounding of a division. It panics as Perceptron's Predict does.
-func (a *Averaged) Predict(x []float64) float64 {
-	if a.ahead == 0 {
-		return a.sum.predict(a.classes, x)
-	}
-	return predictOne(a.predictor(), x)
-}
-
-// ScoreRows returns the average scores of the rows of X, the summed
-// scores divided by the number of visits, as Scorer says.
-func (a *Averaged) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	return a.predictor().scoreRows(dst, X)
-}
-
-// PredictRows returns the classes of the rows of X, as Predict chooses
-// them.
-func (a *Averaged) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return a.predictor().predictRows(dst, X)
-}
-
-// Classes returns a copy of the classes, as Scorer says.
-func (a *Averaged) Classes() []float64 { return slices.Clone(a.classes) }
-
-// Weights returns the averaged weights and biases, the sums after each
-// visit divided by the number of visits, laid out as Perceptron's
-// Weights. It returns nil, nil if the averaged perceptron has not been
-// fitted.
-func (a *Averaged) Weights() (w, b []float64) {
-	if !a.w.fitted() {
-		return nil, nil
-	}
-	avg := a.sum.clone()
-	if a.ahead != 0 {
-		floats.AddScaled(avg.w, float64(a.ahead), a.w.w)
-		floats.AddScaled(avg.b, float64(a.ahead), a.w.b)
-	}
-	return divided(avg.w, float64(a.visits)), divided(avg.b, float64(a.visits))
-}
-
-// Stats returns a description of the training of the averaged perceptron.
-func (a *Averaged) Stats() Stats { return a.stats.clone() }
 
 func (a *Averaged) settings(rnd *rand.Rand) settings {
 	return settings{epochs: a.Epochs, rate: a.Rate, rnd: rnd, noBias: a.NoBias, w0: a.InitWeights, onUpdate: a.OnUpdate, stop: a.Stop, weights: a.ClassWeight}
@@ -316,7 +232,7 @@ func (a *Averaged) labels() []float64                { return a.Labels }
 // visits.
 type averagedJSON struct {
 	linearJSON
-	SumWeights numbersJSON `json:"sumWeights"`
+	SumWeights numbersJSON `json:"sumWeights" bin:"table,0"`
 	SumBiases  numbersJSON `json:"sumBiases"`
 	Ahead      int         `json:"ahead"`
 	Visits     int         `json:"visits"`
@@ -325,10 +241,15 @@ type averagedJSON struct {
 // MarshalJSON returns the saved form of the fitted averaged perceptron,
 // as Perceptron's MarshalJSON does, with its running weights and the sums
 // it averages.
-func (a Averaged) MarshalJSON() ([]byte, error) {
-	m := averagedJSON{linearJSON{a.classes, a.w.json()}, a.sum.w, a.sum.b, a.ahead, a.visits}
+func (a Averaged) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
+
+func (a Averaged) saved(method string) (saved, error) {
+	v := a.hold()
+	l := &v.M
+	m := averagedJSON{linearJSON{l.classes, l.w.json()}, l.sum.w, l.sum.b, l.ahead, l.visits}
 	s := a.settings(nil).json(a.Labels)
-	return marshal("Averaged", a.w.fitted(), func() error { return s.check(a.classes, a.w.dim()) }, s, m, &a.stats)
+	return newSaved(method, l.w.fitted(), func() error { return s.check(l.classes, l.w.dim()) },
+		saved{"Averaged", s, m, &l.stats, l.w.dim(), len(l.w.b), v.Done})
 }
 
 // UnmarshalJSON sets the averaged perceptron to the one saved in data, as
@@ -337,9 +258,14 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return a.load(form{data: data})
+}
+
+// load sets the averaged perceptron to the one saved in f.
+func (a *Averaged) load(f form) error {
 	var s settingsJSON
 	var m averagedJSON
-	w, st, err := loadTable(data, "Averaged", &s, &m, &m.linearJSON)
+	w, st, err := loadTable(f, "Averaged", &s, &m, &m.linearJSON)
 	if err != nil {
 		return err
 	}
@@ -355,9 +281,7 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return wrap("Averaged", err)
 	}
-	a.Epochs, a.Rate, a.NoBias, a.InitWeights, a.Labels, a.ClassWeight, a.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
-	a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = w, sum, m.Ahead, m.Visits, m.Classes, st
+	s.setOn(a)
+	a.set(linearModel{w: w, sum: sum, ahead: m.Ahead, visits: m.Visits, classes: m.Classes, stats: st})
 	return nil
 }
-
-func (a *Averaged) width() int { return a.w.dim() }

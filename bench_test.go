@@ -339,8 +339,7 @@ func prefetchFloor(r *rows, v []float64, order []int) float64 {
 	var sum float64
 	for p, i := range order {
 		if p+1 < len(order) {
-			next := r.dense(order[p+1])
-			prefetch(&next[0], len(next))
+			simd.Prefetch(r.dense(order[p+1]))
 		}
 		x := r.row(i)
 		sum += x.dot(v)
@@ -711,7 +710,7 @@ func benchKernelFit(b *testing.B, f KernelFunc) {
 			st := k.Stats()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*st.Epochs), "ns/epoch")
 			b.ReportMetric(float64(st.Mistakes)/float64(st.Epochs*sz.n), "mistakes/visit")
-			b.ReportMetric(float64(k.m.vectors()), "vectors")
+			b.ReportMetric(float64(k.work().m.vectors()), "vectors")
 		})
 	}
 }
@@ -760,7 +759,7 @@ func BenchmarkKernelPredict(b *testing.B) {
 					i++
 				}
 				benchSink = sum
-				b.ReportMetric(float64(k.m.vectors()), "vectors")
+				b.ReportMetric(float64(k.work().m.vectors()), "vectors")
 			})
 		}
 	}
@@ -780,7 +779,7 @@ func BenchmarkKernelScoreRows(b *testing.B) {
 				k.ScoreRows(dst, X)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*sz.n), "ns/row")
-			b.ReportMetric(float64(k.m.vectors()), "vectors")
+			b.ReportMetric(float64(k.work().m.vectors()), "vectors")
 		})
 	}
 }

@@ -113,8 +113,8 @@ type shard interface {
 	member
 	Stats() Stats
 
-	// linear returns the running weights, the classes and the Stats.
-	linear() (table, []float64, Stats)
+	// lin returns the model, as training writes it.
+	lin() *linearState
 }
 
 // online is a classifier with Learn.
@@ -125,16 +125,19 @@ type online interface {
 
 // member is a classifier of this package with Learn, which learnWith and
 // learnChecked drive: state returns the settings of its Learn, its
-// classes, or nil if it has none yet, its columns and its visits; learn
-// is its Learn on ds, of its classes, whose values are checked, with the
-// resolved settings s, stopped by the halt of ds, which may leave it part
-// trained; snapshot returns the function that sets it back to what it is
-// now, or an error of kind ErrTooLarge if what that takes does not fit in
-// the memory left.
+// classes, or nil if it has none yet, its columns and its visits; begin
+// readies it for a Learn on ds beside predictions (live.go), and returns
+// the function that sets it back as it was if the halt of ds stops the
+// Learn, or an error of kind ErrTooLarge if what that takes does not fit
+// in the memory left; learn is its Learn on ds, of its classes, whose
+// values are checked, with the resolved settings s, stopped by the halt
+// of ds, which may leave it part trained; publish makes what learn did
+// the model that predictions read.
 type member interface {
 	model
 	online
 	state() (s settings, classes []float64, d, visits int)
+	begin(ds *dataset) (restore func(), err error)
 	learn(ds *dataset, s settings) error
-	snapshot() (restore func(), err error)
+	publish(ds *dataset)
 }

@@ -60,35 +60,68 @@ type statsJSON struct {
 	EpochAccuracy []float64 `json:"epochAccuracy,omitempty"`
 }
 
-// marshal returns the envelope of a classifier of type typ, or an error
-// if it has not been fitted or if check, the check of its settings, fails:
-// a saved classifier loads.
-func marshal(typ string, fitted bool, check func() error, settings, model any, st *Stats) ([]byte, error) {
+// saved is a fitted classifier as its forms hold it: its type, its
+// settings, model and Stats in the types of the JSON form, and the
+// columns d and scores S of its rows, which the binary form's header
+// gives. Each type's saved method returns it, for the method that saves
+// it: Marshal and MarshalBinary write the binary form, MarshalJSON the
+// JSON form, of the classifiers within it too. While the method saves
+// it, s holds the view of a model that a Learn may be training beside
+// (live.go), which done, if not nil, lets go of.
+type saved struct {
+	typ             string
+	settings, model any
+	stats           *Stats // nil for OneVsRest
+	d, S            int
+	done            func()
+}
+
+// newSaved returns s, or an error if its classifier has not been fitted
+// or if check, the check of its settings, fails: a saved classifier
+// loads. The error of check keeps its kind.
+func newSaved(method string, fitted bool, check func() error, s saved) (saved, error) {
+	var err error
 	if !fitted {
-		return nil, notFitted("MarshalJSON")
+		err = notFitted(method)
+	} else if err = check(); err != nil {
+		err = &kindError{fmt.Errorf("perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: ")), err}
 	}
-	if err := check(); err != nil {
-		return nil, fmt.Errorf("perceptron: MarshalJSON: %s", strings.TrimPrefix(err.Error(), "perceptron: "))
+	if err != nil {
+		s.release()
+		return saved{}, err
 	}
+	return s, nil
+}
+
+// release lets go of the view that s holds, if any.
+func (s *saved) release() {
+	if s.done != nil {
+		s.done()
+	}
+}
+
+// marshalJSON returns the JSON form of c, the envelope.
+func marshalJSON(c interface{ saved(string) (saved, error) }) ([]byte, error) {
+	s, err := c.saved("MarshalJSON")
+	if err != nil {
+		return nil, err
+	}
+	defer s.release()
 	// The settings' and the model's encodings each grow a buffer by
 	// doubling, and the envelope copies them.
-	n := text(reflect.ValueOf(settings)) + text(reflect.ValueOf(model))
+	n := text(reflect.ValueOf(s.settings)) + text(reflect.ValueOf(s.model))
 	if err := memory.Check(4 * n); err != nil {
 		return nil, tooLarge(err, "MarshalJSON of %s of numbers", memory.Bytes(n))
 	}
-	s, err := json.Marshal(settings)
+	settings, err := json.Marshal(s.settings)
 	if err != nil {
 		return nil, err
 	}
-	m, err := json.Marshal(model)
+	m, err := json.Marshal(s.model)
 	if err != nil {
 		return nil, err
 	}
-	e := envelope{Type: typ, Version: formatVersion, Settings: s, Model: m}
-	if st != nil {
-		e.Stats = (*statsJSON)(st)
-	}
-	return json.Marshal(e)
+	return json.Marshal(envelope{Type: s.typ, Version: formatVersion, Settings: settings, Model: m, Stats: (*statsJSON)(s.stats)})
 }
 
 // text returns the most bytes of text that the numbers in the slices of
@@ -129,8 +162,8 @@ func text(v reflect.Value) float64 {
 
 // unmarshal decodes the envelope of a classifier of type typ into its
 // settings and model, and returns its Stats, checked, or an error naming
-// what is wrong; typ's names the classifier in it. It decodes nothing
-// into settings and model on error in the envelope.
+// what is wrong. It decodes nothing into settings and model on error in
+// the envelope.
 func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	var e envelope
 	if err := jsonscan.Decode(data, &e); err != nil {
@@ -229,6 +262,19 @@ type stopJSON struct {
 	Validation float64 `json:"validation"`
 }
 
+// setOn sets the settings of the linear classifier c, a *Perceptron,
+// *Pocket, *Averaged or *Voted, each of which names them alike, to s.
+func (s *settingsJSON) setOn(c any) {
+	v := reflect.ValueOf(c).Elem()
+	for name, x := range map[string]any{"Epochs": s.Epochs, "Rate": s.Rate, "NoBias": s.NoBias, "InitWeights": []float64(s.InitWeights),
+		"Labels": s.Labels, "ClassWeight": weightMap(s.ClassWeight), "Stop": (*Stop)(s.Stop)} {
+		v.FieldByName(name).Set(reflect.ValueOf(x))
+	}
+	if s.Ratchet != nil {
+		v.FieldByName("Ratchet").SetBool(*s.Ratchet)
+	}
+}
+
 func (s settings) json(labels []float64) settingsJSON {
 	return settingsJSON{Epochs: s.epochs, Rate: s.rate, NoBias: s.noBias, InitWeights: s.w0, Labels: labels, ClassWeight: weightPairs(s.weights), Stop: (*stopJSON)(s.stop)}
 }
@@ -255,11 +301,11 @@ type linearJSON struct {
 	tableJSON
 }
 
-// loadTable decodes the envelope of a saved typ into its settings s and
-// its model, whose classes and table are lin, and returns the table and
+// loadTable decodes the form of a saved typ into its settings s and its
+// model, whose classes and table are lin, and returns the table and
 // Stats, checked.
-func loadTable(data []byte, typ string, s *settingsJSON, model any, lin *linearJSON) (table, Stats, error) {
-	st, err := unmarshal(data, typ, s, model)
+func loadTable(f form, typ string, s *settingsJSON, model any, lin *linearJSON) (table, Stats, error) {
+	st, err := f.decode(typ, s, model)
 	if err != nil {
 		return table{}, Stats{}, err
 	}
@@ -276,13 +322,13 @@ func loadTable(data []byte, typ string, s *settingsJSON, model any, lin *linearJ
 	if (s.Ratchet != nil) != (typ == "Pocket") {
 		return table{}, Stats{}, errorf(ErrFormat, "perceptron: saved %s's settings: ratchet is Pocket's setting alone", typ)
 	}
-	return t, st, nil
+	return t, st, f.shape(typ, t.dim(), len(t.b))
 }
 
 // tableJSON is the JSON form of a weight table, laid out as Weights lays
 // it out.
 type tableJSON struct {
-	Weights       numbersJSON `json:"weights"`
+	Weights       numbersJSON `json:"weights" bin:"table,1"`
 	Biases        numbersJSON `json:"biases"`
 	ThroughOrigin bool        `json:"throughOrigin"`
 }
@@ -290,7 +336,8 @@ type tableJSON struct {
 func (l *table) json() tableJSON { return tableJSON{l.w, l.b, l.noBias} }
 
 // table returns the table of a model of the classes, or an error naming
-// what of the model is wrong.
+// what of the model is wrong. Its numbers are finite, as both forms hold
+// only finite numbers.
 func (j *tableJSON) table(classes []float64, what string) (table, error) {
 	S := scores(classes)
 	switch {
@@ -301,8 +348,7 @@ func (j *tableJSON) table(classes []float64, what string) (table, error) {
 	case j.ThroughOrigin && nonZero(j.Biases):
 		return table{}, fmt.Errorf("%s is through the origin, but its biases are %v", what, j.Biases)
 	}
-	l := table{w: j.Weights, b: j.Biases, noBias: j.ThroughOrigin}
-	return l, l.checkFinite()
+	return table{w: j.Weights, b: j.Biases, noBias: j.ThroughOrigin}, nil
 }
 
 // checkClasses returns an error if the classes of a model are not at

@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -383,7 +384,9 @@ func jtScores(m Scorer, T *mat.Dense) (scores, classes []float64) {
 }
 
 // jtCheckRoundTrip saves m and loads it with Unmarshal and with
-// json.Unmarshal into the zero value. Each must give a classifier of m's
+// json.Unmarshal into the zero value, and saves it in the binary form
+// and loads that, as btCheckBinary and btCheckDense do. Each must give a
+// classifier of m's
 // type, settings, classes and Stats, that scores and classifies the rows
 // of T as m does, to the bit, dense and sparse and for a Kernel under
 // every rule, that has m's weights, or support vectors and coefficients,
@@ -403,8 +406,12 @@ func jtCheckRoundTrip(t *testing.T, name string, m Scorer, T *mat.Dense) Scorer 
 	if err := json.Unmarshal(data, q); err != nil {
 		t.Fatalf("%s: json.Unmarshal: %v\n%s", name, err, data)
 	}
+	loaded := []Scorer{u, q, btCheckBinary(t, name, m)}
+	if d, ok := m.(encoding.BinaryMarshaler); ok {
+		loaded = append(loaded, btCheckDense(t, name, d))
+	}
 	wantScores, wantClasses := jtScores(m, T)
-	for _, l := range []Scorer{u, q} {
+	for _, l := range loaded {
 		if reflect.TypeOf(l) != reflect.TypeOf(m) {
 			t.Fatalf("%s: loaded a %T, saved a %T", name, l, m)
 		}
@@ -1260,7 +1267,11 @@ func TestJSONTrailingData(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				err = m.(json.Unmarshaler).UnmarshalJSON(data)
+				if isBinary(data) {
+					err = m.(interface{ load(form) error }).load(form{data: data, binary: true})
+				} else {
+					err = m.(json.Unmarshaler).UnmarshalJSON(data)
+				}
 				if err == nil || !strings.HasSuffix(err.Error(), ": data after the value") {
 					t.Errorf("%T.UnmarshalJSON(%s): %v", m, data, err)
 				}
@@ -1832,7 +1843,8 @@ var jtFuzzModels = sync.OnceValue(func() map[string][]byte {
 
 // jtFuzzSeeds returns the seeds of FuzzUnmarshal: the hand traces, of
 // Stop too, a classifier of every kind fitted on random data, dense and
-// sparse, the crafted inputs, and nested OneVsRest.
+// sparse, the crafted inputs, the binary forms of btForms, and nested
+// OneVsRest.
 func jtFuzzSeeds() []string {
 	var seeds []string
 	for _, tr := range append(jtTraces(), esJSONTraces()...) {
@@ -1857,6 +1869,9 @@ func jtFuzzSeeds() []string {
 	}
 	for _, c := range jtCrafted() {
 		seeds = append(seeds, c.data)
+	}
+	for _, b := range btForms(nil) {
+		seeds = append(seeds, string(b))
 	}
 	return append(seeds, jtKernel4, jtNested(2, jtPerceptron), jtNested(3, "1"), "null", "{}", `{"type":"Kernel"}`)
 }
@@ -1893,21 +1908,28 @@ func jtFuzzRows(d int, data []byte) []mat.Matrix {
 }
 
 // FuzzUnmarshal checks Unmarshal on any input: it must not panic, nor
-// allocate beyond jtAllocLimit; an error must start with perceptron:, and
+// allocate beyond jtAllocLimit and two tables of the weights that the
+// headers of binary forms in it give; an error must start with
+// perceptron:, and
 // UnmarshalJSON of the type the input names must fail too and leave its
 // classifier as it was; and a classifier that loads must save, to a form
 // that loads to a classifier that saves to the same bytes, and that
 // scores and classifies rows of its width, dense and sparse, without a
-// panic and as the first one does.
+// panic and as the first one does; a binary form's model too as
+// btCheckLoad says.
 func FuzzUnmarshal(f *testing.F) {
 	for _, s := range jtFuzzSeeds() {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		tables := btTableFloats(data)
+		if tables > 1<<20 {
+			t.Skip("a binary form of more than 2^20 weights")
+		}
 		var m Scorer
 		var err error
 		alloc := jtAllocated(func() { m, err = Unmarshal(data) })
-		if alloc > jtAllocLimit(len(data)) {
+		if alloc > jtAllocLimit(len(data))+16*tables {
 			t.Fatalf("Unmarshal of %d bytes allocates %d: %q", len(data), alloc, data)
 		}
 		if err != nil {
@@ -1916,6 +1938,9 @@ func FuzzUnmarshal(f *testing.F) {
 			}
 			jtFuzzFailedLoad(t, data)
 			return
+		}
+		if isBinary(data) {
+			btCheckLoad(t, data)
 		}
 		out, err := json.Marshal(m)
 		if err != nil {
@@ -1945,6 +1970,9 @@ func FuzzUnmarshal(f *testing.F) {
 func jtFuzzFailedLoad(t *testing.T, data []byte) {
 	var head struct{ Type string }
 	json.Unmarshal(data, &head)
+	if isBinary(data) {
+		head.Type, _ = savedType(data)
+	}
 	saved, ok := jtFuzzModels()[head.Type]
 	if !ok {
 		head.Type, saved = "Perceptron", jtFuzzModels()["Perceptron"]
@@ -1953,7 +1981,11 @@ func jtFuzzFailedLoad(t *testing.T, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = m.(json.Unmarshaler).UnmarshalJSON(data)
+	if isBinary(data) {
+		err = m.(interface{ load(form) error }).load(form{data: data, binary: true})
+	} else {
+		err = m.(json.Unmarshaler).UnmarshalJSON(data)
+	}
 	if string(data) == "null" {
 		if err != nil {
 			t.Fatalf("%s.UnmarshalJSON(null): %v", head.Type, err)

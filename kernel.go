@@ -6,10 +6,14 @@ package perceptron
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/live"
 )
 
 // Kernel is the kernel perceptron (Aizerman, Braverman and Rozonoer,
@@ -66,8 +70,40 @@ type Kernel struct {
 	// Validation it measures the Prediction rule.
 	Stop *Stop
 
+	s *kernelState
+}
+
+// kernelState is the model of a Kernel, as training writes it and as the
+// prediction methods read it (live.go). It lies behind a pointer, so that
+// a copy of the Kernel, as a value receiver makes, reads nothing that a
+// Learn writes.
+type kernelState struct {
+	kernelModel
+	live live.Live[kernelModel]
+}
+
+// kernelModel is the model of a Kernel: its expansion, which Learn
+// changes in place, and so writes a copy of that which predictions read
+// (live.go), and Stats.
+type kernelModel struct {
 	m     *expansion
 	stats Stats
+}
+
+// set makes m the model, published to the prediction methods whole, and
+// never to be written again.
+func (k *Kernel) set(m kernelModel) {
+	s := k.work()
+	s.kernelModel = m
+	s.live.Set(m)
+}
+
+// viewed returns the model that the prediction methods read.
+func (k *Kernel) viewed() kernelModel {
+	if k.s == nil {
+		return kernelModel{}
+	}
+	return k.s.live.Current() // never written again
 }
 
 // Fit trains the kernel perceptron on the rows of X with labels y,
@@ -116,7 +152,7 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 	if stats.Converged {
 		m.h.visits = s.epochs * ds.n
 	}
-	k.m, k.stats = m, stats
+	k.set(kernelModel{m, stats})
 	return nil
 }
 
@@ -130,10 +166,11 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 func (k *Kernel) Learn(X mat.Matrix, y []float64) error { return learnWith(k, X, y, nil, nil) }
 
 func (k *Kernel) state() (settings, []float64, int, int) {
-	if k.m == nil {
+	m := k.work().m
+	if m == nil {
 		return k.settings(), nil, 0, 0
 	}
-	return k.settings(), k.m.classes, k.m.d, k.m.h.visits
+	return k.settings(), m.classes, m.d, m.h.visits
 }
 
 // learn is Learn on ds, checked, with the settings s.
@@ -147,7 +184,8 @@ func (k *Kernel) learn(ds *dataset, s settings) error {
 	if err := s.needs(ds, ds.words()+float64(ds.n*(scores(ds.classes)+3))); err != nil {
 		return err
 	}
-	m := k.m
+	w := k.work()
+	m := w.m
 	if m == nil {
 		m = newModel(kn, ds.d, ds.classes, !s.noBias, ds.sparse())
 	}
@@ -167,9 +205,9 @@ func (k *Kernel) learn(ds *dataset, s settings) error {
 		m = m.canonical(false)
 	}
 	if visited > 0 {
-		k.m = m
+		w.m = m
 	}
-	k.stats.Mistakes += mistakes
+	w.stats.Mistakes += mistakes
 	return err
 }
 
@@ -245,7 +283,7 @@ func (k *Kernel) PredictRows(dst []float64, X mat.Matrix) []float64 {
 // whose kernel values with a support vector, or with 16 at once where
 // valuesOf can, come from one matrix product, spread over the workers.
 func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)) {
-	m, mode := k.m, k.Prediction
+	m, mode := k.viewed().m, k.Prediction
 	r, xs := rowsFor(X, m.d)
 	parallel((r+blockRows-1)/blockRows, func() func(int) {
 		u := m.vectors()
@@ -307,7 +345,7 @@ func (k *Kernel) eachBlock(X mat.Matrix, f func(i int, s []float64, div float64)
 // such sum, and coef and b are nil. It returns nil, nil, nil if the
 // Kernel has not been fitted.
 func (k *Kernel) SupportVectors() (sv mat.Matrix, coef, b []float64) {
-	m := k.m
+	m := k.viewed().m
 	if m == nil {
 		return nil, nil, nil
 	}
@@ -317,26 +355,28 @@ func (k *Kernel) SupportVectors() (sv mat.Matrix, coef, b []float64) {
 
 // Classes returns a copy of the classes, as Scorer says.
 func (k *Kernel) Classes() []float64 {
-	if k.m == nil {
+	m := k.viewed().m
+	if m == nil {
 		return nil
 	}
-	return slices.Clone(k.m.classes)
+	return slices.Clone(m.classes)
 }
 
 // Stats returns a description of the training of the Kernel.
-func (k *Kernel) Stats() Stats { return k.stats.clone() }
+func (k *Kernel) Stats() Stats { return k.viewed().stats.clone() }
 
 // checked returns the model, panicking in the manner of gonum if it has
 // not been fitted or Prediction is not valid. method names the caller in
 // the message.
 func (k *Kernel) checked(method string) *expansion {
-	if k.m == nil {
+	m := k.viewed().m
+	if m == nil {
 		panic(notFitted(method))
 	}
 	if err := k.Prediction.check(); err != nil {
 		panic(err)
 	}
-	return k.m
+	return m
 }
 
 func (k *Kernel) source() *rand.Rand { return k.Rand }
@@ -345,10 +385,11 @@ func (k *Kernel) classWeight() map[float64]float64 { return k.ClassWeight }
 func (k *Kernel) labels() []float64                { return k.Labels }
 
 func (k *Kernel) width() int {
-	if k.m == nil {
+	m := k.viewed().m
+	if m == nil {
 		return 0
 	}
-	return k.m.d
+	return m.d
 }
 
 // kernelSettingsJSON is the JSON form of the settings of Kernel. Func is
@@ -370,16 +411,19 @@ type kernelSettingsJSON struct {
 // support vectors and the mistakes of the hypothesis. It returns an error
 // if the Kernel has not been fitted, or if its kernel, or the one it was
 // fitted with, is a Custom one: a Go function, which no file can hold.
-func (k Kernel) MarshalJSON() ([]byte, error) {
-	if k.m == nil {
-		return marshal("Kernel", false, nil, nil, nil, nil)
+func (k Kernel) MarshalJSON() ([]byte, error) { return marshalJSON(k) }
+
+func (k Kernel) saved(method string) (saved, error) {
+	km := k.viewed()
+	if km.m == nil {
+		return newSaved(method, false, nil, saved{})
 	}
 	f, err := funcJSON(k.Func)
-	if err == nil && k.m.k.kind == customKernel {
-		err = errors.New("perceptron: MarshalJSON: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved")
+	if err == nil && km.m.k.kind == customKernel {
+		err = errors.New("perceptron: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved")
 	}
 	if err != nil {
-		return nil, err
+		return saved{}, fmt.Errorf("perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
 	check := func() error {
 		if k.Labels != nil {
@@ -387,17 +431,17 @@ func (k Kernel) MarshalJSON() ([]byte, error) {
 				return err
 			}
 		}
-		if err := checkWeights(weightPairs(k.ClassWeight), k.m.classes); err != nil {
+		if err := checkWeights(weightPairs(k.ClassWeight), km.m.classes); err != nil {
 			return err
 		}
-		_, _, err := k.resolve(k.m.d)
+		_, _, err := k.resolve(km.m.d)
 		return err
 	}
 	if err := check(); err != nil {
-		return marshal("Kernel", true, check, nil, nil, nil)
+		return newSaved(method, true, check, saved{})
 	}
 	s := kernelSettingsJSON{Func: f, Prediction: predictionNames[k.Prediction], Budget: k.Budget, Epochs: k.Epochs, Rate: k.Rate, NoBias: k.NoBias, Labels: k.Labels, ClassWeight: weightPairs(k.ClassWeight), Stop: (*stopJSON)(k.Stop)}
-	return marshal("Kernel", true, check, s, k.m.json(), &k.stats)
+	return saved{typ: "Kernel", settings: s, model: km.m.json(), stats: &km.stats, d: km.m.d, S: km.m.nScores()}, nil
 }
 
 // UnmarshalJSON sets the kernel perceptron to the one saved in data, as
@@ -408,9 +452,14 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return k.load(form{data: data})
+}
+
+// load sets the kernel perceptron to the one saved in f.
+func (k *Kernel) load(f form) error {
 	var s kernelSettingsJSON
 	var j expansionJSON
-	st, err := unmarshal(data, "Kernel", &s, &j)
+	st, err := f.decode("Kernel", &s, &j)
 	if err != nil {
 		return err
 	}
@@ -437,7 +486,11 @@ func (k *Kernel) UnmarshalJSON(data []byte) error {
 	if err := checkWeights(s.ClassWeight, m.classes); err != nil {
 		return settingsError("Kernel", err)
 	}
-	set.Rand, set.OnUpdate, set.m, set.stats = k.Rand, k.OnUpdate, m, st
+	if err := f.shape("Kernel", m.d, m.nScores()); err != nil {
+		return err
+	}
+	set.Rand, set.OnUpdate = k.Rand, k.OnUpdate
 	*k = set
+	k.set(kernelModel{m, st})
 	return nil
 }

@@ -539,8 +539,8 @@ func TestKernelBudget(t *testing.T) {
 		if err := learnOne(s, x, label); err != nil {
 			t.Fatal(err)
 		}
-		if s.m.vectors() > 25 || len(s.m.h.mistakes) > 25 || s.m.sv.n != s.m.vectors() || len(s.m.sv.data) != s.m.vectors()*4 {
-			t.Fatalf("Learn stores %d vectors and %d mistakes with Budget 25", s.m.vectors(), len(s.m.h.mistakes))
+		if s.work().m.vectors() > 25 || len(s.work().m.h.mistakes) > 25 || s.work().m.sv.n != s.work().m.vectors() || len(s.work().m.sv.data) != s.work().m.vectors()*4 {
+			t.Fatalf("Learn stores %d vectors and %d mistakes with Budget 25", s.work().m.vectors(), len(s.work().m.h.mistakes))
 		}
 	}
 	if mistakes := s.Stats().Mistakes; mistakes < 100 {
@@ -622,7 +622,7 @@ func TestKernelInvalid(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "perceptron: "+c.want) {
 			t.Errorf("%+v: Fit error %v, want %q", c.k, err, c.want)
 		}
-		if k.m != nil {
+		if k.work().m != nil {
 			t.Errorf("%+v: a failed Fit changed the Kernel", c.k)
 		}
 		// Learn needs the classes before it reaches the settings.
@@ -630,7 +630,7 @@ func TestKernelInvalid(t *testing.T) {
 		if err := learnOne(&k, []float64{1, 2}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: "+c.want) {
 			t.Errorf("%+v: Learn error %v, want %q", c.k, err, c.want)
 		}
-		if k.m != nil || k.Stats().Mistakes != 0 {
+		if k.work().m != nil || k.Stats().Mistakes != 0 {
 			t.Errorf("%+v: a failed Learn changed the Kernel", c.k)
 		}
 		// The kernel functions check their parameters themselves.
@@ -645,7 +645,7 @@ func TestKernelInvalid(t *testing.T) {
 	if err := learnOne(&k, []float64{1, 2}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: Learn on a model that was neither fitted nor given its classes") {
 		t.Errorf("Learn without Labels: error %v", err)
 	}
-	if k.m != nil {
+	if k.work().m != nil {
 		t.Errorf("a failed Learn changed the Kernel")
 	}
 }
@@ -661,7 +661,7 @@ func TestKernelBadData(t *testing.T) {
 	before, stats := k.ScoreRows(nil, probe), k.Stats()
 	unchanged := func(what string) {
 		t.Helper()
-		if !sameBits(k.ScoreRows(nil, probe), before) || k.Stats().Mistakes != stats.Mistakes || k.m.h.visits != 3*defaultEpochs {
+		if !sameBits(k.ScoreRows(nil, probe), before) || k.Stats().Mistakes != stats.Mistakes || k.work().m.h.visits != 3*defaultEpochs {
 			t.Errorf("a failed %s changed the Kernel", what)
 		}
 	}
@@ -743,13 +743,13 @@ func TestKernelOverflow(t *testing.T) {
 	if err := huge.Learn(mat.NewDense(2, 1, []float64{1, -1}), []float64{1, 1}); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the update on x would overflow the model") {
 		t.Errorf("Learn with Rate 1e308: error %v", err)
 	}
-	if huge.m == nil || huge.m.h.visits != 1 || huge.m.vectors() != 1 || huge.Stats().Mistakes != 1 {
+	if huge.work().m == nil || huge.work().m.h.visits != 1 || huge.work().m.vectors() != 1 || huge.Stats().Mistakes != 1 {
 		t.Fatalf("a Learn that failed at row 1 did not keep row 0 alone")
 	}
 	if err := learnOne(huge, []float64{-1}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the update on x would overflow the model") {
 		t.Errorf("Learn with Rate 1e308: error %v", err)
 	}
-	if huge.m.h.visits != 1 || huge.m.vectors() != 1 || huge.Stats().Mistakes != 1 {
+	if huge.work().m.h.visits != 1 || huge.work().m.vectors() != 1 || huge.Stats().Mistakes != 1 {
 		t.Errorf("a failed Learn changed the Kernel")
 	}
 
@@ -757,11 +757,11 @@ func TestKernelOverflow(t *testing.T) {
 	if err := learnOne(l, []float64{1e103}, 1); err != nil {
 		t.Fatal(err)
 	}
-	visits, vectors := l.m.h.visits, l.m.vectors()
+	visits, vectors := l.work().m.h.visits, l.work().m.vectors()
 	if err := learnOne(l, []float64{-1e103}, 1); err == nil || !strings.HasPrefix(err.Error(), "perceptron: the score of row 0 is -Inf") {
 		t.Errorf("Learn error %v", err)
 	}
-	if l.m.h.visits != visits || l.m.vectors() != vectors || l.Stats().Mistakes != 1 {
+	if l.work().m.h.visits != visits || l.work().m.vectors() != vectors || l.Stats().Mistakes != 1 {
 		t.Errorf("a failed Learn changed the Kernel")
 	}
 }
@@ -1408,7 +1408,7 @@ func TestKernelSupportVectorsExpansion(t *testing.T) {
 		}
 		// The mistakes of the hypothesis, and the visits each counts for
 		// in the average, from the last removal on.
-		h := &k.m.h
+		h := &k.work().m.h
 		T0, N := h.visits, h.visits-max(1, h.removed)+1
 		weight := func(visit int) float64 { return float64(max(0, T0-max(visit, h.removed)+1)) }
 

@@ -310,7 +310,7 @@ func funcJSON(f KernelFunc) (*kernelJSON, error) {
 	case *RBF:
 		return funcJSON(*f)
 	}
-	return nil, errors.New("perceptron: MarshalJSON: a Custom kernel is a Go function, which cannot be saved")
+	return nil, errors.New("perceptron: a Custom kernel is a Go function, which cannot be saved")
 }
 
 // kernelFunc returns the kernel function of j, nil for the linear

@@ -29,10 +29,6 @@ func LearnShard(m Classifier, X mat.Matrix, y []float64) (Classifier, error) {
 	return s, nil
 }
 
-func (p *Perceptron) linear() (table, []float64, Stats) { return p.m, p.classes, p.stats }
-
-func (a *Averaged) linear() (table, []float64, Stats) { return a.w, a.classes, a.stats }
-
 // shardOf returns the copy of m that learns a shard in LearnShard: its
 // own weights, and its own count of mistakes and, for an Averaged, of
 // visits and sums.
@@ -42,28 +38,35 @@ func shardOf(m Classifier) (shard, error) {
 		if m == nil {
 			break
 		}
-		p := *m
-		if err := p.m.needs(1); err != nil {
+		ml := m.model() // of the run, which the shards copy at once
+		if err := ml.w.needs(1); err != nil {
 			return nil, err
 		}
-		if p.m.fitted() {
-			p.m = p.m.clone()
+		// The shard's model is its own, which no prediction reads: its
+		// Learn publishes it.
+		p := *m
+		p.linear = linear{}
+		if ml.w.fitted() {
+			pl := p.work()
+			pl.w, pl.classes = ml.w.clone(), ml.classes
 		}
-		p.OnUpdate, p.Stop, p.stats = nil, nil, Stats{}
+		p.OnUpdate, p.Stop = nil, nil
 		return &p, nil
 	case *Averaged:
 		if m == nil {
 			break
 		}
-		a := *m
-		if err := a.w.needs(2); err != nil {
+		ml := m.model()
+		if err := ml.w.needs(2); err != nil {
 			return nil, err
 		}
-		if a.w.fitted() {
-			a.w = a.w.clone()
-			a.sum = newTable(a.w.dim(), len(a.w.b), nil, a.w.noBias)
+		a := *m
+		a.linear = linear{}
+		if w := ml.w; w.fitted() {
+			al := a.work()
+			al.w, al.sum, al.classes = w.clone(), newTable(w.dim(), len(w.b), nil, w.noBias), ml.classes
 		}
-		a.OnUpdate, a.Stop, a.ahead, a.visits, a.stats = nil, nil, 0, 0, Stats{}
+		a.OnUpdate, a.Stop = nil, nil
 		return &a, nil
 	}
 	return nil, fmt.Errorf("perceptron: LearnShard of a %T: only a Perceptron or an Averaged mixes", m)
@@ -96,8 +99,8 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 		if err := ts[0].t.needs(1); err != nil {
 			return err
 		}
-		m.m, m.stats = mixWeights(ts, m.stats, byMistakes)
-		m.classes = shards[0].(*Perceptron).classes
+		w, st := mixWeights(ts, m.work().stats, byMistakes)
+		m.set(linearModel{w: w, classes: shards[0].(*Perceptron).work().classes, stats: st})
 		return nil
 	case *Averaged:
 		ts, err := mixShards(m, shards)
@@ -107,20 +110,22 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 		if err := ts[0].t.needs(2); err != nil {
 			return err
 		}
-		w, st := mixWeights(ts, m.stats, byMistakes)
+		ml := m.work()
+		w, st := mixWeights(ts, ml.stats, byMistakes)
 		// The parts whose sums the mixture adds: m's first if it has any.
-		parts := make([]*Averaged, 0, len(shards)+1)
-		if m.w.fitted() {
-			parts = append(parts, m)
+		parts := make([]*linearState, 0, len(shards)+1)
+		if ml.w.fitted() {
+			parts = append(parts, ml)
 		}
 		round := 0
 		for _, s := range shards {
-			parts = append(parts, s.(*Averaged))
-			if round, err = addCount(round, s.(*Averaged).visits); err != nil {
+			sl := s.(*Averaged).work()
+			parts = append(parts, sl)
+			if round, err = addCount(round, sl.visits); err != nil {
 				return err
 			}
 		}
-		visits, err := addCount(m.visits, round)
+		visits, err := addCount(ml.visits, round)
 		if err != nil {
 			return err
 		}
@@ -150,7 +155,7 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 		if err := sum.checkFinite(); err != nil {
 			return err
 		}
-		m.w, m.sum, m.ahead, m.visits, m.classes, m.stats = w, sum, ahead, visits, shards[0].(*Averaged).classes, st
+		m.set(linearModel{w: w, sum: sum, ahead: ahead, visits: visits, classes: parts[len(parts)-1].classes, stats: st})
 		return nil
 	}
 	return fmt.Errorf("perceptron: Mix of a %T: only a Perceptron or an Averaged mixes", m)
@@ -172,7 +177,8 @@ func mixShards[T shard](m T, shards []Classifier) ([]shardTable, error) {
 	if any(m) == any(*new(T)) {
 		return nil, fmt.Errorf("perceptron: Mix of a nil %T", m)
 	}
-	mt, classes, _ := m.linear()
+	ml := m.lin()
+	mt, classes := ml.w, ml.classes
 	ts := make([]shardTable, len(shards))
 	for k, c := range shards {
 		s, ok := c.(T)
@@ -182,7 +188,8 @@ func mixShards[T shard](m T, shards []Classifier) ([]shardTable, error) {
 		case any(s) == any(*new(T)):
 			return nil, fmt.Errorf("perceptron: Mix: shard %d is a nil %T", k, s)
 		}
-		t, cl, st := s.linear()
+		sl := s.lin()
+		t, cl, st := sl.w, sl.classes, sl.stats
 		switch {
 		case !t.fitted():
 			return nil, fmt.Errorf("perceptron: Mix: shard %d has not learned", k)
@@ -282,14 +289,14 @@ func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *
 			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
 		}
 		p := *m
-		p.m, p.classes, p.stats = table{}, nil, Stats{}
+		p.linear = linear{}
 		run, labels, weights, epochs = &p, m.Labels, m.ClassWeight, m.Epochs
 	case *Averaged:
 		if m == nil {
 			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
 		}
 		a := *m
-		a.w, a.sum, a.ahead, a.visits, a.classes, a.stats = table{}, table{}, 0, 0, nil, Stats{}
+		a.linear = linear{}
 		run, labels, weights, epochs = &a, m.Labels, m.ClassWeight, m.Epochs
 	default:
 		return fmt.Errorf("perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)

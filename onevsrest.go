@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -42,8 +43,46 @@ type OneVsRest struct {
 	// returns must have no ClassWeight of their own.
 	ClassWeight map[float64]float64
 
+	*oneVsRestState
+}
+
+// oneVsRestState is the classifiers of OneVsRest and their classes. A
+// Learn publishes the models of the classes together, under mu, which the
+// prediction methods hold to read them (live.go). They lie behind a
+// pointer, so that a copy of the OneVsRest, as a value receiver makes,
+// reads nothing that a Learn writes.
+type oneVsRestState struct {
+	mu      sync.RWMutex
 	models  []Scorer
 	classes []float64
+}
+
+// set makes models, of the classes, the classifiers, unless nil,
+// publishing each member's Learn on ds to the prediction methods, all at
+// once.
+func (o *OneVsRest) set(models []Scorer, classes []float64, members []member, ds *dataset) {
+	if o.oneVsRestState == nil {
+		o.oneVsRestState = new(oneVsRestState)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, m := range members {
+		m.publish(ds)
+	}
+	if models != nil {
+		o.models, o.classes = models, classes
+	}
+}
+
+// reading holds the classifiers for a prediction method, which calls the
+// function it returns when it has read them, panicking in the manner of
+// gonum if OneVsRest has not been fitted; method names the caller.
+func (o *OneVsRest) reading(method string) func() {
+	if o.oneVsRestState == nil {
+		panic(notFitted(method))
+	}
+	o.mu.RLock()
+	return o.mu.RUnlock
 }
 
 // Fit trains the classifiers of OneVsRest on the rows of X with labels y.
@@ -77,7 +116,7 @@ func (o *OneVsRest) fit(X mat.Matrix, y, w []float64, h *halt) error {
 	if err := classError(errs, ds.classes, h); err != nil {
 		return err
 	}
-	o.models, o.classes = models, ds.classes
+	o.set(models, ds.classes, nil, nil)
 	return nil
 }
 
@@ -156,21 +195,28 @@ func (ds *dataset) against(c int) *dataset {
 // Predict returns the class of x whose classifier scores highest, the
 // first of those if several tie; with two classes, the class that their
 // classifier predicts. It panics if OneVsRest has not been fitted, or as
-// the classifiers' Predict panics.
+// the classifiers' Predict panics. It may run concurrently with the
+// prediction methods and with one Learn, whose classes' models it reads
+// as the Learn left them all, but not with Fit or a load.
 func (o *OneVsRest) Predict(x []float64) float64 {
-	o.fitted("Predict")
+	defer o.reading("Predict")()
 	if len(o.models) == 1 {
 		return o.models[0].Predict(x)
 	}
 	checkLength(x, o.models[0].(model).width())
-	return o.PredictRows(nil, mat.NewDense(1, len(x), x))[0]
+	return o.predictRows(nil, mat.NewDense(1, len(x), x))[0]
 }
 
 // ScoreRows returns the scores of the rows of X, as Scorer says: for two
 // classes that of their classifier, and for more the score of each class's
-// classifier, each from its ScoreRows.
+// classifier, each from its ScoreRows. It may run concurrently as Predict.
 func (o *OneVsRest) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	o.fitted("ScoreRows")
+	defer o.reading("ScoreRows")()
+	return o.scoreRows(dst, X)
+}
+
+// scoreRows is ScoreRows, with the classifiers held.
+func (o *OneVsRest) scoreRows(dst []float64, X mat.Matrix) []float64 {
 	n, _ := dims(X)
 	S := len(o.models)
 	dst = rowsDst(dst, n*S)
@@ -188,35 +234,46 @@ func (o *OneVsRest) ScoreRows(dst []float64, X mat.Matrix) []float64 {
 }
 
 // PredictRows returns the classes of the rows of X, as Predict chooses
-// them.
+// them. It may run concurrently as Predict.
 func (o *OneVsRest) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	o.fitted("PredictRows")
+	defer o.reading("PredictRows")()
+	return o.predictRows(dst, X)
+}
+
+// predictRows is PredictRows, with the classifiers held.
+func (o *OneVsRest) predictRows(dst []float64, X mat.Matrix) []float64 {
 	if len(o.models) == 1 {
 		return o.models[0].PredictRows(dst, X)
 	}
 	n, _ := dims(X)
 	dst = rowsDst(dst, n)
-	s, S := o.ScoreRows(nil, X), len(o.models)
+	s, S := o.scoreRows(nil, X), len(o.models)
 	for i := range dst {
 		dst[i] = decide(o.classes, s[i*S:i*S+S])
 	}
 	return dst
 }
 
-// Classes returns a copy of the classes, as Scorer says.
-func (o *OneVsRest) Classes() []float64 { return slices.Clone(o.classes) }
+// Classes returns a copy of the classes, as Scorer says. It may run
+// concurrently as Predict.
+func (o *OneVsRest) Classes() []float64 {
+	if o.oneVsRestState == nil {
+		return nil
+	}
+	defer o.reading("Classes")()
+	return slices.Clone(o.classes)
+}
 
 // Models returns the fitted classifiers: for two classes the one of both,
 // and for more that of each class in the order of Classes. It returns nil
-// if OneVsRest has not been fitted.
-func (o *OneVsRest) Models() []Scorer { return slices.Clone(o.models) }
-
-// fitted panics in the manner of gonum if OneVsRest has not been fitted;
-// method names the caller.
-func (o *OneVsRest) fitted(method string) {
-	if o.models == nil {
-		panic(notFitted(method))
+// if OneVsRest has not been fitted. It may run concurrently as Predict;
+// each classifier's own methods read it as its own Learn left it.
+func (o *OneVsRest) Models() []Scorer {
+	if o.oneVsRestState == nil {
+		return nil
 	}
+	defer o.reading("Models")()
+	return slices.Clone(o.models)
 }
 
 // oneVsRestJSON is the JSON form of the model of OneVsRest: its classes,
@@ -230,17 +287,32 @@ type oneVsRestJSON struct {
 // reads it: Labels, ClassWeight, its classes and each classifier's saved
 // form. It returns an error if OneVsRest has not been fitted or one cannot
 // be saved.
-func (o OneVsRest) MarshalJSON() ([]byte, error) {
+func (o OneVsRest) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
+
+func (o OneVsRest) saved(method string) (saved, error) {
+	if o.oneVsRestState == nil {
+		return newSaved(method, false, nil, saved{})
+	}
+	defer o.reading(method)()
 	m := oneVsRestJSON{Classes: o.classes}
 	for _, c := range o.models {
 		b, err := json.Marshal(c)
+		if method != "MarshalJSON" {
+			b, err = Marshal(c)
+		}
 		if err != nil {
-			return nil, err
+			return saved{}, err
 		}
 		m.Models = append(m.Models, b)
 	}
 	s := oneVsRestSettings{o.Labels, weightPairs(o.ClassWeight)}
-	return marshal("OneVsRest", o.models != nil, func() error { return s.check(o.classes) }, s, m, nil)
+	d := 0
+	if len(o.models) > 0 {
+		if c, ok := o.models[0].(model); ok {
+			d = c.width()
+		}
+	}
+	return newSaved(method, true, func() error { return s.check(o.classes) }, saved{typ: "OneVsRest", settings: s, model: m, d: d, S: len(o.models)})
 }
 
 // oneVsRestSettings is the JSON form of the settings of OneVsRest.

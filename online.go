@@ -27,20 +27,19 @@ func learnWith(m member, X mat.Matrix, y, w []float64, h *halt) error {
 	if err == nil {
 		err = ds.check(nil)
 	}
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case h == nil:
-		return m.learn(ds, s)
 	}
 	ds.halt = h
-	restore, err := m.snapshot()
+	restore, err := m.begin(ds)
 	if err != nil {
 		return err
 	}
 	if err = m.learn(ds, s); h.stopped(err) {
 		restore()
+		return err
 	}
+	m.publish(ds)
 	return err
 }
 
@@ -67,33 +66,44 @@ func learnSettings(m member, ds *dataset) (settings, error) {
 // checked, stopped by the halt of ds, which may leave m part trained.
 func learnChecked(m member, ds *dataset) error {
 	s, err := learnSettings(m, ds)
+	if err == nil {
+		_, err = m.begin(ds)
+	}
 	if err != nil {
 		return err
 	}
-	return m.learn(ds, s)
+	err = m.learn(ds, s)
+	m.publish(ds)
+	return err
 }
 
-// snapshot returns the function that sets the voted perceptron back to
-// what it is now. Learn appends to the rows, the steps, the votes and the
-// moves, and changes the count of the last vote and the last weights: the
-// function sets back their lengths, the count and the weights, a copy.
-func (v *Voted) snapshot() (func(), error) {
-	was := *v
-	if v.last.fitted() {
-		if err := v.last.needs(1); err != nil {
+// begin returns the function that sets the voted perceptron back to what
+// it is now, if the halt of ds may stop the Learn. Learn appends to the
+// rows, the steps, the votes and the moves, and changes the count of the
+// last vote and the last weights: the function sets back their lengths,
+// the count and the weights, a copy. The prediction methods read a copy
+// of their own (publish).
+func (v *Voted) begin(ds *dataset) (func(), error) {
+	if ds.halt == nil {
+		return func() {}, nil
+	}
+	st := v.work()
+	was := *st
+	if st.last.fitted() {
+		if err := st.last.needs(1); err != nil {
 			return nil, err
 		}
-		was.last = v.last.clone()
+		was.last = st.last.clone()
 	}
-	if v.rows == nil {
-		return func() { *v = was }, nil
+	if st.rows == nil {
+		return func() { *st = was }, nil
 	}
 	// The index, of the rows appended too, is made again when needed.
-	rows, count := *v.rows, v.votes[len(v.votes)-1].count
+	rows, count := *st.rows, st.votes[len(st.votes)-1].count
 	was.rows, was.index = &rows, nil
 	return func() {
-		*v = was
-		v.votes[len(v.votes)-1].count = count
+		*st = was
+		st.votes[len(st.votes)-1].count = count
 	}, nil
 }
 
@@ -118,17 +128,36 @@ func (v *Voted) replay() error {
 	return nil
 }
 
-// snapshot returns the function that sets the kernel perceptron back to
-// what it is now, from a copy of its expansion.
-func (k *Kernel) snapshot() (func(), error) {
-	was, stats := k.m, k.stats
-	if k.m != nil {
-		var err error
-		if was, err = k.m.clone(); err != nil {
+// work returns the model as training writes it, an empty one at first.
+func (k *Kernel) work() *kernelState {
+	if k.s == nil {
+		k.s = new(kernelState)
+	}
+	return k.s
+}
+
+// begin readies a Learn beside predictions: Learn changes the expansion
+// in place, so it learns on a copy of the one that predictions read,
+// which a stopped Learn goes back to.
+func (k *Kernel) begin(*dataset) (func(), error) {
+	s, was := k.work(), k.viewed()
+	restore := func() { s.kernelModel = was }
+	if s.m != nil && s.m == was.m {
+		m, err := s.m.clone()
+		if err != nil {
 			return nil, err
 		}
+		s.m = m
 	}
-	return func() { k.m, k.stats = was, stats }, nil
+	return restore, nil
+}
+
+// publish makes the model that Learn trained the one that predictions
+// read.
+func (k *Kernel) publish(*dataset) {
+	if s := k.work(); s.m != nil {
+		k.set(s.kernelModel)
+	}
 }
 
 // Learn trains each classifier of OneVsRest with its Learn on the rows of
@@ -144,12 +173,16 @@ func (o *OneVsRest) Learn(X mat.Matrix, y []float64) error { return o.learnData(
 // learnData is Learn, with the weights of the rows w, stopped by h if it
 // is not nil, which then sets every classifier back as it was.
 func (o *OneVsRest) learnData(X mat.Matrix, y, w []float64, h *halt) error {
-	ds, err := learnSet(X, y, w, o.classes, o.Labels, o.ClassWeight)
+	var classes []float64
+	var models []Scorer
+	if o.oneVsRestState != nil {
+		classes, models = o.classes, o.models // what only a Learn writes
+	}
+	ds, err := learnSet(X, y, w, classes, o.Labels, o.ClassWeight)
 	if err != nil {
 		return err
 	}
 	K := scores(ds.classes)
-	models := o.models
 	if models == nil {
 		if models, err = o.newModels(ds.classes); err != nil {
 			return err
@@ -178,28 +211,25 @@ func (o *OneVsRest) learnData(X mat.Matrix, y, w []float64, h *halt) error {
 		return err
 	}
 	ds.halt = h
-	var restores []func()
-	for _, m := range members {
-		if h == nil {
-			break
-		}
-		restore, err := m.snapshot()
-		if err != nil {
+	restores := make([]func(), K)
+	for c, m := range members {
+		if restores[c], err = m.begin(ds); err != nil {
 			return err
 		}
-		restores = append(restores, restore)
 	}
 	errs = eachClass(ds, h, func(c int, set *dataset) error { return members[c].learn(set, s[c]) })
 	if slices.ContainsFunc(errs, h.stopped) {
 		for _, restore := range restores {
 			restore()
 		}
+		return classError(errs, ds.classes, h)
 	}
-	if err := classError(errs, ds.classes, h); err != nil {
-		return err
+	err = classError(errs, ds.classes, h)
+	if err != nil {
+		models = nil // new ones are dropped; the old have learned
 	}
-	o.models, o.classes = models, ds.classes
-	return nil
+	o.set(models, ds.classes, members, ds)
+	return err
 }
 
 // classError returns the error of a call that trained the classifiers

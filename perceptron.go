@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -69,9 +68,7 @@ type Perceptron struct {
 	// Stop, if not nil, stops Fit early; Learn does not use it.
 	Stop *Stop
 
-	m       table
-	classes []float64
-	stats   Stats
+	linear
 }
 
 // Fit trains the perceptron on the rows of X with labels y, starting from
@@ -108,7 +105,7 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 	if err := m.checkFinite(); err != nil {
 		return err
 	}
-	p.m, p.classes, p.stats = m, ds.classes, stats
+	p.set(linearModel{w: m, classes: ds.classes, stats: stats})
 	return nil
 }
 
@@ -126,72 +123,33 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 func (p *Perceptron) Learn(X mat.Matrix, y []float64) error { return learnWith(p, X, y, nil, nil) }
 
 func (p *Perceptron) state() (settings, []float64, int, int) {
-	return p.settings(nil), p.classes, p.m.dim(), 0
-}
-
-// snapshot returns the function that sets the perceptron back to what it
-// is now, from a copy of its weights.
-func (p *Perceptron) snapshot() (func(), error) {
-	was := *p
-	if p.m.fitted() {
-		if err := p.m.needs(1); err != nil {
-			return nil, err
-		}
-		was.m = p.m.clone()
-	}
-	return func() { p.m, p.classes, p.stats = was.m, was.classes, was.stats }, nil
+	m := p.work()
+	return p.settings(nil), m.classes, m.w.dim(), 0
 }
 
 // learn is Learn on ds, checked, with the settings s.
 func (p *Perceptron) learn(ds *dataset, s settings) error {
-	fresh := !p.m.fitted()
+	m := p.work()
+	fresh := !m.w.fitted()
 	if fresh {
 		if err := s.needs(ds, ds.tableWords()); err != nil {
 			return err
 		}
-		p.m, p.classes = newTable(ds.d, scores(ds.classes), s.w0, s.noBias), ds.classes
+		m.w, m.classes = newTable(ds.d, scores(ds.classes), s.w0, s.noBias), ds.classes
 	}
-	r := newRule(ds, &p.m, len(p.m.b), s.rate)
+	r := newRule(ds, &m.w, len(m.w.b), s.rate)
 	r.guard = true
+	r.kept = func(_ *vec, i, _ int, mv move) error {
+		m.keep(i, mv)
+		return nil
+	}
 	mistakes, visited, err := s.learn(ds, r)
 	if fresh && visited == 0 {
-		p.m, p.classes = table{}, nil // as it was
+		m.w, m.classes = table{}, nil // as it was
 	}
-	p.stats.Mistakes += mistakes
+	m.stats.Mistakes += mistakes
 	return err
 }
-
-// Predict returns the class of x: for two classes the second if
-// w·x+b >= 0 and the first otherwise (also if x holds NaN); for more, the
-// class of the greatest score, the first of those if several tie. It
-// panics if the perceptron has not been fitted or if len(x) is not the
-// number of columns.
-func (p *Perceptron) Predict(x []float64) float64 { return p.m.predict(p.classes, x) }
-
-// ScoreRows returns the scores w_c·x+b_c of the rows of X, as Scorer
-// says: exactly for dense rows, and up to rounding for sparse ones, read
-// in O(non-zeros).
-func (p *Perceptron) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	return p.m.predictor(p.classes).scoreRows(dst, X)
-}
-
-// PredictRows returns the classes of the rows of X, as Scorer says.
-func (p *Perceptron) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return p.m.predictor(p.classes).predictRows(dst, X)
-}
-
-// Classes returns a copy of the classes, as Scorer says.
-func (p *Perceptron) Classes() []float64 { return slices.Clone(p.classes) }
-
-// Weights returns copies of the weights and biases: for two classes the d
-// weights w and the one bias b; for K classes the d·K weights of every
-// feature for every class, the weight of feature j for class c at index
-// j·K+c, as mat.NewDense(d, K, w) lays them out, and K biases. It returns
-// nil, nil if the perceptron has not been fitted.
-func (p *Perceptron) Weights() (w, b []float64) { return p.m.weights() }
-
-// Stats returns a description of the training of the perceptron.
-func (p *Perceptron) Stats() Stats { return p.stats.clone() }
 
 func (p *Perceptron) settings(rnd *rand.Rand) settings {
 	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop, weights: p.ClassWeight}
@@ -206,9 +164,14 @@ func (p *Perceptron) labels() []float64                { return p.Labels }
 // Unmarshal reads it: its settings but Rand and OnUpdate, its classes,
 // weights and biases, and Stats, or an error if it has not been fitted.
 // Its value receiver lets json.Marshal save a Perceptron too.
-func (p Perceptron) MarshalJSON() ([]byte, error) {
+func (p Perceptron) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
+
+func (p Perceptron) saved(method string) (saved, error) {
+	v := p.hold()
+	m := &v.M
 	s := p.settings(nil).json(p.Labels)
-	return marshal("Perceptron", p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
+	return newSaved(method, m.w.fitted(), func() error { return s.check(m.classes, m.w.dim()) },
+		saved{"Perceptron", s, linearJSON{m.classes, m.w.json()}, &m.stats, m.w.dim(), len(m.w.b), v.Done})
 }
 
 // UnmarshalJSON sets the perceptron to the one saved in data, as
@@ -219,15 +182,18 @@ func (p *Perceptron) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return p.load(form{data: data})
+}
+
+// load sets the perceptron to the one saved in f.
+func (p *Perceptron) load(f form) error {
 	var s settingsJSON
 	var m linearJSON
-	t, st, err := loadTable(data, "Perceptron", &s, &m, &m)
+	t, st, err := loadTable(f, "Perceptron", &s, &m, &m)
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.ClassWeight, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
-	p.m, p.classes, p.stats = t, m.Classes, st
+	s.setOn(p)
+	p.set(linearModel{w: t, classes: m.Classes, stats: st})
 	return nil
 }
-
-func (p *Perceptron) width() int { return p.m.dim() }

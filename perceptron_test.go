@@ -255,7 +255,7 @@ func TestOverflow(t *testing.T) {
 	if err := p.Fit(X, y); err == nil || !strings.Contains(err.Error(), "overflowed") {
 		t.Fatalf("Fit with Rate 1e308: error %v, want an overflow", err)
 	}
-	if p.m.fitted() {
+	if p.work().w.fitted() {
 		t.Fatal("Fit that overflowed left a model")
 	}
 	// w·x = 0 on (1, 1), a mistake whatever the label; the update with
@@ -354,7 +354,7 @@ func TestFitErrors(t *testing.T) {
 			if msg := err.Error(); !strings.HasPrefix(msg, "perceptron: ") || !strings.Contains(msg, tc.want) {
 				t.Fatalf("error %q, want one starting with \"perceptron: \" containing %q", msg, tc.want)
 			}
-			if tc.p.m.fitted() || tc.p.Classes() != nil {
+			if tc.p.work().w.fitted() || tc.p.Classes() != nil {
 				t.Fatal("failed Fit left a fitted model")
 			}
 		})
@@ -668,7 +668,7 @@ func TestLearnErrors(t *testing.T) {
 			t.Errorf("Learn(%v, %v): error %v, want %q", tc.X, tc.y, err, tc.want)
 		}
 	}
-	if p.m.fitted() || p.Classes() != nil || p.Stats().Mistakes != 0 {
+	if p.work().w.fitted() || p.Classes() != nil || p.Stats().Mistakes != 0 {
 		t.Fatal("failed Learn started a model")
 	}
 	var calls []update

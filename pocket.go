@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -55,9 +54,7 @@ type Pocket struct {
 	// Validation it measures the pocket of the candidates so far.
 	Stop *Stop
 
-	m       table
-	classes []float64
-	stats   Stats
+	linear
 }
 
 // Fit trains the perceptron on the rows of X with labels y, as
@@ -108,35 +105,9 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 	if err := ds.halt.err(); err != nil {
 		return err // the counts since the stop are not to be trusted
 	}
-	p.m, p.classes, p.stats = pk.l, ds.classes, stats
+	p.set(linearModel{w: pk.l, classes: ds.classes, stats: stats})
 	return nil
 }
-
-// Predict returns the class of x that the pocket weights choose, as
-// Perceptron's Predict does, and panics as it does.
-func (p *Pocket) Predict(x []float64) float64 { return p.m.predict(p.classes, x) }
-
-// ScoreRows returns the scores of the rows of X under the pocket weights,
-// as Perceptron's ScoreRows does.
-func (p *Pocket) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	return p.m.predictor(p.classes).scoreRows(dst, X)
-}
-
-// PredictRows returns the classes of the rows of X, as Scorer says.
-func (p *Pocket) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return p.m.predictor(p.classes).predictRows(dst, X)
-}
-
-// Classes returns a copy of the classes, as Scorer says.
-func (p *Pocket) Classes() []float64 { return slices.Clone(p.classes) }
-
-// Weights returns copies of the pocket weights and biases, laid out as
-// Perceptron's Weights.
-func (p *Pocket) Weights() (w, b []float64) { return p.m.weights() }
-
-// Stats returns a description of the perceptron's run of the last
-// successful Fit, whose last weights need not be the pocket's.
-func (p *Pocket) Stats() Stats { return p.stats.clone() }
 
 func (p *Pocket) settings(rnd *rand.Rand) settings {
 	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop, weights: p.ClassWeight}
@@ -262,10 +233,15 @@ func (p *Pocket) labels() []float64                { return p.Labels }
 
 // MarshalJSON returns the saved form of the fitted pocket, as Perceptron's
 // MarshalJSON does, with Ratchet and the pocket weights.
-func (p Pocket) MarshalJSON() ([]byte, error) {
+func (p Pocket) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
+
+func (p Pocket) saved(method string) (saved, error) {
+	v := p.hold()
+	m := &v.M
 	s := p.settings(nil).json(p.Labels)
 	s.Ratchet = &p.Ratchet
-	return marshal("Pocket", p.m.fitted(), func() error { return s.check(p.classes, p.m.dim()) }, s, linearJSON{p.classes, p.m.json()}, &p.stats)
+	return newSaved(method, m.w.fitted(), func() error { return s.check(m.classes, m.w.dim()) },
+		saved{"Pocket", s, linearJSON{m.classes, m.w.json()}, &m.stats, m.w.dim(), len(m.w.b), v.Done})
 }
 
 // UnmarshalJSON sets the pocket to the one saved in data, as Perceptron's
@@ -274,15 +250,18 @@ func (p *Pocket) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return p.load(form{data: data})
+}
+
+// load sets the pocket to the one saved in f.
+func (p *Pocket) load(f form) error {
 	var s settingsJSON
 	var m linearJSON
-	t, st, err := loadTable(data, "Pocket", &s, &m, &m)
+	t, st, err := loadTable(f, "Pocket", &s, &m, &m)
 	if err != nil {
 		return err
 	}
-	p.Epochs, p.Rate, p.NoBias, p.InitWeights, p.Labels, p.ClassWeight, p.Ratchet, p.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), *s.Ratchet, (*Stop)(s.Stop)
-	p.m, p.classes, p.stats = t, m.Classes, st
+	s.setOn(p)
+	p.set(linearModel{w: t, classes: m.Classes, stats: st})
 	return nil
 }
-
-func (p *Pocket) width() int { return p.m.dim() }

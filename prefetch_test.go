@@ -45,10 +45,11 @@ func TestPrefetches(t *testing.T) {
 	}
 }
 
-// TestPrefetchChangesNothing checks that prefetching a row, and any run
-// of float64s, changes no value, whatever its length and its alignment
-// to the cache lines, up to the end of the memory that holds it, and on
-// the rows of a view whose stride exceeds its columns.
+// TestPrefetchChangesNothing checks that prefetching a row changes no
+// value, on the rows of a view whose stride exceeds its columns, and on
+// sparse rows with their columns' weights, the last column's up to the
+// end of the table. (internal/simd tests its prefetches on any run of
+// values.)
 func TestPrefetchChangesNothing(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	buf := make([]float64, 70)
@@ -56,14 +57,6 @@ func TestPrefetchChangesNothing(t *testing.T) {
 		buf[i] = rnd.NormFloat64()
 	}
 	want := append([]float64(nil), buf...)
-	for lo := range len(buf) {
-		for hi := lo + 1; hi <= len(buf); hi++ {
-			prefetch(&buf[lo], hi-lo)
-		}
-	}
-	if !sameBits(buf, want) {
-		t.Fatalf("prefetch changes %v to %v", want, buf)
-	}
 	big := mat.NewDense(10, 7, buf[:70:70])
 	view := big.Slice(0, 10, 2, 5).(*mat.Dense) // stride 7, 3 columns
 	r, err := rowsOf(view)

@@ -314,27 +314,21 @@ func (r *rows) prefetchesWeights(S int) bool {
 // so that a visit in a random order finds the row on its way while the
 // visit before it runs, where it would wait for the row to stream in.
 func (r *rows) prefetchRow(i int) {
-	x := r.dense(i)
-	prefetch(&x[0], len(x))
+	simd.Prefetch(r.dense(i))
 }
 
 // prefetchSparse asks the processor to load the cache lines of the
 // columns and values of sparse row i.
 func (r *rows) prefetchSparse(i int) {
 	lo, hi := r.ptr[i], r.ptr[i+1]
-	if lo < hi {
-		prefetchInts(&r.ind[lo], hi-lo)
-		prefetch(&r.data[lo], hi-lo)
-	}
+	simd.PrefetchInts(r.ind[lo:hi])
+	simd.Prefetch(r.data[lo:hi])
 }
 
 // prefetchWeights asks the processor to load the cache lines of the S
 // weights of each column of sparse row i in w, held row by row.
 func (r *rows) prefetchWeights(w []float64, i, S int) {
-	lo, hi := r.ptr[i], r.ptr[i+1]
-	if lo < hi {
-		prefetchColumns(&w[0], &r.ind[lo], hi-lo, S)
-	}
+	simd.PrefetchRows(w, S, r.ind[r.ptr[i]:r.ptr[i+1]])
 }
 
 // rowAt returns the row at position p of an epoch's order, which is nil

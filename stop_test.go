@@ -694,9 +694,9 @@ func TestStopMatchesNaive(t *testing.T) {
 		}
 		a, v := models["Averaged"].(*Averaged), models["Voted"].(*Voted)
 		aw, ab := a.Weights()
-		if a.visits != ref.visits || !sameBits(aw, divided(slices.Clone(ref.sumW), float64(ref.visits))) || !sameBits(ab, divided(slices.Clone(ref.sumB), float64(ref.visits))) {
+		if a.work().visits != ref.visits || !sameBits(aw, divided(slices.Clone(ref.sumW), float64(ref.visits))) || !sameBits(ab, divided(slices.Clone(ref.sumB), float64(ref.visits))) {
 			t.Fatalf("%s: Averaged's average of %d visits %v, %v; the naive average of %d visits %v / %v, %v / %v",
-				name, a.visits, aw, ab, ref.visits, ref.sumW, ref.visits, ref.sumB, ref.visits)
+				name, a.work().visits, aw, ab, ref.visits, ref.sumW, ref.visits, ref.sumB, ref.visits)
 		}
 		if got, want := v.ScoreRows(nil, tr.test), slices.Concat(ref.votes...); !sameBits(got, want) {
 			t.Fatalf("%s: Voted's votes %v, the naive votes of %d visits %v", name, got, ref.visits, want)

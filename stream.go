@@ -103,8 +103,9 @@ func fitStream(ctx context.Context, c any, pass stream.Pass, shares stream.Share
 		if err != nil {
 			return err
 		}
-		if o != nil && len(models) > 1 && r.rnd != nil {
-			// Each class's classifier draws from a source of its own.
+		if o != nil && r.rnd != nil {
+			// Each class's classifier draws from a source of its own, as
+			// in OneVsRest's Fit.
 			r.rnd = rand.New(rand.NewPCG(r.rnd.Uint64(), r.rnd.Uint64()))
 		}
 		if _, ok := m.(*Averaged); ok {
@@ -137,7 +138,7 @@ func fitStream(ctx context.Context, c any, pass stream.Pass, shares stream.Share
 		r.commit()
 	}
 	if o != nil {
-		o.models, o.classes = models, f.classes
+		o.set(models, f.classes, nil, nil)
 	}
 	return nil
 }
@@ -178,15 +179,24 @@ func newStreamRun(m Scorer) (*streamRun, error) {
 		return nil, errorf(ErrSetting, "perceptron: Stop.Validation holds rows out, and a Fit on a stream holds no rows: stop by the loss")
 	}
 	r := &streamRun{rnd: m.(model).source(), rule: rule, epochs: cmp.Or(s.epochs, defaultEpochs)}
+	// The copy has a model of its own, which no prediction reads: its
+	// Learns publish nothing, and the commit publishes the model whole,
+	// as Fit does.
 	switch m := m.(type) {
 	case *Perceptron:
 		b := *m
-		b.m, b.classes, b.stats = table{}, nil, Stats{}
-		r.m, r.commit = &b, func() { b.stats = r.st; *m = b }
+		b.linear = linear{}
+		r.m, r.commit = &b, func() {
+			l := b.work()
+			m.set(linearModel{w: l.w, classes: l.classes, stats: r.st})
+		}
 	case *Averaged:
 		b := *m
-		b.w, b.sum, b.ahead, b.visits, b.classes, b.stats = table{}, table{}, 0, 0, nil, Stats{}
-		r.m, r.commit = &b, func() { b.stats = r.st; *m = b }
+		b.linear = linear{}
+		r.m, r.commit = &b, func() {
+			l := b.work()
+			m.set(linearModel{w: l.w, sum: l.sum, visits: l.visits, classes: l.classes, stats: r.st})
+		}
 	case *Voted:
 		var b Voted
 		b.copySettings(m)
@@ -194,6 +204,7 @@ func newStreamRun(m Scorer) (*streamRun, error) {
 			b.votes[len(b.votes)-1].count = b.visits - b.made
 			b.stats = r.st
 			*m = b
+			m.publish(nil)
 		}
 	}
 	return r, nil
@@ -218,7 +229,13 @@ func (r *streamRun) chunk(ds *dataset, e, first int, g []float64) error {
 		return err
 	}
 	s.along = &r.a
-	return r.m.learn(ds, s)
+	err = r.m.learn(ds, s)
+	if l, ok := r.m.(shard); ok {
+		// The log of the mistakes, by which a published copy catches up,
+		// of which there is none.
+		l.lin().log = l.lin().log[:0]
+	}
+	return err
 }
 
 // endEpoch ends an epoch of n rows, as the loop of Fit does.
@@ -338,18 +355,19 @@ func (f *streamFit) sums(n int) error {
 			if r.st.Converged {
 				T = r.epochs * n
 			}
-			a.sum, a.ahead, a.visits = scaled(&a.w, T), 0, T
+			l := a.work()
+			l.sum, l.ahead, l.visits = scaled(&l.w, T), 0, T
 		}
 	}
 	_, err := f.each(false, func(r *streamRun, set *dataset, _ int, g []float64) error {
 		if a, ok := r.m.(*Averaged); ok {
-			a.sum.unshare(set, g, r.a.stride, r.a.col)
+			a.work().sum.unshare(set, g, r.a.stride, r.a.col)
 		}
 		return nil
 	})
 	for _, r := range f.runs {
 		if a, ok := r.m.(*Averaged); ok && err == nil {
-			err = a.sum.checkFinite()
+			err = a.work().sum.checkFinite()
 		}
 	}
 	return err

@@ -8,26 +8,27 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/seed5ae3614e/perceptron/internal/binform"
 )
 
 // Loading a saved classifier of any type: Unmarshal, and the UnmarshalJSON
 // of OneVsRest, whose classifiers are of any type.
 
-// Unmarshal returns the classifier saved in data by json.Marshal, of
-// whichever type it is, fitted and with its settings. It returns an error
-// if data is not such a classifier, naming what is wrong.
+// Unmarshal returns the classifier saved in data by json.Marshal or
+// Marshal, of whichever type and form it is, fitted and with its
+// settings. It returns an error if data is not such a classifier, naming
+// what is wrong.
 func Unmarshal(data []byte) (Scorer, error) {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: %v", err)
+	typ, err := savedType(data)
+	if err != nil {
+		return nil, err
 	}
 	var m interface {
 		Scorer
-		json.Unmarshaler
+		load(form) error
 	}
-	switch head.Type {
+	switch typ {
 	case "Perceptron":
 		m = &Perceptron{}
 	case "Pocket":
@@ -40,15 +41,39 @@ func Unmarshal(data []byte) (Scorer, error) {
 		m = &Kernel{}
 	case "OneVsRest":
 		m = &OneVsRest{}
-	case "":
-		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: it has no type")
-	default:
-		return nil, errorf(ErrFormat, "perceptron: not a saved classifier: type %.40q is not a classifier of this package", head.Type)
 	}
-	if err := m.UnmarshalJSON(data); err != nil {
+	if err := m.load(form{data: data, binary: isBinary(data)}); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// savedType returns the type of the classifier saved in data, JSON or
+// binary, or an error if it is not one of this package's.
+func savedType(data []byte) (string, error) {
+	if isBinary(data) {
+		if len(data) < binform.HeaderSize {
+			return "", errorf(ErrFormat, "perceptron: not a saved classifier: %d bytes, fewer than the header of a binary form", len(data))
+		}
+		t := binform.ReadHeader(data).Type
+		if int(t) >= len(binaryTypes) || binaryTypes[t] == "" {
+			return "", errorf(ErrFormat, "perceptron: not a saved classifier: the binary form of type %d, which is no classifier of this package", t)
+		}
+		return binaryTypes[t], nil
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return "", errorf(ErrFormat, "perceptron: not a saved classifier: %v", err)
+	}
+	switch {
+	case head.Type == "":
+		return "", errorf(ErrFormat, "perceptron: not a saved classifier: it has no type")
+	case !slices.Contains(binaryTypes, head.Type):
+		return "", errorf(ErrFormat, "perceptron: not a saved classifier: type %.40q is not a classifier of this package", head.Type)
+	}
+	return head.Type, nil
 }
 
 // UnmarshalJSON sets OneVsRest to the one saved in data, as Perceptron's
@@ -57,9 +82,15 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
+	return o.load(form{data: data})
+}
+
+// load sets OneVsRest to the one saved in f, whose classifiers are saved
+// in the same form.
+func (o *OneVsRest) load(f form) error {
 	var s oneVsRestSettings
 	var m oneVsRestJSON
-	if _, err := unmarshal(data, "OneVsRest", &s, &m); err != nil {
+	if _, err := f.decode("OneVsRest", &s, &m); err != nil {
 		return err
 	}
 	if err := checkClasses(m.Classes); err != nil {
@@ -79,8 +110,10 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 	models := make([]Scorer, K)
 	d := 0
 	for c, b := range m.Models {
-		var head struct{ Type string }
-		if json.Unmarshal(b, &head); head.Type == "OneVsRest" {
+		if isBinary(b) != f.binary {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d is not in the form of the OneVsRest", c))
+		}
+		if typ, _ := savedType(b); typ == "OneVsRest" {
 			// Each level would decode those within it again.
 			return wrap("OneVsRest", fmt.Errorf("its classifier %d is a OneVsRest", c))
 		}
@@ -100,6 +133,10 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 		}
 		models[c], d = s, w
 	}
-	o.Labels, o.ClassWeight, o.models, o.classes = s.Labels, weightMap(s.ClassWeight), models, m.Classes
+	if err := f.shape("OneVsRest", d, K); err != nil {
+		return err
+	}
+	o.Labels, o.ClassWeight = s.Labels, weightMap(s.ClassWeight)
+	o.set(models, m.Classes, nil, nil)
 	return nil
 }

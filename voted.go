@@ -5,13 +5,13 @@
 package perceptron
 
 import (
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/live"
 )
 
 // Voted is the voted perceptron of Freund and Schapire (1999). It trains as
@@ -54,6 +54,14 @@ type Voted struct {
 	// epochs run.
 	Stop *Stop
 
+	*votedState                    // the voters, as training writes them
+	live        *live.Live[*Voted] // a copy of them that the prediction methods read
+}
+
+// votedState is the voters of a Voted, as training writes them. They lie
+// behind a pointer, so that a copy of the Voted, as a value receiver
+// makes, reads nothing that a Learn writes.
+type votedState struct {
 	// The voters are kept compactly, as the first weights and the rows of
 	// the mistakes: the weights of voter k are those of voter k-1 moved by
 	// the update of mistake k, on the row votes[k].row, with its step.
@@ -68,6 +76,14 @@ type Voted struct {
 	visits  int
 	classes []float64
 	stats   Stats
+}
+
+// work returns the voters as training writes them, none at first.
+func (v *Voted) work() *votedState {
+	if v.votedState == nil {
+		v.votedState = new(votedState)
+	}
+	return v.votedState
 }
 
 // vote is a voter: the row whose mistake made it (unused for w_0), and its
@@ -113,7 +129,7 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	w := newTable(ds.d, S, s.w0, s.noBias)
 	w0 := w.clone()
 	start := func() Voted {
-		return Voted{first: w0, rows: newRows(ds.d, 0, ds.sparse()), votes: []vote{{row: -1}}, classes: ds.classes}
+		return Voted{votedState: &votedState{first: w0, rows: newRows(ds.d, 0, ds.sparse()), votes: []vote{{row: -1}}, classes: ds.classes}}
 	}
 	nv := start()
 	var made []mistakeAt
@@ -141,6 +157,7 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	nv.last, nv.stats = w, stats
 	nv.copySettings(v)
 	*v = nv
+	v.publish(nil)
 	return nil
 }
 
@@ -151,7 +168,8 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 func (v *Voted) Learn(X mat.Matrix, y []float64) error { return learnWith(v, X, y, nil, nil) }
 
 func (v *Voted) state() (settings, []float64, int, int) {
-	return v.settings(nil), v.classes, v.first.dim(), v.visits
+	st := v.work()
+	return v.settings(nil), st.classes, st.first.dim(), st.visits
 }
 
 // learn is Learn on ds, checked, with the settings s. The visits change
@@ -160,6 +178,7 @@ func (v *Voted) state() (settings, []float64, int, int) {
 // halt of ds stops them.
 func (v *Voted) learn(ds *dataset, s settings) error {
 	S := scores(ds.classes)
+	v.work()
 	fresh := !v.first.fitted()
 	words := float64(ds.n) + ds.words()
 	if !v.last.fitted() {
@@ -187,7 +206,7 @@ func (v *Voted) learn(ds *dataset, s settings) error {
 	r.kept, r.grows = v.keep(&made, v.visits), votedGrowth
 	mistakes, visited, err := s.learn(ds, r)
 	if fresh && visited == 0 {
-		*v = Voted{Epochs: v.Epochs, Rate: v.Rate, Rand: v.Rand, NoBias: v.NoBias, InitWeights: v.InitWeights, Labels: v.Labels, ClassWeight: v.ClassWeight, OnUpdate: v.OnUpdate, Stop: v.Stop}
+		*v.votedState = votedState{} // as it was
 		return err
 	}
 	if ds.halt.stopped(err) {
@@ -317,38 +336,78 @@ func (v *Voted) scores(dst []float64, x vec) {
 	}
 }
 
+// publish makes the voters the ones that the prediction methods read,
+// whole: a copy that shares the first weights and the rows, steps and
+// moves, to which a Learn only appends, and holds its own votes, of which
+// a Learn counts the last further.
+func (v *Voted) publish(*dataset) {
+	s := v.work()
+	if !s.first.fitted() {
+		return
+	}
+	c := *s
+	rows := *s.rows
+	c.rows, c.steps, c.moves = &rows, slices.Clip(s.steps), slices.Clip(s.moves)
+	c.votes, c.index, c.last = slices.Clone(s.votes), nil, table{}
+	if v.live == nil {
+		v.live = new(live.Live[*Voted])
+	}
+	v.live.Set(&Voted{votedState: &c})
+}
+
+// seen returns the voters that the prediction methods read, or nil.
+func (v *Voted) seen() *Voted {
+	if v.live == nil {
+		return nil
+	}
+	return v.live.Current() // never written again
+}
+
 // predictor returns the voted perceptron as the prediction methods read
-// it.
+// it, v being the voters that seen returns, or nil.
 func (v *Voted) predictor() predictor {
-	if !v.first.fitted() {
+	if v == nil {
 		return predictor{}
 	}
 	return predictor{classes: v.classes, d: v.first.dim(), S: len(v.first.b), scores: v.scores}
 }
 
 // Predict returns the class of x that the vote chooses, as Voted says,
-// and panics as Perceptron's Predict does.
-func (v *Voted) Predict(x []float64) float64 { return predictOne(v.predictor(), x) }
+// and panics as Perceptron's Predict does. It may run concurrently with
+// the prediction methods and with one Learn, but not with Fit or a load.
+func (v *Voted) Predict(x []float64) float64 { return predictOne(v.seen().predictor(), x) }
 
 // ScoreRows returns the votes on the rows of X, as Scorer says: for two
 // classes the vote sum_k c_k·sign(w_k·x+b_k), a whole number between
 // minus and plus the number of visits, and for more the votes for each
-// class.
+// class. It may run concurrently as Predict.
 func (v *Voted) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	return v.predictor().scoreRows(dst, X)
+	return v.seen().predictor().scoreRows(dst, X)
 }
 
 // PredictRows returns the classes of the rows of X, as Predict chooses
-// them.
+// them. It may run concurrently as Predict.
 func (v *Voted) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	return v.predictor().predictRows(dst, X)
+	return v.seen().predictor().predictRows(dst, X)
 }
 
-// Classes returns a copy of the classes, as Scorer says.
-func (v *Voted) Classes() []float64 { return slices.Clone(v.classes) }
+// Classes returns a copy of the classes, as Scorer says. It may run
+// concurrently as Predict.
+func (v *Voted) Classes() []float64 {
+	if c := v.seen(); c != nil {
+		return slices.Clone(c.classes)
+	}
+	return nil
+}
 
-// Stats returns a description of the training of the voted perceptron.
-func (v *Voted) Stats() Stats { return v.stats.clone() }
+// Stats returns a description of the training of the voted perceptron. It
+// may run concurrently as Predict.
+func (v *Voted) Stats() Stats {
+	if c := v.seen(); c != nil {
+		return c.stats.clone()
+	}
+	return Stats{}
+}
 
 func (v *Voted) settings(rnd *rand.Rand) settings {
 	return settings{epochs: v.Epochs, rate: v.Rate, rnd: rnd, noBias: v.NoBias, w0: v.InitWeights, onUpdate: v.OnUpdate, stop: v.Stop, weights: v.ClassWeight}
@@ -364,125 +423,9 @@ func (v *Voted) source() *rand.Rand { return v.Rand }
 func (v *Voted) classWeight() map[float64]float64 { return v.ClassWeight }
 func (v *Voted) labels() []float64                { return v.Labels }
 
-// votedJSON is the JSON form of the voters of Voted, as Voted keeps them.
-// The running weights are not saved: they are the first moved by the
-// update of every mistake, and loading computes them so.
-type votedJSON struct {
-	linearJSON              // the classes, and w_0 and b_0
-	Rows        rowsJSON    `json:"rows"`  // the distinct rows of the mistakes, in the order of their first
-	Steps       numbersJSON `json:"steps"` // the step of each row
-	MistakeRows []int       `json:"mistakeRows"`
-	MistakeUp   []int       `json:"mistakeUp,omitempty"`
-	MistakeDown []int       `json:"mistakeDown,omitempty"` // the classes each mistake moved, with more than two
-	Counts      []int       `json:"counts"`                // c_0, then the count of the voter each mistake made
+func (v *Voted) width() int {
+	if c := v.seen(); c != nil {
+		return c.first.dim()
+	}
+	return 0
 }
-
-// MarshalJSON returns the saved form of the fitted voted perceptron, as
-// Perceptron's MarshalJSON does, with the voters as Voted keeps them.
-func (v Voted) MarshalJSON() ([]byte, error) {
-	if !v.first.fitted() {
-		return marshal("Voted", false, nil, nil, nil, nil)
-	}
-	m := votedJSON{
-		linearJSON:  linearJSON{v.classes, v.first.json()},
-		Rows:        rowsToJSON(v.rows),
-		Steps:       v.steps,
-		MistakeRows: make([]int, len(v.votes)-1),
-		Counts:      make([]int, len(v.votes)),
-	}
-	if v.moves != nil {
-		m.MistakeUp, m.MistakeDown = make([]int, len(v.moves)), make([]int, len(v.moves))
-	}
-	for k, vt := range v.votes {
-		if k > 0 {
-			m.MistakeRows[k-1] = vt.row
-		}
-		m.Counts[k] = vt.count
-	}
-	for k, mv := range v.moves {
-		m.MistakeUp[k], m.MistakeDown[k] = mv.up, mv.down
-	}
-	s := v.settings(nil).json(v.Labels)
-	return marshal("Voted", true, func() error { return s.check(v.classes, v.first.dim()) }, s, m, &v.stats)
-}
-
-// UnmarshalJSON sets the voted perceptron to the one saved in data, as
-// Perceptron's UnmarshalJSON does.
-func (v *Voted) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	var s settingsJSON
-	var m votedJSON
-	first, st, err := loadTable(data, "Voted", &s, &m, &m.linearJSON)
-	if err != nil {
-		return err
-	}
-	nv := Voted{first: first, classes: m.Classes, stats: st}
-	if err := nv.load(&m, st.Mistakes); err != nil {
-		return wrap("Voted", err)
-	}
-	v.Epochs, v.Rate, v.NoBias, v.InitWeights, v.Labels, v.ClassWeight, v.Stop = s.Epochs, s.Rate, s.NoBias, s.InitWeights, s.Labels, weightMap(s.ClassWeight), (*Stop)(s.Stop)
-	nv.copySettings(v)
-	*v = nv
-	return nil
-}
-
-// load sets the voters of v, whose first and last weights are w_0, to
-// those of m, of the given number of mistakes.
-func (v *Voted) load(m *votedJSON, mistakes int) error {
-	rows, err := m.Rows.rows(v.first.dim())
-	if err != nil {
-		return err
-	}
-	n, S := len(m.MistakeRows), len(v.first.b)
-	switch {
-	case len(m.Steps) != rows.n:
-		return fmt.Errorf("it has %d rows and %d steps, want as many", rows.n, len(m.Steps))
-	case len(m.Counts) != n+1:
-		return fmt.Errorf("it has %d mistakes and %d counts, want one count more", n, len(m.Counts))
-	case S > 1 && (len(m.MistakeUp) != n || len(m.MistakeDown) != n):
-		return fmt.Errorf("it has %d mistakes and %d and %d classes they moved, want as many", n, len(m.MistakeUp), len(m.MistakeDown))
-	case S == 1 && (m.MistakeUp != nil || m.MistakeDown != nil):
-		return errors.New("it has two classes and the classes its mistakes moved")
-	case n != mistakes:
-		return fmt.Errorf("it has %d mistakes, but its stats %d", n, mistakes)
-	case m.Counts[0] < 0 || m.Counts[0] > maxCount:
-		return fmt.Errorf("its first count is %d, want 0 to 2^53", m.Counts[0])
-	}
-	if j := nonFinite(m.Steps); j >= 0 {
-		return fmt.Errorf("its step %d is %v, want a finite value", j, m.Steps[j])
-	}
-	v.rows, v.steps, v.votes = rows, m.Steps, make([]vote, n+1)
-	v.votes[0] = vote{row: -1, count: m.Counts[0]}
-	visits, seen := m.Counts[0], 0
-	for k, r := range m.MistakeRows {
-		c := m.Counts[k+1]
-		switch {
-		case r < 0 || r > seen || r >= rows.n:
-			// Rows are stored in the order of their first mistake.
-			return fmt.Errorf("its mistake %d is on row %d, want one of the first %d of its %d rows", k+1, r, seen+1, rows.n)
-		case c < 1 || c > maxCount-visits:
-			return fmt.Errorf("its count %d is %d, want 1 or more, and 2^53 in all", k+1, c)
-		}
-		if r == seen {
-			seen++
-		}
-		visits += c
-		v.votes[k+1] = vote{row: r, count: c}
-		if S > 1 {
-			mv := moved{up: m.MistakeUp[k], down: m.MistakeDown[k]}
-			if mv.up < 0 || mv.up >= S || mv.down < 0 || mv.down >= S || mv.up == mv.down {
-				return fmt.Errorf("its mistake %d moves classes %d and %d, want two of the %d", k+1, mv.up, mv.down, S)
-			}
-			v.moves = append(v.moves, moved{mv.up, mv.down})
-		}
-	}
-	if seen != rows.n {
-		return fmt.Errorf("it has %d rows, but its mistakes are on %d", rows.n, seen)
-	}
-	v.visits, v.made = visits, visits-v.votes[n].count
-	return nil
-}
-
-func (v *Voted) width() int { return v.first.dim() }

@@ -286,9 +286,7 @@ func (m *Model) checkCalibration() error {
 // Probabilities returns an error if the Model has no Calibration, or one
 // that is not of its scores, and the errors of Predict. It holds the
 // probabilities, 8 bytes for each class of each row, and scores a block
-// of rows at a time, as Predict does. It may run concurrently with the
-// Model's other methods but those that change it: Fit, Learn, Calibrate
-// and setting its fields.
+// of rows at a time, as Predict does. It may run concurrently as Predict.
 func (m *Model) Probabilities(X mat.Matrix) ([]float64, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to make probabilities of: X is nil")

@@ -114,8 +114,64 @@
 // A Model is a fitted classifier with the steps that come before it, the
 // Hashing of its texts, a Scaler and the scaling of each row to unit
 // length, and the labels of its classes: it predicts from rows as a reader
-// returns them. Its file, which WriteTo writes and LoadModel reads, and
-// which the command perceptron saves, is one JSON object:
+// returns them. Its file, which Save writes and LoadModel reads, and which
+// the command perceptron saves, holds it in one of two forms of the same
+// content, which load to the same bits: the binary form, which WriteTo
+// writes, written and read at the speed of memory, and the JSON form,
+// which MarshalJSON writes, for people to read. Save writes the JSON form
+// where the name ends in .json or .json.gz; either may be gzipped.
+//
+// The binary form of a Model, version 1, is a header, a head and
+// sections; its integers are little-endian:
+//
+//	header    "PCPM", the version (uint16, 1), two bytes of 0, and the
+//	          length of the head in bytes (uint64)
+//	head      the columns of the rows the Model takes, Classes, Names, Label,
+//	          Hashing, the kind of the Scaler (0 none, 1 scales alone, 2 means
+//	          and scales), Normalize, and the statistics of the training rows
+//	sections  each a tag of 4 bytes, the length of its body in bytes
+//	          (uint64) and the body: SCAL, the means and the scales of the
+//	          Scaler, if it has one; CALB, the Calibration, if it has one, as
+//	          its JSON form's values; then CLSF, the classifier's binary form
+//
+// The head comes first, so that a reader checks rows against it before it
+// reads the rest, as LoadModelHead does; a step that a later version
+// saves is a section of its own before the classifier's. The classifier's
+// binary form, version 3 of package perceptron's, as perceptron.Marshal
+// writes it, is:
+//
+//	header  "PCPT", the version (uint16, 3), the type (uint16: 1 Perceptron,
+//	        2 Averaged, 3 Pocket, 4 Voted, 5 Kernel, 6 OneVsRest), and the
+//	        columns d, the scores S and the length of the head in bytes
+//	        (each a uint64)
+//	head    the number of tables and the encoding of each: 0 dense, or 1
+//	        sparse and the length of its body in bytes; then the values of
+//	        the settings, the model without its tables, and the stats of
+//	        the classifier's JSON form
+//	tables  the tables of d·S weights, each feature's S together: an
+//	        Averaged's sums of the weights, what it predicts with, then its
+//	        weights; the weights of the other linear classifiers; none for
+//	        Kernel and OneVsRest, whose model holds its classifiers' forms
+//
+// The values follow the members of the JSON forms in their order, without
+// names: a bool is a byte, 0 or 1; an integer a varint, zigzag if signed;
+// a float its 8 bytes; a string the uvarint of its length and its UTF-8
+// bytes; an object that may be null a byte, 0 for null and 1 before it; an
+// array the uvarint of its length plus one, 0 for null, and its elements;
+// and an array of floats a uvarint, 0 for null, 1 dense or 2 sparse, the
+// uvarint of its length and its body. A body is dense, the floats, or
+// sparse: the fill, a float, the uvarint of the number of the others, and
+// each of those as the uvarint of its gap since the last (its index for
+// the first, the difference less one after) and its float. A table's
+// body has no encoding nor length before it. A list is sparse where that
+// is shorter, the fill the more common of 0 and the most common of 64
+// values spread over it: the weights, mostly zero, and the scales of
+// NewIDF, one value for the columns that no training row holds and others.
+// Every float is finite, as in JSON. LoadModel checks every size against
+// the bytes that hold it and the memory left before it allocates it; a
+// table takes 8·d·S bytes, as its header gives, whatever its bytes.
+//
+// The JSON form is one object:
 //
 //	{"version": 1,
 //	 "classes": ["0", "1", ...],
@@ -146,10 +202,10 @@
 // not define, here or in an object within, is an error, as in the
 // library's JSON, and so is a hashing that Hashing's Transform does not
 // take, and a calibration of other than a slope and an intercept for each
-// score of a row. A file may be gzipped. LoadModel also reads the
-// library's JSON of a classifier alone, whose classes it names by their
-// values, and the model files of version 4 of the command, the library's
-// JSON with a member "command" added.
+// score of a row. LoadModel also reads the library's classifier alone, in
+// either form, whose classes it names by their values, and the model
+// files of version 4 of the command, the library's JSON with a member
+// "command" added.
 //
 // A Model of text takes the rows that its Hashing makes of texts, so that
 // a program predicts the classes of new texts with a model that the

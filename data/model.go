@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"strings"
 
 	"gonum.org/v1/gonum/floats"
@@ -153,7 +154,8 @@ func (m *Model) FitContext(ctx context.Context, s *Set) error { return m.fit(ctx
 // they are; other rows, sparse ones among them, whose values a
 // *perceptron.CSR keeps to itself, it transforms into a copy, as Fit
 // does, that takes the place of s.X, and of the rows if the caller keeps
-// them nowhere else. Afterwards s.X holds the rows as the Classifier took
+// them nowhere else: their memory then goes back to the system
+// (debug.FreeOSMemory) before the Classifier allocates its model. Afterwards s.X holds the rows as the Classifier took
 // them, which the Classifier takes, not the Model's methods, whose steps
 // would transform them again. The statistics that CheckRows compares rows
 // with are those of the rows as they were given. A FitInPlace that fails
@@ -189,6 +191,19 @@ func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 	if inPlace {
 		s.X = X
 	}
+	// The statistics of the rows as they were, before the Classifier's
+	// fit: rows transformed into a copy in place of them then go before
+	// it allocates its model, their memory returned to the system.
+	var rows rowStats
+	if acc != nil && acc.n > 0 {
+		rows = acc.stats()
+	} else {
+		rows = statsOf(raw) // the rows as they were: no step changed them
+	}
+	if inPlace && X != raw {
+		raw = nil
+		debug.FreeOSMemory()
+	}
 	if s.Weights == nil && ctx != nil && ctx.Done() == nil {
 		err = m.Classifier.Fit(X, s.Y)
 	} else {
@@ -200,12 +215,6 @@ func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 	classes, err := labelsOf(m.Classifier.Classes(), s.Classes)
 	if err != nil {
 		return err
-	}
-	var rows rowStats
-	if acc != nil && acc.n > 0 {
-		rows = acc.stats()
-	} else {
-		rows = statsOf(raw) // the rows as they were: no step changed them
 	}
 	m.features, m.Classes, m.rows, m.Calibration = d, classes, rows, nil
 	return nil
@@ -242,7 +251,10 @@ func labelsOf(values []float64, classes []string) ([]string, error) {
 // fails, or if s has Weights and the Classifier is not one of package
 // perceptron; and the errors of the Classifier's Learn, which may have
 // learned the rows before an overflow. It holds the transformed rows and
-// their class values while the Classifier learns.
+// their class values while the Classifier learns. It may run concurrently
+// with the methods that predict, as Predict says, but not with another
+// Learn, with WriteTo, Save or CheckRows, which read the statistics of the
+// rows that it adds to.
 func (m *Model) Learn(s *Set) error { return m.LearnContext(context.Background(), s) }
 
 // LearnContext is Learn, with the Classifier's Learn stopped when ctx is
@@ -400,7 +412,11 @@ func normalize(row []float64) error {
 //
 // Predict transforms and scores the rows a block of BlockRows at a time,
 // or fewer for dense rows of more than 16384 columns, and holds a block
-// besides the classes it returns.
+// besides the classes it returns. It may run concurrently with the
+// Model's other methods that predict, and with one Learn of a Classifier
+// of package perceptron, each block of rows seeing the model before the
+// Learn or after it; not with Fit, Calibrate, or a change of the Model's
+// fields.
 func (m *Model) Predict(X mat.Matrix) ([]float64, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to predict: X is nil")
@@ -443,7 +459,8 @@ func choose(scores []float64) int {
 // Score returns the scores of the rows of X, transformed, as the Classifier's
 // ScoreRows gives them: S scores for each row, one for two classes and one for
 // each class for more, in the order of Classes. It returns the errors that
-// Predict returns, and holds the scores besides what Predict holds.
+// Predict returns, and holds the scores besides what Predict holds. It may
+// run concurrently as Predict.
 func (m *Model) Score(X mat.Matrix) ([]float64, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to score: X is nil")

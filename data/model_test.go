@@ -247,11 +247,15 @@ func TestModelSaveLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var text bytes.Buffer
-			if _, err := m.WriteTo(&text); err != nil {
+			text, err := m.MarshalJSON()
+			if err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range []string{"m.json", "m.json.gz", "m.JSON.GZ"} {
+			var form bytes.Buffer
+			if _, err := m.WriteTo(&form); err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"m.json", "m.json.gz", "m.JSON.GZ", "m.model", "m.gz"} {
 				path := filepath.Join(dir, name)
 				if err := m.Save(path); err != nil {
 					t.Fatal(err)
@@ -259,6 +263,16 @@ func TestModelSaveLoad(t *testing.T) {
 				b, _ := os.ReadFile(path)
 				if gz := bytes.HasPrefix(b, []byte{0x1f, 0x8b}); gz != strings.HasSuffix(strings.ToLower(name), ".gz") {
 					t.Errorf("%s: gzipped %v", name, gz)
+				}
+				if gz, _ := gzip.NewReader(bytes.NewReader(b)); gz != nil {
+					b, _ = io.ReadAll(gz)
+				}
+				if want := append(slices.Clone(text), '\n'); !strings.Contains(strings.ToLower(name), ".json") {
+					if !bytes.Equal(b, form.Bytes()) {
+						t.Errorf("%s: not the binary form", name)
+					}
+				} else if !bytes.Equal(b, want) {
+					t.Errorf("%s: not the JSON form", name)
 				}
 				l, err := data.LoadModel(path)
 				if err != nil {
@@ -268,14 +282,15 @@ func TestModelSaveLoad(t *testing.T) {
 				if err != nil || !slices.Equal(got, want) {
 					t.Errorf("%s: the loaded %T predicts otherwise: %v", name, c, err)
 				}
-				var again bytes.Buffer
-				l.WriteTo(&again)
-				if !bytes.Equal(again.Bytes(), text.Bytes()) || l.Label != "first" || !slices.Equal(l.Names, m.Names) || l.Features() != 6 {
-					t.Errorf("%s: saved\n%s\nthen\n%s", name, text.Bytes(), again.Bytes())
+				again, _ := l.MarshalJSON()
+				var againForm bytes.Buffer
+				l.WriteTo(&againForm)
+				if !bytes.Equal(again, text) || !bytes.Equal(againForm.Bytes(), form.Bytes()) || l.Label != "first" || !slices.Equal(l.Names, m.Names) || l.Features() != 6 {
+					t.Errorf("%s: saved\n%s\nthen\n%s", name, text, again)
 				}
 			}
 			var file map[string]json.RawMessage
-			if err := json.Unmarshal(text.Bytes(), &file); err != nil {
+			if err := json.Unmarshal(text, &file); err != nil {
 				t.Fatal(err)
 			}
 			lib, err := perceptron.Unmarshal(file["classifier"])
@@ -338,9 +353,10 @@ func TestLoadModelForms(t *testing.T) {
 			t.Errorf("version 4 predicts %v, want the class of %v", pred, p.PredictRows(nil, Z))
 		}
 	}
-	var file bytes.Buffer
-	m.WriteTo(&file)
-	good := file.Bytes()
+	good, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
 	// hashed returns good with the member hashing, of the JSON h.
 	hashed := func(h string) []byte {
 		return bytes.Replace(good, []byte(`{"version":1,`), []byte(`{"version":1,"hashing":`+h+`,`), 1)
@@ -576,11 +592,10 @@ func TestModelHashing(t *testing.T) {
 			t.Errorf("the loaded model scores %v, want %v (%v)", got, want, err)
 		}
 	}
-	var file, again bytes.Buffer
-	m.WriteTo(&file)
-	l.WriteTo(&again)
-	if !bytes.Equal(file.Bytes(), again.Bytes()) || !bytes.Contains(file.Bytes(), []byte(`"hashing":{"ngrams":2,"bits":8,"seed":0,"signed":false,"values":"","noNorm":true}`)) {
-		t.Errorf("saved\n%.300s\nthen\n%.300s", file.Bytes(), again.Bytes())
+	file, _ := m.MarshalJSON()
+	again, _ := l.MarshalJSON()
+	if !bytes.Equal(file, again) || !bytes.Contains(file, []byte(`"hashing":{"ngrams":2,"bits":8,"seed":0,"signed":false,"values":"","noNorm":true}`)) {
+		t.Errorf("saved\n%.300s\nthen\n%.300s", file, again)
 	}
 	if f := (&data.Model{Hashing: &data.Hashing{Bits: 5}}).Features(); f != 32 {
 		t.Errorf("a Model of a Hashing of 5 bits has %d features", f)

@@ -13,14 +13,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/binform"
 	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
@@ -48,39 +52,40 @@ type scalerJSON struct {
 	Scale []float64 `json:"scale"`
 }
 
-// WriteTo writes the Model to w in the JSON form that the package's
+// WriteTo writes the Model to w in its binary form, which the package's
 // documentation gives, and returns the number of bytes written and the
 // first error. It returns an error, having written nothing, if the Model
 // is not one that Predict takes, if its Classes or Names are not labels
-// that a reader gives, or if its Classifier cannot be saved, as one that
-// has not been fitted.
-//
-// WriteTo holds the JSON of the Classifier, as its MarshalJSON returns
-// it, and writes the rest as it goes.
+// that a reader gives, if its Hashing or its Scaler are not of its
+// Classifier's columns, or if its Classifier cannot be saved, as one that
+// has not been fitted or of another package. It holds the binary form of
+// the Classifier, as perceptron.Marshal returns it.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	if err := m.check(); err != nil {
+	if err := m.checkSave(); err != nil {
 		return 0, err
 	}
-	if err := checkNames(m.Classes, m.Names); err != nil {
-		return 0, fmt.Errorf("data: %v", err)
-	}
-	if m.Scaler != nil {
-		if err := m.Scaler.check(); err != nil {
-			return 0, err
-		}
-	}
-	if m.Calibration != nil {
-		if err := m.Calibration.check(scoresOf(len(m.Classes))); err != nil {
-			return 0, err
-		}
+	return m.writeBinary(w)
+}
+
+// MarshalJSON returns the Model in its JSON form, which the package's
+// documentation gives, as WriteTo writes the binary form, with its
+// errors, and errors of the Classifier's MarshalJSON. It holds the JSON of
+// the Classifier, and the form, twice the size.
+func (m *Model) MarshalJSON() ([]byte, error) {
+	if err := m.checkSave(); err != nil {
+		return nil, err
 	}
 	marshaler, ok := m.Classifier.(json.Marshaler)
 	if !ok {
-		return 0, fmt.Errorf("data: the Classifier, a %T, has no MarshalJSON", m.Classifier)
+		return nil, fmt.Errorf("data: the Classifier, a %T, has no MarshalJSON", m.Classifier)
 	}
 	lib, err := marshaler.MarshalJSON()
 	if err != nil {
-		return 0, err
+		return nil, err
+	}
+	d, _ := modelFeatures(lib)
+	if err := m.fitsWidth(d); err != nil {
+		return nil, err
 	}
 	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize, Calibration: m.Calibration}
 	if m.Scaler != nil {
@@ -91,66 +96,150 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	}
 	hb, err := json.Marshal(head)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	var n int64
-	for _, b := range [][]byte{hb[:len(hb)-1], []byte(`,"classifier":`), lib, []byte("}\n")} {
-		k, err := w.Write(b)
-		n += int64(k)
-		if err != nil {
-			return n, err
-		}
+	if err := checkMemory(float64(len(hb)+len(lib)), "data: the JSON form of the Model, of %d bytes:", len(hb)+len(lib)); err != nil {
+		return nil, err
 	}
-	return n, nil
+	return slices.Concat(hb[:len(hb)-1], []byte(`,"classifier":`), lib, []byte("}")), nil
 }
 
-// Save writes the Model to the file at path, as WriteTo writes it,
-// gzipped if the name ends in .gz, creating the file or truncating it. It
-// returns the errors of WriteTo and of the file; the file may then be
-// partly written.
-func (m *Model) Save(path string) (err error) {
-	f, err := os.Create(path)
+// checkSave returns an error if the Model is not one that its forms save.
+func (m *Model) checkSave() error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	if err := checkNames(m.Classes, m.Names); err != nil {
+		return fmt.Errorf("data: %v", err)
+	}
+	if m.Scaler != nil {
+		if err := m.Scaler.check(); err != nil {
+			return err
+		}
+	}
+	if m.Calibration != nil {
+		return m.Calibration.check(scoresOf(len(m.Classes)))
+	}
+	return nil
+}
+
+// Save writes the Model to the file at path, in the JSON form if the name
+// ends in .json or .json.gz and in the binary form otherwise, gzipped if
+// the name ends in .gz. It replaces the file atomically: it writes a new
+// file in the same directory, syncs it and renames it to path, which if
+// it is a symbolic link stays one, to the file replaced; a failed Save
+// leaves the file as it was, and no new file. The new file has the
+// permissions of the file it replaces, or those that os.Create gives. It
+// returns the errors of WriteTo and MarshalJSON, and of the files.
+func (m *Model) Save(path string) error {
+	name := strings.ToLower(path)
+	gz := strings.HasSuffix(name, ".gz")
+	var write func(io.Writer) error
+	if strings.HasSuffix(strings.TrimSuffix(name, ".gz"), ".json") {
+		b, err := m.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		write = func(w io.Writer) error {
+			_, err := w.Write(append(b, '\n'))
+			return err
+		}
+	} else {
+		if err := m.checkSave(); err != nil {
+			return err
+		}
+		write = func(w io.Writer) error {
+			_, err := m.writeBinary(w)
+			return err
+		}
+	}
+	return replaceFile(path, func(w io.Writer) error {
+		if !gz {
+			return write(w)
+		}
+		zw := gzip.NewWriter(w)
+		if err := write(zw); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
+}
+
+// replaceFile replaces the file at path, or the file it links to, with
+// one that write writes, atomically, as Save says.
+func replaceFile(path string, write func(io.Writer) error) (err error) {
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		path = t
+	}
+	// A new file gets what the umask leaves of 0666, as os.Create gives
+	// it; a replaced one keeps its bits.
+	perm, keep := fs.FileMode(0o666), false
+	if fi, err := os.Stat(path); err == nil {
+		perm, keep = fi.Mode().Perm(), true
+	}
+	dir, base := filepath.Split(path)
+	var f *os.File
+	for range 100 {
+		tmp := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		if f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm); !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 1<<16)
-	var w io.Writer = bw
-	var zw *gzip.Writer
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		zw = gzip.NewWriter(bw)
-		w = zw
-	}
-	if _, err := m.WriteTo(w); err != nil {
+	if err := write(bw); err != nil {
 		return err
 	}
-	if zw != nil {
-		if err := zw.Close(); err != nil {
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if keep {
+		if err := f.Chmod(perm); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	// The rename lasts once the directory is synced.
+	if d, err := os.Open(filepath.Clean(dir + ".")); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
 }
 
 // LoadModel returns the Model saved in the file at path, gzipped or not,
-// which it tells by the file's first bytes: a Model as WriteTo writes it,
-// the library's JSON of a classifier alone, as json.Marshal writes it, or
-// a model file of version 4 of the command perceptron. Its error names the
-// path, and what is not a model in the file, with an error of kind
-// perceptron.ErrFormat, or that the file does not fit in memory, with an
-// error of kind perceptron.ErrTooLarge.
+// which it tells by the file's first bytes: a Model in the binary form
+// that WriteTo writes or in the JSON form that MarshalJSON writes, the
+// library's classifier alone in either of its forms, as perceptron.Marshal
+// and json.Marshal write them, or a model file of version 4 of the command
+// perceptron. Its error names the path, and what is not a model in the
+// file, with an error of kind perceptron.ErrFormat, or that the file does
+// not fit in memory, with an error of kind perceptron.ErrTooLarge.
 //
 // LoadModel reads the file once, into one buffer of the size that the
 // file tells, or, gzipped, that the end of the file tells of its text,
 // which it checks against the memory left before it allocates it; it
-// refuses a file whose first bytes are not those of a JSON object before
-// it holds more than 64 KiB. It holds the text while the classifier
-// loads, as perceptron.Unmarshal does, and the rest of the Model besides,
-// whose sizes it checks first.
+// refuses a file whose first bytes are not those of a form before it
+// holds more than 64 KiB. It holds the text while the Model loads, and
+// the Model, whose sizes it checks first. A binary form loads in time
+// proportional to its bytes, but for the tables of the classifier's
+// weights, which it allocates as its head gives them.
 func LoadModel(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -170,6 +259,21 @@ func readModel(r io.Reader) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeText(text)
+}
+
+// decodeText returns the Model of a model file's text, of any form.
+func decodeText(text []byte) (*Model, error) {
+	switch {
+	case isModelForm(text):
+		return decodeBinary(text)
+	case isClassifierForm(text):
+		c, d, err := loadClassifier(text)
+		if err != nil {
+			return nil, err
+		}
+		return &Model{Classifier: c, features: d, Classes: classValues(c)}, nil
+	}
 	return decodeModel(text)
 }
 
@@ -178,7 +282,8 @@ func readModel(r io.Reader) (*Model, error) {
 // the size of the file or the size of a gzip file's text that its end
 // gives, and otherwise grown by a quarter at a time. It checks that the
 // memory left holds the buffer before it allocates or grows it, and
-// refuses at once a text that does not start as a JSON object does.
+// refuses at once a text that does not start as a JSON object or a binary
+// form does.
 func readText(r io.Reader) ([]byte, error) {
 	size, gzipSize := 0, 0 // the text's, and one byte more to read its end; 0 if not known
 	if f, ok := r.(*os.File); ok {
@@ -221,8 +326,8 @@ func readText(r io.Reader) ([]byte, error) {
 		n, err := in.Read(text[len(text):cap(text)])
 		first := len(text) == 0 && n > 0
 		text = text[:len(text)+n]
-		if i := jsonscan.Space(text, 0); first && i < len(text) && text[i] != '{' {
-			return nil, errorf(perceptron.ErrFormat, "not a model: the file starts with %s, where a JSON object starts with {", quote(string(text[i:min(i+8, len(text))])))
+		if i := jsonscan.Space(text, 0); first && i < len(text) && text[i] != '{' && !startsForm(text) {
+			return nil, errorf(perceptron.ErrFormat, "not a model: the file starts with %s, where a JSON object starts with { and a binary form with %s or %s", quote(string(text[i:min(i+8, len(text))])), modelMagic, binform.Magic)
 		}
 		if err == io.EOF {
 			return text, nil
@@ -234,6 +339,13 @@ func readText(r io.Reader) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// startsForm reports whether b starts as a binary form does, as far as it
+// goes.
+func startsForm(b []byte) bool {
+	k := min(len(b), 4)
+	return string(b[:k]) == modelMagic[:k] || string(b[:k]) == binform.Magic[:k]
 }
 
 // gzipError returns err, of gunzipping a model file, as an error of kind
@@ -292,9 +404,7 @@ func decodeModel(text []byte) (*Model, error) {
 	m := &Model{Classifier: c, features: d}
 	if old == nil {
 		// The library's JSON alone: the classes are named by their values.
-		for _, v := range c.Classes() {
-			m.Classes = append(m.Classes, strconv.FormatFloat(v, 'g', -1, 64))
-		}
+		m.Classes = classValues(c)
 		return m, nil
 	}
 	if err := old.check(d); err != nil {
@@ -398,12 +508,16 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	return m, m.checkLoaded()
 }
 
-// loadClassifier returns the classifier of the library's JSON lib, and the
-// number of features of its rows.
+// loadClassifier returns the classifier of the library's form lib, JSON
+// or binary, and the number of features of its rows.
 func loadClassifier(lib []byte) (perceptron.Scorer, int, error) {
 	c, err := perceptron.Unmarshal(lib)
 	if err != nil {
 		return nil, 0, &kindError{msg: "classifier: " + strings.TrimPrefix(err.Error(), "perceptron: "), kind: err}
+	}
+	if isClassifierForm(lib) {
+		// The header gives the columns, which the classifier has.
+		return c, int(binform.ReadHeader(lib).D), nil
 	}
 	d, ok := modelFeatures(lib)
 	if !ok || !accepts(c, d) {

@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/binform"
 )
 
 // fittedModels returns Models of every classifier of the library, fitted
@@ -95,8 +96,8 @@ func csrOf(X *mat.Dense) *perceptron.CSR {
 	return c
 }
 
-// modelFiles returns the files of fittedModels, as WriteTo writes them,
-// and that of a Model of text.
+// modelFiles returns the files of fittedModels, and of a Model of text,
+// in both forms: as WriteTo and MarshalJSON write them.
 func modelFiles(t testing.TB) [][]byte {
 	h := Hashing{NGrams: 2, Bits: 4, Signed: true}
 	set, err := Text{Hashing: h}.Read(strings.NewReader("__label__a one two three\n__label__b four five\n__label__a two three\n"))
@@ -114,7 +115,11 @@ func modelFiles(t testing.TB) [][]byte {
 		if _, err := m.WriteTo(&b); err != nil {
 			t.Fatal(err)
 		}
-		files = append(files, b.Bytes())
+		j, err := m.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b.Bytes(), j)
 	}
 	return files
 }
@@ -173,36 +178,67 @@ func TestModelText(t *testing.T) {
 	}
 }
 
-// FuzzDecodeModel checks that a model file that loads predicts rows of its
-// features, and saves to a file that loads to the same bytes.
+// FuzzDecodeModel checks that a model file of either form that loads
+// predicts rows of its features, and saves in both forms to files that
+// load to the same bytes: the same Model.
 func FuzzDecodeModel(f *testing.F) {
 	for _, b := range modelFiles(f) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := decodeModel(bytes.Clone(b))
+		if n := tableFloats(b); n > 1<<20 {
+			t.Skip("a binary form of more than 2^20 weights")
+		}
+		m, err := decodeText(bytes.Clone(b))
 		if err != nil {
 			if !errors.Is(err, perceptron.ErrFormat) && !errors.Is(err, perceptron.ErrTooLarge) {
-				t.Fatalf("%s: an error of no kind: %v", b, err)
+				t.Fatalf("%q: an error of no kind: %v", b, err)
 			}
 			return
 		}
 		if _, err := m.Predict(mat.NewDense(1, m.Features(), nil)); err != nil && !errors.Is(err, perceptron.ErrNonFinite) {
-			t.Fatalf("%s: %v", b, err)
+			t.Fatalf("%q: %v", b, err)
 		}
-		var out bytes.Buffer
-		if _, err := m.WriteTo(&out); err != nil {
-			t.Fatalf("loaded %s, cannot save it: %v", b, err)
+		var bin bytes.Buffer
+		if _, err := m.WriteTo(&bin); err != nil {
+			t.Fatalf("loaded %q, cannot save it: %v", b, err)
 		}
-		m2, err := decodeModel(bytes.Clone(out.Bytes()))
+		text, err := m.MarshalJSON()
 		if err != nil {
-			t.Fatalf("saved %s, cannot load it: %v", out.Bytes(), err)
+			t.Fatalf("loaded %q, cannot save it as JSON: %v", b, err)
 		}
-		var again bytes.Buffer
-		if _, err := m2.WriteTo(&again); err != nil || !bytes.Equal(again.Bytes(), out.Bytes()) {
-			t.Fatalf("saved %s, then %s (%v)", out.Bytes(), again.Bytes(), err)
+		for _, out := range [][]byte{bin.Bytes(), text} {
+			m2, err := decodeText(bytes.Clone(out))
+			if err != nil {
+				t.Fatalf("saved %q, cannot load it: %v", out, err)
+			}
+			var again bytes.Buffer
+			if _, err := m2.WriteTo(&again); err != nil || !bytes.Equal(again.Bytes(), bin.Bytes()) {
+				t.Fatalf("saved %q, then %q (%v)", bin.Bytes(), again.Bytes(), err)
+			}
+			if j, err := m2.MarshalJSON(); err != nil || !bytes.Equal(j, text) {
+				t.Fatalf("saved %s, then %s (%v)", text, j, err)
+			}
 		}
 	})
+}
+
+// tableFloats returns the floats of the tables that the headers of the
+// classifiers' binary forms in b give, two tables each.
+func tableFloats(b []byte) uint64 {
+	var n uint64
+	for k := 0; ; k++ {
+		i := bytes.Index(b[k:], []byte(binform.Magic))
+		if i < 0 || k+i+binform.HeaderSize > len(b) {
+			return n
+		}
+		k += i
+		h := binform.ReadHeader(b[k:])
+		if h.S != 0 && h.D*h.S/h.S != h.D {
+			return math.MaxUint64
+		}
+		n += 2 * h.D * h.S
+	}
 }
 
 // Predict and Score of rows in parts of a multiple of BlockRows rows give
@@ -289,11 +325,10 @@ func TestModelStepsMemory(t *testing.T) {
 	if err := m.Fit(&Set{X: X, Y: []float64{0, 1}, Classes: []string{"a", "b"}}); err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
+	text, err := m.MarshalJSON()
+	if err != nil {
 		t.Fatal(err)
 	}
-	text := b.Bytes()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	loaded, err := decodeModel(text)

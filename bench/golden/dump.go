@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -208,5 +209,41 @@ func roundTrip(p *printer, m perceptron.Scorer, X mat.Matrix) {
 	p.err("json.Unmarshal", err)
 	if err == nil {
 		p.printf("json.Unmarshal: scores same %v", same(t.ScoreRows(nil, X), want))
+	}
+	binaryTrip(p, m, X, b)
+}
+
+// binaryTrip checks that m saves in the binary form, by Marshal and, for
+// a Perceptron or an Averaged, by MarshalBinary, to a form that loads to
+// a model of the same scores, the same JSON, text, and the same form. It
+// prints only what fails, so that the dump stays the same.
+func binaryTrip(p *printer, m perceptron.Scorer, X mat.Matrix, text []byte) {
+	marshal := map[string]func() ([]byte, error){"Marshal": func() ([]byte, error) { return perceptron.Marshal(m) }}
+	if b, ok := m.(encoding.BinaryMarshaler); ok {
+		marshal["MarshalBinary"] = b.MarshalBinary
+	}
+	for _, name := range []string{"Marshal", "MarshalBinary"} {
+		save := marshal[name]
+		if save == nil {
+			continue
+		}
+		b, err := save()
+		if err != nil {
+			p.err(name, err)
+			continue
+		}
+		u, err := perceptron.Unmarshal(b)
+		if err != nil {
+			p.err(name+" Unmarshal", err)
+			continue
+		}
+		again, err := perceptron.Marshal(u)
+		if name == "MarshalBinary" {
+			again, err = u.(encoding.BinaryMarshaler).MarshalBinary()
+		}
+		j, jerr := json.Marshal(u)
+		if ok := err == nil && jerr == nil && bytes.Equal(again, b) && bytes.Equal(j, text) && same(u.ScoreRows(nil, X), m.ScoreRows(nil, X)); !ok {
+			p.printf("%s: the binary form loads to another model (%v, %v)", name, err, jerr)
+		}
 	}
 }

@@ -30,7 +30,7 @@ import (
 )
 
 // tests are the cases, in the order they run.
-var tests = slices.Concat(dataTests, streamTests, modelTests, jsonTests(), fuzzTests(), loaderTests(), libTests(), issue47Tests(), cmdTests, serveTests)
+var tests = slices.Concat(dataTests, streamTests, modelTests, binaryTests(), jsonTests(), fuzzTests(), loaderTests(), libTests(), issue47Tests(), cmdTests, serveTests)
 
 // The data bombs of issue 31: a few hundred kilobytes of gzip that claim
 // gigabytes, read by the command's train, whole (-stream=false), and by

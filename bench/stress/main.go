@@ -8,15 +8,16 @@
 // issue 47 (every loader on changed files, each model that loads saved
 // and loaded again; SIGINT to the command started with SIGINT ignored;
 // SIGKILL as it writes its model), each in a child process under a limit
-// of address space (ulimit -v 3000000 unless a case says otherwise) and a
-// timeout of a minute, unless a case sets its own. It runs the command perceptron, which it builds
-// from this workspace, and calls the library in children of itself.
+// of address space (ulimit -v 3000000 unless a case says otherwise) and of
+// a minute of CPU time (ulimit -t), unless a case sets its own. It runs
+// the command perceptron, which it builds from this workspace, and calls
+// the library in children of itself.
 //
 // Each case is classified: ok, if it did what is expected (success, or a
 // clean error: the exit status expected and at most 2000 bytes of stderr
 // that say what the case wants said); wrong, if it ended otherwise; crash,
 // if it ended in a fatal error of Go's runtime, a panic or a signal;
-// timeout, if it did not end within a minute. It prints a line per case
+// timeout, if it did not end within a minute of CPU time. It prints a line per case
 // and a table of the counts, and exits with status 1 if any case was not
 // ok.
 //
@@ -57,7 +58,7 @@ import (
 // The limits of every case, as issue 31 measured them.
 const (
 	defaultKiB = 3000000     // ulimit -v, unless a case sets its own
-	timeout    = time.Minute // for each case
+	timeout    = time.Minute // of CPU time, for each case
 	maxStderr  = 2000        // bytes of a clean error
 )
 
@@ -72,8 +73,8 @@ type test struct {
 	args func(s *suite) ([]string, error)
 	lib  func(s *suite, args []string) (note string, err error)
 
-	// timeout, if not zero, is the time the case may take, in place of
-	// a minute.
+	// timeout, if not zero, is the CPU time the case may take, in place
+	// of a minute.
 	timeout time.Duration
 }
 

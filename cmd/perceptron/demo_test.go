@@ -6,6 +6,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +54,64 @@ func TestDemo(t *testing.T) {
 		// would be right on at most 63% of the rows.
 		if acc, err := strconv.ParseFloat(strings.TrimSuffix(r.test, "%"), 64); err != nil || acc < 90 {
 			t.Errorf("%s: test accuracy %s", r.name, r.test)
+		}
+	}
+}
+
+// The demo prints what the repository's README.md shows of it, but the
+// fit times: the lines before the table, the table's header, and each
+// row's cells.
+func TestDemoInREADME(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("the command is not in the repository's checkout")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	const first = "Wisconsin breast cancer data (embedded)"
+	_, block, found := strings.Cut(string(readme), "```\n"+first)
+	block, _, closed := strings.Cut(block, "```")
+	if !found || !closed {
+		t.Fatalf("README.md shows no output of the demo that begins with %q", first)
+	}
+	shown := first + block
+	code, out, errs := runCmd()
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	before := func(s string) string {
+		i := strings.Index(s, "classifier ")
+		if i < 0 {
+			t.Fatalf("no table in\n%s", s)
+		}
+		header, _, _ := strings.Cut(s[i:], "\n")
+		return s[:i] + header
+	}
+	if got, want := before(out), before(shown); got != want {
+		t.Errorf("the demo begins\n%s\nREADME.md shows\n%s", got, want)
+	}
+	if got, want := parseTable(t, out), parseTable(t, shown); !slices.Equal(got, want) || strings.Count(out, "\n") != strings.Count(shown, "\n") {
+		t.Errorf("the demo prints\n%s\nREADME.md shows\n%s", out, shown)
+	}
+}
+
+// The demo makes malignant +1, where eval, which numbers the classes in
+// the order of their labels, makes label 0, malignant, -1: eval with -pos
+// 0 -neg 1, as the demo's help says, prints the demo's table, but the fit
+// times, on every split.
+func TestDemoAsEval(t *testing.T) {
+	for _, seed := range []string{"1", "2", "7"} {
+		code, demo, errs := runCmd("demo", "-split-seed", seed)
+		if code != 0 {
+			t.Fatalf("demo: exit %d: %s", code, errs)
+		}
+		code, eval, errs := runCmd("eval", "-header", "-pos", "0", "-neg", "1", "-split-seed", seed, "data/breast_cancer.csv")
+		if code != 0 {
+			t.Fatalf("eval: exit %d: %s", code, errs)
+		}
+		if got, want := parseTable(t, eval), parseTable(t, demo); !slices.Equal(got, want) {
+			t.Errorf("split seed %s: eval -pos 0 -neg 1 prints\n%s\nthe demo\n%s", seed, eval, demo)
 		}
 	}
 }

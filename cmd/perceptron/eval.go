@@ -76,7 +76,7 @@ take rows in memory, are left out or refused. -stream=false reads the
 files whole.
 
 With -model, eval fits nothing: it tests a saved model, or the library's
-JSON of a classifier, on the rows of TEST, read with the model's classes,
+form of a classifier, on the rows of TEST, read with the model's classes,
 label column, width and standardisation, and prints the test accuracy
 beside the model's training statistics, its classification report and its
 confusion matrix, reading the rows a block of 1024 at a time, in memory
@@ -112,7 +112,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&j.split, "split", 0.25, "without TEST, the fraction of the rows of each class of TRAIN to test on")
 	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN, or of its folds (-seed seeds -shuffle)")
 	fs.IntVar(&j.folds, "folds", 0, "cross-validate on `K` stratified folds of TRAIN, drawn from -split-seed, and print the mean and the spread of the test accuracy; 0 means none")
-	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's JSON of a classifier, on TEST, fitting nothing")
+	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's form of a classifier, on TEST, fitting nothing")
 	j.dataFlags(fs, true)
 	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
@@ -252,7 +252,7 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if spec.label == "none" {
 		return usagef("eval -model: -label none: the test rows need their labels")
 	}
-	m, err := data.LoadModel(j.model)
+	m, err := loadModel(j.model, files[0], spec)
 	if err != nil {
 		return err
 	}

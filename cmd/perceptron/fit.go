@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -150,8 +151,14 @@ func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result
 		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
 	}
 	ctx, stop := catchTraining()
+	// The arrays that reading grew and left, and after training what the
+	// training held but the model, are garbage: returned to the system
+	// before the weights take their place, and before the model predicts,
+	// they leave the peak of the memory to what training holds.
+	debug.FreeOSMemory()
 	start := time.Now()
 	m, err := fitRows(ctx, pipe, c, train)
+	debug.FreeOSMemory()
 	err = stop(err)
 	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
 	if err := r.trained(o, train.name, err); err != nil {
@@ -254,11 +261,14 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 	}
 	for lo := 0; lo < n; lo += step {
 		hi := min(n, lo+step)
-		part, err := ds.Rows(lo, hi)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %s", ds.name, errText(err))
+		X := ds.X // all the rows: no copy of them
+		if hi-lo < n {
+			part, err := ds.Rows(lo, hi)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %s", ds.name, errText(err))
+			}
+			X = part.X
 		}
-		X := part.X
 		c, err := m.Predict(X)
 		if err == nil && keep {
 			var s []float64

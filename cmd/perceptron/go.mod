@@ -1,6 +1,6 @@
 module github.com/seed5ae3614e/perceptron/cmd/perceptron
 
-go 1.25
+go 1.25.0
 
 require (
 	github.com/seed5ae3614e/perceptron v0.0.0-00010101000000-000000000000
@@ -17,6 +17,7 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/klauspost/compress v1.20.5 // indirect
 	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
 )

@@ -42,7 +42,7 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if err := checkOutputs(j.outFiles(), inputFiles(files[0], spec)); err != nil {
 		return err
 	}
-	m, err := data.LoadModel(j.model)
+	m, err := loadModel(j.model, files[0], spec)
 	if err != nil {
 		return err
 	}

@@ -28,8 +28,9 @@ const (
 )
 
 // limited runs the command, as main runs it, under ulimit -v kib, and
-// checks that it ends within a minute with exit status code, no fatal
-// error of Go's runtime, and a stderr of at most 2 kB that holds want.
+// checks that it ends within a minute of CPU time, which a loaded machine
+// does not stretch, with exit status code, no fatal error of Go's
+// runtime, and a stderr of at most 2 kB that holds want.
 func limited(t *testing.T, kib, code int, want string, args ...string) {
 	t.Helper()
 	if !limit.Supported() {
@@ -44,8 +45,8 @@ func limited(t *testing.T, kib, code int, want string, args ...string) {
 		t.Fatalf("%q: %v", args, err)
 	}
 	if r.Code != code || r.Fatal() || len(r.Stderr) > 2000 || !bytes.Contains(r.Stderr, []byte(want)) {
-		t.Errorf("%q under ulimit -v %d: exit %d after %v, %d bytes of stderr: %.600q; want exit %d and %q",
-			args, kib, r.Code, r.Elapsed.Round(time.Millisecond), len(r.Stderr), r.Stderr, code, want)
+		t.Errorf("%q under ulimit -v %d: exit %d after %v of CPU time, %d bytes of stderr: %.600q; want exit %d and %q",
+			args, kib, r.Code, r.CPU.Round(time.Millisecond), len(r.Stderr), r.Stderr, code, want)
 	}
 }
 
@@ -81,8 +82,8 @@ func wideModel(t *testing.T, path string, d int, command bool) string {
 
 // Under a limit of address space smaller than what a model or its
 // training needs, the command ends with exit status 1 and a short line
-// naming the file, within a minute, never with a fatal error of Go's
-// runtime; what fits in the limit works.
+// naming the file, within a minute of CPU time, never with a fatal error
+// of Go's runtime; what fits in the limit works.
 func TestModelsUnderLimit(t *testing.T) {
 	if !limit.Supported() {
 		t.Skip("no limit of address space here")

@@ -67,6 +67,7 @@ import (
 func main() {
 	catchSignals()
 	setMemoryLimit()
+	setGCPercent()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -148,7 +149,7 @@ length, as scikit-learn's TfidfTransformer does; -standardize scales them to dev
 divided by 255, as values from 0 to 1, before these steps.
 
 Text: the words of each line, runs of letters and digits lower-cased, and the pairs of
-adjacent words (-ngrams) are hashed by MurmurHash3 into 2^20 features (-bits), the
+adjacent words (-ngrams) are hashed by MurmurHash3 into 2^19 features (-bits), the
 columns that scikit-learn's HashingVectorizer gives them, which count them; these sparse
 rows then go through the steps above. The model file keeps the hashing, so that predict,
 eval -model and train -model read text as train read it, with no flags.
@@ -173,12 +174,16 @@ in a row have not lowered the training loss by 0.001 × the rows (-tol, -no-chan
 
 Model files: train saves the classifier with what it does to the rows before it, the
 hashing of text and the standardisation or the weights of the features, and the labels,
-names and label column of the classes, as package data's Model saves itself: a JSON
-object whose member "classifier" is the library's JSON form of the classifier. A Go
-program loads the whole with data.LoadModel, and predicts from the rows, or from the
-rows that the model's hashing makes of texts, as the command does. predict and eval
--model read such a file, gzipped or not, or the library's JSON alone, as json.Marshal
-writes it, which names the classes by their values and takes the rows as they are.
+names and label column of the classes, as package data's Model saves itself: in its
+binary form, written and read at the speed of memory, or, where the name ends in .json
+or .json.gz, in its JSON form, an object whose member "classifier" is the library's JSON
+form of the classifier. A Go program loads either with data.LoadModel, and predicts
+from the rows, or from the rows that the model's hashing makes of texts, as the command
+does. predict, eval -model and train -model read either form, gzipped or not, as its
+first bytes tell, or the library's classifier alone, as json.Marshal or
+perceptron.Marshal writes it, which names the classes by their values and takes the
+rows as they are. They read the model's head first, and refuse rows that it does not
+take, as far as the data file's name and first bytes tell, before they read the rest.
 
 Exit status: 0 on success; 2 on a usage error, of the flags or the arguments; 1 on any
 other error: a missing, unreadable or malformed file, an output that cannot be written,

@@ -45,6 +45,23 @@ func setMemoryLimit() {
 	}
 }
 
+// gcPercent is the growth of the heap, in percent of what it holds, at
+// which the command collects its garbage, unless GOGC sets it.
+const gcPercent = 10
+
+// setGCPercent sets the growth of the heap that starts a collection to
+// gcPercent, unless GOGC sets it. The command holds large arrays of
+// numbers, which the collector marks at little cost, and leaves garbage
+// of many of them behind, as reading grows its arrays and as predicting
+// copies its rows a block at a time: collected when the heap has grown by
+// a tenth, not doubled, it raises the peak of the memory by a tenth of
+// what the command holds, not as much again (bench/README.md).
+func setGCPercent() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
+}
+
 // cgroupRoom returns the least room that the memory.max of the command's
 // control group, and of each group above it, leaves over its
 // memory.current (cgroup v2), or +Inf if none has a limit.

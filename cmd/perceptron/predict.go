@@ -31,7 +31,10 @@ The label column of a CSV file, the one train read unless -label names
 another, is skipped; a file without one needs -label none. A model trained
 on text reads FILE as lines of text, whatever its name, and hashes them as
 train did, which its file keeps: a line without a label is text to label.
-A model file is read gzipped or not, as its first bytes tell.
+A model file is read in either form, gzipped or not, as its first bytes
+tell, its head first: rows that the model does not take, lines of text for
+a model of features, rows of features for a model of text and IDX images
+of another width, are refused before the rest is read.
 
 With -k N, predict writes for each row, in place of its class, the N most
 probable classes, each followed by its probability, separated by tabs, as
@@ -58,21 +61,21 @@ in their last bits with the rows scored with it: it writes those a block
 at a time. An error ends it after the classes of the rows before it,
 which stdout keeps.
 
-The model may be the library's JSON form of a classifier alone, as
-json.Marshal writes it: then the labels are the class values, the rows are
-taken as they are, and the label column of a CSV file is the last, as in
-training, unless -label names another.
+The model may be the library's form of a classifier alone, as json.Marshal
+or perceptron.Marshal writes it: then the labels are the class values, the
+rows are taken as they are, and the label column of a CSV file is the last,
+as in training, unless -label names another.
 
 With -o FILE, predict writes the classes to FILE, replaced whole once they
-are all made, not to stdout. A FILE of - reads the rows from standard
-input.
+are all made, not to stdout; -o - writes them to stdout, as without -o. A
+FILE of - reads the rows from standard input.
 
 Examples:
   perceptron predict -model cancer.json -header -score cmd/perceptron/data/breast_cancer.csv
-  zcat new-rows.svm.gz | perceptron predict -model debian.json.gz -o classes.txt -
+  zcat new-rows.svm.gz | perceptron predict -model debian.model -o classes.txt -
   perceptron predict -model cancer.json -label none new-rows.csv
-  perceptron predict -model topics.json new-headlines.txt
-  perceptron predict -model topics.json -k 3 -threshold 0.1 new-headlines.txt
+  perceptron predict -model topics.model new-headlines.txt
+  perceptron predict -model topics.model -k 3 -threshold 0.1 new-headlines.txt
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -82,9 +85,9 @@ Flags:
 func predict(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	fs := newFlagSet("predict")
-	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's JSON of a classifier (required)")
+	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's form of a classifier (required)")
 	fs.BoolVar(&j.score, "score", false, "write the scores after each class, separated by tabs, under a header")
-	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout")
+	fs.StringVar(&j.out, "o", "", "write the predictions to `FILE`, which is replaced whole once they are all made, not to stdout (- is stdout)")
 	j.topFlags(fs, "write")
 	j.dataFlags(fs, false)
 	files, err := parseArgs(fs, predictHelp, args, stdout)
@@ -105,6 +108,9 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if top && j.score {
 		return usagef("-score and -k: give one: -k writes the probabilities of the most probable classes, -score the scores of all")
 	}
+	if j.out == "-" {
+		j.out = "" // stdout, as a data FILE of - is stdin
+	}
 	spec, err := j.spec(false)
 	if err != nil {
 		return err
@@ -112,7 +118,7 @@ func predict(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(j.outFiles(), append(inputFiles(files[0], spec), j.model)); err != nil {
 		return err
 	}
-	m, err := data.LoadModel(j.model)
+	m, err := loadModel(j.model, files[0], spec)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,34 @@ func TestPredictKeepsEveryRow(t *testing.T) {
 	}
 	if code, _, errs := runCmd("eval", "-model", model, "-pos", "no", "-neg", "yes", test); code != 2 || !strings.Contains(errs, `want the classes of the model, which are 2 classes: "no", "yes"`) {
 		t.Errorf("eval -pos -neg swapped: exit %d: %s", code, errs)
+	}
+}
+
+// predict -o - writes the predictions to stdout, as predict without -o
+// does, and no file named -; -o FILE writes the same to FILE.
+func TestPredictToStdout(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFile(t, dir, "t.csv", []byte("1,1,yes\n2,2,yes\n-1,-1,no\n-2,-1,no\n"))
+	writeFile(t, dir, "s.csv", []byte("1,2,yes\n-1,-2,no\n3,3,no\n"))
+	if code, _, errs := runCmd("train", "-o", "m.json", "t.csv"); code != 0 {
+		t.Fatal(errs)
+	}
+	code, want, errs := runCmd("predict", "-model", "m.json", "s.csv")
+	if code != 0 || want != "yes\nno\nyes\n" {
+		t.Fatalf("predict: exit %d, stdout %q, stderr %q", code, want, errs)
+	}
+	if code, out, errs := runCmd("predict", "-model", "m.json", "-o", "-", "s.csv"); code != 0 || out != want {
+		t.Errorf("predict -o -: exit %d, stdout %q, stderr %q; want stdout %q", code, out, errs, want)
+	}
+	if code, out, errs := runCmd("predict", "-model", "m.json", "-o", "p.txt", "s.csv"); code != 0 || out != "" {
+		t.Errorf("predict -o p.txt: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if b, err := os.ReadFile("p.txt"); err != nil || string(b) != want {
+		t.Errorf("predict -o p.txt wrote %q, %v; want %q", b, err, want)
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"m.json", "p.txt", "s.csv", "t.csv"}) {
+		t.Errorf("files %q", names)
 	}
 }
 

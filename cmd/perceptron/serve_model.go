@@ -7,6 +7,7 @@ package main
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -14,15 +15,18 @@ import (
 )
 
 // served is the model of a server: predictions of many requests at once,
-// each one Learn at a time, and snapshots, each of the model between two
-// Learns. A Learn waits for the predictions and snapshots in flight, and
-// those that come after it wait for it. This is the one place that knows
-// how the model is shared.
+// beside one Learn at a time, and snapshots, each of the model between two
+// Learns. The library's classifiers predict while one goroutine learns,
+// each prediction seeing the model before a Learn or after it: a request
+// for the classes alone waits for nothing. A Learn and a snapshot wait for
+// each other, and so does a request for scores or probabilities too,
+// which reads the model more than once and must read one model. This is
+// the one place that knows how the model is shared.
 type served struct {
-	mu      sync.RWMutex
+	mu      sync.Mutex
 	m       *data.Model
-	version uint64 // the Learns that changed the model so far
-	closed  bool   // whether Learn is refused: the server is stopping
+	version atomic.Uint64 // the Learns that changed the model so far
+	closed  bool          // whether Learn is refused: the server is stopping
 }
 
 // errStopping is the error of a Learn after close.
@@ -33,9 +37,13 @@ var errStopping = errors.New("the server is stopping: it learns no more")
 // with probs, their scores, as its Score gives them, and with probs the
 // probabilities of the classes.
 func (s *served) predict(X mat.Matrix, scores, probs bool) (pred, sc, pr []float64, err error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if pred, err = s.m.Predict(X); err != nil || !(scores || probs) {
+	if !(scores || probs) {
+		pred, err = s.m.Predict(X)
+		return pred, nil, nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pred, err = s.m.Predict(X); err != nil {
 		return pred, nil, nil, err
 	}
 	if sc, err = s.m.Score(X); err != nil || !probs {
@@ -57,24 +65,20 @@ func (s *served) learn(set *data.Set) (mistakes int, err error) {
 	before := statsOf(s.m.Classifier).Mistakes
 	err = s.m.Learn(set)
 	// A Learn that failed may have learned the rows before an overflow.
-	s.version++
+	s.version.Add(1)
 	return statsOf(s.m.Classifier).Mistakes - before, err
 }
 
 // snapshot calls write with the model as it is between two Learns, and
 // its version; no Learn runs until write returns.
 func (s *served) snapshot(write func(m *data.Model, version uint64) error) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return write(s.m, s.version)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return write(s.m, s.version.Load())
 }
 
 // changed returns the version of the model.
-func (s *served) changed() uint64 {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.version
-}
+func (s *served) changed() uint64 { return s.version.Load() }
 
 // close refuses every Learn from now on.
 func (s *served) close() {

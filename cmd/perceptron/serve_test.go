@@ -294,9 +294,9 @@ func TestServePredictsAsPredict(t *testing.T) {
 func TestServeLearnsAsTrainModel(t *testing.T) {
 	dir := t.TempDir()
 	for _, m := range servedModels(t, dir) {
-		want := filepath.Join(dir, m.name+"-more.json")
+		want := filepath.Join(dir, m.name+"-more.model")
 		mustRun(t, "train", "-model", m.model, "-o", want, m.learn)
-		saved := filepath.Join(dir, m.name+"-saved.json")
+		saved := filepath.Join(dir, m.name+"-saved.model")
 		ts := startServer(t, "-model", m.model, "-learn", "-save", saved)
 		body, _ := os.ReadFile(m.learn)
 		code, answer := ts.do(t, "POST", "/learn", m.ctype, body)
@@ -501,4 +501,49 @@ func TestServeProbabilities(t *testing.T) {
 	if code, answer := plain.do(t, "POST", "/predict?probabilities=1", m.ctype, m.body); code != 400 || !strings.Contains(answer, "-calibrate") {
 		t.Errorf("a model without calibration: status %d, %s; want 400 naming -calibrate", code, answer)
 	}
+}
+
+// A learning server answers predictions, scores and snapshots while it
+// learns, each of the model before a Learn or after it: under the race
+// detector, this checks that the library's and package data's sharing of
+// the model reads nothing that a Learn writes.
+func TestServePredictsWhileLearning(t *testing.T) {
+	dir := t.TempDir()
+	for _, m := range servedModels(t, dir) {
+		ts := startServer(t, "-model", m.model, "-learn", "-save", filepath.Join(dir, m.name+"-live.json"))
+		lines := strings.SplitAfter(string(mustReadFile(t, m.learn)), "\n")
+		var wg sync.WaitGroup
+		for _, path := range []string{"/predict", "/predict?scores=1", "/model"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 20 {
+					method, body := "POST", m.body
+					if path == "/model" {
+						method, body = "GET", nil
+					}
+					if code, answer := ts.do(t, method, path, m.ctype, body); code != 200 {
+						t.Errorf("%s %s %s: status %d: %s", m.name, method, path, code, answer)
+						return
+					}
+				}
+			}()
+		}
+		for k := 0; k+10 <= len(lines) && k < 200; k += 10 {
+			if code, answer := ts.do(t, "POST", "/learn", m.ctype, []byte(strings.Join(lines[k:k+10], ""))); code != 200 {
+				t.Errorf("%s: learn: status %d: %s", m.name, code, answer)
+				break
+			}
+		}
+		wg.Wait()
+	}
+}
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -72,7 +72,7 @@ func fastText(texts, labels []string) (ft, tabbed []byte) {
 // does, which needs no flags: the same classes, and the same scores to the
 // bit. The model is the one that package data's Model fits to the rows
 // that data.Text reads, with the steps and the settings that the command
-// documents. (TestText trains with the default flags, whose 2^20 columns
+// documents. (TestText trains with the default flags, whose 2^19 columns
 // take seconds to save and load.)
 func TestTextGoPredictsAsCommand(t *testing.T) {
 	dir := t.TempDir()
@@ -211,15 +211,15 @@ func TestText(t *testing.T) {
 	train := writeFile(t, dir, "train.txt", trainFt)
 	test := writeFile(t, dir, "test.txt", testFt)
 
-	// The default flags: pairs of words into 2^20 features, which the
+	// The default flags: pairs of words into 2^19 features, which the
 	// model's Hashing keeps.
 	model := filepath.Join(dir, "m.json")
 	code, out, errs := runCmd("train", "-o", model, train)
-	if code != 0 || !strings.Contains(out, "train.txt: 240 rows, 1048576 features, ") ||
-		!strings.Contains(out, "%), the words and the pairs of words of each line hashed into 2^20 features, each feature weighed by its inverse document frequency on the training rows, each row scaled to unit length; 3 classes: \"politics\", \"science\", \"sport\"\n") {
+	if code != 0 || !strings.Contains(out, "train.txt: 240 rows, 524288 features, ") ||
+		!strings.Contains(out, "%), the words and the pairs of words of each line hashed into 2^19 features, each feature weighed by its inverse document frequency on the training rows, each row scaled to unit length; 3 classes: \"politics\", \"science\", \"sport\"\n") {
 		t.Fatalf("train: exit %d:\n%s%s", code, out, errs)
 	}
-	if b, _ := os.ReadFile(model); !bytes.Contains(b, []byte(`,"hashing":{"ngrams":2,"bits":20,"seed":0,"signed":false,"values":"","noNorm":true},`)) {
+	if b, _ := os.ReadFile(model); !bytes.Contains(b, []byte(`,"hashing":{"ngrams":2,"bits":19,"seed":0,"signed":false,"values":"","noNorm":true},`)) {
 		t.Fatalf("the model's hashing: %.200s", b)
 	}
 	// Lines without labels, in a file whose name says nothing.
@@ -408,7 +408,7 @@ func TestTextFlags(t *testing.T) {
 		{[]string{"predict", "-model", textModel, "-ngrams", "2", text}, nil, 2, "flag provided but not defined: -ngrams"},
 		{[]string{"predict", "-model", textModel, "-format", "csv", text}, nil, 2, "-format csv: the model was trained on text, and reads its rows as text"},
 		{[]string{"predict", "-model", csvModel, "-format", "text", text}, nil, 2, "-format text: the model was not trained on text: it takes rows of features"},
-		{[]string{"predict", "-model", csvModel, text}, nil, 1, "t.txt: lines of text, and the model was not trained on text: it takes rows of features"},
+		{[]string{"predict", "-model", csvModel, text}, nil, 1, "t.txt: lines of text, and the model was not trained on text: it takes rows of 2 features"},
 		{[]string{"eval", "-model", csvModel, "-"}, ft, 1, "standard input: lines of text, and the model was not trained on text"},
 		{[]string{"eval", csv, text}, nil, 1, "t.txt: lines of text, and the model was not trained on text"},
 		{[]string{"eval", "-bits", "8", text, svm}, nil, 1, "d.svm: read as text, as TRAIN is, the lines have no labels to test on"},

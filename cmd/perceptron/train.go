@@ -5,11 +5,10 @@
 package main
 
 import (
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math/bits"
-	"strings"
+	"runtime/debug"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -17,14 +16,16 @@ import (
 const trainHelp = `Usage: perceptron train [flags] FILE
 
 Train fits one classifier on the rows of FILE and saves it to the file that
--o names, gzipped if the name ends in .gz: a model file, which holds the
+-o names, in the binary form of a model file, or in its JSON form, to read,
+if the name ends in .json or .json.gz, gzipped if it ends in .gz: a model
+file, which holds the
 classifier, the steps before it (the hashing of text, the standardisation
 or the weights of the features, and the scaling of each row to unit
 length), and the labels, the names and the label column of the classes,
 and which a Go program loads whole with data.LoadModel. The classifier is
 the averaged perceptron unless -classifier names another. Lines of text
 become rows of the words and the pairs of words of each line (-ngrams),
-hashed into 2^20 features (-bits). It prints the training statistics and
+hashed into 2^19 features (-bits). It prints the training statistics and
 accuracy, unless predicting the training rows would take longer than
 training, as for a voted perceptron of many mistakes. The classes are the labels of FILE, two
 or more, or the two that -pos and -neg pick. Training stops early by the
@@ -77,14 +78,14 @@ input is read once.
 
 Examples:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
-  perceptron train -o fashion.json \
+  perceptron train -o fashion.model \
     /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
   perceptron train -classes debian-sections.classes.txt \
-    -o debian.json.gz debian-sections.train.svm.gz
-  perceptron train -classifier ovr:averaged -o debian-ovr.json.gz debian-sections.train.svm.gz
-  perceptron train -o topics.json headlines.txt         (lines of __label__TOPIC text)
-  perceptron train -model debian.json.gz -o debian.json.gz more-packages.svm
-  perceptron train -calibrate 5 -o topics.json headlines.txt   (then predict -k 3)
+    -o debian.model debian-sections.train.svm.gz
+  perceptron train -classifier ovr:averaged -o debian-ovr.model.gz debian-sections.train.svm.gz
+  perceptron train -o topics.model headlines.txt        (lines of __label__TOPIC text)
+  perceptron train -model debian.model -o debian.model more-packages.svm
+  perceptron train -calibrate 5 -o topics.model headlines.txt  (then predict -k 3)
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
 
@@ -198,6 +199,11 @@ func train(args []string, stdout, stderr io.Writer) error {
 		calibrated = fmt.Sprintf("calibrated the probabilities of the classes on the scores of the rows of each of %d folds by the classifier trained on the others: %s\n",
 			j.calibrate, describeCalibration(r.model.Calibration))
 	}
+	described := fmt.Sprintf("%s: %s%s; %s\n%sstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), weights, j.opts.describeStop(n))
+	// The rows have played their part: their memory goes back to the
+	// system before the model's file is written.
+	ds.X = nil
+	debug.FreeOSMemory()
 	outs := []outFile{{"-o", j.out, modelWriter(r.model, j.out)}}
 	if pf != "" {
 		img, err := drawPlot(pf, raw, []*result{r}, ds.classes)
@@ -209,7 +215,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(stderr, outs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s%s; %s\n%sstopping %s\n", ds.name, shape, j.describeSteps(ds), ds.classes.describe(), weights, j.opts.describeStop(n))
+	fmt.Fprint(stdout, described)
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -217,22 +223,6 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return j.wrotePlot(stdout)
-}
-
-// modelWriter returns the function that writes the model m to the file at
-// path: gzipped if the name ends in .gz.
-func modelWriter(m *data.Model, path string) func(io.Writer) error {
-	return func(w io.Writer) error {
-		if !strings.HasSuffix(strings.ToLower(path), ".gz") {
-			_, err := m.WriteTo(w)
-			return err
-		}
-		zw := gzip.NewWriter(w)
-		if _, err := m.WriteTo(zw); err != nil {
-			return err
-		}
-		return zw.Close()
-	}
 }
 
 // leftOut says how many rows of ds were left out, if any.

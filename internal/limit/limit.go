@@ -13,6 +13,7 @@ import (
 	"context"
 	"debug/elf"
 	"fmt"
+	"math"
 	"os/exec"
 	"runtime"
 	"strconv"
@@ -24,6 +25,7 @@ type Result struct {
 	Stdout, Stderr []byte
 	Code           int           // the exit status, or -1 if a signal ended it
 	Elapsed        time.Duration // the wall time it took
+	CPU            time.Duration // the CPU time it took, of the user and of the system
 }
 
 // Fatal reports whether the program ended in a fatal error of Go's
@@ -66,12 +68,19 @@ func linksC() bool {
 
 // Run runs name with args, its standard input in, and the environment
 // env added to this process's, under a limit of kib KiB of address space
-// that a shell sets before it executes the program. It gives up after
-// timeout. The error is about running it at all, not its exit status.
-func Run(timeout time.Duration, kib int, in []byte, env []string, name string, args ...string) (*Result, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+// and of cpu of CPU time, rounded up to whole seconds (ulimit -v and
+// ulimit -t), that a shell sets before it executes the program. The
+// limit of CPU time is what a loaded machine does not stretch: the
+// kernel ends the program once it has worked that long, however long it
+// waited for the processors. Run gives up on a program that waits without
+// working after wallFactor times cpu of wall time. The error is about
+// running it at all, or about its ending at a limit of time, not about
+// its exit status.
+func Run(cpu time.Duration, kib int, in []byte, env []string, name string, args ...string) (*Result, error) {
+	secs := max(1, int(math.Ceil(cpu.Seconds())))
+	ctx, cancel := context.WithTimeout(context.Background(), wallFactor*time.Duration(secs)*time.Second)
 	defer cancel()
-	sh := append([]string{"-c", `ulimit -v "$0" && exec "$@"`, strconv.Itoa(kib), name}, args...)
+	sh := append([]string{"-c", `ulimit -v "$0" && ulimit -t "$1" && shift && exec "$@"`, strconv.Itoa(kib), strconv.Itoa(secs), name}, args...)
 	cmd := exec.CommandContext(ctx, "sh", sh...)
 	cmd.Env = append(cmd.Environ(), env...)
 	cmd.Stdin = bytes.NewReader(in)
@@ -80,12 +89,26 @@ func Run(timeout time.Duration, kib int, in []byte, env []string, name string, a
 	start := time.Now()
 	err := cmd.Run()
 	r := &Result{Stdout: out.Bytes(), Stderr: errb.Bytes(), Elapsed: time.Since(start)}
+	if cmd.ProcessState != nil {
+		r.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	if ctx.Err() != nil {
-		return r, fmt.Errorf("%s did not end within %v", name, timeout)
+		return r, fmt.Errorf("%s did not end within %v of wall time, %v of it CPU time", name, r.Elapsed.Round(time.Millisecond), r.CPU.Round(time.Millisecond))
 	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.Code = ee.ExitCode()
 		err = nil
 	}
+	// The kernel kills the program at the limit of CPU time, with SIGKILL
+	// or SIGXCPU, when its CPU time reaches it, counted at the ticks of
+	// its clock.
+	if r.Code == -1 && r.CPU >= time.Duration(secs)*time.Second-100*time.Millisecond {
+		return r, fmt.Errorf("%s did not end within %v of CPU time", name, time.Duration(secs)*time.Second)
+	}
 	return r, err
 }
+
+// wallFactor is how many times its limit of CPU time Run waits for a
+// program in wall time: more than a loaded machine, of twenty programs
+// that work on two processors, stretches it.
+const wallFactor = 20

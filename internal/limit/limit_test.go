@@ -7,6 +7,7 @@ package limit
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,8 +15,13 @@ import (
 )
 
 // TestMain runs, as the child of TestRoom, the check of a size against
-// the budget that the limit leaves.
+// the budget that the limit leaves, and as the child of TestCPULimit, a
+// loop without end.
 func TestMain(m *testing.M) {
+	if os.Getenv("LIMIT_TEST_CHILD") == "spin" {
+		for x := uint64(1); ; x = x*6364136223846793005 + 1 {
+		}
+	}
 	if os.Getenv("LIMIT_TEST_CHILD") == "1" {
 		err := memory.Check(1 << 40)
 		var e *memory.Error
@@ -52,5 +58,21 @@ func TestRoom(t *testing.T) {
 	}
 	if r.Code != 2 || !r.Fatal() {
 		t.Fatalf("exit %d, stderr %.300q: want the budget to hold and the 2 GiB slice to be fatal", r.Code, r.Stderr)
+	}
+}
+
+// TestCPULimit checks that Run ends a program at its limit of CPU time,
+// however long a loaded machine makes it wait, and says so.
+func TestCPULimit(t *testing.T) {
+	if !Supported() {
+		t.Skip("no RLIMIT_AS here")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(time.Second, 3000000, nil, []string{"LIMIT_TEST_CHILD=spin"}, exe)
+	if want := " did not end within 1s of CPU time"; err == nil || !strings.HasSuffix(err.Error(), want) || r.CPU < 900*time.Millisecond || r.Code != -1 {
+		t.Fatalf("a program that spins: exit %d after %v of CPU time, %v of wall time, error %v; want one that ends with %q", r.Code, r.CPU, r.Elapsed, err, want)
 	}
 }

@@ -7,6 +7,8 @@
 // program starts, and gonum's code, which the library called before
 // them, wherever they cannot run: on other processors and architectures,
 // and under the build tags noasm, gccgo and safe, as gonum's own kernels.
+// It holds too the prefetches that ask for the memory of the next visit
+// of a shuffled epoch, which do nothing in those builds.
 //
 // Every kernel gives the same bits as that code: each sum is formed in
 // the same order, lane by lane, and products and sums round separately,
@@ -16,3 +18,8 @@
 // the K scores of a row, each over the features in order, side by side,
 // or the dot products of several rows, each in lanes of its own.
 package simd
+
+// asmgen writes rows_amd64.s. The directive is in a file of every build,
+// so that go generate runs it on any architecture and with any tags.
+//
+//go:generate go run ./asmgen

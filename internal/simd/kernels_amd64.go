@@ -81,8 +81,6 @@ func axpyColumnsAsm(w []float64, K int, x []float64, a float64, up int, b float6
 //go:noescape
 func axpyColumnsSSE2(up, down *float64, K int, x *float64, n int, a, b float64)
 
-//go:generate go run ./asmgen
-
 // scoresRowsAsm sets the scores of ScoresRows for as many rows from the
 // first as it can take a block at a time, and returns their number. Where
 // the K scores fill the 8 lanes of AVX-512's registers, or nearly, as

@@ -6,10 +6,10 @@
 
 #include "textflag.h"
 
-// func prefetch(x *float64, n int)
-TEXT ·prefetch(SB), NOSPLIT, $0-16
-	MOVQ x+0(FP), AX
-	MOVQ n+8(FP), CX
+// func Prefetch(x []float64)
+TEXT ·Prefetch(SB), NOSPLIT, $0-24
+	MOVQ x_base+0(FP), AX
+	MOVQ x_len+8(FP), CX
 	SHLQ $3, CX          // the bytes of the n float64s
 	LEAQ (AX)(CX*1), CX  // their end
 	ANDQ $-64, AX        // the start of the first cache line
@@ -24,35 +24,35 @@ loop:
 done:
 	RET
 
-// func prefetchColumns(w *float64, ind *int, n, S int)
-TEXT ·prefetchColumns(SB), NOSPLIT, $0-32
-	MOVQ w+0(FP), SI
-	MOVQ ind+8(FP), DI
-	MOVQ n+16(FP), CX
-	MOVQ S+24(FP), BX
+// func PrefetchInts(x []int)
+TEXT ·PrefetchInts(SB), NOSPLIT, $0-24
+	JMP ·Prefetch(SB)
+
+// func PrefetchRows(w []float64, K int, rows []int)
+TEXT ·PrefetchRows(SB), NOSPLIT, $0-56
+	MOVQ w_base+0(FP), SI
+	MOVQ K+24(FP), BX
+	MOVQ rows_base+32(FP), DI
+	MOVQ rows_len+40(FP), CX
 	SHLQ $3, BX          // the bytes of a row of w
 	TESTQ CX, CX
-	JZ   cols_done
+	JZ   rows_done
 
-cols_next:
+rows_next:
 	MOVQ  (DI), AX
 	IMULQ BX, AX
 	ADDQ  SI, AX         // the start of the row
 	LEAQ  (AX)(BX*1), DX // its end
 	ANDQ  $-64, AX
 
-cols_line:
+rows_line:
 	PREFETCHT0 (AX)
 	ADDQ $64, AX
 	CMPQ AX, DX
-	JB   cols_line
+	JB   rows_line
 	ADDQ $8, DI
 	DECQ CX
-	JNZ  cols_next
+	JNZ  rows_next
 
-cols_done:
+rows_done:
 	RET
-
-// func prefetchInts(x *int, n int)
-TEXT ·prefetchInts(SB), NOSPLIT, $0-16
-	JMP ·prefetch(SB)
