@@ -155,6 +155,11 @@ func TestStreamAsFit(t *testing.T) {
 			if err1 != nil || err2 != nil || string(a) != string(b) {
 				t.Fatalf("trial %d, %s, chunks of %d rows: Fit saves\n%s\nthe stream\n%s", trial, what, size, a, b)
 			}
+			a, err1 = Marshal(fit.(Scorer))
+			b, err2 = Marshal(str.(Scorer))
+			if err1 != nil || err2 != nil || string(a) != string(b) {
+				t.Fatalf("trial %d, %s, chunks of %d rows: the binary forms differ", trial, what, size)
+			}
 			if _, ok := fit.(*OneVsRest); !ok && !reflect.DeepEqual(fit.(interface{ Stats() Stats }).Stats(), str.(interface{ Stats() Stats }).Stats()) {
 				t.Fatalf("trial %d, %s: Stats %+v, the stream's %+v", trial, what, fit.(interface{ Stats() Stats }).Stats(), str.(interface{ Stats() Stats }).Stats())
 			}
