@@ -58,9 +58,11 @@ var chunkValues = 1 << 20
 //
 // FitStream reads the rows a chunk at a time, of at most 2^20 values or
 // one row, in their order, or, with a Rand, in a fresh random order within
-// each chunk in every epoch, the chunks in order. In the order of the
-// rows, the Classifier is the one that its Fit makes of the rows of a
-// Set, bit for bit, and stops when it does. It holds a chunk of rows, its
+// each chunk in every epoch, the chunks in order: rows in an order that is
+// not random, sorted by class say, are best shuffled once before, as
+// Vowpal Wabbit's users shuffle theirs. In the order of the rows, the
+// Classifier is the one that its Fit makes of the rows of a Set, bit for
+// bit, and stops when it does. It holds a chunk of rows, its
 // transformed copy and their classes, the model, and what an averaged
 // perceptron keeps in memory (see Dir).
 //

@@ -72,7 +72,8 @@ file beside -o's that it removes. In the order of the file
 (-shuffle=false), the model is the one of the file read whole, bit for
 bit; -shuffle shuffles the rows of each chunk of 2^20 values (some 10,000
 rows of text) within the chunk, in every epoch, where on the rows read
-whole it shuffles them all. The pocket and the kernel perceptron train on
+whole it shuffles them all: a file in an order that is not random, sorted
+by class say, is best shuffled once before (shuf). The pocket and the kernel perceptron train on
 rows in memory, as -calibrate, -validation and -plot do, and standard
 input is read once.
 
