@@ -16,9 +16,11 @@ import (
 // 2002). It trains as Perceptron does and predicts with the average of the
 // weights after every visit of an example: the vote of Voted with each
 // voter's score in place of its sign, at the cost of one perceptron's
-// prediction. It decides on the sums of the weights before their division
-// by the number of visits, so that a prediction is exact where the sums
-// are, and a tie goes to the second class as with Perceptron.
+// prediction. It predicts from the sums of the weights rather than from
+// their average: the division by the number of visits changes neither the
+// signs nor the order of the scores, but would round them. A prediction is
+// so exact where the sums are, and a tie goes to the second class, as with
+// Perceptron.
 //
 // Fit averages all Epochs epochs, as Freund and Schapire do, counting those
 // after an epoch without a mistake in closed form. Learn keeps the average

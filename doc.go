@@ -49,8 +49,10 @@
 // through the origin with margin γ > 0 (every y·(u·x) >= γ), and every
 // ||x|| <= R, the perceptron started from zero makes at most (R/γ)²
 // mistakes, whatever the order of the examples and the rate. With a bias,
-// R and γ are those of the rows (x, 1); with K classes, Kesler's
-// construction (Duda and Hart, 1973) gives at most 2R²/γ² mistakes. On
+// R and γ are those of the rows (x, 1); with K classes, at most 2R²/γ²,
+// by Kesler's construction (Duda and Hart, 1973), which makes of each row
+// K-1 rows of a binary problem on the K classes' weights taken as one
+// vector: the row in its class's place, and its negative in another's. On
 // data that no hyperplane separates, such as XOR, the weights cycle, and
 // training stops at the epoch limit, or earlier by a Stop rule.
 //

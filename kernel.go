@@ -16,16 +16,18 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/live"
 )
 
-// Kernel is the kernel perceptron (Aizerman, Braverman and Rozonoer,
-// 1964): Perceptron in the feature space of a kernel K, in dual form. A
-// mistake on a row x_j of label y_j adds Rate·y_j·K(x_j, ·) to the score,
-// and Rate·y_j to the bias, which is Perceptron's update made in the
-// feature space; with more than two classes it moves the scores of two
-// classes, as Perceptron's does. The rows with a mistake are the support
-// vectors, each stored once; with the linear kernel and exact sums Kernel
-// makes Perceptron's mistakes. It predicts with the last hypothesis, or
-// with the vote or the average of the hypotheses after every visit, as
-// Voted and Averaged do (Freund and Schapire, 1999).
+// Kernel is the kernel perceptron (Aizerman, Braverman and Rozonoer, 1964):
+// Perceptron in the feature space of a kernel K, in dual form: it holds no
+// weights, but the rows x_j it made mistakes on, each with the sum a_j of
+// its steps, and scores a row x by the sum of a_j·K(x_j, x). A mistake on a
+// row x_j of label y_j adds Rate·y_j·K(x_j, ·) to the score, and Rate·y_j
+// to the bias, which is Perceptron's update made in the feature space; with
+// more than two classes it moves the scores of two classes, as Perceptron's
+// does. The rows with a mistake are the support vectors, each stored once;
+// with the linear kernel and exact sums Kernel makes Perceptron's mistakes.
+// It predicts with the last hypothesis, or with the vote or the average of
+// the hypotheses after every visit, as Voted and Averaged do (Freund and
+// Schapire, 1999).
 //
 // The zero value is ready to use: the linear kernel, with a bias, at rate
 // 1, in order, for at most 1000 epochs, predicting with the last

@@ -32,7 +32,7 @@ func (l *table) catchUp(src *table, ds *dataset, log []changed) {
 	for _, c := range log {
 		work += 2 * len(ds.row(c.i).val) // at most two scores a mistake
 		if work >= len(l.w) {
-			copy(l.w, src.w)
+			copyParts(l.w, src.w)
 			return
 		}
 	}

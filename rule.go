@@ -4,10 +4,12 @@
 
 package perceptron
 
-// The perceptron's rule, written once for every classifier: the mistake
-// test, the update it makes, and the prediction from the scores. The
-// visits of visits.go apply it to a hypothesis: a weight table for the
-// linear classifiers, a support-vector expansion for Kernel.
+// The perceptron's rule, written once for every classifier of the
+// package: the mistake test, the update it makes, and the prediction from
+// the scores, which package data's Model writes again (its choose) to
+// choose from the scores that it also returns. The visits of visits.go
+// apply it to a hypothesis: a weight table for the linear classifiers, a
+// support-vector expansion for Kernel.
 
 // move is the update of a mistake: score up moves by step·x, and its bias
 // by step; with more than two classes score down moves by -step·x and

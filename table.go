@@ -121,14 +121,36 @@ func (l *table) update() Update { return Update{Weights: l.w, Biases: l.b} }
 
 // clone returns a copy of l that shares nothing with it.
 func (l *table) clone() table {
-	return table{w: slices.Clone(l.w), b: slices.Clone(l.b), noBias: l.noBias}
+	w := make([]float64, len(l.w))
+	copyParts(w, l.w)
+	return table{w: w, b: slices.Clone(l.b), noBias: l.noBias}
 }
 
 // set makes l a copy of m, of the same shape.
 func (l *table) set(m *table) {
-	copy(l.w, m.w)
+	copyParts(l.w, m.w)
 	copy(l.b, m.b)
 }
+
+// copyParts copies src to dst as copy does, a part at a time. One copy is
+// one call of the runtime's memmove, which nothing interrupts: of a table
+// of hundreds of megabytes that a Learn copies while predictions run, it
+// would hold the collector, which stops each goroutine to scan its stack,
+// and with it every goroutine that allocates, for as long as it lasts.
+// The call of copyPart for each part is where the goroutine may be
+// stopped.
+func copyParts(dst, src []float64) {
+	const part = 1 << 16 // numbers, half a megabyte
+	for i := 0; i < len(src) && i < len(dst); i += part {
+		copyPart(dst[i:], src[i:min(i+part, len(src))])
+	}
+}
+
+// copyPart is copy, in a call of its own: its entry checks for a request
+// to stop, as the loop of copyParts would not.
+//
+//go:noinline
+func copyPart(dst, src []float64) { copy(dst, src) }
 
 // checkFinite returns an error if w or b have overflowed, as they can
 // when X or Rate are huge.

@@ -22,8 +22,9 @@ import (
 // votes c_k times for the class of its greatest score, and the class with
 // the most votes wins, the first of those if several tie.
 //
-// Fit runs all Epochs epochs, as Freund and Schapire do, in the time of
-// those it passes, as Averaged does. Voted stores each row of a mistake
+// Fit runs all Epochs epochs, as Freund and Schapire do; after an epoch
+// without a mistake, which every later one would repeat, it counts the
+// rest in closed form rather than visiting them, as Averaged does. Voted stores each row of a mistake
 // once, and a prediction costs a dot product per stored row and an
 // addition per mistake. The zero value is ready to use, with the defaults
 // of Perceptron.

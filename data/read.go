@@ -192,6 +192,12 @@ func (l *lines) fill() error {
 	if l.hi == len(l.buf) {
 		// A line longer than the limit with the end \r\n is refused.
 		size := max(lineBuffer, min(2*len(l.buf), l.max+2))
+		if l.buf == nil && l.size > 0 {
+			// A text known to be short, such as a request's body, is
+			// read into a buffer of its size: clearing one of
+			// lineBuffer bytes would cost more than reading it.
+			size = min(size, int(min(l.size, lineBuffer))+1)
+		}
 		if err := checkMemory(float64(size), "line %d: holding the line", l.n+1); err != nil {
 			return err
 		}

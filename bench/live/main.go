@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,7 +89,7 @@ func main() {
 	// After a Learn an Averaged predicts from its weights and their sums
 	// both, where after Fit from the sums alone: the predictions alone are
 	// timed on the model as the learner leaves it.
-	learnAlone, _ := learnFor(clf, batches, labels, *d, nil)
+	learnAlone, _, perLearn := learnFor(clf, batches, labels, *d, nil)
 	runtime.GC()
 	runtime.ReadMemStats(&mem)
 	twice := float64(mem.HeapAlloc)
@@ -101,13 +102,13 @@ func main() {
 		defer wg.Done()
 		predictBoth = predictFor(clf, probes, 0, &stop)
 	}()
-	learnBoth, peak := learnFor(clf, batches, labels, *d, &stop)
+	learnBoth, peak, _ := learnFor(clf, batches, labels, *d, &stop)
 	wg.Wait()
 
 	fmt.Printf("predictions a second, one line each:  alone %10.0f   beside the learner %10.0f   ratio %.2f\n", predictAlone, predictBoth, predictBoth/predictAlone)
 	fmt.Printf("lines learned a second, %d a Learn: alone %10.0f   beside the predictions %9.0f   ratio %.2f\n", *batch, learnAlone, learnBoth, learnBoth/learnAlone)
-	fmt.Printf("the model's tables %.0f MB; heap after the fit %.0f MB, after Learns %.0f MB (%.2f times the tables), at most %.0f MB beside the predictions\n",
-		table/1e6, base/1e6, twice/1e6, twice/table, peak/1e6)
+	fmt.Printf("the model's tables %.0f MB; heap after the fit %.0f MB, after Learns %.0f MB (%.2f times the tables), at most %.0f MB beside the predictions, garbage included; %.2f MB allocated a Learn\n",
+		table/1e6, base/1e6, twice/1e6, twice/table, peak/1e6, perLearn/1e6)
 }
 
 // testRows returns the rows of s.
@@ -205,26 +206,28 @@ func predictFor(c perceptron.Scorer, rows []mat.Matrix, d time.Duration, stop *a
 }
 
 // learnFor learns the batches in turn for d, then sets stop, if not nil,
-// and returns the rows learned a second and the most heap in use at the
-// end of a Learn.
-func learnFor(c *perceptron.Averaged, Xs []mat.Matrix, ys [][]float64, d time.Duration, stop *atomic.Bool) (float64, float64) {
-	var mem runtime.MemStats
-	peak := 0.0
-	start, rows := time.Now(), 0
-	for k := 0; time.Since(start) < d; k++ {
+// and returns the rows learned a second, the most heap in use at the end
+// of a Learn, and the bytes that a Learn allocated on average. It reads
+// the heap by runtime/metrics, which, unlike runtime.ReadMemStats, does
+// not stop the goroutine that predicts.
+func learnFor(c *perceptron.Averaged, Xs []mat.Matrix, ys [][]float64, d time.Duration, stop *atomic.Bool) (rate, peak, perLearn float64) {
+	m := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(m)
+	allocs := m[0].Value.Uint64()
+	start, rows, k := time.Now(), 0, 0
+	for ; time.Since(start) < d; k++ {
 		if err := c.Learn(Xs[k%len(Xs)], ys[k%len(ys)]); err != nil {
 			log.Fatal(err)
 		}
 		rows += len(ys[k%len(ys)])
-		if k%8 == 0 {
-			runtime.ReadMemStats(&mem)
-			peak = max(peak, float64(mem.HeapAlloc))
-		}
+		metrics.Read(m)
+		peak = max(peak, float64(m[1].Value.Uint64()))
 	}
-	rate := float64(rows) / time.Since(start).Seconds()
+	rate = float64(rows) / time.Since(start).Seconds()
 	if stop != nil {
 		stop.Store(true)
 	}
+	perLearn = float64(m[0].Value.Uint64()-allocs) / float64(k)
 	debug.FreeOSMemory()
-	return rate, peak
+	return rate, peak, perLearn
 }

@@ -20,7 +20,10 @@
 //	go run ./bench/serve -d 30s -models debian -conns 64 -rows 1
 //
 // wrk and the server share the machine's cores: the figures are those of
-// the whole machine, client and server. Each wrk run sends, in turn, a
+// the whole machine, client and server. wrk runs one thread (-t), which
+// drives all its connections, so that it takes one core at most and
+// leaves the server the other and a share of its own; with as many
+// threads as cores it takes more of the server's time. Each wrk run sends, in turn, a
 // body of a set of rows of the test files (1000 of one row, 40 of 100
 // rows), as text lines for the Debian model and CSV lines for
 // Fashion-MNIST, the model's own formats. The server runs with -learn and
@@ -61,6 +64,7 @@ func main() {
 	dur := flag.Duration("d", 10*time.Second, "the time of each wrk run")
 	models := flag.String("models", "debian,fashion", "the models to load, of debian and fashion")
 	conns := flag.String("conns", "1,16,64", "the connections of wrk")
+	threads := flag.Int("t", 1, "the threads of wrk")
 	rows := flag.String("rows", "1,100", "the rows of a request")
 	learners := flag.String("learn", "off,on", "without the learner, with it, or both")
 	every := flag.Duration("save-every", time.Hour, "the server's -save-every")
@@ -79,8 +83,8 @@ func main() {
 		}
 	}
 	sets := []set{
-		{name: "debian", model: filepath.Join(*dir, "debian.json"), train: filepath.Join(*text, "train.txt"), test: filepath.Join(*text, "test.txt")},
-		{name: "fashion", model: filepath.Join(*dir, "fashion.json"), train: filepath.Join(*fashion, "train-images-idx3-ubyte.gz"), test: filepath.Join(*fashion, "t10k-images-idx3-ubyte.gz")},
+		{name: "debian", model: filepath.Join(*dir, "debian.model"), train: filepath.Join(*text, "train.txt"), test: filepath.Join(*text, "test.txt")},
+		{name: "fashion", model: filepath.Join(*dir, "fashion.model"), train: filepath.Join(*fashion, "train-images-idx3-ubyte.gz"), test: filepath.Join(*fashion, "t10k-images-idx3-ubyte.gz")},
 	}
 	if *doBuild {
 		for _, s := range sets {
@@ -93,14 +97,14 @@ func main() {
 	if _, err := exec.LookPath("wrk"); err != nil {
 		log.Fatal("no wrk: apt-get install -y wrk")
 	}
-	fmt.Printf("%s, %d cores, GOMAXPROCS of the server: the machine's; wrk -t min(2, connections) -d %v --latency\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), *dur)
+	fmt.Printf("%s, %d cores, GOMAXPROCS of the server: the machine's; wrk -t min(%d, connections) -d %v --latency\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), *threads, *dur)
 	fmt.Println("| model | learner | conns | rows/request | requests/s | rows/s | p50 ms | p90 ms | p99 ms | max ms | errors | load before |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, s := range sets {
 		if !strings.Contains(*models, s.name) {
 			continue
 		}
-		if err := s.load(cmd, *dir, *dur, *every, ints(*conns), ints(*rows), strings.Split(*learners, ",")); err != nil {
+		if err := s.load(cmd, *dir, *dur, *every, *threads, ints(*conns), ints(*rows), strings.Split(*learners, ",")); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -173,7 +177,7 @@ func (s set) lines() (predict, learn []string, err error) {
 }
 
 // load serves the model of s and runs wrk against it.
-func (s set) load(cmd, dir string, dur, every time.Duration, conns, rows []int, learners []string) error {
+func (s set) load(cmd, dir string, dur, every time.Duration, threads int, conns, rows []int, learners []string) error {
 	predict, learn, err := s.lines()
 	if err != nil {
 		return err
@@ -191,7 +195,7 @@ func (s set) load(cmd, dir string, dur, every time.Duration, conns, rows []int, 
 	}
 	defer os.RemoveAll(tmp)
 	const addr = "127.0.0.1:18088"
-	srv := exec.Command(cmd, "serve", "-model", s.model, "-addr", addr, "-learn", "-save", filepath.Join(tmp, "m.json"), "-save-every", every.String(), "-q")
+	srv := exec.Command(cmd, "serve", "-model", s.model, "-addr", addr, "-learn", "-save", filepath.Join(tmp, "m.model"), "-save-every", every.String(), "-q")
 	srv.Stderr = os.Stderr
 	start := time.Now()
 	if err := srv.Start(); err != nil {
@@ -222,7 +226,7 @@ func (s set) load(cmd, dir string, dur, every time.Duration, conns, rows []int, 
 		for _, c := range conns {
 			for _, r := range rows {
 				load := loadAverage()
-				res, err := runWrk(url+"/predict", scripts[r], c, dur)
+				res, err := runWrk(url+"/predict", scripts[r], threads, c, dur)
 				if err != nil {
 					return err
 				}
@@ -297,8 +301,8 @@ type wrkResult struct {
 
 // runWrk runs wrk with the script against url from conns connections
 // for dur.
-func runWrk(url, script string, conns int, dur time.Duration) (wrkResult, error) {
-	args := []string{"-t", strconv.Itoa(min(2, conns)), "-c", strconv.Itoa(conns), "-d", dur.String(), "--latency", "-s", script, url}
+func runWrk(url, script string, threads, conns int, dur time.Duration) (wrkResult, error) {
+	args := []string{"-t", strconv.Itoa(min(threads, conns)), "-c", strconv.Itoa(conns), "-d", dur.String(), "--latency", "-s", script, url}
 	out, err := exec.Command("wrk", args...).CombinedOutput()
 	if err != nil {
 		return wrkResult{}, fmt.Errorf("wrk %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -367,6 +371,10 @@ func learnEvery(url string, lines []string, csv bool, period time.Duration, stop
 	var mu sync.Mutex
 	var took []time.Duration
 	var wg sync.WaitGroup
+	// The requests keep their connections, as a client of a service
+	// would, and as wrk's do: http.DefaultClient keeps two, and the
+	// others' new connections would time the loopback's handshakes.
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 	start := time.Now()
 	for i := 0; ; i++ {
 		// On a schedule, not a ticker, which drops the ticks it is late
@@ -387,7 +395,7 @@ func learnEvery(url string, lines []string, csv bool, period time.Duration, stop
 		go func(line string) {
 			defer wg.Done()
 			t0 := time.Now()
-			resp, err := http.Post(url+"/learn", ctype, strings.NewReader(line+"\n"))
+			resp, err := client.Post(url+"/learn", ctype, strings.NewReader(line+"\n"))
 			if err != nil {
 				return
 			}

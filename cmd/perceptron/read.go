@@ -182,12 +182,13 @@ func (in *input) csv() data.CSV {
 	return data.CSV{Comma: in.spec.comma, Header: in.spec.header, Label: label, Classes: in.known}
 }
 
-// text returns the reader of the file as text, whose first lines head gives:
-// in fastText's format, or as a label, a tab and a text if the first line
-// that is not blank has a tab and no token that starts with __label__.
-func (in *input) text(head *bufio.Reader) data.Text {
+// text returns the reader of the file as text, whose beginning head is, as
+// peekText gives it: in fastText's format, or as a label, a tab and a text
+// if the first line that is not blank has a tab and no token that starts
+// with __label__.
+func (in *input) text(head []byte) data.Text {
 	tab := false
-	for line := range strings.Lines(string(peekText(head))) {
+	for line := range strings.Lines(string(head)) {
 		if f := strings.Fields(line); len(f) > 0 {
 			tab = strings.Contains(line, "\t") && !slices.ContainsFunc(f, isLabel)
 			break
@@ -230,7 +231,7 @@ func (in *input) read() (*data.Set, error) {
 	case "libsvm":
 		set, err = data.LIBSVM{Cols: in.spec.width, Classes: in.known}.Read(r)
 	case "text":
-		set, err = in.text(head).Read(r)
+		set, err = in.text(peekText(head)).Read(r)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
@@ -346,19 +347,25 @@ func peekText(r *bufio.Reader) []byte {
 		_, err := r.Peek(min(n, most)) // n bytes, or all there are
 		head, _ := r.Peek(min(r.Buffered(), most))
 		n = len(head) + 1
-		text := head
-		if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-			// As much of the text as the first bytes of gzip give.
-			text = nil
-			if zr, err := gzip.NewReader(bytes.NewReader(head)); err == nil {
-				text, _ = io.ReadAll(io.LimitReader(zr, most))
-			}
-		}
-		text = bytes.TrimPrefix(text, []byte("\ufeff"))
+		text := textOf(head)
 		if err != nil || len(head) >= most || wholeLine(text) {
 			return text
 		}
 	}
+}
+
+// textOf returns the text of head, the first bytes of data, gzipped or
+// not, as peekText does: of gzip, as much of the text as they give, none
+// if they are too few.
+func textOf(head []byte) []byte {
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		var text []byte
+		if zr, err := gzip.NewReader(bytes.NewReader(head)); err == nil {
+			text, _ = io.ReadAll(io.LimitReader(zr, 64<<10))
+		}
+		head = text
+	}
+	return bytes.TrimPrefix(head, []byte("\ufeff"))
 }
 
 // wholeLine reports whether text holds a whole line that is not blank nor

@@ -13,6 +13,8 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -107,6 +109,15 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	// default; while it serves, the first stops it gracefully, and a
 	// second ends it at once, as catchSignals says.
 	catchSignals()
+	// The other commands collect their garbage when the heap has grown by
+	// a tenth (setGCPercent), as they leave garbage of the size of their
+	// data; a server holds its model and leaves a little garbage each
+	// request, and collections at every tenth of the model cost it more
+	// than a quarter of its throughput (bench/README.md): it collects at
+	// Go's default growth, under the same memory limit.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	release := func(error) error { return nil }

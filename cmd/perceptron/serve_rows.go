@@ -148,7 +148,7 @@ func (s *server) lineRows(body []byte, format string, labelled bool) (*data.Set,
 	case "text":
 		h := *s.hashing
 		in := input{spec: readSpec{hashing: &h}, known: known}
-		set, err = in.text(bufio.NewReaderSize(bytes.NewReader(body), max(len(body), 16))).Read(bytes.NewReader(body))
+		set, err = in.text(textOf(body[:min(len(body), 64<<10)])).Read(bytes.NewReader(body))
 	case "libsvm":
 		set, err = data.LIBSVM{Cols: s.width, Classes: known}.Read(bytes.NewReader(body))
 		if err == nil && set.Dropped > 0 {

@@ -117,7 +117,7 @@ func openStream(path string, spec readSpec) (*stream, error) {
 	case "libsvm":
 		s.rows = data.LIBSVM{Cols: spec.width, Classes: in.known}.Rows(r)
 	case "text":
-		s.rows = in.text(head).Rows(r)
+		s.rows = in.text(peekText(head)).Rows(r)
 	}
 	return s, nil
 }

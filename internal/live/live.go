@@ -18,7 +18,6 @@
 package live
 
 import (
-	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -78,6 +77,11 @@ func (l *Live[M]) Current() M {
 	return none
 }
 
+// spinFor is how long Swap looks for the end of the calls that read the
+// view it replaced before it sleeps: about the time of a prediction of a
+// few rows.
+const spinFor = 20 * time.Microsecond
+
 // Swap publishes m, which the next Learn but one will write again, and
 // returns the model of the view that it replaces, once no call reads it,
 // and whether it may be written: not if it was never to be written again.
@@ -86,12 +90,14 @@ func (l *Live[M]) Swap(m M) (old M, writable bool) {
 	if was == nil || !was.counted {
 		return old, false
 	}
-	// Calls that read the view take as long as their rows: wait for
-	// them without holding a processor, longer as they last.
+	// Calls that read the view take as long as their rows. A short one
+	// ends while the trainer looks again; for a longer one it sleeps,
+	// longer as the call lasts. It does not yield by runtime.Gosched,
+	// which, where every processor has goroutines to run, puts it behind
+	// all of them each time: it would wait for the rest of the program.
 	wait := time.Microsecond
-	for spins := 0; was.readers.Load() != 0; spins++ {
-		if spins < 100 {
-			runtime.Gosched()
+	for spin := time.Now(); was.readers.Load() != 0; {
+		if time.Since(spin) < spinFor {
 			continue
 		}
 		time.Sleep(wait)
