@@ -293,26 +293,6 @@ func modelSpec(spec readSpec, m *data.Model) (readSpec, error) {
 	return spec, nil
 }
 
-// readForModel reads the rows of the file at path for the model m, as
-// modelSpec sets spec. It says on stderr how many LIBSVM values beyond the
-// width it ignored, and warns if the rows look unlike the training rows of
-// m.
-func readForModel(path string, spec readSpec, m *data.Model, stderr io.Writer) (*dataset, error) {
-	spec, err := modelSpec(spec, m)
-	if err != nil {
-		return nil, err
-	}
-	ds, err := readData(path, spec)
-	if err != nil {
-		return nil, err
-	}
-	dropped(stderr, ds.name, ds.Dropped, spec.width)
-	if err := m.CheckRows(ds.X); err != nil {
-		fmt.Fprintf(stderr, "perceptron: warning: %s: %v\n", ds.name, err)
-	}
-	return ds, nil
-}
-
 // dropped says on stderr how many values of the file name beyond the
 // width of its model were ignored, if any.
 func dropped(stderr io.Writer, name string, n, width int) {
