@@ -70,7 +70,8 @@ var chunkValues = 1 << 20
 // if a row has no label, a column beyond those of the Model, or a weight
 // that is not a finite value >= 0; and those of the readers. A
 // failed FitStream leaves the Model as it was. It stops when ctx is done,
-// as perceptron.FitContext does.
+// as perceptron.FitContext does. As Fit, it may run concurrently with none
+// of the Model's methods.
 func (m *Model) FitStream(ctx context.Context, s Stream) error {
 	switch {
 	case s.Rows == nil:
