@@ -126,12 +126,25 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 // visits of a run on ds that ends at w, whose shares of the updates of the
 // rows are g.
 func sums(ds *dataset, w *table, g []float64, T int) table {
-	S := len(w.b)
+	sum := scaled(w, T)
+	sum.unshare(ds, g, len(w.b), 0)
+	return sum
+}
+
+// scaled returns a copy of w times T.
+func scaled(w *table, T int) table {
 	sum := w.clone()
 	floats.Scale(float64(T), sum.w)
 	floats.Scale(float64(T), sum.b)
+	return sum
+}
+
+// unshare takes from the sums of the weights the shares of the updates of
+// the rows of ds: row i's from g[i·stride+col], one for each score.
+func (sum *table) unshare(ds *dataset, g []float64, stride, col int) {
+	S := len(sum.b)
 	for i := range ds.n {
-		share := g[i*S : i*S+S]
+		share := g[i*stride+col : i*stride+col+S]
 		if !nonZero(share) {
 			continue // as most rows: then their row need not be read
 		}
@@ -142,7 +155,6 @@ func sums(ds *dataset, w *table, g []float64, T int) table {
 			}
 		}
 	}
-	return sum
 }
 
 // Learn trains the averaged perceptron on the rows of X with labels y,
@@ -168,7 +180,9 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 			return err
 		}
 		m.w = newTable(ds.d, S, s.w0, s.noBias)
-		m.sum = newTable(ds.d, S, nil, s.noBias)
+		if s.along == nil || s.along.g == nil { // a Fit on a stream sums at its end
+			m.sum = newTable(ds.d, S, nil, s.noBias)
+		}
 		m.classes = ds.classes
 	}
 	// The sum of the weights after each visit is sum + ahead·w; a mistake
@@ -187,6 +201,14 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 		m.sum.add(x, 0, 0, sv)
 		m.keep(i, mv)
 		return nil
+	}
+	if g := s.along; g != nil && g.g != nil {
+		// A Fit on a stream keeps Fit's shares of the rows, and sums them
+		// at its end.
+		r.kept = func(_ *vec, i, t int, mv move) error {
+			addStep(g.g[i*g.stride+g.col:], mv.up, mv.down, float64(m.visits+t)*mv.step)
+			return nil
+		}
 	}
 	mistakes, visited, err := s.learn(ds, r)
 	if fresh && visited == 0 {

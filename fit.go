@@ -27,6 +27,7 @@ type settings struct {
 	onUpdate func(Update)
 	stop     *Stop
 	weights  map[float64]float64 // ClassWeight, checked against the classes of the data
+	along    *along              // of a Learn that is part of a Fit on a stream
 }
 
 // defaultEpochs is the epoch limit of a zero Epochs, the iteration limit
@@ -123,13 +124,20 @@ func (s *settings) run(ds *dataset, l learner, val *dataset, validate func(epoch
 }
 
 // learn is the loop of every classifier's Learn: one visit of each row of
-// ds through r, in index order, as epoch 0. It returns the number of
-// mistakes and of rows visited, also when it returns an error.
+// ds through r, in index order, as epoch 0, or as s.along says. It
+// returns the number of mistakes and of rows visited, also when it
+// returns an error.
 func (s *settings) learn(ds *dataset, r *rule) (mistakes, visited int, err error) {
-	err = r.epoch(0, nil, func(i int) {
+	a := s.along
+	if a == nil {
+		a = &along{}
+	}
+	r.loss = a.loss
+	err = r.epoch(0, a.order, func(i int) {
 		mistakes++
-		s.notify(0, i, r.update)
+		s.notify(a.epoch, a.first+i, r.update)
 	})
+	a.loss, a.mistakes = r.loss, a.mistakes+mistakes
 	if err != nil {
 		return mistakes, r.at, err
 	}

@@ -96,6 +96,19 @@
 //		}
 //	}
 //
+// A Model trains on such rows with FitStream, a chunk of rows at a time,
+// reading them again for each epoch, in memory independent of their number,
+// to the bits of its Fit on a Set of the same rows in their order. Its
+// steps fit to them as they come (NewScalerRows, NewIDFRows); SortClasses
+// sorts the labels that a first pass finds as Read sorts them, for a reader
+// to number the classes by them as Read does:
+//
+//	rows := data.LIBSVM{Cols: 1 << 20, Classes: classes}.Rows(f)
+//	idf, err := data.NewIDFRows(rows, 1<<20)
+//	...
+//	m := data.Model{Classifier: &perceptron.Averaged{}, Scaler: idf, Normalize: true}
+//	err = m.FitStream(ctx, data.Stream{Rows: rows, Dir: os.TempDir()})
+//
 // # Models
 //
 // A Model is a fitted classifier with the steps that come before it, the
@@ -482,6 +495,32 @@ func (c *classes) finish() ([]string, []float64, error) {
 		c.y[i] = class[int(id)]
 	}
 	return names, c.y, nil
+}
+
+// SortClasses returns the classes of the labels of rows, as Read makes
+// them of the labels of a file: sorted by value if every label is a
+// number, the labels of one value one class, and by text otherwise; and
+// the class of each label, an index into classes. The Rows of a reader
+// give the labels of their rows as they come, which SortClasses sorts, and
+// a reader given the classes numbers the rows as Read does. It returns an
+// error naming a label that the readers refuse.
+func SortClasses(labels []string) (classes []string, class []int, err error) {
+	c, _ := newClasses(nil)
+	for _, l := range labels {
+		k, err := c.index(l, 0, 0)
+		if err == nil {
+			err = c.push(k)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("data: %w", err)
+		}
+	}
+	classes, y, _ := c.finish()
+	class = make([]int, len(y))
+	for i, k := range y {
+		class[i] = int(k)
+	}
+	return classes, class, nil
 }
 
 // quote returns s quoted, cut to its first 40 bytes: an error quotes a

@@ -6,6 +6,7 @@ package data_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log"
 	"strings"
@@ -123,4 +124,26 @@ func ExampleIDX() {
 	// Output:
 	// [0.0 0.2 0.8 1.0], class 7
 	// [1.0 0.0 0.0 0.4], class 3
+}
+
+// A Model trains on rows that a reader gives one at a time, reading them
+// again for each epoch, in memory that does not grow with them, as on a
+// file larger than the memory: the classes are the labels in the order in
+// which they come, which a reader given them reads new rows by.
+func ExampleModel_FitStream() {
+	text := "1 1:1 2:1\n-1 3:1\n1 1:2\n-1 3:2 4:1\n"
+	rows := data.LIBSVM{}.Rows(strings.NewReader(text))
+	m := data.Model{Classifier: &perceptron.Averaged{Epochs: 10}, Normalize: true}
+	if err := m.FitStream(context.Background(), data.Stream{Rows: rows}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	test, err := data.LIBSVM{Cols: m.Features(), Classes: m.Classes}.Read(strings.NewReader("-1 3:5\n1 2:3\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pred, _ := m.Predict(test.X)
+	fmt.Println(m.Classes, pred)
+	// Output: [1 -1] [1 0]
 }

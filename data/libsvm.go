@@ -143,13 +143,14 @@ func (p *libsvmParser) next() error {
 // row reads the next row into row, its values those of the row alone.
 func (p *libsvmParser) row(row *Row) error {
 	p.ind, p.val = p.ind[:0], p.val[:0]
+	dropped := p.dropped
 	if err := p.next(); err != nil {
 		if err == io.EOF {
 			err = cmp.Or(p.end(p.rows), p.c.badNumber(), err)
 		}
 		return err
 	}
-	*row = Row{Ind: p.ind, Val: p.val, Class: p.class, Classes: p.c.names, Line: p.l.n}
+	*row = Row{Ind: p.ind, Val: p.val, Class: p.class, Classes: p.c.names, Line: p.l.n, Dropped: p.dropped - dropped}
 	return nil
 }
 

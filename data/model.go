@@ -212,16 +212,25 @@ func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 	if err != nil {
 		return err
 	}
-	values := m.Classifier.Classes()
-	classes := make([]string, len(values))
-	for k, v := range values {
-		if v != math.Trunc(v) || v < 0 || v >= float64(len(s.Classes)) {
-			return fmt.Errorf("data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(s.Classes))
-		}
-		classes[k] = s.Classes[int(v)]
+	classes, err := labelsOf(m.Classifier.Classes(), s.Classes)
+	if err != nil {
+		return err
 	}
 	m.features, m.Classes, m.rows, m.Calibration = d, classes, rows, nil
 	return nil
+}
+
+// labelsOf returns the labels of the class values, indices into the
+// classes of the rows, or an error if one is not.
+func labelsOf(values []float64, classes []string) ([]string, error) {
+	labels := make([]string, len(values))
+	for k, v := range values {
+		if v != math.Trunc(v) || v < 0 || v >= float64(len(classes)) {
+			return nil, fmt.Errorf("data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(classes))
+		}
+		labels[k] = classes[int(v)]
+	}
+	return labels, nil
 }
 
 // Learn trains the Classifier on the rows of s, transformed as Transform
@@ -304,12 +313,9 @@ func (m *Model) LearnContext(ctx context.Context, s *Set) error {
 		return err
 	}
 	if m.Classes == nil {
-		classes := make([]string, 0, len(s.Classes))
-		for _, v := range m.Classifier.Classes() {
-			if v != math.Trunc(v) || v < 0 || v >= float64(len(s.Classes)) {
-				return fmt.Errorf("data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(s.Classes))
-			}
-			classes = append(classes, s.Classes[int(v)])
+		classes, err := labelsOf(m.Classifier.Classes(), s.Classes)
+		if err != nil {
+			return err
 		}
 		m.features, m.Classes = d, classes
 	}

@@ -37,6 +37,15 @@ type Row struct {
 	// Line is the line of the text on which the row starts, or, for IDX,
 	// the number of the image, from 1.
 	Line int
+
+	// Dropped is the number of values of the row that a reader of a fixed
+	// width left out, as they were in columns beyond it, as a Set's
+	// Dropped counts those of all its rows.
+	Dropped int
+
+	// Weight is the weight of the row, as a Set's Weights hold them, which
+	// a Stream whose rows are Weighted trains by. The readers leave it 0.
+	Weight float64
 }
 
 // rowReader reads rows one at a time.

@@ -21,13 +21,14 @@ import (
 )
 
 // streamed is what a sequence of rows gave: each row's columns, nil for a
-// dense row, and values, and its label, and the error that ended it, if
-// any.
+// dense row, and values, and its label, the values left out of all, and
+// the error that ended it, if any.
 type streamed struct {
-	ind    [][]int
-	val    [][]float64
-	labels []string
-	err    error
+	ind     [][]int
+	val     [][]float64
+	labels  []string
+	dropped int
+	err     error
 }
 
 // collect ranges over rows, and holds copies of them.
@@ -60,6 +61,7 @@ func collect(t *testing.T, rows iter.Seq2[data.Row, error]) streamed {
 			label = row.Classes[row.Class]
 		}
 		s.labels = append(s.labels, label)
+		s.dropped += row.Dropped
 	}
 	return s
 }
@@ -83,8 +85,8 @@ func checkStream(t *testing.T, set *data.Set, err error, s streamed) {
 		return
 	}
 	n, _ := set.X.Dims()
-	if len(s.val) != n {
-		t.Fatalf("%d rows, Read %d", len(s.val), n)
+	if len(s.val) != n || s.dropped != set.Dropped {
+		t.Fatalf("%d rows, %d values dropped, Read %d and %d", len(s.val), s.dropped, n, set.Dropped)
 	}
 	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 	for i := range n {

@@ -7,6 +7,7 @@ package data
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -52,6 +53,123 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 	}
 	w := newColumns(X)
 	w.onePass()
+	return w.scaler(w.sparse != nil)
+}
+
+// NewScalerRows returns the Scaler of the columns of the rows, dense or
+// sparse, as NewScaler returns that of a Set of them, to the bit, and its
+// errors: of cols columns, or of those of the rows if they have more, as
+// when cols is 0, the largest column of a sparse row. It reads the rows
+// once, and a second time for the columns that NewScaler reads a second
+// time, and holds what NewScaler holds.
+func NewScalerRows(rows iter.Seq2[Row, error], cols int) (*Scaler, error) {
+	w := &columns{}
+	if cols > 0 {
+		if err := w.grow(Row{Ind: []int{cols - 1}, Val: []float64{0}}, true); err != nil {
+			return nil, err
+		}
+	}
+	sparse := false
+	for row, err := range rows {
+		if err != nil {
+			return nil, err
+		}
+		if w.n == 0 {
+			sparse = row.Ind != nil
+		}
+		if err := w.grow(row, sparse); err != nil {
+			return nil, err
+		}
+		w.addRow(row)
+		w.n++
+	}
+	if w.n == 0 {
+		return nil, errors.New("data: no rows to scale by")
+	}
+	if again := w.again(); again != nil && !w.bad {
+		for row, err := range rows {
+			if err != nil {
+				return nil, err
+			}
+			for k, v := range row.Val {
+				if j := rowCol(row, k); again[j] {
+					w.add(j, v)
+				}
+			}
+		}
+	}
+	return w.scaler(sparse)
+}
+
+// grow makes room for the columns of the row, all of them if the rows are
+// dense, and returns an error if the row is not as the rows before, or if
+// the columns do not fit in the memory left.
+func (w *columns) grow(row Row, sparse bool) error {
+	d := len(row.Val)
+	switch {
+	case sparse != (row.Ind != nil):
+		return fmt.Errorf("data: line %d: a row dense or sparse where the rows before are not", row.Line)
+	case sparse && d > 0:
+		d = row.Ind[d-1] + 1
+	case !sparse && d != w.d && (w.n > 0 || w.d > 0):
+		return errorf(perceptron.ErrShape, "data: line %d: a row of %d values, want %d", row.Line, d, w.d)
+	}
+	if d <= w.d {
+		return nil
+	}
+	if err := checkMemory(56*float64(d-w.d), "data: scaling %d columns", d); err != nil {
+		return err
+	}
+	more := d - w.d
+	w.big = append(w.big, make([]uint64, more)...)
+	w.mean = append(w.mean, make([]float64, more)...)
+	w.m2 = append(w.m2, make([]float64, more)...)
+	w.count = append(w.count, make([]float64, more)...)
+	w.exp = append(w.exp, make([]int, more)...)
+	for range more {
+		w.small = append(w.small, math.Float64bits(math.Inf(1)))
+		w.pow = append(w.pow, 1)
+	}
+	w.d = d
+	return nil
+}
+
+// rowCol returns the column of value k of the row.
+func rowCol(row Row, k int) int {
+	if row.Ind == nil {
+		return k
+	}
+	return row.Ind[k]
+}
+
+// addRow adds the values of the row to the moments, as onePass adds those
+// of the last row of a block: its magnitudes, and then its values, by the
+// power of two of the largest magnitude so far.
+func (w *columns) addRow(row Row) {
+	for k, v := range row.Val {
+		j := rowCol(row, k)
+		a := math.Float64bits(v) &^ (1 << 63)
+		if a > w.big[j] {
+			w.big[j] = a
+			if _, e := math.Frexp(math.Float64frombits(a)); e != w.exp[j] {
+				w.mean[j] = math.Ldexp(w.mean[j], w.exp[j]-e)
+				w.m2[j] = math.Ldexp(w.m2[j], 2*(w.exp[j]-e))
+				w.setExp(j, e)
+			}
+		}
+		if a-1 < w.small[j]-1 {
+			w.small[j] = a
+		}
+	}
+	for k, v := range row.Val {
+		w.add(rowCol(row, k), v)
+	}
+}
+
+// scaler returns the Scaler of the moments of the columns of all the rows,
+// of sparse rows if sparse is set, or an error naming the first column of a
+// value that is not finite.
+func (w *columns) scaler(sparse bool) (*Scaler, error) {
 	if w.bad {
 		// The first column of a value that is not finite.
 		for j, b := range w.big {
@@ -63,21 +181,21 @@ func NewScaler(X mat.Matrix) (*Scaler, error) {
 	s := &Scaler{Mean: w.mean, Scale: w.m2}
 	mean, m2, count := w.mean, w.m2, w.count
 	// The zeros a sparse column leaves out join its non-zeros.
-	total := float64(n)
-	for j := range d {
+	total := float64(w.n)
+	for j := range w.d {
 		if zeros := total - count[j]; zeros > 0 && count[j] > 0 {
 			m2[j] += mean[j] * mean[j] * count[j] * zeros / total
 			mean[j] = mean[j] * count[j] / total
 		}
 	}
-	for j := range d {
+	for j := range w.d {
 		mean[j] = math.Ldexp(mean[j], w.exp[j])
 		s.Scale[j] = math.Ldexp(math.Sqrt(m2[j]/total), w.exp[j])
 		if s.Scale[j] == 0 {
 			s.Scale[j] = 1
 		}
 	}
-	if w.sparse != nil {
+	if sparse {
 		s.Mean = nil
 	}
 	return s, nil
@@ -185,11 +303,22 @@ func (w *columns) onePass() {
 		}
 		w.sums(lo, hi, &buf, nil)
 	}
+	if again := w.again(); again != nil && !w.bad {
+		w.sums(0, w.n, &buf, again)
+	}
+}
+
+// again returns the columns whose moments are to be taken again, from the
+// start, in a second pass over the rows, which it sets to none: those whose
+// smallest magnitude is too small for their moments to be those of their
+// power of two, or every column of more than 2^40 rows; or nil if there
+// are none, or if a value is not finite, which it then notes in bad.
+func (w *columns) again() []bool {
 	// A value that is not finite makes its column's largest magnitude so.
 	for _, b := range w.big {
 		if b >= math.Float64bits(math.Inf(1)) {
 			w.bad = true
-			return
+			return nil
 		}
 	}
 	var again []bool
@@ -202,9 +331,7 @@ func (w *columns) onePass() {
 			w.count[j], w.mean[j], w.m2[j] = 0, 0, 0
 		}
 	}
-	if again != nil {
-		w.sums(0, w.n, &buf, again)
-	}
+	return again
 }
 
 // magnitudes takes the largest and the smallest magnitude of each column
@@ -344,10 +471,54 @@ func NewIDF(X mat.Matrix) (*Scaler, error) {
 			}
 		}
 	}
+	return &Scaler{Scale: idf(df, n)}, nil
+}
+
+// NewIDFRows returns the Scaler that weighs each column of the rows by its
+// inverse document frequency, as NewIDF returns that of a Set of them, and
+// its errors: of cols columns, or of those of the rows if they have more,
+// as NewScalerRows has them. It reads the rows once, and holds 8 bytes for
+// each column.
+func NewIDFRows(rows iter.Seq2[Row, error], cols int) (*Scaler, error) {
+	if err := checkMemory(8*float64(cols), "data: weighing %d columns", cols); err != nil {
+		return nil, err
+	}
+	df := make([]float64, cols)
+	n := 0
+	for row, err := range rows {
+		if err != nil {
+			return nil, err
+		}
+		d := len(row.Val)
+		if row.Ind != nil && d > 0 {
+			d = row.Ind[d-1] + 1
+		}
+		if d > len(df) {
+			if err := checkMemory(8*float64(d), "data: weighing %d columns", d); err != nil {
+				return nil, err
+			}
+			df = append(df, make([]float64, d-len(df))...)
+		}
+		for k, v := range row.Val {
+			if v != 0 {
+				df[rowCol(row, k)]++
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		return nil, errors.New("data: no rows to weigh by")
+	}
+	return &Scaler{Scale: idf(df, n)}, nil
+}
+
+// idf returns df, the rows of n in which each column is not zero, as the
+// inverse of the weight of each column.
+func idf(df []float64, n int) []float64 {
 	for j, f := range df {
 		df[j] = inverseIDF(n, f)
 	}
-	return &Scaler{Scale: df}, nil
+	return df
 }
 
 // Transform returns the rows of X standardised: a new *mat.Dense of dense

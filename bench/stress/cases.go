@@ -30,16 +30,16 @@ import (
 )
 
 // tests are the cases, in the order they run.
-var tests = slices.Concat(dataTests, modelTests, binaryTests(), jsonTests(), fuzzTests(), loaderTests(), libTests(), issue47Tests(), cmdTests, serveTests)
+var tests = slices.Concat(dataTests, streamTests, modelTests, binaryTests(), jsonTests(), fuzzTests(), loaderTests(), libTests(), issue47Tests(), cmdTests, serveTests)
 
 // The data bombs of issue 31: a few hundred kilobytes of gzip that claim
-// gigabytes, read by the command's train and by the readers themselves.
-// Each must end in an error that names the file and the line (or the
-// part of an IDX pair), never in a fatal error.
+// gigabytes, read by the command's train, whole (-stream=false), and by
+// the readers themselves. Each must end in an error that names the file
+// and the line (or the part of an IDX pair), never in a fatal error.
 var dataTests = []test{
 	{name: "data/idx", kib: quickData, code: 1, want: `bomb-images-idx3-ubyte\.gz: .*needs .* of memory`, args: train((*suite).idxPair)},
-	{name: "data/libsvm-lines", kib: quickData, code: 1, want: `lines\.svm\.gz: .*needs .* of memory`, args: train((*suite).libsvmLines)},
-	{name: "data/csv-lines", kib: quickData, code: 1, want: `lines\.csv\.gz: .*needs .* of memory`, args: train((*suite).csvLines)},
+	{name: "data/libsvm-lines", kib: quickData, code: 1, want: `lines\.svm\.gz: .*needs .* of memory`, args: trainWhole((*suite).libsvmLines)},
+	{name: "data/csv-lines", kib: quickData, code: 1, want: `lines\.csv\.gz: .*needs .* of memory`, args: trainWhole((*suite).csvLines)},
 	{name: "data/csv-long-line", kib: lineKiB, code: 1, want: `long\.csv\.gz: line 1: longer than 16777216 bytes`, args: train((*suite).longLine)},
 	{name: "data/read-idx", kib: quickData, code: 1, want: `^images: `, args: files((*suite).idxPair), lib: func(_ *suite, args []string) (string, error) {
 		images, labels, _ := strings.Cut(args[0], ",")
@@ -465,6 +465,65 @@ func flagTest(name, value string, with ...string) test {
 		args := append([]string{"train"}, with...)
 		return append(args, "-"+name, value, "-o", filepath.Join(s.dir, "m.json"), filepath.Join(s.dir, "missing.svm")), nil
 	}}
+}
+
+// trainWhole returns the arguments of the command's train on the file
+// that file makes, read whole, not a block at a time.
+func trainWhole(file func(*suite) (string, error)) func(*suite) ([]string, error) {
+	return func(s *suite) ([]string, error) {
+		path, err := file(s)
+		return []string{"train", "-stream=false", "-o", filepath.Join(s.dir, "m.json"), path}, err
+	}
+}
+
+// The streams of issue 43: a file of LIBSVM text of three times the bytes
+// of the limit, one gzip member, whose rows would take 11 GB in memory,
+// which train reads a block at a time, by itself, and trains on, reading
+// it again for an epoch, and predict labels, in memory independent of the
+// rows; a quick run reads one of 200 MB so, with -stream.
+var streamTests = []test{
+	{name: "stream/train", kib: streamKiB, code: 0, want: `^$|reading them a block at a time`, timeout: 10 * time.Minute, args: func(s *suite) ([]string, error) {
+		path, err := s.file("big.svm.gz", s.bigText)
+		args := []string{"train", "-classifier", "perceptron", "-epochs", "1", "-no-stop", "-o", filepath.Join(s.dir, "big.json"), path}
+		if s.quick {
+			args = slices.Insert(args, 1, "-stream")
+		}
+		return args, err
+	}},
+	{name: "stream/predict", kib: streamKiB, code: 0, want: `Accuracy = 100% `, timeout: 10 * time.Minute, args: func(s *suite) ([]string, error) {
+		path, err := s.file("big.svm.gz", s.bigText)
+		return []string{"predict", "-model", filepath.Join(s.dir, "big.json"), "-o", filepath.Join(s.dir, "big.txt"), path}, err
+	}},
+}
+
+// streamKiB is the limit of the streams: 1 GB.
+func streamKiB(*suite) int { return 1000000 }
+
+// bigText writes a gzip file of lines of LIBSVM text of two classes, each
+// of 60 features, of three times the bytes of streamKiB, or 200 MB in a
+// quick run, as one member, whose end tells its size.
+func (s *suite) bigText(path string) error {
+	var block bytes.Buffer
+	for range 1 << 10 {
+		block.WriteString("1")
+		for j := 1; j <= 60; j++ {
+			fmt.Fprintf(&block, " %d:1", j)
+		}
+		block.WriteString("\n-1")
+		for j := 61; j <= 120; j++ {
+			fmt.Fprintf(&block, " %d:1", j)
+		}
+		block.WriteString("\n")
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	for size := 0; size < s.sized(3*1024*streamKiB(s), 200<<20); size += block.Len() {
+		zw.Write(block.Bytes())
+	}
+	return errors.Join(zw.Close(), f.Close())
 }
 
 // train returns the arguments of the command's train on the file that

@@ -9,8 +9,9 @@
 // and loaded again; SIGINT to the command started with SIGINT ignored;
 // SIGKILL as it writes its model), each in a child process under a limit
 // of address space (ulimit -v 3000000 unless a case says otherwise) and of
-// a minute of CPU time (ulimit -t). It runs the command perceptron, which it builds
-// from this workspace, and calls the library in children of itself.
+// a minute of CPU time (ulimit -t), unless a case sets its own. It runs
+// the command perceptron, which it builds from this workspace, and calls
+// the library in children of itself.
 //
 // Each case is classified: ok, if it did what is expected (success, or a
 // clean error: the exit status expected and at most 2000 bytes of stderr
@@ -71,6 +72,10 @@ type test struct {
 	want string             // a regular expression that stderr must match
 	args func(s *suite) ([]string, error)
 	lib  func(s *suite, args []string) (note string, err error)
+
+	// timeout, if not zero, is the CPU time the case may take, in place
+	// of a minute.
+	timeout time.Duration
 }
 
 // suite is what the cases share: the flags and a directory for the files
@@ -224,7 +229,7 @@ func (s *suite) run(t test) (class int, line, detail string) {
 		name = exe
 		env = append(env, envCase+"="+t.name, envSeed+"="+strconv.FormatUint(s.seed, 10), envQuick+"="+strconv.FormatBool(s.quick))
 	}
-	r, err := limit.Run(timeout, kib, nil, env, name, args...)
+	r, err := limit.Run(cmp.Or(t.timeout, timeout), kib, nil, env, name, args...)
 	if err != nil && r == nil {
 		return wrong, err.Error(), ""
 	}

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/seed5ae3614e/perceptron/data"
@@ -112,89 +111,6 @@ func (j *job) calibration(name string, train *dataset, label string) (*data.Cali
 		return nil, fmt.Errorf("%s: calibrating %s: %s", train.name, name, errText(err))
 	}
 	return c, nil
-}
-
-// probabilityMeasures are what the probabilities of a calibrated model
-// measure on test rows.
-type probabilityMeasures struct {
-	// logLoss and brier are the means over the rows of the model's
-	// classes of the log-loss and of the Brier score; left is the number
-	// of the other rows.
-	logLoss, brier float64
-	left           int
-
-	// precision and recall are those of the k most probable classes of
-	// each row that are at least threshold probable, as fastText's test
-	// measures them: the fraction of those classes that are the row's,
-	// and the fraction of the rows whose class is among them.
-	k                 int
-	threshold         float64
-	precision, recall float64
-}
-
-// logLossFloor is the least probability of a row's class that the
-// log-loss takes, as scikit-learn's log_loss clips it, of which the
-// log-loss of a row is at most 34.5.
-const logLossFloor = 1e-15
-
-// measureProbabilities returns what the probabilities of the calibrated
-// model m measure on the rows of ds, with the k most probable classes of
-// each row at least threshold probable.
-func measureProbabilities(m *data.Model, ds *dataset, k int, threshold float64) (*probabilityMeasures, error) {
-	K := len(m.Classes)
-	m, err := ds.scale(m) // the rows are scaled where they are, once
-	if err != nil {
-		return nil, err
-	}
-	probs, err := m.Probabilities(ds.X)
-	if err != nil {
-		return nil, ds.rowError(err)
-	}
-	top, _, err := m.Top(ds.X, k, threshold)
-	if err != nil {
-		return nil, ds.rowError(err)
-	}
-	pm := &probabilityMeasures{k: k, threshold: threshold}
-	in := 0
-	for i, c := range ds.Y {
-		if int(c) >= K {
-			pm.left++
-			continue
-		}
-		in++
-		p := probs[i*K : (i+1)*K]
-		pm.logLoss -= math.Log(max(p[int(c)], logLossFloor))
-		for j, v := range p {
-			if j == int(c) {
-				v--
-			}
-			pm.brier += v * v
-		}
-	}
-	pm.logLoss /= float64(in)
-	pm.brier /= float64(in)
-	pm.precision, pm.recall = precisionRecall(ds.Y, top)
-	return pm, nil
-}
-
-// precisionRecall returns the precision and the recall of the classes top,
-// an equal number for each row of the classes y, -1 for none, as fastText's
-// test measures them: the fraction of the classes that are the row's, and
-// the fraction of the rows whose class is among them.
-func precisionRecall(y []float64, top []int) (precision, recall float64) {
-	k := len(top) / max(len(y), 1)
-	predicted, right := 0, 0
-	for i, c := range y {
-		for _, t := range top[i*k : (i+1)*k] {
-			if t >= 0 {
-				predicted++
-				if t == int(c) {
-					right++
-				}
-			}
-		}
-	}
-	return float64(right) / float64(predicted), float64(right) / float64(len(y))
 }
 
 // writeProbabilities writes, for the results whose models are calibrated,

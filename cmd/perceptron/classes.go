@@ -174,67 +174,102 @@ func readClassNames(r io.Reader) (*classNames, error) {
 // spec knows, or those of the rows, named by -classes, or the two that -pos
 // and -neg pick, leaving out the rows of the others.
 func (ds *dataset) nameClasses(spec readSpec) error {
-	switch {
-	case spec.known != nil:
-		ds.classes = spec.known
-		if spec.known.picked && !spec.keepRows {
-			return ds.keepPicked(false)
-		}
-		return nil
-	case spec.pos != "":
-		// The reader read them as the first two classes.
-		ds.classes = &classSet{labels: ds.Classes[:2:2], picked: true}
-		for _, l := range ds.classes.labels {
-			name, _ := spec.names.nameOf(l)
-			ds.classes.names = append(ds.classes.names, name)
-		}
-		return ds.keepPicked(true)
-	case spec.names != nil:
-		var names []string
-		for _, l := range ds.Classes {
-			name, ok := spec.names.nameOf(l)
-			if !ok {
-				if _, err := strconv.ParseFloat(l, 64); err != nil {
-					return usagef("-classes %s names numbered labels, and %s has the label %s, which is no number", spec.names.file, ds.name, quote(l))
-				}
-				return fmt.Errorf("%s: the label %s is no class of -classes %s", ds.name, quote(l), spec.names.file)
-			}
-			names = append(names, name)
-		}
-		ds.classes = newClassSet(ds.Classes, names)
-	default:
-		ds.classes = newClassSet(ds.Classes, nil)
-	}
-	if len(ds.Classes) < 2 {
-		hint := ""
-		if ds.format == "csv" {
-			hint = fmt.Sprintf(" (the label column is %s, %s)", quote(spec.label), spec.labelFlag)
-		}
-		return fmt.Errorf("%s: every row has the label %s: want two classes or more%s", ds.name, quote(ds.Classes[0]), hint)
-	}
-	if !spec.manyClasses {
-		return ds.classLike(spec)
-	}
-	return nil
-}
-
-// classLike returns an error if the labels of ds, more than 10, look like
-// the values of a feature, not classes: if more than half the rows have a
-// label that no other row has, or if the labels are numbers not all whole,
-// as when the label column is not where -label says.
-func (ds *dataset) classLike(spec readSpec) error {
 	count := make([]int, len(ds.Classes))
 	for _, c := range ds.Y {
 		count[int(c)]++
 	}
-	alone := 0
+	c, err := classesOf(spec, ds.name, ds.format, ds.Classes, count)
+	if err != nil {
+		return err
+	}
+	ds.classes = c
+	if c.picked && !spec.keepRows {
+		return ds.keepPicked()
+	}
+	return nil
+}
+
+// classesOf returns the classes of rows of the labels, count[k] of them
+// of labels[k], of the file name of the format, as spec reads them: those
+// the spec knows, or the labels, named by -classes, or the two that -pos
+// and -neg pick, the first two, of which training rows must have both. It
+// returns an error if the labels are fewer than two, or look like the
+// values of a feature (classLike), unless -many-classes, or if the rows
+// of picked classes are none.
+func classesOf(spec readSpec, name, format string, labels []string, count []int) (*classSet, error) {
+	switch {
+	case spec.known != nil:
+		if spec.known.picked && !spec.keepRows && count[0]+count[1] == 0 {
+			return nil, fmt.Errorf("%s: no row has the label %s or %s", name, quote(spec.known.labels[1]), quote(spec.known.labels[0]))
+		}
+		return spec.known, nil
+	case spec.pos != "":
+		// The reader read them as the first two classes.
+		c := &classSet{labels: labels[:2:2], picked: true}
+		for _, l := range c.labels {
+			n, _ := spec.names.nameOf(l)
+			c.names = append(c.names, n)
+		}
+		if count[0] == 0 || count[1] == 0 {
+			var absent []string
+			for k, flag := range []string{"-neg", "-pos"} {
+				if count[k] == 0 {
+					absent = append(absent, fmt.Sprintf("%s (%s)", quote(c.names[k]), flag))
+				}
+			}
+			var present []string
+			for k, l := range labels {
+				if k >= 2 || count[k] > 0 {
+					present = append(present, l)
+				}
+			}
+			return nil, fmt.Errorf("%s: no row has the label %s; the labels are %s", name, joinWords(absent, "or"), quoteAll(present, 20))
+		}
+		return c, nil
+	}
+	c := newClassSet(labels, nil)
+	if spec.names != nil {
+		var names []string
+		for _, l := range labels {
+			n, ok := spec.names.nameOf(l)
+			if !ok {
+				if _, err := strconv.ParseFloat(l, 64); err != nil {
+					return nil, usagef("-classes %s names numbered labels, and %s has the label %s, which is no number", spec.names.file, name, quote(l))
+				}
+				return nil, fmt.Errorf("%s: the label %s is no class of -classes %s", name, quote(l), spec.names.file)
+			}
+			names = append(names, n)
+		}
+		c = newClassSet(labels, names)
+	}
+	if len(labels) < 2 {
+		hint := ""
+		if format == "csv" {
+			hint = fmt.Sprintf(" (the label column is %s, %s)", quote(spec.label), spec.labelFlag)
+		}
+		return nil, fmt.Errorf("%s: every row has the label %s: want two classes or more%s", name, quote(labels[0]), hint)
+	}
+	if !spec.manyClasses {
+		return c, classLike(spec, name, format, labels, count)
+	}
+	return c, nil
+}
+
+// classLike returns an error if the labels, more than 10, count[k] rows
+// of labels[k] of the file name of the format, look like the values of a
+// feature, not classes: if more than half the rows have a label that no
+// other row has, or if the labels are numbers not all whole, as when the
+// label column is not where -label says.
+func classLike(spec readSpec, name, format string, labels []string, count []int) error {
+	alone, rows := 0, 0
 	for _, n := range count {
+		rows += n
 		if n == 1 {
 			alone++
 		}
 	}
 	fraction := ""
-	for _, l := range ds.Classes {
+	for _, l := range labels {
 		if v, err := strconv.ParseFloat(l, 64); err == nil && v != math.Trunc(v) {
 			fraction = l
 			break
@@ -242,53 +277,32 @@ func (ds *dataset) classLike(spec readSpec) error {
 	}
 	var why string
 	switch {
-	case len(ds.Classes) <= 10:
+	case len(labels) <= 10:
 		return nil
-	case 2*alone > len(ds.Y):
-		why = fmt.Sprintf("%d of its %s have a label of their own", alone, plural(len(ds.Y), "row"))
+	case 2*alone > rows:
+		why = fmt.Sprintf("%d of its %s have a label of their own", alone, plural(rows, "row"))
 	case fraction != "":
-		why = fmt.Sprintf("its %d labels are numbers, not all whole, as %s", len(ds.Classes), quote(fraction))
+		why = fmt.Sprintf("its %d labels are numbers, not all whole, as %s", len(labels), quote(fraction))
 	default:
 		return nil
 	}
 	fix := "if they are classes, give -many-classes"
-	if ds.format == "csv" {
+	if format == "csv" {
 		fix = fmt.Sprintf("the label column is %s (%s): name another with -label, and give -header if line 1 names the columns; %s", quote(spec.label), spec.labelFlag, fix)
 	}
-	return fmt.Errorf("%s: the labels look like the values of a feature, not classes: %s; %s", ds.name, why, fix)
+	return fmt.Errorf("%s: the labels look like the values of a feature, not classes: %s; %s", name, why, fix)
 }
 
 // keepPicked keeps the rows of the two classes that -pos and -neg picked,
-// the first two of ds, and leaves out the others; training says that the
-// rows are training rows, which must have both classes.
-func (ds *dataset) keepPicked(training bool) error {
+// the first two of ds, and leaves out the others.
+func (ds *dataset) keepPicked() error {
 	var keep []int
-	var count [2]int
 	for i, c := range ds.Y {
 		if c < 2 {
 			keep = append(keep, i)
-			count[int(c)]++
 		}
 	}
 	ds.left = len(ds.Y) - len(keep)
-	if training && (count[0] == 0 || count[1] == 0) {
-		var absent []string
-		for k, flag := range []string{"-neg", "-pos"} {
-			if count[k] == 0 {
-				absent = append(absent, fmt.Sprintf("%s (%s)", quote(ds.classes.names[k]), flag))
-			}
-		}
-		var labels []string
-		for k, l := range ds.Classes {
-			if k >= 2 || count[k] > 0 {
-				labels = append(labels, l)
-			}
-		}
-		return fmt.Errorf("%s: no row has the label %s; the labels are %s", ds.name, joinWords(absent, "or"), quoteAll(labels, 20))
-	}
-	if len(keep) == 0 {
-		return fmt.Errorf("%s: no row has the label %s or %s", ds.name, quote(ds.classes.labels[1]), quote(ds.classes.labels[0]))
-	}
 	if ds.left == 0 {
 		ds.Classes = ds.Classes[:2:2]
 		return nil

@@ -84,13 +84,13 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if how == "" {
 		how = "as they are"
 	}
-	weights, err := j.opts.describeWeights(train, false)
+	weights, err := j.opts.describeWeights(train.classes, classCounts(train), false)
 	if err != nil {
 		return err
 	}
 	intro := fmt.Sprintf("Wisconsin breast cancer data (embedded): %d rows of %d features; +1 is malignant, -1 is benign.\n"+
 		"Split seed %d: %d training rows, %d test rows; features %s.\n%sStopping %s.\n\n", n, d, j.splitSeed, ntr, n-ntr, how, weights, j.opts.describeStop(ntr))
-	return j.evaluate(names, train, test, "target", pf, intro, false, stdout, stderr)
+	return j.evaluate(names, train, test, "target", pf, func() string { return intro }, false, stdout, stderr)
 }
 
 // cancerData returns the embedded breast cancer data, with malignant
@@ -101,7 +101,7 @@ func cancerData() (*dataset, error) {
 		return nil, fmt.Errorf("breast_cancer.csv: %v", err)
 	}
 	ds := &dataset{name: "breast_cancer.csv", format: "csv", Set: set, classes: &classSet{labels: []string{"1", "0"}, names: []string{"benign", "malignant"}, picked: true}}
-	if err := ds.keepPicked(true); err != nil {
+	if err := ds.keepPicked(); err != nil {
 		return nil, err
 	}
 	return ds, nil

@@ -66,14 +66,25 @@ rows² × the non-zeros of a row × classes is at most 1e11 (a few thousand
 rows of a few hundred features); -classifier NAME runs any one. The kernel
 is the demo's: the Gaussian kernel with the averaged prediction.
 
+With -stream, or by itself where a file's rows would take more than half
+the memory left, as the size of the file tells, or where its reader finds
+that they do not fit, eval reads it a block of rows at a time, in memory
+independent of its rows: TEST again for each classifier, to the same
+results; TRAIN again for each epoch, as train does, where the pocket and
+the kernel perceptron, -calibrate, -folds and a split of TRAIN, which
+take rows in memory, are left out or refused. -stream=false reads the
+files whole.
+
 With -model, eval fits nothing: it tests a saved model, or the library's
 form of a classifier, on the rows of TEST, read with the model's classes,
 label column, width and standardisation, and prints the test accuracy
 beside the model's training statistics, its classification report and its
-confusion matrix. It warns first, on stderr, if the rows look unlike the
-training rows: if their number of non-zero values, or their length, differs
-on average from that of the training rows beyond what chance gives, as for
-rows of another data set, or rows scaled otherwise. The rows of labels that
+confusion matrix, reading the rows a block of 1024 at a time, in memory
+independent of their number. It warns first, on stderr, if the first 1024
+rows look unlike the training rows: if their number of non-zero values, or
+their length, differs on average from that of the training rows beyond
+what chance gives, as for rows of another data set, or rows scaled
+otherwise. The rows of labels that
 are no class of the model count as wrong, unless -pos and -neg name the two
 classes of a model that train fitted with them, which leaves those rows out
 again. Only -format, -header, -delimiter, -label, -pos, -neg, -k,
@@ -106,6 +117,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
 	j.calibrateFlag(fs)
+	j.streamFlag(fs, "TRAIN and TEST")
 	j.topFlags(fs, "measure P@N and R@N, the precision and the recall of")
 	j.textFlags(fs)
 	files, err := parseArgs(fs, evalHelp, args, stdout)
@@ -155,15 +167,22 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err := j.readNames(&spec); err != nil {
 		return err
 	}
-	train, err := readData(files[0], spec)
-	if err != nil {
+	train, err := j.inMemory(files[0], spec, stderr)
+	switch {
+	case err != nil:
 		return err
+	case train == nil:
+		test := ""
+		if len(files) == 2 {
+			test = files[1]
+		}
+		return j.evalStream(names, files[0], test, spec, !j.stream.set, stdout, stderr)
 	}
 	if j.folds > 0 {
 		return j.crossValidate(names, train, spec.label, stdout, stderr)
 	}
-	var test *dataset
-	var intro string
+	var test rowBlocks
+	var intro func() string
 	if len(files) == 2 {
 		tspec := spec
 		tspec.known, tspec.weights = train.classes, ""
@@ -175,17 +194,16 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		} else {
 			tspec.hashing = nil
 		}
-		if test, err = readData(files[1], tspec); err != nil {
+		if test, err = j.testRows(files[1], tspec, stderr); err != nil {
 			return err
 		}
-		if test.Y == nil {
-			return fmt.Errorf("%s: read as text, as TRAIN is, the lines have no labels to test on: a line's label is a token that starts with __label__, or what comes before a tab", test.name)
+		if s, ok := test.(*stream); ok {
+			defer s.close()
 		}
-		dropped(stderr, test, tspec.width)
 		ntr, _ := train.X.Dims()
-		nte, _ := test.X.Dims()
-		intro = fmt.Sprintf("%s: %s%s%s\n%s: %s%s%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train),
-			test.name, plural(nte, "test row"), nonZeros(test.X), leftOut(test))
+		intro = func() string {
+			return fmt.Sprintf("%s: %s%s%s\n%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train), describeRows(test, "test row"))
+		}
 	} else {
 		left := leftOut(train)
 		trs, tes, err := data.Split(train.Set, j.split, j.splitSeed)
@@ -195,20 +213,21 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		test = &dataset{name: train.name, format: train.format, Set: tes, classes: train.classes, part: train.part + ", among the test rows of the split"}
 		train = &dataset{name: train.name, format: train.format, Set: trs, classes: train.classes, part: train.part + ", among the training rows of the split"}
 		ntr, _ := train.X.Dims()
-		nte, _ := test.X.Dims()
-		intro = fmt.Sprintf("%s%s, split with -split-seed %d: %s%s; %s%s", train.name, left, j.splitSeed,
-			plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(test.X))
+		nte, _ := tes.X.Dims()
+		text := fmt.Sprintf("%s%s, split with -split-seed %d: %s%s; %s%s", train.name, left, j.splitSeed,
+			plural(ntr, "training row"), nonZeros(train.X), plural(nte, "test row"), nonZeros(tes.X))
+		intro = func() string { return text }
 	}
 	n, d := train.X.Dims()
 	how := j.describeSteps(train)
-	weights, err := j.opts.describeWeights(train, false)
+	weights, err := j.opts.describeWeights(train.classes, classCounts(train), false)
 	weights += describeRowWeights(train, j.weights)
 	if err != nil {
 		return err
 	}
-	intro += fmt.Sprintf("\n%s%s\n%s\n%sstopping %s\n", plural(d, "feature"), how, train.classes.describe(), weights, j.opts.describeStop(n))
-	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
-	return j.evaluate(names, train, test, spec.label, pf, intro+note, true, stdout, stderr)
+	rest := fmt.Sprintf("\n%s%s\n%s\n%sstopping %s\n", plural(d, "feature"), how, train.classes.describe(), weights, j.opts.describeStop(n))
+	names, note := j.cheapOnes(names, costOf(train))
+	return j.evaluate(names, train, test, spec.label, pf, func() string { return intro() + rest + note }, true, stdout, stderr)
 }
 
 // modelFlags are the flags of eval that go with -model.
@@ -243,40 +262,32 @@ func (j *job) evalModel(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if spec.known, err = j.modelPicks(m); err != nil {
 		return err
 	}
-	test, err := readForModel(files[0], spec, m, stderr)
+	spec, err = modelSpec(spec, m)
 	if err != nil {
 		return err
 	}
-	if test.Y == nil {
-		return fmt.Errorf("%s: the rows have no labels to test the model on", test.name)
+	test, err := openStream(files[0], spec)
+	if err != nil {
+		return err
 	}
-	n, _ := test.X.Dims()
-	rows := plural(n, "test row") + nonZeros(test.X) + leftOut(test)
+	defer test.close()
 	name := typeName(m.Classifier)
 	j.startProgress(stderr)
 	if p := j.opts.progress; p != nil {
 		p.name = name
 	}
+	test.check, test.warn = m.CheckRows, stderr
 	r := &result{name: name, model: m, limit: modelEpochs(m.Classifier), fit: -1, train: math.NaN(), stats: statsOf(m.Classifier)}
-	pred, _, err := classify(m, test, j.opts.progress, "the test rows", false)
-	if err != nil {
+	if err := r.testOn(test, spec.known, j.top, j.threshold, j.opts.progress, "the test rows"); err != nil {
 		return err
 	}
-	if r.report, err = newReport(test.classes, test, pred); err != nil {
-		return err
-	}
-	r.test, _, _ = r.report.Accuracy()
-	if m.Calibration != nil {
-		if r.probs, err = measureProbabilities(m, test, j.top, j.threshold); err != nil {
-			return err
-		}
-	}
+	test.notes(stderr)
 	how := steps(m)
 	if how == "" {
 		how = ", which takes the rows as they are"
 	}
-	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s: %s; %s\n",
-		j.model, article(name), name, plural(m.Features(), "feature"), how, test.name, rows, test.classes.describe())
+	fmt.Fprintf(stdout, "%s: %s %s model of %s%s; %s; %s\n",
+		j.model, article(name), name, plural(m.Features(), "feature"), how, describeRows(test, "test row"), spec.known.describe())
 	if err := writeTable(stdout, []*result{r}); err != nil {
 		return err
 	}
@@ -308,9 +319,9 @@ func (j *job) modelPicks(m *data.Model) (*classSet, error) {
 // evaluate fits and tests the classifiers names, with the steps before
 // them that the flags ask for, fitted to the training rows, which were
 // read with the CSV label column label; it draws the plot in format pf if
-// not empty, and prints intro and the table, and the reports if reports is
-// set.
-func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro string, reports bool, stdout, stderr io.Writer) error {
+// not empty, and prints intro, which it calls after the tests, and the
+// table, and the reports if reports is set.
+func (j *job) evaluate(names []string, train *dataset, test rowBlocks, label, pf string, intro func() string, reports bool, stdout, stderr io.Writer) error {
 	var raw *dataset
 	if pf != "" {
 		raw = plotRows(train)
@@ -332,15 +343,16 @@ func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro st
 	}
 	var rs []*result
 	for k, name := range names {
-		r, err := fitModel(name, &j.opts, pipe, train, test)
+		r, err := fitModel(name, &j.opts, pipe, train)
 		if err != nil {
 			return err
 		}
-		if c := calibrations[k]; c != nil {
-			r.model.Calibration = c
-			if r.probs, err = measureProbabilities(r.model, test, j.top, j.threshold); err != nil {
-				return err
-			}
+		r.model.Calibration = calibrations[k]
+		if err := r.testOn(test, train.classes, j.top, j.threshold, j.opts.progress, "the test rows"); err != nil {
+			return err
+		}
+		if s, ok := test.(*stream); ok && k == 0 {
+			s.notes(stderr)
 		}
 		rs = append(rs, r)
 	}
@@ -353,7 +365,7 @@ func (j *job) evaluate(names []string, train, test *dataset, label, pf, intro st
 			return err
 		}
 	}
-	fmt.Fprint(stdout, intro)
+	fmt.Fprint(stdout, intro())
 	if err := writeTable(stdout, rs); err != nil {
 		return err
 	}

@@ -86,7 +86,8 @@ func TestCheapRule(t *testing.T) {
 		}
 		j := &job{classifier: "all"}
 		all, _ := j.classifiers()
-		names, note := j.cheapOnes(all, X, c.K)
+		rows, perRow := rowShape(X)
+		names, note := j.cheapOnes(all, quadraticCost(rows, perRow, c.K))
 		cost := float64(n) * float64(n) * float64(d) * float64(c.K)
 		if out := cost > cheapCost; out != c.out {
 			t.Fatalf("case %+v: cost %g: the case is wrong", c, cost)
@@ -100,7 +101,7 @@ func TestCheapRule(t *testing.T) {
 		}
 		// Named, any classifier runs.
 		j.classifier = "pocket"
-		if names, _ := j.cheapOnes([]string{"pocket"}, X, c.K); !slices.Equal(names, []string{"pocket"}) {
+		if names, _ := j.cheapOnes([]string{"pocket"}, quadraticCost(rows, perRow, c.K)); !slices.Equal(names, []string{"pocket"}) {
 			t.Errorf("-classifier pocket runs %q", names)
 		}
 	}

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,15 +56,27 @@ var quadratic = []string{"pocket", "voted", "kernel"}
 // and the Debian sections take them hours.
 const cheapCost = 1e11
 
-// quadraticCost returns rows × rows × the non-zeros of a row × classes of
-// the rows X of K classes.
-func quadraticCost(X mat.Matrix, K int) float64 {
+// rowShape returns the number of the rows X and their non-zeros on
+// average: their columns, if they are dense.
+func rowShape(X mat.Matrix) (n int, perRow float64) {
 	n, d := X.Dims()
-	perRow := float64(d)
+	perRow = float64(d)
 	if m, ok := X.(*perceptron.CSR); ok {
 		perRow = float64(m.NNZ()) / float64(max(n, 1))
 	}
+	return n, perRow
+}
+
+// quadraticCost returns rows × rows × the non-zeros of a row × classes of
+// n rows of perRow non-zeros on average and K classes.
+func quadraticCost(n int, perRow float64, K int) float64 {
 	return float64(n) * float64(n) * max(perRow, 1) * float64(max(K, 2))
+}
+
+// costOf returns the quadraticCost of the rows of ds.
+func costOf(ds *dataset) float64 {
+	n, perRow := rowShape(ds.X)
+	return quadraticCost(n, perRow, len(ds.classes.labels))
 }
 
 // trainAccuracyCost is the most scalar operations that measuring the
@@ -72,21 +85,16 @@ func quadraticCost(X mat.Matrix, K int) float64 {
 // the kernel's every support vector.
 const trainAccuracyCost = 1e10
 
-// predictCost estimates the operations of predicting the n rows X with
-// the fitted m, of S scores a row at most.
-func predictCost(m perceptron.Scorer, X mat.Matrix, S int) float64 {
-	n, d := X.Dims()
-	perRow := float64(d)
-	if c, ok := X.(*perceptron.CSR); ok {
-		perRow = float64(c.NNZ()) / float64(max(n, 1))
-	}
+// predictCost estimates the operations of predicting n rows of perRow
+// non-zeros on average with the fitted m, of S scores a row at most.
+func predictCost(m perceptron.Scorer, n int, perRow float64, S int) float64 {
 	st := statsOf(m)
 	terms := 1.0
 	switch k := m.(type) {
 	case *perceptron.OneVsRest:
 		cost := 0.0
 		for _, c := range k.Models() {
-			cost += predictCost(c, X, 1)
+			cost += predictCost(c, n, perRow, 1)
 		}
 		return cost
 	case *perceptron.Voted:
@@ -100,35 +108,31 @@ func predictCost(m perceptron.Scorer, X mat.Matrix, S int) float64 {
 	return float64(n) * terms * (perRow + float64(S))
 }
 
+// noTrainAccuracy returns the note of a classifier called name whose
+// training accuracy is not measured, as it would cost about cost
+// operations.
+func noTrainAccuracy(name string, cost float64) string {
+	return fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, cost)
+}
+
 // fitModel trains the classifier called name on train, with the classes
 // of train and the steps of pipe before it, as fitOnly does, and measures
-// its training accuracy, unless that costs too much, and tests it on test
-// if test is not nil.
-func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (*result, error) {
+// its training accuracy, unless that costs too much.
+func fitModel(name string, o *options, pipe *data.Model, train *dataset) (*result, error) {
 	r, err := fitOnly(name, o, pipe, train)
 	if err != nil {
 		return nil, err
 	}
-	c, K := r.model.Classifier, len(train.classes.labels)
-	if cost := predictCost(c, train.X, K); cost > trainAccuracyCost {
-		r.note = fmt.Sprintf("%s: the training accuracy is not measured: predicting the training rows would take about %.1g operations, more than training (eval -model measures it on any rows)", name, cost)
-	} else {
-		pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
-		if err != nil {
-			return nil, err
-		}
-		r.train = data.Accuracy(train.Y, pred)
+	n, perRow := rowShape(train.X)
+	if cost := predictCost(r.model.Classifier, n, perRow, len(train.classes.labels)); cost > trainAccuracyCost {
+		r.note = noTrainAccuracy(name, cost)
+		return r, nil
 	}
-	if test != nil {
-		pred, _, err := classify(r.model, test, o.progress, "the test rows", false)
-		if err != nil {
-			return nil, err
-		}
-		if r.report, err = newReport(train.classes, test, pred); err != nil {
-			return nil, err
-		}
-		r.test, _, _ = r.report.Accuracy()
+	pred, _, err := classify(r.model, train, o.progress, "the training rows", false)
+	if err != nil {
+		return nil, err
 	}
+	r.train = data.Accuracy(train.Y, pred)
 	return r, nil
 }
 
@@ -137,25 +141,12 @@ func fitModel(name string, o *options, pipe *data.Model, train, test *dataset) (
 // library checks the memory of the model before it allocates it. SIGINT
 // or SIGTERM stops the training, with an error of type stopped.
 func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result, error) {
-	K := len(train.classes.labels)
-	o.labels = make([]float64, K)
-	for k := range o.labels {
-		o.labels[k] = float64(k)
-	}
-	cw, err := o.resolveWeights(train)
+	c, err := o.classifier(name, train.classes, classCounts(train))
 	if err != nil {
 		return nil, err
 	}
-	o.classWeight = cw
-	c, ok := newModel(name, o)
-	if !ok {
-		return nil, usagef("unknown classifier %s: want one of %s", quote(name), classifierNames())
-	}
 	n, _ := train.X.Dims()
-	limit := o.epochs
-	if limit == 0 {
-		limit = defaultEpochs
-	}
+	limit := cmp.Or(o.epochs, defaultEpochs)
 	if o.progress != nil {
 		o.progress.begin(name, limit, n, !o.shuffle, o.describeStop(n))
 	}
@@ -170,25 +161,56 @@ func fitOnly(name string, o *options, pipe *data.Model, train *dataset) (*result
 	debug.FreeOSMemory()
 	err = stop(err)
 	r := &result{name: name, model: &m, limit: limit, fit: time.Since(start), train: math.NaN(), test: math.NaN()}
+	if err := r.trained(o, train.name, err); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// classifier returns the classifier called name, built with o for the
+// classes, count[k] training rows of class k, and their weights.
+func (o *options) classifier(name string, classes *classSet, count []int) (perceptron.Scorer, error) {
+	o.labels = make([]float64, len(classes.labels))
+	for k := range o.labels {
+		o.labels[k] = float64(k)
+	}
+	cw, err := o.resolveWeights(classes, count)
+	if err != nil {
+		return nil, err
+	}
+	o.classWeight = cw
+	c, ok := newModel(name, o)
+	if !ok {
+		return nil, usagef("unknown classifier %s: want one of %s", quote(name), classifierNames())
+	}
+	return c, nil
+}
+
+// trained ends the training of the classifier of r on the rows of the
+// file name, which returned err: it ends the report of its progress, and
+// sets r's Stats, or returns err, of type stopped if a signal stopped it,
+// or with the flags that set the settings that the library names.
+func (r *result) trained(o *options, name string, err error) error {
+	c := r.model.Classifier
 	if errors.As(err, new(stopped)) {
 		if o.progress != nil {
 			o.progress.stop()
 		}
-		return nil, err
+		return err
 	}
 	if o.progress != nil {
 		o.progress.end(statsOf(c))
 	}
 	if err != nil && o.initWeights != nil && errors.Is(err, perceptron.ErrShape) {
-		return nil, usagef("-init-weights: %s", errText(err))
+		return usagef("-init-weights: %s", errText(err))
 	}
 	if err != nil {
 		// The library names its settings, which flags set here.
 		msg := strings.NewReplacer("scale X", "scale the rows (-standardize, -normalize)", "lower Rate", "lower -rate").Replace(errText(err))
-		return nil, fmt.Errorf("%s: training %s: %s", train.name, name, msg)
+		return fmt.Errorf("%s: training %s: %s", name, r.name, msg)
 	}
 	r.stats = statsOf(c)
-	return r, nil
+	return nil
 }
 
 // fitRows returns the model of the steps of pipe and the classifier c,
@@ -216,17 +238,6 @@ func fitRows(ctx context.Context, pipe *data.Model, c perceptron.Scorer, train *
 		train.scaled = &m
 	}
 	return m, err
-}
-
-// newReport returns the report of the classes pred predicted for the rows
-// of test, of the classes of a model: those, then the labels of test that
-// are none of them.
-func newReport(classes *classSet, test *dataset, pred []float64) (*data.Report, error) {
-	names := append([]string(nil), classes.names...)
-	if len(test.Classes) > len(names) {
-		names = append(names, test.Classes[len(names):]...)
-	}
-	return data.NewReport(names, test.Y, pred)
 }
 
 // predictChunk is the number of rows that classify predicts between two
@@ -314,27 +325,36 @@ func (ds *dataset) scale(m *data.Model) (*data.Model, error) {
 // for, fitted to the rows of train, read with the CSV label column label,
 // as a data.Model without a classifier.
 func (j *job) pipeline(train *dataset, label string) (*data.Model, error) {
-	pipe := &data.Model{}
-	switch train.format {
-	case "csv":
-		pipe.Label = label
-	case "text":
-		h := j.hashing()
-		pipe.Hashing = &h
-	}
-	if !slices.Equal(train.classes.names, train.classes.labels) {
-		pipe.Names = train.classes.names
-	}
-	pipe.Normalize = j.normalizes(train.X)
+	sparse := isSparse(train.X)
+	pipe := j.steps(train.format, label, train.classes, sparse)
 	var err error
 	switch {
-	case j.standardizes(train.X):
+	case j.standardizes(sparse):
 		pipe.Scaler, err = data.NewScaler(train.X)
-	case j.weighs(train.X):
+	case j.weighs(sparse):
 		pipe.Scaler, err = data.NewIDF(train.X)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", train.name, errText(err))
 	}
 	return pipe, nil
+}
+
+// steps returns the steps before the classifier that the flags ask for,
+// of training rows, sparse or not, of the format and the classes, read
+// with the CSV label column label, as a data.Model without a classifier
+// nor a Scaler.
+func (j *job) steps(format, label string, classes *classSet, sparse bool) *data.Model {
+	pipe := &data.Model{Normalize: j.normalizes(sparse)}
+	switch format {
+	case "csv":
+		pipe.Label = label
+	case "text":
+		h := j.hashing()
+		pipe.Hashing = &h
+	}
+	if !slices.Equal(classes.names, classes.labels) {
+		pipe.Names = classes.names
+	}
+	return pipe
 }

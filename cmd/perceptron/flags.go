@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -42,6 +40,7 @@ type job struct {
 	progress    bool
 	model       string
 	score       bool
+	stream      switchFlag
 	weights     string // the file of the weights of the rows, -weights
 
 	// calibrate is the number of folds of -calibrate; top and threshold
@@ -88,23 +87,23 @@ func (s switchFlag) or(def bool) bool {
 	return def
 }
 
-// standardizes reports whether the training rows X are to be
-// standardised: by default dense rows are, unless -idf weighs them, and
-// sparse ones are not.
-func (j *job) standardizes(X mat.Matrix) bool {
-	return j.standardize.or(!isSparse(X) && !j.idf.on)
+// standardizes reports whether the training rows, sparse or dense, are
+// to be standardised: by default dense rows are, unless -idf weighs them,
+// and sparse ones are not.
+func (j *job) standardizes(sparse bool) bool {
+	return j.standardize.or(!sparse && !j.idf.on)
 }
 
-// weighs reports whether the columns of the rows X are to be weighed by
-// their inverse document frequency: by default sparse rows are, unless
-// -standardize scales them, as scikit-learn's TfidfTransformer weighs
-// them, and dense ones are not.
-func (j *job) weighs(X mat.Matrix) bool { return j.idf.or(isSparse(X) && !j.standardize.on) }
+// weighs reports whether the columns of the training rows, sparse or
+// dense, are to be weighed by their inverse document frequency: by
+// default sparse rows are, unless -standardize scales them, as
+// scikit-learn's TfidfTransformer weighs them, and dense ones are not.
+func (j *job) weighs(sparse bool) bool { return j.idf.or(sparse && !j.standardize.on) }
 
-// normalizes reports whether each row is to be scaled to unit length: by
-// default sparse rows are, as scikit-learn's TfidfTransformer scales them,
-// and dense ones are not.
-func (j *job) normalizes(X mat.Matrix) bool { return j.normalize.or(isSparse(X)) }
+// normalizes reports whether each row, sparse or dense, is to be scaled
+// to unit length: by default sparse rows are, as scikit-learn's
+// TfidfTransformer scales them, and dense ones are not.
+func (j *job) normalizes(sparse bool) bool { return j.normalize.or(sparse) }
 
 func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("perceptron "+name, flag.ContinueOnError)
@@ -352,11 +351,10 @@ func (j *job) classifiers() ([]string, error) {
 	return []string{j.classifier}, nil
 }
 
-// cheapOnes returns those of names that run on the rows X of K classes:
-// all, unless -classifier all leaves out the costly ones of quadratic,
+// cheapOnes returns those of names that run on rows whose quadraticCost is
+// c: all, unless -classifier all leaves out the costly ones of quadratic,
 // which it returns with a note.
-func (j *job) cheapOnes(names []string, X mat.Matrix, K int) ([]string, string) {
-	c := quadraticCost(X, K)
+func (j *job) cheapOnes(names []string, c float64) ([]string, string) {
 	if j.classifier != "all" || c <= cheapCost {
 		return names, ""
 	}

@@ -53,8 +53,8 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 	if j.folds > n {
 		return fmt.Errorf("%s: -folds %d, and the file has %s", train.name, j.folds, plural(n, "row"))
 	}
-	names, note := j.cheapOnes(names, train.X, len(train.classes.labels))
-	weights, err := j.opts.describeWeights(train, true)
+	names, note := j.cheapOnes(names, costOf(train))
+	weights, err := j.opts.describeWeights(train.classes, classCounts(train), true)
 	weights += describeRowWeights(train, j.weights)
 	if err != nil {
 		return err
@@ -74,8 +74,11 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 			return err
 		}
 		for k, name := range names {
-			r, err := fitModel(name, &j.opts, pipe, tr, te)
+			r, err := fitModel(name, &j.opts, pipe, tr)
 			if err != nil {
+				return err
+			}
+			if err := r.testOn(te, tr.classes, 1, 0, j.opts.progress, "the test rows"); err != nil {
 				return err
 			}
 			if rs[k] == nil {

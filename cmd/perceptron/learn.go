@@ -5,7 +5,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,7 +15,7 @@ import (
 )
 
 // learnFlags are the flags of train that go with -model.
-var learnFlags = []string{"model", "o", "format", "header", "delimiter", "label", "progress", "q", "weights"}
+var learnFlags = []string{"model", "o", "format", "header", "delimiter", "label", "progress", "q", "weights", "stream"}
 
 // learnMore trains the saved model -model further on the rows of the one
 // file in files, each row once, as the classifier's Learn visits them, and
@@ -47,36 +46,57 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	ds, err := readForModel(files[0], spec, m, stderr)
-	if err != nil {
+	if spec, err = modelSpec(spec, m); err != nil {
 		return err
 	}
-	if ds.Y == nil {
-		return fmt.Errorf("%s: the rows have no labels to train on", ds.name)
-	}
-	if len(ds.Classes) > len(m.Classes) {
-		return fmt.Errorf("%s: the label %s is no class of the model %s: train -model goes on with the model's classes, %s",
-			ds.name, quote(ds.Classes[len(m.Classes)]), j.model, quoteAll(m.Classes, 20))
+	var rows rowBlocks
+	ds, err := j.inMemory(files[0], spec, stderr)
+	switch {
+	case err != nil:
+		return err
+	case ds != nil:
+		dropped(stderr, ds.name, ds.Dropped, spec.width)
+		if err := m.CheckRows(ds.X); err != nil {
+			fmt.Fprintf(stderr, "perceptron: warning: %s: %v\n", ds.name, err)
+		}
+		rows = ds
+	default:
+		s, err := openStream(files[0], spec)
+		if err != nil {
+			return err
+		}
+		defer s.close()
+		s.check, s.warn = m.CheckRows, stderr
+		rows = s
 	}
 	name := typeName(m.Classifier)
 	before := statsOf(m.Classifier)
 	start := time.Now()
 	ctx, stop := catchTraining()
-	err = stop(m.LearnContext(ctx, ds.Set))
-	if errors.As(err, new(stopped)) {
-		return err
-	}
-	if err != nil {
-		if strings.HasSuffix(name, "pocket") {
-			return fmt.Errorf("-model %s: %s learns only from the start, as train without -model trains it", j.model, article(name)+" "+name+" model")
+	err = stop(rows.blocks(data.BlockRows, func(b *dataset) error {
+		switch {
+		case b.Y == nil:
+			return fmt.Errorf("%s: the rows have no labels to train on", b.name)
+		case len(b.Classes) > len(m.Classes):
+			return fmt.Errorf("%s: the label %s is no class of the model %s: train -model goes on with the model's classes, %s",
+				b.name, quote(b.Classes[len(m.Classes)]), j.model, quoteAll(m.Classes, 20))
 		}
-		return fmt.Errorf("%s: training the model further: %s", ds.name, errText(err))
+		if err := m.LearnContext(ctx, b.Set); err != nil {
+			if strings.HasSuffix(name, "pocket") {
+				return fmt.Errorf("-model %s: %s learns only from the start, as train without -model trains it", j.model, article(name)+" "+name+" model")
+			}
+			return fmt.Errorf("%s: training the model further: %s", b.name, renumber(errText(err), b.first))
+		}
+		return nil
+	}))
+	if err != nil {
+		return err
 	}
 	elapsed := time.Since(start)
 	mistakes := statsOf(m.Classifier).Mistakes - before.Mistakes
 	j.startProgress(stderr)
-	pred, _, err := classify(m, ds, j.opts.progress, "the training rows", false)
-	if err != nil {
+	acc := &result{model: m}
+	if err := acc.testOn(rows, spec.known, 1, 0, j.opts.progress, "the training rows"); err != nil {
 		return err
 	}
 	if err := writeFiles(stderr, outFile{"-o", j.out, modelWriter(m, j.out)}); err != nil {
@@ -85,10 +105,14 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if m.Calibration != nil {
 		fmt.Fprintf(stderr, "perceptron: note: the model keeps its calibration, fitted to its scores before this training; train -calibrate fits one anew\n")
 	}
-	n, _ := ds.X.Dims()
-	fmt.Fprintf(stdout, "%s: %s%s; %s\n%s", ds.name, plural(n, "row"), nonZeros(ds.X), ds.classes.describe(), describeRowWeights(ds, j.weights))
+	how := ""
+	if s, ok := rows.(*stream); ok {
+		s.notes(stderr)
+		how = ", read a block at a time"
+	}
+	fmt.Fprintf(stdout, "%s%s; %s\n%s", describeRows(rows, "row"), how, spec.known.describe(), rowWeights(rows, j.weights))
 	fmt.Fprintf(stdout, "trained %s %s model of %s further on each row once, as Learn visits them: %s in %v; training accuracy %s\n",
-		article(name), name, plural(m.Features(), "feature"), plural(mistakes, "mistake"), duration(elapsed), percent(data.Accuracy(ds.Y, pred)))
+		article(name), name, plural(m.Features(), "feature"), plural(mistakes, "mistake"), duration(elapsed), percent(acc.test))
 	_, err = fmt.Fprintf(stdout, "saved the model to %s\n", j.out)
 	return err
 }

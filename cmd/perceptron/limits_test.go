@@ -5,9 +5,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"testing"
@@ -133,9 +137,11 @@ func TestModelsUnderLimit(t *testing.T) {
 }
 
 // Data files that claim more rows or pixels than the memory holds, in a
-// few hundred kilobytes of gzip, end in exit status 1 and a line naming
-// the file and its line, as the readers check what they will hold before
-// they hold it.
+// few hundred kilobytes of gzip, read whole (-stream=false), end in exit
+// status 1 and a line naming the file and its line, as the readers check
+// what they will hold before they hold it. (By default, the command reads
+// a file of rows that do not fit a block at a time, and trains on it:
+// TestTrainStreamUnderLimit.)
 func TestDataBombs(t *testing.T) {
 	if !limit.Supported() {
 		t.Skip("no limit of address space here")
@@ -170,6 +176,125 @@ func TestDataBombs(t *testing.T) {
 		{longText, "long.txt.gz: line 1: longer than 16777216 bytes", limitKiB},
 		{images + "," + labels, "bomb-images-idx3-ubyte.gz", lowKiB},
 	} {
-		limited(t, c.kib, 1, c.want, "train", "-o", m, c.file)
+		limited(t, c.kib, 1, c.want, "train", "-stream=false", "-o", m, c.file)
 	}
+}
+
+// Under a limit of address space of 1 GB, train reads a file of three
+// times as many bytes of LIBSVM text, gzipped, whose rows would take 2.3
+// GB in memory, a block at a time, as it tells by itself from the size
+// that the file's gzip end gives, and trains on it, reading it again for
+// an epoch and for the training accuracy; predict then labels its rows, in
+// memory independent of their number. Values of 15 decimals, whose
+// parsing the bytes of the file pay for, keep each pass to some 10 s of
+// CPU time. (bench/stress does the same with a file written whole.)
+func TestTrainStreamUnderLimit(t *testing.T) {
+	if !limit.Supported() {
+		t.Skip("no limit of address space here")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	const kib = streamLimitKiB
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.svm.gz")
+	// Two classes, each of its 60 features, and a row of one class with
+	// the features of the other among every 24, on which the perceptron
+	// errs: 24 rows of 29 KiB, as many times as make the block, which
+	// deflate takes as repeats of what comes 29 KiB before.
+	var unit bytes.Buffer
+	x := uint64(1)
+	for i := range 24 {
+		label, lo := "1", 1
+		if i%2 == 1 {
+			label, lo = "-1", 61
+		}
+		if i == 23 {
+			lo = 62 - lo
+		}
+		unit.WriteString(label)
+		for j := lo; j < lo+60; j++ {
+			x = x*6364136223846793005 + 1442695040888963407
+			fmt.Fprintf(&unit, " %d:%.15f", j, 0.5+float64(x>>11)/(1<<54))
+		}
+		unit.WriteString("\n")
+	}
+	block := bytes.NewBuffer(bytes.Repeat(unit.Bytes(), 48))
+	n := 3 * 1024 * kib / block.Len()
+	if err := gzipRepeated(path, block.Bytes(), n); err != nil {
+		t.Fatal(err)
+	}
+	rows := n * 24 * 48
+	model := filepath.Join(dir, "m.bin")
+	for _, c := range []struct {
+		args []string
+		out  string
+	}{
+		{[]string{"train", "-classifier", "perceptron", "-epochs", "1", "-no-stop", "-o", model, path}, fmt.Sprintf("%d rows", rows)},
+		{[]string{"predict", "-model", model, "-o", filepath.Join(dir, "pred.txt"), path}, ""},
+	} {
+		r, err := limit.Run(5*time.Minute, kib, nil, []string{"PERCEPTRON_TEST_CHILD=main"}, exe, c.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Code != 0 || r.Fatal() || !bytes.Contains(r.Stdout, []byte(c.out)) || c.args[0] == "train" && !bytes.Contains(r.Stderr, []byte("reading them a block at a time")) {
+			t.Fatalf("%q under ulimit -v %d: exit %d after %v of CPU time: %.600s%.600s", c.args, kib, r.Code, r.CPU.Round(time.Millisecond), r.Stdout, r.Stderr)
+		}
+	}
+	// The classes written: one a row.
+	f, err := os.Open(filepath.Join(dir, "pred.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lines := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); lines++ {
+	}
+	if lines != rows {
+		t.Errorf("predict wrote %d lines for %d rows", lines, rows)
+	}
+}
+
+// streamLimitKiB is the limit of address space of TestTrainStreamUnderLimit.
+const streamLimitKiB = 1000000
+
+// gzipRepeated writes to path a gzip file of one member, whose end tells
+// the size of its text, of n copies of block, of at least 32 KiB,
+// compressed once: after the first copy, each is the compressed block that
+// refers to the window of the copy before it, as a deflate stream may.
+func gzipRepeated(path string, block []byte, n int) error {
+	var first, next, end bytes.Buffer
+	for _, c := range []struct {
+		buf  *bytes.Buffer
+		dict []byte
+	}{{&first, nil}, {&next, block[len(block)-32<<10:]}} {
+		// Level 2 or more: BestSpeed leaves a dictionary out.
+		zw, err := flate.NewWriterDict(c.buf, flate.DefaultCompression, c.dict)
+		if err != nil {
+			return err
+		}
+		zw.Write(block)
+		zw.Flush() // ends on a byte, the stream not final
+	}
+	zw, _ := flate.NewWriter(&end, flate.DefaultCompression)
+	zw.Close() // a final block of nothing
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	w.Write([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
+	crc := uint32(0)
+	for k := range n {
+		crc = crc32.Update(crc, crc32.IEEETable, block)
+		if k == 0 {
+			w.Write(first.Bytes())
+		} else {
+			w.Write(next.Bytes())
+		}
+	}
+	w.Write(end.Bytes())
+	w.Write(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, crc), uint32(n*len(block))))
+	return errors.Join(w.Flush(), f.Close())
 }

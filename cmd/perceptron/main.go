@@ -50,7 +50,9 @@
 // command sets it at start to the memory it may take, the least of the
 // memory Linux has available, the room of its control group and the room
 // that ulimit -v leaves; data, models and training refuse, with exit
-// status 1 and a line that names the file, what would not fit.
+// status 1 and a line that names the file, what would not fit. A data file
+// larger than that it reads a block of rows at a time, and again for each
+// epoch of training, in memory independent of its rows.
 package main
 
 import (
@@ -154,6 +156,12 @@ eval -model and train -model read text as train read it, with no flags.
 
 Training visits the rows in a fresh random order each epoch, drawn from -seed, as
 scikit-learn and LIBLINEAR do; -shuffle=false visits them in the order of the file.
+
+Files larger than memory: predict and eval -model read the rows a block at a time, in
+memory independent of their number; train and eval read so a file whose rows would take
+more than half the memory left, or any with -stream, and train on it reading it again for
+each epoch, to the model of the file read whole in the order of the file, and with
+-shuffle in a random order within each chunk of rows.
 
 Widths: the features of a model are those of its training rows. A LIBSVM value at an
 index beyond them is ignored, and counted on stderr, as liblinear-predict does; a CSV or

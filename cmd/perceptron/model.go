@@ -76,7 +76,7 @@ func loadModel(path, input string, spec readSpec) (*data.Model, error) {
 func checkInput(model string, m *data.Model, input string, spec readSpec) error {
 	if input == "-" || spec.format != "" {
 		// Standard input is read once; -format says what the rows are,
-		// which readForModel checks.
+		// which modelSpec checks.
 		return nil
 	}
 	images, _, _ := strings.Cut(input, ",")

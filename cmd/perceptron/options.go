@@ -168,32 +168,33 @@ func (f *weightFlag) Set(v string) error {
 	return nil
 }
 
-// resolveWeights returns the class weights of the flags for the classes of
-// train, as ClassWeight: the balanced weights of its rows, or the weight
-// of each class whose label, or -classes name, a -wNAME flag names, or
-// whose label is the number NAME is, as LIBLINEAR's -w1 weighs the label
-// +1. It returns an error if a -wNAME names no class.
-func (o *options) resolveWeights(train *dataset) (map[float64]float64, error) {
+// resolveWeights returns the class weights of the flags for the classes
+// of training rows, count[k] of class k, as ClassWeight: the balanced
+// weights of the rows, or the weight of each class whose label, or
+// -classes name, a -wNAME flag names, or whose label is the number NAME
+// is, as LIBLINEAR's -w1 weighs the label +1. It returns an error if a
+// -wNAME names no class.
+func (o *options) resolveWeights(classes *classSet, count []int) (map[float64]float64, error) {
 	switch {
 	case o.balanced:
-		return perceptron.Balanced(train.Y), nil
+		return balanced(count), nil
 	case len(o.weights) == 0:
 		return nil, nil
 	}
 	cw := map[float64]float64{}
 	for _, label := range slices.Sorted(maps.Keys(o.weights)) {
-		k := slices.Index(train.classes.labels, label)
+		k := slices.Index(classes.labels, label)
 		if k < 0 {
-			k = slices.Index(train.classes.names, label)
+			k = slices.Index(classes.names, label)
 		}
 		if v, err := strconv.ParseFloat(label, 64); k < 0 && err == nil {
-			k = slices.IndexFunc(train.classes.labels, func(l string) bool {
+			k = slices.IndexFunc(classes.labels, func(l string) bool {
 				u, err := strconv.ParseFloat(l, 64)
 				return err == nil && u == v
 			})
 		}
 		if k < 0 {
-			return nil, fmt.Errorf("-w%s: no class has the label %s (%s)", label, quote(label), train.classes.describe())
+			return nil, fmt.Errorf("-w%s: no class has the label %s (%s)", label, quote(label), classes.describe())
 		}
 		cw[float64(k)] = o.weights[label]
 	}
@@ -201,15 +202,15 @@ func (o *options) resolveWeights(train *dataset) (map[float64]float64, error) {
 }
 
 // describeWeights returns the class weights of the flags for the classes
-// of train, described for a summary: a line that ends in a newline, or ""
-// if the flags give none; with folds, the balanced weights are those of
-// the training rows of each fold, of which train holds all. It returns an
-// error if a -wNAME names no class.
-func (o *options) describeWeights(train *dataset, folds bool) (string, error) {
+// of training rows, count[k] of class k, described for a summary: a line
+// that ends in a newline, or "" if the flags give none; with folds, the
+// balanced weights are those of the training rows of each fold, of which
+// count counts all. It returns an error if a -wNAME names no class.
+func (o *options) describeWeights(classes *classSet, count []int, folds bool) (string, error) {
 	if o.balanced && folds {
 		return "class weights (balanced): those of the training rows of each fold\n", nil
 	}
-	cw, err := o.resolveWeights(train)
+	cw, err := o.resolveWeights(classes, count)
 	if cw == nil || err != nil {
 		return "", err
 	}
@@ -217,12 +218,12 @@ func (o *options) describeWeights(train *dataset, folds bool) (string, error) {
 	if o.balanced {
 		how = "balanced"
 	}
-	if len(cw) < len(train.classes.names) {
+	if len(cw) < len(classes.names) {
 		rest = "; the others 1"
 	}
 	var q []string
 	width := 0
-	for k, name := range train.classes.names {
+	for k, name := range classes.names {
 		w, ok := cw[float64(k)]
 		if !ok {
 			continue
@@ -333,6 +334,35 @@ func (o *options) describeStop(rows int) string {
 	}
 	return s + fmt.Sprintf(", or after %s whose training loss has not fallen by %g × %d rows (-tol, -no-change)",
 		plural(o.noChange, "epoch"), o.tol, rows)
+}
+
+// balanced returns the weights of the classes, count[k] rows of class k,
+// that balance them, as perceptron.Balanced computes them of the labels of
+// the rows, to the bit: n/(K·n_k) for the n_k of the n rows, K being the
+// number of classes that have rows.
+func balanced(count []int) map[float64]float64 {
+	n, K := 0, 0
+	for _, c := range count {
+		if c > 0 {
+			n, K = n+c, K+1
+		}
+	}
+	w := map[float64]float64{}
+	for k, c := range count {
+		if c > 0 {
+			w[float64(k)] = float64(n) / (float64(K) * float64(c))
+		}
+	}
+	return w
+}
+
+// classCounts returns the rows of ds of each of its classes.
+func classCounts(ds *dataset) []int {
+	count := make([]int, len(ds.classes.labels))
+	for _, c := range ds.Y {
+		count[int(c)]++
+	}
+	return count
 }
 
 func parseFloats(s string) ([]float64, error) {

@@ -186,12 +186,18 @@ func nonZeros(X mat.Matrix) string {
 		return ""
 	}
 	n, d := m.Dims()
-	p := 100 * float64(m.NNZ()) / (float64(n) * float64(d))
+	return nonZerosOf(m.NNZ(), n, d)
+}
+
+// nonZerosOf returns what nonZeros returns of nnz non-zeros of n sparse
+// rows of d columns.
+func nonZerosOf(nnz, n, d int) string {
+	p := 100 * float64(nnz) / (float64(n) * float64(d))
 	prec := 2
 	if p > 0 && p < 1 {
 		prec = 1 - int(math.Floor(math.Log10(p)))
 	}
-	return fmt.Sprintf(", %s (%s%%)", plural(m.NNZ(), "non-zero"), strconv.FormatFloat(p, 'f', prec, 64))
+	return fmt.Sprintf(", %s (%s%%)", plural(nnz, "non-zero"), strconv.FormatFloat(p, 'f', prec, 64))
 }
 
 // article returns the indefinite article of word: "an" before a vowel.

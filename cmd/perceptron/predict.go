@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -47,8 +48,18 @@ If the rows have labels, predict writes to stderr the accuracy, as
 liblinear-predict does: Accuracy = P% (right/total), and, with -k, the
 precision and the recall of the classes it wrote, as fastText's test:
 P@N = ..., R@N = .... A label that is no class of the model counts as
-wrong. Before anything else, predict warns on stderr if the rows look
-unlike the training rows, as eval -model does.
+wrong. Before the first class it writes, predict warns on stderr if the
+first 1024 rows look unlike the training rows, as eval -model does.
+
+Predict reads the rows a block of 1024 at a time, and writes the classes
+of each block once it has read it, in memory independent of the number of
+rows: a file larger than the memory is predicted as any other, to the
+same bits as rows in memory are. Of standard input it writes the class of
+each row as soon as it has read the row, when the next has not come yet,
+but with a model of the kernel perceptron, whose scores of a row differ
+in their last bits with the rows scored with it: it writes those a block
+at a time. An error ends it after the classes of the rows before it,
+which stdout keeps.
 
 The model may be the library's form of a classifier alone, as json.Marshal
 or perceptron.Marshal writes it: then the labels are the class values, the
@@ -115,91 +126,132 @@ func predict(args []string, stdout, stderr io.Writer) error {
 		return uncalibrated(j.model)
 	}
 	spec.keepRows = true
-	ds, err := readForModel(files[0], spec, m, stderr)
+	if spec, err = modelSpec(spec, m); err != nil {
+		return err
+	}
+	s, err := openStream(files[0], spec)
 	if err != nil {
 		return err
 	}
-	pred, scores, err := classify(m, ds, nil, "", j.score)
-	if err != nil {
-		return err
-	}
-	out := predicted{names: newClassSet(m.Classes, m.Names).names, pred: pred, scores: scores, score: j.score}
+	defer s.close()
+	s.check, s.warn, s.early = m.CheckRows, stderr, !kernelScores(m.Classifier)
+	out := predicted{names: spec.known.names, score: j.score}
 	if top {
-		// The rows are scaled where they are by now: the model without
-		// its steps takes them.
-		bare, err := ds.scale(m)
+		out.k = min(j.top, len(m.Classes))
+	}
+	var right, rows int
+	var hit hits
+	labelled := false
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if j.score {
+			out.header(bw)
+		}
+		err := s.blocks(data.BlockRows, func(b *dataset) error {
+			pred, scores, err := classify(m, b, nil, "", j.score)
+			if err != nil {
+				return err
+			}
+			var top []int
+			var probs []float64
+			if out.k > 0 {
+				// The rows are scaled where they are by now: the model
+				// without its steps takes them.
+				bare, err := b.scale(m)
+				if err != nil {
+					return err
+				}
+				if top, probs, err = bare.Top(b.X, j.top, j.threshold); err != nil {
+					return b.rowError(err)
+				}
+			}
+			out.write(bw, pred, scores, top, probs)
+			rows += len(pred)
+			if labelled = b.Y != nil; labelled {
+				for i, c := range pred {
+					if c == b.Y[i] {
+						right++
+					}
+				}
+				hit.add(b.Y, top)
+			}
+			// Each block's predictions as soon as they are made.
+			return bw.Flush()
+		})
 		if err != nil {
 			return err
 		}
-		if out.top, out.probs, err = bare.Top(ds.X, j.top, j.threshold); err != nil {
-			return ds.rowError(err)
-		}
+		return bw.Flush()
 	}
 	if j.out == "" {
-		if err := out.write(stdout); err != nil {
+		if err := write(stdout); err != nil {
 			return err
 		}
-	} else if err := writeFiles(stderr, outFile{"-o", j.out, out.write}); err != nil {
+	} else if err := writeFiles(stderr, outFile{"-o", j.out, write}); err != nil {
 		return err
 	}
-	if ds.Y != nil {
-		right := 0
-		for i, c := range pred {
-			if c == ds.Y[i] {
-				right++
-			}
-		}
-		acc := float64(right) / float64(max(len(pred), 1))
-		fmt.Fprintf(stderr, "Accuracy = %s%% (%d/%d)\n", strconv.FormatFloat(100*acc, 'g', 6, 64), right, len(pred))
+	s.notes(stderr)
+	if labelled {
+		acc := float64(right) / float64(max(rows, 1))
+		fmt.Fprintf(stderr, "Accuracy = %s%% (%d/%d)\n", strconv.FormatFloat(100*acc, 'g', 6, 64), right, rows)
 		if top {
-			p, r := precisionRecall(ds.Y, out.top)
-			k := len(out.top) / max(len(pred), 1)
-			fmt.Fprintf(stderr, "P@%d = %s, R@%d = %s\n", k, strconv.FormatFloat(p, 'g', 6, 64), k, strconv.FormatFloat(r, 'g', 6, 64))
+			p, r := hit.rates()
+			fmt.Fprintf(stderr, "P@%d = %s, R@%d = %s\n", out.k, strconv.FormatFloat(p, 'g', 6, 64), out.k, strconv.FormatFloat(r, 'g', 6, 64))
 		}
 	}
 	return nil
 }
 
-// predicted are the classes that predict writes, and their scores, or the
-// most probable classes and their probabilities.
-type predicted struct {
-	names        []string  // of the classes
-	pred, scores []float64 // the class of each row, and its scores
-	score        bool      // whether to write the scores
-
-	// top and probs, if not nil, are the most probable classes of each
-	// row, an equal number for each, -1 for none, and their
-	// probabilities, which predict writes in place of the classes.
-	top   []int
-	probs []float64
+// kernelScores reports whether c scores with a kernel perceptron, whose
+// scores of a row may differ in their last bits with the rows scored with
+// it, as data.BlockRows says.
+func kernelScores(c perceptron.Scorer) bool {
+	if o, ok := c.(*perceptron.OneVsRest); ok && len(o.Models()) > 0 {
+		c = o.Models()[0]
+	}
+	_, ok := c.(*perceptron.Kernel)
+	return ok
 }
 
-// write writes the class of each row, with its scores under a header if
-// p.score is set, a line at a time: their text is many times the size of
-// the scores.
-func (p predicted) write(out io.Writer) error {
-	S := len(p.scores) / max(len(p.pred), 1)
-	w := bufio.NewWriterSize(out, 1<<16)
-	if p.score {
-		w.WriteString("class")
-		if S == 1 {
-			fmt.Fprintf(w, "\tscore (>= 0: %s)", p.names[1])
-		} else {
-			for _, name := range p.names {
-				w.WriteString("\t" + name)
-			}
+// predicted writes the classes that predict writes, with their scores, or
+// the most probable classes and their probabilities.
+type predicted struct {
+	names []string // of the classes
+	score bool     // whether to write the scores
+
+	// k, if not 0, is the number of the most probable classes of each
+	// row, which predict writes with their probabilities in place of the
+	// classes.
+	k int
+}
+
+// header writes the header of the scores, which names their columns.
+func (p predicted) header(w *bufio.Writer) {
+	w.WriteString("class")
+	if len(p.names) == 2 {
+		fmt.Fprintf(w, "\tscore (>= 0: %s)", p.names[1])
+	} else {
+		for _, name := range p.names {
+			w.WriteString("\t" + name)
 		}
-		w.WriteByte('\n')
 	}
+	w.WriteByte('\n')
+}
+
+// write writes the class of each row, pred, with its scores if p.score is
+// set, or its most probable classes top, -1 for none, and their
+// probabilities, a line at a time: their text is many times the size of
+// the scores.
+func (p predicted) write(w *bufio.Writer, pred, scores []float64, top []int, probs []float64) {
+	S := len(scores) / max(len(pred), 1)
 	var num []byte
-	k := len(p.top) / max(len(p.pred), 1)
-	for i, c := range p.pred {
-		if p.top != nil {
+	for i, c := range pred {
+		if p.k > 0 {
 			sep := ""
-			for j, t := range p.top[i*k : (i+1)*k] {
+			for j, t := range top[i*p.k : (i+1)*p.k] {
 				if t >= 0 {
 					w.WriteString(sep + p.names[t])
-					num = strconv.AppendFloat(append(num[:0], '\t'), p.probs[i*k+j], 'g', -1, 64)
+					num = strconv.AppendFloat(append(num[:0], '\t'), probs[i*p.k+j], 'g', -1, 64)
 					w.Write(num)
 					sep = "\t"
 				}
@@ -209,54 +261,43 @@ func (p predicted) write(out io.Writer) error {
 		}
 		w.WriteString(p.names[int(c)])
 		if p.score {
-			for _, v := range p.scores[i*S : i*S+S] {
+			for _, v := range scores[i*S : i*S+S] {
 				num = strconv.AppendFloat(append(num[:0], '\t'), v, 'g', -1, 64)
 				w.Write(num)
 			}
 		}
 		w.WriteByte('\n')
 	}
-	return w.Flush()
 }
 
-// readForModel reads the rows of the file at path for the model m: its
-// width, its classes, unless spec knows them, and its label column, unless
-// -label names another.
-// It says on stderr how many LIBSVM values beyond the width it ignored,
-// and warns if the rows look unlike the training rows of m.
-func readForModel(path string, spec readSpec, m *data.Model, stderr io.Writer) (*dataset, error) {
+// modelSpec returns spec set to read rows for the model m: its width, its
+// classes, unless spec knows them, and its label column, unless -label
+// names another.
+func modelSpec(spec readSpec, m *data.Model) (readSpec, error) {
 	if spec.label == "" {
 		spec.label, spec.labelFlag = cmp.Or(m.Label, defaultLabel), "the model's -label"
 	}
 	spec.labels = spec.label != "none"
 	switch {
 	case m.Hashing != nil && spec.format != "" && spec.format != "text":
-		return nil, usagef("-format %s: the model was trained on text, and reads its rows as text", spec.format)
+		return spec, usagef("-format %s: the model was trained on text, and reads its rows as text", spec.format)
 	case m.Hashing != nil:
 		spec.format, spec.hashing = "text", m.Hashing
 	case spec.format == "text":
-		return nil, usagef("-format text: the model was not trained on text: it takes rows of features")
+		return spec, usagef("-format text: the model was not trained on text: it takes rows of features")
 	}
 	if spec.known == nil {
 		spec.known = newClassSet(m.Classes, m.Names)
 	}
 	spec.width = m.Features()
-	ds, err := readData(path, spec)
-	if err != nil {
-		return nil, err
-	}
-	dropped(stderr, ds, spec.width)
-	if err := m.CheckRows(ds.X); err != nil {
-		fmt.Fprintf(stderr, "perceptron: warning: %s: %v\n", ds.name, err)
-	}
-	return ds, nil
+	return spec, nil
 }
 
-// dropped says on stderr how many values of ds beyond the width of its
-// model were ignored, if any.
-func dropped(stderr io.Writer, ds *dataset, width int) {
-	if ds.Dropped > 0 {
+// dropped says on stderr how many values of the file name beyond the
+// width of its model were ignored, if any.
+func dropped(stderr io.Writer, name string, n, width int) {
+	if n > 0 {
 		fmt.Fprintf(stderr, "perceptron: %s: %s at feature indices beyond the model's %d ignored, as liblinear-predict ignores them\n",
-			ds.name, plural(ds.Dropped, "value"), width)
+			name, plural(n, "value"), width)
 	}
 }

@@ -41,6 +41,9 @@ type progress struct {
 	inOrder      bool
 	epoch        int
 	mistakes     int
+
+	// done is the number of rows scored so far.
+	done int
 }
 
 // isTerminal reports whether w is a terminal: a character device other
@@ -127,7 +130,8 @@ func (p *progress) stop() {
 }
 
 // beginScoring starts the report of the scoring of rows rows of task by
-// the classifier of the last training run, or p.name.
+// the classifier of the last training run, or p.name; rows is 0 for rows
+// of a stream, whose number is not known before they are all read.
 func (p *progress) beginScoring(task string, rows int) {
 	*p = progress{w: p.w, tty: p.tty, name: p.name, task: task, rows: rows}
 	p.start = time.Now()
@@ -136,7 +140,13 @@ func (p *progress) beginScoring(task string, rows int) {
 
 // scored reports that done rows have been scored.
 func (p *progress) scored(done int) {
-	if now := time.Now(); p.due(now) {
+	p.done = done
+	now := time.Now()
+	switch {
+	case !p.due(now):
+	case p.rows == 0:
+		p.report(fmt.Sprintf("scoring %s: %s, %.0f rows/s", p.task, plural(done, "row"), float64(done)/max(now.Sub(p.start).Seconds(), 1e-9)), now)
+	default:
 		p.report(fmt.Sprintf("scoring %s: %d of %s%s", p.task, done, plural(p.rows, "row"), p.pace(done, p.rows, now, "")), now)
 	}
 }
@@ -147,7 +157,7 @@ func (p *progress) endScoring() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 		return
 	}
-	p.report(fmt.Sprintf("scored %s: %s", p.task, plural(p.rows, "row")), time.Now())
+	p.report(fmt.Sprintf("scored %s: %s", p.task, plural(max(p.rows, p.done), "row")), time.Now())
 }
 
 func (p *progress) report(msg string, now time.Time) {

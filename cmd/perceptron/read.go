@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,6 +49,10 @@ type dataset struct {
 	// part says which of the rows of the file the rows are, for the
 	// messages that count them: " among the test rows of the split", or "".
 	part string
+
+	// first is the number of rows of the file before these, a block of
+	// a stream, by which the messages count them.
+	first int
 
 	// scaled, if not nil, is the model whose steps before its classifier
 	// transformed the rows in place: they are the rows that a classifier
@@ -122,79 +127,129 @@ func formatOf(path string, spec readSpec) (string, error) {
 	return sniff(bufio.NewReaderSize(f, 1<<16), quote(path)+" from its name nor", spec.comma)
 }
 
-// readData reads the data file at path as spec says. An IDX data set is
-// two files, IMAGES,LABELS, or the images alone if their name tells that
-// of the labels.
-func readData(path string, spec readSpec) (*dataset, error) {
-	var r *bufio.Reader
-	name := path
-	format, err := spec.format, error(nil)
+// input is a data file to read as a readSpec says: its name and format,
+// and what its reader is given.
+type input struct {
+	path, name, format string
+	spec               readSpec
+	known              []string      // the classes to read the labels by
+	stdin              *bufio.Reader // standard input, for a path of -
+	wait               *waiting      // under stdin
+}
+
+// newInput returns the data file at path, to read as spec says, having
+// told its format. An IDX data set is two files, IMAGES,LABELS, or the
+// images alone if their name tells that of the labels.
+func newInput(path string, spec readSpec) (*input, error) {
+	in := &input{path: path, name: path, format: spec.format, spec: spec}
+	var err error
 	if path == "-" {
-		r, name = bufio.NewReaderSize(stdin, 1<<16), stdinName
-		if format == "" {
-			format, err = sniff(r, stdinName, spec.comma)
+		in.wait = &waiting{r: stdin}
+		in.stdin, in.name = bufio.NewReaderSize(in.wait, 1<<16), stdinName
+		if in.format == "" {
+			in.format, err = sniff(in.stdin, stdinName, spec.comma)
 		}
 	} else {
-		format, err = formatOf(path, spec)
+		in.format, err = formatOf(path, spec)
 	}
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case format != "text" && len(spec.textFlags) > 0:
-		return nil, usagef("-%s: only text is read into word n-grams, and %s is %s", spec.textFlags[0], quote(name), format)
-	case format == "text" && spec.hashing == nil:
-		return nil, fmt.Errorf("%s: lines of text, and the model was not trained on text: it takes rows of features", name)
+	case in.format != "text" && len(spec.textFlags) > 0:
+		return nil, usagef("-%s: only text is read into word n-grams, and %s is %s", spec.textFlags[0], quote(in.name), in.format)
+	case in.format == "text" && spec.hashing == nil:
+		return nil, fmt.Errorf("%s: lines of text, and the model was not trained on text: it takes rows of features", in.name)
 	}
-	var known []string
 	switch {
 	case spec.known != nil:
-		known = spec.known.labels
+		in.known = spec.known.labels
 	case spec.pos != "":
-		known = []string{spec.names.labelOf(spec.neg), spec.names.labelOf(spec.pos)}
+		in.known = []string{spec.names.labelOf(spec.neg), spec.names.labelOf(spec.pos)}
 	case spec.names != nil:
-		known = spec.names.labels
+		in.known = spec.names.labels
 	}
-	var set *data.Set
-	label := spec.label
-	if !spec.labels && label != "none" {
+	return in, nil
+}
+
+// csv returns the reader of the file as CSV.
+func (in *input) csv() data.CSV {
+	label := in.spec.label
+	if !in.spec.labels && label != "none" {
 		// The label column is there, and skipped.
 		label = cmp.Or(label, defaultLabel)
 	}
-	csv := data.CSV{Comma: spec.comma, Header: spec.header, Label: label, Classes: known}
-	libsvm := data.LIBSVM{Cols: spec.width, Classes: known}
-	switch {
-	case r != nil:
-		switch format {
-		case "idx":
-			set, err = data.IDX{Classes: known}.Read(r, nil)
-		case "csv":
-			if set, err = csv.Read(r); err != nil {
-				err = csvFlags(err)
-			}
-		case "libsvm":
-			set, err = libsvm.Read(r)
-		case "text":
-			set, err = readText(r, peekText(r), spec, known)
+	return data.CSV{Comma: in.spec.comma, Header: in.spec.header, Label: label, Classes: in.known}
+}
+
+// text returns the reader of the file as text, whose beginning head is, as
+// peekText gives it: in fastText's format, or as a label, a tab and a text
+// if the first line that is not blank has a tab and no token that starts
+// with __label__.
+func (in *input) text(head []byte) data.Text {
+	tab := false
+	for line := range strings.Lines(string(head)) {
+		if f := strings.Fields(line); len(f) > 0 {
+			tab = strings.Contains(line, "\t") && !slices.ContainsFunc(f, isLabel)
+			break
 		}
+	}
+	return data.Text{Hashing: *in.spec.hashing, Tab: tab, Classes: in.known}
+}
+
+// read reads the rows of the file into a Set, its errors after the name of
+// the file.
+func (in *input) read() (*data.Set, error) {
+	if in.format == "idx" && in.stdin == nil {
+		set, name, err := readIDX(in.path, in.spec, in.known)
+		in.name = name
+		return set, err
+	}
+	// A file is read as itself, whose size the readers take to grow
+	// their arrays at once.
+	var r io.Reader
+	head := in.stdin
+	if head != nil {
+		r = head
+	} else {
+		f, err := os.Open(in.path)
 		if err != nil {
-			err = fmt.Errorf("%s: %w", name, err)
+			return nil, err
 		}
-	case format == "idx":
-		set, name, err = readIDX(path, spec, known)
-	case format == "csv":
-		set, err = csv.ReadFile(path)
-		if err != nil {
+		defer f.Close()
+		r, head = f, bufio.NewReaderSize(io.NewSectionReader(f, 0, math.MaxInt64), 64<<10)
+	}
+	var set *data.Set
+	var err error
+	switch in.format {
+	case "idx":
+		set, err = data.IDX{Classes: in.known}.Read(r, nil)
+	case "csv":
+		if set, err = in.csv().Read(r); err != nil {
 			err = csvFlags(err)
 		}
-	case format == "libsvm":
-		set, err = libsvm.ReadFile(path)
-	case format == "text":
-		set, err = readTextFile(path, spec, known)
+	case "libsvm":
+		set, err = data.LIBSVM{Cols: in.spec.width, Classes: in.known}.Read(r)
+	case "text":
+		set, err = in.text(peekText(head)).Read(r)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.name, err)
+	}
+	return set, nil
+}
+
+// readData reads the data file at path as spec says.
+func readData(path string, spec readSpec) (*dataset, error) {
+	in, err := newInput(path, spec)
 	if err != nil {
 		return nil, err
 	}
+	set, err := in.read()
+	if err != nil {
+		return nil, err
+	}
+	name, format := in.name, in.format
 	if spec.weights != "" {
 		n, _ := set.X.Dims()
 		if set.Weights, err = readWeights(spec.weights, n, name); err != nil {
@@ -203,16 +258,7 @@ func readData(path string, spec readSpec) (*dataset, error) {
 	}
 	ds := &dataset{name: name, format: format, Set: set}
 	if _, d := set.X.Dims(); spec.width > 0 && d != spec.width {
-		hint := ""
-		if format == "csv" {
-			switch {
-			case set.Y != nil && d+1 == spec.width:
-				hint = " (if the file has no label column, use -label none)"
-			case set.Y == nil && d-1 == spec.width:
-				hint = " (if a column is the label, name it with -label)"
-			}
-		}
-		return nil, fmt.Errorf("%s: rows of %s, want %d as the model has%s", name, plural(d, "feature"), spec.width, hint)
+		return nil, widthError(name, format, d, spec.width, set.Y != nil)
 	}
 	if spec.labels && spec.known == nil && set.Y == nil {
 		return nil, fmt.Errorf("%s: the rows have no labels to train on", name)
@@ -237,6 +283,21 @@ func csvFlags(err error) error {
 // stdin is what the data file - reads: standard input, which tests
 // replace.
 var stdin io.Reader = os.Stdin
+
+// waiting is a reader that calls before, if it is not nil, before each
+// read: when the readers above it have run out of bytes, and a pipe would
+// make them wait for more.
+type waiting struct {
+	r      io.Reader
+	before func()
+}
+
+func (w *waiting) Read(p []byte) (int, error) {
+	if w.before != nil {
+		w.before()
+	}
+	return w.r.Read(p)
+}
 
 // stdinName names standard input in messages.
 const stdinName = "standard input"
@@ -276,25 +337,46 @@ func sniff(r *bufio.Reader, what string, comma rune) (string, error) {
 
 // peekText returns the first 64 KiB of r, or as much of their text as they
 // give if they are gzipped, without reading r, and without the byte-order
-// mark that they may start with, as the readers skip it.
+// mark that they may start with, as the readers skip it. It returns fewer
+// once they hold a line that is not blank nor a comment, #, which is all
+// that tells their format, so that it does not wait for more of a pipe
+// whose lines come one at a time.
 func peekText(r *bufio.Reader) []byte {
-	head, _ := r.Peek(64 << 10)
-	return textOf(head)
+	const most = 64 << 10
+	for n := 1; ; {
+		_, err := r.Peek(min(n, most)) // n bytes, or all there are
+		head, _ := r.Peek(min(r.Buffered(), most))
+		n = len(head) + 1
+		text := textOf(head)
+		if err != nil || len(head) >= most || wholeLine(text) {
+			return text
+		}
+	}
 }
 
 // textOf returns the text of head, the first bytes of data, gzipped or
-// not, as peekText does.
+// not, as peekText does: of gzip, as much of the text as they give, none
+// if they are too few.
 func textOf(head []byte) []byte {
 	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		// As much of the text as the first bytes of gzip give.
-		zr, err := gzip.NewReader(bytes.NewReader(head))
-		if err == nil {
-			text := make([]byte, 64<<10)
-			n, _ := io.ReadFull(zr, text)
-			head = text[:n]
+		var text []byte
+		if zr, err := gzip.NewReader(bytes.NewReader(head)); err == nil {
+			text, _ = io.ReadAll(io.LimitReader(zr, 64<<10))
 		}
+		head = text
 	}
 	return bytes.TrimPrefix(head, []byte("\ufeff"))
+}
+
+// wholeLine reports whether text holds a whole line that is not blank nor
+// a comment.
+func wholeLine(text []byte) bool {
+	for line := range bytes.Lines(text) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' && line[len(line)-1] == '\n' {
+			return true
+		}
+	}
+	return false
 }
 
 // isLabel reports whether the token s is a label of fastText's format.
@@ -325,38 +407,6 @@ func labelled(line string) bool {
 	label, text, _ := strings.Cut(line, "\t")
 	label, text = strings.TrimSpace(label), strings.TrimSpace(text)
 	return strings.Count(line, "\t") == 1 && label != "" && !strings.ContainsAny(label, ",\"") && strings.Contains(text, " ")
-}
-
-// readTextFile reads the file of text at path as readText reads it, its
-// errors after its path.
-func readTextFile(path string, spec readSpec, known []string) (*data.Set, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b := bufio.NewReaderSize(f, 1<<16)
-	set, err := readText(b, peekText(b), spec, known)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return set, nil
-}
-
-// readText reads the lines of text of r, gzipped or not, into rows of the
-// word n-grams that spec's Hashing hashes, with the classes known, as
-// data.Text reads them: in fastText's format, or as a label, a tab and a
-// text if the first line of head, the text's beginning as peekText gives
-// it, that is not blank has a tab and no token that starts with __label__.
-func readText(r io.Reader, head []byte, spec readSpec, known []string) (*data.Set, error) {
-	tab := false
-	for line := range strings.Lines(string(head)) {
-		if f := strings.Fields(line); len(f) > 0 {
-			tab = strings.Contains(line, "\t") && !slices.ContainsFunc(f, isLabel)
-			break
-		}
-	}
-	return data.Text{Hashing: *spec.hashing, Tab: tab, Classes: known}.Read(r)
 }
 
 // readIDX reads the IDX data set path: IMAGES,LABELS, or the images alone,
@@ -404,10 +454,11 @@ func inputFiles(path string, spec readSpec) []string {
 // rowError returns the error err of package data about a row of ds, with
 // the name of its file and which rows it counts.
 func (ds *dataset) rowError(err error) error {
+	msg := renumber(errText(err), ds.first)
 	if ds.part == "" {
-		return fmt.Errorf("%s: %s", ds.name, errText(err))
+		return fmt.Errorf("%s: %s", ds.name, msg)
 	}
-	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, errText(err), strings.TrimPrefix(ds.part, ","))
+	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, msg, strings.TrimPrefix(ds.part, ","))
 }
 
 // isSparse reports whether X is sparse.

@@ -147,7 +147,8 @@ func (s *server) lineRows(body []byte, format string, labelled bool) (*data.Set,
 	switch format {
 	case "text":
 		h := *s.hashing
-		set, err = readText(bytes.NewReader(body), textOf(body[:min(len(body), 64<<10)]), readSpec{hashing: &h}, known)
+		in := input{spec: readSpec{hashing: &h}, known: known}
+		set, err = in.text(textOf(body[:min(len(body), 64<<10)])).Read(bytes.NewReader(body))
 	case "libsvm":
 		set, err = data.LIBSVM{Cols: s.width, Classes: known}.Read(bytes.NewReader(body))
 		if err == nil && set.Dropped > 0 {

@@ -38,7 +38,8 @@ With -model, train goes on training a model that train saved on the rows of
 FILE, read as the model reads them, with its classes, label column and
 steps before the classifier: it visits each row once, in the order of the
 file, as the classifier's Learn does, and saves the model to -o, which may
-be the model's own file, as Vowpal Wabbit's -i and -f do. The perceptron,
+be the model's own file, as Vowpal Wabbit's -i and -f do. A file read a
+block at a time it learns a block at a time. The perceptron,
 averaged, voted and kernel models learn so, and the ovr: models of them;
 the pocket's learn only from the start. A calibrated model keeps its
 calibration.
@@ -59,6 +60,22 @@ Before it allocates the model, train estimates the memory that fitting and
 saving it take, and refuses, with exit status 1 and the figures, what does
 not fit in the memory available. The pocket's cost grows as the square of
 the rows: on tens of thousands of rows it takes long, -ratchet less.
+
+A file whose rows would take more than half the memory left, as the size
+of the file, or of the text of its gzip, tells, or as its reader finds
+reading it whole, train reads a block of rows at a time, and again for
+each epoch, in memory independent of its rows; -stream reads any file so,
+and -stream=false none. A first pass counts the rows of each class and
+fits the steps before the classifier; the averaged perceptron keeps, from
+epoch to epoch, a number for each class of each row of a mistake, in a
+file beside -o's that it removes. In the order of the file
+(-shuffle=false), the model is the one of the file read whole, bit for
+bit; -shuffle shuffles the rows of each chunk of 2^20 values (some 10,000
+rows of text) within the chunk, in every epoch, where on the rows read
+whole it shuffles them all: a file in an order that is not random, sorted
+by class say, is best shuffled once before (shuf). The pocket and the kernel perceptron train on
+rows in memory, as -calibrate, -validation and -plot do, and standard
+input is read once.
 
 Examples:
   perceptron train -header -pos 0 -neg 1 -o cancer.json cmd/perceptron/data/breast_cancer.csv
@@ -87,6 +104,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
 	j.calibrateFlag(fs)
+	j.streamFlag(fs, "FILE")
 	j.textFlags(fs)
 	files, err := parseArgs(fs, trainHelp, args, stdout)
 	if err != nil {
@@ -134,9 +152,12 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := j.readNames(&spec); err != nil {
 		return err
 	}
-	ds, err := readData(files[0], spec)
-	if err != nil {
+	ds, err := j.inMemory(files[0], spec, stderr)
+	switch {
+	case err != nil:
 		return err
+	case ds == nil:
+		return j.trainStream(files[0], spec, !j.stream.set, stdout, stderr)
 	}
 	n, d := ds.X.Dims()
 	shape := fmt.Sprintf("%s, %s%s%s", plural(n, "row"), plural(d, "feature"), nonZeros(ds.X), leftOut(ds))
@@ -148,14 +169,14 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if baseName(j.classifier) == "pocket" && quadraticCost(ds.X, len(ds.classes.labels)) > cheapCost {
+	if baseName(j.classifier) == "pocket" && costOf(ds) > cheapCost {
 		what := "after every update: this takes long (-ratchet less; averaged is fast)"
 		if j.opts.ratchet {
 			what = "for every weight vector whose run beats the pocket's: this takes long (averaged is fast)"
 		}
 		fmt.Fprintf(stderr, "perceptron: the pocket counts the mistakes of all %s %s\n", plural(n, "row"), what)
 	}
-	weights, err := j.opts.describeWeights(ds, false)
+	weights, err := j.opts.describeWeights(ds.classes, classCounts(ds), false)
 	if err != nil {
 		return err
 	}
@@ -169,7 +190,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	r, err := fitModel(j.classifier, &j.opts, pipe, ds, nil)
+	r, err := fitModel(j.classifier, &j.opts, pipe, ds)
 	if err != nil {
 		return err
 	}
@@ -206,11 +227,14 @@ func train(args []string, stdout, stderr io.Writer) error {
 }
 
 // leftOut says how many rows of ds were left out, if any.
-func leftOut(ds *dataset) string {
-	if ds.left == 0 {
+func leftOut(ds *dataset) string { return leftOf(ds.left) }
+
+// leftOf says that left rows of other labels were left out, if any were.
+func leftOf(left int) string {
+	if left == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%s of other labels left out)", plural(ds.left, "row"))
+	return fmt.Sprintf(" (%s of other labels left out)", plural(left, "row"))
 }
 
 // steps describes the steps of the model m, loaded, before its
@@ -229,23 +253,28 @@ func steps(m *data.Model) string {
 // describeSteps describes the steps of the flags before a classifier of
 // the rows of ds.
 func (j *job) describeSteps(ds *dataset) string {
-	X := ds.X
+	_, d := ds.X.Dims()
+	return j.describeStepsOf(ds.format, isSparse(ds.X), d)
+}
+
+// describeStepsOf describes the steps of the flags before a classifier of
+// rows of the format, sparse or not, of d features.
+func (j *job) describeStepsOf(format string, sparse bool, d int) string {
 	scaled := ""
 	switch {
-	case j.standardizes(X) && isSparse(X):
+	case j.standardizes(sparse) && sparse:
 		scaled = "scaled on the training rows, not centred, as the rows are sparse"
-	case j.standardizes(X):
+	case j.standardizes(sparse):
 		scaled = "standardised on the training rows"
-	case j.weighs(X):
+	case j.weighs(sparse):
 		scaled = "each feature weighed by its inverse document frequency on the training rows"
 	}
 	hashed := ""
-	if ds.format == "text" {
+	if format == "text" {
 		h := j.hashing()
-		_, d := X.Dims()
 		hashed = describeHashing(&h, d)
 	}
-	return hashed + describeSteps(scaled, j.normalizes(X))
+	return hashed + describeSteps(scaled, j.normalizes(sparse))
 }
 
 // describeHashing describes the Hashing h of text into d features, or

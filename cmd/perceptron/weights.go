@@ -51,12 +51,10 @@ func readWeights(path string, n int, name string) ([]float64, error) {
 		if s == "" {
 			continue
 		}
-		v, err := strconv.ParseFloat(s, 64)
+		v, err := parseWeight(s, path, line)
 		switch {
-		case err != nil && !errors.Is(err, strconv.ErrRange):
-			return nil, fmt.Errorf("%s: line %d: %s is not a number, want the weight of a row", path, line, quote(s))
-		case err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0:
-			return nil, fmt.Errorf("%s: line %d: %s, want a finite weight >= 0", path, line, quote(s))
+		case err != nil:
+			return nil, err
 		case len(w) == n:
 			return nil, fmt.Errorf("%s: more weights than the %s of %s, want one a row", path, plural(n, "row"), name)
 		}
@@ -69,6 +67,19 @@ func readWeights(path string, n int, name string) ([]float64, error) {
 		return nil, fmt.Errorf("%s: %s for the %s of %s, want one a row", path, plural(len(w), "weight"), plural(n, "row"), name)
 	}
 	return w, nil
+}
+
+// parseWeight returns the weight s, which line of the file at path holds,
+// or an error if it is not a finite number >= 0.
+func parseWeight(s, path string, line int) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s: line %d: %s is not a number, want the weight of a row", path, line, quote(s))
+	case err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0:
+		return 0, fmt.Errorf("%s: line %d: %s, want a finite weight >= 0", path, line, quote(s))
+	}
+	return v, nil
 }
 
 // describeRowWeights describes the weights of the rows of ds, if it has
