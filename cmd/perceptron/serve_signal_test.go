@@ -59,8 +59,10 @@ func TestServeKill9Checkpoint(t *testing.T) {
 	dir := t.TempDir()
 	rnd := rand.New(rand.NewPCG(5, 5))
 	train := writeFile(t, dir, "topics.txt", topicBody(rnd, 300))
-	model := filepath.Join(dir, "topics.json")
-	// A model of a few MB, which takes some milliseconds to write.
+	model := filepath.Join(dir, "topics.json.gz")
+	// A model of a few MB, which takes some milliseconds to compress and
+	// write beside the file, after it has been written whole into a file
+	// of no name while learning waited.
 	mustRun(t, "train", "-bits", "15", "-o", model, train)
 	start := func(file string) (*serveload.Server, error) {
 		return serveChild(t, "-model", file, "-learn", "-save", file, "-save-every", "1ms")()
