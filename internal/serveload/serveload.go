@@ -164,9 +164,11 @@ func StopUnderLoad(start func() (*Server, error), model, saved string, body Body
 	return sent, acked, learned, err
 }
 
-// KillDuringCheckpoints kills a server tries times, each at a random
-// moment from rnd while it learns and saves its model every millisecond,
-// and checks with load that the model file loads every time. Each try
+// KillDuringCheckpoints kills a server tries times while it learns and
+// saves its model every millisecond, each at a random moment from rnd, or,
+// every other try, at the first moment after it that the file of a
+// checkpoint is being written beside the model, and checks with load that
+// the model file loads every time. Each try
 // starts a server with start on a copy of the model file in a directory
 // of its own, which -save names too. It returns the number of tries that
 // left a temporary file, whose kill came while a checkpoint was written,
@@ -196,6 +198,16 @@ func KillDuringCheckpoints(start func(file string) (*Server, error), model strin
 			close(done)
 		}()
 		time.Sleep(time.Duration(50+rnd.IntN(200)) * time.Millisecond)
+		if try%2 == 1 {
+			// The window of a checkpoint's file is short beside the rest
+			// of a checkpoint, the more so in a slow build: wait for it.
+			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+				if names, _ := os.ReadDir(dir); len(names) > 1 {
+					break
+				}
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
 		srv.Cmd.Process.Kill()
 		err = srv.Cmd.Wait()
 		close(stop)
