@@ -222,12 +222,12 @@ func twoValues(y []float64) (lo, hi float64, ok bool) {
 // classes and a model of more part ways. The rest of the package reads
 // the difference from the number of scores, or from the forms that follow
 // from it: the labels of a dataset, signs with two classes and classes
-// with more, and a move, whose down is -1 with two classes. Besides the
-// rule (judge, moveOf, decide) and the margin of a row, the package parts
-// the cases again only where it keeps one score in a local for speed,
-// each time with a comment that says so; in the saved forms of Voted and
-// Kernel, which keep the classes of each mistake only with more; and in
-// OneVsRest, which trains one classifier for two classes.
+// with more, and a move, whose down is -1 with two classes. The package
+// parts the cases again where they differ, such as the rule (judge,
+// moveOf, decide), the margin of a row, the loops that keep one score in
+// a local for speed, the saved forms of Voted and Kernel, which keep the
+// classes of each mistake only with more, and OneVsRest, which trains one
+// classifier for two classes.
 func scores(classes []float64) int {
 	if len(classes) == 2 {
 		return 1

@@ -14,6 +14,11 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
+// The max-margin solver, nearest, is in two files: this one holds its
+// type and the corral of its minor cycles; nearestsolve.go starts it and
+// runs its passes over the data and its cycles on the working set to the
+// stopping rule.
+
 // nearest finds the point of least norm in the convex hull of the points
 // z_i = y_i·(x_i, aug) (one group), or in the difference of the hulls of the
 // positive and the negative rows (two groups), which is the set of points

@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -315,6 +316,71 @@ func (o OneVsRest) saved(method string) (saved, error) {
 		}
 	}
 	return newSaved(method, true, func() error { return s.check(o.classes) }, saved{typ: "OneVsRest", settings: s, model: m, d: d, S: len(o.models)})
+}
+
+// UnmarshalJSON sets OneVsRest to the one saved in data, as Perceptron's
+// UnmarshalJSON does; New keeps its value.
+func (o *OneVsRest) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	return o.load(form{data: data})
+}
+
+// load sets OneVsRest to the one saved in f, whose classifiers are saved
+// in the same form.
+func (o *OneVsRest) load(f form) error {
+	var s oneVsRestSettings
+	var m oneVsRestJSON
+	if _, err := f.decode("OneVsRest", &s, &m); err != nil {
+		return err
+	}
+	if err := checkClasses(m.Classes); err != nil {
+		return wrap("OneVsRest", err)
+	}
+	if err := s.check(m.Classes); err != nil {
+		return settingsError("OneVsRest", err)
+	}
+	K := scores(m.Classes)
+	if len(m.Models) != K {
+		return wrap("OneVsRest", fmt.Errorf("it has %d classifiers for %d classes, want %d", len(m.Models), len(m.Classes), K))
+	}
+	want := []float64{-1, 1}
+	if K == 1 {
+		want = m.Classes
+	}
+	models := make([]Scorer, K)
+	d := 0
+	for c, b := range m.Models {
+		if isBinary(b) != f.binary {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d is not in the form of the OneVsRest", c))
+		}
+		if typ, _ := savedType(b); typ == "OneVsRest" {
+			// Each level would decode those within it again.
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d is a OneVsRest", c))
+		}
+		s, err := Unmarshal(b)
+		if err != nil {
+			return fmt.Errorf("%w (classifier %d of a saved OneVsRest)", err, c)
+		}
+		if got := s.Classes(); !slices.Equal(got, want) {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d has the classes %v, want %v", c, got, want))
+		}
+		if s.(model).classWeight() != nil {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d has a ClassWeight of its own, which OneVsRest's Fit refuses", c))
+		}
+		w := s.(model).width()
+		if c > 0 && w != d {
+			return wrap("OneVsRest", fmt.Errorf("its classifier %d has %d columns, the first %d", c, w, d))
+		}
+		models[c], d = s, w
+	}
+	if err := f.shape("OneVsRest", d, K); err != nil {
+		return err
+	}
+	o.Labels, o.ClassWeight = s.Labels, weightMap(s.ClassWeight)
+	o.set(models, m.Classes, nil, nil)
+	return nil
 }
 
 // oneVsRestSettings is the JSON form of the settings of OneVsRest.

@@ -19,15 +19,14 @@ import (
 // rows is a matrix of samples as the algorithms read it, one row at a
 // time: dense, every value of a row in a run of data, or sparse, in
 // compressed sparse row form. Every algorithm reads its data through rows
-// and vec, and whether a row is dense or sparse is decided here and in
-// vec.go: rowsOf reads a matrix as one or the other, and the methods of
-// rows and vec part the two. Elsewhere they part again only in the saved
-// form of rows (rowsJSON), in the memory of Kernel's blocks
-// (trainerWords), and where a path reads dense rows in line for speed,
-// each time with a comment that says why: the visits of a weight table,
-// which also ask for the weights of sparse rows ahead, the votes of
-// Voted, the kernel values of many vectors at once (kern.many), and the
-// working set of the max-margin solver (nearest.go).
+// and vec: rowsOf reads a matrix as dense or sparse rows, and the methods
+// of rows and vec part the two. Other code parts them again where what it
+// stores or its speed depends on the form, such as the saved form of rows
+// (rowsJSON), the memory of Kernel's blocks (trainerWords), the scores of
+// a weight table, the visits, which also ask for the weights of sparse
+// rows ahead, the votes of Voted, the kernel values of many vectors at
+// once (kern.many), and the working set of the max-margin solver
+// (nearest.go).
 type rows struct {
 	n, d int
 

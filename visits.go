@@ -13,78 +13,13 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/simd"
 )
 
-// The visits of an epoch, the loop of every classifier's training: rule
-// visits the rows, judges each by the rule of rule.go, and makes the
-// update of each mistake on its hypothesis. What Pocket, Averaged and
-// Voted keep of a run is a hook on it. The loop is written twice, span
-// and spanOne for a weight table of one score, for the speed of short
-// rows, as spanOne says; both judge a row with judge and update with
-// mistake.
-
-// rule is the perceptron's rule as a learner of a hypothesis on a data
-// set. Perceptron, Pocket, Averaged, Voted and Kernel all train by it,
-// and differ in what they keep of the run: kept, if not nil, is called at
-// each mistake, before the update, with the row and its index, the number
-// of visits of the run before it, and the update. The hypothesis at a
-// call of kept is thus the one that every visit since the previous call
-// used. If kept returns an error, the visit returns it and makes no
-// update.
-type rule struct {
-	ds   *dataset
-	h    hypothesis
-	t    *table // h, if it is a weight table
-	rate float64
-	kept func(x *vec, i, t int, mv move) error
-	s    []float64 // scratch for the scores of a visit
-
-	// ahead holds the scores of three rows that span scores at once, as
-	// it says.
-	ahead []float64
-
-	// guard makes a visit check that its update keeps the hypothesis
-	// finite, and return an error instead of making it, for Learn; Fit
-	// checks the model once at the end.
-	guard bool
-
-	// finiteScores makes a score that is not finite an error, as the
-	// kernel's are where its values overflow: an infinite score of a
-	// finite row of a weight table is left for the check of the weights.
-	finiteScores bool
-
-	// grows is the bytes that a mistake adds to what the run keeps, for
-	// the rules that keep every mistake, and made the mistakes so far: as
-	// made doubles, a visit checks that the memory left holds as much
-	// again, before a slice that doubles with it runs out of memory.
-	grows, made int
-
-	// The visits poll the halt of ds every poll+1 visits, a power of
-	// two, as many as for a weight table unless the hypothesis needs
-	// fewer.
-	poll int
-
-	at   int     // the position in the order of the visit of the last error
-	loss float64 // the training loss of the epoch so far
-}
-
-func newRule(ds *dataset, h hypothesis, S int, rate float64) *rule {
-	r := &rule{ds: ds, h: h, rate: rate, s: make([]float64, S), poll: ds.rowMask(S)}
-	r.t, _ = h.(*table)
-	return r
-}
-
-// epoch runs epoch e, as learner says; the visits of the epochs before
-// are e-1 passes over the rows, or none for Learn's epoch 0.
-func (r *rule) epoch(e int, order []int, onMistake func(i int)) error {
-	return r.visits(order, max(e-1, 0)*r.ds.n, onMistake)
-}
-
-func (r *rule) epochLoss() float64 {
-	loss := r.loss
-	r.loss = 0
-	return loss
-}
-
-func (r *rule) update() Update { return r.h.update() }
+// The visits of an epoch, the loop of every classifier's training: rule,
+// of rule.go, visits the rows, judges each by the perceptron's rule, and
+// makes the update of each mistake on its hypothesis. What Pocket,
+// Averaged and Voted keep of a run is a hook on it. The loop is written
+// twice, span and spanOne for a weight table of one score, for the speed
+// of short rows, as spanOne says; both judge a row with judge and update
+// with mistake.
 
 // visits visits every row once, in order, or in index order if order is
 // nil, t0 being the number of visits of the run before. In a random order

@@ -7,8 +7,105 @@ package data
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
 )
+
+// NewIDF returns the Scaler that weighs each column of X by its inverse
+// document frequency, as scikit-learn's TfidfTransformer does by default:
+// idf = ln((1+n)/(1+df)) + 1, where n is the number of rows of X and df
+// the number of rows in which the column is not zero, so that a column of
+// few rows weighs more than one of many. The Scaler has no Mean, and its
+// Scale is 1/idf, by which Transform divides: it keeps the zeros of sparse
+// rows. NewIDF returns an error if X is nil or has no rows.
+//
+// NewIDF reads the rows once, and holds 8 bytes for each column, which the
+// Scaler keeps, and checks them first.
+func NewIDF(X mat.Matrix) (*Scaler, error) {
+	if X == nil {
+		return nil, errors.New("data: no rows to weigh by: X is nil")
+	}
+	n, d := X.Dims()
+	if n == 0 {
+		return nil, errors.New("data: no rows to weigh by")
+	}
+	if err := checkMemory(8*float64(d), "data: weighing %d columns", d); err != nil {
+		return nil, err
+	}
+	df := make([]float64, d)
+	if m, ok := X.(mat.RowNonZeroDoer); ok && !isDense(X) {
+		for i := range n {
+			m.DoRowNonZero(i, func(_, j int, v float64) {
+				if v != 0 {
+					df[j]++
+				}
+			})
+		}
+	} else {
+		raw, _ := X.(mat.RawMatrixer)
+		var buf []float64
+		for i := range n {
+			row := denseRow(X, raw, i, buf)
+			buf = row
+			df := df[:len(row)]
+			for j, v := range row {
+				if v != 0 {
+					df[j]++
+				}
+			}
+		}
+	}
+	return &Scaler{Scale: idf(df, n)}, nil
+}
+
+// NewIDFRows returns the Scaler that weighs each column of the rows by its
+// inverse document frequency, as NewIDF returns that of a Set of them, and
+// its errors: of cols columns, or of those of the rows if they have more,
+// as NewScalerRows has them. It reads the rows once, and holds 8 bytes for
+// each column.
+func NewIDFRows(rows iter.Seq2[Row, error], cols int) (*Scaler, error) {
+	if err := checkMemory(8*float64(cols), "data: weighing %d columns", cols); err != nil {
+		return nil, err
+	}
+	df := make([]float64, cols)
+	n := 0
+	for row, err := range rows {
+		if err != nil {
+			return nil, err
+		}
+		d := len(row.Val)
+		if row.Ind != nil && d > 0 {
+			d = row.Ind[d-1] + 1
+		}
+		if d > len(df) {
+			if err := checkMemory(8*float64(d), "data: weighing %d columns", d); err != nil {
+				return nil, err
+			}
+			df = append(df, make([]float64, d-len(df))...)
+		}
+		for k, v := range row.Val {
+			if v != 0 {
+				df[rowCol(row, k)]++
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		return nil, errors.New("data: no rows to weigh by")
+	}
+	return &Scaler{Scale: idf(df, n)}, nil
+}
+
+// idf returns df, the rows of n in which each column is not zero, as the
+// inverse of the weight of each column.
+func idf(df []float64, n int) []float64 {
+	for j, f := range df {
+		df[j] = inverseIDF(n, f)
+	}
+	return df
+}
 
 // NewIDFCounts returns the Scaler that NewIDF returns for rows of which n
 // are counted and df[j] are not zero in column j, to the bit. The counts of

@@ -653,19 +653,6 @@ func checkNames(classes, names []string) error {
 	return nil
 }
 
-// check returns an error if the statistics are not those of rows.
-func (s *rowStats) check() error {
-	for _, v := range []float64{s.NonZeros.Mean, s.NonZeros.SD, s.Length.Mean, s.Length.SD} {
-		if !(v >= 0 && v <= math.MaxFloat64) {
-			return fmt.Errorf("a mean or a deviation is %v, want a finite number >= 0", v)
-		}
-	}
-	if s.Rows < 1 {
-		return fmt.Errorf("%d rows, want 1 or more", s.Rows)
-	}
-	return nil
-}
-
 // shortError returns the message of err cut to a short prefix: a JSON
 // error may quote much of the file.
 func shortError(err error) string {

@@ -101,6 +101,19 @@ func (s rowStats) merge(t rowStats) rowStats {
 	return rowStats{Rows: s.Rows + t.Rows, NonZeros: both(s.NonZeros, t.NonZeros), Length: both(s.Length, t.Length)}
 }
 
+// check returns an error if the statistics are not those of rows.
+func (s *rowStats) check() error {
+	for _, v := range []float64{s.NonZeros.Mean, s.NonZeros.SD, s.Length.Mean, s.Length.SD} {
+		if !(v >= 0 && v <= math.MaxFloat64) {
+			return fmt.Errorf("a mean or a deviation is %v, want a finite number >= 0", v)
+		}
+	}
+	if s.Rows < 1 {
+		return fmt.Errorf("%d rows, want 1 or more", s.Rows)
+	}
+	return nil
+}
+
 // welford is Welford's running mean and sum of squared deviations.
 type welford struct {
 	n, mean, m2 float64

@@ -13,7 +13,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -180,35 +179,6 @@ var temps struct {
 // afterTemp, if not nil, is called once a temporary file is made: tests
 // send signals then.
 var afterTemp func(name string)
-
-// ignored are the signals that the command was started with ignored. Once
-// caught, such a signal cannot be given back its default action, which
-// would end the command: the command ends on it with the exit status of a
-// process that a signal ended, as a shell gives it, 128 and its number.
-var ignored = map[os.Signal]bool{
-	syscall.SIGINT:  signal.Ignored(syscall.SIGINT),
-	syscall.SIGTERM: signal.Ignored(syscall.SIGTERM),
-}
-
-// endBySignal removes the temporary files and ends the command as sig, a
-// signal that it caught, would have ended it: by the signal's default
-// action, or, if it was started with sig ignored, with exit status
-// 128+sig.
-func endBySignal(sig os.Signal) {
-	temps.Lock() // held until the exit: no new temporary file
-	for name := range temps.names {
-		os.Remove(name)
-	}
-	n := sig.(syscall.Signal)
-	signal.Reset(sig)
-	if !ignored[sig] {
-		syscall.Kill(os.Getpid(), n)
-		// The signal ends the process, which gets it at once; a process
-		// that the system does not let it end, ends here.
-		time.Sleep(time.Second)
-	}
-	os.Exit(128 + int(n))
-}
 
 // keepTemp records name as a temporary file, or forgets it.
 func keepTemp(name string, keep bool) {

@@ -13,6 +13,10 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
+// The second part of the max-margin solver of nearest.go: its start, and
+// the passes over the data and the cycles on the working set that solve
+// it to the stopping rule.
+
 // marginIterations is the most iterations of DatasetMargin and
 // NovikoffBound, each a pass over the data and work on the few rows that
 // the pass picks; a few tens are usual. Tests lower it.
