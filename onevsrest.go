@@ -355,11 +355,15 @@ func (o *OneVsRest) load(f form) error {
 		if isBinary(b) != f.binary {
 			return wrap("OneVsRest", fmt.Errorf("its classifier %d is not in the form of the OneVsRest", c))
 		}
-		if typ, _ := savedType(b); typ == "OneVsRest" {
+		typ, err := savedType(b)
+		if typ == "OneVsRest" {
 			// Each level would decode those within it again.
 			return wrap("OneVsRest", fmt.Errorf("its classifier %d is a OneVsRest", c))
 		}
-		s, err := Unmarshal(b)
+		var s Scorer
+		if err == nil {
+			s, err = unmarshalAs(b, typ)
+		}
 		if err != nil {
 			return fmt.Errorf("%w (classifier %d of a saved OneVsRest)", err, c)
 		}

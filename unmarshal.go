@@ -22,6 +22,11 @@ func Unmarshal(data []byte) (Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
+	return unmarshalAs(data, typ)
+}
+
+// unmarshalAs is Unmarshal of data whose type savedType has told.
+func unmarshalAs(data []byte, typ string) (Scorer, error) {
 	var m interface {
 		Scorer
 		load(form) error
