@@ -118,9 +118,10 @@
 // the classifier as it was. With a context that is never done, such as
 // context.Background(), each is the call without a context. Predict and the
 // other prediction methods panic if the classifier has not been fitted or
-// if the data have the wrong width, as gonum does. They may run
-// concurrently with each other and with one Learn, each seeing the model
-// as a whole Learn left it; Fit runs alone. The package
+// if the data have the wrong width, as gonum does. They, Marshal and
+// MarshalJSON may run concurrently with each other and with one Learn,
+// each seeing the model as a whole Learn left it; Fit, UnmarshalJSON and
+// UnmarshalBinary run alone. The package
 // never prints, logs or reads the environment. It spreads the work of
 // many rows over GOMAXPROCS goroutines, and its results do not depend on
 // their number.

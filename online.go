@@ -166,7 +166,7 @@ func (k *Kernel) publish(*dataset) {
 // returns the errors of Fit about X, y and ClassWeight, and one if there
 // are no classes or no Learn; and those of a classifier's Learn, naming
 // the class. On an error it changes nothing: every classifier is set
-// back as it was.
+// back as it was. It may run concurrently as Perceptron's Learn.
 func (o *OneVsRest) Learn(X mat.Matrix, y []float64) error { return o.learnData(X, y, nil, nil) }
 
 // learnData is Learn, with the weights of the rows w, stopped by h if it

@@ -139,27 +139,29 @@ func (m *Model) hashingCols() (int, error) {
 // Classifier is not one of package perceptron, which alone take them. A
 // failed Fit leaves the Model as it was, but for what the Classifier's Fit
 // leaves. It holds the transformed rows while the Classifier fits, if
-// there are steps before it.
+// there are steps before it. It may run concurrently with none of the
+// Model's methods.
 func (m *Model) Fit(s *Set) error { return m.fit(context.Background(), s, false) }
 
 // FitContext is Fit, with the Classifier's Fit stopped when ctx is done,
 // as perceptron.FitContext stops it, which then leaves the Model as it
 // was. With a ctx that may be done, the Classifier must be one of package
-// perceptron.
+// perceptron. It may run concurrently as Fit.
 func (m *Model) FitContext(ctx context.Context, s *Set) error { return m.fit(ctx, s, false) }
 
 // FitInPlace is FitContext, but it transforms the rows of s in place,
 // where FitContext transforms a copy of them, so that it holds them once:
 // dense rows, a *mat.Dense or another mat.RawMatrixer, it transforms where
 // they are; other rows, sparse ones among them, whose values a
-// *perceptron.CSR keeps to itself, it transforms into a copy, as Fit
-// does, that takes the place of s.X, and of the rows if the caller keeps
-// them nowhere else: their memory then goes back to the system
-// (debug.FreeOSMemory) before the Classifier allocates its model. Afterwards s.X holds the rows as the Classifier took
-// them, which the Classifier takes, not the Model's methods, whose steps
-// would transform them again. The statistics that CheckRows compares rows
-// with are those of the rows as they were given. A FitInPlace that fails
-// may leave the rows of s transformed, all or some.
+// *perceptron.CSR keeps to itself, it transforms into a copy, as Fit does,
+// that takes the place of s.X, and of the rows if the caller keeps them
+// nowhere else: their memory then goes back to the system
+// (debug.FreeOSMemory) before the Classifier allocates its model.
+// Afterwards s.X holds the rows as the Classifier took them, for the
+// Classifier, not the Model's methods, whose steps would transform them
+// again. The statistics that CheckRows compares rows with are those of the
+// rows as they were given. A FitInPlace that fails may leave the rows of s
+// transformed, all or some. It may run concurrently as Fit.
 func (m *Model) FitInPlace(ctx context.Context, s *Set) error { return m.fit(ctx, s, true) }
 
 // fit is FitContext, or FitInPlace if inPlace is set.
@@ -260,7 +262,7 @@ func (m *Model) Learn(s *Set) error { return m.LearnContext(context.Background()
 // LearnContext is Learn, with the Classifier's Learn stopped when ctx is
 // done, as perceptron.LearnContext stops it, which then leaves the Model
 // as it was. With a ctx that may be done, the Classifier must be one of
-// package perceptron.
+// package perceptron. It may run concurrently as Learn.
 func (m *Model) LearnContext(ctx context.Context, s *Set) error {
 	if err := s.check(); err != nil {
 		return err
@@ -345,7 +347,7 @@ func quoteAll(labels []string) string {
 // steps after it.
 //
 // Transform holds the rows it returns, and checks their memory first, as
-// Scaler's Transform does.
+// Scaler's Transform does. It may run concurrently as Predict.
 func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to transform: X is nil")
@@ -358,7 +360,8 @@ func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 // rows it transforms into a copy, as Transform does. The rows it returns
 // are those that the Classifier takes, not the Model's methods, whose
 // steps would transform them again. It returns the errors of Transform,
-// after which the rows before the one of the error stay transformed.
+// after which the rows before the one of the error stay transformed. It
+// may run concurrently as Transform, with no other call that reads X.
 func (m *Model) TransformInPlace(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
 		return nil, errors.New("data: no rows to transform: X is nil")

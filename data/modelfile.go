@@ -59,7 +59,9 @@ type scalerJSON struct {
 // that a reader gives, if its Hashing or its Scaler are not of its
 // Classifier's columns, or if its Classifier cannot be saved, as one that
 // has not been fitted or of another package. It holds the binary form of
-// the Classifier, as perceptron.Marshal returns it.
+// the Classifier, as perceptron.Marshal returns it. It may run
+// concurrently with the methods that predict and with other saves, but not
+// with Fit or Learn.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err := m.checkSave(); err != nil {
 		return 0, err
@@ -70,7 +72,8 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // MarshalJSON returns the Model in its JSON form, which the package's
 // documentation gives, as WriteTo writes the binary form, with its
 // errors, and errors of the Classifier's MarshalJSON. It holds the JSON of
-// the Classifier, and the form, twice the size.
+// the Classifier, and the form, twice the size. It may run concurrently as
+// WriteTo.
 func (m *Model) MarshalJSON() ([]byte, error) {
 	if err := m.checkSave(); err != nil {
 		return nil, err
@@ -130,7 +133,8 @@ func (m *Model) checkSave() error {
 // it is a symbolic link stays one, to the file replaced; a failed Save
 // leaves the file as it was, and no new file. The new file has the
 // permissions of the file it replaces, or those that os.Create gives. It
-// returns the errors of WriteTo and MarshalJSON, and of the files.
+// returns the errors of WriteTo and MarshalJSON, and of the files. It may
+// run concurrently as WriteTo.
 func (m *Model) Save(path string) error {
 	name := strings.ToLower(path)
 	gz := strings.HasSuffix(name, ".gz")

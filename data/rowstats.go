@@ -147,7 +147,7 @@ func (w *welford) moments() moments {
 // warning: Predict does not call it.
 //
 // CheckRows reads the rows once, and holds a row's values at a time, for
-// a sparse row.
+// a sparse row. It may run concurrently as WriteTo.
 func (m *Model) CheckRows(X mat.Matrix) error {
 	if m.rows.Rows == 0 || X == nil {
 		return nil

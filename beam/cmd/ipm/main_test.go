@@ -257,7 +257,7 @@ func TestSignalIgnored(t *testing.T) {
 	c.Args = append([]string{"sh", "-c", `trap "" INT; exec "$0" "$@"`, c.Path}, c.Args[1:]...)
 	c.Path = "/bin/sh"
 	before := files(t, dir)
-	out, err := signalAt(t, c, "ipm: epoch 1: ", syscall.SIGINT)
+	out, err := signalAt(t, c, "ipm: epoch 1: ", 0, syscall.SIGINT)
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Errorf("exit %v, want status 130\n%s", err, out)
@@ -285,7 +285,7 @@ func TestKilledRunNamed(t *testing.T) {
 			args = append(args, "-work", t.TempDir())
 			pattern = args[len(args)-1] + "/ipm-*"
 		}
-		signalAt(t, command(append(args, "-epochs", "1000", "-no-stop")...), "ipm: epoch 1: ", syscall.SIGKILL)
+		signalAt(t, command(append(args, "-epochs", "1000", "-no-stop")...), "ipm: epoch 1: ", 0, syscall.SIGKILL)
 		left, _ := filepath.Glob(pattern)
 		if len(left) == 0 {
 			t.Fatalf("work %t: SIGKILL left no file of the run", work)
@@ -306,9 +306,11 @@ func TestKilledRunNamed(t *testing.T) {
 	}
 }
 
-// signalAt starts c, sends it sig once it writes a line to stderr that
-// starts with at, and returns its stderr and its error once it ends.
-func signalAt(t *testing.T, c *exec.Cmd, at string, sig syscall.Signal) (string, error) {
+// signalAt starts c, sends it sig the delay after it writes a line to
+// stderr that starts with at, and returns its stderr and its error once it
+// ends. A signal sent at once must reach c; after a delay, c may have
+// ended.
+func signalAt(t *testing.T, c *exec.Cmd, at string, delay time.Duration, sig syscall.Signal) (string, error) {
 	t.Helper()
 	stderr, err := c.StderrPipe()
 	if err != nil {
@@ -322,7 +324,8 @@ func signalAt(t *testing.T, c *exec.Cmd, at string, sig syscall.Signal) (string,
 	for lines.Scan() {
 		out.WriteString(lines.Text() + "\n")
 		if strings.HasPrefix(lines.Text(), at) {
-			if err := c.Process.Signal(sig); err != nil {
+			time.Sleep(delay)
+			if err := c.Process.Signal(sig); err != nil && delay == 0 {
 				t.Fatal(err)
 			}
 			break

@@ -405,7 +405,7 @@ func TestDriverKilled(t *testing.T) {
 	for try, at := range []string{"ipm: epoch 1: ", "ipm: epoch 2: ", "ipm: epoch 2: "} {
 		out := filepath.Join(dir, fmt.Sprintf("model-%d.json", try))
 		ipm := command(append(append(args, "-output", out), c.flags...)...)
-		log, _ := signalAfter(t, ipm, at, time.Duration(rnd.IntN(100))*time.Millisecond, syscall.SIGKILL)
+		log, _ := signalAt(t, ipm, at, time.Duration(rnd.IntN(100))*time.Millisecond, syscall.SIGKILL)
 		got, err := os.ReadFile(out)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
@@ -416,32 +416,6 @@ func TestDriverKilled(t *testing.T) {
 		}
 		c.ended(t)
 	}
-}
-
-// signalAfter starts c, sends it sig the delay after it writes a line to
-// stderr that starts with at, and returns its stderr and its error once
-// it ends.
-func signalAfter(t *testing.T, c *exec.Cmd, at string, delay time.Duration, sig syscall.Signal) (string, error) {
-	t.Helper()
-	stderr, err := c.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		out.WriteString(lines.Text() + "\n")
-		if strings.HasPrefix(lines.Text(), at) {
-			time.Sleep(delay)
-			c.Process.Signal(sig)
-			break
-		}
-	}
-	io.Copy(&out, stderr)
-	return out.String(), c.Wait()
 }
 
 // driverOnly is a file system of local files, named driveronly://path,
