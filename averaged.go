@@ -165,9 +165,56 @@ func (sum *table) unshare(ds *dataset, g []float64, stride, col int) {
 // Perceptron's Learn.
 func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return learnWith(a, X, y, nil, nil) }
 
+// PredictOnly makes the fitted classifier c hold only what its
+// predictions read, which then predict as before, to the bit: an Averaged
+// drops its running weights, which only its Learn reads, and holds, and
+// saves, half as many numbers, unless it has learned since its fit, when
+// its predictions read them too; a OneVsRest makes each of its
+// classifiers so; other classifiers hold nothing that their predictions
+// do not read, and stay as they are. An Averaged so made returns an error
+// of kind ErrNotFitted from Learn, LearnShard and Mix, which would go on
+// from its running weights; its Fit fits anew, and its saved forms load
+// as it is.
+//
+// PredictOnly returns an error of kind ErrNotFitted if c has not been
+// fitted, and of kind ErrSetting if it is no classifier of this package.
+// It may run concurrently with c's prediction methods, not with its Fit
+// or Learn.
+func PredictOnly(c Scorer) error {
+	switch c := c.(type) {
+	case *Averaged:
+		s := c.work()
+		if !s.sum.fitted() {
+			return notFitted("PredictOnly")
+		}
+		if s.ahead == 0 && s.w.fitted() {
+			m := s.linearModel
+			m.w = table{}
+			c.set(m)
+		}
+		return nil
+	case *OneVsRest:
+		for _, m := range c.Models() {
+			if err := PredictOnly(m); err != nil {
+				return err
+			}
+		}
+		if c.oneVsRestState == nil {
+			return notFitted("PredictOnly")
+		}
+		return nil
+	case model:
+		if c.width() == 0 {
+			return notFitted("PredictOnly")
+		}
+		return nil
+	}
+	return errorf(ErrSetting, "perceptron: PredictOnly of a %T, which is no classifier of this package", c)
+}
+
 func (a *Averaged) state() (settings, []float64, int, int) {
 	m := a.work()
-	return a.settings(nil), m.classes, m.w.dim(), m.visits
+	return a.settings(nil), m.classes, m.dim(), m.visits
 }
 
 // learn is Learn on ds, checked, with the settings s.
@@ -249,10 +296,12 @@ func (a Averaged) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
 func (a Averaged) saved(method string) (saved, error) {
 	v := a.hold()
 	l := &v.M
-	m := averagedJSON{linearJSON{l.classes, l.w.json()}, l.sum.w, l.sum.b, l.ahead, l.visits}
+	w := l.w.json()
+	w.ThroughOrigin = l.sum.noBias // the running weights' as well, if it has them
+	m := averagedJSON{linearJSON{l.classes, w}, l.sum.w, l.sum.b, l.ahead, l.visits}
 	s := a.settings(nil).json(a.Labels)
-	return newSaved(method, l.w.fitted(), func() error { return s.check(l.classes, l.w.dim()) },
-		saved{"Averaged", s, m, &l.stats, l.w.dim(), len(l.w.b), v.Done})
+	return newSaved(method, l.sum.fitted(), func() error { return s.check(l.classes, l.dim()) },
+		saved{"Averaged", s, m, &l.stats, l.dim(), len(l.sum.b), v.Done})
 }
 
 // UnmarshalJSON sets the averaged perceptron to the one saved in data, as
@@ -268,15 +317,33 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 func (a *Averaged) load(f form) error {
 	var s settingsJSON
 	var m averagedJSON
-	w, st, err := loadTable(f, "Averaged", &s, &m, &m.linearJSON)
+	st, err := f.decode("Averaged", &s, &m)
 	if err != nil {
 		return err
 	}
 	sj := tableJSON{m.SumWeights, m.SumBiases, m.ThroughOrigin}
-	sum, err := sj.table(m.Classes, "its sum")
+	// One saved by PredictOnly has no running weights, and its sums
+	// stand in their place in the checks of a table.
+	predictOnly := m.Weights == nil && m.Biases == nil
+	lin := &m.linearJSON
+	if predictOnly {
+		lin = &linearJSON{m.Classes, sj}
+	}
+	w, err := checkTable(f, "Averaged", &s, lin)
+	if err != nil {
+		return err
+	}
+	sum := w
+	if predictOnly {
+		w = table{}
+	} else {
+		sum, err = sj.table(m.Classes, "its sum")
+	}
 	switch {
 	case err != nil:
-	case len(sum.w) != len(w.w):
+	case predictOnly && m.Ahead != 0:
+		err = fmt.Errorf("it has no running weights, but sums %d visits ahead of them", m.Ahead)
+	case !predictOnly && len(sum.w) != len(w.w):
 		err = fmt.Errorf("it has %d weights and %d sums of weights, want as many", len(w.w), len(sum.w))
 	case m.Visits < 1 || m.Visits > maxCount || m.Ahead < 0 || m.Ahead > m.Visits:
 		err = fmt.Errorf("it has %d visits, %d ahead, want 1 to 2^53 and at most as many ahead", m.Visits, m.Ahead)

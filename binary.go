@@ -114,7 +114,7 @@ func (s *saved) binary(sparse bool) ([]byte, error) {
 			return nil, fmt.Errorf("perceptron: the binary form of %s: %v", article(s.typ), err)
 		}
 	}
-	h := binform.Header{Version: binform.Version, Type: binaryType(s.typ), D: uint64(s.d), S: uint64(s.S)}
+	h := binform.Header{Type: binaryType(s.typ), D: uint64(s.d), S: uint64(s.S)}
 	b, err := binform.Form(h, &e, memory.Check)
 	if err != nil {
 		return nil, formatError(fmt.Errorf("perceptron: the binary form of %s: %w", article(s.typ), err))
@@ -196,8 +196,8 @@ func (f form) header(typ string) (binform.Header, error) {
 	}
 	h := binform.ReadHeader(f.data)
 	switch {
-	case h.Version != binform.Version:
-		return fail("version %d, want %d", h.Version, binform.Version)
+	case h.Version != 3 && h.Version != binform.Version:
+		return fail("version %d, want 3 or %d", h.Version, binform.Version)
 	case h.Type != binaryType(typ):
 		if int(h.Type) < len(binaryTypes) && binaryTypes[h.Type] != "" {
 			return fail("it is that of %s", article(binaryTypes[h.Type]))
