@@ -550,7 +550,7 @@ func modelFeatures(lib []byte) (int, bool) {
 			var d int
 			err := json.Unmarshal(m.Of(model), &d)
 			return d, err == nil
-		case "weights", "biases":
+		case "weights", "biases", "sumWeights", "sumBiases":
 			length[m.Name] = jsonscan.Length(m.Of(model))
 		case "models":
 			// The first classifier of OneVsRest, an object in an array.
@@ -562,6 +562,10 @@ func modelFeatures(lib []byte) (int, bool) {
 			}
 			return 0, false
 		}
+	}
+	if length["biases"] == 0 {
+		// An Averaged that holds what its predictions read alone.
+		length["weights"], length["biases"] = length["sumWeights"], length["sumBiases"]
 	}
 	if length["biases"] == 0 {
 		return 0, false
