@@ -15,15 +15,17 @@ import (
 // The binary form holds what the JSON form holds, the values of its
 // settings, model and stats, encoded by package binform, whose
 // documentation gives the encoding, with the long tables of weights
-// after them. Package data documents the layout, version 3, beside the
+// after them. Package data documents the layout, version 4, beside the
 // model file that holds it:
 //
-//	header  "PCPT", the version (uint16, 3), the type (uint16, binaryTypes),
+//	header  "PCPT", the version (uint16, 4 if a table is absent and
+//	        otherwise 3), the type (uint16, binaryTypes),
 //	        the columns d, the scores S and the length of the head in bytes
 //	        (each a uint64), little-endian
 //	head    the tables' encodings, then the settings, the model without its
 //	        tables, and Stats (but for OneVsRest), as the JSON form holds them
-//	tables  the tables of d·S weights, an Averaged's sums first
+//	tables  the tables of d·S weights, an Averaged's sums first, then
+//	        its running weights, absent after PredictOnly
 //
 // An Averaged's sums are what it predicts with unless it has learned since
 // its Fit, so that a reader of the prediction reads the first table.
