@@ -6,7 +6,9 @@ package perceptron
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -75,7 +77,8 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	if s.epochs > maxCount/ds.n {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
-	// The weights, their sum, a sum for each validation, and g.
+	// The weights, their sum, a sum for each validation, and g, an
+	// array at most, and a quarter more as it fills one.
 	if err := s.needs(ds, 3*ds.tableWords()+float64(ds.n*S)); err != nil {
 		return err
 	}
@@ -86,16 +89,17 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	w := newTable(ds.d, S, s.w0, s.noBias)
 	// A mistake at visit t+1 adds its update to the weights of the T-t
 	// visits from it on, so that the sum is T·w less t times each update.
-	// g[i·S+k] is the sum of those t·Rate·y, or ±t·Rate with more than
-	// two classes, of the mistakes on row i in score k: the updates are
-	// summed at the end, reading each row that was a mistake once more.
-	// Learn cannot, as its rows are gone after it: it moves the sum at
-	// each mistake instead (see learn), a second pass over the row where
-	// g costs an addition, and rounds otherwise. So each keeps its scheme.
-	g := make([]float64, ds.n*S)
+	// g holds for row i and score k the sum of those t·Rate·y, or ±t·Rate
+	// with more than two classes, of the mistakes on row i in score k:
+	// the updates are summed at the end, reading each row that was a
+	// mistake once more. Learn cannot, as its rows are gone after it: it
+	// moves the sum at each mistake instead (see learn), a second pass
+	// over the row where g costs an addition, and rounds otherwise. So
+	// each keeps its scheme.
+	g := newRowShares(ds.n, S)
 	r := newRule(ds, &w, S, s.rate)
 	r.kept = func(_ *vec, i, t int, mv move) error {
-		addStep(g[i*S:], mv.up, mv.down, float64(t)*mv.step)
+		g.add(i, mv.up, mv.down, float64(t)*mv.step)
 		return nil
 	}
 	stats, err := s.run(ds, r, val, func(epoch int) func([]float64, vec) {
@@ -125,10 +129,70 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 // sums returns the sums of the weights and biases after each of the T
 // visits of a run on ds that ends at w, whose shares of the updates of the
 // rows are g.
-func sums(ds *dataset, w *table, g []float64, T int) table {
+func sums(ds *dataset, w *table, g *rowShares, T int) table {
 	sum := scaled(w, T)
-	sum.unshare(ds, g, len(w.b), 0)
+	g.rows(func(i int, share []float64) { sum.unshareRow(ds, i, share) })
 	return sum
+}
+
+// rowShares are the g of Averaged's fit, row i's share in score k at
+// i·S+k: of many classes in a map, as a mistake moves two scores and most
+// shares stay zero, until the map would take a quarter of the memory of
+// an array, and otherwise in an array. Below 16 scores the array takes
+// 128 bytes a row at most, less than most rows themselves.
+type rowShares struct {
+	n, S   int
+	sparse map[int]float64
+	dense  []float64
+}
+
+func newRowShares(n, S int) *rowShares {
+	if S < 16 {
+		return &rowShares{n: n, S: S, dense: make([]float64, n*S)}
+	}
+	return &rowShares{n: n, S: S, sparse: map[int]float64{}}
+}
+
+// add adds a to the share of row i in the score up, and takes it from that
+// in down unless down is -1, as addStep does.
+func (g *rowShares) add(i, up, down int, a float64) {
+	if g.dense != nil {
+		addStep(g.dense[i*g.S:], up, down, a)
+		return
+	}
+	g.sparse[i*g.S+up] += a
+	if down >= 0 {
+		g.sparse[i*g.S+down] -= a
+	}
+	// An entry of the map takes some 40 bytes, 5 times one of the array.
+	if 20*len(g.sparse) > g.n*g.S {
+		g.dense = make([]float64, g.n*g.S)
+		for k, v := range g.sparse {
+			g.dense[k] = v
+		}
+		g.sparse = nil
+	}
+}
+
+// rows calls fn with each row's shares, in the order of the rows, but
+// for rows whose shares are all zero, which it may leave out.
+func (g *rowShares) rows(fn func(i int, share []float64)) {
+	if g.dense != nil {
+		for i := range g.n {
+			fn(i, g.dense[i*g.S:(i+1)*g.S])
+		}
+		return
+	}
+	keys := slices.Sorted(maps.Keys(g.sparse))
+	share := make([]float64, g.S)
+	for k := 0; k < len(keys); {
+		i := keys[k] / g.S
+		clear(share)
+		for ; k < len(keys) && keys[k]/g.S == i; k++ {
+			share[keys[k]%g.S] = g.sparse[keys[k]]
+		}
+		fn(i, share)
+	}
 }
 
 // scaled returns a copy of w times T.
@@ -139,20 +203,25 @@ func scaled(w *table, T int) table {
 	return sum
 }
 
-// unshare takes from the sums of the weights the shares of the updates of
+// unshare takes from the sums of the weights the rowShares of the updates of
 // the rows of ds: row i's from g[i·stride+col], one for each score.
 func (sum *table) unshare(ds *dataset, g []float64, stride, col int) {
 	S := len(sum.b)
 	for i := range ds.n {
-		share := g[i*stride+col : i*stride+col+S]
-		if !nonZero(share) {
-			continue // as most rows: then their row need not be read
-		}
-		x := ds.row(i)
-		for k, gk := range share {
-			if gk != 0 {
-				sum.move(&x, k, -gk)
-			}
+		sum.unshareRow(ds, i, g[i*stride+col:i*stride+col+S])
+	}
+}
+
+// unshareRow takes from the sums of the weights the rowShares of the updates
+// of row i of ds, one for each score.
+func (sum *table) unshareRow(ds *dataset, i int, share []float64) {
+	if !nonZero(share) {
+		return // as most rows: then their row need not be read
+	}
+	x := ds.row(i)
+	for k, gk := range share {
+		if gk != 0 {
+			sum.move(&x, k, -gk)
 		}
 	}
 }
@@ -250,7 +319,7 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 		return nil
 	}
 	if g := s.along; g != nil && g.g != nil {
-		// A Fit on a stream keeps Fit's shares of the rows, and sums them
+		// A Fit on a stream keeps Fit's rowShares of the rows, and sums them
 		// at its end.
 		r.kept = func(_ *vec, i, t int, mv move) error {
 			addStep(g.g[i*g.stride+g.col:], mv.up, mv.down, float64(m.visits+t)*mv.step)
