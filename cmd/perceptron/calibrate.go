@@ -7,8 +7,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"strconv"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -111,46 +109,6 @@ func (j *job) calibration(name string, train *dataset, label string) (*data.Cali
 		return nil, fmt.Errorf("%s: calibrating %s: %s", train.name, name, errText(err))
 	}
 	return c, nil
-}
-
-// writeProbabilities writes, for the results whose models are calibrated,
-// what their probabilities measure on the test rows, as an aligned table
-// and a line that says what it shows.
-func writeProbabilities(w io.Writer, rs []*result) error {
-	var pm *probabilityMeasures
-	rows := [][]string{nil}
-	for _, r := range rs {
-		if r.probs == nil {
-			continue
-		}
-		pm = r.probs
-		rows = append(rows, []string{r.name, strconv.FormatFloat(pm.logLoss, 'f', 4, 64), strconv.FormatFloat(pm.brier, 'f', 4, 64), percent(pm.precision), percent(pm.recall)})
-	}
-	if pm == nil {
-		return nil
-	}
-	at := fmt.Sprintf("@%d", pm.k)
-	rows[0] = []string{"classifier", "log-loss", "Brier", "P" + at, "R" + at}
-	if _, err := fmt.Fprintln(w); err != nil {
-		return err
-	}
-	if err := writeAligned(w, rows, 1); err != nil {
-		return err
-	}
-	left := ""
-	if pm.left > 0 {
-		left = fmt.Sprintf(", but for the %s of labels that are no class of the model, which P%s and R%s count", plural(pm.left, "test row"), at, at)
-	}
-	most := fmt.Sprintf("the %d most probable classes of each row", pm.k)
-	if pm.k == 1 {
-		most = "the most probable class of each row"
-	}
-	if pm.threshold > 0 {
-		most += fmt.Sprintf(" of those at least %g probable", pm.threshold)
-	}
-	_, err := fmt.Fprintf(w, "the probabilities of the classes of the test rows: their log-loss and Brier score, the mean over the rows%s, lower better;\n"+
-		"P%s and R%s, the precision and the recall of %s, as fastText's test measures them\n", left, at, at, most)
-	return err
 }
 
 // describeCalibration says how the Calibration c makes the probabilities.

@@ -5,8 +5,10 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -197,4 +199,53 @@ func typeName(m perceptron.Scorer) string {
 		return ovr + typeName(o.Models()[0])
 	}
 	return strings.ToLower(reflect.TypeOf(m).Elem().Name())
+}
+
+// kernelOf describes the kernel of m: linear for all but a Kernel.
+func kernelOf(m perceptron.Scorer) string {
+	if o, ok := m.(*perceptron.OneVsRest); ok && len(o.Models()) > 0 {
+		return kernelOf(o.Models()[0])
+	}
+	k, ok := m.(*perceptron.Kernel)
+	if !ok {
+		return "linear"
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+	switch f := k.Func.(type) {
+	case perceptron.RBF:
+		if f.Gamma == 0 {
+			return "rbf γ=1/d"
+		}
+		return "rbf γ=" + g(f.Gamma)
+	case perceptron.Poly:
+		if f.Degree == 0 {
+			return "poly 3" // as Poly documents its zero Degree
+		}
+		return fmt.Sprintf("poly %d", f.Degree)
+	case nil:
+		return "linear"
+	}
+	return "custom"
+}
+
+// ruleOf names the prediction rule of m.
+func ruleOf(m perceptron.Scorer) string {
+	switch m := m.(type) {
+	case *perceptron.OneVsRest:
+		if len(m.Models()) > 0 {
+			return ruleOf(m.Models()[0])
+		}
+	case *perceptron.Kernel:
+		return [...]string{"last", "voted", "averaged"}[m.Prediction]
+	case *perceptron.Pocket:
+		if m.Ratchet {
+			return "pocket, ratchet"
+		}
+		return "pocket"
+	case *perceptron.Averaged:
+		return "averaged"
+	case *perceptron.Voted:
+		return "voted"
+	}
+	return "last"
 }

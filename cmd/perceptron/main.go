@@ -71,17 +71,6 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// usageError is an error in the command line. The command exits with code
-// 2 on it, and 1 on any other error.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
 // run runs the command with the arguments args, writing its results to
 // stdout and its errors and progress to stderr, and returns its exit code.
 func run(args []string, stdout, stderr io.Writer) int {
