@@ -57,36 +57,6 @@ type job struct {
 
 func newJob() *job { return &job{opts: newOptions()} }
 
-// switchFlag is the value of a flag of true or false that may be unset,
-// whose default then depends on the rows: -standardize and -normalize.
-type switchFlag struct{ set, on bool }
-
-func (s *switchFlag) String() string {
-	if s == nil || !s.set {
-		return ""
-	}
-	return strconv.FormatBool(s.on)
-}
-
-func (s *switchFlag) Set(v string) error {
-	on, err := strconv.ParseBool(v)
-	if err != nil {
-		return fmt.Errorf("%s is not true or false", quote(v))
-	}
-	s.set, s.on = true, on
-	return nil
-}
-
-func (s *switchFlag) IsBoolFlag() bool { return true }
-
-// or returns the value of the flag, or def if it is unset.
-func (s switchFlag) or(def bool) bool {
-	if s.set {
-		return s.on
-	}
-	return def
-}
-
 // standardizes reports whether the training rows, sparse or dense, are
 // to be standardised: by default dense rows are, unless -idf weighs them,
 // and sparse ones are not.
@@ -111,10 +81,6 @@ func newFlagSet(name string) *flag.FlagSet {
 	fs.Usage = func() {}
 	return fs
 }
-
-// defaultLabel is the label column of a CSV file that training reads
-// without -label: the end of the row, as most CSV files put it.
-const defaultLabel = "last"
 
 // dataFlags defines the flags that say how to read a data file; training
 // says whether the command reads classes, with -classes, -pos and -neg.
@@ -403,4 +369,24 @@ func onlyFlags(fs *flag.FlagSet, names []string, what string) error {
 		}
 	})
 	return err
+}
+
+// streamFlag defines -stream.
+func (j *job) streamFlag(fs *flag.FlagSet, what string) {
+	fs.Var(&j.stream, "stream", "read "+what+" a block of rows at a time, and again for each epoch of training, in memory independent of their number; -stream=false reads them whole "+
+		"(default: a file whose rows would take more than half the memory left, as its size tells, or that its reader finds do not fit there, a block at a time)")
+}
+
+// The weights of the training rows, -weights FILE: a number a line for
+// each row of the data file, in its order, as the weighted builds of
+// LIBSVM and LIBLINEAR read a file of instance weights (-W). A file
+// beside the data, not a column of it as in Vowpal Wabbit's format: every
+// format takes weights alike, without a column that its readers would
+// have to tell from a feature, and the data file stays one that every
+// other tool reads, weighed or not.
+
+// weightsFlag defines -weights. It comes before the -wNAME flags of the
+// class weights, which would take it for the weight of the class "eights".
+func (j *job) weightsFlag(fs *flag.FlagSet) {
+	fs.StringVar(&j.weights, "weights", "", "weigh the training rows by the numbers of `FILE`, one a line for each row of the data file, in its order, as LIBSVM's weighted train -W reads them: a mistake on a row steps by its weight (times its class's), as scikit-learn's sample_weight does; a row of weight 0 makes none")
 }

@@ -10,18 +10,6 @@ import (
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
-// What eval and predict measure of a model on test rows, which come a
-// block at a time: in memory, as one block, or from a stream.
-
-// rowBlocks are rows that come a block at a time: a data set in memory,
-// one block, or a stream, many.
-type rowBlocks interface {
-	blocks(size int, fn func(b *dataset) error) error
-}
-
-// blocks calls fn with the data set itself, one block.
-func (ds *dataset) blocks(_ int, fn func(b *dataset) error) error { return fn(ds) }
-
 // testOn tests the model of r on the rows of test, of the classes of a
 // model, and sets r's report and test accuracy, and, if its model is
 // calibrated, what its probabilities measure, with the k most probable

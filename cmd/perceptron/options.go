@@ -356,15 +356,6 @@ func balanced(count []int) map[float64]float64 {
 	return w
 }
 
-// classCounts returns the rows of ds of each of its classes.
-func classCounts(ds *dataset) []int {
-	count := make([]int, len(ds.classes.labels))
-	for _, c := range ds.Y {
-		count[int(c)]++
-	}
-	return count
-}
-
 func parseFloats(s string) ([]float64, error) {
 	var w []float64
 	for f := range strings.SplitSeq(s, ",") {

@@ -152,7 +152,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := j.readNames(&spec); err != nil {
 		return err
 	}
-	ds, err := j.inMemory(files[0], spec, stderr)
+	ds, err := inMemory(files[0], spec, j.stream, stderr)
 	switch {
 	case err != nil:
 		return err
@@ -224,17 +224,6 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return j.wrotePlot(stdout)
-}
-
-// leftOut says how many rows of ds were left out, if any.
-func leftOut(ds *dataset) string { return leftOf(ds.left) }
-
-// leftOf says that left rows of other labels were left out, if any were.
-func leftOf(left int) string {
-	if left == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (%s of other labels left out)", plural(left, "row"))
 }
 
 // steps describes the steps of the model m, loaded, before its
