@@ -257,9 +257,6 @@ func (ds *dataset) keepPicked() error {
 	return nil
 }
 
-// What eval and predict measure of a model on test rows, which come a
-// block at a time: in memory, as one block, or from a stream.
-
 // rowBlocks are rows that come a block at a time: a data set in memory,
 // one block, or a stream, many.
 type rowBlocks interface {

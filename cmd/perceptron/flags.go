@@ -13,8 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // job holds the flags of a command.
@@ -33,9 +31,6 @@ type job struct {
 	split       float64
 	splitSeed   uint64
 	folds       int
-	standardize switchFlag
-	idf         switchFlag
-	normalize   switchFlag
 	plot        string
 	progress    bool
 	model       string
@@ -49,31 +44,10 @@ type job struct {
 	top       int
 	threshold float64
 
-	// ngrams and bits are the flags of the Hashing of text, and textSet
-	// those of them that were set.
-	ngrams, bits int
-	textSet      []string
+	stepFlags
 }
 
 func newJob() *job { return &job{opts: newOptions()} }
-
-// standardizes reports whether the training rows, sparse or dense, are
-// to be standardised: by default dense rows are, unless -idf weighs them,
-// and sparse ones are not.
-func (j *job) standardizes(sparse bool) bool {
-	return j.standardize.or(!sparse && !j.idf.on)
-}
-
-// weighs reports whether the columns of the training rows, sparse or
-// dense, are to be weighed by their inverse document frequency: by
-// default sparse rows are, unless -standardize scales them, as
-// scikit-learn's TfidfTransformer weighs them, and dense ones are not.
-func (j *job) weighs(sparse bool) bool { return j.idf.or(sparse && !j.standardize.on) }
-
-// normalizes reports whether each row, sparse or dense, is to be scaled
-// to unit length: by default sparse rows are, as scikit-learn's
-// TfidfTransformer scales them, and dense ones are not.
-func (j *job) normalizes(sparse bool) bool { return j.normalize.or(sparse) }
 
 func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("perceptron "+name, flag.ContinueOnError)
@@ -163,14 +137,6 @@ func (j *job) checkText(fs *flag.FlagSet) error {
 		}
 	})
 	return nil
-}
-
-// hashing returns the Hashing of text of the flags. It hashes counts, not
-// scaled to unit length: the steps after it, -idf and -normalize, weigh
-// and scale them, as scikit-learn's TfidfTransformer does after a
-// HashingVectorizer of norm None.
-func (j *job) hashing() data.Hashing {
-	return data.Hashing{NGrams: j.ngrams, Bits: j.bits, NoNorm: true}
 }
 
 // parseArgs parses args, in which flags and other arguments may mix until
