@@ -105,7 +105,7 @@ Exit status: 0 on success, 2 on a usage error, 1 on any other.
 Flags:
 `
 
-func eval(args []string, stdout, stderr io.Writer) error {
+func evalCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	fs := newFlagSet("eval")
 	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())

@@ -81,7 +81,7 @@ Exit status: 0 on success, 2 on a usage error, 1 on any other.
 Flags:
 `
 
-func predict(args []string, stdout, stderr io.Writer) error {
+func predictCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	fs := newFlagSet("predict")
 	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's form of a classifier (required)")

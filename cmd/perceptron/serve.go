@@ -89,7 +89,7 @@ const (
 	maxHeaderBytes      = 64 << 10
 )
 
-func serve(args []string, stdout, stderr io.Writer) error {
+func serveCommand(args []string, stdout, stderr io.Writer) error {
 	// Before it serves, a signal ends the command at once, as it does by
 	// default; while it serves, the first stops it gracefully, and a
 	// second ends it at once, as catchSignals says.

@@ -92,7 +92,7 @@ Exit status: 0 on success, 2 on a usage error, 1 on any other.
 Flags:
 `
 
-func train(args []string, stdout, stderr io.Writer) error {
+func trainCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	j.classifier = defaultClassifier
 	fs := newFlagSet("train")
