@@ -102,7 +102,7 @@ func decodeModel(text []byte) (*Model, error) {
 		return nil, errorf(perceptron.ErrFormat, "a model file of the command's old format, which holds a form of the library's that is no longer read: train the model again")
 	}
 	if c, ok := by["classifier"]; ok {
-		return decodePipeline(text, c.Of(text))
+		return decodePipeline(text, c.Of(text), members)
 	}
 	if _, ok := by["type"]; !ok {
 		return nil, notModel("no member classifier, nor type, as the library's JSON of a classifier has")
@@ -137,8 +137,8 @@ func decodeModel(text []byte) (*Model, error) {
 
 // decodePipeline returns the Model of a file of the package's own form,
 // whose members are those of the text and whose classifier's JSON is lib.
-func decodePipeline(text, lib []byte) (*Model, error) {
-	if err := strictMembers("", text, reflect.TypeFor[modelJSON](), "classifier"); err != nil {
+func decodePipeline(text, lib []byte, members []jsonscan.Member) (*Model, error) {
+	if err := checkMembers("", text, members, reflect.TypeFor[modelJSON](), "classifier"); err != nil {
 		return nil, err
 	}
 	// Each member but the classifier is decoded from its place in the
@@ -146,7 +146,6 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 	// go into slices made to their length, 8 bytes a number, which
 	// encoding/json fills without growing them; the names hold at most
 	// twice their text.
-	members, _ := jsonscan.Members(text)
 	var mj modelJSON
 	var names float64
 	mean, scale := -1, -1 // the lengths of the scaler's arrays, if it has them
@@ -230,33 +229,59 @@ func decodePipeline(text, lib []byte) (*Model, error) {
 // classifier of the library's JSON lib scores, which has loaded: the
 // "features" of its "model", or the length of its "weights" over that of
 // its "biases", or that of the first of its "models" for OneVsRest. A
-// Scorer does not tell it; loadClassifier checks it with accepts.
+// Scorer does not tell it; loadClassifier checks it with accepts. It reads
+// lib once, up to the end of the model, and no further.
 func modelFeatures(lib []byte) (int, bool) {
-	top, _ := jsonscan.Members(lib)
-	i := slices.IndexFunc(top, func(m jsonscan.Member) bool { return m.Name == "model" })
-	if i < 0 {
+	return classifierFeatures(&jsonscan.Scanner{Text: lib})
+}
+
+// classifierFeatures is modelFeatures of the classifier's JSON at s.I,
+// the first of its members named "model".
+func classifierFeatures(s *jsonscan.Scanner) (int, bool) {
+	if !isObject(s) {
 		return 0, false
 	}
-	model := top[i].Of(lib)
-	members, _ := jsonscan.Members(model)
+	for s.Next() {
+		name, err := s.Name()
+		if err != nil {
+			return 0, false
+		}
+		if name == "model" {
+			return features(s)
+		}
+		s.Skip()
+	}
+	return 0, false
+}
+
+// features is modelFeatures of the JSON of a classifier's model at s.I.
+func features(s *jsonscan.Scanner) (int, bool) {
+	if !isObject(s) {
+		return 0, false
+	}
 	length := map[string]int{}
-	for _, m := range members {
-		switch m.Name {
+	for s.Next() {
+		name, err := s.Name()
+		if err != nil {
+			return 0, false
+		}
+		switch name {
 		case "features":
+			start := s.I
+			s.Skip()
 			var d int
-			err := json.Unmarshal(m.Of(model), &d)
+			err := json.Unmarshal(s.Text[start:s.I], &d)
 			return d, err == nil
 		case "weights", "biases", "sumWeights", "sumBiases":
-			length[m.Name] = jsonscan.Length(m.Of(model))
+			length[name] = arrayLength(s)
 		case "models":
 			// The first classifier of OneVsRest, an object in an array.
-			s := jsonscan.Scanner{Text: m.Of(model)}
 			if s.Next() && s.Text[s.I] == '{' {
-				j := s.I
-				s.Skip()
-				return modelFeatures(s.Text[j:s.I])
+				return classifierFeatures(s)
 			}
 			return 0, false
+		default:
+			s.Skip()
 		}
 	}
 	if length["biases"] == 0 {
@@ -269,6 +294,28 @@ func modelFeatures(lib []byte) (int, bool) {
 	return length["weights"] / length["biases"], true
 }
 
+// isObject reports whether the value at s.I, after white space, is an
+// object.
+func isObject(s *jsonscan.Scanner) bool {
+	s.Space()
+	return s.I < len(s.Text) && s.Text[s.I] == '{'
+}
+
+// arrayLength returns the number of elements of the value at s.I, as
+// jsonscan.Length does, or 0 if it is not an array, and moves past it.
+func arrayLength(s *jsonscan.Scanner) int {
+	s.Space()
+	if s.I == len(s.Text) || s.Text[s.I] != '[' {
+		s.Skip()
+		return 0
+	}
+	n := 0
+	for ; s.Next(); n++ {
+		s.Skip()
+	}
+	return n
+}
+
 // strictMembers returns an error if the JSON object text, valid JSON, has
 // a member that is not the JSON name of a field of the struct type t, nor
 // one of more, or a member twice, by its exact name, here or in an object
@@ -278,6 +325,12 @@ func strictMembers(what string, text []byte, t reflect.Type, more ...string) err
 	if err != nil {
 		return errorf(perceptron.ErrFormat, "%s%v", what, err)
 	}
+	return checkMembers(what, text, members, t, more...)
+}
+
+// checkMembers is strictMembers of the members of text, which
+// jsonscan.Members gave.
+func checkMembers(what string, text []byte, members []jsonscan.Member, t reflect.Type, more ...string) error {
 	fields := jsonscan.Fields(t)
 	for k, m := range members {
 		f := slices.IndexFunc(fields, func(f jsonscan.Field) bool { return f.Name == m.Name })

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -225,4 +226,61 @@ func (s *server) writeModel(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.ServeContent(w, r, "", time.Time{}, f)
 	return nil
+}
+
+// ServeHTTP routes a request to its endpoint, and counts it.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	ep, method := epOther, http.MethodPost
+	switch r.URL.Path {
+	case "/predict":
+		ep = epPredict
+	case "/learn":
+		ep = epLearn
+	case "/model":
+		ep, method = epModel, http.MethodGet
+	case "/healthz":
+		ep, method = epHealth, http.MethodGet
+	case "/metrics":
+		ep, method = epMetrics, http.MethodGet
+	}
+	rw := &statusWriter{ResponseWriter: w}
+	var rows int
+	var err error
+	defer func() {
+		// A panic is a bug of the command or the library: the request is
+		// answered 500, and the server goes on.
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.fail(rw, r, &httpError{http.StatusInternalServerError, fmt.Sprintf("internal error: %v", v)})
+			fmt.Fprintf(s.errs, "%s\n", debug.Stack())
+		}
+		s.metrics.count(ep, rw.status(), rows, time.Since(start))
+	}()
+	switch {
+	case ep == epOther:
+		err = &httpError{http.StatusNotFound, fmt.Sprintf("no endpoint %s: want /predict, /learn, /model, /healthz or /metrics", quote(r.URL.Path))}
+	case r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead):
+		allow := method
+		if method == http.MethodGet {
+			allow = "GET, HEAD"
+		}
+		rw.Header().Set("Allow", allow)
+		err = &httpError{http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want %s", r.Method, r.URL.Path, method)}
+	case ep == epPredict:
+		rows, err = s.predict(rw, r)
+	case ep == epLearn:
+		rows, err = s.learnRows(rw, r)
+	case ep == epModel:
+		err = s.writeModel(rw, r)
+	case ep == epHealth:
+		writeJSON(rw, []byte(`{"status":"ok"}`+"\n"))
+	case ep == epMetrics:
+		s.metrics.write(rw, s.model)
+	}
+	if err != nil {
+		s.fail(rw, r, err)
+	}
 }

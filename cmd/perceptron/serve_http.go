@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -80,76 +79,6 @@ func (s *server) describe() string {
 	return fmt.Sprintf("; learning, saved to %s every %v and at the stop", s.save, s.every)
 }
 
-// The endpoints, which the metrics count apart.
-const (
-	epPredict = iota
-	epLearn
-	epModel
-	epHealth
-	epMetrics
-	epOther
-	nEndpoints
-)
-
-var endpointPaths = [nEndpoints]string{"/predict", "/learn", "/model", "/healthz", "/metrics", "other"}
-
-// ServeHTTP routes a request to its endpoint, and counts it.
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	ep, method := epOther, http.MethodPost
-	switch r.URL.Path {
-	case "/predict":
-		ep = epPredict
-	case "/learn":
-		ep = epLearn
-	case "/model":
-		ep, method = epModel, http.MethodGet
-	case "/healthz":
-		ep, method = epHealth, http.MethodGet
-	case "/metrics":
-		ep, method = epMetrics, http.MethodGet
-	}
-	rw := &statusWriter{ResponseWriter: w}
-	var rows int
-	var err error
-	defer func() {
-		// A panic is a bug of the command or the library: the request is
-		// answered 500, and the server goes on.
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			s.fail(rw, r, &httpError{http.StatusInternalServerError, fmt.Sprintf("internal error: %v", v)})
-			fmt.Fprintf(s.errs, "%s\n", debug.Stack())
-		}
-		s.metrics.count(ep, rw.status(), rows, time.Since(start))
-	}()
-	switch {
-	case ep == epOther:
-		err = &httpError{http.StatusNotFound, fmt.Sprintf("no endpoint %s: want /predict, /learn, /model, /healthz or /metrics", quote(r.URL.Path))}
-	case r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead):
-		allow := method
-		if method == http.MethodGet {
-			allow = "GET, HEAD"
-		}
-		rw.Header().Set("Allow", allow)
-		err = &httpError{http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: want %s", r.Method, r.URL.Path, method)}
-	case ep == epPredict:
-		rows, err = s.predict(rw, r)
-	case ep == epLearn:
-		rows, err = s.learnRows(rw, r)
-	case ep == epModel:
-		err = s.writeModel(rw, r)
-	case ep == epHealth:
-		writeJSON(rw, []byte(`{"status":"ok"}`+"\n"))
-	case ep == epMetrics:
-		s.metrics.write(rw, s)
-	}
-	if err != nil {
-		s.fail(rw, r, err)
-	}
-}
-
 // statusWriter is a ResponseWriter that keeps the status it wrote.
 type statusWriter struct {
 	http.ResponseWriter
@@ -176,19 +105,6 @@ func (w *statusWriter) status() int {
 		return http.StatusOK
 	}
 	return w.code
-}
-
-// httpError is an error with the status of its answer.
-type httpError struct {
-	code int
-	msg  string
-}
-
-func (e *httpError) Error() string { return e.msg }
-
-// badRequest returns an error of status 400, of the message of err.
-func badRequest(err error) error {
-	return &httpError{http.StatusBadRequest, errText(err)}
 }
 
 // maxErrorText is the longest message of an error answer, in bytes, as
@@ -291,4 +207,18 @@ func (s *server) readBody(r *http.Request) (*bytes.Buffer, error) {
 		return nil, err
 	}
 	return buf, nil
+}
+
+// serveFlags are the flags of serve.
+type serveFlags struct {
+	model, addr, save string
+	learn, quiet      bool
+	every             time.Duration
+	limits            serveLimits
+}
+
+// serveLimits are the limits of a server.
+type serveLimits struct {
+	maxBody, maxRows                       int
+	readTimeout, writeTimeout, idleTimeout time.Duration
 }
