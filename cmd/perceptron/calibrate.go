@@ -5,53 +5,10 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"io"
-	"strconv"
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
-
-// calibrateFlag defines -calibrate, the folds whose scores calibrate the
-// probabilities of the classes.
-func (j *job) calibrateFlag(fs *flag.FlagSet) {
-	fs.IntVar(&j.calibrate, "calibrate", 0, "fit the probabilities of the classes, which predict -k and eval give, to the scores of the rows of each of `K` stratified folds "+
-		"of the training rows, drawn from -seed, by a classifier trained as the model is on the other folds, and train the model on all the rows, "+
-		"as scikit-learn's CalibratedClassifierCV(ensemble=False) does; 0 means none. Every class needs K rows")
-}
-
-// topFlags defines -k and -threshold, the most probable classes.
-func (j *job) topFlags(fs *flag.FlagSet, what string) {
-	fs.IntVar(&j.top, "k", 0, what+" the `N` most probable classes of each row, as fastText's k, by the probabilities of a model that train -calibrate fitted (default 1 with -threshold)")
-	fs.Float64Var(&j.threshold, "threshold", 0, "with -k, only the classes at least `P` probable, as fastText's threshold")
-}
-
-// checkTop returns a usage error if -calibrate, -k or -threshold, set on
-// fs, is out of its range, and sets -k to 1 unless it is set. It reports
-// whether -k or -threshold asks for the most probable classes.
-func (j *job) checkTop(fs *flag.FlagSet) (bool, error) {
-	k, threshold := isSet(fs, "k"), isSet(fs, "threshold")
-	switch {
-	case j.calibrate == 1 || j.calibrate < 0:
-		return false, usagef("-calibrate %d: want 2 folds or more, or 0 for none", j.calibrate)
-	case k && j.top < 1:
-		return false, usagef("-k %d: want 1 or more", j.top)
-	case !(j.threshold >= 0 && j.threshold <= 1):
-		return false, usagef("-threshold %v: want a probability, from 0 to 1", j.threshold)
-	}
-	if !k {
-		j.top = 1
-	}
-	return k || threshold, nil
-}
-
-// isSet reports whether the flag name was set on fs.
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
 
 // uncalibrated returns the error of -k or -threshold on the model of the
 // file path, which has no calibration.
@@ -111,46 +68,6 @@ func (j *job) calibration(name string, train *dataset, label string) (*data.Cali
 		return nil, fmt.Errorf("%s: calibrating %s: %s", train.name, name, errText(err))
 	}
 	return c, nil
-}
-
-// writeProbabilities writes, for the results whose models are calibrated,
-// what their probabilities measure on the test rows, as an aligned table
-// and a line that says what it shows.
-func writeProbabilities(w io.Writer, rs []*result) error {
-	var pm *probabilityMeasures
-	rows := [][]string{nil}
-	for _, r := range rs {
-		if r.probs == nil {
-			continue
-		}
-		pm = r.probs
-		rows = append(rows, []string{r.name, strconv.FormatFloat(pm.logLoss, 'f', 4, 64), strconv.FormatFloat(pm.brier, 'f', 4, 64), percent(pm.precision), percent(pm.recall)})
-	}
-	if pm == nil {
-		return nil
-	}
-	at := fmt.Sprintf("@%d", pm.k)
-	rows[0] = []string{"classifier", "log-loss", "Brier", "P" + at, "R" + at}
-	if _, err := fmt.Fprintln(w); err != nil {
-		return err
-	}
-	if err := writeAligned(w, rows, 1); err != nil {
-		return err
-	}
-	left := ""
-	if pm.left > 0 {
-		left = fmt.Sprintf(", but for the %s of labels that are no class of the model, which P%s and R%s count", plural(pm.left, "test row"), at, at)
-	}
-	most := fmt.Sprintf("the %d most probable classes of each row", pm.k)
-	if pm.k == 1 {
-		most = "the most probable class of each row"
-	}
-	if pm.threshold > 0 {
-		most += fmt.Sprintf(" of those at least %g probable", pm.threshold)
-	}
-	_, err := fmt.Fprintf(w, "the probabilities of the classes of the test rows: their log-loss and Brier score, the mean over the rows%s, lower better;\n"+
-		"P%s and R%s, the precision and the recall of %s, as fastText's test measures them\n", left, at, at, most)
-	return err
 }
 
 // describeCalibration says how the Calibration c makes the probabilities.

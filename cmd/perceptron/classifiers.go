@@ -5,8 +5,11 @@
 package main
 
 import (
-	"math/rand/v2"
+	"flag"
+	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -88,56 +91,6 @@ func newModel(name string, o *options) (perceptron.Scorer, bool) {
 // name fits: name, without ovr:.
 func baseName(name string) string { return strings.TrimPrefix(name, ovr) }
 
-// defaultEpochs is the most epochs of a classifier whose Epochs is zero,
-// as the library documents it.
-const defaultEpochs = 1000
-
-// stopRule returns the stopping rule of the flags, or nil for none.
-func (o *options) stopRule() *perceptron.Stop {
-	if o.noStop {
-		return nil
-	}
-	return &perceptron.Stop{Tol: o.tol, NoChange: o.noChange, Validation: o.validation}
-}
-
-// predictions are the kernel's prediction rules by the names that
-// -prediction takes, which are those of the library's JSON.
-var predictions = map[string]perceptron.Prediction{
-	"last":     perceptron.PredictLast,
-	"voted":    perceptron.PredictVoted,
-	"averaged": perceptron.PredictAveraged,
-}
-
-// kernelFunc returns the kernel of the flags: nil, the library's linear
-// kernel, for linear.
-func (o *options) kernelFunc() perceptron.KernelFunc {
-	switch o.kernel {
-	case "poly":
-		return perceptron.Poly{Degree: o.degree, Gamma: o.gamma, Coef0: o.coef0}
-	case "rbf":
-		return perceptron.RBF{Gamma: o.gamma}
-	}
-	return nil
-}
-
-// rand returns the shuffle source of one classifier, or nil if the rows
-// are visited in order. Each classifier gets a source of its own, so that
-// its result does not depend on which others run before it.
-func (o *options) rand() *rand.Rand {
-	if !o.shuffle {
-		return nil
-	}
-	return rand.New(rand.NewPCG(o.seed, 1))
-}
-
-// onUpdate returns the OnUpdate callback of the classifiers.
-func (o *options) onUpdate() func(perceptron.Update) {
-	if o.progress == nil {
-		return nil
-	}
-	return func(u perceptron.Update) { o.progress.update(u.Epoch, u.Row) }
-}
-
 // modelEpochs returns the epoch limit of the fitted m.
 func modelEpochs(m perceptron.Scorer) int {
 	e := 0
@@ -197,4 +150,93 @@ func typeName(m perceptron.Scorer) string {
 		return ovr + typeName(o.Models()[0])
 	}
 	return strings.ToLower(reflect.TypeOf(m).Elem().Name())
+}
+
+// kernelOf describes the kernel of m: linear for all but a Kernel.
+func kernelOf(m perceptron.Scorer) string {
+	if o, ok := m.(*perceptron.OneVsRest); ok && len(o.Models()) > 0 {
+		return kernelOf(o.Models()[0])
+	}
+	k, ok := m.(*perceptron.Kernel)
+	if !ok {
+		return "linear"
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+	switch f := k.Func.(type) {
+	case perceptron.RBF:
+		if f.Gamma == 0 {
+			return "rbf γ=1/d"
+		}
+		return "rbf γ=" + g(f.Gamma)
+	case perceptron.Poly:
+		if f.Degree == 0 {
+			return "poly 3" // as Poly documents its zero Degree
+		}
+		return fmt.Sprintf("poly %d", f.Degree)
+	case nil:
+		return "linear"
+	}
+	return "custom"
+}
+
+// ruleOf names the prediction rule of m.
+func ruleOf(m perceptron.Scorer) string {
+	switch m := m.(type) {
+	case *perceptron.OneVsRest:
+		if len(m.Models()) > 0 {
+			return ruleOf(m.Models()[0])
+		}
+	case *perceptron.Kernel:
+		return [...]string{"last", "voted", "averaged"}[m.Prediction]
+	case *perceptron.Pocket:
+		if m.Ratchet {
+			return "pocket, ratchet"
+		}
+		return "pocket"
+	case *perceptron.Averaged:
+		return "averaged"
+	case *perceptron.Voted:
+		return "voted"
+	}
+	return "last"
+}
+
+// only names the classifiers that take a settings flag, for the flags
+// that not every classifier takes.
+var only = map[string][]string{
+	"init-weights": {"perceptron", "pocket", "averaged", "voted"},
+	"ratchet":      {"pocket"},
+	"kernel":       {"kernel"},
+	"degree":       {"kernel"},
+	"gamma":        {"kernel"},
+	"coef0":        {"kernel"},
+	"budget":       {"kernel"},
+	"prediction":   {"kernel"},
+}
+
+// check returns an error if fs set a flag that none of the classifiers
+// called names takes, or that gives a kernel a parameter it does not have,
+// which would otherwise be ignored.
+func (o *options) check(fs *flag.FlagSet, names []string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, baseName(n)) }) {
+			err = usagef("-%s: only -classifier %s takes this flag", f.Name, joinWords(takers, "or"))
+			return
+		}
+		switch {
+		case f.Name == "init-weights" && slices.ContainsFunc(names, func(n string) bool { return n != baseName(n) }):
+			err = usagef("-init-weights: %s learns each class against the rest with weights of its own", ovr+"NAME")
+		case f.Name == "degree" && o.kernel != "poly":
+			err = usagef("-degree: only -kernel poly has a degree")
+		case f.Name == "coef0" && o.kernel != "poly":
+			err = usagef("-coef0: only -kernel poly has coef0")
+		case f.Name == "gamma" && o.kernel != "poly" && o.kernel != "rbf":
+			err = usagef("-gamma: only -kernel poly and rbf have gamma")
+		}
+	})
+	return err
 }

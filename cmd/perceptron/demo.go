@@ -45,7 +45,7 @@ prints the demo's table.
 Flags:
 `
 
-func demo(args []string, stdout, stderr io.Writer) error {
+func demoCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	j.classifier = "all"
 	fs := newFlagSet("demo")

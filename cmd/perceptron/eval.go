@@ -105,7 +105,7 @@ Exit status: 0 on success, 2 on a usage error, 1 on any other.
 Flags:
 `
 
-func eval(args []string, stdout, stderr io.Writer) error {
+func evalCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	fs := newFlagSet("eval")
 	fs.StringVar(&j.classifier, "classifier", "all", "the classifier: all, "+classifierNames())
@@ -167,7 +167,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 	if err := j.readNames(&spec); err != nil {
 		return err
 	}
-	train, err := j.inMemory(files[0], spec, stderr)
+	train, err := inMemory(files[0], spec, j.stream, stderr)
 	switch {
 	case err != nil:
 		return err
@@ -194,7 +194,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
 		} else {
 			tspec.hashing = nil
 		}
-		if test, err = j.testRows(files[1], tspec, stderr); err != nil {
+		if test, err = testRows(files[1], tspec, j.stream, stderr); err != nil {
 			return err
 		}
 		if s, ok := test.(*stream); ok {

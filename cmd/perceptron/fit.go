@@ -15,33 +15,10 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
+	"gonum.org/v1/gonum/mat"
 )
-
-// result is a classifier trained and tested.
-type result struct {
-	name  string
-	model *data.Model   // the classifier with the steps before it
-	limit int           // the epoch limit
-	fit   time.Duration // negative if not known
-	train float64       // NaN if not measured
-	test  float64       // NaN if there is no test set
-	stats perceptron.Stats
-
-	// report compares the classes predicted for the test rows with
-	// theirs; nil if there are none.
-	report *data.Report
-
-	// probs is what the probabilities of a calibrated model measure on
-	// the test rows; nil if there are none.
-	probs *probabilityMeasures
-
-	// note says why the training accuracy was not measured, if it was not.
-	note string
-}
 
 // quadratic are the classifiers whose cost grows with the square of the
 // rows: the exact pocket counts the mistakes of every training row after
@@ -238,123 +215,4 @@ func fitRows(ctx context.Context, pipe *data.Model, c perceptron.Scorer, train *
 		train.scaled = &m
 	}
 	return m, err
-}
-
-// predictChunk is the number of rows that classify predicts between two
-// progress reports: data.BlockRows, so that the scores are those of the
-// rows predicted all at once, to the bit.
-const predictChunk = data.BlockRows
-
-// classify returns the index of the class of each row of ds that the
-// model m predicts, and with keep their scores, as data.Model's Predict
-// and Score give them. If p is not nil it reports the progress as
-// scoring task, a chunk of rows at a time.
-func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (pred, scores []float64, err error) {
-	if m, err = ds.scale(m); err != nil {
-		return nil, nil, err
-	}
-	n, _ := ds.X.Dims()
-	step := n
-	if p != nil {
-		step = predictChunk
-		p.beginScoring(task, n)
-	}
-	for lo := 0; lo < n; lo += step {
-		hi := min(n, lo+step)
-		X := ds.X // all the rows: no copy of them
-		if hi-lo < n {
-			part, err := ds.Rows(lo, hi)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %s", ds.name, errText(err))
-			}
-			X = part.X
-		}
-		c, err := m.Predict(X)
-		if err == nil && keep {
-			var s []float64
-			s, err = m.Score(X)
-			scores = append(scores, s...)
-		}
-		if err != nil {
-			if lo > 0 {
-				// The error again, of the rows from the first on, which
-				// numbers the row as the file does.
-				if part, e := ds.Rows(0, hi); e == nil {
-					if _, e := m.Predict(part.X); e != nil {
-						err = e
-					}
-				}
-			}
-			return nil, nil, ds.rowError(err)
-		}
-		pred = append(pred, c...)
-		if p != nil {
-			p.scored(hi)
-		}
-	}
-	if p != nil {
-		p.endScoring()
-	}
-	return pred, scores, nil
-}
-
-// scale transforms the rows of ds in place by the steps of the model m
-// before its classifier, unless they are, and returns the model that
-// predicts the rows as they then are: m without its steps.
-func (ds *dataset) scale(m *data.Model) (*data.Model, error) {
-	if m.Scaler == nil && !m.Normalize {
-		return m, nil
-	}
-	if done := ds.scaled; done != nil {
-		if done.Scaler != m.Scaler || done.Normalize != m.Normalize {
-			panic("perceptron: rows scaled by other steps than the model's")
-		}
-	} else {
-		X, err := m.TransformInPlace(ds.X)
-		if err != nil {
-			return nil, ds.rowError(err)
-		}
-		ds.X, ds.scaled = X, m
-	}
-	bare := *m
-	bare.Scaler, bare.Normalize = nil, false
-	return &bare, nil
-}
-
-// pipeline returns the steps before the classifier that the flags ask
-// for, fitted to the rows of train, read with the CSV label column label,
-// as a data.Model without a classifier.
-func (j *job) pipeline(train *dataset, label string) (*data.Model, error) {
-	sparse := isSparse(train.X)
-	pipe := j.steps(train.format, label, train.classes, sparse)
-	var err error
-	switch {
-	case j.standardizes(sparse):
-		pipe.Scaler, err = data.NewScaler(train.X)
-	case j.weighs(sparse):
-		pipe.Scaler, err = data.NewIDF(train.X)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", train.name, errText(err))
-	}
-	return pipe, nil
-}
-
-// steps returns the steps before the classifier that the flags ask for,
-// of training rows, sparse or not, of the format and the classes, read
-// with the CSV label column label, as a data.Model without a classifier
-// nor a Scaler.
-func (j *job) steps(format, label string, classes *classSet, sparse bool) *data.Model {
-	pipe := &data.Model{Normalize: j.normalizes(sparse)}
-	switch format {
-	case "csv":
-		pipe.Label = label
-	case "text":
-		h := j.hashing()
-		pipe.Hashing = &h
-	}
-	if !slices.Equal(classes.names, classes.labels) {
-		pipe.Names = classes.names
-	}
-	return pipe
 }

@@ -13,8 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // job holds the flags of a command.
@@ -33,9 +31,6 @@ type job struct {
 	split       float64
 	splitSeed   uint64
 	folds       int
-	standardize switchFlag
-	idf         switchFlag
-	normalize   switchFlag
 	plot        string
 	progress    bool
 	model       string
@@ -49,61 +44,10 @@ type job struct {
 	top       int
 	threshold float64
 
-	// ngrams and bits are the flags of the Hashing of text, and textSet
-	// those of them that were set.
-	ngrams, bits int
-	textSet      []string
+	stepFlags
 }
 
 func newJob() *job { return &job{opts: newOptions()} }
-
-// switchFlag is the value of a flag of true or false that may be unset,
-// whose default then depends on the rows: -standardize and -normalize.
-type switchFlag struct{ set, on bool }
-
-func (s *switchFlag) String() string {
-	if s == nil || !s.set {
-		return ""
-	}
-	return strconv.FormatBool(s.on)
-}
-
-func (s *switchFlag) Set(v string) error {
-	on, err := strconv.ParseBool(v)
-	if err != nil {
-		return fmt.Errorf("%s is not true or false", quote(v))
-	}
-	s.set, s.on = true, on
-	return nil
-}
-
-func (s *switchFlag) IsBoolFlag() bool { return true }
-
-// or returns the value of the flag, or def if it is unset.
-func (s switchFlag) or(def bool) bool {
-	if s.set {
-		return s.on
-	}
-	return def
-}
-
-// standardizes reports whether the training rows, sparse or dense, are
-// to be standardised: by default dense rows are, unless -idf weighs them,
-// and sparse ones are not.
-func (j *job) standardizes(sparse bool) bool {
-	return j.standardize.or(!sparse && !j.idf.on)
-}
-
-// weighs reports whether the columns of the training rows, sparse or
-// dense, are to be weighed by their inverse document frequency: by
-// default sparse rows are, unless -standardize scales them, as
-// scikit-learn's TfidfTransformer weighs them, and dense ones are not.
-func (j *job) weighs(sparse bool) bool { return j.idf.or(sparse && !j.standardize.on) }
-
-// normalizes reports whether each row, sparse or dense, is to be scaled
-// to unit length: by default sparse rows are, as scikit-learn's
-// TfidfTransformer scales them, and dense ones are not.
-func (j *job) normalizes(sparse bool) bool { return j.normalize.or(sparse) }
 
 func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("perceptron "+name, flag.ContinueOnError)
@@ -111,10 +55,6 @@ func newFlagSet(name string) *flag.FlagSet {
 	fs.Usage = func() {}
 	return fs
 }
-
-// defaultLabel is the label column of a CSV file that training reads
-// without -label: the end of the row, as most CSV files put it.
-const defaultLabel = "last"
 
 // dataFlags defines the flags that say how to read a data file; training
 // says whether the command reads classes, with -classes, -pos and -neg.
@@ -197,14 +137,6 @@ func (j *job) checkText(fs *flag.FlagSet) error {
 		}
 	})
 	return nil
-}
-
-// hashing returns the Hashing of text of the flags. It hashes counts, not
-// scaled to unit length: the steps after it, -idf and -normalize, weigh
-// and scale them, as scikit-learn's TfidfTransformer does after a
-// HashingVectorizer of norm None.
-func (j *job) hashing() data.Hashing {
-	return data.Hashing{NGrams: j.ngrams, Bits: j.bits, NoNorm: true}
 }
 
 // parseArgs parses args, in which flags and other arguments may mix until
@@ -403,4 +335,84 @@ func onlyFlags(fs *flag.FlagSet, names []string, what string) error {
 		}
 	})
 	return err
+}
+
+// streamFlag defines -stream.
+func (j *job) streamFlag(fs *flag.FlagSet, what string) {
+	fs.Var(&j.stream, "stream", "read "+what+" a block of rows at a time, and again for each epoch of training, in memory independent of their number; -stream=false reads them whole "+
+		"(default: a file whose rows would take more than half the memory left, as its size tells, or that its reader finds do not fit there, a block at a time)")
+}
+
+// The weights of the training rows, -weights FILE: a number a line for
+// each row of the data file, in its order, as the weighted builds of
+// LIBSVM and LIBLINEAR read a file of instance weights (-W). A file
+// beside the data, not a column of it as in Vowpal Wabbit's format: every
+// format takes weights alike, without a column that its readers would
+// have to tell from a feature, and the data file stays one that every
+// other tool reads, weighed or not.
+
+// weightsFlag defines -weights. It comes before the -wNAME flags of the
+// class weights, which would take it for the weight of the class "eights".
+func (j *job) weightsFlag(fs *flag.FlagSet) {
+	fs.StringVar(&j.weights, "weights", "", "weigh the training rows by the numbers of `FILE`, one a line for each row of the data file, in its order, as LIBSVM's weighted train -W reads them: a mistake on a row steps by its weight (times its class's), as scikit-learn's sample_weight does; a row of weight 0 makes none")
+}
+
+// calibrateFlag defines -calibrate, the folds whose scores calibrate the
+// probabilities of the classes.
+func (j *job) calibrateFlag(fs *flag.FlagSet) {
+	fs.IntVar(&j.calibrate, "calibrate", 0, "fit the probabilities of the classes, which predict -k and eval give, to the scores of the rows of each of `K` stratified folds "+
+		"of the training rows, drawn from -seed, by a classifier trained as the model is on the other folds, and train the model on all the rows, "+
+		"as scikit-learn's CalibratedClassifierCV(ensemble=False) does; 0 means none. Every class needs K rows")
+}
+
+// topFlags defines -k and -threshold, the most probable classes.
+func (j *job) topFlags(fs *flag.FlagSet, what string) {
+	fs.IntVar(&j.top, "k", 0, what+" the `N` most probable classes of each row, as fastText's k, by the probabilities of a model that train -calibrate fitted (default 1 with -threshold)")
+	fs.Float64Var(&j.threshold, "threshold", 0, "with -k, only the classes at least `P` probable, as fastText's threshold")
+}
+
+// checkTop returns a usage error if -calibrate, -k or -threshold, set on
+// fs, is out of its range, and sets -k to 1 unless it is set. It reports
+// whether -k or -threshold asks for the most probable classes.
+func (j *job) checkTop(fs *flag.FlagSet) (bool, error) {
+	k, threshold := isSet(fs, "k"), isSet(fs, "threshold")
+	switch {
+	case j.calibrate == 1 || j.calibrate < 0:
+		return false, usagef("-calibrate %d: want 2 folds or more, or 0 for none", j.calibrate)
+	case k && j.top < 1:
+		return false, usagef("-k %d: want 1 or more", j.top)
+	case !(j.threshold >= 0 && j.threshold <= 1):
+		return false, usagef("-threshold %v: want a probability, from 0 to 1", j.threshold)
+	}
+	if !k {
+		j.top = 1
+	}
+	return k || threshold, nil
+}
+
+// isSet reports whether the flag name was set on fs.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// checkFolds returns a usage error if -folds, set on fs, is not a number
+// of folds, or goes with flags and files that it leaves unused.
+func (j *job) checkFolds(fs *flag.FlagSet, files int) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && j.folds != 0 && (f.Name == "split" || f.Name == "plot") {
+			err = usagef("-%s: -folds tests on folds of TRAIN, not on a split, and draws no plot", f.Name)
+		}
+	})
+	switch {
+	case err != nil:
+		return err
+	case j.folds == 1 || j.folds < 0:
+		return usagef("-folds %d: want 2 or more, or 0 for none", j.folds)
+	case j.folds > 0 && files == 2:
+		return usagef("-folds: cross-validation tests on folds of TRAIN alone, and TEST is given")
+	}
+	return nil
 }

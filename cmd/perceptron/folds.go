@@ -5,7 +5,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -15,26 +14,6 @@ import (
 
 	"github.com/seed5ae3614e/perceptron/data"
 )
-
-// checkFolds returns a usage error if -folds, set on fs, is not a number
-// of folds, or goes with flags and files that it leaves unused.
-func (j *job) checkFolds(fs *flag.FlagSet, files int) error {
-	var err error
-	fs.Visit(func(f *flag.Flag) {
-		if err == nil && j.folds != 0 && (f.Name == "split" || f.Name == "plot") {
-			err = usagef("-%s: -folds tests on folds of TRAIN, not on a split, and draws no plot", f.Name)
-		}
-	})
-	switch {
-	case err != nil:
-		return err
-	case j.folds == 1 || j.folds < 0:
-		return usagef("-folds %d: want 2 or more, or 0 for none", j.folds)
-	case j.folds > 0 && files == 2:
-		return usagef("-folds: cross-validation tests on folds of TRAIN alone, and TEST is given")
-	}
-	return nil
-}
 
 // foldResult is what a classifier does over the folds.
 type foldResult struct {

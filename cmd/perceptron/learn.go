@@ -50,7 +50,7 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 		return err
 	}
 	var rows rowBlocks
-	ds, err := j.inMemory(files[0], spec, stderr)
+	ds, err := inMemory(files[0], spec, j.stream, stderr)
 	switch {
 	case err != nil:
 		return err

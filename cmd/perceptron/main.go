@@ -71,17 +71,6 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// usageError is an error in the command line. The command exits with code
-// 2 on it, and 1 on any other error.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
 // run runs the command with the arguments args, writing its results to
 // stdout and its errors and progress to stderr, and returns its exit code.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -107,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-const usage = `Usage:
+const mainHelp = `Usage:
   perceptron                           the demo: train every classifier on the embedded
                                        Wisconsin breast cancer data and compare them
   perceptron demo    [flags]           the demo, with flags
@@ -211,25 +200,25 @@ Run perceptron COMMAND -h for the flags of a command.
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return demo(nil, stdout, stderr)
+		return demoCommand(nil, stdout, stderr)
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, mainHelp)
 		return nil
 	case "demo":
-		return demo(args[1:], stdout, stderr)
+		return demoCommand(args[1:], stdout, stderr)
 	case "train":
-		return train(args[1:], stdout, stderr)
+		return trainCommand(args[1:], stdout, stderr)
 	case "predict":
-		return predict(args[1:], stdout, stderr)
+		return predictCommand(args[1:], stdout, stderr)
 	case "eval":
-		return eval(args[1:], stdout, stderr)
+		return evalCommand(args[1:], stdout, stderr)
 	case "serve":
-		return serve(args[1:], stdout, stderr)
+		return serveCommand(args[1:], stdout, stderr)
 	}
 	if strings.HasPrefix(args[0], "-") {
-		return demo(args, stdout, stderr)
+		return demoCommand(args, stdout, stderr)
 	}
 	hint := ""
 	if near := nearest(args[0], []string{"demo", "train", "predict", "eval", "serve"}); near != "" {

@@ -6,21 +6,36 @@ package main
 
 import (
 	"math"
+	"time"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // What eval and predict measure of a model on test rows, which come a
 // block at a time: in memory, as one block, or from a stream.
 
-// rowBlocks are rows that come a block at a time: a data set in memory,
-// one block, or a stream, many.
-type rowBlocks interface {
-	blocks(size int, fn func(b *dataset) error) error
-}
+// result is a classifier trained and tested.
+type result struct {
+	name  string
+	model *data.Model   // the classifier with the steps before it
+	limit int           // the epoch limit
+	fit   time.Duration // negative if not known
+	train float64       // NaN if not measured
+	test  float64       // NaN if there is no test set
+	stats perceptron.Stats
 
-// blocks calls fn with the data set itself, one block.
-func (ds *dataset) blocks(_ int, fn func(b *dataset) error) error { return fn(ds) }
+	// report compares the classes predicted for the test rows with
+	// theirs; nil if there are none.
+	report *data.Report
+
+	// probs is what the probabilities of a calibrated model measure on
+	// the test rows; nil if there are none.
+	probs *probabilityMeasures
+
+	// note says why the training accuracy was not measured, if it was not.
+	note string
+}
 
 // testOn tests the model of r on the rows of test, of the classes of a
 // model, and sets r's report and test accuracy, and, if its model is

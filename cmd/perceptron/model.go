@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"encoding/binary"
 	"fmt"
@@ -148,4 +149,27 @@ func idxWidth(path string) (int, bool) {
 		}
 	}
 	return d, true
+}
+
+// modelSpec returns spec set to read rows for the model m: its width, its
+// classes, unless spec knows them, and its label column, unless -label
+// names another.
+func modelSpec(spec readSpec, m *data.Model) (readSpec, error) {
+	if spec.label == "" {
+		spec.label, spec.labelFlag = cmp.Or(m.Label, defaultLabel), "the model's -label"
+	}
+	spec.labels = spec.label != "none"
+	switch {
+	case m.Hashing != nil && spec.format != "" && spec.format != "text":
+		return spec, usagef("-format %s: the model was trained on text, and reads its rows as text", spec.format)
+	case m.Hashing != nil:
+		spec.format, spec.hashing = "text", m.Hashing
+	case spec.format == "text":
+		return spec, usagef("-format text: the model was not trained on text: it takes rows of features")
+	}
+	if spec.known == nil {
+		spec.known = newClassSet(m.Classes, m.Names)
+	}
+	spec.width = m.Features()
+	return spec, nil
 }

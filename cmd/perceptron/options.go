@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -277,46 +278,6 @@ func (o *options) checkValues(fs *flag.FlagSet) error {
 	return nil
 }
 
-// only names the classifiers that take a settings flag, for the flags
-// that not every classifier takes.
-var only = map[string][]string{
-	"init-weights": {"perceptron", "pocket", "averaged", "voted"},
-	"ratchet":      {"pocket"},
-	"kernel":       {"kernel"},
-	"degree":       {"kernel"},
-	"gamma":        {"kernel"},
-	"coef0":        {"kernel"},
-	"budget":       {"kernel"},
-	"prediction":   {"kernel"},
-}
-
-// check returns an error if fs set a flag that none of the classifiers
-// called names takes, or that gives a kernel a parameter it does not have,
-// which would otherwise be ignored.
-func (o *options) check(fs *flag.FlagSet, names []string) error {
-	var err error
-	fs.Visit(func(f *flag.Flag) {
-		if err != nil {
-			return
-		}
-		if takers, ok := only[f.Name]; ok && !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(takers, baseName(n)) }) {
-			err = usagef("-%s: only -classifier %s takes this flag", f.Name, joinWords(takers, "or"))
-			return
-		}
-		switch {
-		case f.Name == "init-weights" && slices.ContainsFunc(names, func(n string) bool { return n != baseName(n) }):
-			err = usagef("-init-weights: %s learns each class against the rest with weights of its own", ovr+"NAME")
-		case f.Name == "degree" && o.kernel != "poly":
-			err = usagef("-degree: only -kernel poly has a degree")
-		case f.Name == "coef0" && o.kernel != "poly":
-			err = usagef("-coef0: only -kernel poly has coef0")
-		case f.Name == "gamma" && o.kernel != "poly" && o.kernel != "rbf":
-			err = usagef("-gamma: only -kernel poly and rbf have gamma")
-		}
-	})
-	return err
-}
-
 // describeStop says how training stops, for the progress reports and the
 // summaries.
 func (o *options) describeStop(rows int) string {
@@ -356,15 +317,6 @@ func balanced(count []int) map[float64]float64 {
 	return w
 }
 
-// classCounts returns the rows of ds of each of its classes.
-func classCounts(ds *dataset) []int {
-	count := make([]int, len(ds.classes.labels))
-	for _, c := range ds.Y {
-		count[int(c)]++
-	}
-	return count
-}
-
 func parseFloats(s string) ([]float64, error) {
 	var w []float64
 	for f := range strings.SplitSeq(s, ",") {
@@ -375,4 +327,54 @@ func parseFloats(s string) ([]float64, error) {
 		w = append(w, v)
 	}
 	return w, nil
+}
+
+// defaultEpochs is the most epochs of a classifier whose Epochs is zero,
+// as the library documents it.
+const defaultEpochs = 1000
+
+// stopRule returns the stopping rule of the flags, or nil for none.
+func (o *options) stopRule() *perceptron.Stop {
+	if o.noStop {
+		return nil
+	}
+	return &perceptron.Stop{Tol: o.tol, NoChange: o.noChange, Validation: o.validation}
+}
+
+// predictions are the kernel's prediction rules by the names that
+// -prediction takes, which are those of the library's JSON.
+var predictions = map[string]perceptron.Prediction{
+	"last":     perceptron.PredictLast,
+	"voted":    perceptron.PredictVoted,
+	"averaged": perceptron.PredictAveraged,
+}
+
+// kernelFunc returns the kernel of the flags: nil, the library's linear
+// kernel, for linear.
+func (o *options) kernelFunc() perceptron.KernelFunc {
+	switch o.kernel {
+	case "poly":
+		return perceptron.Poly{Degree: o.degree, Gamma: o.gamma, Coef0: o.coef0}
+	case "rbf":
+		return perceptron.RBF{Gamma: o.gamma}
+	}
+	return nil
+}
+
+// rand returns the shuffle source of one classifier, or nil if the rows
+// are visited in order. Each classifier gets a source of its own, so that
+// its result does not depend on which others run before it.
+func (o *options) rand() *rand.Rand {
+	if !o.shuffle {
+		return nil
+	}
+	return rand.New(rand.NewPCG(o.seed, 1))
+}
+
+// onUpdate returns the OnUpdate callback of the classifiers.
+func (o *options) onUpdate() func(perceptron.Update) {
+	if o.progress == nil {
+		return nil
+	}
+	return func(u perceptron.Update) { o.progress.update(u.Epoch, u.Row) }
 }

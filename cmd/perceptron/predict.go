@@ -6,7 +6,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -82,7 +81,7 @@ Exit status: 0 on success, 2 on a usage error, 1 on any other.
 Flags:
 `
 
-func predict(args []string, stdout, stderr io.Writer) error {
+func predictCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	fs := newFlagSet("predict")
 	fs.StringVar(&j.model, "model", "", "the model `FILE` that train saved, or the library's form of a classifier (required)")
@@ -267,37 +266,5 @@ func (p predicted) write(w *bufio.Writer, pred, scores []float64, top []int, pro
 			}
 		}
 		w.WriteByte('\n')
-	}
-}
-
-// modelSpec returns spec set to read rows for the model m: its width, its
-// classes, unless spec knows them, and its label column, unless -label
-// names another.
-func modelSpec(spec readSpec, m *data.Model) (readSpec, error) {
-	if spec.label == "" {
-		spec.label, spec.labelFlag = cmp.Or(m.Label, defaultLabel), "the model's -label"
-	}
-	spec.labels = spec.label != "none"
-	switch {
-	case m.Hashing != nil && spec.format != "" && spec.format != "text":
-		return spec, usagef("-format %s: the model was trained on text, and reads its rows as text", spec.format)
-	case m.Hashing != nil:
-		spec.format, spec.hashing = "text", m.Hashing
-	case spec.format == "text":
-		return spec, usagef("-format text: the model was not trained on text: it takes rows of features")
-	}
-	if spec.known == nil {
-		spec.known = newClassSet(m.Classes, m.Names)
-	}
-	spec.width = m.Features()
-	return spec, nil
-}
-
-// dropped says on stderr how many values of the file name beyond the
-// width of its model were ignored, if any.
-func dropped(stderr io.Writer, name string, n, width int) {
-	if n > 0 {
-		fmt.Fprintf(stderr, "perceptron: %s: %s at feature indices beyond the model's %d ignored, as liblinear-predict ignores them\n",
-			name, plural(n, "value"), width)
 	}
 }

@@ -18,90 +18,8 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
-
-// The command reads, splits, scales and reports through package data.
-// What it adds is a layer over a data.Set: the class values that the
-// classifiers learn, the names that -classes gives the classes, and the
-// two classes that -pos and -neg pick.
-
-// dataset is a data file read into a Set, with the command's view of its
-// classes.
-type dataset struct {
-	name   string
-	format string // csv, libsvm, idx or text
-	*data.Set
-
-	// classes are the classes of the rows: the first len(classes.labels)
-	// classes of Set.Classes, which may hold more, the labels of a test
-	// file that are no class of the model. Nil if the labels were not
-	// read.
-	classes *classSet
-
-	// left is the number of rows of other labels that -pos and -neg left
-	// out.
-	left int
-
-	// part says which of the rows of the file the rows are, for the
-	// messages that count them: " among the test rows of the split", or "".
-	part string
-
-	// first is the number of rows of the file before these, a block of
-	// a stream, by which the messages count them.
-	first int
-
-	// scaled, if not nil, is the model whose steps before its classifier
-	// transformed the rows in place: they are the rows that a classifier
-	// of those steps takes. The command holds the rows once.
-	scaled *data.Model
-}
-
-// readSpec says how to read a data file.
-type readSpec struct {
-	format    string // csv, libsvm, idx or text; empty means to tell by the name or the first line
-	header    bool
-	comma     rune
-	label     string // the CSV label column, as data.CSV's Label
-	labelFlag string // where label comes from, for messages
-
-	// labels says to read the labels; known, if not nil, are the classes
-	// to read them by, those of the training rows or of a model.
-	labels bool
-	known  *classSet
-
-	// keepRows keeps the rows of labels that are no class of known, as
-	// predict labels every row, where eval leaves out those that -pos and
-	// -neg did.
-	keepRows bool
-
-	// width, if not zero, is the number of features of the rows: LIBSVM
-	// values beyond it are left out and counted; CSV and IDX rows of
-	// another width are an error.
-	width int
-
-	// names are the names of -classes; pos and neg the labels, or the
-	// names, of -pos and -neg.
-	names    *classNames
-	pos, neg string
-
-	// manyClasses takes the labels of training rows as classes even if
-	// they look like the values of a feature.
-	manyClasses bool
-
-	// weights, if not "", is the file of the weights of the rows.
-	weights string
-
-	// hashing is the Hashing that turns lines of text into rows: that of
-	// the flags in training, or of a model of text; nil for a model of
-	// rows of features, which takes no text. textFlags are the flags of
-	// hashing that were set, which a file of another format refuses.
-	hashing   *data.Hashing
-	textFlags []string
-}
 
 // formatOf returns the format of the data file at path: spec's, the one
 // its name says, or the one its first line says, as sniff tells it.
@@ -451,18 +369,31 @@ func inputFiles(path string, spec readSpec) []string {
 	return []string{path}
 }
 
-// rowError returns the error err of package data about a row of ds, with
-// the name of its file and which rows it counts.
-func (ds *dataset) rowError(err error) error {
-	msg := renumber(errText(err), ds.first)
-	if ds.part == "" {
-		return fmt.Errorf("%s: %s", ds.name, msg)
+// widthError returns the error of rows of d features, read from the file
+// name of the format, for a model of width features; labelled says
+// whether they were read with a label column.
+func widthError(name, format string, d, width int, labelled bool) error {
+	hint := ""
+	if format == "csv" {
+		switch {
+		case labelled && d+1 == width:
+			hint = " (if the file has no label column, use -label none)"
+		case !labelled && d-1 == width:
+			hint = " (if a column is the label, name it with -label)"
+		}
 	}
-	return fmt.Errorf("%s: %s (rows counted%s)", ds.name, msg, strings.TrimPrefix(ds.part, ","))
+	return fmt.Errorf("%s: rows of %s, want %d as the model has%s", name, plural(d, "feature"), width, hint)
 }
 
-// isSparse reports whether X is sparse.
-func isSparse(X mat.Matrix) bool {
-	_, ok := X.(*perceptron.CSR)
-	return ok
+// dropped says on stderr how many values of the file name beyond the
+// width of its model were ignored, if any.
+func dropped(stderr io.Writer, name string, n, width int) {
+	if n > 0 {
+		fmt.Fprintf(stderr, "perceptron: %s: %s at feature indices beyond the model's %d ignored, as liblinear-predict ignores them\n",
+			name, plural(n, "value"), width)
+	}
 }
+
+// defaultLabel is the label column of a CSV file that training reads
+// without -label: the end of the row, as most CSV files put it.
+const defaultLabel = "last"

@@ -17,9 +17,8 @@ import (
 	"runtime/debug"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/seed5ae3614e/perceptron/data"
+	"gonum.org/v1/gonum/mat"
 )
 
 const serveHelp = `Usage: perceptron serve [flags] -model FILE
@@ -76,20 +75,6 @@ Exit status: 0 after a graceful stop, 2 on a usage error, 1 on any other.
 Flags:
 `
 
-// serveFlags are the flags of serve.
-type serveFlags struct {
-	model, addr, save string
-	learn, quiet      bool
-	every             time.Duration
-	limits            serveLimits
-}
-
-// serveLimits are the limits of a server.
-type serveLimits struct {
-	maxBody, maxRows                       int
-	readTimeout, writeTimeout, idleTimeout time.Duration
-}
-
 // Defaults of serve: limits that a request of many rows stays far within,
 // and timeouts that a slow client cannot hold a connection beyond.
 const (
@@ -104,7 +89,7 @@ const (
 	maxHeaderBytes      = 64 << 10
 )
 
-func serve(args []string, stdout, stderr io.Writer) error {
+func serveCommand(args []string, stdout, stderr io.Writer) error {
 	// Before it serves, a signal ends the command at once, as it does by
 	// default; while it serves, the first stops it gracefully, and a
 	// second ends it at once, as catchSignals says.

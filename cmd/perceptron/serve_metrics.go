@@ -71,8 +71,8 @@ func (m *serveMetrics) count(ep, code, rows int, d time.Duration) {
 	h.sum.Add(int64(d))
 }
 
-// write answers GET /metrics.
-func (m *serveMetrics) write(w http.ResponseWriter, s *server) {
+// write answers GET /metrics, of the model served.
+func (m *serveMetrics) write(w http.ResponseWriter, model *served) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
@@ -100,7 +100,7 @@ func (m *serveMetrics) write(w http.ResponseWriter, s *server) {
 	head("perceptron_learn_mistakes_total", "counter", "Mistakes of the model on the rows it learned, each made before it learned the row.")
 	fmt.Fprintf(bw, "perceptron_learn_mistakes_total %d\n", m.mistakes.Load())
 	head("perceptron_learns_total", "counter", "Learns of the model, one a request to /learn.")
-	fmt.Fprintf(bw, "perceptron_learns_total %d\n", s.model.changed())
+	fmt.Fprintf(bw, "perceptron_learns_total %d\n", model.changed())
 	head("perceptron_checkpoints_total", "counter", "Checkpoints of the model written to -save.")
 	fmt.Fprintf(bw, "perceptron_checkpoints_total %d\n", m.checkpoints.Load())
 	head("perceptron_checkpoint_errors_total", "counter", "Checkpoints of the model that failed.")
@@ -134,3 +134,16 @@ func (m *serveMetrics) write(w http.ResponseWriter, s *server) {
 func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'g', -1, 64)
 }
+
+// The endpoints, which the metrics count apart.
+const (
+	epPredict = iota
+	epLearn
+	epModel
+	epHealth
+	epMetrics
+	epOther
+	nEndpoints
+)
+
+var endpointPaths = [nEndpoints]string{"/predict", "/learn", "/model", "/healthz", "/metrics", "other"}

@@ -141,3 +141,28 @@ func endBySignal(sig os.Signal) {
 	}
 	os.Exit(128 + int(n))
 }
+
+// temps are the temporary files being written, which a signal that ends
+// the command removes.
+var temps struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+// afterTemp, if not nil, is called once a temporary file is made: tests
+// send signals then.
+var afterTemp func(name string)
+
+// keepTemp records name as a temporary file, or forgets it.
+func keepTemp(name string, keep bool) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.names == nil {
+		temps.names = map[string]bool{}
+	}
+	if keep {
+		temps.names[name] = true
+	} else {
+		delete(temps.names, name)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"iter"
@@ -16,14 +15,12 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"gonum.org/v1/gonum/mat"
 )
 
 // A stream is a data file read one block of rows at a time, in memory
@@ -241,41 +238,6 @@ func (s *stream) blocks(size int, fn func(b *dataset) error) error {
 	return flush()
 }
 
-// widthError returns the error of rows of d features, read from the file
-// name of the format, for a model of width features; labelled says
-// whether they were read with a label column.
-func widthError(name, format string, d, width int, labelled bool) error {
-	hint := ""
-	if format == "csv" {
-		switch {
-		case labelled && d+1 == width:
-			hint = " (if the file has no label column, use -label none)"
-		case !labelled && d-1 == width:
-			hint = " (if a column is the label, name it with -label)"
-		}
-	}
-	return fmt.Errorf("%s: rows of %s, want %d as the model has%s", name, plural(d, "feature"), width, hint)
-}
-
-// renumber returns the message of an error of package data about row k
-// of rows counted from first+1, "row k...", about row first+k, as the
-// rows of the file count.
-func renumber(msg string, first int) string {
-	rest, ok := strings.CutPrefix(msg, "row ")
-	if !ok || first == 0 {
-		return msg
-	}
-	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
-	if end < 0 {
-		end = len(rest)
-	}
-	k, err := strconv.Atoi(rest[:end])
-	if err != nil {
-		return msg
-	}
-	return "row " + strconv.Itoa(first+k) + rest[end:]
-}
-
 // notes says on stderr what the last pass left out: the values beyond the
 // width of the model.
 func (s *stream) notes(stderr io.Writer) {
@@ -360,17 +322,11 @@ func textSize(path string) float64 {
 	return max(size, float64(binary.LittleEndian.Uint32(tail[:])))
 }
 
-// streamFlag defines -stream.
-func (j *job) streamFlag(fs *flag.FlagSet, what string) {
-	fs.Var(&j.stream, "stream", "read "+what+" a block of rows at a time, and again for each epoch of training, in memory independent of their number; -stream=false reads them whole "+
-		"(default: a file whose rows would take more than half the memory left, as its size tells, or that its reader finds do not fit there, a block at a time)")
-}
-
 // testRows returns the test rows of the file at path, read as spec says:
-// in memory, or, with -stream or if they would not fit, as a stream, which
-// the caller closes.
-func (j *job) testRows(path string, spec readSpec, stderr io.Writer) (rowBlocks, error) {
-	ds, err := j.inMemory(path, spec, stderr)
+// in memory, or, with -stream, the flag streamed, or if they would not
+// fit, as a stream, which the caller closes.
+func testRows(path string, spec readSpec, streamed switchFlag, stderr io.Writer) (rowBlocks, error) {
+	ds, err := inMemory(path, spec, streamed, stderr)
 	switch {
 	case err != nil:
 		return nil, err
@@ -385,14 +341,14 @@ func (j *job) testRows(path string, spec readSpec, stderr io.Writer) (rowBlocks,
 }
 
 // inMemory returns the rows of the file at path, read as spec says, or nil
-// if they are to be read as a stream: with -stream, if they would not fit,
-// as their size tells, or if the reader finds that they do not fit, which
-// it then says on stderr.
-func (j *job) inMemory(path string, spec readSpec, stderr io.Writer) (*dataset, error) {
+// if they are to be read as a stream: with -stream, the flag streamed, if
+// they would not fit, as their size tells, or if the reader finds that
+// they do not fit, which it then says on stderr.
+func inMemory(path string, spec readSpec, streamed switchFlag, stderr io.Writer) (*dataset, error) {
 	switch {
-	case j.stream.set && j.stream.on:
+	case streamed.set && streamed.on:
 		return nil, nil
-	case j.stream.set:
+	case streamed.set:
 		return readData(path, spec)
 	}
 	if path == "-" {
@@ -423,4 +379,46 @@ func (j *job) inMemory(path string, spec readSpec, stderr io.Writer) (*dataset, 
 		return nil, nil
 	}
 	return ds, err
+}
+
+// each returns the rows of the stream, their errors after the name of the
+// file, with their weights if -weights gives them, a line of its file
+// for each row of the file.
+func (s *stream) each() iter.Seq2[data.Row, error] {
+	return func(yield func(data.Row, error) bool) {
+		var w *weightLines
+		if s.spec.weights != "" {
+			var err error
+			if w, err = openWeights(s.spec.weights); err != nil {
+				yield(data.Row{}, err)
+				return
+			}
+			defer w.close()
+		}
+		n := 0
+		for row, err := range s.rows {
+			if err != nil {
+				if s.format == "csv" {
+					err = csvFlags(err)
+				}
+				yield(row, fmt.Errorf("%s: %w", s.name, err))
+				return
+			}
+			if w != nil {
+				if row.Weight, err = w.next(n, s.name); err != nil {
+					yield(row, err)
+					return
+				}
+			}
+			n++
+			if !yield(row, nil) {
+				return
+			}
+		}
+		if w != nil {
+			if err := w.end(n, s.name); err != nil {
+				yield(data.Row{}, err)
+			}
+		}
+	}
 }

@@ -7,7 +7,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math/bits"
 	"runtime/debug"
 
 	"github.com/seed5ae3614e/perceptron/data"
@@ -93,7 +92,7 @@ Exit status: 0 on success, 2 on a usage error, 1 on any other.
 Flags:
 `
 
-func train(args []string, stdout, stderr io.Writer) error {
+func trainCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	j.classifier = defaultClassifier
 	fs := newFlagSet("train")
@@ -152,7 +151,7 @@ func train(args []string, stdout, stderr io.Writer) error {
 	if err := j.readNames(&spec); err != nil {
 		return err
 	}
-	ds, err := j.inMemory(files[0], spec, stderr)
+	ds, err := inMemory(files[0], spec, j.stream, stderr)
 	switch {
 	case err != nil:
 		return err
@@ -224,93 +223,4 @@ func train(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return j.wrotePlot(stdout)
-}
-
-// leftOut says how many rows of ds were left out, if any.
-func leftOut(ds *dataset) string { return leftOf(ds.left) }
-
-// leftOf says that left rows of other labels were left out, if any were.
-func leftOf(left int) string {
-	if left == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (%s of other labels left out)", plural(left, "row"))
-}
-
-// steps describes the steps of the model m, loaded, before its
-// classifier.
-func steps(m *data.Model) string {
-	scaled := ""
-	switch {
-	case m.Scaler != nil && m.Scaler.Mean != nil:
-		scaled = "standardised"
-	case m.Scaler != nil:
-		scaled = "each feature weighed"
-	}
-	return describeHashing(m.Hashing, m.Features()) + describeSteps(scaled, m.Normalize)
-}
-
-// describeSteps describes the steps of the flags before a classifier of
-// the rows of ds.
-func (j *job) describeSteps(ds *dataset) string {
-	_, d := ds.X.Dims()
-	return j.describeStepsOf(ds.format, isSparse(ds.X), d)
-}
-
-// describeStepsOf describes the steps of the flags before a classifier of
-// rows of the format, sparse or not, of d features.
-func (j *job) describeStepsOf(format string, sparse bool, d int) string {
-	scaled := ""
-	switch {
-	case j.standardizes(sparse) && sparse:
-		scaled = "scaled on the training rows, not centred, as the rows are sparse"
-	case j.standardizes(sparse):
-		scaled = "standardised on the training rows"
-	case j.weighs(sparse):
-		scaled = "each feature weighed by its inverse document frequency on the training rows"
-	}
-	hashed := ""
-	if format == "text" {
-		h := j.hashing()
-		hashed = describeHashing(&h, d)
-	}
-	return hashed + describeSteps(scaled, j.normalizes(sparse))
-}
-
-// describeHashing describes the Hashing h of text into d features, or
-// returns "" if h is nil.
-func describeHashing(h *data.Hashing, d int) string {
-	if h == nil {
-		return ""
-	}
-	grams := "the words"
-	switch {
-	case h.NGrams == 2:
-		grams = "the words and the pairs of words"
-	case h.NGrams > 2:
-		grams = fmt.Sprintf("the n-grams of 1 to %d words", h.NGrams)
-	}
-	return fmt.Sprintf(", %s of each line hashed into 2^%d features", grams, bits.Len(uint(d))-1)
-}
-
-// describeSteps describes the steps before a classifier: how the features
-// are scaled, if they are, and whether each row is scaled to unit length.
-func describeSteps(scaled string, normalized bool) string {
-	s := ""
-	if scaled != "" {
-		s = ", " + scaled
-	}
-	if normalized {
-		s += ", each row scaled to unit length"
-	}
-	return s
-}
-
-// checkSteps returns a usage error if the flags of the steps before the
-// classifier contradict each other.
-func (j *job) checkSteps() error {
-	if j.idf.on && j.standardize.on {
-		return usagef("-idf and -standardize both scale the features: give one")
-	}
-	return nil
 }

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
 	"io"
@@ -175,48 +174,6 @@ func (j *job) streamTraining(path string, spec readSpec) (*trainRows, error) {
 	return t, nil
 }
 
-// each returns the rows of the stream, their errors after the name of the
-// file, with their weights if -weights gives them, a line of its file
-// for each row of the file.
-func (s *stream) each() iter.Seq2[data.Row, error] {
-	return func(yield func(data.Row, error) bool) {
-		var w *weightLines
-		if s.spec.weights != "" {
-			var err error
-			if w, err = openWeights(s.spec.weights); err != nil {
-				yield(data.Row{}, err)
-				return
-			}
-			defer w.close()
-		}
-		n := 0
-		for row, err := range s.rows {
-			if err != nil {
-				if s.format == "csv" {
-					err = csvFlags(err)
-				}
-				yield(row, fmt.Errorf("%s: %w", s.name, err))
-				return
-			}
-			if w != nil {
-				if row.Weight, err = w.next(n, s.name); err != nil {
-					yield(row, err)
-					return
-				}
-			}
-			n++
-			if !yield(row, nil) {
-				return
-			}
-		}
-		if w != nil {
-			if err := w.end(n, s.name); err != nil {
-				yield(data.Row{}, err)
-			}
-		}
-	}
-}
-
 // rows returns the training rows, with their weights if -weights gives
 // them, for data.Model's FitStream.
 func (t *trainRows) rows() iter.Seq2[data.Row, error] {
@@ -230,50 +187,6 @@ func (t *trainRows) rows() iter.Seq2[data.Row, error] {
 			}
 		}
 	}
-}
-
-// weightLines are the weights of -weights, read a line at a time.
-type weightLines struct {
-	f    *os.File
-	sc   *bufio.Scanner
-	path string
-	line int
-}
-
-func openWeights(path string) (*weightLines, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	return &weightLines{f: f, sc: bufio.NewScanner(f), path: path}, nil
-}
-
-func (w *weightLines) close() { w.f.Close() }
-
-// next returns the next weight, of row i of the file name, as readWeights
-// reads it.
-func (w *weightLines) next(i int, name string) (float64, error) {
-	for w.sc.Scan() {
-		w.line++
-		if s := strings.TrimSpace(w.sc.Text()); s != "" {
-			return parseWeight(s, w.path, w.line)
-		}
-	}
-	if err := w.sc.Err(); err != nil {
-		return 0, fmt.Errorf("%s: %w", w.path, err)
-	}
-	return 0, fmt.Errorf("%s: %s for the rows of %s, more than that, want one a row", w.path, plural(i, "weight"), name)
-}
-
-// end returns an error if weights are left after those of the n rows of
-// the file name.
-func (w *weightLines) end(n int, name string) error {
-	for w.sc.Scan() {
-		if strings.TrimSpace(w.sc.Text()) != "" {
-			return fmt.Errorf("%s: more weights than the %s of %s, want one a row", w.path, plural(n, "row"), name)
-		}
-	}
-	return w.sc.Err()
 }
 
 // fitStream trains the classifier called name on the rows of t, with the
@@ -357,23 +270,6 @@ func (t *trainRows) describe(sparse bool) string {
 	return fmt.Sprintf("%s, %s%s%s", plural(t.n, "row"), plural(t.d, "feature"), nz, leftOf(t.left))
 }
 
-// describeRowWeightsOf describes the weights of the rows of the file path,
-// if any, which a stream does not hold to say more.
-func describeRowWeightsOf(path string) string {
-	if path == "" {
-		return ""
-	}
-	return fmt.Sprintf("row weights (-weights %s)\n", path)
-}
-
-// rowWeights describes the weights of the rows, if any, of the file path.
-func rowWeights(rows rowBlocks, path string) string {
-	if ds, ok := rows.(*dataset); ok {
-		return describeRowWeights(ds, path)
-	}
-	return describeRowWeightsOf(path)
-}
-
 // dirOf returns the directory of the file that the path names, through
 // its links, where the averaged perceptron keeps its shares of the rows
 // of a stream: beside the file that training writes.
@@ -414,7 +310,7 @@ func (j *job) evalStream(names []string, train, test string, spec readSpec, auto
 	} else {
 		tspec.hashing = nil
 	}
-	rows, err := j.testRows(test, tspec, stderr)
+	rows, err := testRows(test, tspec, j.stream, stderr)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -16,20 +15,6 @@ import (
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
-
-// The weights of the training rows, -weights FILE: a number a line for
-// each row of the data file, in its order, as the weighted builds of
-// LIBSVM and LIBLINEAR read a file of instance weights (-W). A file
-// beside the data, not a column of it as in Vowpal Wabbit's format: every
-// format takes weights alike, without a column that its readers would
-// have to tell from a feature, and the data file stays one that every
-// other tool reads, weighed or not.
-
-// weightsFlag defines -weights. It comes before the -wNAME flags of the
-// class weights, which would take it for the weight of the class "eights".
-func (j *job) weightsFlag(fs *flag.FlagSet) {
-	fs.StringVar(&j.weights, "weights", "", "weigh the training rows by the numbers of `FILE`, one a line for each row of the data file, in its order, as LIBSVM's weighted train -W reads them: a mistake on a row steps by its weight (times its class's), as scikit-learn's sample_weight does; a row of weight 0 makes none")
-}
 
 // readWeights reads the weights of the n rows of the data file name from
 // the file at path: a number a line, blank lines aside, each finite and
@@ -97,4 +82,65 @@ func describeRowWeights(ds *dataset, path string) string {
 		}
 	}
 	return fmt.Sprintf("row weights (-weights %s): mean %.4g, %s of weight 0\n", path, sum/float64(len(ds.Weights)), plural(zeros, "row"))
+}
+
+// weightLines are the weights of -weights, read a line at a time.
+type weightLines struct {
+	f    *os.File
+	sc   *bufio.Scanner
+	path string
+	line int
+}
+
+func openWeights(path string) (*weightLines, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &weightLines{f: f, sc: bufio.NewScanner(f), path: path}, nil
+}
+
+func (w *weightLines) close() { w.f.Close() }
+
+// next returns the next weight, of row i of the file name, as readWeights
+// reads it.
+func (w *weightLines) next(i int, name string) (float64, error) {
+	for w.sc.Scan() {
+		w.line++
+		if s := strings.TrimSpace(w.sc.Text()); s != "" {
+			return parseWeight(s, w.path, w.line)
+		}
+	}
+	if err := w.sc.Err(); err != nil {
+		return 0, fmt.Errorf("%s: %w", w.path, err)
+	}
+	return 0, fmt.Errorf("%s: %s for the rows of %s, more than that, want one a row", w.path, plural(i, "weight"), name)
+}
+
+// end returns an error if weights are left after those of the n rows of
+// the file name.
+func (w *weightLines) end(n int, name string) error {
+	for w.sc.Scan() {
+		if strings.TrimSpace(w.sc.Text()) != "" {
+			return fmt.Errorf("%s: more weights than the %s of %s, want one a row", w.path, plural(n, "row"), name)
+		}
+	}
+	return w.sc.Err()
+}
+
+// describeRowWeightsOf describes the weights of the rows of the file path,
+// if any, which a stream does not hold to say more.
+func describeRowWeightsOf(path string) string {
+	if path == "" {
+		return ""
+	}
+	return fmt.Sprintf("row weights (-weights %s)\n", path)
+}
+
+// rowWeights describes the weights of the rows, if any, of the file path.
+func rowWeights(rows rowBlocks, path string) string {
+	if ds, ok := rows.(*dataset); ok {
+		return describeRowWeights(ds, path)
+	}
+	return describeRowWeightsOf(path)
 }

@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -167,31 +166,6 @@ func same(a, b string) bool {
 	fa, err1 := os.Stat(a)
 	fb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-}
-
-// temps are the temporary files being written, which a signal that ends
-// the command removes.
-var temps struct {
-	sync.Mutex
-	names map[string]bool
-}
-
-// afterTemp, if not nil, is called once a temporary file is made: tests
-// send signals then.
-var afterTemp func(name string)
-
-// keepTemp records name as a temporary file, or forgets it.
-func keepTemp(name string, keep bool) {
-	temps.Lock()
-	defer temps.Unlock()
-	if temps.names == nil {
-		temps.names = map[string]bool{}
-	}
-	if keep {
-		temps.names[name] = true
-	} else {
-		delete(temps.names, name)
-	}
 }
 
 // writeFiles writes each file to a temporary file in the directory of the

@@ -13,9 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/seed5ae3614e/perceptron"
+	"gonum.org/v1/gonum/mat"
 )
 
 // howEnded says how a training run of st ended, of at most limit epochs.
@@ -27,79 +26,6 @@ func howEnded(st perceptron.Stats, limit int) string {
 		return "stopped"
 	}
 	return "limit"
-}
-
-// kernelOf describes the kernel of m: linear for all but a Kernel.
-func kernelOf(m perceptron.Scorer) string {
-	if o, ok := m.(*perceptron.OneVsRest); ok && len(o.Models()) > 0 {
-		return kernelOf(o.Models()[0])
-	}
-	k, ok := m.(*perceptron.Kernel)
-	if !ok {
-		return "linear"
-	}
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
-	switch f := k.Func.(type) {
-	case perceptron.RBF:
-		if f.Gamma == 0 {
-			return "rbf γ=1/d"
-		}
-		return "rbf γ=" + g(f.Gamma)
-	case perceptron.Poly:
-		if f.Degree == 0 {
-			return "poly 3" // as Poly documents its zero Degree
-		}
-		return fmt.Sprintf("poly %d", f.Degree)
-	case nil:
-		return "linear"
-	}
-	return "custom"
-}
-
-// ruleOf names the prediction rule of m.
-func ruleOf(m perceptron.Scorer) string {
-	switch m := m.(type) {
-	case *perceptron.OneVsRest:
-		if len(m.Models()) > 0 {
-			return ruleOf(m.Models()[0])
-		}
-	case *perceptron.Kernel:
-		return [...]string{"last", "voted", "averaged"}[m.Prediction]
-	case *perceptron.Pocket:
-		if m.Ratchet {
-			return "pocket, ratchet"
-		}
-		return "pocket"
-	case *perceptron.Averaged:
-		return "averaged"
-	case *perceptron.Voted:
-		return "voted"
-	}
-	return "last"
-}
-
-// writeTable writes the results as an aligned table: names to the left,
-// figures to the right, and the notes of the results after it.
-func writeTable(w io.Writer, rs []*result) error {
-	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "ended", "mistakes", "train acc", "test acc", "fit time"}}
-	var notes []string
-	for _, r := range rs {
-		c := r.model.Classifier
-		rows = append(rows, []string{r.name, kernelOf(c), ruleOf(c), strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
-			strconv.Itoa(r.stats.Mistakes), percent(r.train), percent(r.test), duration(r.fit)})
-		if r.note != "" {
-			notes = append(notes, r.note)
-		}
-	}
-	if err := writeAligned(w, rows, 3); err != nil {
-		return err
-	}
-	for _, n := range notes {
-		if _, err := fmt.Fprintln(w, n); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // writeAligned writes rows of cells as an aligned table: the first left
@@ -130,22 +56,6 @@ func writeAligned(w io.Writer, rows [][]string, left int) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// writeReports writes, for each result, the classification report and the
-// confusion matrix of its test rows.
-func writeReports(w io.Writer, rs []*result) error {
-	for _, r := range rs {
-		if r.report == nil {
-			continue
-		}
-		_, err := fmt.Fprintf(w, "\n%s (%s, %s) on the test rows:\n\n%s\nconfusion matrix of the test rows:\n%s",
-			r.name, kernelOf(r.model.Classifier), ruleOf(r.model.Classifier), r.report.String(), r.report.Matrix(100))
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // plural returns n and the noun, with an s unless n is 1.
@@ -249,4 +159,16 @@ func errText(err error) string {
 		s = strings.TrimPrefix(s, prefix)
 	}
 	return s
+}
+
+// usageError is an error in the command line. The command exits with code
+// 2 on it, and 1 on any other error.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
 }
