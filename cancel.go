@@ -45,7 +45,7 @@ func FitContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, w 
 			return fitData(c, X, y, w, h)
 		}
 	}
-	return fmt.Errorf("perceptron: FitContext of a %s: want a classifier of this package", typeName(c))
+	return errorf(ErrSetting, "perceptron: FitContext of a %s: want a classifier of this package", typeName(c))
 }
 
 // LearnContext is the Learn of c, a Perceptron, an Averaged, a Voted, a
@@ -71,7 +71,7 @@ func LearnContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, 
 			return learnWith(c, X, y, w, h)
 		}
 	}
-	return fmt.Errorf("perceptron: LearnContext of a %s: want a Perceptron, an Averaged, a Voted, a Kernel or a OneVsRest", typeName(c))
+	return errorf(ErrSetting, "perceptron: LearnContext of a %s: want a Perceptron, an Averaged, a Voted, a Kernel or a OneVsRest", typeName(c))
 }
 
 // FitShardsContext is FitShards, stopped when ctx is done, as the package
