@@ -9,16 +9,13 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,29 +25,6 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
-
-// modelVersion is the version of the format of a Model's file.
-const modelVersion = 1
-
-// modelJSON is the JSON form of a Model, but its classifier, which follows
-// it as the member "classifier".
-type modelJSON struct {
-	Version   int         `json:"version"`
-	Classes   []string    `json:"classes"`
-	Names     []string    `json:"names,omitempty"`
-	Label     string      `json:"label,omitempty"`
-	Hashing   *Hashing    `json:"hashing,omitempty"`
-	Scaler    *scalerJSON `json:"scaler,omitempty"`
-	Normalize bool        `json:"normalize,omitempty"`
-	Rows      *rowStats   `json:"rows,omitempty"`
-
-	Calibration *Calibration `json:"calibration,omitempty"`
-}
-
-type scalerJSON struct {
-	Mean  []float64 `json:"mean,omitempty"`
-	Scale []float64 `json:"scale"`
-}
 
 // WriteTo writes the Model to w in its binary form, which the package's
 // documentation gives, and returns the number of bytes written and the
@@ -67,44 +41,6 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		return 0, err
 	}
 	return m.writeBinary(w)
-}
-
-// MarshalJSON returns the Model in its JSON form, which the package's
-// documentation gives, as WriteTo writes the binary form, with its
-// errors, and errors of the Classifier's MarshalJSON. It holds the JSON of
-// the Classifier, and the form, twice the size. It may run concurrently as
-// WriteTo.
-func (m *Model) MarshalJSON() ([]byte, error) {
-	if err := m.checkSave(); err != nil {
-		return nil, err
-	}
-	marshaler, ok := m.Classifier.(json.Marshaler)
-	if !ok {
-		return nil, fmt.Errorf("data: the Classifier, a %T, has no MarshalJSON", m.Classifier)
-	}
-	lib, err := marshaler.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	d, _ := modelFeatures(lib)
-	if err := m.fitsWidth(d); err != nil {
-		return nil, err
-	}
-	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize, Calibration: m.Calibration}
-	if m.Scaler != nil {
-		head.Scaler = &scalerJSON{Mean: m.Scaler.Mean, Scale: m.Scaler.Scale}
-	}
-	if m.rows.Rows > 0 {
-		head.Rows = &m.rows
-	}
-	hb, err := json.Marshal(head)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkMemory(float64(len(hb)+len(lib)), "data: the JSON form of the Model, of %d bytes:", len(hb)+len(lib)); err != nil {
-		return nil, err
-	}
-	return slices.Concat(hb[:len(hb)-1], []byte(`,"classifier":`), lib, []byte("}")), nil
 }
 
 // checkSave returns an error if the Model is not one that its forms save.
@@ -363,155 +299,6 @@ func gzipError(err error) error {
 	return err
 }
 
-// decodeModel returns the Model of a model file's text, in which it may
-// cut out the member "command" of a file of the command's version 4.
-func decodeModel(text []byte) (*Model, error) {
-	notModel := func(format string, args ...any) error {
-		return errorf(perceptron.ErrFormat, "not a model: "+format, args...)
-	}
-	if !json.Valid(text) {
-		// Unmarshal names the offset of the first error.
-		return nil, notModel("%s", shortError(json.Unmarshal(text, new(struct{}))))
-	}
-	members, err := jsonscan.Members(text)
-	if err != nil {
-		return nil, notModel("%v", err)
-	}
-	by := map[string]jsonscan.Member{}
-	for _, m := range members {
-		if _, ok := by[m.Name]; ok {
-			return nil, notModel("the member %s twice", quote(m.Name))
-		}
-		by[m.Name] = m
-	}
-	if _, ok := by["format"]; ok {
-		return nil, errorf(perceptron.ErrFormat, "a model file of the command's old format, which holds a form of the library's that is no longer read: train the model again")
-	}
-	if c, ok := by["classifier"]; ok {
-		return decodePipeline(text, c.Of(text))
-	}
-	if _, ok := by["type"]; !ok {
-		return nil, notModel("no member classifier, nor type, as the library's JSON of a classifier has")
-	}
-	lib := text
-	var old *commandJSON
-	if cm, ok := by["command"]; ok {
-		if old, err = decodeCommand(cm.Of(text)); err != nil {
-			return nil, err
-		}
-		lib = jsonscan.Remove(text, members, slices.Index(members, cm))
-	}
-	c, d, err := loadClassifier(lib)
-	if err != nil {
-		return nil, err
-	}
-	m := &Model{Classifier: c, features: d}
-	if old == nil {
-		// The library's JSON alone: the classes are named by their values.
-		m.Classes = classValues(c)
-		return m, nil
-	}
-	if err := old.check(d); err != nil {
-		return nil, err
-	}
-	m.Classes, m.Names, m.Label = old.Classes, old.Names, old.Label
-	if old.Scale != nil {
-		m.Scaler = &Scaler{Mean: old.Mean, Scale: old.Scale}
-	}
-	return m, m.checkLoaded()
-}
-
-// decodePipeline returns the Model of a file of the package's own form,
-// whose members are those of the text and whose classifier's JSON is lib.
-func decodePipeline(text, lib []byte) (*Model, error) {
-	if err := strictMembers("", text, reflect.TypeFor[modelJSON](), "classifier"); err != nil {
-		return nil, err
-	}
-	// Each member but the classifier is decoded from its place in the
-	// text, without a copy. The scaler's numbers, the bulk of the rest,
-	// go into slices made to their length, 8 bytes a number, which
-	// encoding/json fills without growing them; the names hold at most
-	// twice their text.
-	members, _ := jsonscan.Members(text)
-	var mj modelJSON
-	var names float64
-	mean, scale := -1, -1 // the lengths of the scaler's arrays, if it has them
-	for _, m := range members {
-		switch m.Name {
-		case "classifier":
-		case "scaler":
-			inner, err := jsonscan.Members(m.Of(text))
-			if err != nil {
-				return nil, errorf(perceptron.ErrFormat, "not a model: scaler: %v", err)
-			}
-			for _, f := range inner {
-				switch f.Name {
-				case "mean":
-					mean = jsonscan.Length(f.Of(m.Of(text)))
-				case "scale":
-					scale = jsonscan.Length(f.Of(m.Of(text)))
-				}
-			}
-		case "calibration":
-			// A number of at least two bytes of text, in a slice that
-			// grows as append grows it.
-			names += 8 * float64(m.End-m.Key)
-		default:
-			names += float64(m.End - m.Key)
-		}
-	}
-	if err := memory.Check(8*float64(max(mean, 0)+max(scale, 0)) + 2*names); err != nil {
-		head := float64(len(text) - len(lib))
-		return nil, tooLarge(err, "reading the %s of the model besides its classifier:", memory.Bytes(head))
-	}
-	if slices.ContainsFunc(members, func(m jsonscan.Member) bool { return m.Name == "scaler" }) {
-		mj.Scaler = new(scalerJSON)
-		if mean >= 0 {
-			mj.Scaler.Mean = make([]float64, 0, mean)
-		}
-		if scale >= 0 {
-			mj.Scaler.Scale = make([]float64, 0, scale)
-		}
-	}
-	fields := jsonscan.Fields(reflect.TypeFor[modelJSON]())
-	for _, m := range members {
-		if m.Name == "classifier" {
-			continue
-		}
-		// A member that strictMembers has accepted decodes into its
-		// field; the scaler into the scalerJSON made for it.
-		k := slices.IndexFunc(fields, func(f jsonscan.Field) bool { return f.Name == m.Name })
-		if k < 0 {
-			panic("data: modelJSON has no field " + m.Name + ", which strictMembers accepted")
-		}
-		into := reflect.ValueOf(&mj).Elem().FieldByIndex(fields[k].Index).Addr().Interface()
-		if m.Name == "scaler" {
-			into = mj.Scaler
-		}
-		if err := json.Unmarshal(m.Of(text), into); err != nil {
-			return nil, errorf(perceptron.ErrFormat, "not a model: %s: %s", m.Name, shortError(err))
-		}
-	}
-	if mj.Version != modelVersion {
-		return nil, errorf(perceptron.ErrFormat, "a model of version %d, want %d", mj.Version, modelVersion)
-	}
-	c, d, err := loadClassifier(lib)
-	if err != nil {
-		return nil, err
-	}
-	m := &Model{Classifier: c, features: d, Classes: mj.Classes, Names: mj.Names, Label: mj.Label, Hashing: mj.Hashing, Normalize: mj.Normalize, Calibration: mj.Calibration}
-	if mj.Scaler != nil {
-		m.Scaler = &Scaler{Mean: mj.Scaler.Mean, Scale: mj.Scaler.Scale}
-	}
-	if mj.Rows != nil {
-		if err := mj.Rows.check(); err != nil {
-			return nil, errorf(perceptron.ErrFormat, "rows: %v", err)
-		}
-		m.rows = *mj.Rows
-	}
-	return m, m.checkLoaded()
-}
-
 // loadClassifier returns the classifier of the library's form lib, JSON
 // or binary, and the number of features of its rows.
 func loadClassifier(lib []byte) (perceptron.Scorer, int, error) {
@@ -528,78 +315,6 @@ func loadClassifier(lib []byte) (perceptron.Scorer, int, error) {
 		return nil, 0, errorf(perceptron.ErrFormat, "classifier: the number of its features is not where the library's JSON of a %T keeps it", c)
 	}
 	return c, d, nil
-}
-
-// modelFeatures returns the number of features of the rows that the
-// classifier of the library's JSON lib scores, which has loaded: the
-// "features" of its "model", or the length of its "weights" over that of
-// its "biases", or that of the first of its "models" for OneVsRest. A
-// Scorer does not tell it; loadClassifier checks it with accepts.
-func modelFeatures(lib []byte) (int, bool) {
-	top, _ := jsonscan.Members(lib)
-	i := slices.IndexFunc(top, func(m jsonscan.Member) bool { return m.Name == "model" })
-	if i < 0 {
-		return 0, false
-	}
-	model := top[i].Of(lib)
-	members, _ := jsonscan.Members(model)
-	length := map[string]int{}
-	for _, m := range members {
-		switch m.Name {
-		case "features":
-			var d int
-			err := json.Unmarshal(m.Of(model), &d)
-			return d, err == nil
-		case "weights", "biases":
-			length[m.Name] = jsonscan.Length(m.Of(model))
-		case "models":
-			// The first classifier of OneVsRest, an object in an array.
-			s := jsonscan.Scanner{Text: m.Of(model)}
-			if s.Next() && s.Text[s.I] == '{' {
-				j := s.I
-				s.Skip()
-				return modelFeatures(s.Text[j:s.I])
-			}
-			return 0, false
-		}
-	}
-	if length["biases"] == 0 {
-		return 0, false
-	}
-	return length["weights"] / length["biases"], true
-}
-
-// strictMembers returns an error if the JSON object text, valid JSON, has
-// a member that is not the JSON name of a field of the struct type t, nor
-// one of more, or a member twice, by its exact name, here or in an object
-// that a field of struct type holds; what names the object in messages.
-func strictMembers(what string, text []byte, t reflect.Type, more ...string) error {
-	members, err := jsonscan.Members(text)
-	if err != nil {
-		return errorf(perceptron.ErrFormat, "%s%v", what, err)
-	}
-	fields := jsonscan.Fields(t)
-	for k, m := range members {
-		f := slices.IndexFunc(fields, func(f jsonscan.Field) bool { return f.Name == m.Name })
-		switch {
-		case slices.Contains(more, m.Name):
-			continue
-		case f < 0:
-			return errorf(perceptron.ErrFormat, "%sunknown member %s", what, quote(m.Name))
-		case slices.ContainsFunc(members[:k], func(o jsonscan.Member) bool { return o.Name == m.Name }):
-			return errorf(perceptron.ErrFormat, "%sthe member %s twice", what, quote(m.Name))
-		}
-		ft := t.FieldByIndex(fields[f].Index).Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if v := m.Of(text); ft.Kind() == reflect.Struct && v[0] == '{' {
-			if err := strictMembers(what+m.Name+": ", v, ft); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // checkLoaded returns an error if the Model, loaded, is not one that
@@ -653,63 +368,6 @@ func checkNames(classes, names []string) error {
 	}
 	if _, err := newClasses(names); err != nil {
 		return fmt.Errorf("class names: %v", err)
-	}
-	return nil
-}
-
-// shortError returns the message of err cut to a short prefix: a JSON
-// error may quote much of the file.
-func shortError(err error) string {
-	s := err.Error()
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return strings.ToValidUTF8(s, "?")
-}
-
-// commandJSON is the member "command" of a model file of version 4 of the
-// command perceptron, which held the library's JSON of the classifier with
-// this member added.
-type commandJSON struct {
-	Version  int       `json:"version"`
-	Features int       `json:"features"`
-	Label    string    `json:"label"`
-	Classes  []string  `json:"classes"`
-	Names    []string  `json:"names,omitempty"`
-	Picked   bool      `json:"picked"`
-	Mean     []float64 `json:"mean"`
-	Scale    []float64 `json:"scale"`
-	RMS      float64   `json:"rms"`
-}
-
-// decodeCommand returns the member "command" of a model file of version 4,
-// whose JSON is text.
-func decodeCommand(text []byte) (*commandJSON, error) {
-	if err := strictMembers("member command: ", text, reflect.TypeFor[commandJSON]()); err != nil {
-		return nil, err
-	}
-	if err := memory.Check(16 * float64(len(text))); err != nil {
-		return nil, tooLarge(err, "reading the member command of %s:", memory.Bytes(float64(len(text))))
-	}
-	var c commandJSON
-	if err := json.Unmarshal(text, &c); err != nil {
-		return nil, errorf(perceptron.ErrFormat, "member command: %s", shortError(err))
-	}
-	return &c, nil
-}
-
-// check returns an error if the member is not one of version 4 for a
-// classifier of d features.
-func (c *commandJSON) check(d int) error {
-	switch {
-	case c.Version != 4:
-		return errorf(perceptron.ErrFormat, "member command of version %d, want 4: train the model again", c.Version)
-	case c.Features != d:
-		return errorf(perceptron.ErrFormat, "member command: %d features, but the classifier has %d", c.Features, d)
-	case c.Label == "":
-		return errorf(perceptron.ErrFormat, "member command: no label column")
-	case !(c.RMS >= 0 && c.RMS <= math.MaxFloat64):
-		return errorf(perceptron.ErrFormat, "member command: rms %v, want a finite number >= 0", c.RMS)
 	}
 	return nil
 }

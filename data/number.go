@@ -5,8 +5,12 @@
 package data
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -182,4 +186,35 @@ func parseNumber(s []byte) (float64, numKind) {
 		return 0, numSyntax
 	}
 	return v, kind
+}
+
+// quote returns s quoted, cut to its first 40 bytes: an error quotes a
+// short, printable prefix of a bad token, however long the token.
+func quote(s string) string {
+	const most = 40
+	if len(s) <= most {
+		return strconv.QuoteToASCII(s)
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.QuoteToASCII(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// number parses a feature value, which must be a finite number, with white
+// space around it or none.
+func number(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, errors.New("empty, want a number")
+	}
+	v, kind := parseNumber([]byte(t))
+	switch kind {
+	case numSyntax:
+		return 0, fmt.Errorf("%s is not a number", quote(s))
+	case numNonFinite:
+		return 0, fmt.Errorf("%s is not a finite number", quote(s))
+	}
+	return v, nil
 }

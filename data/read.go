@@ -262,3 +262,7 @@ var space = func() (t [256]uint8) {
 func view(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
+
+// defaultMaxLine is the longest line a reader takes when its MaxLine is
+// zero: 16 MiB, far beyond the longest line of text data sets.
+const defaultMaxLine = 1 << 24

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"io"
 	"iter"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Row is a row of a data set, as the Rows of a reader give it, one at a
@@ -99,4 +101,31 @@ func rowSeq(rs []io.Reader, start func() (rowReader, error)) iter.Seq2[Row, erro
 			yield(Row{}, err)
 		}
 	}
+}
+
+// rowCol returns the column of value k of the row.
+func rowCol(row Row, k int) int {
+	if row.Ind == nil {
+		return k
+	}
+	return row.Ind[k]
+}
+
+// denseRow returns row i of X, in place if raw, X's raw data, is not nil,
+// and otherwise in buf, or a new slice if buf is nil, which it returns.
+func denseRow(X mat.Matrix, raw mat.RawMatrixer, i int, buf []float64) []float64 {
+	if raw != nil {
+		m := raw.RawMatrix()
+		return m.Data[i*m.Stride : i*m.Stride+m.Cols]
+	}
+	return mat.Row(buf, i, X)
+}
+
+// rowOf returns row i of X: in place for a *mat.Dense, and a copy
+// otherwise.
+func rowOf(X mat.Matrix, i int) []float64 {
+	if m, ok := X.(*mat.Dense); ok {
+		return m.RawRowView(i)
+	}
+	return mat.Row(nil, i, X)
 }
