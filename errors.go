@@ -86,9 +86,10 @@ func errorAt(kind error, i, j int, format string, args ...any) *Error {
 	return e
 }
 
-// wrapf returns the error of fmt.Errorf(format, args...), whose %w marks
-// err, of the kind and the place of err if it is an *Error, and otherwise
-// of the kind of err, such as a context's, as fmt.Errorf wraps it.
+// wrapf returns the error of fmt.Errorf(format, args...), about err, which
+// the format's %w marks or whose message it holds: of the kind and the
+// place of err if err is an *Error, and otherwise of the kind of err, such
+// as a context's, as fmt.Errorf wraps it.
 func wrapf(err error, format string, args ...any) error {
 	var in *Error
 	if !errors.As(err, &in) {

@@ -5,10 +5,10 @@
 package data
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
+	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -145,7 +145,7 @@ func minimize(problem optimize.Problem, x0 []float64, rows int) ([]float64, erro
 		return nil, err
 	}
 	if res.Status != optimize.GradientThreshold {
-		return nil, fmt.Errorf("the method of Newton ended by %v", res.Status)
+		return nil, errorf(perceptron.ErrNotConverged, "the method of Newton ended by %v", res.Status)
 	}
 	return res.X, nil
 }

@@ -5,10 +5,10 @@
 package data
 
 import (
-	"errors"
 	"io"
 	"iter"
 
+	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -79,7 +79,7 @@ func rowSeq(rs []io.Reader, start func() (rowReader, error)) iter.Seq2[Row, erro
 			}
 			err = nil
 		} else if !seekable {
-			err = errors.New("the rows of an io.Reader that is no io.Seeker are read once, and were read")
+			err = errorf(perceptron.ErrSetting, "the rows of an io.Reader that is no io.Seeker are read once, and were read")
 		} else {
 			for k, r := range rs {
 				if r != nil && err == nil {
