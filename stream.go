@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 	"github.com/seed5ae3614e/perceptron/internal/stream"
 )
 
@@ -335,6 +336,9 @@ func (f *streamFit) each(store bool, fn func(r *streamRun, set *dataset, first i
 		}
 		if err == nil && store && f.width > 0 {
 			err = f.shares.Store(g, first*f.width)
+		}
+		if mem := (*memory.Error)(nil); errors.As(err, &mem) && !errors.Is(err, ErrTooLarge) {
+			err = tooLarge(err, "the stream:") // of the shares in memory
 		}
 		if err != nil && !f.h.stopped(err) {
 			err = wrapf(err, "%w (in the chunk of the stream's rows from row %d)", err, first)

@@ -142,7 +142,7 @@ func minimize(problem optimize.Problem, x0 []float64, rows int) ([]float64, erro
 	}
 	res, err := optimize.Minimize(problem, x0, settings, &optimize.Newton{Linesearcher: &slopeSearch{}})
 	if err != nil {
-		return nil, err
+		return nil, errorf(perceptron.ErrNotConverged, "%w", err)
 	}
 	if res.Status != optimize.GradientThreshold {
 		return nil, errorf(perceptron.ErrNotConverged, "the method of Newton ended by %v", res.Status)

@@ -341,7 +341,7 @@ func short(name string, have, size int, err error) error {
 	if err == io.ErrUnexpectedEOF {
 		err = io.EOF
 	}
-	return errorf(perceptron.ErrFormat, "%s: %d bytes of data, want %d: %w", name, have, size, err)
+	return errorf(perceptron.ErrFormat, "%s: %d bytes of data, want %d: %v", name, have, size, err)
 }
 
 // atEnd returns an error if r, the data of an IDX file named name, holds
@@ -354,7 +354,7 @@ func atEnd(r io.Reader, name string, size int) error {
 	case k > 0:
 		return errorf(perceptron.ErrFormat, "%s: bytes after the %d of data that the header gives", name, size)
 	case err != io.EOF:
-		return errorf(perceptron.ErrFormat, "%s: after the %d bytes of data: %w", name, size, err)
+		return errorf(perceptron.ErrFormat, "%s: after the %d bytes of data: %v", name, size, err)
 	}
 	return nil
 }
