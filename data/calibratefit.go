@@ -8,11 +8,12 @@ import (
 	"math"
 	"slices"
 
-	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // The fits of a Calibration: the problems of the sigmoid of one score, and

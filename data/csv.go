@@ -15,8 +15,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // CSV reads rows of comma-separated values, one of whose columns may be
@@ -155,7 +156,7 @@ func (f CSV) parser(r io.Reader, keep bool) (*csvParser, error) {
 			return nil, err
 		}
 		if len(p.header) != cr.n {
-			return nil, errorAt(perceptron.ErrFormat, cr.line, -1, -1, "line %d: the header has %d fields, and line %d %d", p.hline, len(p.header), cr.line, cr.n)
+			return nil, errorAt(perceptron.ErrFormat, p.hline, -1, -1, "line %d: the header has %d fields, and line %d %d", p.hline, len(p.header), cr.line, cr.n)
 		}
 	}
 	p.nf, p.first = cr.n, cr.line

@@ -8,8 +8,9 @@ import (
 	"iter"
 	"math"
 
-	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // NewIDF returns the Scaler that weighs each column of X by its inverse

@@ -10,8 +10,9 @@ import (
 	"iter"
 	"strconv"
 
-	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // IDX reads the IDX files of MNIST and Fashion-MNIST: a file of images,

@@ -8,8 +8,9 @@ import (
 	"io"
 	"iter"
 
-	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // Row is a row of a data set, as the Rows of a reader give it, one at a

@@ -7,9 +7,10 @@ package data
 import (
 	"math"
 
-	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // rowStats are statistics of rows as a reader returns them, before any
