@@ -39,16 +39,15 @@ var (
 	ErrLabels = errors.New("perceptron: invalid labels")
 )
 
-// An Error is an error of one of the kinds, with a message that names the
-// row, the value or the member at fault. Unwrap gives its kind and the
-// error that caused it, and errors.As the Error with its place in the
-// data, as encoding/csv's ParseError gives its line.
+// An Error is an error of a kind, and of the error that caused it, with a
+// message that names the row, the value or the member at fault; errors.As
+// gives it with its place in the data, as encoding/csv's ParseError.
 type Error struct {
-	Kind     error // ErrShape, ErrFormat or another kind above
-	Msg      string
-	Row, Col int   // the 0-based row and column at fault, or -1
-	Line     int   // the 1-based line of a text that package data read, or 0
-	Err      error // the error that caused this one, or nil
+	Kind     error  // ErrShape, ErrFormat or another of the Err variables
+	Msg      string // what Error returns
+	Row, Col int    // the 0-based row and column at fault, or -1
+	Line     int    // the 1-based line of a text that package data read, or 0
+	Err      error  // the error that caused this one, or nil
 }
 
 func (e *Error) Error() string { return e.Msg }
