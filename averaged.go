@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -411,11 +410,11 @@ func (a *Averaged) load(f form) error {
 	switch {
 	case err != nil:
 	case predictOnly && m.Ahead != 0:
-		err = fmt.Errorf("it has no running weights, but sums %d visits ahead of them", m.Ahead)
+		err = errorf(ErrFormat, "it has no running weights, but sums %d visits ahead of them", m.Ahead)
 	case !predictOnly && len(sum.w) != len(w.w):
-		err = fmt.Errorf("it has %d weights and %d sums of weights, want as many", len(w.w), len(sum.w))
+		err = errorf(ErrFormat, "it has %d weights and %d sums of weights, want as many", len(w.w), len(sum.w))
 	case m.Visits < 1 || m.Visits > maxCount || m.Ahead < 0 || m.Ahead > m.Visits:
-		err = fmt.Errorf("it has %d visits, %d ahead, want 1 to 2^53 and at most as many ahead", m.Visits, m.Ahead)
+		err = errorf(ErrFormat, "it has %d visits, %d ahead, want 1 to 2^53 and at most as many ahead", m.Visits, m.Ahead)
 	}
 	if err != nil {
 		return wrap("Averaged", err)

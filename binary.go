@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/seed5ae3614e/perceptron/internal/binform"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
@@ -60,7 +59,7 @@ func Marshal(c Scorer) ([]byte, error) {
 		saved(method string) (saved, error)
 	})
 	if !ok {
-		return nil, fmt.Errorf("perceptron: Marshal of a %T, which is no classifier of this package", c)
+		return nil, errorf(ErrSetting, "perceptron: Marshal of a %T, which is no classifier of this package", c)
 	}
 	sv, err := s.saved("Marshal")
 	if err != nil {
@@ -113,13 +112,13 @@ func (s *saved) binary(sparse bool) ([]byte, error) {
 	}
 	for _, v := range values {
 		if err := e.Encode(v); err != nil {
-			return nil, fmt.Errorf("perceptron: the binary form of %s: %v", article(s.typ), err)
+			return nil, errorf(ErrNonFinite, "perceptron: the binary form of %s: %w", article(s.typ), err)
 		}
 	}
 	h := binform.Header{Type: binaryType(s.typ), D: uint64(s.d), S: uint64(s.S)}
 	b, err := binform.Form(h, &e, memory.Check)
 	if err != nil {
-		return nil, formatError(fmt.Errorf("perceptron: the binary form of %s: %w", article(s.typ), err))
+		return nil, formatError(err, "perceptron: the binary form of %s:", article(s.typ))
 	}
 	return b, nil
 }
@@ -153,7 +152,7 @@ func (f form) decode(typ string, settings, model any) (Stats, error) {
 		return Stats{}, err
 	}
 	fail := func(err error) (Stats, error) {
-		return Stats{}, formatError(fmt.Errorf("perceptron: not the binary form of %s: %w", article(typ), err))
+		return Stats{}, formatError(err, "perceptron: not the binary form of %s:", article(typ))
 	}
 	d := binform.NewDecoder(f.data[:binform.HeaderSize+int(h.Head)], binform.HeaderSize)
 	d.Check = memory.Check
@@ -166,10 +165,10 @@ func (f form) decode(typ string, settings, model any) (Stats, error) {
 		d.Decode(&st)
 	}
 	if err := d.Err(); err != nil {
-		return fail(fmt.Errorf("the head: %w", err))
+		return fail(wrapf(err, "the head: %w", err))
 	}
 	if d.Left() != 0 {
-		return fail(fmt.Errorf("the head holds %d bytes after its values", d.Left()))
+		return fail(errorf(ErrFormat, "the head holds %d bytes after its values", d.Left()))
 	}
 	if err := d.Tables(f.data, h.D*h.S); err != nil {
 		var mem *memory.Error
@@ -183,7 +182,7 @@ func (f form) decode(typ string, settings, model any) (Stats, error) {
 	}
 	s := Stats(st)
 	if err := s.check(); err != nil {
-		return Stats{}, errorf(ErrFormat, "perceptron: saved %s's stats: %v", typ, err)
+		return Stats{}, errorf(ErrFormat, "perceptron: saved %s's stats: %w", typ, err)
 	}
 	return s, nil
 }

@@ -26,10 +26,9 @@ import (
 // visits, within the counts of the exact pocket and the blocks of Kernel,
 // and at every class of OneVsRest, but not within the passes over the
 // rows before and after the epochs. OnUpdate may have been called for the
-// updates before the stop. It returns the errors of c's Fit, those of w,
-// of kind ErrShape if it has not a weight for each row, or naming the
-// first that is not a finite value >= 0, and an error if c is nil or not
-// a classifier of this package.
+// updates before the stop. It returns the errors of c's Fit and of w,
+// which must hold a finite weight >= 0 for each row, and of kind
+// ErrSetting if c is nil or of another package.
 func FitContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, w ...float64) error {
 	h, err := newHalt(ctx)
 	if err != nil {
@@ -45,7 +44,7 @@ func FitContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, w 
 			return fitData(c, X, y, w, h)
 		}
 	}
-	return fmt.Errorf("perceptron: FitContext of a %s: want a classifier of this package", typeName(c))
+	return errorf(ErrSetting, "perceptron: FitContext of a %s: want a classifier of this package", typeName(c))
 }
 
 // LearnContext is the Learn of c, a Perceptron, an Averaged, a Voted, a
@@ -71,7 +70,7 @@ func LearnContext(ctx context.Context, c Classifier, X mat.Matrix, y []float64, 
 			return learnWith(c, X, y, w, h)
 		}
 	}
-	return fmt.Errorf("perceptron: LearnContext of a %s: want a Perceptron, an Averaged, a Voted, a Kernel or a OneVsRest", typeName(c))
+	return errorf(ErrSetting, "perceptron: LearnContext of a %s: want a Perceptron, an Averaged, a Voted, a Kernel or a OneVsRest", typeName(c))
 }
 
 // FitShardsContext is FitShards, stopped when ctx is done, as the package

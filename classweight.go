@@ -123,11 +123,11 @@ func weightMap(pairs []classWeightJSON) map[float64]float64 {
 func checkWeights(pairs []classWeightJSON, classes []float64) error {
 	if len(pairs) > len(classes) {
 		// Checked before weightMap allocates.
-		return fmt.Errorf("perceptron: ClassWeight has %d weights for %d classes, want at most one a class", len(pairs), len(classes))
+		return errorf(ErrSetting, "perceptron: ClassWeight has %d weights for %d classes, want at most one a class", len(pairs), len(classes))
 	}
 	for k := 1; k < len(pairs); k++ {
 		if !(pairs[k].Class > pairs[k-1].Class) {
-			return fmt.Errorf("perceptron: ClassWeight weighs %v after %v, want the classes ascending, each once", pairs[k].Class, pairs[k-1].Class)
+			return errorf(ErrSetting, "perceptron: ClassWeight weighs %v after %v, want the classes ascending, each once", pairs[k].Class, pairs[k-1].Class)
 		}
 	}
 	_, err := classWeights(weightMap(pairs), classes)
@@ -151,9 +151,9 @@ func (ds *dataset) weigh(cw map[float64]float64, w []float64) error {
 	for i, v := range w {
 		switch {
 		case !finite(v):
-			return errorf(ErrNonFinite, "perceptron: w[%d] is %v, want a finite weight >= 0", i, v)
+			return errorAt(ErrNonFinite, i, -1, "perceptron: w[%d] is %v, want a finite weight >= 0", i, v)
 		case v < 0:
-			return fmt.Errorf("perceptron: w[%d] is %v, want a finite weight >= 0", i, v)
+			return errorAt(ErrSetting, i, -1, "perceptron: w[%d] is %v, want a finite weight >= 0", i, v)
 		}
 	}
 	ds.weight, ds.rowWeight = weight, w

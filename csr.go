@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -41,23 +40,23 @@ var (
 func NewCSR(r, c int, ptr, ind []int, val []float64) (*CSR, error) {
 	switch {
 	case r < 0 || c < 0:
-		return nil, fmt.Errorf("perceptron: NewCSR: dimensions %d×%d, want them >= 0", r, c)
+		return nil, errorf(ErrShape, "perceptron: NewCSR: dimensions %d×%d, want them >= 0", r, c)
 	case len(ptr)-1 != r: // r+1 would overflow at math.MaxInt
-		return nil, fmt.Errorf("perceptron: NewCSR: ptr has %d elements, want %d (rows+1)", len(ptr), uint64(r)+1)
+		return nil, errorf(ErrShape, "perceptron: NewCSR: ptr has %d elements, want %d (rows+1)", len(ptr), uint64(r)+1)
 	case ptr[0] != 0:
-		return nil, fmt.Errorf("perceptron: NewCSR: ptr[0] is %d, want 0", ptr[0])
+		return nil, errorf(ErrFormat, "perceptron: NewCSR: ptr[0] is %d, want 0", ptr[0])
 	case len(ind) != len(val):
-		return nil, fmt.Errorf("perceptron: NewCSR: %d column indices and %d values, want as many", len(ind), len(val))
+		return nil, errorf(ErrShape, "perceptron: NewCSR: %d column indices and %d values, want as many", len(ind), len(val))
 	case ptr[r] != len(ind):
-		return nil, fmt.Errorf("perceptron: NewCSR: ptr[%d] is %d, want %d (the number of values)", r, ptr[r], len(ind))
+		return nil, errorf(ErrFormat, "perceptron: NewCSR: ptr[%d] is %d, want %d (the number of values)", r, ptr[r], len(ind))
 	}
 	for i := range r {
 		lo, hi := ptr[i], ptr[i+1]
 		if hi < lo || hi > len(ind) {
-			return nil, fmt.Errorf("perceptron: NewCSR: row %d spans [%d, %d), want a span of [0, %d)", i, lo, hi, len(ind))
+			return nil, errorAt(ErrFormat, i, -1, "perceptron: NewCSR: row %d spans [%d, %d), want a span of [0, %d)", i, lo, hi, len(ind))
 		}
-		if err := checkSparseRow(ind[lo:hi], val[lo:hi], c); err != nil {
-			return nil, fmt.Errorf("perceptron: NewCSR: row %d: %v", i, err)
+		if err := checkSparseRow(i, ind[lo:hi], val[lo:hi], c); err != nil {
+			return nil, wrapf(err, "perceptron: NewCSR: row %d: %w", i, err)
 		}
 	}
 	if ind == nil {
@@ -66,10 +65,10 @@ func NewCSR(r, c int, ptr, ind []int, val []float64) (*CSR, error) {
 	return &CSR{r: r, c: c, ptr: ptr, ind: ind, val: val}, nil
 }
 
-// checkSparseRow returns an error naming the first column of a row of c
-// columns that is out of order, repeated or out of range, or whose value
+// checkSparseRow returns an error about the first column of row i, of c
+// columns, that is out of order, repeated or out of range, or whose value
 // is NaN or infinite.
-func checkSparseRow(ind []int, val []float64, c int) error {
+func checkSparseRow(i int, ind []int, val []float64, c int) error {
 	// A pass of few branches finds most rows good; the one below names
 	// what is wrong.
 	prev, ok := -1, len(val) == len(ind)
@@ -84,13 +83,13 @@ func checkSparseRow(ind []int, val []float64, c int) error {
 	for k, j := range ind {
 		switch {
 		case j < 0 || j >= c:
-			return fmt.Errorf("column %d is out of range [0, %d)", j, c)
+			return errorAt(ErrShape, i, j, "column %d is out of range [0, %d)", j, c)
 		case k > 0 && j == ind[k-1]:
-			return fmt.Errorf("column %d appears twice", j)
+			return errorAt(ErrFormat, i, j, "column %d appears twice", j)
 		case k > 0 && j < ind[k-1]:
-			return fmt.Errorf("column %d comes after column %d, want increasing columns", j, ind[k-1])
+			return errorAt(ErrFormat, i, j, "column %d comes after column %d, want increasing columns", j, ind[k-1])
 		case !finite(val[k]):
-			return fmt.Errorf("column %d is %v, want a finite value", j, val[k])
+			return errorAt(ErrNonFinite, i, j, "column %d is %v, want a finite value", j, val[k])
 		}
 	}
 	return nil

@@ -5,8 +5,6 @@
 package perceptron
 
 import (
-	"errors"
-	"fmt"
 	"reflect"
 	"slices"
 
@@ -57,14 +55,14 @@ func (ds *dataset) tableWords() float64 {
 // of y otherwise.
 func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 	if isNil(X) {
-		return nil, errors.New("perceptron: X is nil")
+		return nil, errorf(ErrShape, "perceptron: X is nil")
 	}
 	n, d := X.Dims()
 	switch {
 	case n == 0:
-		return nil, errors.New("perceptron: X has no rows")
+		return nil, errorf(ErrShape, "perceptron: X has no rows")
 	case d == 0:
-		return nil, errors.New("perceptron: X has no columns")
+		return nil, errorf(ErrShape, "perceptron: X has no columns")
 	case len(y) != n:
 		return nil, errorf(ErrShape, "perceptron: len(y) is %d, want %d (the number of rows of X)", len(y), n)
 	}
@@ -73,7 +71,7 @@ func newDataset(X mat.Matrix, y, known []float64) (*dataset, error) {
 		return nil, err
 	}
 	if S := scores(classes); d > maxElements/S {
-		return nil, fmt.Errorf("perceptron: X has %d columns, too many for %d classes: a model would hold more than 2^45 weights", d, len(classes))
+		return nil, errorf(ErrTooLarge, "perceptron: X has %d columns, too many for %d classes: a model would hold more than 2^45 weights", d, len(classes))
 	}
 	r, err := rowsOf(X)
 	if err != nil {
@@ -134,17 +132,17 @@ func classesOf(y, known []float64) ([]float64, error) {
 		}
 		for i, v := range y {
 			if _, ok := slices.BinarySearch(classes, v); !ok {
-				return nil, fmt.Errorf("perceptron: y[%d] is %v, not one of the classes %v", i, v, classes)
+				return nil, errorAt(ErrLabels, i, -1, "perceptron: y[%d] is %v, not one of the classes %v", i, v, classes)
 			}
 		}
 		return classes, nil
 	}
 	if i := nonFinite(y); i >= 0 {
-		return nil, errorf(ErrNonFinite, "perceptron: y[%d] is %v, want a finite class value", i, y[i])
+		return nil, errorAt(ErrNonFinite, i, -1, "perceptron: y[%d] is %v, want a finite class value", i, y[i])
 	}
 	classes := distinct(y)
 	if len(classes) < 2 {
-		return nil, fmt.Errorf("perceptron: y has the single class %v: want at least two classes", classes[0])
+		return nil, errorf(ErrLabels, "perceptron: y has the single class %v: want at least two classes", classes[0])
 	}
 	return classes, nil
 }

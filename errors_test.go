@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -223,6 +224,106 @@ func TestOneVsRestNewTwice(t *testing.T) {
 		}
 		if o.Models() != nil {
 			t.Errorf("%s: a failed Fit left %d models", c.name, len(o.Models()))
+		}
+	}
+}
+
+// TestKindsAndPlaces checks errors of every kind at representative sites:
+// bad labels, a nil X, classifiers that cannot do what is asked, a
+// malformed saved classifier in both forms, and NewCSR; and that errors.As
+// gives the *Error with the row and the column at fault, -1 where none.
+func TestKindsAndPlaces(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{0, 0, 1, 1, 0, 1})
+	y := []float64{-1, 1, 1}
+	p := &Perceptron{}
+	if err := p.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	good, err := p.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &Voted{}
+	if err := v.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	voted, err := v.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	csr := func(r, c int, ptr, ind []int, val []float64) error {
+		_, err := NewCSR(r, c, ptr, ind, val)
+		return err
+	}
+	nan := math.NaN()
+	var nilContext context.Context
+	for _, c := range []struct {
+		name     string
+		err      error
+		kind     error
+		row, col int
+	}{
+		{"a single class", (&Perceptron{}).Fit(X, []float64{1, 1, 1}), ErrLabels, -1, -1},
+		{"a label not among Labels", (&Averaged{Labels: []float64{-1, 1}}).Fit(X, []float64{-1, 1, 2}), ErrLabels, 2, -1},
+		{"a NaN label", (&Kernel{}).Fit(X, []float64{-1, nan, 1}), ErrNonFinite, 1, -1},
+		{"a NaN in a *mat.Dense", (&Averaged{}).Fit(mat.NewDense(3, 2, []float64{0, 0, 1, 1, nan, 1}), y), ErrNonFinite, 2, 0},
+		{"a nil X", (&Voted{}).Fit(nil, y), ErrShape, -1, -1},
+		{"a single class in every shard", FitShards(&Perceptron{}, []mat.Matrix{X}, [][]float64{{1, 1, 1}}, false), ErrLabels, -1, -1},
+		{"a NaN label in a shard", FitShards(&Averaged{}, []mat.Matrix{X, X}, [][]float64{y, {1, -1, nan}}, false), ErrNonFinite, 2, -1},
+		{"FitShards of a Pocket", FitShards(&Pocket{}, []mat.Matrix{X}, [][]float64{y}, false), ErrSetting, -1, -1},
+		{"Mix of no shards", Mix(&Perceptron{}, nil, false), ErrSetting, -1, -1},
+		{"a nil Context", FitContext(nilContext, &Perceptron{}, X, y), ErrSetting, -1, -1},
+		{"a negative sample weight", FitContext(context.Background(), &Perceptron{}, X, y, 1, -1, 1), ErrSetting, 1, -1},
+		{"a malformed JSON", func() error { _, err := Unmarshal(good[:len(good)-1]); return err }(), ErrFormat, -1, -1},
+		{"a bad voter count", json.Unmarshal([]byte(strings.Replace(string(voted), `"counts":[0,1,`, `"counts":[0,0,`, 1)), &Voted{}), ErrFormat, -1, -1},
+		{"a cut binary form", (&Perceptron{}).UnmarshalBinary(bin[:len(bin)-1]), ErrFormat, -1, -1},
+		{"NewCSR of -1 rows", csr(-1, 1, []int{0}, nil, nil), ErrShape, -1, -1},
+		{"NewCSR's columns out of order", csr(2, 3, []int{0, 1, 3}, []int{0, 2, 1}, []float64{1, 1, 1}), ErrFormat, 1, 1},
+		{"NewCSR's column out of range", csr(2, 3, []int{0, 1, 2}, []int{0, 3}, []float64{1, 1}), ErrShape, 1, 3},
+		{"a NaN in NewCSR", csr(2, 3, []int{0, 1, 3}, []int{0, 1, 2}, []float64{1, 1, nan}), ErrNonFinite, 1, 2},
+	} {
+		var e *Error
+		if !errors.Is(c.err, c.kind) || !errors.As(c.err, &e) || e.Row != c.row || e.Col != c.col || !strings.HasPrefix(c.err.Error(), "perceptron: ") {
+			t.Errorf("%s: %v (%#v), want an *Error of kind %v at row %d, column %d", c.name, c.err, e, c.kind, c.row, c.col)
+		}
+	}
+}
+
+// TestMarshalKeepsKind checks that a classifier whose InitWeights no longer
+// fit refuses to save with an error of kind ErrShape, as Fit does, in every
+// form, and so does a OneVsRest of it.
+func TestMarshalKeepsKind(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{0, 0, 1, 1, 0, 1})
+	for _, y := range [][]float64{{-1, 1, 1}, {0, 1, 2}} {
+		p := &Averaged{}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		p.InitWeights = []float64{1}
+		o := &OneVsRest{}
+		if err := o.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		o.Labels = []float64{1}
+		for _, c := range []struct {
+			name string
+			kind error
+			err  func() ([]byte, error)
+		}{
+			{"Fit", ErrShape, func() ([]byte, error) { return nil, p.Fit(X, y) }},
+			{"MarshalJSON", ErrShape, p.MarshalJSON},
+			{"MarshalBinary", ErrShape, p.MarshalBinary},
+			{"Marshal", ErrShape, func() ([]byte, error) { return Marshal(p) }},
+			{"json.Marshal", ErrShape, func() ([]byte, error) { return json.Marshal(p) }},
+			{"OneVsRest's Marshal", ErrSetting, func() ([]byte, error) { return Marshal(o) }},
+		} {
+			if _, err := c.err(); !errors.Is(err, c.kind) {
+				t.Errorf("%d classes: %s: %v, want an error of kind %v", len(y), c.name, err, c.kind)
+			}
 		}
 	}
 }

@@ -5,8 +5,6 @@
 package perceptron
 
 import (
-	"errors"
-	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -368,7 +366,7 @@ func (m *expansion) json() expansionJSON {
 // mistakes, or an error if it is not valid.
 func (j *expansionJSON) expansion(mistakes int) (*expansion, error) {
 	if j.Features < 1 || j.Features > maxElements {
-		return nil, fmt.Errorf("it has %d features, want 1 to 2^45", j.Features)
+		return nil, errorf(ErrFormat, "it has %d features, want 1 to 2^45", j.Features)
 	}
 	f, err := j.Kernel.kernelFunc()
 	if err != nil {
@@ -382,41 +380,41 @@ func (j *expansionJSON) expansion(mistakes int) (*expansion, error) {
 	}
 	if kn.json() != j.Kernel {
 		// Resolving filled in a default: Fit would have saved it.
-		return nil, fmt.Errorf("its %s kernel has degree %d and gamma %v, want the values it was fitted with, > 0", j.Kernel.Name, j.Kernel.Degree, j.Kernel.Gamma)
+		return nil, errorf(ErrFormat, "its %s kernel has degree %d and gamma %v, want the values it was fitted with, > 0", j.Kernel.Name, j.Kernel.Degree, j.Kernel.Gamma)
 	}
 	if err := checkClasses(j.Classes); err != nil {
 		return nil, err
 	}
 	sv, err := j.SupportVectors.rows(j.Features)
 	if err != nil {
-		return nil, fmt.Errorf("its support vectors: %v", err)
+		return nil, wrapf(err, "its support vectors: %w", err)
 	}
 	S, u, n := scores(j.Classes), sv.n, len(j.MistakeVectors)
 	switch {
 	case u < 1:
 		// The first visit of a training is a mistake, and a Budget keeps
 		// at least one.
-		return nil, errors.New("it has no support vector")
+		return nil, errorf(ErrFormat, "it has no support vector")
 	case len(j.Coefficients) != u*S:
-		return nil, fmt.Errorf("it has %d support vectors and %d coefficients, want %d", u, len(j.Coefficients), u*S)
+		return nil, errorf(ErrFormat, "it has %d support vectors and %d coefficients, want %d", u, len(j.Coefficients), u*S)
 	case len(j.StepSums) != S:
-		return nil, fmt.Errorf("it has %d sums of steps for %d classes, want %d", len(j.StepSums), len(j.Classes), S)
+		return nil, errorf(ErrFormat, "it has %d sums of steps for %d classes, want %d", len(j.StepSums), len(j.Classes), S)
 	case S > 1 && (len(j.MistakeUp) != n || len(j.MistakeDown) != n):
-		return nil, fmt.Errorf("it has %d mistakes and %d and %d classes they moved, want as many", n, len(j.MistakeUp), len(j.MistakeDown))
+		return nil, errorf(ErrFormat, "it has %d mistakes and %d and %d classes they moved, want as many", n, len(j.MistakeUp), len(j.MistakeDown))
 	case S == 1 && (j.MistakeUp != nil || j.MistakeDown != nil):
-		return nil, errors.New("it has two classes and the classes its mistakes moved")
+		return nil, errorf(ErrFormat, "it has two classes and the classes its mistakes moved")
 	case len(j.MistakeSteps) != n || len(j.MistakeVisits) != n:
-		return nil, fmt.Errorf("it has %d mistake vectors, %d steps and %d visits, want as many", n, len(j.MistakeSteps), len(j.MistakeVisits))
+		return nil, errorf(ErrFormat, "it has %d mistake vectors, %d steps and %d visits, want as many", n, len(j.MistakeSteps), len(j.MistakeVisits))
 	case n > mistakes:
-		return nil, fmt.Errorf("it has %d mistakes, but its stats %d", n, mistakes)
+		return nil, errorf(ErrFormat, "it has %d mistakes, but its stats %d", n, mistakes)
 	case j.Visits < 1 || j.Visits > maxCount:
-		return nil, fmt.Errorf("it has %d visits, want 1 to 2^53", j.Visits)
+		return nil, errorf(ErrFormat, "it has %d visits, want 1 to 2^53", j.Visits)
 	case j.Removed < 0 || j.Removed > j.Visits:
-		return nil, fmt.Errorf("its last removal is at visit %d, want 0 to %d", j.Removed, j.Visits)
+		return nil, errorf(ErrFormat, "its last removal is at visit %d, want 0 to %d", j.Removed, j.Visits)
 	}
 	for _, v := range [][]float64{j.Coefficients, j.StepSums, j.MistakeSteps} {
 		if k := nonFinite(v); k >= 0 {
-			return nil, fmt.Errorf("it holds %v, want finite values", v[k])
+			return nil, errorf(ErrFormat, "it holds %v, want finite values", v[k])
 		}
 	}
 	m := newModel(kn, j.Features, j.Classes, !j.ThroughOrigin, sv.sparse())
@@ -433,23 +431,23 @@ func (j *expansionJSON) expansion(mistakes int) (*expansion, error) {
 		t := j.MistakeVisits[i]
 		switch {
 		case v < 0 || v >= u:
-			return nil, fmt.Errorf("its mistake %d is on support vector %d, want one of its %d", i+1, v, u)
+			return nil, errorf(ErrFormat, "its mistake %d is on support vector %d, want one of its %d", i+1, v, u)
 		case t < 1 || t > j.Visits || i > 0 && t <= j.MistakeVisits[i-1]:
 			// A visit makes at most one mistake.
-			return nil, fmt.Errorf("its mistake %d is at visit %d, want one after the last mistake's and at most %d", i+1, t, j.Visits)
+			return nil, errorf(ErrFormat, "its mistake %d is at visit %d, want one after the last mistake's and at most %d", i+1, t, j.Visits)
 		}
 		u := mistake{v: v, a: j.MistakeSteps[i], t: t, down: -1}
 		if S > 1 {
 			u.class, u.down = j.MistakeUp[i], j.MistakeDown[i]
 			if u.class < 0 || u.class >= S || u.down < 0 || u.down >= S || u.class == u.down {
-				return nil, fmt.Errorf("its mistake %d moves classes %d and %d, want two of the %d", i+1, u.class, u.down, S)
+				return nil, errorf(ErrFormat, "its mistake %d moves classes %d and %d, want two of the %d", i+1, u.class, u.down, S)
 			}
 		}
 		h.mistakes[i] = u
 		h.refs[v]++
 	}
 	if v := slices.Index(h.refs, 0); v >= 0 {
-		return nil, fmt.Errorf("its support vector %d has no mistake", v)
+		return nil, errorf(ErrFormat, "its support vector %d has no mistake", v)
 	}
 	h.sums, h.visits, h.removed = j.StepSums, j.Visits, j.Removed
 	return m, nil

@@ -7,7 +7,6 @@ package perceptron
 import (
 	"context"
 	"errors"
-	"fmt"
 )
 
 // halt stops the work of one call when the call's context is done. A nil
@@ -22,7 +21,7 @@ type halt struct {
 // already, and an error if ctx is nil.
 func newHalt(ctx context.Context) (*halt, error) {
 	if ctx == nil {
-		return nil, errors.New("perceptron: the Context is nil: want one, such as context.Background()")
+		return nil, errorf(ErrSetting, "perceptron: the Context is nil: want one, such as context.Background()")
 	}
 	done := ctx.Done()
 	if done == nil {
@@ -65,9 +64,9 @@ func (h *halt) poll(i, mask int) error {
 func (h *halt) stoppedError() error {
 	err := h.ctx.Err()
 	if cause := context.Cause(h.ctx); cause != nil && cause != err {
-		return fmt.Errorf("perceptron: stopped: %w: %w", err, cause)
+		return wrapf(err, "perceptron: stopped: %w: %w", err, cause)
 	}
-	return fmt.Errorf("perceptron: stopped: %w", err)
+	return wrapf(err, "perceptron: stopped: %w", err)
 }
 
 // stopped reports whether err is the error of a call that h stopped.

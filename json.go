@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -84,7 +83,7 @@ func newSaved(method string, fitted bool, check func() error, s saved) (saved, e
 	if !fitted {
 		err = notFitted(method)
 	} else if err = check(); err != nil {
-		err = &kindError{fmt.Errorf("perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: ")), err}
+		err = wrapf(err, "perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
 	if err != nil {
 		s.release()
@@ -167,7 +166,7 @@ func text(v reflect.Value) float64 {
 func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	var e envelope
 	if err := jsonscan.Decode(data, &e); err != nil {
-		return Stats{}, formatError(fmt.Errorf("perceptron: not a saved %s: %w", typ, err))
+		return Stats{}, formatError(err, "perceptron: not a saved %s:", typ)
 	}
 	switch {
 	case e.Type != typ:
@@ -178,17 +177,17 @@ func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 		return Stats{}, errorf(ErrFormat, "perceptron: saved %s with stats %v, want them for every type but OneVsRest", typ, e.Stats != nil)
 	}
 	if err := jsonscan.DecodeValid(e.Settings, settings); err != nil {
-		return Stats{}, formatError(fmt.Errorf("perceptron: saved %s's settings: %w", typ, err))
+		return Stats{}, formatError(err, "perceptron: saved %s's settings:", typ)
 	}
 	if err := jsonscan.DecodeValid(e.Model, model); err != nil {
-		return Stats{}, formatError(fmt.Errorf("perceptron: saved %s's model: %w", typ, err))
+		return Stats{}, formatError(err, "perceptron: saved %s's model:", typ)
 	}
 	if e.Stats == nil {
 		return Stats{}, nil
 	}
 	st := Stats(*e.Stats)
 	if err := st.check(); err != nil {
-		return Stats{}, errorf(ErrFormat, "perceptron: saved %s's stats: %v", typ, err)
+		return Stats{}, errorf(ErrFormat, "perceptron: saved %s's stats: %w", typ, err)
 	}
 	return st, nil
 }
@@ -210,31 +209,31 @@ func (r raw) MarshalJSON() ([]byte, error) { return json.RawMessage(r).MarshalJS
 // could have produced.
 func (s Stats) check() error {
 	if s.Epochs < 0 || len(s.EpochMistakes) != s.Epochs {
-		return fmt.Errorf("%d epochs with %d epoch mistake counts", s.Epochs, len(s.EpochMistakes))
+		return errorf(ErrFormat, "%d epochs with %d epoch mistake counts", s.Epochs, len(s.EpochMistakes))
 	}
 	sum := 0
 	for e, m := range s.EpochMistakes {
 		if m < 0 || m > maxCount-sum {
-			return fmt.Errorf("epoch %d has %d mistakes, want 0 to 2^53 in all", e+1, m)
+			return errorf(ErrFormat, "epoch %d has %d mistakes, want 0 to 2^53 in all", e+1, m)
 		}
 		sum += m
 	}
 	switch {
 	case s.Mistakes < sum || s.Mistakes > maxCount:
-		return fmt.Errorf("%d mistakes, but the epochs made %d", s.Mistakes, sum)
+		return errorf(ErrFormat, "%d mistakes, but the epochs made %d", s.Mistakes, sum)
 	case s.Converged && (s.Epochs == 0 || s.EpochMistakes[s.Epochs-1] != 0):
-		return errors.New("converged, but the last epoch made mistakes")
+		return errorf(ErrFormat, "converged, but the last epoch made mistakes")
 	case s.EpochLoss != nil && len(s.EpochLoss) != s.Epochs || s.EpochAccuracy != nil && len(s.EpochAccuracy) != s.Epochs:
-		return fmt.Errorf("%d epochs with %d losses and %d accuracies", s.Epochs, len(s.EpochLoss), len(s.EpochAccuracy))
+		return errorf(ErrFormat, "%d epochs with %d losses and %d accuracies", s.Epochs, len(s.EpochLoss), len(s.EpochAccuracy))
 	}
 	for e, l := range s.EpochLoss {
 		if !(l >= 0 && l <= math.MaxFloat64) {
-			return fmt.Errorf("epoch %d has the loss %v", e+1, l)
+			return errorf(ErrFormat, "epoch %d has the loss %v", e+1, l)
 		}
 	}
 	for e, a := range s.EpochAccuracy {
 		if !(a >= 0 && a <= 1) {
-			return fmt.Errorf("epoch %d has the accuracy %v, want one in [0, 1]", e+1, a)
+			return errorf(ErrFormat, "epoch %d has the accuracy %v, want one in [0, 1]", e+1, a)
 		}
 	}
 	return nil
@@ -349,11 +348,11 @@ func (j *tableJSON) table(classes []float64, what string) (table, error) {
 	S := scores(classes)
 	switch {
 	case len(j.Biases) != S:
-		return table{}, fmt.Errorf("%s has %d biases for %d classes, want %d", what, len(j.Biases), len(classes), S)
+		return table{}, errorf(ErrFormat, "%s has %d biases for %d classes, want %d", what, len(j.Biases), len(classes), S)
 	case len(j.Weights) == 0 || len(j.Weights)%S != 0:
-		return table{}, fmt.Errorf("%s has %d weights for %d biases, want a multiple, at least 1", what, len(j.Weights), S)
+		return table{}, errorf(ErrFormat, "%s has %d weights for %d biases, want a multiple, at least 1", what, len(j.Weights), S)
 	case j.ThroughOrigin && nonZero(j.Biases):
-		return table{}, fmt.Errorf("%s is through the origin, but its biases are %v", what, j.Biases)
+		return table{}, errorf(ErrFormat, "%s is through the origin, but its biases are %v", what, j.Biases)
 	}
 	return table{w: j.Weights, b: j.Biases, noBias: j.ThroughOrigin}, nil
 }
@@ -362,10 +361,10 @@ func (j *tableJSON) table(classes []float64, what string) (table, error) {
 // least two finite values, ascending.
 func checkClasses(classes []float64) error {
 	if j := nonFinite(classes); j >= 0 {
-		return fmt.Errorf("class %d is %v, want a finite value", j, classes[j])
+		return errorf(ErrFormat, "class %d is %v, want a finite value", j, classes[j])
 	}
 	if len(classes) < 2 || !slices.IsSorted(classes) || len(slices.Compact(slices.Clone(classes))) != len(classes) {
-		return fmt.Errorf("the classes %v are not at least two, ascending", classes)
+		return errorf(ErrFormat, "the classes %v are not at least two, ascending", classes)
 	}
 	return nil
 }
@@ -401,29 +400,29 @@ func rowsToJSON(r *rows) rowsJSON {
 func (j *rowsJSON) rows(d int) (*rows, error) {
 	switch {
 	case j.Cols != d:
-		return nil, fmt.Errorf("rows of %d columns, want %d", j.Cols, d)
+		return nil, errorf(ErrFormat, "rows of %d columns, want %d", j.Cols, d)
 	case j.Rows < 0 || !j.Sparse && (j.Rows > len(j.Values)/d || j.Rows*d != len(j.Values)):
-		return nil, fmt.Errorf("%d values for %d rows of %d, want as many", len(j.Values), j.Rows, d)
+		return nil, errorf(ErrFormat, "%d values for %d rows of %d, want as many", len(j.Values), j.Rows, d)
 	case !j.Sparse && (j.Starts != nil || j.Indices != nil):
-		return nil, errors.New("dense rows with starts or indices")
+		return nil, errorf(ErrFormat, "dense rows with starts or indices")
 	case j.Sparse && len(j.Starts) != j.Rows+1:
-		return nil, fmt.Errorf("%d starts for %d sparse rows, want one more", len(j.Starts), j.Rows)
+		return nil, errorf(ErrFormat, "%d starts for %d sparse rows, want one more", len(j.Starts), j.Rows)
 	case j.Sparse && (j.Starts[0] != 0 || j.Starts[j.Rows] != len(j.Values) || len(j.Indices) != len(j.Values)):
-		return nil, fmt.Errorf("starts from %d to %d for %d indices and %d values, want from 0 to as many as both", j.Starts[0], j.Starts[j.Rows], len(j.Indices), len(j.Values))
+		return nil, errorf(ErrFormat, "starts from %d to %d for %d indices and %d values, want from 0 to as many as both", j.Starts[0], j.Starts[j.Rows], len(j.Indices), len(j.Values))
 	}
 	if !j.Sparse {
 		if k := nonFinite(j.Values); k >= 0 {
-			return nil, fmt.Errorf("row %d: column %d is %v, want a finite value", k/d, k%d, j.Values[k])
+			return nil, errorAt(ErrFormat, k/d, k%d, "row %d: column %d is %v, want a finite value", k/d, k%d, j.Values[k])
 		}
 		return &rows{n: j.Rows, d: d, stride: d, data: j.Values}, nil
 	}
 	for i := range j.Rows {
 		lo, hi := j.Starts[i], j.Starts[i+1]
 		if lo < 0 || hi < lo || hi > len(j.Values) {
-			return nil, fmt.Errorf("row %d spans [%d, %d)", i, lo, hi)
+			return nil, errorf(ErrFormat, "row %d spans [%d, %d)", i, lo, hi)
 		}
-		if err := checkSparseRow(j.Indices[lo:hi], j.Values[lo:hi], d); err != nil {
-			return nil, fmt.Errorf("row %d: %v", i, err)
+		if err := checkSparseRow(i, j.Indices[lo:hi], j.Values[lo:hi], d); err != nil {
+			return nil, wrapf(err, "row %d: %w", i, err)
 		}
 	}
 	ind := j.Indices
@@ -440,19 +439,17 @@ type (
 	floatsJSON  = jsonscan.Floats
 )
 
-// formatError returns err, an error of loading a saved classifier, as one
-// of kind ErrFormat, but an error of kind ErrTooLarge as it is: a saved
-// classifier too large for the memory may be well formed.
-func formatError(err error) error {
+// formatError returns err, an error of loading a saved classifier, after
+// what the format and args say, as an error of kind ErrFormat, but an
+// error of kind ErrTooLarge as it is: a saved classifier too large for
+// the memory may be well formed.
+func formatError(err error, format string, args ...any) error {
+	kind := ErrFormat
 	var mem *memory.Error
-	switch {
-	case errors.Is(err, ErrTooLarge):
-		return err
-	case errors.As(err, &mem):
-		// Package jsonscan's checks of the memory.
-		return &kindError{err, ErrTooLarge}
+	if errors.Is(err, ErrTooLarge) || errors.As(err, &mem) { // mem: package jsonscan's checks
+		kind = ErrTooLarge
 	}
-	return &kindError{err, ErrFormat}
+	return errorf(kind, format+" %w", append(args, err)...)
 }
 
 // settingsError returns err, of the settings of a saved typ, as an error
@@ -463,5 +460,5 @@ func settingsError(typ string, err error) error {
 
 // wrap returns err as an error of the model of a saved typ.
 func wrap(typ string, err error) error {
-	return errorf(ErrFormat, "perceptron: saved %s's model: %v", typ, err)
+	return errorf(ErrFormat, "perceptron: saved %s's model: %w", typ, err)
 }

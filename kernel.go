@@ -5,8 +5,6 @@
 package perceptron
 
 import (
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -423,10 +421,10 @@ func (k Kernel) saved(method string) (saved, error) {
 	}
 	f, err := funcJSON(k.Func)
 	if err == nil && km.m.k.kind == customKernel {
-		err = errors.New("perceptron: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved")
+		err = errorf(ErrSetting, "perceptron: the Kernel was fitted with a Custom kernel, a Go function, which cannot be saved")
 	}
 	if err != nil {
-		return saved{}, fmt.Errorf("perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: "))
+		return saved{}, wrapf(err, "perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
 	check := func() error {
 		if k.Labels != nil {

@@ -5,8 +5,6 @@
 package perceptron
 
 import (
-	"errors"
-	"fmt"
 	"math"
 
 	"github.com/seed5ae3614e/perceptron/internal/simd"
@@ -310,7 +308,7 @@ func funcJSON(f KernelFunc) (*kernelJSON, error) {
 	case *RBF:
 		return funcJSON(*f)
 	}
-	return nil, errors.New("perceptron: a Custom kernel is a Go function, which cannot be saved")
+	return nil, errorf(ErrSetting, "perceptron: a Custom kernel is a Go function, which cannot be saved")
 }
 
 // kernelFunc returns the kernel function of j, nil for the linear
@@ -324,7 +322,7 @@ func (j *kernelJSON) kernelFunc() (KernelFunc, error) {
 	case j.Name == "rbf" && j.Degree == 0 && j.Coef0 == 0:
 		return RBF{Gamma: j.Gamma}, nil
 	}
-	return nil, fmt.Errorf("kernel %.20q with degree %d, gamma %v and coef0 %v, want linear, poly or rbf with their parameters alone", j.Name, j.Degree, j.Gamma, j.Coef0)
+	return nil, errorf(ErrFormat, "kernel %.20q with degree %d, gamma %v and coef0 %v, want linear, poly or rbf with their parameters alone", j.Name, j.Degree, j.Gamma, j.Coef0)
 }
 
 // json returns the JSON form of the resolved kernel k, which is not a

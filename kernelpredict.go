@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
@@ -48,7 +47,7 @@ func predictionOf(name string) (Prediction, error) {
 			return Prediction(p), nil
 		}
 	}
-	return 0, fmt.Errorf("prediction %.20q, want last, voted or averaged", name)
+	return 0, errorf(ErrFormat, "prediction %.20q, want last, voted or averaged", name)
 }
 
 // combine sets dst to the S scores under rule p of a row whose kernel

@@ -112,7 +112,7 @@ func (ds *dataset) margins(w []float64, b float64, f func(i int, m float64)) err
 			if err := ds.rowError(i); err != nil {
 				return err
 			}
-			return errorf(ErrNonFinite, "perceptron: w·x+b overflows at row %d", i)
+			return errorAt(ErrNonFinite, i, -1, "perceptron: w·x+b overflows at row %d", i)
 		}
 		f(i, m)
 	}

@@ -5,8 +5,6 @@
 package perceptron
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -72,7 +70,7 @@ func shardOf(m Classifier) (shard, error) {
 		a.OnUpdate, a.Stop = nil, nil
 		return &a, nil
 	}
-	return nil, fmt.Errorf("perceptron: LearnShard of a %T: only a Perceptron or an Averaged mixes", m)
+	return nil, errorf(ErrSetting, "perceptron: LearnShard of a %T: only a Perceptron or an Averaged mixes", m)
 }
 
 // Mix is a round of iterative parameter mixing: it sets m, a Perceptron or
@@ -91,7 +89,7 @@ func shardOf(m Classifier) (shard, error) {
 // width or bias, or if the visits pass 2^53 or the sums overflow.
 func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 	if len(shards) == 0 {
-		return errors.New("perceptron: Mix of no shards")
+		return errorf(ErrSetting, "perceptron: Mix of no shards")
 	}
 	switch m := m.(type) {
 	case *Perceptron:
@@ -164,7 +162,7 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 		m.set(linearModel{w: w, sum: sum, ahead: ahead, visits: visits, classes: parts[len(parts)-1].classes, stats: st})
 		return nil
 	}
-	return fmt.Errorf("perceptron: Mix of a %T: only a Perceptron or an Averaged mixes", m)
+	return errorf(ErrSetting, "perceptron: Mix of a %T: only a Perceptron or an Averaged mixes", m)
 }
 
 // addAhead adds s + ahead·w to dst: an Averaged's sums of the weights
@@ -181,7 +179,7 @@ func addAhead(dst, s, w []float64, ahead int) {
 // width and bias.
 func mixShards[T shard](m T, shards []Classifier) ([]shardTable, error) {
 	if any(m) == any(*new(T)) {
-		return nil, fmt.Errorf("perceptron: Mix of a nil %T", m)
+		return nil, errorf(ErrSetting, "perceptron: Mix of a nil %T", m)
 	}
 	ml := m.lin()
 	mt, classes := ml.w, ml.classes
@@ -190,25 +188,25 @@ func mixShards[T shard](m T, shards []Classifier) ([]shardTable, error) {
 		s, ok := c.(T)
 		switch {
 		case !ok:
-			return nil, fmt.Errorf("perceptron: Mix: shard %d is a %T, not a %T", k, c, s)
+			return nil, errorf(ErrSetting, "perceptron: Mix: shard %d is a %T, not a %T", k, c, s)
 		case any(s) == any(*new(T)):
-			return nil, fmt.Errorf("perceptron: Mix: shard %d is a nil %T", k, s)
+			return nil, errorf(ErrSetting, "perceptron: Mix: shard %d is a nil %T", k, s)
 		}
 		sl := s.lin()
 		t, cl, st := sl.w, sl.classes, sl.stats
 		switch {
 		case !t.fitted():
-			return nil, fmt.Errorf("perceptron: Mix: shard %d has not learned", k)
+			return nil, errorf(ErrNotFitted, "perceptron: Mix: shard %d has not learned", k)
 		case k == 0 && classes == nil:
 			classes = cl
 		}
 		switch {
 		case !slices.Equal(cl, classes):
-			return nil, fmt.Errorf("perceptron: Mix: shard %d has the classes %v, want %v", k, cl, classes)
+			return nil, errorf(ErrLabels, "perceptron: Mix: shard %d has the classes %v, want %v", k, cl, classes)
 		case k > 0 && t.dim() != ts[0].t.dim():
 			return nil, errorf(ErrShape, "perceptron: Mix: shard %d has %d columns, shard 0 %d", k, t.dim(), ts[0].t.dim())
 		case k > 0 && t.noBias != ts[0].t.noBias:
-			return nil, fmt.Errorf("perceptron: Mix: shard %d has NoBias %t, shard 0 %t", k, t.noBias, ts[0].t.noBias)
+			return nil, errorf(ErrSetting, "perceptron: Mix: shard %d has NoBias %t, shard 0 %t", k, t.noBias, ts[0].t.noBias)
 		}
 		ts[k] = shardTable{t, st.Mistakes}
 	}
@@ -292,20 +290,20 @@ func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *
 	switch m := m.(type) {
 	case *Perceptron:
 		if m == nil {
-			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
+			return errorf(ErrSetting, "perceptron: FitShards of a nil %T", m)
 		}
 		p := *m
 		p.linear = linear{}
 		run, labels, weights, epochs = &p, m.Labels, m.ClassWeight, m.Epochs
 	case *Averaged:
 		if m == nil {
-			return fmt.Errorf("perceptron: FitShards of a nil %T", m)
+			return errorf(ErrSetting, "perceptron: FitShards of a nil %T", m)
 		}
 		a := *m
 		a.linear = linear{}
 		run, labels, weights, epochs = &a, m.Labels, m.ClassWeight, m.Epochs
 	default:
-		return fmt.Errorf("perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
+		return errorf(ErrSetting, "perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
 	}
 	// Epochs is checked here, the other settings by each Learn.
 	s, err := settings{epochs: epochs}.resolve(0, 1)
@@ -316,12 +314,12 @@ func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *
 		var all []float64
 		for k := range y {
 			if i := nonFinite(y[k]); i >= 0 {
-				return errorf(ErrNonFinite, "perceptron: y[%d] is %v, want a finite class value (shard %d)", i, y[k][i], k)
+				return errorAt(ErrNonFinite, i, -1, "perceptron: y[%d] is %v, want a finite class value (shard %d)", i, y[k][i], k)
 			}
 			all = append(all, y[k]...)
 		}
 		if labels = distinct(all); len(labels) == 1 {
-			return fmt.Errorf("perceptron: y has the single class %v in every shard: want at least two classes", labels[0])
+			return errorf(ErrLabels, "perceptron: y has the single class %v in every shard: want at least two classes", labels[0])
 		}
 	}
 	// The shards are checked once, not in every round as Learn would.
@@ -336,7 +334,7 @@ func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *
 			err = errorf(ErrShape, "perceptron: X has %d columns, want %d, those of shard 0", ds.d, sets[0].d)
 		}
 		if err != nil {
-			return fmt.Errorf("%w (shard %d)", err, k)
+			return wrapf(err, "%w (shard %d)", err, k)
 		}
 		ds.halt = h
 		sets[k], rows = ds, rows+ds.n
@@ -371,7 +369,7 @@ func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *
 				return err // of every shard alike
 			}
 			if err != nil {
-				return fmt.Errorf("%w (shard %d)", err, k)
+				return wrapf(err, "%w (shard %d)", err, k)
 			}
 		}
 		if err := Mix(run, shards, byMistakes); err != nil {

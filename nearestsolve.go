@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 
@@ -46,7 +45,7 @@ func newNearest(ds *dataset, groups int, aug, tol float64) (*nearest, error) {
 		return nil, err
 	}
 	if np.r > 0x1p200 || np.r > 0 && np.r < 0x1p-200 {
-		return nil, fmt.Errorf("perceptron: the scale of the rows, %g, is outside [2^-200, 2^200], where the margin's arithmetic would overflow or underflow: scale X", np.r)
+		return nil, errorf(ErrNonFinite, "perceptron: the scale of the rows, %g, is outside [2^-200, 2^200], where the margin's arithmetic would overflow or underflow: scale X", np.r)
 	}
 	return np, nil
 }
@@ -144,7 +143,7 @@ func (np *nearest) solve() error {
 			if np.iters == np.limit {
 				return errorf(ErrNotConverged, "perceptron: the margin did not converge in %d iterations: it lies in [%g, %g]", np.iters, np.lower, np.upper)
 			}
-			return fmt.Errorf("perceptron: rounding stops the margin short of the tolerance: it lies in [%g, %g]", np.lower, np.upper)
+			return errorf(ErrNotConverged, "perceptron: rounding stops the margin short of the tolerance: it lies in [%g, %g]", np.lower, np.upper)
 		}
 		last = np.upper
 		np.iters++
@@ -189,7 +188,7 @@ func (np *nearest) pass() error {
 		x := ds.row(i)
 		s := ds.sign(i) * (x.dot(np.p) + off)
 		if !(math.Abs(s) <= math.MaxFloat64) {
-			return errorf(ErrNonFinite, "perceptron: a score overflows at row %d: the data are too large", i)
+			return errorAt(ErrNonFinite, i, -1, "perceptron: a score overflows at row %d: the data are too large", i)
 		}
 		np.s[i] = s
 		g := np.group(i)

@@ -6,7 +6,6 @@ package perceptron
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -343,7 +342,7 @@ func (o *OneVsRest) load(f form) error {
 	}
 	K := scores(m.Classes)
 	if len(m.Models) != K {
-		return wrap("OneVsRest", fmt.Errorf("it has %d classifiers for %d classes, want %d", len(m.Models), len(m.Classes), K))
+		return wrap("OneVsRest", errorf(ErrFormat, "it has %d classifiers for %d classes, want %d", len(m.Models), len(m.Classes), K))
 	}
 	want := []float64{-1, 1}
 	if K == 1 {
@@ -353,29 +352,29 @@ func (o *OneVsRest) load(f form) error {
 	d := 0
 	for c, b := range m.Models {
 		if isBinary(b) != f.binary {
-			return wrap("OneVsRest", fmt.Errorf("its classifier %d is not in the form of the OneVsRest", c))
+			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d is not in the form of the OneVsRest", c))
 		}
 		typ, err := savedType(b)
 		if typ == "OneVsRest" {
 			// Each level would decode those within it again.
-			return wrap("OneVsRest", fmt.Errorf("its classifier %d is a OneVsRest", c))
+			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d is a OneVsRest", c))
 		}
 		var s Scorer
 		if err == nil {
 			s, err = unmarshalAs(b, typ)
 		}
 		if err != nil {
-			return fmt.Errorf("%w (classifier %d of a saved OneVsRest)", err, c)
+			return wrapf(err, "%w (classifier %d of a saved OneVsRest)", err, c)
 		}
 		if got := s.Classes(); !slices.Equal(got, want) {
-			return wrap("OneVsRest", fmt.Errorf("its classifier %d has the classes %v, want %v", c, got, want))
+			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d has the classes %v, want %v", c, got, want))
 		}
 		if s.(model).classWeight() != nil {
-			return wrap("OneVsRest", fmt.Errorf("its classifier %d has a ClassWeight of its own, which OneVsRest's Fit refuses", c))
+			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d has a ClassWeight of its own, which OneVsRest's Fit refuses", c))
 		}
 		w := s.(model).width()
 		if c > 0 && w != d {
-			return wrap("OneVsRest", fmt.Errorf("its classifier %d has %d columns, the first %d", c, w, d))
+			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d has %d columns, the first %d", c, w, d))
 		}
 		models[c], d = s, w
 	}

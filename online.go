@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -236,7 +235,7 @@ func classError(errs []error, classes []float64, h *halt) error {
 	}
 	for c, err := range errs {
 		if err != nil && len(errs) > 1 {
-			return fmt.Errorf("%w (class %v against the rest)", err, classes[c])
+			return wrapf(err, "%w (class %v against the rest)", err, classes[c])
 		}
 		if err != nil {
 			return err

@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -92,13 +91,13 @@ func sparseCopy(X mat.Matrix, m mat.RowNonZeroDoer) (*rows, error) {
 		lo := len(r.ind)
 		m.DoRowNonZero(i, add)
 		x := vec{r.ind[lo:], r.data[lo:]}
-		err := checkSparseRow(x.ind, x.val, d)
+		err := checkSparseRow(i, x.ind, x.val, d)
 		if err != nil && !slices.IsSorted(x.ind) {
 			sortVec(x)
-			err = checkSparseRow(x.ind, x.val, d)
+			err = checkSparseRow(i, x.ind, x.val, d)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("perceptron: X row %d: %v", i, err)
+			return nil, wrapf(err, "perceptron: X row %d: %w", i, err)
 		}
 		r.ptr = append(r.ptr, len(r.ind))
 	}
@@ -256,7 +255,7 @@ func (r *rows) products(dst []float64, v vec) {
 func (r *rows) rowError(i int) error {
 	x := r.row(i)
 	if k := nonFinite(x.val); k >= 0 {
-		return errorf(ErrNonFinite, "perceptron: X[%d, %d] is %v, want a finite value", i, x.col(k), x.val[k])
+		return errorAt(ErrNonFinite, i, x.col(k), "perceptron: X[%d, %d] is %v, want a finite value", i, x.col(k), x.val[k])
 	}
 	return nil
 }

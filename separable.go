@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -57,7 +56,7 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	// spares lp.Simplex a phase one.
 	n, d := ds.n, ds.d
 	if (d+2)*(n+2*d) > maxSimplex {
-		return false, fmt.Errorf("perceptron: Separable: the linear program of %d rows and %d columns is too large for the simplex method, at most %d elements", d+2, n+2*d, maxSimplex)
+		return false, errorf(ErrTooLarge, "perceptron: Separable: the linear program of %d rows and %d columns is too large for the simplex method, at most %d elements", d+2, n+2*d, maxSimplex)
 	}
 	scale := make([]float64, d)
 	for i := range n {
@@ -117,7 +116,7 @@ func Separable(X mat.Matrix, y []float64) (bool, error) {
 	// simplex method can pivot between such columns forever.
 	t, _, err := lp.Simplex(cost, a, rhs, 1e-12, basis)
 	if err != nil {
-		return false, fmt.Errorf("perceptron: the simplex method failed in Separable: %w", err)
+		return false, errorf(ErrNotConverged, "perceptron: the simplex method failed in Separable: %w", err)
 	}
 	return t > 6*eps*float64(d+1), nil
 }

@@ -5,7 +5,6 @@
 package perceptron
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -65,7 +64,7 @@ const maxCount = 1 << 53
 // addCount returns a+b, or an error if it exceeds maxCount.
 func addCount(a, b int) (int, error) {
 	if a > maxCount-b {
-		return 0, fmt.Errorf("perceptron: the model has made %d visits, and %d more would pass 2^53, the most it counts exactly", a, b)
+		return 0, errorf(ErrTooLarge, "perceptron: the model has made %d visits, and %d more would pass 2^53, the most it counts exactly", a, b)
 	}
 	return a + b, nil
 }
@@ -73,5 +72,5 @@ func addCount(a, b int) (int, error) {
 // errTooManyVisits returns the error of a run whose visits would pass
 // maxCount.
 func errTooManyVisits(epochs, n int) error {
-	return fmt.Errorf("perceptron: %d epochs of %d rows pass 2^53 visits, the most a model counts exactly", epochs, n)
+	return errorf(ErrTooLarge, "perceptron: %d epochs of %d rows pass 2^53 visits, the most a model counts exactly", epochs, n)
 }

@@ -7,11 +7,12 @@ package perceptron
 import (
 	"cmp"
 	"context"
-	"fmt"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 	"github.com/seed5ae3614e/perceptron/internal/stream"
 )
 
@@ -160,7 +161,7 @@ func streamable(c any) error {
 	case *Kernel:
 		return errorf(ErrSetting, "perceptron: a Kernel trains on rows in memory, not on a stream: its Fit keeps a score of every row (its Learn learns a chunk at a time)")
 	}
-	return fmt.Errorf("perceptron: a Fit on a stream of a %s: want a Perceptron, an Averaged, a Voted, or a OneVsRest of them", typeName(c))
+	return errorf(ErrSetting, "perceptron: a Fit on a stream of a %s: want a Perceptron, an Averaged, a Voted, or a OneVsRest of them", typeName(c))
 }
 
 // newStreamRun returns the training of m on a stream: of a copy of m,
@@ -278,7 +279,7 @@ func (f *streamFit) classesOf(labels []float64) ([]float64, error) {
 	rows := 0
 	err := f.chunks(func(ch stream.Chunk) error {
 		if i := nonFinite(ch.Y); i >= 0 {
-			return errorf(ErrNonFinite, "perceptron: y[%d] is %v, want a finite class value", rows+i, ch.Y[i])
+			return errorAt(ErrNonFinite, rows+i, -1, "perceptron: y[%d] is %v, want a finite class value", rows+i, ch.Y[i])
 		}
 		classes = slices.Compact(slices.Sorted(slices.Values(append(classes, distinct(ch.Y)...))))
 		rows += len(ch.Y)
@@ -288,7 +289,7 @@ func (f *streamFit) classesOf(labels []float64) ([]float64, error) {
 	case err != nil:
 		return nil, err
 	case len(classes) < 2:
-		return nil, fmt.Errorf("perceptron: the rows have %d classes %v: want at least two", len(classes), classes)
+		return nil, errorf(ErrLabels, "perceptron: the rows have %d classes %v: want at least two", len(classes), classes)
 	}
 	return classes, nil
 }
@@ -304,7 +305,7 @@ func (f *streamFit) chunks(fn func(ch stream.Chunk) error) error {
 		return err == nil
 	})
 	if err == nil && perr != nil {
-		err = fmt.Errorf("perceptron: the stream: %w", perr)
+		err = wrapf(perr, "perceptron: the stream: %w", perr)
 	}
 	return err
 }
@@ -336,8 +337,15 @@ func (f *streamFit) each(store bool, fn func(r *streamRun, set *dataset, first i
 		if err == nil && store && f.width > 0 {
 			err = f.shares.Store(g, first*f.width)
 		}
+		if mem := (*memory.Error)(nil); errors.As(err, &mem) && !errors.Is(err, ErrTooLarge) {
+			err = tooLarge(err, "the stream:") // of the shares in memory
+		}
 		if err != nil && !f.h.stopped(err) {
-			return fmt.Errorf("%w (in the chunk of the stream's rows from row %d)", err, first)
+			err = wrapf(err, "%w (in the chunk of the stream's rows from row %d)", err, first)
+			if e := (*Error)(nil); errors.As(err, &e) && e.Row >= 0 {
+				e.Row += first // a row of the stream, where the message names the chunk's
+			}
+			return err
 		}
 		first += ds.n
 		return err

@@ -5,8 +5,6 @@
 package perceptron
 
 import (
-	"errors"
-
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
@@ -215,7 +213,7 @@ func (r *rule) bad(i int) error {
 		return err
 	}
 	j := nonFinite(r.s)
-	return errorf(ErrNonFinite, "perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", r.ds.origin(i), r.s[j])
+	return errorAt(ErrNonFinite, r.ds.origin(i), -1, "perceptron: the score of row %d is %v: a kernel value, or its product with a coefficient, is not finite: scale X or lower Rate", r.ds.origin(i), r.s[j])
 }
 
 // make makes the update mv on x, row i, after t visits of the run.
@@ -239,4 +237,4 @@ func (r *rule) make(x *vec, i, t int, mv move) error {
 	return nil
 }
 
-var errOverflow error = &kindError{errors.New("perceptron: the update on x would overflow the model: scale X or lower Rate"), ErrNonFinite}
+var errOverflow = errorf(ErrNonFinite, "perceptron: the update on x would overflow the model: scale X or lower Rate")

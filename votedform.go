@@ -4,10 +4,7 @@
 
 package perceptron
 
-import (
-	"errors"
-	"fmt"
-)
+import ()
 
 // The saved forms of Voted.
 
@@ -97,20 +94,20 @@ func (v *Voted) loadVoters(m *votedJSON, mistakes int) error {
 	n, S := len(m.MistakeRows), len(v.first.b)
 	switch {
 	case len(m.Steps) != rows.n:
-		return fmt.Errorf("it has %d rows and %d steps, want as many", rows.n, len(m.Steps))
+		return errorf(ErrFormat, "it has %d rows and %d steps, want as many", rows.n, len(m.Steps))
 	case len(m.Counts) != n+1:
-		return fmt.Errorf("it has %d mistakes and %d counts, want one count more", n, len(m.Counts))
+		return errorf(ErrFormat, "it has %d mistakes and %d counts, want one count more", n, len(m.Counts))
 	case S > 1 && (len(m.MistakeUp) != n || len(m.MistakeDown) != n):
-		return fmt.Errorf("it has %d mistakes and %d and %d classes they moved, want as many", n, len(m.MistakeUp), len(m.MistakeDown))
+		return errorf(ErrFormat, "it has %d mistakes and %d and %d classes they moved, want as many", n, len(m.MistakeUp), len(m.MistakeDown))
 	case S == 1 && (m.MistakeUp != nil || m.MistakeDown != nil):
-		return errors.New("it has two classes and the classes its mistakes moved")
+		return errorf(ErrFormat, "it has two classes and the classes its mistakes moved")
 	case n != mistakes:
-		return fmt.Errorf("it has %d mistakes, but its stats %d", n, mistakes)
+		return errorf(ErrFormat, "it has %d mistakes, but its stats %d", n, mistakes)
 	case m.Counts[0] < 0 || m.Counts[0] > maxCount:
-		return fmt.Errorf("its first count is %d, want 0 to 2^53", m.Counts[0])
+		return errorf(ErrFormat, "its first count is %d, want 0 to 2^53", m.Counts[0])
 	}
 	if j := nonFinite(m.Steps); j >= 0 {
-		return fmt.Errorf("its step %d is %v, want a finite value", j, m.Steps[j])
+		return errorf(ErrFormat, "its step %d is %v, want a finite value", j, m.Steps[j])
 	}
 	v.rows, v.steps, v.votes = rows, m.Steps, make([]vote, n+1)
 	v.votes[0] = vote{row: -1, count: m.Counts[0]}
@@ -120,9 +117,9 @@ func (v *Voted) loadVoters(m *votedJSON, mistakes int) error {
 		switch {
 		case r < 0 || r > seen || r >= rows.n:
 			// Rows are stored in the order of their first mistake.
-			return fmt.Errorf("its mistake %d is on row %d, want one of the first %d of its %d rows", k+1, r, seen+1, rows.n)
+			return errorf(ErrFormat, "its mistake %d is on row %d, want one of the first %d of its %d rows", k+1, r, seen+1, rows.n)
 		case c < 1 || c > maxCount-visits:
-			return fmt.Errorf("its count %d is %d, want 1 or more, and 2^53 in all", k+1, c)
+			return errorf(ErrFormat, "its count %d is %d, want 1 or more, and 2^53 in all", k+1, c)
 		}
 		if r == seen {
 			seen++
@@ -132,13 +129,13 @@ func (v *Voted) loadVoters(m *votedJSON, mistakes int) error {
 		if S > 1 {
 			mv := moved{up: m.MistakeUp[k], down: m.MistakeDown[k]}
 			if mv.up < 0 || mv.up >= S || mv.down < 0 || mv.down >= S || mv.up == mv.down {
-				return fmt.Errorf("its mistake %d moves classes %d and %d, want two of the %d", k+1, mv.up, mv.down, S)
+				return errorf(ErrFormat, "its mistake %d moves classes %d and %d, want two of the %d", k+1, mv.up, mv.down, S)
 			}
 			v.moves = append(v.moves, moved{mv.up, mv.down})
 		}
 	}
 	if seen != rows.n {
-		return fmt.Errorf("it has %d rows, but its mistakes are on %d", rows.n, seen)
+		return errorf(ErrFormat, "it has %d rows, but its mistakes are on %d", rows.n, seen)
 	}
 	v.visits, v.made = visits, visits-v.votes[n].count
 	return nil

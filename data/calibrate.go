@@ -6,8 +6,6 @@ package data
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -95,30 +93,34 @@ type Calibration struct {
 // it must not run concurrently with a Model's use of it.
 func (c *Calibration) Fit(scores, y []float64, classes int) error {
 	if classes < 2 {
-		return fmt.Errorf("data: a calibration of %d classes, want 2 or more", classes)
+		return errorf(perceptron.ErrLabels, "data: a calibration of %d classes, want 2 or more", classes)
 	}
 	S := scoresOf(classes)
 	n := len(y)
 	switch {
 	case n == 0:
-		return errors.New("data: no rows to calibrate on")
+		return errorf(perceptron.ErrShape, "data: no rows to calibrate on")
 	case len(scores) != n*S:
 		return errorf(perceptron.ErrShape, "data: %d scores of %d rows, want %d for each row of %d classes", len(scores), n, S, classes)
 	}
 	for i, v := range y {
 		if !(v >= 0 && v < float64(classes)) || v != math.Trunc(v) {
-			return errorf(perceptron.ErrShape, "data: y[%d] is %v, want a class: a whole number from 0 to %d", i, v, classes-1)
+			kind := perceptron.ErrLabels
+			if math.IsNaN(v) {
+				kind = perceptron.ErrNonFinite
+			}
+			return errorAt(kind, 0, i, -1, "data: y[%d] is %v, want a class: a whole number from 0 to %d", i, v, classes-1)
 		}
 	}
 	for i, v := range scores {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return errorf(perceptron.ErrNonFinite, "data: row %d: a score is %v", i/S+1, v)
+			return errorAt(perceptron.ErrNonFinite, 0, i/S, -1, "data: row %d: a score is %v", i/S+1, v)
 		}
 	}
 	A, B := make([]float64, S), make([]float64, S)
 	if S > 1 && !c.OneVsRest {
 		if err := fitSoftmax(A, B, scores, y); err != nil {
-			return fmt.Errorf("data: the softmax: %w", err)
+			return wrapf(err, "data: the softmax: %w", err)
 		}
 		c.A, c.B = A, B
 		return nil
@@ -130,7 +132,7 @@ func (c *Calibration) Fit(scores, y []float64, classes int) error {
 		}
 		var err error
 		if A[k], B[k], err = fitSigmoid(scores, S, k, y, class); err != nil {
-			return fmt.Errorf("data: the sigmoid of score %d: %w", k+1, err)
+			return wrapf(err, "data: the sigmoid of score %d: %w", k+1, err)
 		}
 	}
 	c.A, c.B = A, B
@@ -232,7 +234,7 @@ func (m *Model) Calibrate(s *Set) error {
 		return err
 	}
 	if s.Y == nil {
-		return errors.New("data: Calibrate needs the labels of the rows, and the Set has none")
+		return errorf(perceptron.ErrLabels, "data: Calibrate needs the labels of the rows, and the Set has none")
 	}
 	if err := m.check(); err != nil {
 		return err
@@ -240,12 +242,12 @@ func (m *Model) Calibrate(s *Set) error {
 	K := len(m.Classes)
 	for k, l := range m.Classes {
 		if k >= len(s.Classes) || s.Classes[k] != l {
-			return fmt.Errorf("data: the Set's classes %s, want the Model's, %s, first", quoteAll(s.Classes), quoteAll(m.Classes))
+			return errorf(perceptron.ErrLabels, "data: the Set's classes %s, want the Model's, %s, first", quoteAll(s.Classes), quoteAll(m.Classes))
 		}
 	}
 	for i, k := range s.Y {
 		if int(k) >= K {
-			return fmt.Errorf("data: row %d is of the class %s, which is none of the Model's", i+1, quote(s.Classes[int(k)]))
+			return errorAt(perceptron.ErrLabels, 0, i, -1, "data: row %d is of the class %s, which is none of the Model's", i+1, quote(s.Classes[int(k)]))
 		}
 	}
 	scores, err := m.Score(s.X)
@@ -267,7 +269,7 @@ func (m *Model) Calibrate(s *Set) error {
 // one that is not of the scores of its Classifier's rows.
 func (m *Model) checkCalibration() error {
 	if m.Calibration == nil {
-		return errors.New("data: the Model has no Calibration to make probabilities: Calibrate fits one")
+		return errorf(perceptron.ErrNotFitted, "data: the Model has no Calibration to make probabilities: Calibrate fits one")
 	}
 	if err := m.check(); err != nil {
 		return err
@@ -289,7 +291,7 @@ func (m *Model) checkCalibration() error {
 // of rows at a time, as Predict does. It may run concurrently as Predict.
 func (m *Model) Probabilities(X mat.Matrix) ([]float64, error) {
 	if X == nil {
-		return nil, errors.New("data: no rows to make probabilities of: X is nil")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to make probabilities of: X is nil")
 	}
 	if err := m.checkCalibration(); err != nil {
 		return nil, err
@@ -330,11 +332,11 @@ func (m *Model) Probabilities(X mat.Matrix) ([]float64, error) {
 func (m *Model) Top(X mat.Matrix, k int, threshold float64) (classes []int, probs []float64, err error) {
 	switch {
 	case X == nil:
-		return nil, nil, errors.New("data: no rows to rank the classes of: X is nil")
+		return nil, nil, errorf(perceptron.ErrShape, "data: no rows to rank the classes of: X is nil")
 	case k < 1:
-		return nil, nil, fmt.Errorf("data: the top %d classes, want 1 or more", k)
+		return nil, nil, errorf(perceptron.ErrSetting, "data: the top %d classes, want 1 or more", k)
 	case !(threshold >= 0 && threshold <= 1):
-		return nil, nil, fmt.Errorf("data: a threshold of probability %v, want one in [0, 1]", threshold)
+		return nil, nil, errorf(perceptron.ErrSetting, "data: a threshold of probability %v, want one in [0, 1]", threshold)
 	}
 	if err := m.checkCalibration(); err != nil {
 		return nil, nil, err

@@ -419,13 +419,13 @@ func TestCalibrationFitErrors(t *testing.T) {
 		want      string
 		kind      error
 	}{
-		{[]float64{1}, []float64{0}, 1, "1 classes, want 2 or more", nil},
-		{nil, nil, 2, "no rows", nil},
+		{[]float64{1}, []float64{0}, 1, "1 classes, want 2 or more", perceptron.ErrLabels},
+		{nil, nil, 2, "no rows", perceptron.ErrShape},
 		{[]float64{1, 2}, []float64{0}, 2, "2 scores of 1 rows, want 1 for each row of 2 classes", perceptron.ErrShape},
 		{[]float64{1, 2}, []float64{0, 1}, 3, "2 scores of 2 rows, want 3", perceptron.ErrShape},
-		{[]float64{1, 2}, []float64{0, 2}, 2, "y[1] is 2, want a class: a whole number from 0 to 1", perceptron.ErrShape},
-		{[]float64{1, 2}, []float64{0.5, 1}, 2, "y[0] is 0.5", perceptron.ErrShape},
-		{[]float64{1, 2}, []float64{math.NaN(), 1}, 2, "y[0] is NaN", perceptron.ErrShape},
+		{[]float64{1, 2}, []float64{0, 2}, 2, "y[1] is 2, want a class: a whole number from 0 to 1", perceptron.ErrLabels},
+		{[]float64{1, 2}, []float64{0.5, 1}, 2, "y[0] is 0.5", perceptron.ErrLabels},
+		{[]float64{1, 2}, []float64{math.NaN(), 1}, 2, "y[0] is NaN", perceptron.ErrNonFinite},
 		{[]float64{1, 0, 0, 2, 0, math.Inf(1)}, []float64{0, 1}, 3, "row 2: a score is +Inf", perceptron.ErrNonFinite},
 	} {
 		var cal Calibration

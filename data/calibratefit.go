@@ -5,7 +5,6 @@
 package data
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -13,6 +12,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // The fits of a Calibration: the problems of the sigmoid of one score, and
@@ -142,10 +143,10 @@ func minimize(problem optimize.Problem, x0 []float64, rows int) ([]float64, erro
 	}
 	res, err := optimize.Minimize(problem, x0, settings, &optimize.Newton{Linesearcher: &slopeSearch{}})
 	if err != nil {
-		return nil, err
+		return nil, errorf(perceptron.ErrNotConverged, "%w", err)
 	}
 	if res.Status != optimize.GradientThreshold {
-		return nil, fmt.Errorf("the method of Newton ended by %v", res.Status)
+		return nil, errorf(perceptron.ErrNotConverged, "the method of Newton ended by %v", res.Status)
 	}
 	return res.X, nil
 }

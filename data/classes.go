@@ -6,7 +6,6 @@ package data
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
@@ -35,7 +35,7 @@ type classes struct {
 	y       []float64      // the index in names of the label of each row
 	checked int            // the number of distinct labels whose memory was checked
 	held    int            // the bytes of their text
-	bad     string         // the error of the first label that is a number but not finite
+	bad     error          // the error of the first label that is a number but not finite
 }
 
 // perLabel is what a distinct label holds besides its text, at most: its
@@ -50,14 +50,14 @@ func newClasses(known []string) (*classes, error) {
 	c := &classes{ids: map[string]int{}, fixed: len(known), numbers: true}
 	for k, s := range known {
 		if first, ok := c.ids[s]; ok {
-			return nil, fmt.Errorf("the known classes %d and %d are both %s", first+1, k+1, quote(s))
+			return nil, errorf(perceptron.ErrSetting, "the known classes %d and %d are both %s", first+1, k+1, quote(s))
 		}
 		if _, err := c.label(s, 0, 0); err != nil {
-			return nil, fmt.Errorf("known class %d: %w", k+1, err)
+			return nil, wrapf(err, "known class %d: %w", k+1, err)
 		}
 		if v := c.values[k]; !math.IsNaN(v) {
 			if first := slices.Index(c.values[:k], v); first >= 0 {
-				return nil, fmt.Errorf("the known classes %d and %d, %s and %s, are the same number", first+1, k+1, quote(c.names[first]), quote(s))
+				return nil, errorf(perceptron.ErrSetting, "the known classes %d and %d, %s and %s, are the same number", first+1, k+1, quote(c.names[first]), quote(s))
 			}
 		}
 	}
@@ -96,9 +96,9 @@ func (c *classes) push(k int) error {
 func (c *classes) label(s string, line, field int) (int, error) {
 	switch {
 	case s == "":
-		return 0, errors.New("the label is empty")
+		return 0, errorf(perceptron.ErrFormat, "the label is empty")
 	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == '\ufeff' }):
-		return 0, fmt.Errorf("the label %s holds a tab or another control character, U+FEFF or bytes not UTF-8", quote(s))
+		return 0, errorf(perceptron.ErrFormat, "the label %s holds a tab or another control character, U+FEFF or bytes not UTF-8", quote(s))
 	}
 	if len(c.ids) >= c.checked {
 		n := max(2*c.checked, 64)
@@ -111,12 +111,12 @@ func (c *classes) label(s string, line, field int) (int, error) {
 	s = strings.Clone(s) // not the line it was cut from
 	v, kind := parseNumber([]byte(s))
 	number := kind != numSyntax
-	if kind == numNonFinite && c.bad == "" && line > 0 {
-		c.bad = fmt.Sprintf("line %d: ", line)
+	if kind == numNonFinite && c.bad == nil && line > 0 {
+		in := ""
 		if field > 0 {
-			c.bad += fmt.Sprintf("field %d: ", field)
+			in = fmt.Sprintf("field %d: ", field)
 		}
-		c.bad += fmt.Sprintf("the label %s is not a finite number", quote(s))
+		c.bad = errorAt(perceptron.ErrNonFinite, line, -1, -1, "line %d: %sthe label %s is not a finite number", line, in, quote(s))
 	}
 	k := -1
 	if number && len(c.ids) >= c.fixed {
@@ -139,8 +139,8 @@ func (c *classes) label(s string, line, field int) (int, error) {
 // finite, if every label and every known class is a number, and nil
 // otherwise.
 func (c *classes) badNumber() error {
-	if c.numbers && c.bad != "" {
-		return errors.New(c.bad)
+	if c.numbers && c.bad != nil {
+		return c.bad
 	}
 	return nil
 }
@@ -201,7 +201,7 @@ func SortClasses(labels []string) (classes []string, class []int, err error) {
 			err = c.push(k)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("data: %w", err)
+			return nil, nil, wrapf(err, "data: %w", err)
 		}
 	}
 	classes, y, _ := c.finish()

@@ -7,7 +7,6 @@ package data
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -17,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // CSV reads rows of comma-separated values, one of whose columns may be
@@ -124,7 +125,7 @@ type csvParser struct {
 func (f CSV) parser(r io.Reader, keep bool) (*csvParser, error) {
 	comma := cmp.Or(f.Comma, ',')
 	if comma == '"' || comma == '\r' || comma == '\n' || !utf8.ValidRune(comma) || comma == utf8.RuneError {
-		return nil, fmt.Errorf("delimiter %s (CSV's Comma): want a character other than a quote or an end of line", strconv.QuoteRune(comma))
+		return nil, errorf(perceptron.ErrSetting, "delimiter %s (CSV's Comma): want a character other than a quote or an end of line", strconv.QuoteRune(comma))
 	}
 	c, err := newClasses(f.Classes)
 	if err != nil {
@@ -140,7 +141,7 @@ func (f CSV) parser(r io.Reader, keep bool) (*csvParser, error) {
 	}
 	cr := p.cr
 	if err = cr.next(math.MaxInt); err == io.EOF {
-		return nil, errors.New("no rows")
+		return nil, errorf(perceptron.ErrShape, "no rows")
 	} else if err != nil {
 		return nil, err
 	}
@@ -150,24 +151,24 @@ func (f CSV) parser(r io.Reader, keep bool) (*csvParser, error) {
 		}
 		p.hline = cr.line
 		if err = cr.next(math.MaxInt); err == io.EOF {
-			return nil, errors.New("no rows after the header")
+			return nil, errorf(perceptron.ErrShape, "no rows after the header")
 		} else if err != nil {
 			return nil, err
 		}
 		if len(p.header) != cr.n {
-			return nil, fmt.Errorf("line %d: the header has %d fields, and line %d %d", p.hline, len(p.header), cr.line, cr.n)
+			return nil, errorAt(perceptron.ErrFormat, p.hline, -1, -1, "line %d: the header has %d fields, and line %d %d", p.hline, len(p.header), cr.line, cr.n)
 		}
 	}
 	p.nf, p.first = cr.n, cr.line
 	if p.lc, err = f.labelColumn(p.header, p.nf); err != nil {
-		return nil, fmt.Errorf("line %d: %v", p.first, err)
+		return nil, wrapAt(err, p.first, -1, -1, "line %d: %w", p.first, err)
 	}
 	p.nfeat = p.nf
 	if p.lc >= 0 {
 		p.nfeat--
 	}
 	if p.nfeat == 0 {
-		return nil, fmt.Errorf("line %d: no feature columns", p.first)
+		return nil, errorAt(perceptron.ErrShape, p.first, -1, -1, "line %d: no feature columns", p.first)
 	}
 	return p, nil
 }
@@ -290,11 +291,20 @@ func (p *csvParser) fast(b []byte) bool {
 	return true
 }
 
+// column returns the column of the rows that field j, from 0, of a record
+// gives, which is not the label column.
+func (p *csvParser) column(j int) int {
+	if p.lc >= 0 && j > p.lc {
+		return j - 1
+	}
+	return j
+}
+
 // record reads the record that records last read into a row.
 func (p *csvParser) record() error {
 	cr := p.cr
 	if cr.n != p.nf {
-		return fmt.Errorf("line %d: %d fields, want %d as on line %d", cr.line, cr.n, p.nf, p.first)
+		return errorAt(perceptron.ErrFormat, cr.line, -1, -1, "line %d: %d fields, want %d as on line %d", cr.line, cr.n, p.nf, p.first)
 	}
 	var err error
 	if p.rows, err = growText(p.rows, p.nfeat, cr.l); err != nil {
@@ -305,13 +315,13 @@ func (p *csvParser) record() error {
 	err = cr.each(func(j int, s string) error {
 		if j == p.lc {
 			if p.class, err = p.c.index(strings.TrimSpace(s), cr.line, j+1); err != nil {
-				return fmt.Errorf("line %d: field %d: %w", cr.line, j+1, err)
+				return wrapAt(err, cr.line, -1, -1, "line %d: field %d: %w", cr.line, j+1, err)
 			}
 			return nil
 		}
 		v, err := number(s)
 		if err != nil {
-			return fmt.Errorf("line %d: field %d: %v%s", cr.line, j+1, err, p.hint(j, s))
+			return wrapAt(err, cr.line, -1, p.column(j), "line %d: field %d: %w%s", cr.line, j+1, err, p.hint(j, s))
 		}
 		p.rows = append(p.rows, v)
 		return nil
@@ -322,7 +332,7 @@ func (p *csvParser) record() error {
 	}
 	if p.keep && p.class >= 0 {
 		if err := p.c.push(p.class); err != nil {
-			return fmt.Errorf("line %d: %w", cr.line, err)
+			return wrapAt(err, cr.line, -1, -1, "line %d: %w", cr.line, err)
 		}
 	}
 	return nil
@@ -372,12 +382,12 @@ func (f CSV) labelColumn(header []string, nf int) (int, error) {
 	}
 	if k, err := strconv.Atoi(f.Label); err == nil {
 		if k < 1 || k > nf {
-			return 0, fmt.Errorf("label column %d (CSV's Label): the rows have %d fields", k, nf)
+			return 0, errorf(perceptron.ErrSetting, "label column %d (CSV's Label): the rows have %d fields", k, nf)
 		}
 		return k - 1, nil
 	}
 	if header == nil {
-		return 0, fmt.Errorf("label column %s (CSV's Label): no header names the columns (CSV's Header)", quote(f.Label))
+		return 0, errorf(perceptron.ErrSetting, "label column %s (CSV's Label): no header names the columns (CSV's Header)", quote(f.Label))
 	}
 	for j, h := range header {
 		if strings.TrimSpace(h) == f.Label {
@@ -393,5 +403,5 @@ func (f CSV) labelColumn(header []string, nf int) (int, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("label column %s (CSV's Label): no such column in the header%s", quote(f.Label), hint)
+	return 0, errorf(perceptron.ErrSetting, "label column %s (CSV's Label): no such column in the header%s", quote(f.Label), hint)
 }

@@ -5,9 +5,10 @@
 package data
 
 import (
-	"fmt"
 	"io"
 	"strings"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // records reads the records of CSV text, skipping blank lines, a line at a
@@ -106,7 +107,7 @@ func (r *records) split(text string, keep int) error {
 		if s == "" || s[0] != '"' {
 			field, rest, more := strings.Cut(s, r.comma)
 			if strings.IndexByte(field, '"') >= 0 {
-				return fmt.Errorf("line %d: field %d: a quote in a field that does not start with one (quote the field, and write the quote twice)", line, r.n+1)
+				return errorAt(perceptron.ErrFormat, line, -1, -1, "line %d: field %d: a quote in a field that does not start with one (quote the field, and write the quote twice)", line, r.n+1)
 			}
 			if err := add(field); err != nil || !more {
 				return err
@@ -132,12 +133,12 @@ func (r *records) split(text string, keep int) error {
 				next := string(b)
 				switch {
 				case err == io.EOF:
-					return fmt.Errorf("line %d: field %d: the quote that opens the field is not closed before the end of the text", r.line, r.n+1)
+					return errorAt(perceptron.ErrFormat, r.line, -1, -1, "line %d: field %d: the quote that opens the field is not closed before the end of the text", r.line, r.n+1)
 				case err != nil:
 					return err
 				}
 				if size += end + len(next); size > r.l.max {
-					return fmt.Errorf("line %d: longer than %d bytes with the lines from line %d that a quoted field joins to it", r.l.n, r.l.max, r.line)
+					return errorAt(perceptron.ErrFormat, r.l.n, -1, -1, "line %d: longer than %d bytes with the lines from line %d that a quoted field joins to it", r.l.n, r.l.max, r.line)
 				}
 				s, line = next, r.l.n
 				continue
@@ -151,7 +152,7 @@ func (r *records) split(text string, keep int) error {
 				continue
 			}
 			if rest != "" && !strings.HasPrefix(rest, r.comma) {
-				return fmt.Errorf("line %d: field %d: a quote in a quoted field that is not written twice, nor followed by the delimiter or the end of the line", line, r.n+1)
+				return errorAt(perceptron.ErrFormat, line, -1, -1, "line %d: field %d: a quote in a quoted field that is not written twice, nor followed by the delimiter or the end of the line", line, r.n+1)
 			}
 			field := s[:i]
 			if !whole {

@@ -16,6 +16,14 @@
 // elsewhere; a label holds no control character, such as a tab or an end
 // of line.
 //
+// Every error of the package is a *perceptron.Error of one of the kinds
+// of package perceptron, which errors.Is finds: of kind ErrFormat for a
+// malformed file, ErrLabels, ErrShape, ErrNonFinite, ErrSetting and the
+// others as that package says. errors.As gives the Error, with the Line
+// and the column of the rows, Col, of a field that a reader refuses, and
+// the Row at fault. An error of an io.Reader or of os.Open is wrapped as
+// it is: errors.Is(err, fs.ErrNotExist) finds a file that does not exist.
+//
 // The values of the text formats are decimal numbers, as C's printf and
 // Go's strconv.FormatFloat write them: an optional sign, digits with an
 // optional decimal point, or a point and digits, and an optional exponent,

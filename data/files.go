@@ -6,7 +6,6 @@ package data
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -36,7 +35,7 @@ func readFile(path string, read func(io.Reader) (*Set, error)) (*Set, error) {
 	defer r.Close()
 	s, err := read(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, wrapf(err, "%s: %w", path, err)
 	}
 	return s, nil
 }

@@ -5,12 +5,12 @@
 package data
 
 import (
-	"errors"
-	"fmt"
 	"iter"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // NewIDF returns the Scaler that weighs each column of X by its inverse
@@ -25,11 +25,11 @@ import (
 // Scaler keeps, and checks them first.
 func NewIDF(X mat.Matrix) (*Scaler, error) {
 	if X == nil {
-		return nil, errors.New("data: no rows to weigh by: X is nil")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to weigh by: X is nil")
 	}
 	n, d := X.Dims()
 	if n == 0 {
-		return nil, errors.New("data: no rows to weigh by")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to weigh by")
 	}
 	if err := checkMemory(8*float64(d), "data: weighing %d columns", d); err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func NewIDFRows(rows iter.Seq2[Row, error], cols int) (*Scaler, error) {
 		n++
 	}
 	if n == 0 {
-		return nil, errors.New("data: no rows to weigh by")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to weigh by")
 	}
 	return &Scaler{Scale: idf(df, n)}, nil
 }
@@ -118,11 +118,11 @@ func idf(df []float64, n int) []float64 {
 // checks them first.
 func NewIDFCounts(n int, df []int) (*Scaler, error) {
 	if n < 1 {
-		return nil, errors.New("data: no rows to weigh by")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to weigh by")
 	}
 	for j, f := range df {
 		if f < 0 || f > n {
-			return nil, fmt.Errorf("data: column %d: a count of %d rows, want 0 to %d", j+1, f, n)
+			return nil, errorAt(perceptron.ErrSetting, 0, -1, j, "data: column %d: a count of %d rows, want 0 to %d", j+1, f, n)
 		}
 	}
 	if err := checkMemory(8*float64(len(df)), "data: weighing %d columns", len(df)); err != nil {

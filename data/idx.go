@@ -6,12 +6,13 @@ package data
 
 import (
 	"encoding/binary"
-	"fmt"
 	"io"
 	"iter"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // IDX reads the IDX files of MNIST and Fashion-MNIST: a file of images,
@@ -123,7 +124,7 @@ func (s *idxRows) row(row *Row) error {
 	if k < 0 {
 		var err error
 		if k, err = s.c.index(strconv.Itoa(int(b[0])), 0, 0); err != nil {
-			return fmt.Errorf("%s: %w", s.lbName, err)
+			return wrapf(err, "%s: %w", s.lbName, err)
 		}
 		s.class[b[0]] = k + 1
 	}
@@ -175,7 +176,7 @@ func (f IDX) read(images, labels io.Reader, imName, lbName string) (*Set, error)
 		if k < 0 {
 			kk, err := c.index(strconv.Itoa(int(b)), 0, 0)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", lbName, err)
+				return nil, wrapf(err, "%s: %w", lbName, err)
 			}
 			k = float64(kk)
 			class[int(b)] = k + 1
@@ -184,7 +185,7 @@ func (f IDX) read(images, labels io.Reader, imName, lbName string) (*Set, error)
 	}
 	c.y = ids
 	if set.Classes, set.Y, err = c.finish(); err != nil {
-		return nil, fmt.Errorf("%s: %w", lbName, err)
+		return nil, wrapf(err, "%s: %w", lbName, err)
 	}
 	return set, nil
 }
@@ -197,11 +198,11 @@ func openImages(r io.Reader, name string) (io.Reader, int, int, error) {
 		return nil, 0, 0, err
 	}
 	if len(dims) < 2 {
-		return nil, 0, 0, fmt.Errorf("%s: %d dimensions, want a count of images and at least one more", name, len(dims))
+		return nil, 0, 0, errorf(perceptron.ErrFormat, "%s: %d dimensions, want a count of images and at least one more", name, len(dims))
 	}
 	n := dims[0]
 	if n == 0 || size == 0 {
-		return nil, 0, 0, fmt.Errorf("%s: no images, or images of no pixels", name)
+		return nil, 0, 0, errorf(perceptron.ErrFormat, "%s: no images, or images of no pixels", name)
 	}
 	return r, n, size / n, nil
 }
@@ -218,9 +219,9 @@ func openLabels(r io.Reader, name string, n int, hold bool) (io.Reader, error) {
 	case err != nil:
 		return nil, err
 	case len(dims) != 1:
-		return nil, fmt.Errorf("%s: %d dimensions, want 1, a label per image", name, len(dims))
+		return nil, errorf(perceptron.ErrFormat, "%s: %d dimensions, want 1, a label per image", name, len(dims))
 	case dims[0] != n:
-		return nil, fmt.Errorf("%s: %d labels, want %d, one per image", name, dims[0], n)
+		return nil, errorf(perceptron.ErrFormat, "%s: %d labels, want %d, one per image", name, dims[0], n)
 	}
 	return r, nil
 }
@@ -230,7 +231,7 @@ func openLabels(r io.Reader, name string, n int, hold bool) (io.Reader, error) {
 // they give, and the reader of those bytes.
 func readHeader(r io.Reader, name string) (dims []int, size int, data io.Reader, err error) {
 	fail := func(format string, args ...any) ([]int, int, io.Reader, error) {
-		return nil, 0, nil, fmt.Errorf("%s: "+format, append([]any{name}, args...)...)
+		return nil, 0, nil, errorf(perceptron.ErrFormat, "%s: "+format, append([]any{name}, args...)...)
 	}
 	if r == nil {
 		return fail("no file to read: the io.Reader is nil")
@@ -341,7 +342,7 @@ func short(name string, have, size int, err error) error {
 	if err == io.ErrUnexpectedEOF {
 		err = io.EOF
 	}
-	return fmt.Errorf("%s: %d bytes of data, want %d: %v", name, have, size, err)
+	return errorf(perceptron.ErrFormat, "%s: %d bytes of data, want %d: %v", name, have, size, err)
 }
 
 // atEnd returns an error if r, the data of an IDX file named name, holds
@@ -352,9 +353,9 @@ func atEnd(r io.Reader, name string, size int) error {
 	k, err := io.ReadFull(r, b[:])
 	switch {
 	case k > 0:
-		return fmt.Errorf("%s: bytes after the %d of data that the header gives", name, size)
+		return errorf(perceptron.ErrFormat, "%s: bytes after the %d of data that the header gives", name, size)
 	case err != io.EOF:
-		return fmt.Errorf("%s: after the %d bytes of data: %v", name, size, err)
+		return errorf(perceptron.ErrFormat, "%s: after the %d bytes of data: %v", name, size, err)
 	}
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
-	"fmt"
 	"io"
 	"iter"
 	"strconv"
@@ -167,9 +166,9 @@ func (p *libsvmParser) width() int {
 func (p *libsvmParser) end(n int) error {
 	switch {
 	case n == 0:
-		return errors.New("no rows")
+		return errorf(perceptron.ErrShape, "no rows")
 	case p.width() == 0:
-		return errors.New("no features on any line")
+		return errorf(perceptron.ErrShape, "no features on any line")
 	}
 	return nil
 }
@@ -184,11 +183,11 @@ func (p *libsvmParser) line(b []byte) (bool, error) {
 	e := tokenEnd(b, i)
 	label := b[i:e]
 	if bytes.IndexByte(label, ':') >= 0 {
-		return false, fmt.Errorf("line %d: no label: the line starts with %s", p.l.n, quote(string(label)))
+		return false, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: no label: the line starts with %s", p.l.n, quote(string(label)))
 	}
 	k, err := p.c.index(view(label), p.l.n, 0)
 	if err != nil {
-		return false, fmt.Errorf("line %d: %w", p.l.n, err)
+		return false, wrapAt(err, p.l.n, -1, -1, "line %d: %w", p.l.n, err)
 	}
 	prev, fields := 0, 1
 	for i = e; ; {
@@ -238,7 +237,7 @@ func (p *libsvmParser) line(b []byte) (bool, error) {
 	p.rows++
 	if p.keep {
 		if err := p.c.push(k); err != nil {
-			return false, fmt.Errorf("line %d: %w", p.l.n, err)
+			return false, wrapAt(err, p.l.n, -1, -1, "line %d: %w", p.l.n, err)
 		}
 	}
 	return true, nil
@@ -262,27 +261,27 @@ func (p *libsvmParser) grow() error {
 func (p *libsvmParser) pair(field []byte, k, prev int) (j int, v float64, err error) {
 	is, vs, ok := bytes.Cut(field, []byte(":"))
 	if !ok {
-		return 0, 0, fmt.Errorf("line %d: %s is not index:value", p.l.n, quote(string(field)))
+		return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: %s is not index:value", p.l.n, quote(string(field)))
 	}
 	if string(is) == "qid" && k == 2 {
 		if _, err := strconv.ParseUint(string(vs), 10, 64); err != nil && !errors.Is(err, strconv.ErrRange) {
-			return 0, 0, fmt.Errorf("line %d: qid %s is not a whole number", p.l.n, quote(string(vs)))
+			return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: qid %s is not a whole number", p.l.n, quote(string(vs)))
 		}
 		return 0, 0, nil
 	}
 	j, err = strconv.Atoi(string(is))
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		return 0, 0, fmt.Errorf("line %d: %s: the index is not a whole number", p.l.n, quote(string(field)))
+		return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: %s: the index is not a whole number", p.l.n, quote(string(field)))
 	case err != nil || j > 1<<48:
-		return 0, 0, fmt.Errorf("line %d: %s: the index is too large", p.l.n, quote(string(field)))
+		return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: %s: the index is too large", p.l.n, quote(string(field)))
 	case j < 1:
-		return 0, 0, fmt.Errorf("line %d: %s: want indices from 1", p.l.n, quote(string(field)))
+		return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: %s: want indices from 1", p.l.n, quote(string(field)))
 	case j <= prev:
-		return 0, 0, fmt.Errorf("line %d: %s: index %d after %d, want increasing indices", p.l.n, quote(string(field)), j, prev)
+		return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, j-1, "line %d: %s: index %d after %d, want increasing indices", p.l.n, quote(string(field)), j, prev)
 	}
 	if v, err = number(string(vs)); err != nil {
-		return 0, 0, fmt.Errorf("line %d: index %d: %v", p.l.n, j, err)
+		return 0, 0, wrapAt(err, p.l.n, -1, j-1, "line %d: index %d: %w", p.l.n, j, err)
 	}
 	return j, v, nil
 }

@@ -5,8 +5,6 @@
 package data
 
 import (
-	"errors"
-	"fmt"
 	"math"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -113,7 +111,7 @@ func (m *Model) hashingCols() (int, error) {
 	}
 	h, err := newHasher(*m.Hashing)
 	if err != nil {
-		return 0, fmt.Errorf("data: %w", err)
+		return 0, wrapf(err, "data: %w", err)
 	}
 	return h.cols(), nil
 }
@@ -131,7 +129,7 @@ func (m *Model) hashingCols() (int, error) {
 // Scaler's Transform does. It may run concurrently as Predict.
 func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
-		return nil, errors.New("data: no rows to transform: X is nil")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to transform: X is nil")
 	}
 	return m.transform(X, 0, false, nil)
 }
@@ -145,7 +143,7 @@ func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 // may run concurrently as Transform, with no other call that reads X.
 func (m *Model) TransformInPlace(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
-		return nil, errors.New("data: no rows to transform: X is nil")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to transform: X is nil")
 	}
 	return m.transform(X, 0, true, nil)
 }
@@ -187,7 +185,7 @@ func normalize(row []float64) error {
 // check returns an error if m is not a Model that Predict takes.
 func (m *Model) check() error {
 	if m.Classifier == nil {
-		return errors.New("data: the Model has no Classifier")
+		return errorf(perceptron.ErrNotFitted, "data: the Model has no Classifier")
 	}
 	if K := len(m.Classifier.Classes()); len(m.Classes) != K {
 		return errorf(perceptron.ErrShape, "data: the Model has %d Classes, and its Classifier %d classes", len(m.Classes), K)

@@ -9,7 +9,6 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -84,7 +83,7 @@ func (m *Model) writeBinary(w io.Writer) (int64, error) {
 		}
 	}
 	if err := e.Encode(head); err != nil {
-		return 0, fmt.Errorf("data: the Model's %v", err)
+		return 0, wrapf(err, "data: the Model's %w", err)
 	}
 	b := make([]byte, modelHeaderSize, 1<<10)
 	copy(b, modelMagic)
@@ -113,14 +112,14 @@ func (m *Model) writeBinary(w io.Writer) (int64, error) {
 			err = e.Encode(scalerJSON{Mean: s.Mean, Scale: s.Scale})
 		}
 		if err != nil {
-			return 0, fmt.Errorf("data: the Model's Scaler: %v", err)
+			return 0, wrapf(err, "data: the Model's Scaler: %w", err)
 		}
 		b = appendSection(b, tag, e.B)
 	}
 	if c := m.Calibration; c != nil {
 		e.B = e.B[:0]
 		if err := e.Encode(*c); err != nil {
-			return 0, fmt.Errorf("data: the Model's Calibration: %v", err)
+			return 0, wrapf(err, "data: the Model's Calibration: %w", err)
 		}
 		b = appendSection(b, "CALB", e.B)
 	}
@@ -364,7 +363,7 @@ func LoadModelHead(path string) (*Model, error) {
 	defer f.Close()
 	m, err := readHead(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, wrapf(err, "%s: %w", path, err)
 	}
 	return m, nil
 }

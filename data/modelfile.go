@@ -10,7 +10,6 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -49,7 +48,7 @@ func (m *Model) checkSave() error {
 		return err
 	}
 	if err := checkNames(m.Classes, m.Names); err != nil {
-		return fmt.Errorf("data: %v", err)
+		return wrapf(err, "data: %w", err)
 	}
 	if m.Scaler != nil {
 		if err := m.Scaler.check(); err != nil {
@@ -188,7 +187,7 @@ func LoadModel(path string) (*Model, error) {
 	defer f.Close()
 	m, err := readModel(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, wrapf(err, "%s: %w", path, err)
 	}
 	return m, nil
 }
@@ -304,7 +303,7 @@ func gzipError(err error) error {
 func loadClassifier(lib []byte) (perceptron.Scorer, int, error) {
 	c, err := perceptron.Unmarshal(lib)
 	if err != nil {
-		return nil, 0, &kindError{msg: "classifier: " + strings.TrimPrefix(err.Error(), "perceptron: "), kind: err}
+		return nil, 0, wrapf(err, "classifier: %s", strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
 	if isClassifierForm(lib) {
 		// The header gives the columns, which the classifier has.
@@ -356,18 +355,18 @@ func (m *Model) checkLoaded() error {
 // line, each once.
 func checkNames(classes, names []string) error {
 	if _, err := newClasses(classes); err != nil {
-		return fmt.Errorf("class labels: %v", err)
+		return wrapf(err, "class labels: %w", err)
 	}
 	for _, l := range classes {
 		if strings.TrimSpace(l) != l {
-			return fmt.Errorf("class labels: the label %s has spaces around it, which the readers trim", quote(l))
+			return errorf(perceptron.ErrLabels, "class labels: the label %s has spaces around it, which the readers trim", quote(l))
 		}
 	}
 	if names == nil {
 		return nil
 	}
 	if _, err := newClasses(names); err != nil {
-		return fmt.Errorf("class names: %v", err)
+		return wrapf(err, "class names: %w", err)
 	}
 	return nil
 }

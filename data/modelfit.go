@@ -6,8 +6,6 @@ package data
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math"
 	"runtime/debug"
 	"strings"
@@ -65,9 +63,9 @@ func (m *Model) fit(ctx context.Context, s *Set, inPlace bool) error {
 	}
 	switch {
 	case s.Y == nil:
-		return errors.New("data: Fit needs the labels of the rows, and the Set has none")
+		return errorf(perceptron.ErrLabels, "data: Fit needs the labels of the rows, and the Set has none")
 	case m.Classifier == nil:
-		return errors.New("data: the Model has no Classifier to fit")
+		return errorf(perceptron.ErrSetting, "data: the Model has no Classifier to fit")
 	}
 	_, d := s.X.Dims()
 	if err := m.checkHashing(d); err != nil {
@@ -122,7 +120,7 @@ func labelsOf(values []float64, classes []string) ([]string, error) {
 	labels := make([]string, len(values))
 	for k, v := range values {
 		if v != math.Trunc(v) || v < 0 || v >= float64(len(classes)) {
-			return nil, fmt.Errorf("data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(classes))
+			return nil, errorf(perceptron.ErrLabels, "data: the Classifier has the class %v, which is none of the %d Classes of the Set: its Labels are not the indices of the Classes", v, len(classes))
 		}
 		labels[k] = classes[int(v)]
 	}
@@ -162,13 +160,13 @@ func (m *Model) LearnContext(ctx context.Context, s *Set) error {
 		return err
 	}
 	if s.Y == nil {
-		return errors.New("data: Learn needs the labels of the rows, and the Set has none")
+		return errorf(perceptron.ErrLabels, "data: Learn needs the labels of the rows, and the Set has none")
 	}
 	c, ok := m.Classifier.(interface {
 		Learn(X mat.Matrix, y []float64) error
 	})
 	if !ok {
-		return fmt.Errorf("data: the Classifier, a %T, has no method Learn", m.Classifier)
+		return errorf(perceptron.ErrSetting, "data: the Classifier, a %T, has no method Learn", m.Classifier)
 	}
 	_, d := s.X.Dims()
 	if err := m.checkHashing(d); err != nil {
@@ -181,7 +179,7 @@ func (m *Model) LearnContext(ctx context.Context, s *Set) error {
 		}
 		for k, l := range m.Classes {
 			if k >= len(s.Classes) || s.Classes[k] != l {
-				return fmt.Errorf("data: the Set's classes %s, want the Model's, %s, first", quoteAll(s.Classes), quoteAll(m.Classes))
+				return errorf(perceptron.ErrLabels, "data: the Set's classes %s, want the Model's, %s, first", quoteAll(s.Classes), quoteAll(m.Classes))
 			}
 		}
 		if err := checkMemory(8*float64(len(y)), "data: the class values of %d rows", len(y)); err != nil {
@@ -191,7 +189,7 @@ func (m *Model) LearnContext(ctx context.Context, s *Set) error {
 		y = make([]float64, len(s.Y))
 		for i, k := range s.Y {
 			if int(k) >= len(values) {
-				return fmt.Errorf("data: row %d is of the class %s, which is none of the Model's", i+1, quote(s.Classes[int(k)]))
+				return errorAt(perceptron.ErrLabels, 0, i, -1, "data: row %d is of the class %s, which is none of the Model's", i+1, quote(s.Classes[int(k)]))
 			}
 			y[i] = values[int(k)]
 		}

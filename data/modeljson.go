@@ -6,7 +6,6 @@ package data
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -50,7 +49,7 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	}
 	marshaler, ok := m.Classifier.(json.Marshaler)
 	if !ok {
-		return nil, fmt.Errorf("data: the Classifier, a %T, has no MarshalJSON", m.Classifier)
+		return nil, errorf(perceptron.ErrSetting, "data: the Classifier, a %T, has no MarshalJSON", m.Classifier)
 	}
 	lib, err := marshaler.MarshalJSON()
 	if err != nil {

@@ -5,7 +5,6 @@
 package data
 
 import (
-	"errors"
 	"math"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -31,7 +30,7 @@ import (
 // fields.
 func (m *Model) Predict(X mat.Matrix) ([]float64, error) {
 	if X == nil {
-		return nil, errors.New("data: no rows to predict: X is nil")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to predict: X is nil")
 	}
 	n, _ := X.Dims()
 	if err := checkMemory(8*float64(n), "data: the classes of %d rows", n); err != nil {
@@ -75,7 +74,7 @@ func choose(scores []float64) int {
 // run concurrently as Predict.
 func (m *Model) Score(X mat.Matrix) ([]float64, error) {
 	if X == nil {
-		return nil, errors.New("data: no rows to score: X is nil")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to score: X is nil")
 	}
 	if err := m.check(); err != nil {
 		return nil, err
@@ -158,7 +157,7 @@ func (m *Model) score(X mat.Matrix, fn func(lo int, scores []float64, S int)) er
 		scores := m.Classifier.ScoreRows(buf[:(hi-lo)*S], B)
 		for k, v := range scores {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return errorf(perceptron.ErrNonFinite, "data: row %d: the model's score is %v: the values of the row are too large for its weights", lo+k/S+1, v)
+				return errorAt(perceptron.ErrNonFinite, 0, lo+k/S, -1, "data: row %d: the model's score is %v: the values of the row are too large for its weights", lo+k/S+1, v)
 			}
 		}
 		fn(lo, scores, S)

@@ -5,13 +5,14 @@
 package data
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // The values of the text formats are decimal numbers of the grammar that
@@ -207,14 +208,14 @@ func quote(s string) string {
 func number(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
-		return 0, errors.New("empty, want a number")
+		return 0, errorf(perceptron.ErrFormat, "empty, want a number")
 	}
 	v, kind := parseNumber([]byte(t))
 	switch kind {
 	case numSyntax:
-		return 0, fmt.Errorf("%s is not a number", quote(s))
+		return 0, errorf(perceptron.ErrFormat, "%s is not a number", quote(s))
 	case numNonFinite:
-		return 0, fmt.Errorf("%s is not a finite number", quote(s))
+		return 0, errorf(perceptron.ErrNonFinite, "%s is not a finite number", quote(s))
 	}
 	return v, nil
 }

@@ -8,13 +8,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"unsafe"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // The readers of text read it in a buffer of their own, a line at a time,
@@ -101,7 +100,7 @@ const lineBuffer = 256 << 10
 
 func newLines(r io.Reader, max int) (*lines, error) {
 	if r == nil {
-		return nil, errors.New("no text to read: the io.Reader is nil")
+		return nil, errorf(perceptron.ErrSetting, "no text to read: the io.Reader is nil")
 	}
 	size := textSize(r)
 	gz, err := gunzipped(r)
@@ -149,7 +148,7 @@ func (l *lines) next() ([]byte, error) {
 			switch {
 			case l.rerr != nil:
 				l.n++
-				return nil, fmt.Errorf("line %d: %w", l.n, l.rerr)
+				return nil, wrapAt(l.rerr, l.n, -1, -1, "line %d: %w", l.n, l.rerr)
 			case l.lo == l.hi:
 				return nil, io.EOF
 			}
@@ -177,7 +176,7 @@ func (l *lines) line(b []byte, limit int) ([]byte, error) {
 	case len(b) > limit:
 		return nil, l.long()
 	case l.n > 1 && bytes.HasPrefix(b, []byte("\ufeff")):
-		return nil, fmt.Errorf("line %d: a byte-order mark, U+FEFF, starts the line, where only the start of the text may have one: are two files joined?", l.n)
+		return nil, errorAt(perceptron.ErrFormat, l.n, -1, -1, "line %d: a byte-order mark, U+FEFF, starts the line, where only the start of the text may have one: are two files joined?", l.n)
 	}
 	return b, nil
 }
@@ -239,9 +238,9 @@ func (l *lines) expect(n int) int {
 // long returns the error of the line last read, longer than max bytes.
 func (l *lines) long() error {
 	if l.n == 1 && l.bom > 0 {
-		return fmt.Errorf("line 1: longer than %d bytes with the byte-order mark before it", l.max)
+		return errorAt(perceptron.ErrFormat, 1, -1, -1, "line 1: longer than %d bytes with the byte-order mark before it", l.max)
 	}
-	return fmt.Errorf("line %d: longer than %d bytes", l.n, l.max)
+	return errorAt(perceptron.ErrFormat, l.n, -1, -1, "line %d: longer than %d bytes", l.n, l.max)
 }
 
 // space says which bytes are the white space of ASCII, as unicode.IsSpace

@@ -46,7 +46,7 @@ func NewReport(classes []string, y, pred []float64) (*Report, error) {
 	}{{"y", y}, {"pred", pred}} {
 		for i, v := range c.y {
 			if !(v >= 0 && v < float64(k)) || v != math.Trunc(v) {
-				return nil, fmt.Errorf("data: %s[%d] is %v, want a class: a whole number from 0 to %d, an index into the %d classes", c.name, i, v, k-1, k)
+				return nil, errorAt(perceptron.ErrLabels, 0, i, -1, "data: %s[%d] is %v, want a class: a whole number from 0 to %d, an index into the %d classes", c.name, i, v, k-1, k)
 			}
 		}
 	}

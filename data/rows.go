@@ -5,11 +5,12 @@
 package data
 
 import (
-	"errors"
 	"io"
 	"iter"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // Row is a row of a data set, as the Rows of a reader give it, one at a
@@ -79,7 +80,7 @@ func rowSeq(rs []io.Reader, start func() (rowReader, error)) iter.Seq2[Row, erro
 			}
 			err = nil
 		} else if !seekable {
-			err = errors.New("the rows of an io.Reader that is no io.Seeker are read once, and were read")
+			err = errorf(perceptron.ErrSetting, "the rows of an io.Reader that is no io.Seeker are read once, and were read")
 		} else {
 			for k, r := range rs {
 				if r != nil && err == nil {

@@ -5,11 +5,12 @@
 package data
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
 )
 
 // rowStats are statistics of rows as a reader returns them, before any
@@ -105,11 +106,11 @@ func (s rowStats) merge(t rowStats) rowStats {
 func (s *rowStats) check() error {
 	for _, v := range []float64{s.NonZeros.Mean, s.NonZeros.SD, s.Length.Mean, s.Length.SD} {
 		if !(v >= 0 && v <= math.MaxFloat64) {
-			return fmt.Errorf("a mean or a deviation is %v, want a finite number >= 0", v)
+			return errorf(perceptron.ErrFormat, "a mean or a deviation is %v, want a finite number >= 0", v)
 		}
 	}
 	if s.Rows < 1 {
-		return fmt.Errorf("%d rows, want 1 or more", s.Rows)
+		return errorf(perceptron.ErrFormat, "%d rows, want 1 or more", s.Rows)
 	}
 	return nil
 }
@@ -166,7 +167,7 @@ func (m *Model) CheckRows(X mat.Matrix) error {
 		diff := math.Abs(c.rows.Mean - c.train.Mean)
 		noise := 4 * c.train.SD * math.Sqrt(1/float64(m.rows.Rows)+1/float64(got.Rows))
 		if diff > max(c.train.SD, c.train.Mean/10) && diff > noise {
-			return fmt.Errorf("the rows have "+c.have+" on average, and the model's %d training rows had %.3g, with a standard deviation of %.3g: %s",
+			return errorf(perceptron.ErrShape, "the rows have "+c.have+" on average, and the model's %d training rows had %.3g, with a standard deviation of %.3g: %s",
 				c.rows.Mean, m.rows.Rows, c.train.Mean, c.train.SD, c.hint)
 		}
 	}

@@ -5,8 +5,6 @@
 package data
 
 import (
-	"errors"
-	"fmt"
 	"iter"
 	"math"
 
@@ -41,11 +39,11 @@ type Scaler struct {
 // data set's do, it reads a second time.
 func NewScaler(X mat.Matrix) (*Scaler, error) {
 	if X == nil {
-		return nil, errors.New("data: no rows to scale by: X is nil")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to scale by: X is nil")
 	}
 	n, d := X.Dims()
 	if n == 0 {
-		return nil, errors.New("data: no rows to scale by")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to scale by")
 	}
 	if err := checkMemory(56*float64(d), "data: scaling %d columns", d); err != nil {
 		return nil, err
@@ -83,7 +81,7 @@ func NewScalerRows(rows iter.Seq2[Row, error], cols int) (*Scaler, error) {
 		w.n++
 	}
 	if w.n == 0 {
-		return nil, errors.New("data: no rows to scale by")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to scale by")
 	}
 	if again := w.again(); again != nil && !w.bad {
 		for row, err := range rows {
@@ -116,7 +114,7 @@ func (s *Scaler) Transform(X mat.Matrix) (mat.Matrix, error) {
 		return nil, err
 	}
 	if X == nil {
-		return nil, errors.New("data: no rows to transform: X is nil")
+		return nil, errorf(perceptron.ErrShape, "data: no rows to transform: X is nil")
 	}
 	if err := s.fits(X); err != nil {
 		return nil, err
@@ -132,7 +130,7 @@ func (s *Scaler) fits(X mat.Matrix) error {
 		return errorf(perceptron.ErrShape, "data: %d columns, want %d, the scaler's", d, len(s.Scale))
 	}
 	if _, sparse := X.(mat.RowNonZeroDoer); s.Mean == nil && !sparse && !isDense(X) {
-		return errors.New("data: a Scaler of sparse rows transforms sparse rows")
+		return errorf(perceptron.ErrShape, "data: a Scaler of sparse rows transforms sparse rows")
 	}
 	return nil
 }
@@ -161,9 +159,9 @@ func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool, acc *
 	}
 	bad := func(i, j int, v float64) error {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %v, want a finite value", first+i+1, j+1, v)
+			return errorAt(perceptron.ErrNonFinite, 0, first+i, j, "data: row %d, column %d: %v, want a finite value", first+i+1, j+1, v)
 		}
-		return errorf(perceptron.ErrNonFinite, "data: row %d, column %d: %s overflows (the value is %v)", first+i+1, j+1, what, v)
+		return errorAt(perceptron.ErrNonFinite, 0, first+i, j, "data: row %d, column %d: %s overflows (the value is %v)", first+i+1, j+1, what, v)
 	}
 	// row scales the values of a row of columns ind, or of every column if
 	// ind is nil, from src into dst, which may be src.
@@ -213,7 +211,7 @@ func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool, acc *
 		}
 		if unit {
 			if err := normalize(dst); err != nil {
-				return fmt.Errorf("data: row %d: %w", first+i+1, err)
+				return wrapAt(err, 0, first+i, -1, "data: row %d: %w", first+i+1, err)
 			}
 		}
 		return nil
@@ -294,7 +292,7 @@ func (s *Scaler) check() error {
 func (s *Scaler) checkShape() error {
 	switch {
 	case s == nil:
-		return errors.New("data: the Scaler is nil")
+		return errorf(perceptron.ErrSetting, "data: the Scaler is nil")
 	case s.Mean != nil && len(s.Mean) != len(s.Scale):
 		return errorf(perceptron.ErrShape, "data: the Scaler has %d means and %d scales, want as many", len(s.Mean), len(s.Scale))
 	}

@@ -5,7 +5,6 @@
 package data
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -235,11 +234,11 @@ func (w *columns) grow(row Row, sparse bool) error {
 	d := len(row.Val)
 	switch {
 	case sparse != (row.Ind != nil):
-		return fmt.Errorf("data: line %d: a row dense or sparse where the rows before are not", row.Line)
+		return errorAt(perceptron.ErrShape, row.Line, -1, -1, "data: line %d: a row dense or sparse where the rows before are not", row.Line)
 	case sparse && d > 0:
 		d = row.Ind[d-1] + 1
 	case !sparse && d != w.d && (w.n > 0 || w.d > 0):
-		return errorf(perceptron.ErrShape, "data: line %d: a row of %d values, want %d", row.Line, d, w.d)
+		return errorAt(perceptron.ErrShape, row.Line, -1, -1, "data: line %d: a row of %d values, want %d", row.Line, d, w.d)
 	}
 	if d <= w.d {
 		return nil
@@ -293,7 +292,7 @@ func (w *columns) scaler(sparse bool) (*Scaler, error) {
 		// The first column of a value that is not finite.
 		for j, b := range w.big {
 			if b >= math.Float64bits(math.Inf(1)) {
-				return nil, errorf(perceptron.ErrNonFinite, "data: column %d: a value is not finite", j+1)
+				return nil, errorAt(perceptron.ErrNonFinite, 0, -1, j, "data: column %d: a value is not finite", j+1)
 			}
 		}
 	}

@@ -5,8 +5,6 @@
 package data
 
 import (
-	"errors"
-	"fmt"
 	"math"
 
 	"github.com/seed5ae3614e/perceptron"
@@ -55,9 +53,9 @@ func (s *Set) check() error {
 func (s *Set) checkRows(lo, hi int) error {
 	switch {
 	case s == nil:
-		return errors.New("data: the Set is nil")
+		return errorf(perceptron.ErrShape, "data: the Set is nil")
 	case s.X == nil:
-		return errors.New("data: the Set has no rows: X is nil")
+		return errorf(perceptron.ErrShape, "data: the Set has no rows: X is nil")
 	}
 	n, _ := s.X.Dims()
 	if hi < 0 {
@@ -71,9 +69,9 @@ func (s *Set) checkRows(lo, hi int) error {
 			i += lo
 			switch {
 			case math.IsNaN(w) || math.IsInf(w, 0):
-				return errorf(perceptron.ErrNonFinite, "data: Weights[%d] is %v, want a finite weight >= 0", i, w)
+				return errorAt(perceptron.ErrNonFinite, 0, i, -1, "data: Weights[%d] is %v, want a finite weight >= 0", i, w)
 			case w < 0:
-				return fmt.Errorf("data: Weights[%d] is %v, want a finite weight >= 0", i, w)
+				return errorAt(perceptron.ErrSetting, 0, i, -1, "data: Weights[%d] is %v, want a finite weight >= 0", i, w)
 			}
 		}
 	}
@@ -88,11 +86,11 @@ func (s *Set) checkRows(lo, hi int) error {
 		i += lo
 		switch {
 		case math.IsNaN(y) || math.IsInf(y, 0):
-			return errorf(perceptron.ErrNonFinite, "data: Y[%d] is %v, want a class: an index into Classes", i, y)
+			return errorAt(perceptron.ErrNonFinite, 0, i, -1, "data: Y[%d] is %v, want a class: an index into Classes", i, y)
 		case k == 0:
-			return fmt.Errorf("data: Y[%d] is %v, and Classes is empty: want a class for each index of Y", i, y)
+			return errorAt(perceptron.ErrLabels, 0, i, -1, "data: Y[%d] is %v, and Classes is empty: want a class for each index of Y", i, y)
 		case y != math.Trunc(y) || y < 0 || y >= float64(k):
-			return fmt.Errorf("data: Y[%d] is %v, want a class: a whole number from 0 to %d, an index into the %d Classes", i, y, k-1, k)
+			return errorAt(perceptron.ErrLabels, 0, i, -1, "data: Y[%d] is %v, want a class: a whole number from 0 to %d, an index into the %d Classes", i, y, k-1, k)
 		}
 	}
 	return nil

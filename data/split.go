@@ -5,8 +5,6 @@
 package data
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -27,13 +25,13 @@ import (
 // and 16 for each class besides while it draws them.
 func Split(s *Set, test float64, seed uint64) (train, tests *Set, err error) {
 	if !(test > 0 && test < 1) {
-		return nil, nil, fmt.Errorf("data: test fraction %v, want one in (0, 1)", test)
+		return nil, nil, errorf(perceptron.ErrSetting, "data: test fraction %v, want one in (0, 1)", test)
 	}
 	if err := s.check(); err != nil {
 		return nil, nil, err
 	}
 	if s.Y == nil {
-		return nil, nil, errors.New("data: a split is by the classes, and the set has no labels")
+		return nil, nil, errorf(perceptron.ErrLabels, "data: a split is by the classes, and the set has no labels")
 	}
 	n, k := len(s.Y), len(s.Classes)
 	byClass, start, err := s.classOrder("splitting", seed, 0x73706c6974) // "split"
@@ -62,7 +60,7 @@ func Split(s *Set, test float64, seed uint64) (train, tests *Set, err error) {
 		}
 	}
 	if len(out) == 0 || len(out) == n {
-		return nil, nil, fmt.Errorf("data: a test fraction of %v of %d rows leaves a set empty", test, n)
+		return nil, nil, errorf(perceptron.ErrSetting, "data: a test fraction of %v of %d rows leaves a set empty", test, n)
 	}
 	if train, err = s.Subset(out); err != nil {
 		return nil, nil, err
@@ -91,14 +89,14 @@ func Fold(s *Set, k, i int, seed uint64) (train, test *Set, err error) {
 		return nil, nil, err
 	}
 	if s.Y == nil {
-		return nil, nil, errors.New("data: folds are by the classes, and the set has no labels")
+		return nil, nil, errorf(perceptron.ErrLabels, "data: folds are by the classes, and the set has no labels")
 	}
 	n := len(s.Y)
 	switch {
 	case k < 2 || k > n:
-		return nil, nil, fmt.Errorf("data: %d folds of %d rows, want from 2 to %d", k, n, n)
+		return nil, nil, errorf(perceptron.ErrSetting, "data: %d folds of %d rows, want from 2 to %d", k, n, n)
 	case i < 0 || i >= k:
-		return nil, nil, fmt.Errorf("data: fold %d of %d, want one from 0 to %d", i, k, k-1)
+		return nil, nil, errorf(perceptron.ErrSetting, "data: fold %d of %d, want one from 0 to %d", i, k, k-1)
 	}
 	byClass, _, err := s.classOrder("folding", seed, 0x666f6c64) // "fold"
 	if err != nil {
@@ -189,7 +187,7 @@ func (s *Set) subset(rows []int) (*Set, error) {
 	n, d := s.X.Dims()
 	for k, i := range rows {
 		if i < 0 || i >= n {
-			return nil, fmt.Errorf("data: rows[%d] is %d, want a row of the %d of X", k, i, n)
+			return nil, errorf(perceptron.ErrShape, "data: rows[%d] is %d, want a row of the %d of X", k, i, n)
 		}
 	}
 	m := len(rows)
@@ -225,7 +223,7 @@ func (s *Set) subset(rows []int) (*Set, error) {
 		}
 		switch {
 		case d == 0:
-			return nil, errors.New("data: X has rows of no columns, and a *mat.Dense cannot hold them")
+			return nil, errorf(perceptron.ErrShape, "data: X has rows of no columns, and a *mat.Dense cannot hold them")
 		case m == 0:
 			sub.X = mat.NewDense(1, d, nil).Slice(0, 0, 0, d) // gonum makes no Dense of no rows
 		default:
@@ -267,7 +265,7 @@ func (s *Set) subset(rows []int) (*Set, error) {
 func (s *Set) Rows(lo, hi int) (*Set, error) {
 	if s != nil && s.X != nil {
 		if n, _ := s.X.Dims(); lo < 0 || hi < lo || hi > n {
-			return nil, fmt.Errorf("data: rows %d to %d, want a range of the %d rows of X", lo, hi, n)
+			return nil, errorf(perceptron.ErrShape, "data: rows %d to %d, want a range of the %d rows of X", lo, hi, n)
 		}
 	}
 	// Only the classes and weights of the rows are checked: mini-batches

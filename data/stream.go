@@ -6,8 +6,6 @@ package data
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"iter"
 	"math"
 
@@ -75,9 +73,9 @@ var chunkValues = 1 << 20
 func (m *Model) FitStream(ctx context.Context, s Stream) error {
 	switch {
 	case s.Rows == nil:
-		return errors.New("data: the Stream has no Rows")
+		return errorf(perceptron.ErrSetting, "data: the Stream has no Rows")
 	case m.Classifier == nil:
-		return errors.New("data: the Model has no Classifier to fit")
+		return errorf(perceptron.ErrSetting, "data: the Model has no Classifier to fit")
 	}
 	d, err := m.hashingCols()
 	if err != nil {
@@ -98,7 +96,7 @@ func (m *Model) FitStream(ctx context.Context, s Stream) error {
 	if s.Dir != "" {
 		spill, err := stream.NewSpill(s.Dir)
 		if err != nil {
-			return fmt.Errorf("data: the shares of the averaged perceptron: %w", err)
+			return wrapf(err, "data: the shares of the averaged perceptron: %w", err)
 		}
 		defer spill.Close()
 		shares = spill
@@ -130,7 +128,7 @@ func widthOf(rows iter.Seq2[Row, error]) (int, error) {
 		}
 	}
 	if d == 0 {
-		return 0, errors.New("data: the rows have no columns")
+		return 0, errorf(perceptron.ErrShape, "data: the rows have no columns")
 	}
 	return d, nil
 }
@@ -203,18 +201,18 @@ func (c *chunker) pass(yield func(stream.Chunk) bool) error {
 func (c *chunker) add(row Row, dense *bool) error {
 	switch {
 	case row.Class < 0:
-		return fmt.Errorf("data: line %d: the row has no label to train on", row.Line)
+		return errorAt(perceptron.ErrLabels, row.Line, -1, -1, "data: line %d: the row has no label to train on", row.Line)
 	case row.Ind == nil && len(row.Val) != c.d:
-		return errorf(perceptron.ErrShape, "data: line %d: a row of %d values, want %d", row.Line, len(row.Val), c.d)
+		return errorAt(perceptron.ErrShape, row.Line, -1, -1, "data: line %d: a row of %d values, want %d", row.Line, len(row.Val), c.d)
 	case len(row.Ind) > 0 && row.Ind[len(row.Ind)-1] >= c.d:
-		return errorf(perceptron.ErrShape, "data: line %d: a value in column %d, beyond the %d of the model", row.Line, row.Ind[len(row.Ind)-1]+1, c.d)
+		return errorAt(perceptron.ErrShape, row.Line, -1, row.Ind[len(row.Ind)-1], "data: line %d: a value in column %d, beyond the %d of the model", row.Line, row.Ind[len(row.Ind)-1]+1, c.d)
 	case c.s.Weighted && !(row.Weight >= 0 && row.Weight <= math.MaxFloat64):
-		return errorf(perceptron.ErrNonFinite, "data: line %d: the weight of the row is %v, want a finite value >= 0", row.Line, row.Weight)
+		return errorAt(perceptron.ErrNonFinite, row.Line, -1, -1, "data: line %d: the weight of the row is %v, want a finite value >= 0", row.Line, row.Weight)
 	}
 	if len(c.y) == 0 {
 		*dense = row.Ind == nil
 	} else if *dense != (row.Ind == nil) {
-		return fmt.Errorf("data: line %d: a row dense or sparse where the rows before are not", row.Line)
+		return errorAt(perceptron.ErrShape, row.Line, -1, -1, "data: line %d: a row dense or sparse where the rows before are not", row.Line)
 	}
 	if c.stats {
 		c.acc.add(row.Val)

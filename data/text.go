@@ -6,8 +6,6 @@ package data
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
 	"io"
 	"iter"
 	"strings"
@@ -82,7 +80,7 @@ func (f Text) Read(r io.Reader) (*Set, error) {
 		}
 	}
 	if p.n == 0 {
-		return nil, errors.New("no rows")
+		return nil, errorf(perceptron.ErrShape, "no rows")
 	}
 	var set Set
 	if p.labelled {
@@ -159,22 +157,22 @@ func (p *textParser) next() error {
 			continue
 		}
 		if !utf8.ValidString(text) {
-			return fmt.Errorf("line %d: %w", l.n, notUTF8(text))
+			return wrapAt(notUTF8(text), l.n, -1, -1, "line %d: %w", l.n, notUTF8(text))
 		}
 		label, has, err := p.f.line(p.h, text)
 		if err == nil {
 			err = p.h.row()
 		}
 		if err != nil {
-			return fmt.Errorf("line %d: %w", l.n, err)
+			return wrapAt(err, l.n, -1, -1, "line %d: %w", l.n, err)
 		}
 		switch {
 		case p.n == 0:
 			p.first, p.labelled = l.n, has
 		case has && !p.labelled:
-			return fmt.Errorf("line %d: a label, and line %d none: want a label on every line or on none", l.n, p.first)
+			return errorAt(perceptron.ErrFormat, l.n, -1, -1, "line %d: a label, and line %d none: want a label on every line or on none", l.n, p.first)
 		case !has && p.labelled:
-			return fmt.Errorf("line %d: no label, and line %d one: want a label on every line or on none", l.n, p.first)
+			return errorAt(perceptron.ErrFormat, l.n, -1, -1, "line %d: no label, and line %d one: want a label on every line or on none", l.n, p.first)
 		}
 		p.class = -1
 		if has {
@@ -182,7 +180,7 @@ func (p *textParser) next() error {
 				err = p.c.push(p.class)
 			}
 			if err != nil {
-				return fmt.Errorf("line %d: %w", l.n, err)
+				return wrapAt(err, l.n, -1, -1, "line %d: %w", l.n, err)
 			}
 		}
 		p.n++
@@ -198,7 +196,7 @@ func (p *textParser) row(row *Row) error {
 		switch {
 		case err != io.EOF:
 		case p.n == 0:
-			err = errors.New("no rows")
+			err = errorf(perceptron.ErrShape, "no rows")
 		case p.labelled:
 			err = cmp.Or(p.c.badNumber(), err)
 		}
@@ -344,14 +342,14 @@ const (
 func (h Hashing) Transform(texts []string) (*perceptron.CSR, error) {
 	hs, err := newHasher(h)
 	if err != nil {
-		return nil, fmt.Errorf("data: %w", err)
+		return nil, wrapf(err, "data: %w", err)
 	}
 	for i, s := range texts {
 		if err = hs.add(s, 0); err == nil {
 			err = hs.row()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("data: texts[%d]: %w", i, err)
+			return nil, wrapAt(err, 0, i, -1, "data: texts[%d]: %w", i, err)
 		}
 	}
 	return perceptron.NewCSR(len(texts), hs.cols(), hs.ptr, hs.ind, hs.val)

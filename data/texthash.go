@@ -6,12 +6,12 @@ package data
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"math/bits"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
@@ -75,14 +75,14 @@ func newHasher(h Hashing) (*hasher, error) {
 	case b == 0:
 		b = defaultBits
 	case b < 1 || b > maxBits:
-		return nil, fmt.Errorf("the Hashing's Bits is %d, want 0 (for %d) or a number of bits from 1 to %d", h.Bits, defaultBits, maxBits)
+		return nil, errorf(perceptron.ErrSetting, "the Hashing's Bits is %d, want 0 (for %d) or a number of bits from 1 to %d", h.Bits, defaultBits, maxBits)
 	}
 	n := h.NGrams
 	switch {
 	case n == 0:
 		n = 1
 	case n < 0:
-		return nil, fmt.Errorf("the Hashing's NGrams is %d, want 0 (for 1) or more", h.NGrams)
+		return nil, errorf(perceptron.ErrSetting, "the Hashing's NGrams is %d, want 0 (for 1) or more", h.NGrams)
 	}
 	v := h.Values
 	switch v {
@@ -90,7 +90,7 @@ func newHasher(h Hashing) (*hasher, error) {
 		v = "count"
 	case "count", "binary", "tf":
 	default:
-		return nil, fmt.Errorf("the Hashing's Values is %s, want \"count\" or \"\", \"binary\" or \"tf\"", quote(v))
+		return nil, errorf(perceptron.ErrSetting, "the Hashing's Values is %s, want \"count\" or \"\", \"binary\" or \"tf\"", quote(v))
 	}
 	return &hasher{n: n, mask: 1<<b - 1, seed: h.Seed, signed: h.Signed, values: v, l2: !h.NoNorm, ptr: []int{0}, ind: []int{}, val: []float64{}}, nil
 }
@@ -137,7 +137,7 @@ func (h *hasher) add(s string, at int) error {
 			}
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				return &utf8Error{at: at + i}
+				return errorf(perceptron.ErrFormat, "byte %d is not UTF-8", at+i+1)
 			}
 			i += size
 			if !isWord(r) {
@@ -166,21 +166,13 @@ func (h *hasher) add(s string, at int) error {
 	return nil
 }
 
-// utf8Error is the error of a byte that is not UTF-8 at a position of a
-// text.
-type utf8Error struct{ at int }
-
-func (e *utf8Error) Error() string {
-	return fmt.Sprintf("byte %d is not UTF-8", e.at+1)
-}
-
 // notUTF8 returns the error of the first byte of s that is not UTF-8, or
 // nil if s is UTF-8.
 func notUTF8(s string) error {
 	for i, r := range s {
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
-				return &utf8Error{at: i}
+				return errorf(perceptron.ErrFormat, "byte %d is not UTF-8", i+1)
 			}
 		}
 	}
