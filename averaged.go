@@ -5,7 +5,9 @@
 package perceptron
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -74,7 +76,8 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	if s.epochs > maxCount/ds.n {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
-	// The weights, their sum, a sum for each validation, and g.
+	// The weights, their sum, a sum for each validation, and g, an
+	// array at most, and a quarter more as it fills one.
 	if err := s.needs(ds, 3*ds.tableWords()+float64(ds.n*S)); err != nil {
 		return err
 	}
@@ -85,16 +88,17 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	w := newTable(ds.d, S, s.w0, s.noBias)
 	// A mistake at visit t+1 adds its update to the weights of the T-t
 	// visits from it on, so that the sum is T·w less t times each update.
-	// g[i·S+k] is the sum of those t·Rate·y, or ±t·Rate with more than
-	// two classes, of the mistakes on row i in score k: the updates are
-	// summed at the end, reading each row that was a mistake once more.
-	// Learn cannot, as its rows are gone after it: it moves the sum at
-	// each mistake instead (see learn), a second pass over the row where
-	// g costs an addition, and rounds otherwise. So each keeps its scheme.
-	g := make([]float64, ds.n*S)
+	// g holds for row i and score k the sum of those t·Rate·y, or ±t·Rate
+	// with more than two classes, of the mistakes on row i in score k:
+	// the updates are summed at the end, reading each row that was a
+	// mistake once more. Learn cannot, as its rows are gone after it: it
+	// moves the sum at each mistake instead (see learn), a second pass
+	// over the row where g costs an addition, and rounds otherwise. So
+	// each keeps its scheme.
+	g := newRowShares(ds.n, S)
 	r := newRule(ds, &w, S, s.rate)
 	r.kept = func(_ *vec, i, t int, mv move) error {
-		addStep(g[i*S:], mv.up, mv.down, float64(t)*mv.step)
+		g.add(i, mv.up, mv.down, float64(t)*mv.step)
 		return nil
 	}
 	stats, err := s.run(ds, r, val, func(epoch int) func([]float64, vec) {
@@ -124,10 +128,70 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 // sums returns the sums of the weights and biases after each of the T
 // visits of a run on ds that ends at w, whose shares of the updates of the
 // rows are g.
-func sums(ds *dataset, w *table, g []float64, T int) table {
+func sums(ds *dataset, w *table, g *rowShares, T int) table {
 	sum := scaled(w, T)
-	sum.unshare(ds, g, len(w.b), 0)
+	g.rows(func(i int, share []float64) { sum.unshareRow(ds, i, share) })
 	return sum
+}
+
+// rowShares are the g of Averaged's fit, row i's share in score k at
+// i·S+k: of many classes in a map, as a mistake moves two scores and most
+// shares stay zero, until the map would take a quarter of the memory of
+// an array, and otherwise in an array. Below 16 scores the array takes
+// 128 bytes a row at most, less than most rows themselves.
+type rowShares struct {
+	n, S   int
+	sparse map[int]float64
+	dense  []float64
+}
+
+func newRowShares(n, S int) *rowShares {
+	if S < 16 {
+		return &rowShares{n: n, S: S, dense: make([]float64, n*S)}
+	}
+	return &rowShares{n: n, S: S, sparse: map[int]float64{}}
+}
+
+// add adds a to the share of row i in the score up, and takes it from that
+// in down unless down is -1, as addStep does.
+func (g *rowShares) add(i, up, down int, a float64) {
+	if g.dense != nil {
+		addStep(g.dense[i*g.S:], up, down, a)
+		return
+	}
+	g.sparse[i*g.S+up] += a
+	if down >= 0 {
+		g.sparse[i*g.S+down] -= a
+	}
+	// An entry of the map takes some 40 bytes, 5 times one of the array.
+	if 20*len(g.sparse) > g.n*g.S {
+		g.dense = make([]float64, g.n*g.S)
+		for k, v := range g.sparse {
+			g.dense[k] = v
+		}
+		g.sparse = nil
+	}
+}
+
+// rows calls fn with each row's shares, in the order of the rows, but
+// for rows whose shares are all zero, which it may leave out.
+func (g *rowShares) rows(fn func(i int, share []float64)) {
+	if g.dense != nil {
+		for i := range g.n {
+			fn(i, g.dense[i*g.S:(i+1)*g.S])
+		}
+		return
+	}
+	keys := slices.Sorted(maps.Keys(g.sparse))
+	share := make([]float64, g.S)
+	for k := 0; k < len(keys); {
+		i := keys[k] / g.S
+		clear(share)
+		for ; k < len(keys) && keys[k]/g.S == i; k++ {
+			share[keys[k]%g.S] = g.sparse[keys[k]]
+		}
+		fn(i, share)
+	}
 }
 
 // scaled returns a copy of w times T.
@@ -138,20 +202,25 @@ func scaled(w *table, T int) table {
 	return sum
 }
 
-// unshare takes from the sums of the weights the shares of the updates of
+// unshare takes from the sums of the weights the rowShares of the updates of
 // the rows of ds: row i's from g[i·stride+col], one for each score.
 func (sum *table) unshare(ds *dataset, g []float64, stride, col int) {
 	S := len(sum.b)
 	for i := range ds.n {
-		share := g[i*stride+col : i*stride+col+S]
-		if !nonZero(share) {
-			continue // as most rows: then their row need not be read
-		}
-		x := ds.row(i)
-		for k, gk := range share {
-			if gk != 0 {
-				sum.move(&x, k, -gk)
-			}
+		sum.unshareRow(ds, i, g[i*stride+col:i*stride+col+S])
+	}
+}
+
+// unshareRow takes from the sums of the weights the rowShares of the updates
+// of row i of ds, one for each score.
+func (sum *table) unshareRow(ds *dataset, i int, share []float64) {
+	if !nonZero(share) {
+		return // as most rows: then their row need not be read
+	}
+	x := ds.row(i)
+	for k, gk := range share {
+		if gk != 0 {
+			sum.move(&x, k, -gk)
 		}
 	}
 }
@@ -164,9 +233,56 @@ func (sum *table) unshare(ds *dataset, g []float64, stride, col int) {
 // Perceptron's Learn.
 func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return learnWith(a, X, y, nil, nil) }
 
+// PredictOnly makes the fitted classifier c hold only what its
+// predictions read, which then predict as before, to the bit: an Averaged
+// drops its running weights, which only its Learn reads, and holds, and
+// saves, half as many numbers, unless it has learned since its fit, when
+// its predictions read them too; a OneVsRest makes each of its
+// classifiers so; other classifiers hold nothing that their predictions
+// do not read, and stay as they are. An Averaged so made returns an error
+// of kind ErrNotFitted from Learn, LearnShard and Mix, which would go on
+// from its running weights; its Fit fits anew, and its saved forms load
+// as it is.
+//
+// PredictOnly returns an error of kind ErrNotFitted if c has not been
+// fitted, and of kind ErrSetting if it is no classifier of this package.
+// It may run concurrently with c's prediction methods, not with its Fit
+// or Learn.
+func PredictOnly(c Scorer) error {
+	switch c := c.(type) {
+	case *Averaged:
+		s := c.work()
+		if !s.sum.fitted() {
+			return notFitted("PredictOnly")
+		}
+		if s.ahead == 0 && s.w.fitted() {
+			m := s.linearModel
+			m.w = table{}
+			c.set(m)
+		}
+		return nil
+	case *OneVsRest:
+		for _, m := range c.Models() {
+			if err := PredictOnly(m); err != nil {
+				return err
+			}
+		}
+		if c.oneVsRestState == nil {
+			return notFitted("PredictOnly")
+		}
+		return nil
+	case model:
+		if c.width() == 0 {
+			return notFitted("PredictOnly")
+		}
+		return nil
+	}
+	return errorf(ErrSetting, "perceptron: PredictOnly of a %T, which is no classifier of this package", c)
+}
+
 func (a *Averaged) state() (settings, []float64, int, int) {
 	m := a.work()
-	return a.settings(nil), m.classes, m.w.dim(), m.visits
+	return a.settings(nil), m.classes, m.dim(), m.visits
 }
 
 // learn is Learn on ds, checked, with the settings s.
@@ -202,7 +318,7 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 		return nil
 	}
 	if g := s.along; g != nil && g.g != nil {
-		// A Fit on a stream keeps Fit's shares of the rows, and sums them
+		// A Fit on a stream keeps Fit's rowShares of the rows, and sums them
 		// at its end.
 		r.kept = func(_ *vec, i, t int, mv move) error {
 			addStep(g.g[i*g.stride+g.col:], mv.up, mv.down, float64(m.visits+t)*mv.step)
@@ -248,10 +364,12 @@ func (a Averaged) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
 func (a Averaged) saved(method string) (saved, error) {
 	v := a.hold()
 	l := &v.M
-	m := averagedJSON{linearJSON{l.classes, l.w.json()}, l.sum.w, l.sum.b, l.ahead, l.visits}
+	w := l.w.json()
+	w.ThroughOrigin = l.sum.noBias // the running weights' as well, if it has them
+	m := averagedJSON{linearJSON{l.classes, w}, l.sum.w, l.sum.b, l.ahead, l.visits}
 	s := a.settings(nil).json(a.Labels)
-	return newSaved(method, l.w.fitted(), func() error { return s.check(l.classes, l.w.dim()) },
-		saved{"Averaged", s, m, &l.stats, l.w.dim(), len(l.w.b), v.Done})
+	return newSaved(method, l.sum.fitted(), func() error { return s.check(l.classes, l.dim()) },
+		saved{"Averaged", s, m, &l.stats, l.dim(), len(l.sum.b), v.Done})
 }
 
 // UnmarshalJSON sets the averaged perceptron to the one saved in data, as
@@ -267,15 +385,33 @@ func (a *Averaged) UnmarshalJSON(data []byte) error {
 func (a *Averaged) load(f form) error {
 	var s settingsJSON
 	var m averagedJSON
-	w, st, err := loadTable(f, "Averaged", &s, &m, &m.linearJSON)
+	st, err := f.decode("Averaged", &s, &m)
 	if err != nil {
 		return err
 	}
 	sj := tableJSON{m.SumWeights, m.SumBiases, m.ThroughOrigin}
-	sum, err := sj.table(m.Classes, "its sum")
+	// One saved by PredictOnly has no running weights, and its sums
+	// stand in their place in the checks of a table.
+	predictOnly := m.Weights == nil && m.Biases == nil
+	lin := &m.linearJSON
+	if predictOnly {
+		lin = &linearJSON{m.Classes, sj}
+	}
+	w, err := checkTable(f, "Averaged", &s, lin)
+	if err != nil {
+		return err
+	}
+	sum := w
+	if predictOnly {
+		w = table{}
+	} else {
+		sum, err = sj.table(m.Classes, "its sum")
+	}
 	switch {
 	case err != nil:
-	case len(sum.w) != len(w.w):
+	case predictOnly && m.Ahead != 0:
+		err = errorf(ErrFormat, "it has no running weights, but sums %d visits ahead of them", m.Ahead)
+	case !predictOnly && len(sum.w) != len(w.w):
 		err = errorf(ErrFormat, "it has %d weights and %d sums of weights, want as many", len(w.w), len(sum.w))
 	case m.Visits < 1 || m.Visits > maxCount || m.Ahead < 0 || m.Ahead > m.Visits:
 		err = errorf(ErrFormat, "it has %d visits, %d ahead, want 1 to 2^53 and at most as many ahead", m.Visits, m.Ahead)

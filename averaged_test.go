@@ -6,6 +6,7 @@ package perceptron
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -307,6 +308,50 @@ func TestAveragedRateScales(t *testing.T) {
 			if bh[0] != b1[0]/2 {
 				t.Fatalf("rate 0.5 gave b=%v, want half of %v", bh, b1)
 			}
+		}
+	}
+}
+
+// TestRowShares checks the shares of Averaged's Fit, kept in a map of many
+// scores until it fills an array, against an array from the start, over
+// seeded sequences of mistakes that fill one or not: the same bits, in
+// the order of the rows.
+func TestRowShares(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(91, 1))
+	for trial := range 40 {
+		n, S := 1+rnd.IntN(50), 16+rnd.IntN(20)
+		g, ref := newRowShares(n, S), &rowShares{n: n, S: S, dense: make([]float64, n*S)}
+		if g.sparse == nil {
+			t.Fatalf("%d scores: the shares start in an array", S)
+		}
+		for range rnd.IntN(n * S / 4) {
+			i, up, down := rnd.IntN(n), rnd.IntN(S), rnd.IntN(S+1)-1
+			if down == up {
+				down = -1
+			}
+			a := float64(rnd.IntN(1000)) * (0.1 + rnd.Float64())
+			g.add(i, up, down, a)
+			ref.add(i, up, down, a)
+		}
+		want := map[int][]float64{}
+		ref.rows(func(i int, share []float64) {
+			if nonZero(share) {
+				want[i] = slices.Clone(share)
+			}
+		})
+		last := -1
+		g.rows(func(i int, share []float64) {
+			if i <= last {
+				t.Fatalf("trial %d: row %d after row %d", trial, i, last)
+			}
+			last = i
+			if w, ok := want[i]; nonZero(share) && (!ok || !sameBits(share, w)) {
+				t.Fatalf("trial %d: row %d's shares %v, want %v", trial, i, share, w)
+			}
+			delete(want, i)
+		})
+		if len(want) != 0 {
+			t.Fatalf("trial %d: rows %v left out", trial, slices.Collect(maps.Keys(want)))
 		}
 	}
 }

@@ -14,15 +14,17 @@ import (
 // The binary form holds what the JSON form holds, the values of its
 // settings, model and stats, encoded by package binform, whose
 // documentation gives the encoding, with the long tables of weights
-// after them. Package data documents the layout, version 3, beside the
+// after them. Package data documents the layout, version 4, beside the
 // model file that holds it:
 //
-//	header  "PCPT", the version (uint16, 3), the type (uint16, binaryTypes),
+//	header  "PCPT", the version (uint16, 4 if a table is absent and
+//	        otherwise 3), the type (uint16, binaryTypes),
 //	        the columns d, the scores S and the length of the head in bytes
 //	        (each a uint64), little-endian
 //	head    the tables' encodings, then the settings, the model without its
 //	        tables, and Stats (but for OneVsRest), as the JSON form holds them
-//	tables  the tables of d·S weights, an Averaged's sums first
+//	tables  the tables of d·S weights, an Averaged's sums first, then
+//	        its running weights, absent after PredictOnly
 //
 // An Averaged's sums are what it predicts with unless it has learned since
 // its Fit, so that a reader of the prediction reads the first table.
@@ -113,7 +115,7 @@ func (s *saved) binary(sparse bool) ([]byte, error) {
 			return nil, errorf(ErrNonFinite, "perceptron: the binary form of %s: %w", article(s.typ), err)
 		}
 	}
-	h := binform.Header{Version: binform.Version, Type: binaryType(s.typ), D: uint64(s.d), S: uint64(s.S)}
+	h := binform.Header{Type: binaryType(s.typ), D: uint64(s.d), S: uint64(s.S)}
 	b, err := binform.Form(h, &e, memory.Check)
 	if err != nil {
 		return nil, formatError(err, "perceptron: the binary form of %s:", article(s.typ))
@@ -195,8 +197,8 @@ func (f form) header(typ string) (binform.Header, error) {
 	}
 	h := binform.ReadHeader(f.data)
 	switch {
-	case h.Version != binform.Version:
-		return fail("version %d, want %d", h.Version, binform.Version)
+	case h.Version != 3 && h.Version != binform.Version:
+		return fail("version %d, want 3 or %d", h.Version, binform.Version)
 	case h.Type != binaryType(typ):
 		if int(h.Type) < len(binaryTypes) && binaryTypes[h.Type] != "" {
 			return fail("it is that of %s", article(binaryTypes[h.Type]))

@@ -117,6 +117,25 @@ func (m *CSR) T() mat.Matrix { return mat.Transpose{Matrix: m} }
 // NNZ returns the number of stored elements of m.
 func (m *CSR) NNZ() int { return len(m.ind) }
 
+// RowSlice returns the rows i to k-1 of m as a CSR that shares m's columns
+// and values, as mat.Dense's Slice shares its elements: it copies only
+// where each row starts, an int a row. It panics if i or k is out of range
+// or k < i.
+func (m *CSR) RowSlice(i, k int) *CSR {
+	if i < 0 || k > m.r || k < i {
+		panic(mat.ErrIndexOutOfRange)
+	}
+	if m.ptr == nil { // the zero CSR
+		return &CSR{c: m.c}
+	}
+	lo, hi := m.ptr[i], m.ptr[k]
+	ptr := make([]int, k-i+1)
+	for r := range ptr {
+		ptr[r] = m.ptr[i+r] - lo
+	}
+	return &CSR{r: k - i, c: m.c, ptr: ptr, ind: m.ind[lo:hi:hi], val: m.val[lo:hi:hi]}
+}
+
 // DoRowNonZero calls fn for each stored element of row i, in the order of
 // the columns. It panics if i is out of range.
 func (m *CSR) DoRowNonZero(i int, fn func(i, j int, v float64)) {

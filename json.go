@@ -308,20 +308,27 @@ func loadTable(f form, typ string, s *settingsJSON, model any, lin *linearJSON) 
 	if err != nil {
 		return table{}, Stats{}, err
 	}
+	t, err := checkTable(f, typ, s, lin)
+	return t, st, err
+}
+
+// checkTable returns the table of lin, of a typ decoded from f with the
+// settings s, checked against its classes, its settings and f's header.
+func checkTable(f form, typ string, s *settingsJSON, lin *linearJSON) (table, error) {
 	if err := checkClasses(lin.Classes); err != nil {
-		return table{}, Stats{}, wrap(typ, err)
+		return table{}, wrap(typ, err)
 	}
 	t, err := lin.table(lin.Classes, "it")
 	if err != nil {
-		return table{}, Stats{}, wrap(typ, err)
+		return table{}, wrap(typ, err)
 	}
 	if err := s.check(lin.Classes, t.dim()); err != nil {
-		return table{}, Stats{}, settingsError(typ, err)
+		return table{}, settingsError(typ, err)
 	}
 	if (s.Ratchet != nil) != (typ == "Pocket") {
-		return table{}, Stats{}, errorf(ErrFormat, "perceptron: saved %s's settings: ratchet is Pocket's setting alone", typ)
+		return table{}, errorf(ErrFormat, "perceptron: saved %s's settings: ratchet is Pocket's setting alone", typ)
 	}
-	return t, st, f.shape(typ, t.dim(), len(t.b))
+	return t, f.shape(typ, t.dim(), len(t.b))
 }
 
 // tableJSON is the JSON form of a weight table, laid out as Weights lays

@@ -1873,6 +1873,7 @@ func jtFuzzSeeds() []string {
 	for _, b := range btForms(nil) {
 		seeds = append(seeds, string(b))
 	}
+	seeds = append(seeds, poFuzzSeeds()...)
 	return append(seeds, jtKernel4, jtNested(2, jtPerceptron), jtNested(3, "1"), "null", "{}", `{"type":"Kernel"}`)
 }
 

@@ -31,6 +31,25 @@ type linearModel struct {
 	stats   Stats
 }
 
+// predictOnly reports whether m is an Averaged that PredictOnly left
+// without its running weights.
+func (m *linearModel) predictOnly() bool { return !m.w.fitted() && m.sum.fitted() }
+
+// dim returns the number of columns of m.
+func (m *linearModel) dim() int {
+	if m.predictOnly() {
+		return m.sum.dim()
+	}
+	return m.w.dim()
+}
+
+// errPredictOnly returns the error of method, which goes on from the
+// running weights, called on an Averaged that PredictOnly left without
+// them.
+func errPredictOnly(method string) error {
+	return errorf(ErrNotFitted, "perceptron: %s of an Averaged that PredictOnly left with what its predictions read alone: its running weights, from which it would go on, are gone", method)
+}
+
 // linear is what Perceptron, Pocket and Averaged share: their model, as
 // training writes it and as a view that the prediction methods read (see
 // live.go), and those methods. The model lies behind a pointer, so that
@@ -199,7 +218,7 @@ func (m *linearModel) predictor() predictor {
 func (l *linear) width() int {
 	v := l.hold()
 	defer v.Done()
-	return v.M.w.dim()
+	return v.M.dim()
 }
 
 func (l *linear) lin() *linearState { return l.work() }
@@ -214,6 +233,9 @@ func shares(a, b *table) bool { return &a.b[0] == &b.b[0] }
 // copy does not fit in the memory left.
 func (l *linear) begin(ds *dataset) (func(), error) {
 	s := l.work()
+	if s.predictOnly() {
+		return nil, errPredictOnly("Learn")
+	}
 	s.log = s.log[:0]
 	restore := func() { s.revert(ds) }
 	if v := s.live.Current(); !v.w.fitted() || !shares(&v.w, &s.w) {

@@ -55,6 +55,9 @@ func shardOf(m Classifier) (shard, error) {
 			break
 		}
 		ml := m.model()
+		if ml.predictOnly() {
+			return nil, errPredictOnly("LearnShard")
+		}
 		if err := ml.w.needs(2); err != nil {
 			return nil, err
 		}
@@ -109,6 +112,9 @@ func Mix(m Classifier, shards []Classifier, byMistakes bool) error {
 			return err
 		}
 		ml := m.work()
+		if ml.predictOnly() {
+			return errPredictOnly("Mix")
+		}
 		w, st := mixWeights(ts, ml.stats, byMistakes)
 		// The parts whose sums the mixture adds: m's first if it has any.
 		parts := make([]*linearState, 0, len(shards)+1)

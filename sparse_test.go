@@ -714,3 +714,59 @@ func TestSparseMargins(t *testing.T) {
 		}
 	}
 }
+
+// TestCSRRowSlice checks RowSlice against the rows of the dense copy, over
+// seeded matrices and ranges: the same elements, in place of m's, and a
+// classifier scores them as the rows they are.
+func TestCSRRowSlice(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(81, 1))
+	for trial := range 50 {
+		n, d := 2+rnd.IntN(20), 1+rnd.IntN(8)
+		X, D, y := sparseSet(rnd, n, d, 2)
+		y[0], y[1] = jtClassValues[0], jtClassValues[1] // two classes
+		p := &Perceptron{}
+		if err := p.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		i := rnd.IntN(n + 1)
+		k := i + rnd.IntN(n-i+1)
+		s := X.RowSlice(i, k)
+		if r, c := s.Dims(); r != k-i || c != d {
+			t.Fatalf("trial %d: RowSlice(%d, %d) is %d×%d", trial, i, k, r, c)
+		}
+		nnz := 0
+		for r := range k - i {
+			for j := range d {
+				if got, want := s.At(r, j), D.At(i+r, j); got != want {
+					t.Fatalf("trial %d: RowSlice(%d, %d).At(%d, %d) = %v, want %v", trial, i, k, r, j, got, want)
+				}
+			}
+			s.DoRowNonZero(r, func(row, _ int, _ float64) {
+				if row != r {
+					t.Fatalf("trial %d: DoRowNonZero(%d) gives row %d", trial, r, row)
+				}
+				nnz++
+			})
+		}
+		if nnz != s.NNZ() {
+			t.Fatalf("trial %d: NNZ %d, and DoRowNonZero gives %d", trial, s.NNZ(), nnz)
+		}
+		if k > i {
+			if !sameBits(p.ScoreRows(nil, s), p.ScoreRows(nil, D.Slice(i, k, 0, d))) {
+				t.Fatalf("trial %d: the scores of RowSlice(%d, %d) are not those of its rows", trial, i, k)
+			}
+			if len(s.ind) > 0 && &s.ind[0] != &X.ind[X.ptr[i]] {
+				t.Fatalf("trial %d: RowSlice copies the columns", trial)
+			}
+		}
+	}
+	X, _, _ := sparseSet(rnd, 3, 2, 2)
+	for _, r := range [][2]int{{-1, 1}, {0, 4}, {2, 1}} {
+		if !panics(func() { X.RowSlice(r[0], r[1]) }) {
+			t.Errorf("RowSlice(%d, %d) of 3 rows does not panic", r[0], r[1])
+		}
+	}
+	if r, c := new(CSR).RowSlice(0, 0).Dims(); r != 0 || c != 0 {
+		t.Errorf("RowSlice of the zero CSR is %d×%d", r, c)
+	}
+}

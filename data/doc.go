@@ -139,27 +139,35 @@
 //	          and scales), Normalize, and the statistics of the training rows
 //	sections  each a tag of 4 bytes, the length of its body in bytes
 //	          (uint64) and the body: SCAL, the means and the scales of the
-//	          Scaler, if it has one; CALB, the Calibration, if it has one, as
-//	          its JSON form's values; then CLSF, the classifier's binary form
+//	          Scaler, if it has one, or IDFC, for a Scaler that
+//	          NewIDFCounts makes of the rows of the head's statistics, the
+//	          number of those rows and, for each column that some hold, its
+//	          gap since the last such column and the count of the rows that
+//	          hold it, the scales to the bit; CALB, the Calibration, if it
+//	          has one, as its JSON form's values; then CLSF, the
+//	          classifier's binary form
 //
 // The head comes first, so that a reader checks rows against it before it
 // reads the rest, as LoadModelHead does; a step that a later version
 // saves is a section of its own before the classifier's. The classifier's
-// binary form, version 3 of package perceptron's, as perceptron.Marshal
+// binary form, version 4 of package perceptron's, as perceptron.Marshal
 // writes it, is:
 //
-//	header  "PCPT", the version (uint16, 3), the type (uint16: 1 Perceptron,
-//	        2 Averaged, 3 Pocket, 4 Voted, 5 Kernel, 6 OneVsRest), and the
-//	        columns d, the scores S and the length of the head in bytes
-//	        (each a uint64)
-//	head    the number of tables and the encoding of each: 0 dense, or 1
-//	        sparse and the length of its body in bytes; then the values of
-//	        the settings, the model without its tables, and the stats of
-//	        the classifier's JSON form
+//	header  "PCPT", the version (uint16: 4 if a table is absent, and
+//	        otherwise 3, which older readers read), the type (uint16: 1
+//	        Perceptron, 2 Averaged, 3 Pocket, 4 Voted, 5 Kernel, 6
+//	        OneVsRest), and the columns d, the scores S and the length of
+//	        the head in bytes (each a uint64)
+//	head    the number of tables and the encoding of each: 0 dense, 1
+//	        sparse and the length of its body in bytes, or 2 absent, of no
+//	        body; then the values of the settings, the model without its
+//	        tables, and the stats of the classifier's JSON form
 //	tables  the tables of d·S weights, each feature's S together: an
 //	        Averaged's sums of the weights, what it predicts with, then its
-//	        weights; the weights of the other linear classifiers; none for
-//	        Kernel and OneVsRest, whose model holds its classifiers' forms
+//	        weights, absent (null in the JSON form) if
+//	        perceptron.PredictOnly dropped them; the weights of the other
+//	        linear classifiers; none for Kernel and OneVsRest, whose model
+//	        holds its classifiers' forms
 //
 // The values follow the members of the JSON forms in their order, without
 // names: a bool is a byte, 0 or 1; an integer a varint, zigzag if signed;

@@ -135,6 +135,38 @@ func NewIDFCounts(n int, df []int) (*Scaler, error) {
 	return &Scaler{Scale: scale}, nil
 }
 
+// idfCounts returns the counts of the rows in which each column is not
+// zero from which NewIDFCounts makes the scales of s of n rows, to the
+// bit, or nil if s has means or no such counts give its scales.
+func idfCounts(s *Scaler, n int) ([]int, error) {
+	if s.Mean != nil || n < 1 {
+		return nil, nil
+	}
+	if err := checkMemory(8*float64(len(s.Scale)), "data: counting %d columns", len(s.Scale)); err != nil {
+		return nil, err
+	}
+	df := make([]int, len(s.Scale))
+	for j, v := range s.Scale {
+		// inverseIDF solved for df, then the integers around it tried.
+		f := (1+float64(n))/math.Exp(1/v-1) - 1
+		if !(f > -1 && f < float64(n)+1) { // NaN too
+			return nil, nil
+		}
+		c := int(math.Round(f))
+		switch {
+		case c >= 0 && c <= n && inverseIDF(n, float64(c)) == v:
+		case c > 0 && inverseIDF(n, float64(c-1)) == v:
+			c--
+		case c < n && inverseIDF(n, float64(c+1)) == v:
+			c++
+		default:
+			return nil, nil
+		}
+		df[j] = c
+	}
+	return df, nil
+}
+
 // inverseIDF returns the inverse of the inverse document frequency of a
 // column not zero in df of n rows.
 func inverseIDF(n int, df float64) float64 {

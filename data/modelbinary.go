@@ -26,11 +26,23 @@ const (
 	modelHeaderSize    = 16
 )
 
-// The sections of the binary form, in their order: the Scaler and the
+// The sections of the binary form, in their order: the Scaler, as its
+// values or as the counts that NewIDFCounts makes it of, and the
 // Calibration, if the Model has them, and the classifier, last. A new
 // step saved with the Model is a new section, of a new tag, before the
 // classifier.
-var sectionTags = []string{"SCAL", "CALB", "CLSF"}
+var sectionTags = []string{"SCAL", "IDFC", "CALB", "CLSF"}
+
+// idfJSON is the body of the section IDFC: the rows and, for each column
+// that some of them hold, in order, its gap since the last such column
+// (its index for the first, and otherwise its index less the last's less
+// one) and the count of the rows that hold it, from which NewIDFCounts
+// makes the Scaler.
+type idfJSON struct {
+	Rows   int   `json:"rows"`
+	Gaps   []int `json:"gaps"`
+	Counts []int `json:"counts"`
+}
 
 // modelHead is the head of the binary form of a Model: what it takes and
 // its steps, but for the values of its Scaler, which follow in a section.
@@ -80,10 +92,29 @@ func (m *Model) writeBinary(w io.Writer) (int64, error) {
 	b = append(b, e.B...)
 	if s := m.Scaler; s != nil {
 		e.B = e.B[:0]
-		if err := e.Encode(scalerJSON{Mean: s.Mean, Scale: s.Scale}); err != nil {
+		tag := "SCAL"
+		df, err := idfCounts(s, m.rows.Rows)
+		if err != nil {
+			return 0, err
+		}
+		if df != nil {
+			// A column and its count take a few bytes, where a scale of
+			// NewIDF's takes 8, and its column more.
+			c := idfJSON{Rows: m.rows.Rows, Gaps: []int{}, Counts: []int{}}
+			last := -1
+			for j, f := range df {
+				if f != 0 {
+					c.Gaps, c.Counts, last = append(c.Gaps, j-last-1), append(c.Counts, f), j
+				}
+			}
+			tag, err = "IDFC", e.Encode(c)
+		} else {
+			err = e.Encode(scalerJSON{Mean: s.Mean, Scale: s.Scale})
+		}
+		if err != nil {
 			return 0, wrapf(err, "data: the Model's Scaler: %w", err)
 		}
-		b = appendSection(b, "SCAL", e.B)
+		b = appendSection(b, tag, e.B)
 	}
 	if c := m.Calibration; c != nil {
 		e.B = e.B[:0]
@@ -147,8 +178,10 @@ func decodeBinary(b []byte) (*Model, error) {
 			return nil, notBinary(at, "the section %s after the section %s", tag, sectionTags[next-1])
 		case size > uint64(len(b)-at-12):
 			return nil, notBinary(at, "a section %s of %d bytes, more than the %d left", tag, size, len(b)-at-12)
+		case tag == "IDFC" && next == 1:
+			return nil, notBinary(at, "the sections SCAL and IDFC, which each give the Scaler")
 		case tag == "CLSF" && m.Scaler != nil && next == 0:
-			return nil, notBinary(at, "no section SCAL, and the head has a Scaler")
+			return nil, notBinary(at, "no section SCAL or IDFC, and the head has a Scaler")
 		}
 		if err := m.decodeSection(tag, b[at+12:at+12+int(size)]); err != nil {
 			return nil, err
@@ -182,6 +215,40 @@ func (m *Model) decodeSection(tag string, body []byte) error {
 			return errorf(perceptron.ErrFormat, "not a model: the Scaler has means %t, and the head says %t", s.Mean != nil, m.Scaler.Mean != nil)
 		}
 		m.Scaler.Mean, m.Scaler.Scale = s.Mean, s.Scale
+	case "IDFC":
+		if m.Scaler == nil || m.Scaler.Mean != nil {
+			return errorf(perceptron.ErrFormat, "not a model: a section IDFC, and the head has no Scaler of scales alone")
+		}
+		d := binform.NewDecoder(body, 0)
+		d.Check = memory.Check
+		var c idfJSON
+		d.Decode(&c)
+		switch {
+		case d.Err() != nil:
+			return binaryError("the Scaler's counts", d.Err())
+		case d.Left() != 0:
+			return errorf(perceptron.ErrFormat, "not a model: the Scaler's counts: %d bytes after its values", d.Left())
+		case c.Rows != m.rows.Rows:
+			return errorf(perceptron.ErrFormat, "not a model: the Scaler's counts are of %d rows, and the head's of %d", c.Rows, m.rows.Rows)
+		case len(c.Gaps) != len(c.Counts):
+			return errorf(perceptron.ErrFormat, "not a model: the Scaler's counts: %d gaps and %d counts, want as many", len(c.Gaps), len(c.Counts))
+		}
+		if err := checkMemory(8*float64(m.features), "data: counting %d columns", m.features); err != nil {
+			return err
+		}
+		df, j := make([]int, m.features), -1
+		for k, g := range c.Gaps {
+			if g < 0 || g >= m.features-j-1 || c.Counts[k] < 1 {
+				return errorf(perceptron.ErrFormat, "not a model: the Scaler's counts: a gap of %d after column %d of %d and a count of %d, want a column in range and a count of 1 or more", g, j, m.features, c.Counts[k])
+			}
+			j += g + 1
+			df[j] = c.Counts[k]
+		}
+		s, err := NewIDFCounts(c.Rows, df)
+		if err != nil {
+			return errorf(perceptron.ErrFormat, "not a model: the Scaler's counts: %v", err)
+		}
+		m.Scaler.Scale = s.Scale
 	case "CALB":
 		d := binform.NewDecoder(body, 0)
 		d.Check = memory.Check

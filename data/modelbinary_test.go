@@ -9,6 +9,8 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,6 +109,22 @@ func TestBinaryModelErrors(t *testing.T) {
 		b := binary.LittleEndian.AppendUint64([]byte(modelMagic+"\x01\x00\x00\x00"), uint64(len(e.B)))
 		return slices.Concat(b, e.B, sections)
 	}
+	// withIDF returns good with the section IDFC of c.
+	withIDF := func(c idfJSON) []byte {
+		e := binform.Encoder{}
+		if err := e.Encode(c); err != nil {
+			t.Fatal(err)
+		}
+		return slices.Concat(good[:scal], binary.LittleEndian.AppendUint64([]byte("IDFC"), uint64(len(e.B))), e.B, good[clsf:])
+	}
+	// scalOf returns the section SCAL of s.
+	scalOf := func(s *Scaler) []byte {
+		e := binform.Encoder{}
+		if err := e.Encode(scalerJSON{Scale: s.Scale}); err != nil {
+			t.Fatal(err)
+		}
+		return slices.Concat(binary.LittleEndian.AppendUint64([]byte("SCAL"), uint64(len(e.B))), e.B)
+	}
 	h := modelHead{Features: 1 << 16, Classes: m.Classes, Names: m.Names, Hashing: m.Hashing, Scaler: scalesAlone, Normalize: true, Rows: m.rows}
 	cases := []struct {
 		name string
@@ -122,14 +140,21 @@ func TestBinaryModelErrors(t *testing.T) {
 		{"scaler kind", withHead(modelHead{Features: 1 << 16, Scaler: 5}, good[clsf:]), "a Scaler of kind 5"},
 		{"rows", withHead(modelHead{Features: 1 << 16, Rows: rowStats{Rows: -1}}, good[clsf:]), "rows: -1 rows, want 1 or more"},
 		{"rows", withHead(modelHead{Features: 1 << 16, Rows: rowStats{NonZeros: moments{Mean: 1}}}, good[clsf:]), "rows: statistics of no rows"},
-		{"no scaler", withHead(modelHead{Features: 1 << 16, Classes: m.Classes}, good[scal:]), "a section SCAL, and the head has no Scaler"},
-		{"means", withHead(modelHead{Features: 1 << 16, Classes: m.Classes, Scaler: meansAndScales}, good[scal:]), "the Scaler has means false, and the head says true"},
+		{"no scaler", withHead(modelHead{Features: 1 << 16, Classes: m.Classes}, good[scal:]), "a section IDFC, and the head has no Scaler of scales alone"},
+		{"means", withHead(modelHead{Features: 1 << 16, Classes: m.Classes, Scaler: meansAndScales}, good[scal:]), "a section IDFC, and the head has no Scaler of scales alone"},
 		{"features", withHead(modelHead{Features: 3, Classes: m.Classes}, good[clsf:]), "the classifier has 65536 features, and the head 3"},
-		{"unknown", edit(scal, 'X'), `a section "XCAL", which version 1 does not know`},
-		{"order", slices.Concat(good[:clsf], good[scal:clsf], good[clsf:]), "the section SCAL after the section SCAL"},
-		{"order", slices.Concat(good[:scal], good[clsf:], good[scal:clsf]), "no section SCAL, and the head has a Scaler"},
-		{"size", edit(scal+4, 0xff, 0xff, 0xff, 0xff), "a section SCAL of 4294967295"},
+		{"unknown", edit(scal, 'X'), `a section "XDFC", which version 1 does not know`},
+		{"order", slices.Concat(good[:clsf], good[scal:clsf], good[clsf:]), "the section IDFC after the section IDFC"},
+		{"order", slices.Concat(good[:scal], good[clsf:], good[scal:clsf]), "no section SCAL or IDFC, and the head has a Scaler"},
+		{"size", edit(scal+4, 0xff, 0xff, 0xff, 0xff), "a section IDFC of 4294967295"},
 		{"short", slices.Concat(good, []byte{1, 2}), "a section of 2 bytes, fewer than the 12"},
+		{"scales and counts", slices.Concat(good[:scal], scalOf(m.Scaler), good[scal:]), "the sections SCAL and IDFC"},
+		{"counts", withIDF(idfJSON{Rows: m.rows.Rows, Gaps: []int{1}}), "1 gaps and 0 counts"},
+		{"counts", withIDF(idfJSON{Rows: 2, Gaps: []int{}, Counts: []int{}}), "counts are of 2 rows, and the head's of 3"},
+		{"counts", withIDF(idfJSON{Rows: 3, Gaps: []int{-1}, Counts: []int{1}}), "a gap of -1 after column -1"},
+		{"counts", withIDF(idfJSON{Rows: 3, Gaps: []int{5, 1 << 16}, Counts: []int{1, 1}}), "a gap of 65536 after column 5 of 65536"},
+		{"counts", withIDF(idfJSON{Rows: 3, Gaps: []int{5}, Counts: []int{0}}), "a count of 0"},
+		{"counts", withIDF(idfJSON{Rows: 3, Gaps: []int{5}, Counts: []int{4}}), "column 6: a count of 4 rows, want 0 to 3"},
 		{"no classifier", good[:clsf], "it ends before the section CLSF"},
 		{"not a classifier", slices.Concat(good[:clsf], section("CLSF")), "the section CLSF is not the binary form of a classifier"},
 		{"classifier", slices.Concat(good[:clsf], clsfOf(lib)), "classifier has 3 features, and the head 65536"},
@@ -262,5 +287,51 @@ func TestSaveAtomic(t *testing.T) {
 	// A directory that cannot be written: no file.
 	if err := m.Save(filepath.Join(dir, "none", "m.model")); err == nil {
 		t.Error("Save into a missing directory")
+	}
+}
+
+// TestIDFCounts checks that the counts that the binary form of a Model
+// holds for a Scaler of NewIDFCounts are those it was made of, for many
+// seeded counts of rows, and that a Scaler that no counts give, to the
+// bit, has none.
+func TestIDFCounts(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(71, 1))
+	for trial := range 200 {
+		n := 1 + rnd.IntN(1<<uint(1+trial%24))
+		df := make([]int, 1+rnd.IntN(50))
+		for j := range df {
+			switch rnd.IntN(4) {
+			case 0:
+			case 1:
+				df[j] = n
+			default:
+				df[j] = rnd.IntN(n + 1)
+			}
+		}
+		s, err := NewIDFCounts(n, df)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := idfCounts(s, n)
+		if err != nil || !slices.Equal(got, df) {
+			t.Fatalf("%d rows: the counts %v, want %v (%v)", n, got, df, err)
+		}
+		j := rnd.IntN(len(df))
+		s.Scale[j] = math.Nextafter(s.Scale[j], 2)
+		if got, err := idfCounts(s, n); got != nil || err != nil {
+			t.Fatalf("%d rows: counts %v (%v) for a scale one bit off", n, got, err)
+		}
+	}
+	for _, s := range []*Scaler{
+		{Scale: []float64{0.5, 1}, Mean: []float64{0, 0}},
+		{Scale: []float64{0}},
+		{Scale: []float64{-1}},
+		{Scale: []float64{math.NaN()}},
+		{Scale: []float64{math.Inf(1)}},
+		{Scale: []float64{2}},
+	} {
+		if got, err := idfCounts(s, 10); got != nil || err != nil {
+			t.Fatalf("%v: counts %v (%v)", s, got, err)
+		}
 	}
 }

@@ -271,7 +271,7 @@ func features(s *jsonscan.Scanner) (int, bool) {
 			var d int
 			err := json.Unmarshal(s.Text[start:s.I], &d)
 			return d, err == nil
-		case "weights", "biases":
+		case "weights", "biases", "sumWeights", "sumBiases":
 			length[name] = arrayLength(s)
 		case "models":
 			// The first classifier of OneVsRest, an object in an array.
@@ -282,6 +282,10 @@ func features(s *jsonscan.Scanner) (int, bool) {
 		default:
 			s.Skip()
 		}
+	}
+	if length["biases"] == 0 {
+		// An Averaged that holds what its predictions read alone.
+		length["weights"], length["biases"] = length["sumWeights"], length["sumBiases"]
 	}
 	if length["biases"] == 0 {
 		return 0, false

@@ -165,15 +165,18 @@ func (m *Model) score(X mat.Matrix, fn func(lo int, scores []float64, S int)) er
 	return nil
 }
 
-// rowRange returns rows lo to hi-1 of X: dense rows in place, and others
-// copied, as Subset copies them.
+// rowRange returns rows lo to hi-1 of X: those of a *mat.Dense and a
+// *perceptron.CSR in place, and others copied, as Subset copies them.
 func rowRange(X mat.Matrix, lo, hi int) (mat.Matrix, error) {
 	n, c := X.Dims()
 	if lo == 0 && hi == n {
 		return X, nil
 	}
-	if d, ok := X.(*mat.Dense); ok {
-		return d.Slice(lo, hi, 0, c), nil
+	switch X := X.(type) {
+	case *mat.Dense:
+		return X.Slice(lo, hi, 0, c), nil
+	case *perceptron.CSR:
+		return X.RowSlice(lo, hi), nil
 	}
 	rows := make([]int, hi-lo)
 	for k := range rows {

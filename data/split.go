@@ -250,11 +250,11 @@ func (s *Set) subset(rows []int) (*Set, error) {
 }
 
 // Rows returns the Set of the rows of s from lo to hi-1, with their
-// labels and weights, if s has them: the rows of a *mat.Dense and their
-// labels and weights in place, as the Dense's Slice gives them, and other
-// rows copied into a new *perceptron.CSR or *mat.Dense, as Subset copies
-// them. A Set of sparse rows thus cuts into mini-batches as a Set of dense
-// rows does. It returns an error if lo and hi are not 0 <= lo <= hi <= the
+// labels and weights, if s has them: the rows of a *mat.Dense or a
+// *perceptron.CSR and their labels and weights in place, as the Dense's
+// Slice and the CSR's RowSlice give them, and other rows copied into a new
+// *perceptron.CSR or *mat.Dense, as Subset copies them. A Set of sparse
+// rows thus cuts into mini-batches as a Set of dense rows does. It returns an error if lo and hi are not 0 <= lo <= hi <= the
 // rows of s, if X is nil, if Y or Weights is not nil and not as long as X
 // has rows, or if a label of the rows lo to hi-1 is not a class or a
 // weight not a finite weight >= 0: Rows takes the time of those rows
@@ -273,16 +273,24 @@ func (s *Set) Rows(lo, hi int) (*Set, error) {
 	if err := s.checkRows(lo, hi); err != nil {
 		return nil, err
 	}
-	_, d := s.X.Dims()
-	dense, ok := s.X.(*mat.Dense)
-	if !ok || lo == hi {
+	var X mat.Matrix
+	switch m := s.X.(type) {
+	case *mat.Dense:
+		if lo < hi {
+			_, d := m.Dims()
+			X = m.Slice(lo, hi, 0, d)
+		}
+	case *perceptron.CSR:
+		X = m.RowSlice(lo, hi)
+	}
+	if X == nil {
 		rows := make([]int, hi-lo)
 		for k := range rows {
 			rows[k] = lo + k
 		}
 		return s.subset(rows)
 	}
-	sub := &Set{X: dense.Slice(lo, hi, 0, d), Classes: s.Classes, Features: s.Features}
+	sub := &Set{X: X, Classes: s.Classes, Features: s.Features}
 	if s.Y != nil {
 		sub.Y = s.Y[lo:hi:hi]
 	}

@@ -100,6 +100,18 @@ func binaryModels() ([]model, error) {
 		if ms[k].json, err = perceptron.Marshal(c); err != nil {
 			return nil, fmt.Errorf("%s: %v", m.name, err)
 		}
+		if _, ok := c.(*perceptron.Averaged); ok {
+			// The form of what its predictions read alone, of an absent
+			// table.
+			if err := perceptron.PredictOnly(c); err != nil {
+				return nil, err
+			}
+			b, err := perceptron.Marshal(c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", m.name, err)
+			}
+			ms = append(ms, model{m.name + "-predict-only", b})
+		}
 	}
 	return ms, nil
 }

@@ -82,10 +82,13 @@ func loaderTests() []test {
 	}
 	ts = append(ts,
 		test{name: "load/model-file", code: 0, lib: func(s *suite, _ []string) (string, error) {
-			return modelFileMutations(s, false)
+			return modelFileMutations(s, false, false)
 		}},
 		test{name: "load/model-file-gzip", code: 0, lib: func(s *suite, _ []string) (string, error) {
-			return modelFileMutations(s, true)
+			return modelFileMutations(s, true, false)
+		}},
+		test{name: "load/model-file-idf-predict-only", code: 0, lib: func(s *suite, _ []string) (string, error) {
+			return modelFileMutations(s, false, true)
 		}},
 		test{name: "load/predict-model", code: 0, args: func(s *suite) ([]string, error) {
 			set, err := s.file("predict.csv", text("1,0,0\n0,1,1\n2,1,0\n0,2,1\n"))
@@ -274,15 +277,23 @@ func mutateBinary(rng *rand.Rand, b []byte) []byte {
 }
 
 // modelFile returns a small data.Model of three classes, with a scaler
-// and the classes' names, fitted, and its rows.
-func modelFile() (*data.Model, mat.Matrix, error) {
+// and the classes' names, fitted, and its rows; with idf, the scaler is
+// NewIDF's, which the binary form holds as counts, and the classifier
+// holds what its predictions read alone (perceptron.PredictOnly).
+func modelFile(idf bool) (*data.Model, mat.Matrix, error) {
 	dense, _, _, y3 := rows3()
-	sc, err := data.NewScaler(dense)
+	newScaler := data.NewScaler
+	if idf {
+		newScaler = data.NewIDF
+	}
+	sc, err := newScaler(dense)
 	if err != nil {
 		return nil, nil, err
 	}
 	m := &data.Model{Classifier: &perceptron.Averaged{Epochs: 5}, Scaler: sc, Names: []string{"a", "b", "c"}, Label: "class"}
-	err = m.Fit(&data.Set{X: dense, Y: y3, Classes: []string{"a", "b", "c"}})
+	if err = m.Fit(&data.Set{X: dense, Y: y3, Classes: []string{"a", "b", "c"}}); err == nil && idf {
+		err = perceptron.PredictOnly(m.Classifier)
+	}
 	return m, dense, err
 }
 
@@ -292,8 +303,8 @@ func modelFile() (*data.Model, mat.Matrix, error) {
 // saves and loads again into one that predicts the same. Changes are made
 // to the text, and for a gzipped file to its bytes as well, and it is cut
 // at every byte.
-func modelFileMutations(s *suite, gz bool) (string, error) {
-	m, X, err := modelFile()
+func modelFileMutations(s *suite, gz, idf bool) (string, error) {
+	m, X, err := modelFile(idf)
 	if err != nil {
 		return "", err
 	}
@@ -390,7 +401,7 @@ func modelReloads(l *data.Model, X mat.Matrix, path string) error {
 // gzipped: each must end with exit status 0 and a prediction a row, or 1
 // and one line of error, never a crash.
 func predictMutations(s *suite, args []string) (string, error) {
-	m, _, err := modelFile()
+	m, _, err := modelFile(false)
 	if err != nil {
 		return "", err
 	}

@@ -51,7 +51,7 @@ func TestTrainCalibrate(t *testing.T) {
 	dir := t.TempDir()
 	train, _, set := calibrationData(t, dir)
 	model := filepath.Join(dir, "m.json")
-	code, out, errs := runCmd("train", "-calibrate", "3", "-seed", "7", "-o", model, train)
+	code, out, errs := runCmd("train", "-resumable", "-calibrate", "3", "-seed", "7", "-o", model, train)
 	if code != 0 || !strings.Contains(out, "calibrated the probabilities of the classes on the scores of the rows of each of 3 folds by the classifier trained on the others: the softmax") {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}

@@ -84,7 +84,9 @@ func (ds *dataset) scale(m *data.Model) (*data.Model, error) {
 		if err != nil {
 			return nil, ds.rowError(err)
 		}
-		ds.X, ds.scaled = X, m
+		steps := *m
+		steps.Classifier = nil
+		ds.X, ds.scaled = X, &steps
 	}
 	bare := *m
 	bare.Scaler, bare.Normalize = nil, false

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,7 +154,7 @@ func TestTrainFurther(t *testing.T) {
 	first := writeFile(t, dir, "a.csv", csvNamed(mat.DenseCopyOf(X.Slice(0, 40, 0, 3)), signs(y[:40]), 3, false))
 	more := writeFile(t, dir, "b.csv", csvNamed(mat.DenseCopyOf(X.Slice(40, 80, 0, 3)), signs(y[40:]), 3, false))
 	model := filepath.Join(dir, "m.json")
-	if code, _, errs := runCmd("train", "-o", model, first); code != 0 {
+	if code, _, errs := runCmd("train", "-resumable", "-o", model, first); code != 0 {
 		t.Fatal(errs)
 	}
 	before, err := data.LoadModel(model)
@@ -292,5 +293,57 @@ func TestQuietOutputNearest(t *testing.T) {
 		if code, _, errs := runCmd(c.args...); code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%q: exit %d: %s", c.args, code, errs)
 		}
+	}
+}
+
+// train saves what prediction reads of the averaged perceptron, about half
+// the file of train -resumable, which predicts the same; train -model and
+// serve -learn refuse the first, saying what to do, and learn on the
+// second.
+func TestResumable(t *testing.T) {
+	dir := t.TempDir()
+	texts, labels := topicLines(rand.New(rand.NewPCG(29, 29)), 300)
+	ft, _ := fastText(texts, labels)
+	lines := writeFile(t, dir, "lines.txt", ft)
+	short, full := filepath.Join(dir, "short.model"), filepath.Join(dir, "full.model")
+	mustRun(t, "train", "-bits", "12", "-o", short, lines)
+	mustRun(t, "train", "-resumable", "-bits", "12", "-o", full, lines)
+	a, err1 := os.Stat(short)
+	b, err2 := os.Stat(full)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if 10*a.Size() > 6*b.Size() {
+		t.Errorf("train saves %d bytes, and train -resumable %d: want about half", a.Size(), b.Size())
+	}
+	var outs []string
+	for _, m := range []string{short, full} {
+		code, out, errs := runCmd("predict", "-score", "-model", m, lines)
+		if code != 0 {
+			t.Fatalf("predict -model %s: exit %d: %s", m, code, errs)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Error("the models of train and train -resumable predict otherwise")
+	}
+	code, _, errs := runCmd("train", "-model", short, "-o", short, lines)
+	if code != 1 || !strings.Contains(errs, "holds what prediction reads alone") || !strings.Contains(errs, "train it with -resumable") {
+		t.Errorf("train -model of a model of train: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd("train", "-model", full, "-o", filepath.Join(dir, "more.model"), lines); code != 0 {
+		t.Errorf("train -model of a model of train -resumable: exit %d: %s", code, errs)
+	}
+	line := []byte("__label__" + labels[0] + " " + texts[0] + "\n")
+	ts := startServer(t, "-model", short, "-learn", "-save", filepath.Join(dir, "s.model"))
+	if status, body := ts.do(t, "POST", "/learn", "", line); status != http.StatusConflict || !strings.Contains(body, "train it with -resumable") {
+		t.Errorf("serve -learn of a model of train: POST /learn: %d %s", status, body)
+	}
+	if status, body := ts.do(t, "POST", "/predict", "", []byte(texts[0]+"\n")); status != http.StatusOK {
+		t.Errorf("serve -learn of a model of train: POST /predict: %d %s", status, body)
+	}
+	ts = startServer(t, "-model", full, "-learn", "-save", filepath.Join(dir, "f.model"))
+	if status, body := ts.do(t, "POST", "/learn", "", line); status != http.StatusOK {
+		t.Errorf("serve -learn of a model of train -resumable: POST /learn: %d %s", status, body)
 	}
 }

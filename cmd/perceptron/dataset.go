@@ -47,8 +47,11 @@ type dataset struct {
 
 	// scaled, if not nil, is the model whose steps before its classifier
 	// transformed the rows in place: they are the rows that a classifier
-	// of those steps takes. The command holds the rows once.
-	scaled *data.Model
+	// of those steps takes. The command holds the rows once. It holds no
+	// classifier, which would outlive its use; scaledClasses are the
+	// classes of the one that fitted it.
+	scaled        *data.Model
+	scaledClasses []float64
 }
 
 // readSpec says how to read a data file.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime/debug"
 	"strings"
 
 	"github.com/seed5ae3614e/perceptron/data"
@@ -194,16 +195,20 @@ func evalCommand(args []string, stdout, stderr io.Writer) error {
 		} else {
 			tspec.hashing = nil
 		}
-		if test, err = testRows(files[1], tspec, j.stream, stderr); err != nil {
-			return err
-		}
-		if s, ok := test.(*stream); ok {
-			defer s.close()
+		later := &laterRows{read: func() (rowBlocks, error) { return testRows(files[1], tspec, j.stream, stderr) }}
+		defer later.close()
+		test = later
+		if files[1] == "-" {
+			// Read before the fits, which would otherwise wait for it.
+			if _, err := later.resolve(); err != nil {
+				return err
+			}
+		} else if _, err := newInput(files[1], tspec); err != nil {
+			return err // before the fits, which it would otherwise follow
 		}
 		ntr, _ := train.X.Dims()
-		intro = func() string {
-			return fmt.Sprintf("%s: %s%s%s\n%s", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train), describeRows(test, "test row"))
-		}
+		head := fmt.Sprintf("%s: %s%s%s\n", train.name, plural(ntr, "training row"), nonZeros(train.X), leftOut(train))
+		intro = func() string { return head + describeRows(later.rows, "test row") }
 	} else {
 		left := leftOut(train)
 		trs, tes, err := data.Split(train.Set, j.split, j.splitSeed)
@@ -342,22 +347,39 @@ func (j *job) evaluate(names []string, train *dataset, test rowBlocks, label, pf
 		}
 	}
 	var rs []*result
+	classes := train.classes
 	for k, name := range names {
 		r, err := fitModel(name, &j.opts, pipe, train)
 		if err != nil {
 			return err
 		}
 		r.model.Calibration = calibrations[k]
-		if err := r.testOn(test, train.classes, j.top, j.threshold, j.opts.progress, "the test rows"); err != nil {
+		if k == len(names)-1 && raw == nil {
+			// The training rows are read no more: test rows read after
+			// the fits take their place, not more memory, once they are
+			// collected.
+			train.Set = nil
+			debug.FreeOSMemory()
+		}
+		rows := test
+		if l, ok := test.(*laterRows); ok {
+			if rows, err = l.resolve(); err != nil {
+				return err
+			}
+		}
+		if err := r.testOn(rows, classes, j.top, j.threshold, j.opts.progress, "the test rows"); err != nil {
 			return err
 		}
-		if s, ok := test.(*stream); ok && k == 0 {
+		if s, ok := rows.(*stream); ok && k == 0 {
 			s.notes(stderr)
+		}
+		if raw == nil {
+			r.release() // for the next fit's memory
 		}
 		rs = append(rs, r)
 	}
 	if pf != "" {
-		img, err := drawPlot(pf, raw, rs, train.classes)
+		img, err := drawPlot(pf, raw, rs, classes)
 		if err != nil {
 			return err
 		}

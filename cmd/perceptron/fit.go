@@ -202,9 +202,9 @@ func fitRows(ctx context.Context, pipe *data.Model, c perceptron.Scorer, train *
 		if err := perceptron.FitContext(ctx, c, train.X, train.Y, train.Weights...); err != nil {
 			return m, err
 		}
-		if !slices.Equal(c.Classes(), done.Classifier.Classes()) {
+		if !slices.Equal(c.Classes(), train.scaledClasses) {
 			// The flags give every classifier the classes of the rows.
-			panic(fmt.Sprintf("perceptron: classes %v, and %v of the rows", c.Classes(), done.Classifier.Classes()))
+			panic(fmt.Sprintf("perceptron: classes %v, and %v of the rows", c.Classes(), train.scaledClasses))
 		}
 		return m, nil
 	}
@@ -212,7 +212,9 @@ func fitRows(ctx context.Context, pipe *data.Model, c perceptron.Scorer, train *
 	m.Classifier = c
 	err := m.FitInPlace(ctx, train.Set)
 	if err == nil {
-		train.scaled = &m
+		steps := m
+		steps.Classifier = nil
+		train.scaled, train.scaledClasses = &steps, c.Classes()
 	}
 	return m, err
 }

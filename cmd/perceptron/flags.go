@@ -34,6 +34,7 @@ type job struct {
 	plot        string
 	progress    bool
 	model       string
+	resumable   bool
 	score       bool
 	stream      switchFlag
 	weights     string // the file of the weights of the rows, -weights

@@ -5,17 +5,19 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // learnFlags are the flags of train that go with -model.
-var learnFlags = []string{"model", "o", "format", "header", "delimiter", "label", "progress", "q", "weights", "stream"}
+var learnFlags = []string{"model", "o", "resumable", "format", "header", "delimiter", "label", "progress", "q", "weights", "stream"}
 
 // learnMore trains the saved model -model further on the rows of the one
 // file in files, each row once, as the classifier's Learn visits them, and
@@ -85,6 +87,9 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 			if strings.HasSuffix(name, "pocket") {
 				return fmt.Errorf("-model %s: %s learns only from the start, as train without -model trains it", j.model, article(name)+" "+name+" model")
 			}
+			if errors.Is(err, perceptron.ErrNotFitted) {
+				return fmt.Errorf("-model %s holds what prediction reads alone, not the running weights that training goes on from: train it with -resumable", j.model)
+			}
 			return fmt.Errorf("%s: training the model further: %s", b.name, renumber(errText(err), b.first))
 		}
 		return nil
@@ -97,6 +102,9 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	j.startProgress(stderr)
 	acc := &result{model: m}
 	if err := acc.testOn(rows, spec.known, 1, 0, j.opts.progress, "the training rows"); err != nil {
+		return err
+	}
+	if err := j.forSaving(m); err != nil {
 		return err
 	}
 	if err := writeFiles(stderr, outFile{"-o", j.out, modelWriter(m, j.out)}); err != nil {

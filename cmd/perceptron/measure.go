@@ -35,6 +35,24 @@ type result struct {
 
 	// note says why the training accuracy was not measured, if it was not.
 	note string
+
+	// kernel and rule describe the classifier of a model let go.
+	kernel, rule string
+}
+
+// release lets the model of r go, keeping what the table and the reports
+// say of it.
+func (r *result) release() {
+	r.kernel, r.rule = r.describe()
+	r.model = nil
+}
+
+// describe returns the kernel and the prediction rule of r's classifier.
+func (r *result) describe() (kernel, rule string) {
+	if r.model == nil {
+		return r.kernel, r.rule
+	}
+	return kernelOf(r.model.Classifier), ruleOf(r.model.Classifier)
 }
 
 // testOn tests the model of r on the rows of test, of the classes of a

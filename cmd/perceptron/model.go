@@ -15,11 +15,21 @@ import (
 	"os"
 	"strings"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // The model files of the command: train writes them, and predict, eval
 // -model and train -model read them, in either form of data.Model.
+
+// forSaving readies the model m that train saves: without -resumable, to
+// hold what prediction reads alone.
+func (j *job) forSaving(m *data.Model) error {
+	if j.resumable {
+		return nil
+	}
+	return perceptron.PredictOnly(m.Classifier)
+}
 
 // modelWriter returns the function that writes the model m to the file at
 // path: in the JSON form if the name ends in .json or .json.gz, and in

@@ -16,8 +16,8 @@ func writeTable(w io.Writer, rs []*result) error {
 	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "ended", "mistakes", "train acc", "test acc", "fit time"}}
 	var notes []string
 	for _, r := range rs {
-		c := r.model.Classifier
-		rows = append(rows, []string{r.name, kernelOf(c), ruleOf(c), strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
+		kernel, rule := r.describe()
+		rows = append(rows, []string{r.name, kernel, rule, strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
 			strconv.Itoa(r.stats.Mistakes), percent(r.train), percent(r.test), duration(r.fit)})
 		if r.note != "" {
 			notes = append(notes, r.note)
@@ -41,8 +41,9 @@ func writeReports(w io.Writer, rs []*result) error {
 		if r.report == nil {
 			continue
 		}
+		kernel, rule := r.describe()
 		_, err := fmt.Fprintf(w, "\n%s (%s, %s) on the test rows:\n\n%s\nconfusion matrix of the test rows:\n%s",
-			r.name, kernelOf(r.model.Classifier), ruleOf(r.model.Classifier), r.report.String(), r.report.Matrix(100))
+			r.name, kernel, rule, r.report.String(), r.report.Matrix(100))
 		if err != nil {
 			return err
 		}

@@ -17,8 +17,10 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/seed5ae3614e/perceptron/data"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 const serveHelp = `Usage: perceptron serve [flags] -model FILE
@@ -27,7 +29,9 @@ Serve answers over HTTP/1.1 with the saved model FILE, which it holds in
 memory: it labels the rows that a POST to /predict sends, and, with -learn,
 trains the model further on the labelled rows that a POST to /learn sends,
 each request one Learn, as train -model does, and saves it to -save every
--save-every, and when it stops. It listens on localhost:8080 unless -addr
+-save-every, and when it stops: a model that train -resumable saved, as
+train without it saves what prediction reads alone. Without -learn it holds
+what prediction reads alone. It listens on localhost:8080 unless -addr
 names another address.
 
   POST /predict   rows in the body: the class of each, and, asked for by the
@@ -149,6 +153,11 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer, li
 	if _, ok := m.Classifier.(learner); f.learn && !ok {
 		name := typeName(m.Classifier)
 		return fmt.Errorf("-learn: -model %s is %s model, which learns only from the start", f.model, article(name)+" "+name)
+	}
+	if !f.learn {
+		if err := perceptron.PredictOnly(m.Classifier); err != nil {
+			return err
+		}
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -185,6 +186,8 @@ func (s *server) learnRows(w http.ResponseWriter, r *http.Request) (int, error) 
 	switch {
 	case errors.Is(err, errStopping):
 		return 0, &httpError{http.StatusServiceUnavailable, err.Error()}
+	case errors.Is(err, perceptron.ErrNotFitted):
+		return 0, &httpError{http.StatusConflict, "the model holds what prediction reads alone, not the running weights that learning goes on from: train it with -resumable"}
 	case err != nil:
 		// An overflow of the weights, which the Learn undid.
 		return n, &httpError{http.StatusUnprocessableEntity, errText(err)}

@@ -60,7 +60,7 @@ func TestServeREADME(t *testing.T) {
 	texts, labels := topicLines(rand.New(rand.NewPCG(8, 8)), 600)
 	ft, _ := fastText(texts, labels)
 	model := filepath.Join(dir, "topics.json")
-	mustRun(t, "train", "-bits", "14", "-o", model, writeFile(t, dir, "headlines.txt", ft))
+	mustRun(t, "train", "-resumable", "-bits", "14", "-o", model, writeFile(t, dir, "headlines.txt", ft))
 	ts := startServer(t, "-model", model, "-learn", "-save", filepath.Join(dir, "topics-learned.json"))
 	host := strings.TrimPrefix(ts.url, "http://")
 	for _, e := range examples {

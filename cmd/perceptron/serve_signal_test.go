@@ -63,7 +63,7 @@ func TestServeKill9Checkpoint(t *testing.T) {
 	// A model of a few MB, which takes some milliseconds to compress and
 	// write beside the file, after it has been written whole into a file
 	// of no name while learning waited.
-	mustRun(t, "train", "-bits", "15", "-o", model, train)
+	mustRun(t, "train", "-resumable", "-bits", "15", "-o", model, train)
 	start := func(file string) (*serveload.Server, error) {
 		return serveChild(t, "-model", file, "-learn", "-save", file, "-save-every", "1ms")()
 	}

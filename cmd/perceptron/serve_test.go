@@ -177,7 +177,7 @@ func servedModels(t *testing.T, dir string) []servedModel {
 	js.WriteString("]}")
 	ms = append(ms, servedModel{name: "dense", model: filepath.Join(dir, "dense.json"), rows: writeFile(t, dir, "dense-rows.csv", rows),
 		body: rows, json: bytes.Clone(js.Bytes()), ctype: "text/csv", learn: train})
-	mustRun(t, "train", "-o", ms[0].model, train)
+	mustRun(t, "train", "-resumable", "-o", ms[0].model, train)
 
 	Xs, ys := classData(rnd, 150, 30, 3)
 	for i := range 150 {
@@ -194,7 +194,7 @@ func servedModels(t *testing.T, dir string) []servedModel {
 	sparse := libsvmOf(Xs, sl)
 	strain := writeFile(t, dir, "sparse.svm", sparse)
 	model := filepath.Join(dir, "sparse.json")
-	mustRun(t, "train", "-o", model, strain)
+	mustRun(t, "train", "-resumable", "-o", model, strain)
 	srows := sparse[:bytes.Index(sparse, []byte("\n0 "))+1]
 	js.Reset()
 	js.WriteString(`{"rows":[`)
@@ -221,7 +221,7 @@ func servedModels(t *testing.T, dir string) []servedModel {
 	ft, _ := fastText(texts, tlabels)
 	ttrain := writeFile(t, dir, "topics.txt", ft)
 	model = filepath.Join(dir, "topics.json")
-	mustRun(t, "train", "-bits", "12", "-o", model, ttrain)
+	mustRun(t, "train", "-resumable", "-bits", "12", "-o", model, ttrain)
 	more, _ := topicLines(rnd, 20)
 	trows := []byte(strings.Join(more, "\n") + "\n")
 	b, _ := json.Marshal(map[string]any{"rows": more})
@@ -295,7 +295,7 @@ func TestServeLearnsAsTrainModel(t *testing.T) {
 	dir := t.TempDir()
 	for _, m := range servedModels(t, dir) {
 		want := filepath.Join(dir, m.name+"-more.model")
-		mustRun(t, "train", "-model", m.model, "-o", want, m.learn)
+		mustRun(t, "train", "-resumable", "-model", m.model, "-o", want, m.learn)
 		saved := filepath.Join(dir, m.name+"-saved.model")
 		ts := startServer(t, "-model", m.model, "-learn", "-save", saved)
 		body, _ := os.ReadFile(m.learn)

@@ -340,6 +340,40 @@ func testRows(path string, spec readSpec, streamed switchFlag, stderr io.Writer)
 	return openStream(path, spec)
 }
 
+// laterRows are test rows read when they are first needed, after a fit,
+// which then holds none of them.
+type laterRows struct {
+	read func() (rowBlocks, error)
+	rows rowBlocks
+}
+
+// resolve returns the rows, read once.
+func (l *laterRows) resolve() (rowBlocks, error) {
+	if l.rows == nil {
+		rows, err := l.read()
+		if err != nil {
+			return nil, err
+		}
+		l.rows = rows
+	}
+	return l.rows, nil
+}
+
+func (l *laterRows) blocks(size int, fn func(b *dataset) error) error {
+	rows, err := l.resolve()
+	if err != nil {
+		return err
+	}
+	return rows.blocks(size, fn)
+}
+
+// close closes the rows if they were read as a stream.
+func (l *laterRows) close() {
+	if s, ok := l.rows.(*stream); ok {
+		s.close()
+	}
+}
+
 // inMemory returns the rows of the file at path, read as spec says, or nil
 // if they are to be read as a stream: with -stream, the flag streamed, if
 // they would not fit, as their size tells, or if the reader finds that

@@ -244,7 +244,7 @@ func TestTrainStream(t *testing.T) {
 		{images, []string{"-classifier", "perceptron", "-no-stop", "-epochs", "4"}},
 	} {
 		mem, str := filepath.Join(dir, "mem.json"), filepath.Join(dir, "str.json")
-		args := append([]string{"train", "-shuffle=false"}, c.args...)
+		args := append([]string{"train", "-resumable", "-shuffle=false"}, c.args...)
 		if code, _, errs := runCmd(append(args, "-o", mem, c.file)...); code != 0 {
 			t.Fatalf("%q: %s", c.args, errs)
 		}
@@ -262,7 +262,7 @@ func TestTrainStream(t *testing.T) {
 		}
 		// Training further, on the rows in memory or a block at a time,
 		// learns the rows alike.
-		more := []string{"train", "-model", mem, "-o", mem}
+		more := []string{"train", "-resumable", "-model", mem, "-o", mem}
 		if i := slices.Index(c.args, "-weights"); i >= 0 {
 			more = append(more, c.args[i:i+2]...)
 		}
@@ -272,7 +272,7 @@ func TestTrainStream(t *testing.T) {
 		if code, _, errs := runCmd(append(more, c.file)...); code != 0 {
 			t.Fatalf("%q -model: %s", c.args, errs)
 		}
-		more[2], more[4] = str, str
+		more[3], more[5] = str, str
 		if code, out, errs := runCmd(append(more, "-stream", c.file)...); code != 0 || !strings.Contains(out, "read a block at a time") {
 			t.Fatalf("%q -model -stream: exit %d: %s%s", c.args, code, out, errs)
 		}

@@ -151,6 +151,9 @@ func TestTextGoPredictsAsCommand(t *testing.T) {
 		if err := want.Fit(set); err != nil {
 			t.Fatal(err)
 		}
+		if err := perceptron.PredictOnly(want.Classifier); err != nil { // as train saves it
+			t.Fatal(err)
+		}
 		mine, _ := json.Marshal(m.Classifier)
 		theirs, _ := json.Marshal(want.Classifier)
 		if !bytes.Equal(mine, theirs) {
@@ -233,7 +236,7 @@ func TestText(t *testing.T) {
 	// measures as predict does, of a model of fewer bits, which take less
 	// time to save and load.
 	small := filepath.Join(dir, "small.json")
-	if code, _, errs := runCmd("train", "-q", "-bits", "12", "-o", small, train); code != 0 {
+	if code, _, errs := runCmd("train", "-resumable", "-q", "-bits", "12", "-o", small, train); code != 0 {
 		t.Fatal(errs)
 	}
 	code, want, errs := runCmd("predict", "-model", small, test)
@@ -273,7 +276,7 @@ func TestText(t *testing.T) {
 	// The same lines, tabbed, in a file named as CSV, which -format text
 	// reads, train the same model.
 	tabbed := filepath.Join(dir, "tabbed.json")
-	if code, _, errs := runCmd("train", "-q", "-format", "text", "-bits", "12", "-o", tabbed, writeFile(t, dir, "train.csv", trainTab)); code != 0 {
+	if code, _, errs := runCmd("train", "-resumable", "-q", "-format", "text", "-bits", "12", "-o", tabbed, writeFile(t, dir, "train.csv", trainTab)); code != 0 {
 		t.Fatal(errs)
 	}
 	a, _ := os.ReadFile(small)

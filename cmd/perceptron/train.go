@@ -18,7 +18,8 @@ Train fits one classifier on the rows of FILE and saves it to the file that
 -o names, in the binary form of a model file, or in its JSON form, to read,
 if the name ends in .json or .json.gz, gzipped if it ends in .gz: a model
 file, which holds the
-classifier, the steps before it (the hashing of text, the standardisation
+classifier (what its predictions read, or with -resumable also what
+training it further reads), the steps before it (the hashing of text, the standardisation
 or the weights of the features, and the scaling of each row to unit
 length), and the labels, the names and the label column of the classes,
 and which a Go program loads whole with data.LoadModel. The classifier is
@@ -33,7 +34,7 @@ rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
 row of the data file, in its order, as the weighted builds of LIBSVM and
 LIBLINEAR read them (-W); a mistake on a row steps by its weight.
 
-With -model, train goes on training a model that train saved on the rows of
+With -model, train goes on training a model that train -resumable saved on the rows of
 FILE, read as the model reads them, with its classes, label column and
 steps before the classifier: it visits each row once, in the order of the
 file, as the classifier's Learn does, and saves the model to -o, which may
@@ -84,7 +85,7 @@ Examples:
     -o debian.model debian-sections.train.svm.gz
   perceptron train -classifier ovr:averaged -o debian-ovr.model.gz debian-sections.train.svm.gz
   perceptron train -o topics.model headlines.txt        (lines of __label__TOPIC text)
-  perceptron train -model debian.model -o debian.model more-packages.svm
+  perceptron train -resumable -model debian.model -o debian.model more-packages.svm
   perceptron train -calibrate 5 -o topics.model headlines.txt  (then predict -k 3)
 
 Exit status: 0 on success, 2 on a usage error, 1 on any other.
@@ -98,7 +99,8 @@ func trainCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train")
 	fs.StringVar(&j.classifier, "classifier", defaultClassifier, "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
-	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
+	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train -resumable saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
+	fs.BoolVar(&j.resumable, "resumable", false, "save what training further needs too, for train -model and serve -learn: the averaged perceptron's running weights beside their sums, which double its file; without it the file holds what prediction reads")
 	j.dataFlags(fs, true)
 	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)
@@ -204,6 +206,9 @@ func trainCommand(args []string, stdout, stderr io.Writer) error {
 	// system before the model's file is written.
 	ds.X = nil
 	debug.FreeOSMemory()
+	if err := j.forSaving(r.model); err != nil {
+		return err
+	}
 	outs := []outFile{{"-o", j.out, modelWriter(r.model, j.out)}}
 	if pf != "" {
 		img, err := drawPlot(pf, raw, []*result{r}, ds.classes)

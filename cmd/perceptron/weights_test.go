@@ -121,7 +121,7 @@ func TestRowWeightsTrain(t *testing.T) {
 	}
 
 	// train -model -weights learns as the Model's LearnContext.
-	if code, _, errs := runCmd("train", "-classifier", "averaged", "-pos", "b", "-neg", "a", "-o", model, file); code != 0 {
+	if code, _, errs := runCmd("train", "-resumable", "-classifier", "averaged", "-pos", "b", "-neg", "a", "-o", model, file); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	m, err := data.LoadModel(model)
@@ -257,7 +257,7 @@ func TestLearnOneVsRest(t *testing.T) {
 	more := writeFile(t, dir, "b.csv", csvNamed(X.Slice(60, 120, 0, 3).(*mat.Dense), labels[60:], 3, false))
 	for _, name := range []string{"ovr:averaged", "ovr:pocket"} {
 		model := filepath.Join(dir, "m.json")
-		if code, _, errs := runCmd("train", "-classifier", name, "-o", model, first); code != 0 {
+		if code, _, errs := runCmd("train", "-resumable", "-classifier", name, "-o", model, first); code != 0 {
 			t.Fatalf("%s: exit %d: %s", name, code, errs)
 		}
 		before, err := data.LoadModel(model)

@@ -34,9 +34,10 @@
 // then in the order of the fields, each of the length that the header
 // gives it, d·s floats. The head starts with the uvarint of the number of
 // tables, and for each table its encoding: a uvarint, 0 for dense, whose
-// body in the tables is the d·s floats, or 1 for sparse, followed by the
+// body in the tables is the d·s floats, 1 for sparse, followed by the
 // uvarint of the length of its body, which is the fill, m and the others
-// as in a sparse float array. Dense tables are thus laid out feature by
+// as in a sparse float array, or 2 for a table that is absent, a nil
+// field, of no body (from version 4 on). Dense tables are thus laid out feature by
 // feature, the floats of features [lo, hi) from byte 8·s·lo to 8·s·hi of
 // the table.
 package binform
@@ -56,8 +57,10 @@ import (
 // Magic opens the binary form of a classifier.
 const Magic = "PCPT"
 
-// Version is the version of the binary form of a classifier.
-const Version = 3
+// Version is the version of the binary form of a classifier. Version 4
+// adds absent tables to version 3; a form without one is written as
+// version 3, so that it reads where version 3 alone does.
+const Version = 4
 
 // HeaderSize is the length of the header of the binary form of a
 // classifier.
@@ -102,6 +105,7 @@ const (
 const (
 	tableDense = iota
 	tableSparse
+	tableAbsent
 )
 
 // Encoder appends the encoding of values to B.
@@ -225,6 +229,7 @@ func (e *Encoder) array(x []float64) error {
 // body in bytes.
 type Plan struct {
 	sparse bool
+	absent bool
 	fill   float64
 	m      int
 	Body   int
@@ -278,6 +283,9 @@ func PlanTable(x []float64, sparse bool) (Plan, error) {
 
 // AppendHead appends the encoding of a table, as the head holds it, to b.
 func (p Plan) AppendHead(b []byte) []byte {
+	if p.absent {
+		return binary.AppendUvarint(b, tableAbsent)
+	}
 	if !p.sparse {
 		return binary.AppendUvarint(b, tableDense)
 	}
@@ -287,7 +295,7 @@ func (p Plan) AppendHead(b []byte) []byte {
 
 // HeadLen returns the bytes that AppendHead appends.
 func (p Plan) HeadLen() int {
-	if !p.sparse {
+	if !p.sparse || p.absent {
 		return 1
 	}
 	return 1 + uvarintLen(uint64(p.Body))
@@ -295,6 +303,9 @@ func (p Plan) HeadLen() int {
 
 // AppendBody appends the body of the floats x, which p planned, to b.
 func (p Plan) AppendBody(b []byte, x []float64) []byte {
+	if p.absent {
+		return b
+	}
 	if !p.sparse {
 		return appendDense(b, x)
 	}
@@ -434,15 +445,23 @@ func uvarintLen(v uint64) int {
 // Form returns the binary form of a classifier: the header h, of the
 // columns h.D and the scores h.S, the head, which is the table encodings
 // and the values that e has encoded, and the tables of the values, each
-// of h.D·h.S floats, in the encodings that e's Sparse chooses. It
-// returns an error if a table has another length or a float that is not
-// finite, and the error of check, which is given the bytes of the form
-// before they are allocated.
+// of h.D·h.S floats, in the encodings that e's Sparse chooses, or absent
+// if nil. The version of the header is 3, or Version if a table is
+// absent. It returns an error if a table has another length or a float
+// that is not finite, and the error of check, which is given the bytes of
+// the form before they are allocated.
 func Form(h Header, e *Encoder, check func(need float64) error) ([]byte, error) {
 	tables := e.Tables()
 	plans := make([]Plan, len(tables))
 	head, body := uvarintLen(uint64(len(tables)))+len(e.B), 0
+	h.Version = 3
 	for k, x := range tables {
+		if x == nil {
+			plans[k] = Plan{absent: true}
+			head += plans[k].HeadLen()
+			h.Version = Version
+			continue
+		}
 		if uint64(len(x)) != h.D*h.S {
 			return nil, fmt.Errorf("a table of %d floats, want %d columns by %d scores", len(x), h.D, h.S)
 		}
@@ -808,8 +827,10 @@ func (d *Decoder) TableHeads() {
 			// Its body is in the tables, which Tables reads.
 			body := d.Uvarint()
 			d.heads = append(d.heads, Plan{sparse: true, Body: int(min(body, math.MaxInt32))})
+		case enc == tableAbsent:
+			d.heads = append(d.heads, Plan{absent: true})
 		default:
-			d.fail(at, "a table of encoding %d, want 0 or 1", enc)
+			d.fail(at, "a table of encoding %d, want 0, 1 or 2", enc)
 		}
 	}
 }
@@ -829,13 +850,22 @@ func (d *Decoder) Tables(b []byte, n uint64) error {
 		d.fail(d.off, "the head gives %d tables, want %d", len(d.heads), len(d.tables))
 		return d.err
 	}
-	if len(d.tables) > 0 && (n > math.MaxInt/8 || !d.check(8*float64(n)*float64(len(d.tables)))) {
+	present := 0
+	for _, p := range d.heads {
+		if !p.absent {
+			present++
+		}
+	}
+	if present > 0 && (n > math.MaxInt/8 || !d.check(8*float64(n)*float64(present))) {
 		if d.err == nil {
 			d.fail(d.off, "tables of %d floats", n)
 		}
 		return d.err
 	}
 	for k, p := range d.heads {
+		if p.absent {
+			continue // its field stays nil
+		}
 		all := d.b
 		if p.sparse {
 			// A sparse table is read within the bytes of its body.
