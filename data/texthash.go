@@ -47,12 +47,12 @@ func isWord(r rune) bool {
 // says. It holds the words of the text being turned and its n-grams, and
 // the rows so far.
 type hasher struct {
-	n      int    // the longest n-gram, in words
-	mask   uint32 // the columns less 1
-	seed   uint32
-	signed bool
-	values string // "count", "binary" or "tf"
-	l2     bool
+	n       int    // the longest n-gram, in words
+	mask    uint32 // the columns less 1
+	seed    uint32
+	signBit uint32 // 1 if a key holds the sign of its n-gram, Signed
+	values  string // "count", "binary" or "tf"
+	l2      bool
 
 	words  []byte   // the words of the text, lower-cased, each followed by a space
 	starts []int    // where each word starts in words
@@ -92,7 +92,11 @@ func newHasher(h Hashing) (*hasher, error) {
 	default:
 		return nil, errorf(perceptron.ErrSetting, "the Hashing's Values is %s, want \"count\" or \"\", \"binary\" or \"tf\"", quote(v))
 	}
-	return &hasher{n: n, mask: 1<<b - 1, seed: h.Seed, signed: h.Signed, values: v, l2: !h.NoNorm, ptr: []int{0}, ind: []int{}, val: []float64{}}, nil
+	var sign uint32
+	if h.Signed {
+		sign = 1
+	}
+	return &hasher{signBit: sign, n: n, mask: 1<<b - 1, seed: h.Seed, values: v, l2: !h.NoNorm, ptr: []int{0}, ind: []int{}, val: []float64{}}, nil
 }
 
 // cols returns the number of columns, 2^Bits.
@@ -105,9 +109,9 @@ func (h *hasher) cols() int { return int(h.mask) + 1 }
 func (h *hasher) add(s string, at int) error {
 	// Lower-casing turns a character of 2 bytes into one of 3 at most,
 	// and a word takes one more byte after it than its text may; hashes
-	// reads 3 bytes beyond the last word.
+	// reads up to 4·pairBlocks+3 bytes beyond the start of the last word.
 	var err error
-	if h.words, err = grow(h.words, len(s)+len(s)/2+4); err == nil {
+	if h.words, err = grow(h.words, len(s)+len(s)/2+4*pairBlocks+4); err == nil {
 		h.starts, err = grow(h.starts, (len(s)+1)/2+1) // and an end after the last
 	}
 	if err != nil {
@@ -316,30 +320,58 @@ func insertionSort(a []uint32) {
 // allows.
 func (h *hasher) hashes(n int) {
 	words, starts, keys := h.words[:cap(h.words)], h.starts, h.keys
-	seed, mask := h.seed, h.mask
-	var signBit uint32 // 1 if a key holds the sign
-	if h.signed {
-		signBit = 1
-	}
+	seed, mask, signBit := h.seed, h.mask, h.signBit
 	w := len(starts) - 1
 	k := 0
 	for i := 0; i < w; i++ {
 		start, last := starts[i], min(i+n, w)
+		one, most := starts[i+1]-1-start, starts[last]-1-start
+		if last-i <= 2 && most < 4*pairBlocks && start+4*pairBlocks+4 <= len(words) {
+			// A word and its pair, short: the states after each of
+			// the blocks of the pair, of which those after the blocks
+			// of the word and of the pair are picked by their lengths,
+			// which vary from one word to the next and would take
+			// branches that the processor mispredicts.
+			text := (*[4*pairBlocks + 4]byte)(words[start:])
+			m1 := mix(seed, binary.LittleEndian.Uint32(text[0:]))
+			m2 := mix(m1, binary.LittleEndian.Uint32(text[4:]))
+			m3 := mix(m2, binary.LittleEndian.Uint32(text[8:]))
+			m4 := mix(m3, binary.LittleEndian.Uint32(text[12:]))
+			mixed := [pairBlocks + 1]uint32{seed, m1, m2, m3, m4}
+			b := one >> 2
+			keys[k] = key(finish(mixed[b], binary.LittleEndian.Uint32(text[4*b:]), one&3, one), mask, signBit)
+			k++
+			if most != one {
+				b := most >> 2
+				keys[k] = key(finish(mixed[b], binary.LittleEndian.Uint32(text[4*b:]), most&3, most), mask, signBit)
+				k++
+			}
+			continue
+		}
 		mixed, off := seed, start
 		for j := i + 1; j <= last; j++ {
 			end := starts[j] - 1
 			for ; off+4 <= end; off += 4 {
 				mixed = mix(mixed, binary.LittleEndian.Uint32(words[off:off+4]))
 			}
-			f := finish(mixed, binary.LittleEndian.Uint32(words[off:off+4]), end-off, end-start)
-			// The column is |hash| modulo 2^Bits, as scikit-learn takes
-			// it, and the sign that of hash, read as an int32.
-			neg := f >> 31
-			col := (f ^ -neg) + neg
-			keys[k] = (col&mask)<<1 | neg&signBit
+			keys[k] = key(finish(mixed, binary.LittleEndian.Uint32(words[off:off+4]), end-off, end-start), mask, signBit)
 			k++
 		}
 	}
+}
+
+// pairBlocks is the most blocks of a word and the next whose hashes
+// hashes takes without a branch: the words of a pair of less than
+// 4·pairBlocks bytes, with the space between them.
+const pairBlocks = 4
+
+// key returns the key of an n-gram of hash f, of columns mask+1, and its
+// sign if signBit is 1: the column is |f| modulo 2^Bits, as scikit-learn
+// takes it, and the sign that of f, read as an int32.
+func key(f, mask, signBit uint32) uint32 {
+	neg := f >> 31
+	col := (f ^ -neg) + neg
+	return (col&mask)<<1 | neg&signBit
 }
 
 const (
@@ -362,14 +394,13 @@ var tailMask = [4]uint32{0, 0xff, 0xffff, 0xffffff}
 
 // finish returns the hash of a text of length bytes whose whole blocks are
 // mixed into h, and whose last tail bytes, less than 4, start the block k.
+// A tail of no bytes mixes in nothing, as k is then 0: no branch.
 func finish(h, k uint32, tail, length int) uint32 {
-	if tail > 0 {
-		k &= tailMask[tail&3]
-		k *= murmurC1
-		k = bits.RotateLeft32(k, 15)
-		k *= murmurC2
-		h ^= k
-	}
+	k &= tailMask[tail&3]
+	k *= murmurC1
+	k = bits.RotateLeft32(k, 15)
+	k *= murmurC2
+	h ^= k
 	h ^= uint32(length)
 	h ^= h >> 16
 	h *= 0x85ebca6b

@@ -59,7 +59,9 @@ func TestMurmur3(t *testing.T) {
 
 // TestHashesRunOn checks that the keys of the n-grams of a text, whose
 // hashes run on from one n-gram to the next from the same word, are those
-// of each n-gram alone, for words of every length of tail.
+// of each n-gram alone, for words of every length of tail, and pairs
+// shorter and longer than the pairBlocks blocks that hashes takes without
+// a branch.
 func TestHashesRunOn(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 2, 3, 5} {
@@ -69,7 +71,7 @@ func TestHashesRunOn(t *testing.T) {
 		}
 		var words []string
 		for range 30 {
-			w := make([]byte, 1+rnd.IntN(9))
+			w := make([]byte, 1+rnd.IntN(4*pairBlocks+4))
 			for k := range w {
 				w[k] = byte('a' + rnd.IntN(26))
 			}
