@@ -120,54 +120,90 @@ func (h *hasher) add(s string, at int) error {
 	w, n := h.words[:cap(h.words)], len(h.words)
 	for i := 0; i < len(s); {
 		// The characters between words, then a word.
-		c := fold[s[i]]
-		if c == 0 {
+		if fold[s[i]] == 0 {
 			i++
 			continue
 		}
-		h.starts = append(h.starts, n)
+		start := n
 		for {
-			if c != notASCII {
-				w[n] = c
-				n++
-				if i++; i == len(s) {
-					break
+			if i+8 <= len(s) {
+				// 8 bytes at a time while they are ASCII: the bytes
+				// of the word lower-cased, up to the first that is not
+				// of words, which ends it and which is passed.
+				if x := load64(s[i:]); x&highBits == 0 {
+					y, word := foldASCII(x)
+					binary.LittleEndian.PutUint64(w[n:n+8], y)
+					k := bits.TrailingZeros64(^word&highBits) >> 3
+					n, i = n+k, i+k
+					if k < 8 {
+						i++
+						break
+					}
+					if i == len(s) {
+						break
+					}
+					continue
 				}
-				if c = fold[s[i]]; c == 0 {
-					i++
-					break
-				}
-				continue
 			}
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return errorf(perceptron.ErrFormat, "byte %d is not UTF-8", at+i+1)
-			}
-			i += size
-			if !isWord(r) {
-				break
-			}
-			w = utf8.AppendRune(w[:n], unicode.ToLower(r))
-			n, w = len(w), w[:cap(w)]
-			if i == len(s) {
-				break
-			}
-			if c = fold[s[i]]; c == 0 {
+			c := fold[s[i]]
+			if c == 0 {
 				i++
 				break
 			}
+			if c != notASCII {
+				w[n] = c
+				n++
+				i++
+			} else {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && size == 1 {
+					return errorf(perceptron.ErrFormat, "byte %d is not UTF-8", at+i+1)
+				}
+				i += size
+				if !isWord(r) {
+					break
+				}
+				w = utf8.AppendRune(w[:n], unicode.ToLower(r))
+				n, w = len(w), w[:cap(w)]
+			}
+			if i == len(s) {
+				break
+			}
 		}
-		if n == h.starts[len(h.starts)-1] {
+		if n == start {
 			// A character of more than a byte that is not of words: no
 			// word.
-			h.starts = h.starts[:len(h.starts)-1]
 			continue
 		}
+		h.starts = append(h.starts, start)
 		w[n] = ' '
 		n++
 	}
 	h.words = w[:n]
 	return nil
+}
+
+// highBits are the high bits of the bytes of a uint64, which are 0 for
+// the bytes of ASCII.
+const highBits = 0x8080808080808080
+
+// load64 returns the first 8 bytes of s, the first the lowest.
+func load64(s string) uint64 {
+	s = s[:8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// foldASCII returns the 8 bytes of ASCII x, their letters lower-cased,
+// and the high bit of each that is of words, as fold says, set: a byte
+// of x plus a constant below 0x80 carries into its high bit, not beyond,
+// if and only if it is at least 0x80 less the constant.
+func foldASCII(x uint64) (lower, word uint64) {
+	const ones = 0x0101010101010101
+	lower = x | 0x20*ones // A to Z to a to z; a to z and 0 to 9 are kept
+	letter := (lower + (0x80-'a')*ones) &^ (lower + (0x7f-'z')*ones)
+	digit := (x + (0x80-'0')*ones) &^ (x + (0x7f-'9')*ones)
+	return lower, (letter | digit) & highBits
 }
 
 // notUTF8 returns the error of the first byte of s that is not UTF-8, or

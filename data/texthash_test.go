@@ -118,3 +118,70 @@ func TestLowerLength(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldASCII checks the bytes of words that foldASCII finds 8 at a
+// time against fold, a byte at a time, for each byte of ASCII in each
+// place among random others.
+func TestFoldASCII(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for c := range utf8.RuneSelf {
+		for at := range 8 {
+			var b [8]byte
+			for k := range b {
+				b[k] = byte(rnd.IntN(utf8.RuneSelf))
+			}
+			b[at] = byte(c)
+			lower, word := foldASCII(binary.LittleEndian.Uint64(b[:]))
+			for k := range b {
+				f := fold[b[k]]
+				if isWord := word>>(8*k+7)&1 == 1; isWord != (f != 0) {
+					t.Fatalf("%q: byte %d of words %t, want %t", b[:], k, isWord, f != 0)
+				}
+				if got := byte(lower >> (8 * k)); f != 0 && got != f {
+					t.Fatalf("%q: byte %d folds to %q, want %q", b[:], k, got, f)
+				}
+			}
+		}
+	}
+}
+
+// TestAddWords checks the words that add finds, 8 bytes at a time where
+// they are ASCII, against the runs of letters, marks and digits of the
+// text lower-cased a rune at a time, in texts of words of every length
+// around 8 bytes, of ASCII and not, between separators of ASCII and not.
+func TestAddWords(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	letters := []string{"a", "Z", "q", "0", "9", "é", "Σ", "東", "\u0301", "İ"}
+	seps := []string{" ", ",", "_", "'", "\t", "\u00a0", "\u2014", "@", "[", "`", "{", "/", ":"}
+	for range 2000 {
+		var sb strings.Builder
+		for range rnd.IntN(12) {
+			for range rnd.IntN(20) {
+				if rnd.IntN(8) == 0 {
+					sb.WriteString(letters[rnd.IntN(len(letters))])
+				} else {
+					sb.WriteByte(byte('a' + rnd.IntN(26) - 32*rnd.IntN(2)))
+				}
+			}
+			for range 1 + rnd.IntN(2) {
+				sb.WriteString(seps[rnd.IntN(len(seps))])
+			}
+		}
+		s := sb.String()
+		var want []string
+		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !isWord(r) }) {
+			want = append(want, strings.Map(unicode.ToLower, f))
+		}
+		h, err := newHasher(Hashing{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.add(s, 0); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Fields(string(h.words))
+		if strings.Join(got, " ") != strings.Join(want, " ") || len(h.starts) != len(want) {
+			t.Fatalf("%q: words %q at %v, want %q", s, got, h.starts, want)
+		}
+	}
+}
