@@ -62,8 +62,8 @@ type hasher struct {
 	ind []int
 	val []float64
 
-	sorted []uint32 // the keys, sorted by sortKeys
-	counts []int32  // the keys of each bucket of sortKeys
+	sorted []uint32 // the keys, dealt by bucketKeys
+	counts []int32  // the keys of each bucket of bucketKeys
 	text   *lines   // the text the rows are read from, or nil
 }
 
@@ -240,7 +240,7 @@ func (h *hasher) row() error {
 	}
 	h.keys = h.keys[:int(k)]
 	h.hashes(n)
-	h.sortKeys()
+	h.bucketKeys()
 	// Room for a column for each n-gram, at most.
 	keys := h.keys
 	if h.ind, err = growText(h.ind, len(keys), h.text); err == nil && cap(h.val) < cap(h.ind) {
@@ -254,25 +254,24 @@ func (h *hasher) row() error {
 	}
 	first := len(h.ind)
 	ind, val := h.ind[first:first+len(keys)], h.val[first:first+len(keys)]
-	binary, tf := h.values == "binary", h.values == "tf"
-	m := 0 // the columns of the row
-	for i := 0; i < len(keys); {
-		col, sum := keys[i]>>1, 0
-		for ; i < len(keys) && keys[i]>>1 == col; i++ {
-			sum += 1 - 2*int(keys[i]&1) // the sign of the n-gram
+	m := merge(keys, ind, val)
+	if binary, tf := h.values == "binary", h.values == "tf"; h.signBit != 0 || binary || tf {
+		// The values of the sums, less those of signs that cancel.
+		k := 0
+		for i, sum := range val[:m] {
+			v := sum
+			switch {
+			case sum == 0:
+				continue
+			case binary:
+				v = math.Copysign(1, sum)
+			case tf:
+				v = sum / float64(len(keys))
+			}
+			ind[k], val[k] = ind[i], v
+			k++
 		}
-		count := float64(sum)
-		v := count
-		switch {
-		case count == 0: // signs that cancel
-			continue
-		case binary:
-			v = math.Copysign(1, count)
-		case tf:
-			v = count / float64(len(keys))
-		}
-		ind[m], val[m] = int(col), v
-		m++
+		m = k
 	}
 	h.ind, h.val = h.ind[:first+m], h.val[:first+m]
 	if h.l2 {
@@ -291,20 +290,19 @@ func (h *hasher) row() error {
 	return nil
 }
 
-// sortKeys sorts the keys, in the time of a few passes over them: for
-// more than a few, it deals them to half as many buckets by their first
-// bits, which keeps them in order but for the keys of a bucket, and sorts
-// those by insertion, as each bucket holds about two keys of the uniform
-// hashes.
-func (h *hasher) sortKeys() {
+// bucketKeys puts the keys in order but for a few, in the time of a few
+// passes over them: for more than a few, it deals them to as many
+// buckets as the keys, to twice as many, by their first bits, which keeps
+// them in order but for the keys of a bucket, which are few, as the hashes
+// are uniform.
+func (h *hasher) bucketKeys() {
 	keys := h.keys
 	n := len(keys)
-	if n <= 32 {
-		insertionSort(keys)
+	if n <= 16 {
 		return
 	}
 	width := uint(bits.Len32(h.mask)) + 1 // the bits of a key
-	b := min(uint(bits.Len(uint(n)))-1, width)
+	b := min(uint(bits.Len(uint(n))), width)
 	shift := width - b
 	if cap(h.counts) < 1<<b+1 {
 		h.counts = make([]int32, 1<<b+1)
@@ -327,22 +325,43 @@ func (h *hasher) sortKeys() {
 		sorted[at] = key
 		counts[b] = at + 1
 	}
-	insertionSort(sorted)
 	h.keys, h.sorted = sorted, keys
 }
 
-// insertionSort sorts a in place, in the time of its length and of the
-// pairs that are out of order.
-func insertionSort(a []uint32) {
-	for i := 1; i < len(a); i++ {
-		v := a[i]
-		j := i
-		for ; j > 0 && a[j-1] > v; j-- {
-			a[j] = a[j-1]
+// merge sets ind and val to the columns of the keys, in increasing order,
+// and the sums of their signs, and returns the number of columns. It puts
+// each key that comes after a key of a column as large or larger among
+// the columns before it, which it moves: in the time of the keys and of
+// the pairs of them out of order, which bucketKeys leaves few.
+func merge(keys []uint32, ind []int, val []float64) int {
+	m, last := 0, -1 // the columns so far, and the last
+	for _, key := range keys[:min(len(keys), len(ind), len(val))] {
+		col, sign := int(key>>1), signs[key&1]
+		if col > last {
+			ind[m], val[m] = col, sign
+			m++
+			last = col
+			continue
 		}
-		a[j] = v
+		j := m - 1 // the first column at least col
+		for j > 0 && ind[j-1] >= col {
+			j--
+		}
+		if ind[j] == col {
+			val[j] += sign
+			continue
+		}
+		for k := m; k > j; k-- {
+			ind[k], val[k] = ind[k-1], val[k-1]
+		}
+		ind[j], val[j] = col, sign
+		m++
 	}
+	return m
 }
+
+// signs are the signs of a key's n-gram, by its last bit.
+var signs = [2]float64{1, -1}
 
 // hashes sets keys to the key of each n-gram of the words, of n words at
 // most: its column, shifted left by 1, or'ed with 1 if its sign is -1.
