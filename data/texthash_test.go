@@ -6,7 +6,10 @@ package data
 
 import (
 	"encoding/binary"
+	"maps"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -182,6 +185,42 @@ func TestAddWords(t *testing.T) {
 		got := strings.Fields(string(h.words))
 		if strings.Join(got, " ") != strings.Join(want, " ") || len(h.starts) != len(want) {
 			t.Fatalf("%q: words %q at %v, want %q", s, got, h.starts, want)
+		}
+	}
+}
+
+// TestMerge checks the columns and sums that merge makes of keys in
+// order but for some, as bucketKeys leaves them, and of keys in any
+// order, against a sort and a count, with many keys of a column and of
+// both signs.
+func TestMerge(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for trial := range 3000 {
+		n := rnd.IntN(300)
+		cols := 1 + rnd.IntN(2*n+1)
+		keys := make([]uint32, n)
+		for i := range keys {
+			keys[i] = uint32(rnd.IntN(cols))<<1 | uint32(rnd.IntN(2))
+		}
+		if trial%2 == 0 {
+			h := &hasher{keys: keys, mask: 1<<bits.Len(uint(cols)) - 1}
+			h.bucketKeys()
+			keys = h.keys
+		}
+		sums := map[int]float64{}
+		for _, key := range keys {
+			sums[int(key>>1)] += 1 - 2*float64(key&1)
+		}
+		ind, val := make([]int, n), make([]float64, n)
+		m := merge(keys, ind, val)
+		want := slices.Sorted(maps.Keys(sums))
+		if !slices.Equal(ind[:m], want) {
+			t.Fatalf("%v: columns %v, want %v", keys, ind[:m], want)
+		}
+		for k, j := range want {
+			if val[k] != sums[j] {
+				t.Fatalf("%v: column %d sums %v, want %v", keys, j, val[k], sums[j])
+			}
 		}
 	}
 }
