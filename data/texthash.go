@@ -364,7 +364,8 @@ func merge(keys []uint32, ind []int, val []float64) int {
 var signs = [2]float64{1, -1}
 
 // hashes sets keys to the key of each n-gram of the words, of n words at
-// most: its column, shifted left by 1, or'ed with 1 if its sign is -1.
+// most, in an order of its own: its column, shifted left by 1, or'ed with
+// 1 if its sign is -1.
 //
 // The hash of an n-gram is MurmurHash3_x86_32 (Austin Appleby, public
 // domain) of its bytes, whose 4-byte blocks it mixes, then the bytes of
@@ -374,6 +375,9 @@ var signs = [2]float64{1, -1}
 // the tail masked off, which the room that add leaves after the words
 // allows.
 func (h *hasher) hashes(n int) {
+	if hashesAsm(h, n) {
+		return
+	}
 	words, starts, keys := h.words[:cap(h.words)], h.starts, h.keys
 	seed, mask, signBit := h.seed, h.mask, h.signBit
 	w := len(starts) - 1

@@ -60,49 +60,70 @@ func TestMurmur3(t *testing.T) {
 	}
 }
 
-// TestHashesRunOn checks that the keys of the n-grams of a text, whose
-// hashes run on from one n-gram to the next from the same word, are those
-// of each n-gram alone, for words of every length of tail, and pairs
+// TestHashesRunOn checks the keys of the n-grams of texts, whose hashes
+// run on from one n-gram to the next from the same word, against the
+// hash of each n-gram alone, for words of every length of tail, pairs
 // shorter and longer than the pairBlocks blocks that hashes takes without
-// a branch.
+// a branch, texts of any number of words around the 16 that the assembly
+// takes at once, with and without it, and checks that no key beyond them
+// is written.
 func TestHashesRunOn(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 3, 5} {
-		h, err := newHasher(Hashing{NGrams: n, Bits: 30, Signed: true, Seed: 42})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var words []string
-		for range 30 {
-			w := make([]byte, 1+rnd.IntN(4*pairBlocks+4))
-			for k := range w {
-				w[k] = byte('a' + rnd.IntN(26))
+	defer func(use bool) { useAVX512 = use }(useAVX512)
+	for _, asm := range []bool{false, useAVX512} {
+		useAVX512 = asm
+		for trial := range 400 {
+			n := []int{1, 2, 3, 5}[trial%4]
+			b := []int{30, 7, 19}[trial%3]
+			h, err := newHasher(Hashing{NGrams: n, Bits: b, Signed: trial%2 == 0, Seed: uint32(trial)})
+			if err != nil {
+				t.Fatal(err)
 			}
-			words = append(words, string(w))
-		}
-		if err := h.add(strings.Join(words, " "), 0); err != nil {
-			t.Fatal(err)
-		}
-		h.starts = append(h.starts, len(h.words))
-		h.keys = make([]uint32, n*len(words))
-		h.hashes(n)
-		k := 0
-		for i := range words {
-			for j := i + 1; j <= min(i+n, len(words)); j++ {
-				hash := int32(murmur3(strings.Join(words[i:j], " "), 42))
-				want := uint32(hash)
-				if hash < 0 {
-					want = -want
+			long := []int{4*pairBlocks + 4, 8, 40}[trial%3]
+			words := make([]string, 1+rnd.IntN(50))
+			for i := range words {
+				w := make([]byte, 1+rnd.IntN(long))
+				for k := range w {
+					w[k] = byte('a' + rnd.IntN(26))
 				}
-				want = want&(1<<30-1)<<1 | uint32(hash)>>31
-				if h.keys[k] != want {
-					t.Fatalf("n-gram %q: key %#x, want %#x", strings.Join(words[i:j], " "), h.keys[k], want)
-				}
-				k++
+				words[i] = string(w)
 			}
-		}
-		if k != n*len(words)-n*(n-1)/2 {
-			t.Fatalf("%d keys, want %d", k, n*len(words)-n*(n-1)/2)
+			if err := h.add(strings.Join(words, " "), 0); err != nil {
+				t.Fatal(err)
+			}
+			h.starts = append(h.starts, len(h.words))
+			m := min(n, len(words))
+			k := m * (2*len(words) - m + 1) / 2
+			h.keys = make([]uint32, k+20)
+			for i := range h.keys {
+				h.keys[i] = 1<<32 - 1
+			}
+			h.keys = h.keys[:k]
+			h.hashes(m)
+			want := map[uint32]int{}
+			for i := range words {
+				for j := i + 1; j <= min(i+n, len(words)); j++ {
+					hash := int32(murmur3(strings.Join(words[i:j], " "), uint32(trial)))
+					key := uint32(hash)
+					if hash < 0 {
+						key = -key
+					}
+					key = key&(1<<b-1)<<1 | uint32(hash)>>31&h.signBit
+					want[key]++
+				}
+			}
+			got := map[uint32]int{}
+			for _, key := range h.keys {
+				got[key]++
+			}
+			if !maps.Equal(got, want) {
+				t.Fatalf("assembly %t, %d-grams of %q: keys %v, want %v", asm, n, words, got, want)
+			}
+			for _, key := range h.keys[k:cap(h.keys)] {
+				if key != 1<<32-1 {
+					t.Fatalf("assembly %t, %d-grams of %q: a key beyond the %d", asm, n, words, k)
+				}
+			}
 		}
 	}
 }
