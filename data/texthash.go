@@ -109,13 +109,17 @@ func (h *hasher) cols() int { return int(h.mask) + 1 }
 func (h *hasher) add(s string, at int) error {
 	// Lower-casing turns a character of 2 bytes into one of 3 at most,
 	// and a word takes one more byte after it than its text may; hashes
-	// reads up to 4·pairBlocks+3 bytes beyond the start of the last word.
+	// reads up to 4·pairBlocks+3 bytes beyond the start of the last word,
+	// and wordsAsm writes 64 bytes at a time.
 	var err error
-	if h.words, err = grow(h.words, len(s)+len(s)/2+4*pairBlocks+4); err == nil {
+	if h.words, err = grow(h.words, len(s)+len(s)/2+64); err == nil {
 		h.starts, err = grow(h.starts, (len(s)+1)/2+1) // and an end after the last
 	}
 	if err != nil {
 		return tooLarge(err, "holding the words of the text")
+	}
+	if wordsAsm(h, s) {
+		return nil
 	}
 	w, n, starts := h.words[:cap(h.words)], len(h.words), h.starts
 	for i := 0; i < len(s); {

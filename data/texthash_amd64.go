@@ -40,3 +40,32 @@ func hashesAsm(h *hasher, n int) bool {
 //
 //go:noescape
 func hashesAVX512(words *byte, starts *int, w, pairs int, keys *uint32, seed, mask, signBit uint32)
+
+// useWordsAVX512 says whether wordsAsm runs: where the processor has
+// AVX-512 with its BW and VBMI2 extensions, and BMI2.
+var useWordsAVX512 = useAVX512 && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+
+// wordsAsm adds the words of s to h, as add does, 64 bytes at a time
+// with AVX-512, if s is ASCII, and reports whether it did: add's words
+// and starts have the room.
+func wordsAsm(h *hasher, s string) bool {
+	if !useWordsAVX512 || len(s) == 0 {
+		return false
+	}
+	n, k := len(h.words), len(h.starts)
+	_ = h.words[:n+len(s)+64]
+	_ = h.starts[:k+(len(s)+1)/2]
+	end, count := wordsAVX512(s, &h.words[:cap(h.words)][0], n, &h.starts[:cap(h.starts)][k])
+	if end < 0 {
+		return false
+	}
+	h.words, h.starts = h.words[:end], h.starts[:k+count]
+	return true
+}
+
+// wordsAVX512 writes the words of s, ASCII, into words from n, lower-cased,
+// each followed by a space, and where each starts into starts, and returns
+// the end of the words and their number, or -1 if s is not ASCII.
+//
+//go:noescape
+func wordsAVX512(s string, words *byte, n int, starts *int) (end, count int)

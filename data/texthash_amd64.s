@@ -177,3 +177,96 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// func wordsAVX512(s string, words *byte, n int, starts *int) (end, count int)
+TEXT ·wordsAVX512(SB), NOSPLIT, $0-56
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), CX
+	MOVQ words+16(FP), DI
+	MOVQ n+24(FP), R8
+	MOVQ starts+32(FP), R9
+	XORQ R10, R10 // the words
+	XORQ R11, R11 // whether the last byte of the bytes before was of a word
+	MOVL $0x20202020, DX
+	VPBROADCASTD DX, Z31
+	MOVL $0x61616161, DX // a
+	VPBROADCASTD DX, Z30
+	MOVL $0x19191919, DX // z - a
+	VPBROADCASTD DX, Z29
+	MOVL $0x30303030, DX // 0
+	VPBROADCASTD DX, Z28
+	MOVL $0x09090909, DX // 9 - 0
+	VPBROADCASTD DX, Z27
+
+chunk:
+	TESTQ CX, CX
+	JLE   end
+	MOVQ  $-1, AX
+	CMPQ  CX, $64
+	JGE   full
+	BZHIQ CX, AX, AX
+
+full:
+	KMOVQ       AX, K1
+	VMOVDQU8.Z  (SI), K1, Z0
+	VPMOVB2M    Z0, K2
+	KORTESTQ    K2, K2
+	JNZ         other
+	VPORD       Z31, Z0, Z1 // the letters lower-cased
+	VPSUBB      Z30, Z1, Z2
+	VPCMPUB     $2, Z29, Z2, K3
+	VPSUBB      Z28, Z0, Z2
+	VPCMPUB     $2, Z27, Z2, K4
+	KORQ        K3, K4, K3
+	KMOVQ       K3, AX // the bytes of words
+	LEAQ        (R11)(AX*2), BX // of words before each
+	MOVQ        AX, R11
+	SHRQ        $63, R11
+	MOVQ        BX, DX
+	NOTQ        DX
+	ANDQ        AX, DX // the first bytes of words
+	MOVQ        AX, R12
+	NOTQ        R12
+	ANDQ        BX, R12
+	ORQ         AX, R12 // the bytes of words and the byte after each
+	KMOVQ       R12, K5
+	VMOVDQA64   Z31, Z3 // spaces
+	VMOVDQU8    Z1, K3, Z3
+	VPCOMPRESSB Z3, K5, Z4
+	VMOVDQU8    Z4, (DI)(R8*1)
+	PEXTQ       R12, DX, DX // the first bytes of words among those kept
+	TESTQ       DX, DX
+	JZ          starts
+
+word:
+	TZCNTQ DX, BX
+	ADDQ   R8, BX
+	MOVQ   BX, (R9)(R10*8)
+	INCQ   R10
+	BLSRQ  DX, DX
+	JNZ    word
+
+starts:
+	POPCNTQ R12, BX
+	ADDQ    BX, R8
+	ADDQ    $64, SI
+	SUBQ    $64, CX
+	JMP     chunk
+
+end:
+	TESTQ R11, R11
+	JZ    done
+	MOVB  $0x20, (DI)(R8*1)
+	INCQ  R8
+
+done:
+	MOVQ R8, end+40(FP)
+	MOVQ R10, count+48(FP)
+	VZEROUPPER
+	RET
+
+other:
+	MOVQ $-1, end+40(FP)
+	MOVQ $0, count+48(FP)
+	VZEROUPPER
+	RET

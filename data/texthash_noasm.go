@@ -6,7 +6,9 @@
 
 package data
 
-// Without assembly hashes takes the words one at a time.
-var useAVX512 bool
+// Without assembly add and hashes take the words one at a time.
+var useAVX512, useWordsAVX512 bool
 
 func hashesAsm(h *hasher, n int) bool { return false }
+
+func wordsAsm(h *hasher, s string) bool { return false }

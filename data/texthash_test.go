@@ -170,42 +170,65 @@ func TestFoldASCII(t *testing.T) {
 }
 
 // TestAddWords checks the words that add finds, 8 bytes at a time where
-// they are ASCII, against the runs of letters, marks and digits of the
-// text lower-cased a rune at a time, in texts of words of every length
-// around 8 bytes, of ASCII and not, between separators of ASCII and not.
+// they are ASCII, or 64 with AVX-512, against the runs of letters, marks
+// and digits of the text lower-cased a rune at a time, in texts of words
+// of every length around 8 bytes, of ASCII and not, between separators of
+// ASCII and not, of every length around 64 bytes, added one after the
+// other to the words of a row.
 func TestAddWords(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	letters := []string{"a", "Z", "q", "0", "9", "é", "Σ", "東", "\u0301", "İ"}
-	seps := []string{" ", ",", "_", "'", "\t", "\u00a0", "\u2014", "@", "[", "`", "{", "/", ":"}
-	for range 2000 {
-		var sb strings.Builder
-		for range rnd.IntN(12) {
-			for range rnd.IntN(20) {
-				if rnd.IntN(8) == 0 {
-					sb.WriteString(letters[rnd.IntN(len(letters))])
-				} else {
-					sb.WriteByte(byte('a' + rnd.IntN(26) - 32*rnd.IntN(2)))
+	seps := []string{" ", ",", "_", "'", "\t", "@", "[", "`", "{", "/", ":", "\u00a0", "\u2014"}
+	defer func(use bool) { useWordsAVX512 = use }(useWordsAVX512)
+	for _, asm := range []bool{false, useWordsAVX512} {
+		useWordsAVX512 = asm
+		for trial := range 3000 {
+			ascii := trial%2 == 0
+			h, err := newHasher(Hashing{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			var texts []string
+			for range 1 + rnd.IntN(3) {
+				var sb strings.Builder
+				for range rnd.IntN(20) {
+					for range rnd.IntN(20) {
+						if !ascii && rnd.IntN(8) == 0 {
+							sb.WriteString(letters[rnd.IntN(len(letters))])
+						} else {
+							sb.WriteByte(byte('a' + rnd.IntN(26) - 32*rnd.IntN(2)))
+						}
+					}
+					for range 1 + rnd.IntN(2) {
+						if ascii {
+							sb.WriteString(seps[rnd.IntN(len(seps)-2)])
+						} else {
+							sb.WriteString(seps[rnd.IntN(len(seps))])
+						}
+					}
+				}
+				s := sb.String()
+				if rnd.IntN(2) == 0 {
+					s = strings.TrimRight(s, " ,_'\t@[`{/:")
+				}
+				texts = append(texts, s)
+				for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !isWord(r) }) {
+					want = append(want, strings.Map(unicode.ToLower, f))
+				}
+				if err := h.add(s, 0); err != nil {
+					t.Fatal(err)
 				}
 			}
-			for range 1 + rnd.IntN(2) {
-				sb.WriteString(seps[rnd.IntN(len(seps))])
+			got := strings.Fields(string(h.words))
+			if strings.Join(got, " ")+" " != string(h.words) && len(got) > 0 || strings.Join(got, " ") != strings.Join(want, " ") || len(h.starts) != len(want) {
+				t.Fatalf("assembly %t, %q: words %q, want %q", asm, texts, h.words, want)
 			}
-		}
-		s := sb.String()
-		var want []string
-		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !isWord(r) }) {
-			want = append(want, strings.Map(unicode.ToLower, f))
-		}
-		h, err := newHasher(Hashing{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := h.add(s, 0); err != nil {
-			t.Fatal(err)
-		}
-		got := strings.Fields(string(h.words))
-		if strings.Join(got, " ") != strings.Join(want, " ") || len(h.starts) != len(want) {
-			t.Fatalf("%q: words %q at %v, want %q", s, got, h.starts, want)
+			for i, at := range h.starts {
+				if !strings.HasPrefix(string(h.words[at:]), want[i]+" ") || at > 0 && h.words[at-1] != ' ' {
+					t.Fatalf("assembly %t, %q: word %d starts at %d of %q", asm, texts, i, at, h.words)
+				}
+			}
 		}
 	}
 }
