@@ -63,7 +63,7 @@ type hasher struct {
 	val []float64
 
 	sorted []uint32 // the keys, dealt by bucketKeys
-	counts []int32  // the keys of each bucket of bucketKeys
+	counts []uint32 // the keys of each bucket of bucketKeys
 	text   *lines   // the text the rows are read from, or nil
 }
 
@@ -305,11 +305,11 @@ func (h *hasher) bucketKeys() {
 	if n <= 16 {
 		return
 	}
-	width := uint(bits.Len32(h.mask)) + 1 // the bits of a key
+	width := uint(bits.Len32(h.mask)) + 1 // the bits of a key, 32 at most
 	b := min(uint(bits.Len(uint(n))), width)
-	shift := width - b
+	shift := (width - b) & 31 // which the compiler then knows is less than 32
 	if cap(h.counts) < 1<<b+1 {
-		h.counts = make([]int32, 1<<b+1)
+		h.counts = make([]uint32, 1<<b+1)
 	}
 	counts := h.counts[:1<<b+1]
 	clear(counts)
