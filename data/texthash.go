@@ -244,7 +244,9 @@ func (h *hasher) row() error {
 	}
 	h.keys = h.keys[:int(k)]
 	h.hashes(n)
-	h.bucketKeys()
+	if err := h.bucketKeys(); err != nil {
+		return tooLarge(err, "holding the %.0f n-grams of the text", k)
+	}
 	// Room for a column for each n-gram, at most.
 	keys := h.keys
 	if h.ind, err = growText(h.ind, len(keys), h.text); err == nil && cap(h.val) < cap(h.ind) {
@@ -298,18 +300,22 @@ func (h *hasher) row() error {
 // passes over them: for more than a few, it deals them to as many
 // buckets as the keys, to twice as many, by their first bits, which keeps
 // them in order but for the keys of a bucket, which are few, as the hashes
-// are uniform.
-func (h *hasher) bucketKeys() {
+// are uniform. It holds the keys twice, and 8 bytes a key for the counts
+// of the buckets, and returns the budget's error if they do not fit.
+func (h *hasher) bucketKeys() error {
 	keys := h.keys
 	n := len(keys)
 	if n <= 16 {
-		return
+		return nil
 	}
 	width := uint(bits.Len32(h.mask)) + 1 // the bits of a key, 32 at most
 	b := min(uint(bits.Len(uint(n))), width)
 	shift := (width - b) & 31 // which the compiler then knows is less than 32
+	var err error
 	if cap(h.counts) < 1<<b+1 {
-		h.counts = make([]uint32, 1<<b+1)
+		if h.counts, err = growTo(h.counts[:0], 1<<b+1); err != nil {
+			return err
+		}
 	}
 	counts := h.counts[:1<<b+1]
 	clear(counts)
@@ -320,7 +326,9 @@ func (h *hasher) bucketKeys() {
 		counts[i] += counts[i-1]
 	}
 	if cap(h.sorted) < n {
-		h.sorted = make([]uint32, n, cap(keys))
+		if h.sorted, err = growTo(h.sorted[:0], cap(keys)); err != nil {
+			return err
+		}
 	}
 	sorted := h.sorted[:n]
 	for _, key := range keys {
@@ -330,6 +338,7 @@ func (h *hasher) bucketKeys() {
 		counts[b] = at + 1
 	}
 	h.keys, h.sorted = sorted, keys
+	return nil
 }
 
 // merge sets ind and val to the columns of the keys, in increasing order,

@@ -248,7 +248,9 @@ func TestMerge(t *testing.T) {
 		}
 		if trial%2 == 0 {
 			h := &hasher{keys: keys, mask: 1<<bits.Len(uint(cols)) - 1}
-			h.bucketKeys()
+			if err := h.bucketKeys(); err != nil {
+				t.Fatal(err)
+			}
 			keys = h.keys
 		}
 		sums := map[int]float64{}
