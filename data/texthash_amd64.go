@@ -9,9 +9,9 @@ package data
 import "golang.org/x/sys/cpu"
 
 // useAVX512 says whether hashesAsm runs: where the processor has AVX-512
-// with its DQ extension, and the operating system saves its registers.
-// The tests turn it off to run the other path.
-var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+// with its DQ extension, and BMI2, and the operating system saves its
+// registers. The tests turn it off to run the other path.
+var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ && cpu.X86.HasBMI2
 
 // hashesAsm sets the keys of the words of h and, if n is 2, of their
 // pairs, as hashes does, 16 words at a time with AVX-512, and reports
@@ -33,17 +33,17 @@ func hashesAsm(h *hasher, n int) bool {
 	return true
 }
 
-// hashesAVX512 sets keys[i] to the key of word i of the w that starts
-// holds, the offsets of their first bytes in words and, last, the end of
-// the last but for its space, and if pairs is 1, keys[w+i] to the key of
+// hashesAVX512 sets keys[i] to the key of word i of the w words, each
+// followed by a space, whose offsets in words starts holds, and then the
+// end of the last word's space, and if pairs is 1, keys[w+i] to the key of
 // the pair of word i and word i+1, for i < w-1.
 //
 //go:noescape
 func hashesAVX512(words *byte, starts *int, w, pairs int, keys *uint32, seed, mask, signBit uint32)
 
 // useWordsAVX512 says whether wordsAsm runs: where the processor has
-// AVX-512 with its BW and VBMI2 extensions, and BMI2.
-var useWordsAVX512 = useAVX512 && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+// besides AVX-512's BW and VBMI2 extensions, BMI1 and POPCNT.
+var useWordsAVX512 = useAVX512 && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasBMI1 && cpu.X86.HasPOPCNT
 
 // wordsAsm adds the words of s to h, as add does, 64 bytes at a time
 // with AVX-512, if s is ASCII, and reports whether it did: add's words

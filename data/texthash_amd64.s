@@ -6,6 +6,12 @@
 
 #include "textflag.h"
 
+// The kernels of hashes and add, in the lanes of ZMM registers. Those of
+// hashes hold MurmurHash3's constants throughout: Z30 and Z29 its c1 and
+// c2, Z28 the constant of a block's mixing, Z27 and Z26 those of its
+// finish; Z31 the seed, Z25 the mask of the columns, Z24 the sign's bit;
+// Z23, Z22 and Z21 the integers 1, 4 and 3 in each lane.
+
 // MIX mixes the blocks of block into the states of state, as mix does,
 // for the lanes of mask, with t a register of its own.
 #define MIX(block, state, t, mask) \
@@ -178,6 +184,14 @@ done:
 	VZEROUPPER
 	RET
 
+// wordsAVX512 takes s 64 bytes at a time, the last chunk's bytes beyond s
+// masked off as the bytes between words: in a 64-bit mask the bytes of
+// words, and by a shift with the last of the chunk before, the first of
+// each word and the byte after each word, which becomes its space; it
+// compresses the bytes of words and those spaces to the start of a ZMM
+// register, stores all 64 bytes, and moves on by their number. The room
+// that add leaves in words takes the bytes beyond them.
+//
 // func wordsAVX512(s string, words *byte, n int, starts *int) (end, count int)
 TEXT ·wordsAVX512(SB), NOSPLIT, $0-56
 	MOVQ s_base+0(FP), SI
@@ -236,7 +250,7 @@ full:
 	VMOVDQU8    Z4, (DI)(R8*1)
 	PEXTQ       R12, DX, DX // the first bytes of words among those kept
 	TESTQ       DX, DX
-	JZ          starts
+	JZ          advance
 
 word:
 	TZCNTQ DX, BX
@@ -246,7 +260,7 @@ word:
 	BLSRQ  DX, DX
 	JNZ    word
 
-starts:
+advance:
 	POPCNTQ R12, BX
 	ADDQ    BX, R8
 	ADDQ    $64, SI
