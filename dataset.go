@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"math"
 	"reflect"
 	"slices"
 
@@ -41,8 +42,9 @@ type dataset struct {
 // maxElements is the most weights, or elements of another array that a
 // model holds per feature and class, that a model may have: 2^45
 // float64s, the 2^48 bytes that the runtime can address at most. Within
-// it, needs checks what a model takes against the memory left.
-const maxElements = 1 << 45
+// it, needs checks what a model takes against the memory left. Where an
+// int is 32 bits, the largest int.
+const maxElements = min(1<<45, math.MaxInt)
 
 // tableWords returns the words of a weight table of a model of ds: S·d
 // weights and S biases.

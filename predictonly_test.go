@@ -10,6 +10,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -268,3 +269,39 @@ func poFuzzSeeds() []string {
 
 // foreign is a Scorer of no classifier of this package.
 type foreign struct{ Scorer }
+
+// TestPredictOnlyBesidePredictions checks that PredictOnly may run while
+// other goroutines predict, as its doc says, under the race detector: each
+// prediction is that of the model before it and after it, which are one.
+func TestPredictOnlyBesidePredictions(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(47, 1))
+	X, y := jtClassData(rnd, 60, 5, 4, true)
+	for _, m := range []Scorer{&Averaged{}, &OneVsRest{New: func() Scorer { return &Averaged{} }}} {
+		if err := m.Fit(X, y); err != nil {
+			t.Fatal(err)
+		}
+		want := m.PredictRows(nil, X)
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					if got := m.PredictRows(nil, X); !sameBits(got, want) {
+						t.Errorf("%T: predictions beside PredictOnly differ", m)
+						return
+					}
+				}
+			})
+		}
+		if err := PredictOnly(m); err != nil {
+			t.Error(err)
+		}
+		close(done)
+		wg.Wait()
+	}
+}

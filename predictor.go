@@ -87,9 +87,8 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 				return
 			}
 			for i := lo; i < hi; i++ {
-				p.fetchAhead(xs, i, hi)
 				s := dst[i*p.S : i*p.S+p.S]
-				p.scores(s, xs.row(i))
+				p.sparseScores(s, xs, i, lo, hi)
 				if p.div != 0 {
 					divided(s, p.div)
 				}
@@ -121,13 +120,26 @@ func (p predictor) tableScores(dst []float64, xs *rows, i int) bool {
 	return true
 }
 
-// fetchAhead asks for the weights of the columns of row i+1 of xs, if it
-// is below hi, where the rows are sparse and p's scores are those of a
-// weight table large enough to gain, as an epoch does.
-func (p predictor) fetchAhead(xs *rows, i, hi int) {
-	if p.lin != nil && i+1 < hi && xs.prefetchesWeights(p.S) {
+// sparseScores sets dst to the scores of row i of xs, one of the rows
+// from lo to hi-1 that a loop visits in order. Where the rows are sparse
+// and p's scores are those of a weight table large enough to gain, it
+// asks for the weights of the columns of row i+1, as an epoch does, and
+// scores row i without table.scores' loads of its lines, which the visit
+// of row i-1 asked for.
+func (p predictor) sparseScores(dst []float64, xs *rows, i, lo, hi int) {
+	if p.lin == nil || !xs.prefetchesWeights(p.S) {
+		p.scores(dst, xs.row(i))
+		return
+	}
+	if i+1 < hi {
 		xs.prefetchWeights(p.lin.w, i+1, p.S)
 	}
+	x := xs.row(i)
+	if i == lo {
+		p.lin.scores(dst, &x, i)
+		return
+	}
+	p.lin.scoresFetched(dst, &x)
 }
 
 // predictBlock is the number of rows of more than one score whose scores
@@ -163,8 +175,7 @@ func (p predictor) predictRows(dst []float64, X mat.Matrix) []float64 {
 				}
 			}
 			for i := lo; i < hi; i++ {
-				p.fetchAhead(xs, i, hi)
-				p.scores(s, xs.row(i))
+				p.sparseScores(s, xs, i, lo, hi)
 				dst[i] = decide(p.classes, s)
 			}
 		}

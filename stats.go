@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"math"
 	"slices"
 )
 
@@ -58,8 +59,8 @@ type Update struct {
 
 // maxCount is the most visits or mistakes a model counts: 2^53, the
 // largest count that a float64 holds exactly, as the averaged rules
-// multiply by it.
-const maxCount = 1 << 53
+// multiply by it, or the largest int where it is smaller.
+const maxCount = min(1<<53, math.MaxInt)
 
 // addCount returns a+b, or an error if it exceeds maxCount.
 func addCount(a, b int) (int, error) {

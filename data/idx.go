@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"io"
 	"iter"
+	"math"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
@@ -258,10 +259,11 @@ func readHeader(r io.Reader, name string) (dims []int, size int, data io.Reader,
 		if _, err := io.ReadFull(r, b[:]); err != nil {
 			return fail("reading dimension %d: %v", i, err)
 		}
-		dims[i] = int(binary.BigEndian.Uint32(b[:]))
-		if dims[i] != 0 && size > (1<<48)/dims[i] {
-			return fail("dimension %d (%d) makes the data larger than 2^48 bytes", i, dims[i])
+		n := int64(binary.BigEndian.Uint32(b[:]))
+		if n > math.MaxInt || n != 0 && int64(size) > min(1<<48, math.MaxInt)/n {
+			return fail("dimension %d (%d) makes the data larger than 2^48 bytes", i, n)
 		}
+		dims[i] = int(n)
 		size *= dims[i]
 	}
 	return dims, size, r, nil

@@ -206,7 +206,7 @@ func (p *libsvmParser) line(b []byte) (bool, error) {
 		if ok {
 			var kind numKind
 			v, i, kind = scan(b, i+1)
-			ok = kind == numOK && (i == len(b) || space[b[i]] == 1) && j > prev && j <= 1<<48
+			ok = kind == numOK && (i == len(b) || space[b[i]] == 1) && j > prev && int64(j) <= 1<<48
 		}
 		if !ok {
 			// Any other field, or its error.
@@ -273,7 +273,7 @@ func (p *libsvmParser) pair(field []byte, k, prev int) (j int, v float64, err er
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
 		return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: %s: the index is not a whole number", p.l.n, quote(string(field)))
-	case err != nil || j > 1<<48:
+	case err != nil || int64(j) > 1<<48:
 		return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: %s: the index is too large", p.l.n, quote(string(field)))
 	case j < 1:
 		return 0, 0, errorAt(perceptron.ErrFormat, p.l.n, -1, -1, "line %d: %s: want indices from 1", p.l.n, quote(string(field)))

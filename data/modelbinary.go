@@ -303,7 +303,7 @@ func decodeHead(b []byte) (*Model, int, error) {
 		return nil, 0, binaryError("the head", d.Err())
 	case d.Left() != 0:
 		return nil, 0, notBinary(d.Offset(), "%d bytes after the values of the head", d.Left())
-	case h.Features < 1 || h.Features > 1<<45:
+	case h.Features < 1 || int64(h.Features) > 1<<45:
 		return nil, 0, errorf(perceptron.ErrFormat, "not a model: %d features, want 1 to 2^45", h.Features)
 	case h.Scaler < noScaler || h.Scaler > meansAndScales:
 		return nil, 0, errorf(perceptron.ErrFormat, "not a model: a Scaler of kind %d, want 0, 1 or 2", h.Scaler)

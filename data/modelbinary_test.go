@@ -65,6 +65,56 @@ func TestBinaryModelSize(t *testing.T) {
 	}
 }
 
+// TestPredictOnlyModel checks a Model whose Averaged holds what its
+// predictions read alone: saved in both forms, plain and gzipped, it loads
+// to a Model that predicts and scores its rows to the bit, whose forms are
+// those it loaded from, a binary form of about half the tables, and whose
+// Learn fails with ErrNotFitted, changing nothing.
+func TestPredictOnlyModel(t *testing.T) {
+	m := textModel(t)
+	set, err := Text{Hashing: *m.Hashing}.Read(strings.NewReader("__label__a one two three\n__label__b four five\n__label__c two three six seven\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Score(set.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := formOf(t, m)
+	if err := perceptron.PredictOnly(m.Classifier); err != nil {
+		t.Fatal(err)
+	}
+	short := formOf(t, m)
+	if len(short) >= len(full) {
+		t.Errorf("the binary form of %d bytes after PredictOnly, %d before", len(short), len(full))
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"m.model", "m.model.gz", "m.json", "m.json.gz"} {
+		path := filepath.Join(dir, name)
+		if err := m.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		l, err := LoadModel(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := l.Score(set.X)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("%s: scores %v (%v), want %v", name, got, err, want)
+		}
+		if !bytes.Equal(formOf(t, l), short) {
+			t.Errorf("%s: the loaded Model's binary form is not the one saved", name)
+		}
+		before, _ := l.MarshalJSON()
+		if err := l.Learn(set); !errors.Is(err, perceptron.ErrNotFitted) {
+			t.Errorf("%s: Learn: %v, want an error of kind ErrNotFitted", name, err)
+		}
+		if after, _ := l.MarshalJSON(); !bytes.Equal(before, after) {
+			t.Errorf("%s: a failed Learn changed the Model", name)
+		}
+	}
+}
+
 // formOf returns the binary form of m.
 func formOf(t testing.TB, m *Model) []byte {
 	var b bytes.Buffer

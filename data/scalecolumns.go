@@ -123,7 +123,7 @@ func (w *columns) again() []bool {
 	}
 	var again []bool
 	for j, b := range w.small {
-		if s := math.Float64frombits(b); !math.IsInf(s, 1) && (math.Ldexp(s, -w.exp[j]) < 0x1p-200 || w.n > 1<<40) {
+		if s := math.Float64frombits(b); !math.IsInf(s, 1) && (math.Ldexp(s, -w.exp[j]) < 0x1p-200 || int64(w.n) > 1<<40) {
 			if again == nil {
 				again = make([]bool, w.d)
 			}

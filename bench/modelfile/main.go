@@ -6,7 +6,8 @@
 // the Debian text that bench/text builds, with the command's defaults:
 // the time of train's save, of data.LoadModel and of perceptron predict of
 // one line, load included, and the size of the file, in the binary form
-// beside the JSON form, and beside the JSON form of the command before
+// of what prediction reads, which train writes by default, beside that of
+// train -resumable and the JSON form, and beside the JSON form of the command before
 // (-before, a commit of this repository, built from git archive) and
 // fastText's model; and the peak memory, time and test accuracy of train
 // and eval with the defaults, beside those of the command before. See
@@ -190,28 +191,32 @@ func bench(dir, before string, runs int, skipFastText bool) error {
 	if err != nil {
 		return err
 	}
-	type command struct{ name, exe, form, model string }
+	type command struct {
+		name, exe, form, model string
+		flags                  []string // of train
+	}
 	ours := filepath.Join(tmp, "perceptron")
 	if _, err := measure("go", "build", "-o", ours, "./cmd/perceptron"); err != nil {
 		return err
 	}
 	cmds := []command{
-		{"this commit", ours, "binary", filepath.Join(tmp, "m.model")},
-		{"this commit", ours, "binary, gzipped", filepath.Join(tmp, "m.model.gz")},
-		{"this commit", ours, "JSON, gzipped", filepath.Join(tmp, "m.json.gz")},
+		{"this commit", ours, "binary", filepath.Join(tmp, "m.model"), nil},
+		{"this commit", ours, "binary, gzipped", filepath.Join(tmp, "m.model.gz"), nil},
+		{"this commit", ours, "binary, -resumable", filepath.Join(tmp, "r.model"), []string{"-resumable"}},
+		{"this commit", ours, "JSON, gzipped", filepath.Join(tmp, "m.json.gz"), nil},
 	}
 	if before != "" {
 		exe, err := buildBefore(before, tmp)
 		if err != nil {
 			return err
 		}
-		cmds = append(cmds, command{before, exe, "JSON, gzipped", filepath.Join(tmp, "before.json.gz")})
+		cmds = append(cmds, command{before, exe, "JSON, gzipped", filepath.Join(tmp, "before.json.gz"), nil})
 	}
 
 	fmt.Println("| command | model file | train wall s | train CPU s | train peak RSS MiB | file MB | save wall s | save CPU s | LoadModel wall s | LoadModel CPU s | predict 1 line wall s | predict CPU s | predict peak RSS MiB |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, c := range cmds {
-		tr, err := measure(c.exe, "train", "-q", "-o", c.model, trainFile)
+		tr, err := measure(c.exe, append(append([]string{"train", "-q"}, c.flags...), "-o", c.model, trainFile)...)
 		if err != nil {
 			return err
 		}

@@ -128,10 +128,11 @@ type set struct {
 	name, model, train, test string
 }
 
-// build trains the model of s with the command cmd, with its defaults.
+// build trains the model of s with the command cmd, with its defaults,
+// and what learning on it needs (-resumable).
 func (s set) build(cmd string) error {
 	fmt.Printf("training %s on %s\n", s.model, s.train)
-	c := exec.Command(cmd, "train", "-o", s.model, s.train)
+	c := exec.Command(cmd, "train", "-resumable", "-o", s.model, s.train)
 	c.Stdout, c.Stderr = os.Stdout, os.Stderr
 	return c.Run()
 }

@@ -55,7 +55,7 @@ func serveArgs(kind string) func(s *suite) ([]string, error) {
 		model, err := s.file("serve-"+kind+".json", func(path string) error {
 			rnd := rand.New(rand.NewPCG(44, 44))
 			var b bytes.Buffer
-			args := []string{"train", "-o", path}
+			args := []string{"train", "-resumable", "-o", path} // to learn on
 			if kind == "dense" {
 				for i := range 200 {
 					c := i % 3

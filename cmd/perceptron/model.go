@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 	"os"
 	"strings"
@@ -151,14 +152,14 @@ func idxWidth(path string) (int, bool) {
 	if len(head) < 4 || head[0] != 0 || head[1] != 0 || int(head[3]) < 1 || len(head) < 4+4*int(head[3]) {
 		return 0, false
 	}
-	d := 1
+	d := int64(1)
 	for k := 1; k < int(head[3]); k++ {
-		d *= int(binary.BigEndian.Uint32(head[4+4*k:]))
-		if d > 1<<40 {
+		d *= int64(binary.BigEndian.Uint32(head[4+4*k:]))
+		if d > min(1<<40, math.MaxInt) {
 			return 0, false
 		}
 	}
-	return d, true
+	return int(d), true
 }
 
 // modelSpec returns spec set to read rows for the model m: its width, its
