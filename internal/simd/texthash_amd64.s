@@ -6,8 +6,8 @@
 
 #include "textflag.h"
 
-// The kernels of hashes and add, in the lanes of ZMM registers. Those of
-// hashes hold MurmurHash3's constants throughout: Z30 and Z29 its c1 and
+// The kernels of package data's hashes and add (data/texthash.go), in the
+// lanes of ZMM registers. Those of hashes hold MurmurHash3's constants throughout: Z30 and Z29 its c1 and
 // c2, Z28 the constant of a block's mixing, Z27 and Z26 those of its
 // finish; Z31 the seed, Z25 the mask of the columns, Z24 the sign's bit;
 // Z23, Z22 and Z21 the integers 1, 4 and 3 in each lane.
@@ -71,8 +71,8 @@
 	VPMOVQD       tmp, tmpy           \
 	VINSERTI32X8  $1, tmpy, dst, dst
 
-// func hashesAVX512(words *byte, starts *int, w, pairs int, keys *uint32, seed, mask, signBit uint32)
-TEXT ·hashesAVX512(SB), NOSPLIT, $0-52
+// func HashWords(words *byte, starts *int, w, pairs int, keys *uint32, seed, mask, signBit uint32)
+TEXT ·HashWords(SB), NOSPLIT, $0-52
 	MOVQ words+0(FP), AX
 	MOVQ starts+8(FP), SI
 	MOVQ w+16(FP), CX
@@ -184,7 +184,7 @@ done:
 	VZEROUPPER
 	RET
 
-// wordsAVX512 takes s 64 bytes at a time, the last chunk's bytes beyond s
+// SplitWords takes s 64 bytes at a time, the last chunk's bytes beyond s
 // masked off as the bytes between words: in a 64-bit mask the bytes of
 // words, and by a shift with the last of the chunk before, the first of
 // each word and the byte after each word, which becomes its space; it
@@ -192,8 +192,8 @@ done:
 // register, stores all 64 bytes, and moves on by their number. The room
 // that add leaves in words takes the bytes beyond them.
 //
-// func wordsAVX512(s string, words *byte, n int, starts *int) (end, count int)
-TEXT ·wordsAVX512(SB), NOSPLIT, $0-56
+// func SplitWords(s string, words *byte, n int, starts *int) (end, count int)
+TEXT ·SplitWords(SB), NOSPLIT, $0-56
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), CX
 	MOVQ words+16(FP), DI
