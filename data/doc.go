@@ -69,7 +69,7 @@
 // line, and three times while it grows, a record of CSV with quoted fields
 // in 16 more bytes for each field, and each distinct label once.
 // Text holds besides, for the words of a line and their n-grams, arrays of
-// (5.5 + 2·NGrams) bytes for each byte of the longest line. The arrays that
+// (5.5 + 8·NGrams) bytes for each byte of the longest line. The arrays that
 // growing leaves behind are Go's garbage to collect: until it does, the
 // process's memory holds them too.
 //

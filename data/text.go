@@ -64,7 +64,7 @@ const labelPrefix = "__label__"
 //
 // It holds the memory that the package's documentation states of a
 // reader of sparse rows, and for the words of a line and their n-grams
-// arrays of (5.5 + 2·NGrams) bytes a byte of the longest line, grown as
+// arrays of (5.5 + 8·NGrams) bytes a byte of the longest line, grown as
 // the rows are; it returns an error of kind perceptron.ErrTooLarge if
 // that does not fit.
 func (f Text) Read(r io.Reader) (*Set, error) {

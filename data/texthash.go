@@ -47,12 +47,12 @@ func isWord(r rune) bool {
 // says. It holds the words of the text being turned and its n-grams, and
 // the rows so far.
 type hasher struct {
-	n      int    // the longest n-gram, in words
-	mask   uint32 // the columns less 1
-	seed   uint32
-	signed bool
-	values string // "count", "binary" or "tf"
-	l2     bool
+	n       int    // the longest n-gram, in words
+	mask    uint32 // the columns less 1
+	seed    uint32
+	signBit uint32 // 1 if a key holds the sign of its n-gram, Signed
+	values  string // "count", "binary" or "tf"
+	l2      bool
 
 	words  []byte   // the words of the text, lower-cased, each followed by a space
 	starts []int    // where each word starts in words
@@ -62,8 +62,8 @@ type hasher struct {
 	ind []int
 	val []float64
 
-	sorted []uint32 // the keys, sorted by sortKeys
-	counts []int32  // the keys of each bucket of sortKeys
+	sorted []uint32 // the keys, dealt by bucketKeys
+	counts []uint32 // the keys of each bucket of bucketKeys
 	text   *lines   // the text the rows are read from, or nil
 }
 
@@ -92,7 +92,11 @@ func newHasher(h Hashing) (*hasher, error) {
 	default:
 		return nil, errorf(perceptron.ErrSetting, "the Hashing's Values is %s, want \"count\" or \"\", \"binary\" or \"tf\"", quote(v))
 	}
-	return &hasher{n: n, mask: 1<<b - 1, seed: h.Seed, signed: h.Signed, values: v, l2: !h.NoNorm, ptr: []int{0}, ind: []int{}, val: []float64{}}, nil
+	var sign uint32
+	if h.Signed {
+		sign = 1
+	}
+	return &hasher{signBit: sign, n: n, mask: 1<<b - 1, seed: h.Seed, values: v, l2: !h.NoNorm, ptr: []int{0}, ind: []int{}, val: []float64{}}, nil
 }
 
 // cols returns the number of columns, 2^Bits.
@@ -105,65 +109,105 @@ func (h *hasher) cols() int { return int(h.mask) + 1 }
 func (h *hasher) add(s string, at int) error {
 	// Lower-casing turns a character of 2 bytes into one of 3 at most,
 	// and a word takes one more byte after it than its text may; hashes
-	// reads 3 bytes beyond the last word.
+	// reads up to 4·pairBlocks+3 bytes beyond the start of the last word,
+	// and wordsAsm writes 64 bytes at a time.
 	var err error
-	if h.words, err = grow(h.words, len(s)+len(s)/2+4); err == nil {
+	if h.words, err = grow(h.words, len(s)+len(s)/2+64); err == nil {
 		h.starts, err = grow(h.starts, (len(s)+1)/2+1) // and an end after the last
 	}
 	if err != nil {
 		return tooLarge(err, "holding the words of the text")
 	}
-	w, n := h.words[:cap(h.words)], len(h.words)
+	if wordsAsm(h, s) {
+		return nil
+	}
+	w, n, starts := h.words[:cap(h.words)], len(h.words), h.starts
 	for i := 0; i < len(s); {
 		// The characters between words, then a word.
-		c := fold[s[i]]
-		if c == 0 {
+		if fold[s[i]] == 0 {
 			i++
 			continue
 		}
-		h.starts = append(h.starts, n)
+		start := n
 		for {
-			if c != notASCII {
-				w[n] = c
-				n++
-				if i++; i == len(s) {
-					break
+			if i+8 <= len(s) {
+				// 8 bytes at a time while they are ASCII: the bytes
+				// of the word lower-cased, up to the first that is not
+				// of words, which ends it and which is passed.
+				if x := load64(s[i:]); x&highBits == 0 {
+					y, word := foldASCII(x)
+					binary.LittleEndian.PutUint64(w[n:n+8], y)
+					k := bits.TrailingZeros64(^word&highBits) >> 3
+					n, i = n+k, i+k
+					if k < 8 {
+						i++
+						break
+					}
+					if i == len(s) {
+						break
+					}
+					continue
 				}
-				if c = fold[s[i]]; c == 0 {
-					i++
-					break
-				}
-				continue
 			}
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return errorf(perceptron.ErrFormat, "byte %d is not UTF-8", at+i+1)
-			}
-			i += size
-			if !isWord(r) {
-				break
-			}
-			w = utf8.AppendRune(w[:n], unicode.ToLower(r))
-			n, w = len(w), w[:cap(w)]
-			if i == len(s) {
-				break
-			}
-			if c = fold[s[i]]; c == 0 {
+			c := fold[s[i]]
+			if c == 0 {
 				i++
 				break
 			}
+			if c != notASCII {
+				w[n] = c
+				n++
+				i++
+			} else {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && size == 1 {
+					return errorf(perceptron.ErrFormat, "byte %d is not UTF-8", at+i+1)
+				}
+				i += size
+				if !isWord(r) {
+					break
+				}
+				w = utf8.AppendRune(w[:n], unicode.ToLower(r))
+				n, w = len(w), w[:cap(w)]
+			}
+			if i == len(s) {
+				break
+			}
 		}
-		if n == h.starts[len(h.starts)-1] {
+		if n == start {
 			// A character of more than a byte that is not of words: no
 			// word.
-			h.starts = h.starts[:len(h.starts)-1]
 			continue
 		}
+		starts = append(starts, start)
 		w[n] = ' '
 		n++
 	}
-	h.words = w[:n]
+	h.words, h.starts = w[:n], starts
 	return nil
+}
+
+// highBits are the high bits of the bytes of a uint64, which are 0 for
+// the bytes of ASCII.
+const highBits = 0x8080808080808080
+
+// load64 returns the first 8 bytes of s, the first the lowest.
+func load64(s string) uint64 {
+	s = s[:8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// foldASCII returns the 8 bytes of ASCII x, their letters lower-cased,
+// and the high bit of each that is of words, as fold says, set: a byte
+// of x plus a constant below 0x80 carries into its high bit, not beyond,
+// if and only if it is at least 0x80 less the constant.
+func foldASCII(x uint64) (lower, word uint64) {
+	const ones = 0x0101010101010101
+	lower = x | 0x20*ones // A to Z to a to z; a to z and 0 to 9 are kept
+	letter := (lower + (0x80-'a')*ones) &^ (lower + (0x7f-'z')*ones)
+	digit := (x + (0x80-'0')*ones) &^ (x + (0x7f-'9')*ones)
+	return lower, (letter | digit) & highBits
 }
 
 // notUTF8 returns the error of the first byte of s that is not UTF-8, or
@@ -200,7 +244,9 @@ func (h *hasher) row() error {
 	}
 	h.keys = h.keys[:int(k)]
 	h.hashes(n)
-	h.sortKeys()
+	if err := h.bucketKeys(); err != nil {
+		return tooLarge(err, "holding the %.0f n-grams of the text", k)
+	}
 	// Room for a column for each n-gram, at most.
 	keys := h.keys
 	if h.ind, err = growText(h.ind, len(keys), h.text); err == nil && cap(h.val) < cap(h.ind) {
@@ -214,25 +260,24 @@ func (h *hasher) row() error {
 	}
 	first := len(h.ind)
 	ind, val := h.ind[first:first+len(keys)], h.val[first:first+len(keys)]
-	binary, tf := h.values == "binary", h.values == "tf"
-	m := 0 // the columns of the row
-	for i := 0; i < len(keys); {
-		col, sum := keys[i]>>1, 0
-		for ; i < len(keys) && keys[i]>>1 == col; i++ {
-			sum += 1 - 2*int(keys[i]&1) // the sign of the n-gram
+	m := merge(keys, ind, val)
+	if binary, tf := h.values == "binary", h.values == "tf"; h.signBit != 0 || binary || tf {
+		// The values of the sums, less those of signs that cancel.
+		k := 0
+		for i, sum := range val[:m] {
+			v := sum
+			switch {
+			case sum == 0:
+				continue
+			case binary:
+				v = math.Copysign(1, sum)
+			case tf:
+				v = sum / float64(len(keys))
+			}
+			ind[k], val[k] = ind[i], v
+			k++
 		}
-		count := float64(sum)
-		v := count
-		switch {
-		case count == 0: // signs that cancel
-			continue
-		case binary:
-			v = math.Copysign(1, count)
-		case tf:
-			v = count / float64(len(keys))
-		}
-		ind[m], val[m] = int(col), v
-		m++
+		m = k
 	}
 	h.ind, h.val = h.ind[:first+m], h.val[:first+m]
 	if h.l2 {
@@ -251,23 +296,26 @@ func (h *hasher) row() error {
 	return nil
 }
 
-// sortKeys sorts the keys, in the time of a few passes over them: for
-// more than a few, it deals them to half as many buckets by their first
-// bits, which keeps them in order but for the keys of a bucket, and sorts
-// those by insertion, as each bucket holds about two keys of the uniform
-// hashes.
-func (h *hasher) sortKeys() {
+// bucketKeys puts the keys in order but for a few, in the time of a few
+// passes over them: for more than a few, it deals them to as many
+// buckets as the keys, to twice as many, by their first bits, which keeps
+// them in order but for the keys of a bucket, which are few, as the hashes
+// are uniform. It holds the keys twice, and 8 bytes a key for the counts
+// of the buckets, and returns the budget's error if they do not fit.
+func (h *hasher) bucketKeys() error {
 	keys := h.keys
 	n := len(keys)
-	if n <= 32 {
-		insertionSort(keys)
-		return
+	if n <= 16 {
+		return nil
 	}
-	width := uint(bits.Len32(h.mask)) + 1 // the bits of a key
-	b := min(uint(bits.Len(uint(n)))-1, width)
-	shift := width - b
+	width := uint(bits.Len32(h.mask)) + 1 // the bits of a key, 32 at most
+	b := min(uint(bits.Len(uint(n))), width)
+	shift := (width - b) & 31 // which the compiler then knows is less than 32
+	var err error
 	if cap(h.counts) < 1<<b+1 {
-		h.counts = make([]int32, 1<<b+1)
+		if h.counts, err = growTo(h.counts[:0], 1<<b+1); err != nil {
+			return err
+		}
 	}
 	counts := h.counts[:1<<b+1]
 	clear(counts)
@@ -278,7 +326,9 @@ func (h *hasher) sortKeys() {
 		counts[i] += counts[i-1]
 	}
 	if cap(h.sorted) < n {
-		h.sorted = make([]uint32, n, cap(keys))
+		if h.sorted, err = growTo(h.sorted[:0], cap(keys)); err != nil {
+			return err
+		}
 	}
 	sorted := h.sorted[:n]
 	for _, key := range keys {
@@ -287,25 +337,56 @@ func (h *hasher) sortKeys() {
 		sorted[at] = key
 		counts[b] = at + 1
 	}
-	insertionSort(sorted)
 	h.keys, h.sorted = sorted, keys
+	return nil
 }
 
-// insertionSort sorts a in place, in the time of its length and of the
-// pairs that are out of order.
-func insertionSort(a []uint32) {
-	for i := 1; i < len(a); i++ {
-		v := a[i]
-		j := i
-		for ; j > 0 && a[j-1] > v; j-- {
-			a[j] = a[j-1]
+// merge sets ind and val to the columns of the keys, in increasing order,
+// and the sums of their signs, and returns the number of columns. The
+// keys of a column, most often one after the other, add to its sum
+// without a branch, which the processor would mispredict for the common
+// words of a text; it puts a key that comes after a key of a larger
+// column among the columns before it, moving them: in the time of the
+// keys and of the pairs of them out of order, which bucketKeys leaves
+// few.
+func merge(keys []uint32, ind []int, val []float64) int {
+	m, last, sum := 0, -1, 0.0 // the columns so far, the last, its sum
+	for _, key := range keys[:min(len(keys), len(ind), len(val))] {
+		col, sign := int(key>>1), signs[key&1]
+		if col >= last {
+			same := 0
+			if col == last {
+				same = 1
+			}
+			m += 1 - same
+			sum = sum*float64(same) + sign
+			ind[m-1], val[m-1] = col, sum
+			last = col
+			continue
 		}
-		a[j] = v
+		j := m - 1 // the first column at least col
+		for j > 0 && ind[j-1] >= col {
+			j--
+		}
+		if ind[j] == col {
+			val[j] += sign
+			continue
+		}
+		for k := m; k > j; k-- {
+			ind[k], val[k] = ind[k-1], val[k-1]
+		}
+		ind[j], val[j] = col, sign
+		m++
 	}
+	return m
 }
+
+// signs are the signs of a key's n-gram, by its last bit.
+var signs = [2]float64{1, -1}
 
 // hashes sets keys to the key of each n-gram of the words, of n words at
-// most: its column, shifted left by 1, or'ed with 1 if its sign is -1.
+// most, in an order of its own: its column, shifted left by 1, or'ed with
+// 1 if its sign is -1.
 //
 // The hash of an n-gram is MurmurHash3_x86_32 (Austin Appleby, public
 // domain) of its bytes, whose 4-byte blocks it mixes, then the bytes of
@@ -315,31 +396,62 @@ func insertionSort(a []uint32) {
 // the tail masked off, which the room that add leaves after the words
 // allows.
 func (h *hasher) hashes(n int) {
-	words, starts, keys := h.words[:cap(h.words)], h.starts, h.keys
-	seed, mask := h.seed, h.mask
-	var signBit uint32 // 1 if a key holds the sign
-	if h.signed {
-		signBit = 1
+	if hashesAsm(h, n) {
+		return
 	}
+	words, starts, keys := h.words[:cap(h.words)], h.starts, h.keys
+	seed, mask, signBit := h.seed, h.mask, h.signBit
 	w := len(starts) - 1
 	k := 0
 	for i := 0; i < w; i++ {
 		start, last := starts[i], min(i+n, w)
+		one, most := starts[i+1]-1-start, starts[last]-1-start
+		if last-i <= 2 && most < 4*pairBlocks && start+4*pairBlocks+4 <= len(words) {
+			// A word and its pair, short: the states after each of
+			// the blocks of the pair, of which those after the blocks
+			// of the word and of the pair are picked by their lengths,
+			// which vary from one word to the next and would take
+			// branches that the processor mispredicts.
+			text := (*[4*pairBlocks + 4]byte)(words[start:])
+			m1 := mix(seed, binary.LittleEndian.Uint32(text[0:]))
+			m2 := mix(m1, binary.LittleEndian.Uint32(text[4:]))
+			m3 := mix(m2, binary.LittleEndian.Uint32(text[8:]))
+			m4 := mix(m3, binary.LittleEndian.Uint32(text[12:]))
+			mixed := [pairBlocks + 1]uint32{seed, m1, m2, m3, m4}
+			b := one >> 2
+			keys[k] = key(finish(mixed[b], binary.LittleEndian.Uint32(text[4*b:]), one&3, one), mask, signBit)
+			k++
+			if most != one {
+				b := most >> 2
+				keys[k] = key(finish(mixed[b], binary.LittleEndian.Uint32(text[4*b:]), most&3, most), mask, signBit)
+				k++
+			}
+			continue
+		}
 		mixed, off := seed, start
 		for j := i + 1; j <= last; j++ {
 			end := starts[j] - 1
 			for ; off+4 <= end; off += 4 {
 				mixed = mix(mixed, binary.LittleEndian.Uint32(words[off:off+4]))
 			}
-			f := finish(mixed, binary.LittleEndian.Uint32(words[off:off+4]), end-off, end-start)
-			// The column is |hash| modulo 2^Bits, as scikit-learn takes
-			// it, and the sign that of hash, read as an int32.
-			neg := f >> 31
-			col := (f ^ -neg) + neg
-			keys[k] = (col&mask)<<1 | neg&signBit
+			keys[k] = key(finish(mixed, binary.LittleEndian.Uint32(words[off:off+4]), end-off, end-start), mask, signBit)
 			k++
 		}
 	}
+}
+
+// pairBlocks is the most blocks of a word and the next whose hashes
+// hashes takes without a branch: the words of a pair of less than
+// 4·pairBlocks bytes, with the space between them.
+const pairBlocks = 4
+
+// key returns the key of an n-gram of hash f, of columns mask+1, and its
+// sign if signBit is 1: the column is |f| modulo 2^Bits, as scikit-learn
+// takes it, and the sign that of f, read as an int32.
+func key(f, mask, signBit uint32) uint32 {
+	neg := f >> 31
+	col := (f ^ -neg) + neg
+	return (col&mask)<<1 | neg&signBit
 }
 
 const (
@@ -362,14 +474,13 @@ var tailMask = [4]uint32{0, 0xff, 0xffff, 0xffffff}
 
 // finish returns the hash of a text of length bytes whose whole blocks are
 // mixed into h, and whose last tail bytes, less than 4, start the block k.
+// A tail of no bytes mixes in nothing, as k is then 0: no branch.
 func finish(h, k uint32, tail, length int) uint32 {
-	if tail > 0 {
-		k &= tailMask[tail&3]
-		k *= murmurC1
-		k = bits.RotateLeft32(k, 15)
-		k *= murmurC2
-		h ^= k
-	}
+	k &= tailMask[tail&3]
+	k *= murmurC1
+	k = bits.RotateLeft32(k, 15)
+	k *= murmurC2
+	h ^= k
 	h ^= uint32(length)
 	h ^= h >> 16
 	h *= 0x85ebca6b

@@ -6,7 +6,8 @@
 // the benchmarks, held in memory, plain and gzipped, whole (Read) and a
 // row at a time (Rows), and reports the bytes of plain text they read a
 // second, whether they read it plain or gzipped: the Debian sections as
-// LIBSVM, their descriptions as fastText's text hashed into word pairs,
+// LIBSVM, their descriptions as fastText's text hashed into word pairs
+// (as Hashing's defaults and as the command hash them),
 // Fashion-MNIST as IDX and as CSV. It also times the two decoders of gzip,
 // compress/gzip and github.com/klauspost/compress/gzip, which package data
 // uses; and the steps of scaling, beside a copy of the rows. Data sets that
@@ -157,11 +158,17 @@ var (
 	}
 )
 
-var bigrams = data.Text{Hashing: data.Hashing{NGrams: 2}}
+// bigrams hashes the text into word pairs as Hashing's defaults do, and
+// command as the command does.
+var (
+	bigrams = data.Text{Hashing: data.Hashing{NGrams: 2}}
+	command = data.Text{Hashing: data.Hashing{NGrams: 2, Bits: 19, NoNorm: true}}
+)
 
 var readers = []reader{
 	{"libsvm", debianLIBSVM, func(r io.Reader) error { _, err := data.LIBSVM{}.Read(r); return err }, data.LIBSVM{}.Rows},
 	{"text", debianText, func(r io.Reader) error { _, err := bigrams.Read(r); return err }, bigrams.Rows},
+	{"text-command", debianText, func(r io.Reader) error { _, err := command.Read(r); return err }, command.Rows},
 	{"csv", csvInts, func(r io.Reader) error { _, err := data.CSV{Header: true, Label: "first"}.Read(r); return err },
 		data.CSV{Header: true, Label: "first"}.Rows},
 	{"csv-floats", csvFloats, func(r io.Reader) error { _, err := data.CSV{Header: true, Label: "first"}.Read(r); return err },

@@ -8,7 +8,10 @@
 // them, wherever they cannot run: on other processors and architectures,
 // and under the build tags noasm, gccgo and safe, as gonum's own kernels.
 // It holds too the prefetches that ask for the memory of the next visit
-// of a shuffled epoch, which do nothing in those builds.
+// of a shuffled epoch, which do nothing in those builds, and the kernels
+// of package data's text reader, which split a line of ASCII into its
+// words and hash 16 words and their pairs at once with AVX-512, to the
+// keys of data's Go, which runs wherever they cannot.
 //
 // Every kernel gives the same bits as that code: each sum is formed in
 // the same order, lane by lane, and products and sums round separately,
