@@ -77,8 +77,13 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 		return errTooManyVisits(s.epochs, ds.n)
 	}
 	// The weights, their sum, a sum for each validation, and g, an
-	// array at most, and a quarter more as it fills one.
-	if err := s.needs(ds, 3*ds.tableWords()+float64(ds.n*S)); err != nil {
+	// array at most, and of 16 scores or more a quarter more as a map
+	// fills one.
+	shares := float64(ds.n) * float64(S)
+	if S >= 16 {
+		shares *= 1.25
+	}
+	if err := s.needs(ds, 3*ds.tableWords()+shares); err != nil {
 		return err
 	}
 	ds, val, err := s.holdOut(ds)
@@ -202,7 +207,7 @@ func scaled(w *table, T int) table {
 	return sum
 }
 
-// unshare takes from the sums of the weights the rowShares of the updates of
+// unshare takes from the sums of the weights the shares of the updates of
 // the rows of ds: row i's from g[i·stride+col], one for each score.
 func (sum *table) unshare(ds *dataset, g []float64, stride, col int) {
 	S := len(sum.b)
@@ -211,7 +216,7 @@ func (sum *table) unshare(ds *dataset, g []float64, stride, col int) {
 	}
 }
 
-// unshareRow takes from the sums of the weights the rowShares of the updates
+// unshareRow takes from the sums of the weights the shares of the updates
 // of row i of ds, one for each score.
 func (sum *table) unshareRow(ds *dataset, i int, share []float64) {
 	if !nonZero(share) {
@@ -237,7 +242,8 @@ func (a *Averaged) Learn(X mat.Matrix, y []float64) error { return learnWith(a, 
 // predictions read, which then predict as before, to the bit: an Averaged
 // drops its running weights, which only its Learn reads, and holds, and
 // saves, half as many numbers, unless it has learned since its fit, when
-// its predictions read them too; a OneVsRest makes each of its
+// its predictions read them too and PredictOnly leaves it as it is; a
+// OneVsRest makes each of its
 // classifiers so; other classifiers hold nothing that their predictions
 // do not read, and stay as they are. An Averaged so made returns an error
 // of kind ErrNotFitted from Learn, LearnShard and Mix, which would go on
@@ -262,13 +268,13 @@ func PredictOnly(c Scorer) error {
 		}
 		return nil
 	case *OneVsRest:
+		if c.oneVsRestState == nil {
+			return notFitted("PredictOnly")
+		}
 		for _, m := range c.Models() {
 			if err := PredictOnly(m); err != nil {
 				return err
 			}
-		}
-		if c.oneVsRestState == nil {
-			return notFitted("PredictOnly")
 		}
 		return nil
 	case model:
@@ -318,7 +324,7 @@ func (a *Averaged) learn(ds *dataset, s settings) error {
 		return nil
 	}
 	if g := s.along; g != nil && g.g != nil {
-		// A Fit on a stream keeps Fit's rowShares of the rows, and sums them
+		// A Fit on a stream keeps Fit's shares of the rows, and sums them
 		// at its end.
 		r.kept = func(_ *vec, i, t int, mv move) error {
 			addStep(g.g[i*g.stride+g.col:], mv.up, mv.down, float64(m.visits+t)*mv.step)

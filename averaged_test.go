@@ -318,6 +318,7 @@ func TestAveragedRateScales(t *testing.T) {
 // the order of the rows.
 func TestRowShares(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(91, 1))
+	filled, kept := 0, 0 // the trials whose map filled an array, and not
 	for trial := range 40 {
 		n, S := 1+rnd.IntN(50), 16+rnd.IntN(20)
 		g, ref := newRowShares(n, S), &rowShares{n: n, S: S, dense: make([]float64, n*S)}
@@ -332,6 +333,11 @@ func TestRowShares(t *testing.T) {
 			a := float64(rnd.IntN(1000)) * (0.1 + rnd.Float64())
 			g.add(i, up, down, a)
 			ref.add(i, up, down, a)
+		}
+		if g.dense != nil {
+			filled++
+		} else {
+			kept++
 		}
 		want := map[int][]float64{}
 		ref.rows(func(i int, share []float64) {
@@ -353,5 +359,8 @@ func TestRowShares(t *testing.T) {
 		if len(want) != 0 {
 			t.Fatalf("trial %d: rows %v left out", trial, slices.Collect(maps.Keys(want)))
 		}
+	}
+	if filled == 0 || kept == 0 {
+		t.Errorf("%d trials filled an array and %d kept the map: want both", filled, kept)
 	}
 }

@@ -157,7 +157,7 @@ func (f form) decode(typ string, settings, model any) (Stats, error) {
 	d := binform.NewDecoder(f.data[:binform.HeaderSize+int(h.Head)], binform.HeaderSize)
 	d.Check = memory.Check
 	d.MaxSparse = maxSparse(h.D, h.S)
-	d.TableHeads()
+	d.TableHeads(h.Version)
 	d.Decode(settings)
 	d.Decode(model)
 	var st statsJSON
@@ -197,8 +197,8 @@ func (f form) header(typ string) (binform.Header, error) {
 	}
 	h := binform.ReadHeader(f.data)
 	switch {
-	case h.Version != 3 && h.Version != binform.Version:
-		return fail("version %d, want 3 or %d", h.Version, binform.Version)
+	case h.Version < binform.MinVersion || h.Version > binform.Version:
+		return fail("version %d, want %d to %d", h.Version, binform.MinVersion, binform.Version)
 	case h.Type != binaryType(typ):
 		if int(h.Type) < len(binaryTypes) && binaryTypes[h.Type] != "" {
 			return fail("it is that of %s", article(binaryTypes[h.Type]))

@@ -99,10 +99,10 @@
 // Perceptron, twice for Voted, three times for Averaged, and for Pocket
 // twice and a batch of candidates of at most 32 MiB; a copy of X unless it
 // is read in place, and of the rows that a Stop's Validation trains on; a
-// few numbers per row (Pocket up to 20), and S more for Averaged's Fit
-// (a quarter more for a moment) and 2·S more for Kernel's, which hold at
-// least 8·S·(3·(d+1)+n) and 16·S·n bytes on n rows. Voted and Kernel also keep the distinct rows of their
-// mistakes, at most a copy of X, up to 96 bytes for each mistake, and
+// few numbers per row (Pocket up to 20), and S more for Averaged's Fit,
+// 1.25·S of 16 scores or more, and 2·S more for Kernel's, which hold at
+// least 8·S·(3·(d+1)+n) and 16·S·n bytes on n rows. Voted and Kernel also
+// keep the distinct rows of their mistakes, at most a copy of X, up to 96 bytes for each mistake, and
 // Kernel S numbers for each of those rows. OneVsRest holds a classifier of
 // one score per class, GOMAXPROCS of them training at once. Loading a
 // saved classifier holds its data and the numbers that it writes, 8 bytes

@@ -195,6 +195,8 @@ func mixShards[T shard](m T, shards []Classifier) ([]shardTable, error) {
 		sl := s.lin()
 		t, cl, st := sl.w, sl.classes, sl.stats
 		switch {
+		case sl.predictOnly():
+			return nil, errorf(ErrNotFitted, "perceptron: Mix: shard %d holds what its predictions read alone (PredictOnly), not its running weights", k)
 		case !t.fitted():
 			return nil, errorf(ErrNotFitted, "perceptron: Mix: shard %d has not learned", k)
 		case k == 0 && classes == nil:

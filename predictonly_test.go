@@ -10,7 +10,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -99,6 +101,9 @@ func TestPredictOnly(t *testing.T) {
 		}
 		if err := Mix(a, []Classifier{shard}, false); !errors.Is(err, ErrNotFitted) {
 			t.Fatalf("trial %d: Mix returns %v", trial, err)
+		}
+		if err := Mix(before.(*Averaged), []Classifier{a}, false); !errors.Is(err, ErrNotFitted) || !strings.Contains(err.Error(), "PredictOnly") {
+			t.Fatalf("trial %d: Mix of a shard that PredictOnly made: %v", trial, err)
 		}
 		check("the Averaged after a failed Mix", a)
 		a.Rand = newA().Rand // as the first Fit's
@@ -220,6 +225,14 @@ func TestPredictOnlyCrafted(t *testing.T) {
 	if _, err := Unmarshal(ahead); !errors.Is(err, ErrFormat) {
 		t.Fatalf("an Averaged without running weights, 1 visit ahead: %v", err)
 	}
+	bin, _ := Marshal(a)
+	if bin[4] != 4 {
+		t.Fatalf("the binary form of an absent table of version %d, want 4", bin[4])
+	}
+	bin[4] = 3
+	if _, err := Unmarshal(bin); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "want 0 or 1 in version 3") {
+		t.Fatalf("an absent table in a form of version 3: %v", err)
+	}
 	p := &Perceptron{}
 	if err := p.Fit(X, y); err != nil {
 		t.Fatal(err)
@@ -273,6 +286,8 @@ type foreign struct{ Scorer }
 // TestPredictOnlyBesidePredictions checks that PredictOnly may run while
 // other goroutines predict, as its doc says, under the race detector: each
 // prediction is that of the model before it and after it, which are one.
+// The goroutines predict before PredictOnly starts and again after it
+// returns.
 func TestPredictOnlyBesidePredictions(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(47, 1))
 	X, y := jtClassData(rnd, 60, 5, 4, true)
@@ -281,27 +296,34 @@ func TestPredictOnlyBesidePredictions(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := m.PredictRows(nil, X)
-		done := make(chan struct{})
-		var wg sync.WaitGroup
-		for range 3 {
+		const workers = 3
+		var started, wg sync.WaitGroup
+		var after atomic.Int64 // predictions begun after PredictOnly returned
+		var done atomic.Bool
+		started.Add(workers)
+		for range workers {
 			wg.Go(func() {
+				first := true
 				for {
-					select {
-					case <-done:
-						return
-					default:
-					}
+					returned := done.Load()
 					if got := m.PredictRows(nil, X); !sameBits(got, want) {
 						t.Errorf("%T: predictions beside PredictOnly differ", m)
+					}
+					if first {
+						started.Done()
+						first = false
+					}
+					if returned && after.Add(1) >= workers {
 						return
 					}
 				}
 			})
 		}
+		started.Wait()
 		if err := PredictOnly(m); err != nil {
 			t.Error(err)
 		}
-		close(done)
+		done.Store(true)
 		wg.Wait()
 	}
 }

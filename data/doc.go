@@ -129,23 +129,25 @@
 // which MarshalJSON writes, for people to read. Save writes the JSON form
 // where the name ends in .json or .json.gz; either may be gzipped.
 //
-// The binary form of a Model, version 1, is a header, a head and
+// The binary form of a Model, version 2, is a header, a head and
 // sections; its integers are little-endian:
 //
-//	header    "PCPM", the version (uint16, 1), two bytes of 0, and the
-//	          length of the head in bytes (uint64)
+//	header    "PCPM", the version (uint16: 2 with a section IDFC, and
+//	          otherwise 1, which older readers read), two bytes of 0, and
+//	          the length of the head in bytes (uint64)
 //	head      the columns of the rows the Model takes, Classes, Names, Label,
 //	          Hashing, the kind of the Scaler (0 none, 1 scales alone, 2 means
 //	          and scales), Normalize, and the statistics of the training rows
 //	sections  each a tag of 4 bytes, the length of its body in bytes
 //	          (uint64) and the body: SCAL, the means and the scales of the
-//	          Scaler, if it has one, or IDFC, for a Scaler that
-//	          NewIDFCounts makes of the rows of the head's statistics, the
-//	          number of those rows and, for each column that some hold, its
-//	          gap since the last such column and the count of the rows that
-//	          hold it, the scales to the bit; CALB, the Calibration, if it
-//	          has one, as its JSON form's values; then CLSF, the
-//	          classifier's binary form
+//	          Scaler, if it has one, or, for a Scaler of scales alone that
+//	          NewIDFCounts makes, to the bit, of the rows of the head's
+//	          statistics, IDFC: the number of those rows (a varint), the
+//	          gaps of the columns that some rows hold (each the column's
+//	          index for the first and otherwise its index less the last's
+//	          less one) and the count of the rows that hold each, two arrays
+//	          of varints; CALB, the Calibration, if it has one, as its JSON
+//	          form's values; then CLSF, the classifier's binary form
 //
 // The head comes first, so that a reader checks rows against it before it
 // reads the rest, as LoadModelHead does; a step that a later version

@@ -22,7 +22,7 @@ import (
 // The binary form of a Model, which the package documentation gives.
 const (
 	modelMagic         = "PCPM"
-	modelBinaryVersion = 1
+	modelBinaryVersion = 2 // version 1 without the section IDFC, as a Model without it is written
 	modelHeaderSize    = 16
 )
 
@@ -33,12 +33,12 @@ const (
 // classifier.
 var sectionTags = []string{"SCAL", "IDFC", "CALB", "CLSF"}
 
-// idfJSON is the body of the section IDFC: the rows and, for each column
+// idfSection is the body of the section IDFC: the rows and, for each column
 // that some of them hold, in order, its gap since the last such column
 // (its index for the first, and otherwise its index less the last's less
 // one) and the count of the rows that hold it, from which NewIDFCounts
 // makes the Scaler.
-type idfJSON struct {
+type idfSection struct {
 	Rows   int   `json:"rows"`
 	Gaps   []int `json:"gaps"`
 	Counts []int `json:"counts"`
@@ -87,7 +87,7 @@ func (m *Model) writeBinary(w io.Writer) (int64, error) {
 	}
 	b := make([]byte, modelHeaderSize, 1<<10)
 	copy(b, modelMagic)
-	binary.LittleEndian.PutUint16(b[4:], modelBinaryVersion)
+	binary.LittleEndian.PutUint16(b[4:], 1)
 	binary.LittleEndian.PutUint64(b[8:], uint64(len(e.B)))
 	b = append(b, e.B...)
 	if s := m.Scaler; s != nil {
@@ -100,7 +100,7 @@ func (m *Model) writeBinary(w io.Writer) (int64, error) {
 		if df != nil {
 			// A column and its count take a few bytes, where a scale of
 			// NewIDF's takes 8, and its column more.
-			c := idfJSON{Rows: m.rows.Rows, Gaps: []int{}, Counts: []int{}}
+			c := idfSection{Rows: m.rows.Rows, Gaps: []int{}, Counts: []int{}}
 			last := -1
 			for j, f := range df {
 				if f != 0 {
@@ -115,6 +115,9 @@ func (m *Model) writeBinary(w io.Writer) (int64, error) {
 			return 0, wrapf(err, "data: the Model's Scaler: %w", err)
 		}
 		b = appendSection(b, tag, e.B)
+		if tag == "IDFC" {
+			binary.LittleEndian.PutUint16(b[4:], modelBinaryVersion)
+		}
 	}
 	if c := m.Calibration; c != nil {
 		e.B = e.B[:0]
@@ -164,6 +167,7 @@ func decodeBinary(b []byte) (*Model, error) {
 		return nil, err
 	}
 	next := 0 // the rank of the next section
+	version := binary.LittleEndian.Uint16(b[4:])
 	for at < len(b) {
 		if len(b)-at < 12 {
 			return nil, notBinary(at, "a section of %d bytes, fewer than the 12 of its tag and its length", len(b)-at)
@@ -172,8 +176,8 @@ func decodeBinary(b []byte) (*Model, error) {
 		size := binary.LittleEndian.Uint64(b[at+4:])
 		rank := slices.Index(sectionTags, tag)
 		switch {
-		case rank < 0:
-			return nil, notBinary(at, "a section %s, which version %d does not know", quote(tag), modelBinaryVersion)
+		case rank < 0 || tag == "IDFC" && version < 2:
+			return nil, notBinary(at, "a section %s, which version %d does not know", quote(tag), version)
 		case rank < next:
 			return nil, notBinary(at, "the section %s after the section %s", tag, sectionTags[next-1])
 		case size > uint64(len(b)-at-12):
@@ -221,7 +225,7 @@ func (m *Model) decodeSection(tag string, body []byte) error {
 		}
 		d := binform.NewDecoder(body, 0)
 		d.Check = memory.Check
-		var c idfJSON
+		var c idfSection
 		d.Decode(&c)
 		switch {
 		case d.Err() != nil:
@@ -287,8 +291,8 @@ func decodeHead(b []byte) (*Model, int, error) {
 	}
 	version, reserved, n := binary.LittleEndian.Uint16(b[4:]), binary.LittleEndian.Uint16(b[6:]), binary.LittleEndian.Uint64(b[8:])
 	switch {
-	case version != modelBinaryVersion:
-		return nil, 0, errorf(perceptron.ErrFormat, "a model of binary version %d, want %d", version, modelBinaryVersion)
+	case version < 1 || version > modelBinaryVersion:
+		return nil, 0, errorf(perceptron.ErrFormat, "a model of binary version %d, want 1 to %d", version, modelBinaryVersion)
 	case reserved != 0:
 		return nil, 0, notBinary(6, "the header's bytes 6 and 7 are %d, want 0", reserved)
 	case n > uint64(len(b)-modelHeaderSize):

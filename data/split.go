@@ -254,8 +254,9 @@ func (s *Set) subset(rows []int) (*Set, error) {
 // *perceptron.CSR and their labels and weights in place, as the Dense's
 // Slice and the CSR's RowSlice give them, and other rows copied into a new
 // *perceptron.CSR or *mat.Dense, as Subset copies them. A Set of sparse
-// rows thus cuts into mini-batches as a Set of dense rows does. It returns an error if lo and hi are not 0 <= lo <= hi <= the
-// rows of s, if X is nil, if Y or Weights is not nil and not as long as X
+// rows thus cuts into mini-batches as a Set of dense rows does. It
+// returns an error if lo and hi are not 0 <= lo <= hi <= the rows of s,
+// if X is nil, if Y or Weights is not nil and not as long as X
 // has rows, or if a label of the rows lo to hi-1 is not a class or a
 // weight not a finite weight >= 0: Rows takes the time of those rows
 // alone.

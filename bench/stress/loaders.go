@@ -301,8 +301,9 @@ func modelFile(idf bool) (*data.Model, mat.Matrix, error) {
 // file of a data.Model, gzipped if gz: each is refused with an error of
 // kind ErrFormat or ErrTooLarge, or loads into a Model that predicts, and
 // saves and loads again into one that predicts the same. Changes are made
-// to the text, and for a gzipped file to its bytes as well, and it is cut
-// at every byte.
+// to the text, and for a gzipped file, or the Model of IDF counts that
+// idf makes (modelFile), to its bytes as well, and it is cut at every
+// byte.
 func modelFileMutations(s *suite, gz, idf bool) (string, error) {
 	m, X, err := modelFile(idf)
 	if err != nil {
@@ -350,9 +351,11 @@ func modelFileMutations(s *suite, gz, idf bool) (string, error) {
 		}
 		return load(b)
 	})
-	if err != nil || !gz {
+	if err != nil || !gz && !idf {
 		return note, err
 	}
+	// The bytes of a gzipped file, and those of the binary form of a
+	// Model of IDF counts and an absent table, changed and cut.
 	more, err := mutations(s, n, 301, file, mutateBinary, load)
 	if err != nil {
 		return "", err

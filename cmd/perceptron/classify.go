@@ -68,6 +68,15 @@ func classify(m *data.Model, ds *dataset, p *progress, task string, keep bool) (
 	return pred, scores, nil
 }
 
+// scaledBy records that the steps of m scaled the rows of ds in place:
+// the steps, and the classes of m's classifier, not the classifier, which
+// would outlive its use.
+func (ds *dataset) scaledBy(m *data.Model) {
+	steps := *m
+	steps.Classifier = nil
+	ds.scaled, ds.scaledClasses = &steps, m.Classifier.Classes()
+}
+
 // scale transforms the rows of ds in place by the steps of the model m
 // before its classifier, unless they are, and returns the model that
 // predicts the rows as they then are: m without its steps.
@@ -84,9 +93,8 @@ func (ds *dataset) scale(m *data.Model) (*data.Model, error) {
 		if err != nil {
 			return nil, ds.rowError(err)
 		}
-		steps := *m
-		steps.Classifier = nil
-		ds.X, ds.scaled = X, &steps
+		ds.X = X
+		ds.scaledBy(m)
 	}
 	bare := *m
 	bare.Scaler, bare.Normalize = nil, false

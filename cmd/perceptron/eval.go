@@ -26,7 +26,9 @@ the weights of the features of sparse rows, which are then scaled to unit
 length. A LIBSVM value of TEST beyond the features of TRAIN is ignored, and
 counted on stderr, as liblinear-predict does; CSV and IDX files must have
 the same width. If TRAIN is text, TEST is read as text, hashed as TRAIN is
-(-ngrams, -bits). Training stops early by the rule of -tol and -no-change, as
+(-ngrams, -bits). TEST is read after the first fit, once its format is
+checked, so that the fit's memory holds none of its rows: an error in its
+rows shows after that fit. Training stops early by the rule of -tol and -no-change, as
 scikit-learn's Perceptron does, unless -no-stop. It prints a table of each
 classifier's kernel, prediction rule, epochs run and how training ended
 (converged: an epoch without a mistake; stopped: by the rule; limit: at

@@ -212,9 +212,7 @@ func fitRows(ctx context.Context, pipe *data.Model, c perceptron.Scorer, train *
 	m.Classifier = c
 	err := m.FitInPlace(ctx, train.Set)
 	if err == nil {
-		steps := m
-		steps.Classifier = nil
-		train.scaled, train.scaledClasses = &steps, c.Classes()
+		train.scaledBy(&m)
 	}
 	return m, err
 }

@@ -29,10 +29,11 @@ Serve answers over HTTP/1.1 with the saved model FILE, which it holds in
 memory: it labels the rows that a POST to /predict sends, and, with -learn,
 trains the model further on the labelled rows that a POST to /learn sends,
 each request one Learn, as train -model does, and saves it to -save every
--save-every, and when it stops: a model that train -resumable saved, as
-train without it saves what prediction reads alone. Without -learn it holds
-what prediction reads alone. It listens on localhost:8080 unless -addr
-names another address.
+-save-every, and when it stops. With -learn, FILE must be a model that
+train -resumable saved: without -resumable, train saves only what
+prediction reads, from which no learning goes on. Without -learn the
+server holds what prediction reads alone. It listens on localhost:8080
+unless -addr names another address.
 
   POST /predict   rows in the body: the class of each, and, asked for by the
                   query, ?scores=1 the scores, as predict -score writes them,

@@ -17,11 +17,10 @@ const trainHelp = `Usage: perceptron train [flags] FILE
 Train fits one classifier on the rows of FILE and saves it to the file that
 -o names, in the binary form of a model file, or in its JSON form, to read,
 if the name ends in .json or .json.gz, gzipped if it ends in .gz: a model
-file, which holds the
-classifier (what its predictions read, or with -resumable also what
-training it further reads), the steps before it (the hashing of text, the standardisation
-or the weights of the features, and the scaling of each row to unit
-length), and the labels, the names and the label column of the classes,
+file, which holds the classifier (what its predictions read, or with
+-resumable also what training it further reads), the steps before it
+(the hashing of text, the standardisation or the weights of the
+features, and the scaling of each row to unit length), and the labels, the names and the label column of the classes,
 and which a Go program loads whole with data.LoadModel. The classifier is
 the averaged perceptron unless -classifier names another. Lines of text
 become rows of the words and the pairs of words of each line (-ngrams),
@@ -34,8 +33,8 @@ rule of -tol and -no-change, as scikit-learn's Perceptron does, unless
 row of the data file, in its order, as the weighted builds of LIBSVM and
 LIBLINEAR read them (-W); a mistake on a row steps by its weight.
 
-With -model, train goes on training a model that train -resumable saved on the rows of
-FILE, read as the model reads them, with its classes, label column and
+With -model, train goes on training a model that train -resumable saved,
+on the rows of FILE, read as the model reads them, with its classes, label column and
 steps before the classifier: it visits each row once, in the order of the
 file, as the classifier's Learn does, and saves the model to -o, which may
 be the model's own file, as Vowpal Wabbit's -i and -f do. A file read a
@@ -100,7 +99,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&j.classifier, "classifier", defaultClassifier, "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")
 	fs.StringVar(&j.model, "model", "", "go on training the model `FILE` that train -resumable saved on the rows of FILE, with its classes and steps, visiting each row once, and save it to -o, which may be FILE")
-	fs.BoolVar(&j.resumable, "resumable", false, "save what training further needs too, for train -model and serve -learn: the averaged perceptron's running weights beside their sums, which double its file; without it the file holds what prediction reads")
+	fs.BoolVar(&j.resumable, "resumable", false, "save what training further needs too, for train -model and serve -learn: the averaged perceptron's running weights beside their sums, which double its file; without it the file holds what prediction reads. A model that train -model trained further holds them either way: after a Learn its predictions read them too")
 	j.dataFlags(fs, true)
 	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)

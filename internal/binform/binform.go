@@ -37,8 +37,8 @@
 // body in the tables is the d·s floats, 1 for sparse, followed by the
 // uvarint of the length of its body, which is the fill, m and the others
 // as in a sparse float array, or 2 for a table that is absent, a nil
-// field, of no body (from version 4 on). Dense tables are thus laid out feature by
-// feature, the floats of features [lo, hi) from byte 8·s·lo to 8·s·hi of
+// field, of no body (from version 4 on). Dense tables are thus laid out
+// feature by feature, the floats of features [lo, hi) from byte 8·s·lo to 8·s·hi of
 // the table.
 package binform
 
@@ -57,10 +57,14 @@ import (
 // Magic opens the binary form of a classifier.
 const Magic = "PCPT"
 
-// Version is the version of the binary form of a classifier. Version 4
-// adds absent tables to version 3; a form without one is written as
-// version 3, so that it reads where version 3 alone does.
-const Version = 4
+// Version is the version of the binary form of a classifier, and
+// MinVersion the oldest that this package reads. Version 4 adds absent
+// tables to version 3; a form without one is written as version 3, so
+// that it reads where version 3 alone does.
+const (
+	MinVersion = 3
+	Version    = 4
+)
 
 // HeaderSize is the length of the header of the binary form of a
 // classifier.
@@ -454,7 +458,7 @@ func Form(h Header, e *Encoder, check func(need float64) error) ([]byte, error) 
 	tables := e.Tables()
 	plans := make([]Plan, len(tables))
 	head, body := uvarintLen(uint64(len(tables)))+len(e.B), 0
-	h.Version = 3
+	h.Version = MinVersion
 	for k, x := range tables {
 		if x == nil {
 			plans[k] = Plan{absent: true}
@@ -813,8 +817,9 @@ func (d *Decoder) floats(n uint64, sparse bool) []float64 {
 }
 
 // TableHeads decodes the number of tables and their encodings, which
-// start a head.
-func (d *Decoder) TableHeads() {
+// start a head of the form of the version: an absent table from version
+// 4 on.
+func (d *Decoder) TableHeads(version uint16) {
 	n := d.count(1)
 	for range n {
 		at := d.off
@@ -827,8 +832,10 @@ func (d *Decoder) TableHeads() {
 			// Its body is in the tables, which Tables reads.
 			body := d.Uvarint()
 			d.heads = append(d.heads, Plan{sparse: true, Body: int(min(body, math.MaxInt32))})
-		case enc == tableAbsent:
+		case enc == tableAbsent && version >= 4:
 			d.heads = append(d.heads, Plan{absent: true})
+		case version < 4:
+			d.fail(at, "a table of encoding %d, want 0 or 1 in version %d", enc, version)
 		default:
 			d.fail(at, "a table of encoding %d, want 0, 1 or 2", enc)
 		}

@@ -96,7 +96,7 @@ func decode(b []byte, maxSparse uint64) (value, error) {
 	h := ReadHeader(b)
 	d := NewDecoder(b[:HeaderSize+int(h.Head)], HeaderSize)
 	d.MaxSparse = maxSparse
-	d.TableHeads()
+	d.TableHeads(Version)
 	var v value
 	d.Decode(&v)
 	if d.Err() == nil && d.Left() != 0 {
@@ -323,7 +323,7 @@ func TestTableErrors(t *testing.T) {
 	load := func(b []byte) error {
 		h := ReadHeader(b)
 		d := NewDecoder(b[:HeaderSize+int(h.Head)], HeaderSize)
-		d.TableHeads()
+		d.TableHeads(Version)
 		var v struct {
 			T []float64 `bin:"table,0"`
 		}
