@@ -120,7 +120,8 @@ func (m *CSR) NNZ() int { return len(m.ind) }
 // RowSlice returns the rows i to k-1 of m as a CSR that shares m's columns
 // and values, as mat.Dense's Slice shares its elements: it copies only
 // where each row starts, an int a row. It panics if i or k is out of range
-// or k < i.
+// or k < i. It may run concurrently with any method of m, which never
+// changes after NewCSR.
 func (m *CSR) RowSlice(i, k int) *CSR {
 	if i < 0 || k > m.r || k < i {
 		panic(mat.ErrIndexOutOfRange)

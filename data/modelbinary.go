@@ -198,6 +198,21 @@ func decodeBinary(b []byte) (*Model, error) {
 	return m, m.checkLoaded()
 }
 
+// decodeBody decodes body, the whole of it, into v, a pointer, with what
+// in its errors; maxSparse bounds its sparse float arrays.
+func decodeBody(body []byte, what string, v any, maxSparse uint64) error {
+	d := binform.NewDecoder(body, 0)
+	d.Check, d.MaxSparse = memory.Check, maxSparse
+	d.Decode(v)
+	switch {
+	case d.Err() != nil:
+		return binaryError(what, d.Err())
+	case d.Left() != 0:
+		return errorf(perceptron.ErrFormat, "not a model: %s: %d bytes after its values", what, d.Left())
+	}
+	return nil
+}
+
 // decodeSection decodes the section of the tag, whose bytes are body,
 // into m, whose head is decoded.
 func (m *Model) decodeSection(tag string, body []byte) error {
@@ -206,16 +221,11 @@ func (m *Model) decodeSection(tag string, body []byte) error {
 		if m.Scaler == nil {
 			return errorf(perceptron.ErrFormat, "not a model: a section SCAL, and the head has no Scaler")
 		}
-		d := binform.NewDecoder(body, 0)
-		d.Check, d.MaxSparse = memory.Check, uint64(m.features)
 		var s scalerJSON
-		d.Decode(&s)
-		switch {
-		case d.Err() != nil:
-			return binaryError("the Scaler", d.Err())
-		case d.Left() != 0:
-			return errorf(perceptron.ErrFormat, "not a model: the Scaler: %d bytes after its values", d.Left())
-		case (s.Mean != nil) != (m.Scaler.Mean != nil):
+		if err := decodeBody(body, "the Scaler", &s, uint64(m.features)); err != nil {
+			return err
+		}
+		if (s.Mean != nil) != (m.Scaler.Mean != nil) {
 			return errorf(perceptron.ErrFormat, "not a model: the Scaler has means %t, and the head says %t", s.Mean != nil, m.Scaler.Mean != nil)
 		}
 		m.Scaler.Mean, m.Scaler.Scale = s.Mean, s.Scale
@@ -223,15 +233,11 @@ func (m *Model) decodeSection(tag string, body []byte) error {
 		if m.Scaler == nil || m.Scaler.Mean != nil {
 			return errorf(perceptron.ErrFormat, "not a model: a section IDFC, and the head has no Scaler of scales alone")
 		}
-		d := binform.NewDecoder(body, 0)
-		d.Check = memory.Check
 		var c idfSection
-		d.Decode(&c)
+		if err := decodeBody(body, "the Scaler's counts", &c, 0); err != nil {
+			return err
+		}
 		switch {
-		case d.Err() != nil:
-			return binaryError("the Scaler's counts", d.Err())
-		case d.Left() != 0:
-			return errorf(perceptron.ErrFormat, "not a model: the Scaler's counts: %d bytes after its values", d.Left())
 		case c.Rows != m.rows.Rows:
 			return errorf(perceptron.ErrFormat, "not a model: the Scaler's counts are of %d rows, and the head's of %d", c.Rows, m.rows.Rows)
 		case len(c.Gaps) != len(c.Counts):
@@ -254,15 +260,9 @@ func (m *Model) decodeSection(tag string, body []byte) error {
 		}
 		m.Scaler.Scale = s.Scale
 	case "CALB":
-		d := binform.NewDecoder(body, 0)
-		d.Check = memory.Check
 		var c Calibration
-		d.Decode(&c)
-		switch {
-		case d.Err() != nil:
-			return binaryError("the Calibration", d.Err())
-		case d.Left() != 0:
-			return errorf(perceptron.ErrFormat, "not a model: the Calibration: %d bytes after its values", d.Left())
+		if err := decodeBody(body, "the Calibration", &c, 0); err != nil {
+			return err
 		}
 		m.Calibration = &c
 	case "CLSF":
