@@ -30,7 +30,8 @@ var (
 
 // NewCSR returns the r×c matrix whose row i holds val[ptr[i]:ptr[i+1]] at
 // the columns ind[ptr[i]:ptr[i+1]]. The matrix uses the three slices as
-// its own: the caller must not modify them afterwards.
+// its own: the caller must not modify them afterwards, but for the values,
+// as RawCSR allows.
 //
 // NewCSR returns an error if r or c is negative, if ptr does not have r+1
 // elements that start at 0, never decrease and end at len(ind), if ind and
@@ -117,11 +118,19 @@ func (m *CSR) T() mat.Matrix { return mat.Transpose{Matrix: m} }
 // NNZ returns the number of stored elements of m.
 func (m *CSR) NNZ() int { return len(m.ind) }
 
+// RawCSR returns the slices that m holds, as NewCSR takes them: row i
+// holds val[ptr[i]:ptr[i+1]] at the columns ind[ptr[i]:ptr[i+1]]. They are
+// m's own, not copies, so that a caller may scale the values in place, as
+// mat.Dense's RawMatrix allows: a value may be set to another finite value,
+// while no method of m, or of a CSR that shares its values, runs; ptr and
+// ind must not be modified.
+func (m *CSR) RawCSR() (ptr, ind []int, val []float64) { return m.ptr, m.ind, m.val }
+
 // RowSlice returns the rows i to k-1 of m as a CSR that shares m's columns
 // and values, as mat.Dense's Slice shares its elements: it copies only
 // where each row starts, an int a row. It panics if i or k is out of range
-// or k < i. It may run concurrently with any method of m, which never
-// changes after NewCSR.
+// or k < i. It may run concurrently with any method of m, and with a
+// change of m's values through RawCSR only where the rows differ.
 func (m *CSR) RowSlice(i, k int) *CSR {
 	if i < 0 || k > m.r || k < i {
 		panic(mat.ErrIndexOutOfRange)

@@ -770,3 +770,25 @@ func TestCSRRowSlice(t *testing.T) {
 		t.Errorf("RowSlice of the zero CSR is %d×%d", r, c)
 	}
 }
+
+// RawCSR gives the slices that NewCSR took, not copies: a value set
+// there is the matrix's, and that of a RowSlice of it.
+func TestCSRRawCSR(t *testing.T) {
+	ptr, ind, val := []int{0, 2, 3}, []int{0, 2, 1}, []float64{1, 2, 3}
+	X, err := NewCSR(2, 3, ptr, ind, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, i, v := X.RawCSR()
+	if &p[0] != &ptr[0] || &i[0] != &ind[0] || &v[0] != &val[0] || len(p) != 3 || len(i) != 3 || len(v) != 3 {
+		t.Fatalf("RawCSR gives %v %v %v, not the slices of NewCSR", p, i, v)
+	}
+	s := X.RowSlice(1, 2)
+	v[2] = 7
+	if X.At(1, 1) != 7 || s.At(0, 1) != 7 {
+		t.Errorf("a value set through RawCSR: At gives %v, and %v in a RowSlice, want 7", X.At(1, 1), s.At(0, 1))
+	}
+	if p, i, v := new(CSR).RawCSR(); p != nil || i != nil || v != nil {
+		t.Errorf("RawCSR of the zero CSR: %v %v %v", p, i, v)
+	}
+}

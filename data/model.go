@@ -135,7 +135,8 @@ func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 }
 
 // TransformInPlace is Transform, but it transforms dense rows, a
-// *mat.Dense or another mat.RawMatrixer, in place, and returns X; other
+// *mat.Dense or another mat.RawMatrixer, and sparse rows, a
+// *perceptron.CSR, in place, through their raw data, and returns X; other
 // rows it transforms into a copy, as Transform does. The rows it returns
 // are those that the Classifier takes, not the Model's methods, whose
 // steps would transform them again. It returns the errors of Transform,

@@ -139,8 +139,9 @@ func (s *Scaler) fits(X mat.Matrix) error {
 // scaled by s, if it is not nil, and then each row scaled to unit length if
 // unit is set: dense rows in a new *mat.Dense, or in place if inPlace
 // is set and X is read through its raw data, and sparse rows, a
-// mat.RowNonZeroDoer that is not, in a new *perceptron.CSR, unless the
-// Scaler centres them, which fills their zeros, into a new *mat.Dense. It
+// mat.RowNonZeroDoer that is not, in a new *perceptron.CSR, or in place
+// if inPlace is set and X is a *perceptron.CSR, unless the Scaler centres
+// them, which fills their zeros, into a new *mat.Dense. It
 // returns an error naming the row and the column of the first value that
 // is not finite or that scaling makes so, or of a row whose length
 // overflows: rows are numbered from first+1. Rows it transformed in place
@@ -215,6 +216,16 @@ func transformRows(X mat.Matrix, first int, s *Scaler, unit, inPlace bool, acc *
 			}
 		}
 		return nil
+	}
+	if c, ok := X.(*perceptron.CSR); ok && inPlace && mean == nil {
+		ptr, ind, val := c.RawCSR()
+		for i := range n {
+			lo, hi := ptr[i], ptr[i+1]
+			if err := row(i, ind[lo:hi], val[lo:hi], val[lo:hi]); err != nil {
+				return nil, err
+			}
+		}
+		return X, nil
 	}
 	if m, ok := X.(mat.RowNonZeroDoer); ok && mean == nil && !isDense(X) {
 		nnz := 0

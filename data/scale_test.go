@@ -413,6 +413,12 @@ func TestFitInPlace(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			copyOf := func() mat.Matrix {
 				if c, ok := tc.X.(*perceptron.CSR); ok {
+					r, d := c.Dims()
+					ptr, ind, val := c.RawCSR()
+					c, err := perceptron.NewCSR(r, d, slices.Clone(ptr), slices.Clone(ind), slices.Clone(val))
+					if err != nil {
+						t.Fatal(err)
+					}
 					return c
 				}
 				return mat.DenseCopyOf(tc.X)
@@ -439,7 +445,7 @@ func TestFitInPlace(t *testing.T) {
 			if a.String() != b.String() {
 				t.Fatalf("FitInPlace's model\n%s\nFit's\n%s", b.String(), a.String())
 			}
-			if dense, ok := in.(*mat.Dense); ok && s.X != mat.Matrix(dense) {
+			if s.X != in {
 				t.Fatalf("s.X is a new %T, want the rows in place", s.X)
 			}
 			checkSameRows(t, "the rows of s", s.X, nil, transformed, nil)
@@ -448,15 +454,16 @@ func TestFitInPlace(t *testing.T) {
 			in = copyOf()
 			out, err := want.TransformInPlace(in)
 			checkSameRows(t, "TransformInPlace", out, err, transformed, nil)
-			if _, dense := in.(*mat.Dense); dense != (out == in) {
-				t.Fatalf("TransformInPlace of a %T returned the rows themselves: %v", in, out == in)
+			if out != in {
+				t.Fatalf("TransformInPlace of a %T returned a new %T, want the rows themselves", in, out)
 			}
 		})
 	}
 }
 
-// TestFitInPlaceMemory checks that FitInPlace of dense rows allocates
-// little beyond the model, where Fit allocates a copy of the rows.
+// TestFitInPlaceMemory checks that FitInPlace of dense rows, and of
+// sparse ones, allocates little beyond the model, where Fit allocates a
+// copy of the rows.
 func TestFitInPlaceMemory(t *testing.T) {
 	const n, d = 20000, 50
 	X := mat.NewDense(n, d, nil)
@@ -472,29 +479,44 @@ func TestFitInPlaceMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fit, inPlace uint64
-	for _, in := range []bool{false, true} {
-		m := &Model{Scaler: sc, Classifier: &perceptron.Perceptron{Epochs: 1}}
-		s := &Set{X: mat.DenseCopyOf(X), Y: y, Classes: []string{"a", "b"}}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		if in {
-			err = m.FitInPlace(context.Background(), s)
-		} else {
-			err = m.Fit(s)
-		}
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if in {
-			inPlace = after.TotalAlloc - before.TotalAlloc
-		} else {
-			fit = after.TotalAlloc - before.TotalAlloc
-		}
+	idf, err := NewIDF(sparseOfDense(X))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if rows := uint64(8 * n * d); fit < rows || inPlace > rows/8 {
-		t.Errorf("Fit allocated %d bytes and FitInPlace %d, rows of %d: want the rows' bytes and less than an eighth of them", fit, inPlace, rows)
+	for _, c := range []struct {
+		name  string
+		steps Model
+		rows  func() mat.Matrix
+		bytes uint64 // of a copy of the rows
+	}{
+		{"dense", Model{Scaler: sc}, func() mat.Matrix { return mat.DenseCopyOf(X) }, 8 * n * d},
+		{"sparse", Model{Scaler: idf, Normalize: true}, func() mat.Matrix { return sparseOfDense(X) }, 16*n*d + 8*(n+1)},
+	} {
+		var fit, inPlace uint64
+		for _, in := range []bool{false, true} {
+			m := c.steps
+			m.Classifier = &perceptron.Perceptron{Epochs: 1}
+			s := &Set{X: c.rows(), Y: y, Classes: []string{"a", "b"}}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			if in {
+				err = m.FitInPlace(context.Background(), s)
+			} else {
+				err = m.Fit(s)
+			}
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in {
+				inPlace = after.TotalAlloc - before.TotalAlloc
+			} else {
+				fit = after.TotalAlloc - before.TotalAlloc
+			}
+		}
+		if fit < c.bytes || inPlace > c.bytes/8 {
+			t.Errorf("%s: Fit allocated %d bytes and FitInPlace %d, rows of %d: want the rows' bytes and less than an eighth of them", c.name, fit, inPlace, c.bytes)
+		}
 	}
 }
 
