@@ -48,6 +48,7 @@ Flags:
 func demoCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	j.classifier = "all"
+	j.opts.trainAcc = true
 	fs := newFlagSet("demo")
 	fs.Float64Var(&j.split, "split", 0.25, "the fraction of the rows of each class to test on")
 	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "the seed of the split (-seed seeds -shuffle)")

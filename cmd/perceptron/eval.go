@@ -32,8 +32,10 @@ rows shows after that fit. Training stops early by the rule of -tol and -no-chan
 scikit-learn's Perceptron does, unless -no-stop. It prints a table of each
 classifier's kernel, prediction rule, epochs run and how training ended
 (converged: an epoch without a mistake; stopped: by the rule; limit: at
--epochs), its mistakes, its training and test accuracy and the time it took;
-then, for each, the classification report of the test rows, as
+-epochs), its mistakes, its test accuracy and the time its fit took, and
+with -train-acc its training accuracy, which costs a pass of prediction
+over the training rows, as scikit-learn's cross_validate leaves it to
+return_train_score; then, for each, the classification report of the test rows, as
 scikit-learn's classification_report, and their confusion matrix. The test
 rows of a label that is no class of the training rows are counted wrong, in
 rows of their own; with -pos and -neg they are left out. -class-weight
@@ -116,6 +118,7 @@ func evalCommand(args []string, stdout, stderr io.Writer) error {
 	fs.Uint64Var(&j.splitSeed, "split-seed", 1, "without TEST, the seed of the split of TRAIN, or of its folds (-seed seeds -shuffle)")
 	fs.IntVar(&j.folds, "folds", 0, "cross-validate on `K` stratified folds of TRAIN, drawn from -split-seed, and print the mean and the spread of the test accuracy; 0 means none")
 	fs.StringVar(&j.model, "model", "", "test the model `FILE` that train saved, or the library's form of a classifier, on TEST, fitting nothing")
+	fs.BoolVar(&j.opts.trainAcc, "train-acc", false, "also measure each classifier's accuracy on its training rows, a pass of prediction over them, as scikit-learn's cross_validate does with return_train_score")
 	j.dataFlags(fs, true)
 	j.weightsFlag(fs)
 	j.trainFlags(fs, stderr, args)

@@ -21,38 +21,47 @@ import (
 )
 
 // eval TRAIN TEST gives, for each classifier, the epochs, mistakes and
-// accuracies of the library's classifier fitted with the command's
-// defaults on the rows standardised apart from the command; the kernel's
-// row is the demo's kernel.
+// test accuracy of the library's classifier fitted with the command's
+// defaults on the rows standardised apart from the command, and with
+// -train-acc its training accuracy too; the kernel's row is the demo's
+// kernel.
 func TestEvalMatchesLibrary(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(8, 1))
 	X, y := randomData(rnd, 120, 4)
 	dir := t.TempDir()
 	tr := writeFile(t, dir, "train.csv", csvNamed(mat.DenseCopyOf(X.Slice(0, 80, 0, 4)), signs(y[:80]), 4, false))
 	te := writeFile(t, dir, "test.csv", csvNamed(mat.DenseCopyOf(X.Slice(80, 120, 0, 4)), signs(y[80:]), 4, false))
-	code, out, errs := runCmd("eval", tr, te)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
 	std := standardise(mat.DenseCopyOf(X.Slice(0, 80, 0, 4)), mat.DenseCopyOf(X.Slice(80, 120, 0, 4)))
-	rows := parseTable(t, out)
-	if len(rows) != len(classifiers) {
-		t.Fatalf("%d rows, want every classifier on 80 rows:\n%s", len(rows), out)
-	}
-	for _, r := range rows {
-		m := fitted(t, r.name, std[0], y[:80])
-		st := m.(interface{ Stats() perceptron.Stats }).Stats()
+	accuracy := func(m perceptron.Scorer, X mat.Matrix, y []float64) string {
 		right := 0
-		for i, p := range m.PredictRows(nil, std[1]) {
-			if p == y[80+i] {
+		for i, p := range m.PredictRows(nil, X) {
+			if p == y[i] {
 				right++
 			}
 		}
-		if want := percent(float64(right) / 40); r.test != want || r.epochs != st.Epochs || r.mistakes != st.Mistakes {
-			t.Errorf("%s: eval %s in %d epochs, %d mistakes; library %s in %d, %d", r.name, r.test, r.epochs, r.mistakes, want, st.Epochs, st.Mistakes)
+		return percent(float64(right) / float64(len(y)))
+	}
+	for _, trainAcc := range []bool{false, true} {
+		code, out, errs := runCmd("eval", "-train-acc="+fmt.Sprint(trainAcc), tr, te)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
 		}
-		if !strings.Contains(out, "\n"+r.name+" ("+r.kernel+", "+r.rule+") on the test rows:\n") {
-			t.Errorf("%s: no report", r.name)
+		rows := parseTable(t, out)
+		if len(rows) != len(classifiers) {
+			t.Fatalf("%d rows, want every classifier on 80 rows:\n%s", len(rows), out)
+		}
+		for _, r := range rows {
+			m := fitted(t, r.name, std[0], y[:80])
+			st := m.(interface{ Stats() perceptron.Stats }).Stats()
+			if want := accuracy(m, std[1], y[80:]); r.test != want || r.epochs != st.Epochs || r.mistakes != st.Mistakes {
+				t.Errorf("%s: eval %s in %d epochs, %d mistakes; library %s in %d, %d", r.name, r.test, r.epochs, r.mistakes, want, st.Epochs, st.Mistakes)
+			}
+			if want := accuracy(m, std[0], y[:80]); trainAcc && r.train != want || !trainAcc && r.train != "" {
+				t.Errorf("%s, -train-acc=%v: training accuracy %q; library %s", r.name, trainAcc, r.train, want)
+			}
+			if !strings.Contains(out, "\n"+r.name+" ("+r.kernel+", "+r.rule+") on the test rows:\n") {
+				t.Errorf("%s: no report", r.name)
+			}
 		}
 	}
 }
@@ -261,7 +270,7 @@ func TestSplitSeed(t *testing.T) {
 	X, y := randomData(rand.New(rand.NewPCG(10, 10)), 200, 3)
 	file := writeFile(t, dir, "d.csv", csvNamed(X, signs(y), 3, false))
 	table := func(args ...string) string {
-		code, out, errs := runCmd(append([]string{"eval", "-classifier", "perceptron"}, append(args, file)...)...)
+		code, out, errs := runCmd(append([]string{"eval", "-classifier", "perceptron", "-train-acc"}, append(args, file)...)...)
 		if code != 0 {
 			t.Fatalf("%q: exit %d: %s", args, code, errs)
 		}

@@ -94,11 +94,11 @@ func noTrainAccuracy(name string, cost float64) string {
 
 // fitModel trains the classifier called name on train, with the classes
 // of train and the steps of pipe before it, as fitOnly does, and measures
-// its training accuracy, unless that costs too much.
+// its training accuracy if o asks for it, unless that costs too much.
 func fitModel(name string, o *options, pipe *data.Model, train *dataset) (*result, error) {
 	r, err := fitOnly(name, o, pipe, train)
-	if err != nil {
-		return nil, err
+	if err != nil || !o.trainAcc {
+		return r, err
 	}
 	n, perRow := rowShape(train.X)
 	if cost := predictCost(r.model.Classifier, n, perRow, len(train.classes.labels)); cost > trainAccuracyCost {

@@ -53,7 +53,7 @@ func (j *job) crossValidate(names []string, train *dataset, label string, stdout
 			return err
 		}
 		for k, name := range names {
-			r, err := fitModel(name, &j.opts, pipe, tr)
+			r, err := fitOnly(name, &j.opts, pipe, tr)
 			if err != nil {
 				return err
 			}

@@ -44,6 +44,10 @@ type options struct {
 	// labels are the class values of the training rows.
 	labels []float64
 
+	// trainAcc says to measure the training accuracy after a fit, a pass
+	// of prediction over the training rows.
+	trainAcc bool
+
 	// The weights of the classes: by -class-weight balanced, or by
 	// -wNAME W, the weight W of the label NAME; classWeight is what they
 	// give the classes of the training rows, as ClassWeight.

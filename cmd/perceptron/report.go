@@ -7,18 +7,31 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 )
 
 // writeTable writes the results as an aligned table: names to the left,
-// figures to the right, and the notes of the results after it.
+// figures to the right, and the notes of the results after it. The
+// column of the training accuracy is left out if no result measured it or
+// says why it did not.
 func writeTable(w io.Writer, rs []*result) error {
-	rows := [][]string{{"classifier", "kernel", "prediction", "epochs", "ended", "mistakes", "train acc", "test acc", "fit time"}}
+	trainAcc := false
+	for _, r := range rs {
+		trainAcc = trainAcc || !math.IsNaN(r.train) || r.note != ""
+	}
+	row := func(name, kernel, rule, epochs, ended, mistakes, train, test, fit string) []string {
+		if !trainAcc {
+			return []string{name, kernel, rule, epochs, ended, mistakes, test, fit}
+		}
+		return []string{name, kernel, rule, epochs, ended, mistakes, train, test, fit}
+	}
+	rows := [][]string{row("classifier", "kernel", "prediction", "epochs", "ended", "mistakes", "train acc", "test acc", "fit time")}
 	var notes []string
 	for _, r := range rs {
 		kernel, rule := r.describe()
-		rows = append(rows, []string{r.name, kernel, rule, strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
-			strconv.Itoa(r.stats.Mistakes), percent(r.train), percent(r.test), duration(r.fit)})
+		rows = append(rows, row(r.name, kernel, rule, strconv.Itoa(r.stats.Epochs), howEnded(r.stats, r.limit),
+			strconv.Itoa(r.stats.Mistakes), percent(r.train), percent(r.test), duration(r.fit)))
 		if r.note != "" {
 			notes = append(notes, r.note)
 		}

@@ -95,6 +95,7 @@ Flags:
 func trainCommand(args []string, stdout, stderr io.Writer) error {
 	j := newJob()
 	j.classifier = defaultClassifier
+	j.opts.trainAcc = true
 	fs := newFlagSet("train")
 	fs.StringVar(&j.classifier, "classifier", defaultClassifier, "the classifier: "+classifierNames())
 	fs.StringVar(&j.out, "o", "", "save the model to `FILE` (required)")

@@ -211,6 +211,9 @@ func (j *job) fitStream(name string, t *trainRows, pipe *data.Model, dir string)
 	if err := r.trained(o, t.name, err); err != nil {
 		return nil, err
 	}
+	if !o.trainAcc {
+		return r, nil
+	}
 	perRow := float64(t.nnz) / float64(max(t.n, 1))
 	if cost := predictCost(c, t.n, perRow, len(t.classes.labels)); cost > trainAccuracyCost {
 		r.note = noTrainAccuracy(name, cost)
