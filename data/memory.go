@@ -5,7 +5,6 @@
 package data
 
 import (
-	"slices"
 	"unsafe"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
@@ -77,14 +76,18 @@ func fitText[E any](s []E) []E {
 	return append(t, s...)
 }
 
-// growTo returns s with a capacity of at least c, which is more than its
-// capacity, having checked the new array against the budget, as grow
-// does. The capacity is c rounded up as append rounds it, to the size of a
-// block of Go's allocator, which the array takes anyway.
+// growTo returns s with a capacity of c, which is more than its capacity,
+// having checked the new array against the budget, as grow does. It makes
+// the array and copies s, where append would clear the room beyond the
+// length: room never written, of memory fresh from the system, then takes
+// none, and the rows that a reader leaves with room to spare, which
+// FitInPlace scales where they are, hold no more than their values.
 func growTo[E any](s []E, c int) ([]E, error) {
 	var e E
 	if err := memory.Check(float64(c) * float64(unsafe.Sizeof(e))); err != nil {
 		return s, err
 	}
-	return slices.Grow(s, c-len(s)), nil
+	t := make([]E, len(s), c)
+	copy(t, s)
+	return t, nil
 }
