@@ -38,9 +38,10 @@ Eval numbers the classes of a file in the order of their labels, so on the
 demo's file, cmd/perceptron/data/breast_cancer.csv, whose label 0 is
 malignant, it makes malignant -1; a perceptron does not treat its classes
 alike (a score of 0, where every weight starts, predicts +1), so its
-table differs. "perceptron eval -header -pos 0 -neg 1
-cmd/perceptron/data/breast_cancer.csv" numbers them as the demo does, and
-prints the demo's table.
+table differs. "perceptron eval -header -pos 0 -neg 1 -train-acc
+cmd/perceptron/data/breast_cancer.csv" numbers them as the demo does and,
+with the training accuracy, which eval measures on request, prints the
+demo's table.
 
 Flags:
 `
