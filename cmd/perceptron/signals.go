@@ -134,7 +134,7 @@ func endBySignal(sig os.Signal) {
 	n := sig.(syscall.Signal)
 	signal.Reset(sig)
 	if !ignored[sig] {
-		syscall.Kill(os.Getpid(), n)
+		raise(n)
 		// The signal ends the process, which gets it at once; a process
 		// that the system does not let it end, ends here.
 		time.Sleep(time.Second)

@@ -131,7 +131,7 @@ func checkOutput(o outFile, ins []string, outs []outFile) error {
 			return usagef("%s %s and %s %s are the same file", p.flag, p.path, o.flag, o.path)
 		}
 	}
-	if err := syscall.Access(filepath.Dir(t), 2|1); err != nil { // W_OK|X_OK
+	if err := writableDir(filepath.Dir(t)); err != nil {
 		return fmt.Errorf("%s %s: directory %s: %v", o.flag, o.path, filepath.Dir(t), err)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
@@ -291,7 +291,7 @@ func removeDebris(notes io.Writer, path string) {
 			f.Close()
 			continue
 		}
-		switch err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); {
+		switch err := lock(f); {
 		case err == syscall.EWOULDBLOCK:
 			// A run writes it.
 		case err != nil:
@@ -341,7 +341,7 @@ func writeTemp(path string, write func(io.Writer) error) (f *os.File, err error)
 	}
 	// Without locks on the file system, a later run only names the file
 	// if it is left.
-	syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	lock(f)
 	if afterTemp != nil {
 		afterTemp(f.Name())
 	}
