@@ -191,11 +191,13 @@ func TestServeSlowClient(t *testing.T) {
 		{"headers", "POST /predict HTTP/1.1\r\nHost: x\r\n", ""},
 		{"body", "POST /predict HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nthe team", `{"error":"the body was not read within the 300ms of -read-timeout"}`},
 	} {
+		// The server's deadline starts after the connection does, which
+		// may be before Dial returns.
+		start := time.Now()
 		conn, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		start := time.Now()
 		conn.Write([]byte(c.sent))
 		// Others are answered meanwhile.
 		if code, _ := ts.do(t, "POST", "/predict", "", []byte("the final")); code != 200 {
