@@ -132,11 +132,13 @@ func maxSparse(d, S uint64) uint64 { return d * S }
 // isBinary reports whether data starts as a binary form does.
 func isBinary(data []byte) bool { return len(data) >= 4 && string(data[:4]) == binform.Magic }
 
-// form is a saved classifier: its bytes, and whether they are its binary
-// form or its JSON form.
+// form is a saved classifier: its bytes, whether they are its binary
+// form or its JSON form, and whether the syntax of its JSON is known to be
+// right, so that it is not checked again.
 type form struct {
 	data   []byte
 	binary bool
+	valid  bool
 }
 
 // decode decodes the form of a saved typ into its settings and model, and
@@ -145,7 +147,7 @@ type form struct {
 // header.
 func (f form) decode(typ string, settings, model any) (Stats, error) {
 	if !f.binary {
-		return unmarshal(f.data, typ, settings, model)
+		return unmarshal(f, typ, settings, model)
 	}
 	h, err := f.header(typ)
 	if err != nil {

@@ -159,13 +159,17 @@ func text(v reflect.Value) float64 {
 	return 0
 }
 
-// unmarshal decodes the envelope of a classifier of type typ into its
-// settings and model, and returns its Stats, checked, or an error naming
-// what is wrong. It decodes nothing into settings and model on error in
-// the envelope.
-func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
+// unmarshal decodes the envelope of the JSON form f of a classifier of
+// type typ into its settings and model, and returns its Stats, checked, or
+// an error naming what is wrong. It decodes nothing into settings and
+// model on error in the envelope.
+func unmarshal(f form, typ string, settings, model any) (Stats, error) {
+	decode := jsonscan.Decode
+	if f.valid {
+		decode = jsonscan.DecodeValid
+	}
 	var e envelope
-	if err := jsonscan.Decode(data, &e); err != nil {
+	if err := decode(f.data, &e); err != nil {
 		return Stats{}, formatError(err, "perceptron: not a saved %s:", typ)
 	}
 	switch {
@@ -192,10 +196,10 @@ func unmarshal(data []byte, typ string, settings, model any) (Stats, error) {
 	return st, nil
 }
 
-// raw is a JSON value as it stands in the data that json.Unmarshal
-// decodes, which hands each value to UnmarshalJSON as a slice of its own
-// input: raw keeps that slice, where json.RawMessage copies it, and so
-// lives as long as the data.
+// raw is a JSON value as it stands in the data that jsonscan.Decode, or
+// json.Unmarshal, decodes, which hands each value to UnmarshalJSON as a
+// slice of its own input: raw keeps that slice, where json.RawMessage
+// copies it, and so lives as long as the data.
 type raw []byte
 
 func (r *raw) UnmarshalJSON(data []byte) error {

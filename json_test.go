@@ -1068,8 +1068,8 @@ func TestVotedUnmarshalJSONErrors(t *testing.T) {
 		jtCase{r(`"rows":2,"cols":1`, `"rows":4611686018427387904,"cols":1`), model + "2 values for 4611686018427387904 rows of 1, want as many"},
 		jtCase{r(`"rows":2,"cols":1`, `"rows":9223372036854775807,"cols":1`), model + "2 values for 9223372036854775807 rows of 1, want as many"},
 		jtCase{r(`"rows":2,"cols":1,"sparse":false,`, `"rows":9223372036854775807,"cols":1,"sparse":true,"starts":[0,1,2],"indices":[0,0],`), model + "3 starts for 9223372036854775807 sparse rows, want one more"},
-		jtCase{r(vals, `"values":"AAAA"`), model + "3 bytes of float64s, want a multiple of 8"},
-		jtCase{r(vals, `"values":"!!!!"`), model + "illegal base64 data"},
+		jtCase{r(vals, `"values":"AAAA"`), model + "rows: values: 3 bytes of float64s, want a multiple of 8"},
+		jtCase{r(vals, `"values":"!!!!"`), model + "rows: values: illegal base64 data"},
 		jtCase{r(vals, `"values":12`), "cannot unmarshal number"},
 		jtCase{r(vals, `"values":"`+jtB64(1, math.Inf(1))+`"`), model + "row 1: column 0 is +Inf, want a finite value"},
 		jtCase{r(`"sparse":false,`, `"sparse":false,"starts":[0,1,2],`), model + "dense rows with starts or indices"},
@@ -1972,7 +1972,7 @@ func jtFuzzFailedLoad(t *testing.T, data []byte) {
 	var head struct{ Type string }
 	json.Unmarshal(data, &head)
 	if isBinary(data) {
-		head.Type, _ = savedType(data)
+		head.Type, _ = (&form{data: data, binary: true}).savedType()
 	}
 	saved, ok := jtFuzzModels()[head.Type]
 	if !ok {

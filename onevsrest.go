@@ -354,14 +354,16 @@ func (o *OneVsRest) load(f form) error {
 		if isBinary(b) != f.binary {
 			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d is not in the form of the OneVsRest", c))
 		}
-		typ, err := savedType(b)
+		// A member of JSON whose syntax decode has checked.
+		mf := form{data: b, binary: f.binary, valid: true}
+		typ, err := mf.savedType()
 		if typ == "OneVsRest" {
 			// Each level would decode those within it again.
 			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d is a OneVsRest", c))
 		}
 		var s Scorer
 		if err == nil {
-			s, err = unmarshalAs(b, typ)
+			s, err = unmarshalAs(mf, typ)
 		}
 		if err != nil {
 			return wrapf(err, "%w (classifier %d of a saved OneVsRest)", err, c)

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/seed5ae3614e/perceptron/internal/binform"
+	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 )
 
 // Loading a saved classifier of any type: Unmarshal.
@@ -18,15 +19,16 @@ import (
 // settings. It returns an error if data is not such a classifier, naming
 // what is wrong.
 func Unmarshal(data []byte) (Scorer, error) {
-	typ, err := savedType(data)
+	f := form{data: data, binary: isBinary(data)}
+	typ, err := f.savedType()
 	if err != nil {
 		return nil, err
 	}
-	return unmarshalAs(data, typ)
+	return unmarshalAs(f, typ)
 }
 
-// unmarshalAs is Unmarshal of data whose type savedType has told.
-func unmarshalAs(data []byte, typ string) (Scorer, error) {
+// unmarshalAs is Unmarshal of the form f whose type savedType has told.
+func unmarshalAs(f form, typ string) (Scorer, error) {
 	var m interface {
 		Scorer
 		load(form) error
@@ -45,16 +47,18 @@ func unmarshalAs(data []byte, typ string) (Scorer, error) {
 	case "OneVsRest":
 		m = &OneVsRest{}
 	}
-	if err := m.load(form{data: data, binary: isBinary(data)}); err != nil {
+	if err := m.load(f); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// savedType returns the type of the classifier saved in data, JSON or
-// binary, or an error if it is not one of this package's.
-func savedType(data []byte) (string, error) {
-	if isBinary(data) {
+// savedType returns the type of the classifier saved in f, JSON or
+// binary, or an error if it is not one of this package's. It checks the
+// syntax of JSON, unless f is known to be valid, and then f is.
+func (f *form) savedType() (string, error) {
+	data := f.data
+	if f.binary {
 		if len(data) < binform.HeaderSize {
 			return "", errorf(ErrFormat, "perceptron: not a saved classifier: %d bytes, fewer than the header of a binary form", len(data))
 		}
@@ -67,8 +71,27 @@ func savedType(data []byte) (string, error) {
 	var head struct {
 		Type string `json:"type"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
+	notSaved := func(err error) (string, error) {
 		return "", errorf(ErrFormat, "perceptron: not a saved classifier: %v", err)
+	}
+	if !f.valid && jsonscan.Syntax(data) != nil {
+		// encoding/json names what is wrong.
+		return notSaved(json.Unmarshal(data, &head))
+	}
+	f.valid = true
+	// The member type of an object, which encoding/json would find by a
+	// scan of all of it.
+	members, err := jsonscan.Members(data)
+	if err != nil {
+		err = json.Unmarshal(data, &head)
+	}
+	for _, m := range members {
+		if m.Name == "type" && err == nil {
+			err = json.Unmarshal(m.Of(data), &head.Type)
+		}
+	}
+	if err != nil {
+		return notSaved(err)
 	}
 	switch {
 	case head.Type == "":

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
@@ -353,7 +354,9 @@ func jsonError(err error) string {
 	if te.Field != "" {
 		msg = te.Field + ": " + msg
 	}
-	return msg
+	// The members that lead to the value, as the strict decoding names
+	// them before encoding/json's error.
+	return strings.TrimSuffix(err.Error(), te.Error()) + msg
 }
 
 // jsonKind names the JSON that the Go type t decodes.

@@ -18,21 +18,23 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
-// The strict decoding of a value: its syntax first, then each value
-// against the Go value it decodes into, which refuses unknown and
-// repeated members and prepares slices of numbers of the right length,
-// before encoding/json decodes it.
+// The strict decoding of a value: its syntax first, then one walk of the
+// value beside the Go value it decodes into, which refuses unknown and
+// repeated members, makes slices of numbers of the right length, and
+// decodes each value where it stands: by the UnmarshalJSON of its Go type,
+// or by encoding/json, value by value, so that no text is scanned again
+// to find the value that encoding/json would decode.
 
 // Decode decodes the one JSON value of data into v, refusing members that
 // v does not define, members that it defines in another case, repeated
 // members, and null where v holds a value that is not a pointer, a slice
 // or a raw value. It checks the memory of every slice of numbers before
-// encoding/json decodes into it, and makes each the length of its JSON
+// it decodes into it, and makes each the length of its JSON
 // array, so that decoding allocates what the numbers take, not the
 // doublings of a growing slice. An error of the memory wraps the
 // *memory.Error of memory.Check.
 func Decode(data []byte, v any) error {
-	if err := syntax(data); err != nil {
+	if err := Syntax(data); err != nil {
 		return err
 	}
 	return DecodeValid(data, v)
@@ -46,15 +48,12 @@ func DecodeValid(data []byte, v any) error {
 		return errors.New("missing")
 	}
 	c := checker{Scanner{Text: data}}
-	if err := c.value(reflect.ValueOf(v).Elem()); err != nil {
-		return err
-	}
-	return json.Unmarshal(data, v)
+	return c.value(reflect.ValueOf(v).Elem())
 }
 
-// syntax returns an error if data is not one JSON value, as a
-// json.Decoder says it.
-func syntax(data []byte) error {
+// Syntax returns an error if data is not one JSON value, as a
+// json.Decoder says it: what Decode checks before DecodeValid.
+func Syntax(data []byte) error {
 	if data == nil {
 		return errors.New("missing")
 	}
@@ -80,22 +79,23 @@ func syntax(data []byte) error {
 	return nil
 }
 
-// checker walks a JSON value beside the Go value it decodes into, for
-// what Decode checks and prepares.
+// checker walks a JSON value beside the Go value it decodes into, and
+// decodes it, as Decode says.
 type checker struct {
 	Scanner
 }
 
-// value checks the JSON value at c.I for v, and moves past it.
+// value decodes the JSON value at c.I into v, and moves past it.
 func (c *checker) value(v reflect.Value) error {
 	c.Space()
-	b := c.Text[c.I]
+	start, b := c.I, c.Text[c.I]
 	switch {
-	case v.Kind() == reflect.Slice && b == '[':
-		// Numbers among them, which decodes into the slice made here.
+	case v.Kind() == reflect.Slice && b == '[' && (numbers(v.Type().Elem()) || !reflect.PointerTo(v.Type()).Implements(unmarshalerType)):
+		// Numbers among them, which decode into the slice made here.
 		return c.array(v)
 	case reflect.PointerTo(v.Type()).Implements(unmarshalerType):
-		// Checked by its own UnmarshalJSON.
+		c.Skip()
+		return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(c.Text[start:c.I])
 	case v.Kind() == reflect.Pointer && b != 'n':
 		if v.IsNil() {
 			v.Set(reflect.New(v.Type().Elem()))
@@ -106,9 +106,10 @@ func (c *checker) value(v reflect.Value) error {
 	case v.Kind() == reflect.Struct && b == '{':
 		return c.object(v)
 	}
-	// A value of another type is encoding/json's to refuse.
+	// A value of another type, or of JSON that it does not take, is
+	// encoding/json's to decode or refuse.
 	c.Skip()
-	return nil
+	return json.Unmarshal(c.Text[start:c.I], v.Addr().Interface())
 }
 
 // object checks the members of the object at c.I for the fields of the
@@ -163,31 +164,48 @@ type unknownField string
 
 func (u unknownField) Error() string { return fmt.Sprintf("json: unknown field %.40q", string(u)) }
 
-// array checks the array at c.I for the slice v: a slice of numbers it
-// makes as long as the array, after it checks the memory; the elements of
-// a slice of anything else it checks in turn.
+// array decodes the array at c.I into the slice v: a slice of numbers it
+// makes as long as the array, after it checks the memory, and has its
+// UnmarshalJSON or encoding/json decode the array into it; the elements
+// of a slice of anything else it decodes in turn.
 func (c *checker) array(v reflect.Value) error {
 	elem := v.Type().Elem()
-	numbers := elem.Kind() == reflect.Float64 || elem.Kind() == reflect.Int
-	n := 0
+	numbers := numbers(elem)
+	start, n := c.I, 0
+	s := reflect.MakeSlice(v.Type(), 0, 0)
 	for ; c.Next(); n++ {
 		if numbers {
 			c.Skip()
-		} else if err := c.value(reflect.New(elem).Elem()); err != nil {
+			continue
+		}
+		e := reflect.New(elem).Elem()
+		if err := c.value(e); err != nil {
 			return fmt.Errorf("element %d: %w", n, err)
 		}
+		s = reflect.Append(s, e)
 	}
 	if !numbers {
+		v.Set(s)
 		return nil
 	}
 	if err := memory.Check(float64(n) * float64(elem.Size())); err != nil {
 		return fmt.Errorf("an array of %d numbers %w", n, err)
 	}
 	v.Set(reflect.MakeSlice(v.Type(), 0, n))
-	return nil
+	text := c.Text[start:c.I]
+	if u, ok := v.Addr().Interface().(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(text)
+	}
+	return json.Unmarshal(text, v.Addr().Interface())
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// numbers reports whether the elements of a slice, of type elem, are
+// numbers, whose slice array makes as long as its JSON array.
+func numbers(elem reflect.Type) bool {
+	return elem.Kind() == reflect.Float64 || elem.Kind() == reflect.Int
+}
 
 // Field is a field of a struct that JSON names: its member's name, exact,
 // and its index for reflect's FieldByIndex.

@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +68,43 @@ func TestDecode(t *testing.T) {
 		t.Errorf("decoded %+v", v)
 	case v.P == nil || v.P.W == nil || len(v.P.W) != 0 || len(v.List) != 1 || v.List[0].W[0] != 6 || v.Plain != "x":
 		t.Errorf("decoded %+v, %+v", v.P, v.List)
+	}
+}
+
+// TestDecodeAsEncodingJSON checks that Decode, which decodes each value
+// where it stands, gives what encoding/json gives for the whole text: raw
+// values, arrays among them, maps, escapes, nulls, arrays of Go and
+// slices of numbers; and that a value of the wrong type is refused with
+// the members that lead to it.
+func TestDecodeAsEncodingJSON(t *testing.T) {
+	type all struct {
+		Rows  []json.RawMessage  `json:"rows"`
+		Raw   json.RawMessage    `json:"raw"`
+		M     map[string]float64 `json:"m"`
+		S     string             `json:"s"`
+		F     float64            `json:"f"`
+		P     *inner             `json:"p"`
+		Q     *inner             `json:"q"`
+		Arr   [2]int             `json:"arr"`
+		W     Numbers            `json:"w"`
+		Ints  []int              `json:"ints"`
+		Empty []int              `json:"empty"`
+		None  []float64          `json:"none"`
+	}
+	in := `{"rows":[[1,2.5],{"a":[3]}," x ",null],"raw":[4, 5],"m":{"b":1e3},"s":"\u00e9\n\"q\"",` +
+		`"f":-0,"p":null,"q":{"w":[7],"n":null},"arr":[8,9],"w":[1e-300, 2],"ints":[10,11],"empty":[],"none":null}`
+	var got, want all
+	if err := json.Unmarshal([]byte(in), &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := Decode([]byte(in), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Decode gives\n%+v\nencoding/json\n%+v", got, want)
+	}
+	var v outer
+	if err := Decode([]byte(`{"in":{"n":[1,"x"]}}`), &v); err == nil || !strings.HasPrefix(err.Error(), "in: n: json: cannot unmarshal string") {
+		t.Errorf("an int given a string: %v", err)
 	}
 }

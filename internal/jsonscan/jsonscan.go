@@ -7,9 +7,9 @@
 // perceptron's saved classifiers and package data's model files: a
 // Scanner that moves over white space, values, members and elements, and
 // on it the members of an object, the length of an array, and Decode,
-// which checks a value against the Go value it decodes into before
-// encoding/json decodes it; and Numbers and Floats, the JSON forms of
-// float64s that Decode prepares.
+// which checks a value against the Go value it decodes into as it decodes
+// it, each member where it stands; and Numbers and Floats, the JSON forms
+// of float64s that Decode prepares.
 //
 // The Scanner and the functions take text that is valid JSON, as
 // json.Valid says, and may panic on other text; Decode checks the syntax
