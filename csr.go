@@ -118,19 +118,21 @@ func (m *CSR) T() mat.Matrix { return mat.Transpose{Matrix: m} }
 // NNZ returns the number of stored elements of m.
 func (m *CSR) NNZ() int { return len(m.ind) }
 
-// RawCSR returns the slices that m holds, as NewCSR takes them: row i
-// holds val[ptr[i]:ptr[i+1]] at the columns ind[ptr[i]:ptr[i+1]]. They are
-// m's own, not copies, so that a caller may scale the values in place, as
-// mat.Dense's RawMatrix allows: a value may be set to another finite value,
-// while no method of m, or of a CSR that shares its values, runs; ptr and
-// ind must not be modified.
+// RawCSR returns the slices that m holds, in the layout that NewCSR
+// takes: row i holds val[ptr[i]:ptr[i+1]] at the columns
+// ind[ptr[i]:ptr[i+1]]; the zero CSR gives nil slices. They are m's own,
+// not copies, so that a caller may scale the values in place, as
+// mat.Dense's RawMatrix allows: a value may be set to another finite value
+// while no method of m, or of a CSR that shares its values, reads it; ptr
+// and ind must not be modified. RawCSR may run concurrently with any
+// method of m.
 func (m *CSR) RawCSR() (ptr, ind []int, val []float64) { return m.ptr, m.ind, m.val }
 
 // RowSlice returns the rows i to k-1 of m as a CSR that shares m's columns
 // and values, as mat.Dense's Slice shares its elements: it copies only
 // where each row starts, an int a row. It panics if i or k is out of range
-// or k < i. It may run concurrently with any method of m, and with a
-// change of m's values through RawCSR only where the rows differ.
+// or k < i. It may run concurrently with any method of m, and with
+// changes of m's values through RawCSR, as it reads none.
 func (m *CSR) RowSlice(i, k int) *CSR {
 	if i < 0 || k > m.r || k < i {
 		panic(mat.ErrIndexOutOfRange)

@@ -79,9 +79,10 @@ func fitText[E any](s []E) []E {
 // growTo returns s with a capacity of c, which is more than its capacity,
 // having checked the new array against the budget, as grow does. It makes
 // the array and copies s, where append would clear the room beyond the
-// length: room never written, of memory fresh from the system, then takes
-// none, and the rows that a reader leaves with room to spare, which
-// FitInPlace scales where they are, hold no more than their values.
+// length: room never written, of memory fresh from the system, as a large
+// array usually is, then takes none, and the rows that a reader leaves
+// with room to spare, which FitInPlace scales where they are, hold no
+// more than their values.
 func growTo[E any](s []E, c int) ([]E, error) {
 	var e E
 	if err := memory.Check(float64(c) * float64(unsafe.Sizeof(e))); err != nil {

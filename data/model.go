@@ -136,12 +136,13 @@ func (m *Model) Transform(X mat.Matrix) (mat.Matrix, error) {
 
 // TransformInPlace is Transform, but it transforms dense rows, a
 // *mat.Dense or another mat.RawMatrixer, and sparse rows, a
-// *perceptron.CSR, in place, through their raw data, and returns X; other
-// rows it transforms into a copy, as Transform does. The rows it returns
-// are those that the Classifier takes, not the Model's methods, whose
-// steps would transform them again. It returns the errors of Transform,
-// after which the rows before the one of the error stay transformed. It
-// may run concurrently as Transform, with no other call that reads X.
+// *perceptron.CSR, that the Scaler does not centre, in place, through
+// their raw data, and returns X; other rows it transforms into a copy, as
+// Transform does. The rows it returns are those that the Classifier
+// takes, not the Model's methods, whose steps would transform them again.
+// It returns the errors of Transform, after which the rows before the one
+// of the error stay transformed, and that row may be in part. It may run
+// concurrently as Transform, with no other call that reads X.
 func (m *Model) TransformInPlace(X mat.Matrix) (mat.Matrix, error) {
 	if X == nil {
 		return nil, errorf(perceptron.ErrShape, "data: no rows to transform: X is nil")

@@ -44,16 +44,17 @@ func (m *Model) FitContext(ctx context.Context, s *Set) error { return m.fit(ctx
 // FitInPlace is FitContext, but it transforms the rows of s in place,
 // where FitContext transforms a copy of them, so that it holds them once:
 // dense rows, a *mat.Dense or another mat.RawMatrixer, and sparse rows, a
-// *perceptron.CSR, it transforms where they are, through their raw data;
-// other rows it transforms into a copy, as Fit does, that takes the place
-// of s.X, and of the rows if the caller keeps them nowhere else: their
-// memory then goes back to the system (debug.FreeOSMemory) before the
-// Classifier allocates its model.
+// *perceptron.CSR, that the Scaler does not centre, it transforms where
+// they are, through their raw data; other rows it transforms into a copy,
+// as Fit does, that takes the place of s.X, and of the rows if the caller
+// keeps them nowhere else: their memory then goes back to the system
+// (debug.FreeOSMemory) before the Classifier allocates its model.
 // Afterwards s.X holds the rows as the Classifier took them, for the
 // Classifier, not the Model's methods, whose steps would transform them
 // again. The statistics that CheckRows compares rows with are those of the
 // rows as they were given. A FitInPlace that fails may leave the rows of s
-// transformed, all or some. It may run concurrently as Fit.
+// transformed, all or some, and the row of an error in part. It may run
+// concurrently as Fit.
 func (m *Model) FitInPlace(ctx context.Context, s *Set) error { return m.fit(ctx, s, true) }
 
 // fit is FitContext, or FitInPlace if inPlace is set.

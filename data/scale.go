@@ -145,7 +145,7 @@ func (s *Scaler) fits(X mat.Matrix) error {
 // returns an error naming the row and the column of the first value that
 // is not finite or that scaling makes so, or of a row whose length
 // overflows: rows are numbered from first+1. Rows it transformed in place
-// before an error stay so. If acc is not nil, it adds each row to it before
+// before an error stay so, and the row of the error may be in part. If acc is not nil, it adds each row to it before
 // it transforms the row, as statsOf reads it.
 //
 // It checks the memory of the rows it makes first: 8 bytes for each value

@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -384,8 +385,9 @@ func checkSameRows(t *testing.T, name string, got mat.Matrix, err error, want ma
 
 // TestFitInPlace checks that FitInPlace fits the Model that Fit fits, to
 // the bit, with the statistics of the rows as given, having transformed
-// dense rows where they are and sparse rows into a copy that replaced
-// them; and that TransformInPlace transforms as Transform does.
+// dense rows and the sparse rows of a CSR where they are, and other rows,
+// or sparse rows that a Scaler centres, into a copy that replaced them;
+// and that TransformInPlace transforms as Transform does.
 func TestFitInPlace(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(48, 3))
 	const n, d = 300, 7
@@ -398,20 +400,27 @@ func TestFitInPlace(t *testing.T) {
 		y[i] = float64(i % 3)
 	}
 	csr := sparseOfDense(X)
+	centre := func(mat.Matrix) *Model { s, _ := NewScaler(X); return &Model{Scaler: s} }
 	for _, tc := range []struct {
-		name  string
-		X     mat.Matrix
-		steps func(X mat.Matrix) *Model
+		name    string
+		X       mat.Matrix
+		steps   func(X mat.Matrix) *Model
+		inPlace bool
 	}{
-		{"dense standardised", X, func(X mat.Matrix) *Model { s, _ := NewScaler(X); return &Model{Scaler: s} }},
-		{"dense standardised and normalised", X, func(X mat.Matrix) *Model { s, _ := NewScaler(X); return &Model{Scaler: s, Normalize: true} }},
-		{"dense normalised", X, func(X mat.Matrix) *Model { return &Model{Normalize: true} }},
-		{"dense as it is", X, func(X mat.Matrix) *Model { return &Model{} }},
-		{"sparse weighed and normalised", csr, func(X mat.Matrix) *Model { s, _ := NewIDF(X); return &Model{Scaler: s, Normalize: true} }},
-		{"sparse scaled", csr, func(X mat.Matrix) *Model { s, _ := NewScaler(X); return &Model{Scaler: s} }},
+		{"dense standardised", X, func(X mat.Matrix) *Model { s, _ := NewScaler(X); return &Model{Scaler: s} }, true},
+		{"dense standardised and normalised", X, func(X mat.Matrix) *Model { s, _ := NewScaler(X); return &Model{Scaler: s, Normalize: true} }, true},
+		{"dense normalised", X, func(X mat.Matrix) *Model { return &Model{Normalize: true} }, true},
+		{"dense as it is", X, func(X mat.Matrix) *Model { return &Model{} }, true},
+		{"sparse weighed and normalised", csr, func(X mat.Matrix) *Model { s, _ := NewIDF(X); return &Model{Scaler: s, Normalize: true} }, true},
+		{"sparse scaled", csr, func(X mat.Matrix) *Model { s, _ := NewScaler(X); return &Model{Scaler: s} }, true},
+		{"sparse centred", csr, centre, false},
+		{"dense without raw data", mat.Transpose{Matrix: X.T()}, centre, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			copyOf := func() mat.Matrix {
+				if _, ok := tc.X.(mat.Transpose); ok {
+					return mat.Transpose{Matrix: mat.DenseCopyOf(X).T()}
+				}
 				if c, ok := tc.X.(*perceptron.CSR); ok {
 					r, d := c.Dims()
 					ptr, ind, val := c.RawCSR()
@@ -445,8 +454,8 @@ func TestFitInPlace(t *testing.T) {
 			if a.String() != b.String() {
 				t.Fatalf("FitInPlace's model\n%s\nFit's\n%s", b.String(), a.String())
 			}
-			if s.X != in {
-				t.Fatalf("s.X is a new %T, want the rows in place", s.X)
+			if (s.X == in) != tc.inPlace {
+				t.Fatalf("s.X is the %T given: %v, want %v", in, s.X == in, tc.inPlace)
 			}
 			checkSameRows(t, "the rows of s", s.X, nil, transformed, nil)
 
@@ -454,8 +463,8 @@ func TestFitInPlace(t *testing.T) {
 			in = copyOf()
 			out, err := want.TransformInPlace(in)
 			checkSameRows(t, "TransformInPlace", out, err, transformed, nil)
-			if out != in {
-				t.Fatalf("TransformInPlace of a %T returned a new %T, want the rows themselves", in, out)
+			if (out == in) != tc.inPlace {
+				t.Fatalf("TransformInPlace of a %T returned the rows given: %v, want %v", in, out == in, tc.inPlace)
 			}
 		})
 	}
@@ -590,4 +599,23 @@ func FuzzScaler(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TransformInPlace of sparse rows stops at the first value that scaling
+// makes overflow, with an error that names its row and column, and leaves
+// the rows before it scaled where they are.
+func TestTransformInPlaceSparseError(t *testing.T) {
+	X, err := perceptron.NewCSR(3, 2, []int{0, 1, 3, 4}, []int{0, 0, 1, 1}, []float64{1, 2, math.MaxFloat64, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Model{Scaler: &Scaler{Scale: []float64{4, 0.5}}}
+	_, err = m.TransformInPlace(X)
+	var e *perceptron.Error
+	if !errors.Is(err, perceptron.ErrNonFinite) || !errors.As(err, &e) || e.Row != 1 || e.Col != 1 || !strings.Contains(err.Error(), "row 2, column 2") {
+		t.Fatalf("error %v, want one of kind ErrNonFinite at row 2, column 2", err)
+	}
+	if _, _, val := X.RawCSR(); val[0] != 0.25 || val[3] != 3 {
+		t.Errorf("values %v after the error: want the first row scaled, the last as it was", val)
+	}
 }

@@ -137,7 +137,7 @@ func TestFolds(t *testing.T) {
 		{[]string{"-folds", "1", file}, "-folds 1: want 2 or more"},
 		{[]string{"-folds", "3", file, file}, "-folds: cross-validation tests on folds of TRAIN alone"},
 		{[]string{"-folds", "3", "-split", "0.5", file}, "-split: -folds tests on folds of TRAIN"},
-		{[]string{"-folds", "3", "-train-acc", file}, "-train-acc: -folds tests on folds of TRAIN"},
+		{[]string{"-folds", "3", "-train-acc", file}, "-train-acc: -folds measures the test accuracy of each fold alone"},
 	} {
 		if code, _, errs := runCmd(append([]string{"eval"}, c.args...)...); code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%q: exit %d: %s", c.args, code, errs)

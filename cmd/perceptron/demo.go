@@ -40,8 +40,8 @@ malignant, it makes malignant -1; a perceptron does not treat its classes
 alike (a score of 0, where every weight starts, predicts +1), so its
 table differs. "perceptron eval -header -pos 0 -neg 1 -train-acc
 cmd/perceptron/data/breast_cancer.csv" numbers them as the demo does and,
-with the training accuracy, which eval measures on request, prints the
-demo's table.
+with -train-acc, which adds the training accuracy, prints the demo's
+table.
 
 Flags:
 `

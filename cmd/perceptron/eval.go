@@ -28,14 +28,15 @@ counted on stderr, as liblinear-predict does; CSV and IDX files must have
 the same width. If TRAIN is text, TEST is read as text, hashed as TRAIN is
 (-ngrams, -bits). TEST is read after the first fit, once its format is
 checked, so that the fit's memory holds none of its rows: an error in its
-rows shows after that fit. Training stops early by the rule of -tol and -no-change, as
-scikit-learn's Perceptron does, unless -no-stop. It prints a table of each
-classifier's kernel, prediction rule, epochs run and how training ended
-(converged: an epoch without a mistake; stopped: by the rule; limit: at
--epochs), its mistakes, its test accuracy and the time its fit took, and
-with -train-acc its training accuracy, which costs a pass of prediction
-over the training rows, as scikit-learn's cross_validate leaves it to
-return_train_score; then, for each, the classification report of the test rows, as
+rows shows after that fit. Training stops early by the rule of -tol and
+-no-change, as scikit-learn's Perceptron does, unless -no-stop. It prints
+a table of each classifier's kernel, prediction rule, epochs run and how
+training ended (converged: an epoch without a mistake; stopped: by the
+rule; limit: at -epochs), its mistakes, its test accuracy and the time its
+fit took. With -train-acc the table also gives the training accuracy, at
+the cost of a pass of prediction over the training rows (scikit-learn's
+cross_validate measures it only with return_train_score). Then it prints,
+for each classifier, the classification report of the test rows, as
 scikit-learn's classification_report, and their confusion matrix. The test
 rows of a label that is no class of the training rows are counted wrong, in
 rows of their own; with -pos and -neg they are left out. -class-weight

@@ -403,8 +403,12 @@ func isSet(fs *flag.FlagSet, name string) bool {
 func (j *job) checkFolds(fs *flag.FlagSet, files int) error {
 	var err error
 	fs.Visit(func(f *flag.Flag) {
-		if err == nil && j.folds != 0 && (f.Name == "split" || f.Name == "plot" || f.Name == "train-acc") {
-			err = usagef("-%s: -folds tests on folds of TRAIN, not on a split, and draws no plot and no training accuracy", f.Name)
+		switch {
+		case err != nil || j.folds == 0:
+		case f.Name == "split" || f.Name == "plot":
+			err = usagef("-%s: -folds tests on folds of TRAIN, not on a split, and draws no plot", f.Name)
+		case f.Name == "train-acc" && j.opts.trainAcc:
+			err = usagef("-train-acc: -folds measures the test accuracy of each fold alone")
 		}
 	})
 	switch {
