@@ -87,7 +87,7 @@ func (f *form) savedType() (string, error) {
 	}
 	for _, m := range members {
 		if m.Name == "type" && err == nil {
-			err = json.Unmarshal(m.Of(data), &head.Type)
+			err = jsonscan.DecodeValid(m.Of(data), &head.Type)
 		}
 	}
 	if err != nil {

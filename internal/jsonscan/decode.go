@@ -12,8 +12,10 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
@@ -107,9 +109,50 @@ func (c *checker) value(v reflect.Value) error {
 		return c.object(v)
 	}
 	// A value of another type, or of JSON that it does not take, is
-	// encoding/json's to decode or refuse.
+	// encoding/json's to decode or refuse, but for the plain literals
+	// that leaf decodes as it does, without its decoder's allocations.
 	c.Skip()
+	if leaf(c.Text[start:c.I], v) {
+		return nil
+	}
 	return json.Unmarshal(c.Text[start:c.I], v.Addr().Interface())
+}
+
+// leaf decodes the JSON literal text into v, as encoding/json would, where
+// it is plain: a number into an int or a float64 that holds it, true or
+// false into a bool, a string of UTF-8 without escapes into a string, and
+// null into a pointer, a slice, a map or an interface. It reports whether
+// it did.
+func leaf(text []byte, v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Bool:
+		if b := string(text); b == "true" || b == "false" {
+			v.SetBool(b == "true")
+			return true
+		}
+	case reflect.Int:
+		if n, err := strconv.ParseInt(string(text), 10, 64); err == nil && !v.OverflowInt(n) {
+			v.SetInt(n)
+			return true
+		}
+	case reflect.Float64:
+		// A JSON number: what ParseFloat takes of valid JSON.
+		if f, err := strconv.ParseFloat(string(text), 64); err == nil {
+			v.SetFloat(f)
+			return true
+		}
+	case reflect.String:
+		if len(text) >= 2 && text[0] == '"' && bytes.IndexByte(text, '\\') < 0 && utf8.Valid(text) {
+			v.SetString(string(text[1 : len(text)-1]))
+			return true
+		}
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		if string(text) == "null" {
+			v.SetZero()
+			return true
+		}
+	}
+	return false
 }
 
 // object checks the members of the object at c.I for the fields of the
@@ -191,12 +234,22 @@ func (c *checker) array(v reflect.Value) error {
 	if err := memory.Check(float64(n) * float64(elem.Size())); err != nil {
 		return fmt.Errorf("an array of %d numbers %w", n, err)
 	}
-	v.Set(reflect.MakeSlice(v.Type(), 0, n))
+	v.Set(reflect.MakeSlice(v.Type(), n, n))
 	text := c.Text[start:c.I]
 	if u, ok := v.Addr().Interface().(json.Unmarshaler); ok {
 		return u.UnmarshalJSON(text)
 	}
-	return json.Unmarshal(text, v.Addr().Interface())
+	e := Scanner{Text: text}
+	for k := 0; e.Next(); k++ {
+		at := e.I
+		e.Skip()
+		if !leaf(text[at:e.I], v.Index(k)) {
+			// encoding/json says what is wrong.
+			v.SetLen(0)
+			return json.Unmarshal(text, v.Addr().Interface())
+		}
+	}
+	return nil
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
