@@ -34,7 +34,10 @@ var running sync.Mutex
 // runner's job service, if it has one, as every runner but direct and
 // Dataflow has, and waits for the job to end; but it does not cancel
 // Beam's Run, since prism, on a done context, panics, or goes on running
-// the pipeline as Run returns.
+// the pipeline as Run returns. The job service is that of Beam's flag
+// --endpoint as Run starts, which prism in this process sets as it starts
+// its own, in Run, the first time: the first pipeline on it is not
+// cancelled, and fails as its steps do.
 func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error {
 	running.Lock()
 	defer running.Unlock()
@@ -48,6 +51,7 @@ func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error 
 	if err := keepWorkers(r.runner); err != nil {
 		return fmt.Errorf("ipm: %s: starting the pool of workers: %w", what, err)
 	}
+	endpoint := *jobopts.Endpoint
 	var timedOut atomic.Bool
 	var timeout <-chan time.Time
 	if r.Timeout > 0 {
@@ -67,7 +71,7 @@ func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error 
 			return
 		}
 		cached(r.id).stop()
-		cancelJob(name)
+		cancelJob(endpoint, name)
 	}()
 	_, err := beam.Run(context.WithoutCancel(ctx), r.runner, p)
 	close(ended)
@@ -129,11 +133,9 @@ func keepWorkers(runner string) error {
 	return nil
 }
 
-// cancelJob cancels the jobs of the name on the job service of Beam's
-// flag --endpoint, if it is set, and waits for them to end, for at most a
-// minute.
-func cancelJob(name string) {
-	endpoint := *jobopts.Endpoint
+// cancelJob cancels the jobs of the name on the job service at endpoint,
+// if it is not empty, and waits for them to end, for at most a minute.
+func cancelJob(endpoint, name string) {
 	if endpoint == "" {
 		return
 	}
