@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -198,6 +199,77 @@ func TestTimeout(t *testing.T) {
 			t.Errorf("%s: the run left files: %q, before it %q", r, after, before)
 		}
 	}
+}
+
+// TestWorkersEnd checks that the workers that prism starts in this
+// process for the jobs of runs end with their jobs, whether a job ends,
+// or is cancelled as its run times out or its context is done: the pool
+// that starts them lasts as long as the process, and a worker left in it
+// would go on. It does not run in parallel, so that no other test's
+// workers run, and it sees workers as a run runs, so that it is known to
+// look for the right goroutines.
+func TestWorkersEnd(t *testing.T) {
+	sets := problem{shards: 3, rows: 40, d: 6, classes: []float64{1, 2, 3}, noise: 0.3, seed: 23}.make()
+	seen := 0
+	for _, c := range []struct {
+		epochs         int
+		timeout, after time.Duration
+	}{{3, 0, 0}, {1000, 0, 400 * time.Millisecond}, {1000, time.Nanosecond, 0}, {1000, 0, 20 * time.Millisecond}, {3, 0, 0}} {
+		dir := t.TempDir()
+		paths := write(t, dir, sets, nil)
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		if c.after > 0 {
+			ctx, cancel = context.WithTimeout(ctx, c.after)
+		}
+		ended, sampled := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(sampled)
+			for {
+				select {
+				case <-ended:
+					return
+				case <-time.After(2 * time.Millisecond):
+					seen = max(seen, workerGoroutines())
+				}
+			}
+		}()
+		_, err := Run(ctx, Config{Shards: paths, Epochs: c.epochs, NoStop: true, Timeout: c.timeout, Output: filepath.Join(dir, "model.json"), Runner: "prism"})
+		cancel()
+		close(ended)
+		<-sampled
+		if (err == nil) != (c.after == 0 && c.timeout == 0) {
+			t.Errorf("%+v: error %v", c, err)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no worker's goroutine seen as the runs ran")
+	}
+	for end := time.Now().Add(30 * time.Second); workerGoroutines() > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("%d goroutines of workers run 30 s after the runs have ended", workerGoroutines())
+		}
+	}
+}
+
+// workerGoroutines returns the number of goroutines of this process that
+// run Beam's worker, its harness.
+func workerGoroutines() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	n := 0
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "/beam/core/runtime/harness.") {
+			n++
+		}
+	}
+	return n
 }
 
 // failRemove is a file system of local files, named failrm://path, that

@@ -7,6 +7,7 @@ package ipm
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal/extworker"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/util/grpcx"
 )
 
@@ -32,7 +34,10 @@ var running sync.Mutex
 // runner's job service, if it has one, as every runner but direct and
 // Dataflow has, and waits for the job to end; but it does not cancel
 // Beam's Run, since prism, on a done context, panics, or goes on running
-// the pipeline as Run returns.
+// the pipeline as Run returns. The job service is that of Beam's flag
+// --endpoint as Run starts, which prism in this process sets as it starts
+// its own, in Run, the first time: the first pipeline on it is not
+// cancelled, and fails as its steps do.
 func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error {
 	running.Lock()
 	defer running.Unlock()
@@ -43,6 +48,10 @@ func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error 
 	name := fmt.Sprintf("ipm-%s-%s", r.id, strings.ReplaceAll(what, " ", "-"))
 	defer func(was string) { *jobopts.JobName = was }(*jobopts.JobName)
 	*jobopts.JobName = name
+	if err := keepWorkers(r.runner); err != nil {
+		return fmt.Errorf("ipm: %s: starting the pool of workers: %w", what, err)
+	}
+	endpoint := *jobopts.Endpoint
 	var timedOut atomic.Bool
 	var timeout <-chan time.Time
 	if r.Timeout > 0 {
@@ -62,7 +71,7 @@ func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error 
 			return
 		}
 		cached(r.id).stop()
-		cancelJob(name)
+		cancelJob(endpoint, name)
 	}()
 	_, err := beam.Run(context.WithoutCancel(ctx), r.runner, p)
 	close(ended)
@@ -78,11 +87,55 @@ func (r *run) execute(ctx context.Context, p *beam.Pipeline, what string) error 
 	return nil
 }
 
-// cancelJob cancels the jobs of the name on the job service of Beam's
-// flag --endpoint, if it is set, and waits for them to end, for at most a
-// minute.
-func cancelJob(name string) {
-	endpoint := *jobopts.Endpoint
+// pool is the pool of workers in this process of the pipelines that a
+// runner would otherwise run in Beam's loopback mode, started by the first
+// of them; nil until then.
+var pool *extworker.Loopback
+
+// keepWorkers sets Beam's flags so that the next pipeline, on the runner
+// of the name, runs its steps on pool, which it starts if need be, where
+// the pipeline would run them in Beam's loopback mode: if the flag
+// --environment_type is loopback, or if the runner is prism with neither
+// --endpoint nor --environment_type, as prism then starts in this process
+// and picks loopback. The caller holds running.
+//
+// In loopback mode, beam.Run starts a pool of workers in this process for
+// the job and stops it as it returns; but prism starts a job's worker on
+// the pool in a goroutine of its own, which panics if the pool is gone, as
+// it is when the job was cancelled, and Run returned, before that
+// goroutine asked for the worker. A pool that lasts as long as the process
+// is always there. Its workers end as their jobs do, when prism stops
+// them, as Run's pool's do when the pool stops; the pool itself, one
+// listener and its server, stays, as prism's job service in this process
+// does. The flags stay set to it for the pipelines after, which run on the
+// same job service, as prism leaves them set to loopback. The worker's
+// binary, which Beam stages with each job and a worker of the pool does
+// not run, is the empty os.DevNull if it is not given, as Beam gives an
+// empty file in loopback mode: without one, Beam would build one with go
+// build for each job.
+func keepWorkers(runner string) error {
+	prism := (runner == "prism" || runner == "PrismRunner") && *jobopts.Endpoint == "" && *jobopts.EnvironmentType == ""
+	if !jobopts.IsLoopback() && !prism {
+		return nil
+	}
+	if pool == nil {
+		p, err := extworker.StartLoopback(context.Background(), 0)
+		if err != nil {
+			return err
+		}
+		pool = p
+	}
+	*jobopts.EnvironmentType = "external"
+	*jobopts.EnvironmentConfig = pool.EnvironmentConfig(context.Background())
+	if *jobopts.WorkerBinary == "" {
+		*jobopts.WorkerBinary = os.DevNull
+	}
+	return nil
+}
+
+// cancelJob cancels the jobs of the name on the job service at endpoint,
+// if it is not empty, and waits for them to end, for at most a minute.
+func cancelJob(endpoint, name string) {
 	if endpoint == "" {
 		return
 	}

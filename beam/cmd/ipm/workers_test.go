@@ -257,14 +257,14 @@ func TestWorkers(t *testing.T) {
 		}
 		os.Remove(out)
 		c.ended(t)
-		if left := bootCopies(t); len(left) > len(boots) {
-			t.Errorf("%s: the workers left their binaries that boot copied: %q, before %q", args[1], left, boots)
+		if left := copiesLeft(t, boots); len(left) > 0 {
+			t.Errorf("%s: the workers left their binaries that boot copied: %q", args[1], left)
 		}
 	}
 }
 
-// bootCopies returns the folders of /tmp in which Beam's boot copies a
-// worker's binary.
+// bootCopies returns the copies of workers' binaries that Beam's boot
+// made in /tmp.
 func bootCopies(t *testing.T) []string {
 	t.Helper()
 	m, err := filepath.Glob("/tmp/bin[0-9]*/worker")
@@ -272,6 +272,22 @@ func bootCopies(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// copiesLeft returns the copies of workers' binaries in /tmp that are not
+// among before and are still there 10 s after it is called. The workers
+// of the tests that run beside the caller's make and remove theirs as
+// they start, and TestWorkerKilled removes those of the workers it kills.
+func copiesLeft(t *testing.T, before []string) []string {
+	t.Helper()
+	var left []string
+	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(100 * time.Millisecond) {
+		left = slices.DeleteFunc(bootCopies(t), func(c string) bool { return slices.Contains(before, c) })
+		if len(left) == 0 {
+			break
+		}
+	}
+	return left
 }
 
 // writeText writes n shards of lines of text in fastText's format to dir.
@@ -384,7 +400,13 @@ func killWorker(c *cluster, old []int, delay time.Duration) int {
 		for _, p := range c.workers() {
 			if !slices.Contains(old, p) {
 				time.Sleep(delay)
+				exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", p))
 				syscall.Kill(p, syscall.SIGKILL)
+				// A worker killed before it removed the copy of
+				// itself that boot made leaves it.
+				if bootCopy(exe) {
+					os.RemoveAll(filepath.Dir(exe))
+				}
 				return p
 			}
 		}
