@@ -325,7 +325,10 @@ func TestWorkerKilled(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir() // removed after the cluster has ended
 	c := startCluster(t)
-	args := []string{"-shards", writeRows(t, dir, 3, 2000, 300), "-epochs", "3", "-no-stop", "-timeout", "10s"}
+	// The timeout ends a run whose worker was killed before it connected,
+	// for which prism waits; it must leave a loaded machine the time to
+	// stage a job's worker, some 80 MB, which took more than 10 s once.
+	args := []string{"-shards", writeRows(t, dir, 3, 2000, 300), "-epochs", "3", "-no-stop", "-timeout", "30s"}
 	want := inProcess(t, args...)
 	out := filepath.Join(dir, "model.json")
 	rnd := rand.New(rand.NewPCG(5, 6))
