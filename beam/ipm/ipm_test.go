@@ -31,9 +31,8 @@ import (
 // The tests run the pipelines on Beam's prism runner, in this process,
 // as ptest does by default; go test's -runner flag (go test -args
 // -runner=direct) picks another.
-// Beam's logs at level info, which are many, are left out. The runner
-// leaves an empty file of each pipeline in the temporary folder, which is
-// the test's own.
+// Beam's logs at level info, which are many, are left out. The temporary
+// folder is the tests' own, removed as they end.
 func TestMain(m *testing.M) {
 	log.LogLevel = "warn"
 	tmp, err := os.MkdirTemp("", "ipm.test-")

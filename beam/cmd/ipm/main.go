@@ -157,15 +157,6 @@ func main() {
 		asWorker()
 	}
 	beam.Init()
-	// Beam's universal runner, which prism in this process is, leaves an
-	// empty file beamloopbackworker-* in the temporary folder for each
-	// pipeline that it runs in loopback mode, a job an epoch: ipm gives the
-	// process a temporary folder of its own, which it removes as it ends.
-	removeTemp := ownTemp()
-	exit := func(code int) {
-		removeTemp()
-		os.Exit(code)
-	}
 	// The steps that fail as a signal stops the run, and the runner's
 	// report of the failed pipeline, are Beam's logs of the stop, some KB
 	// of plans, which tell the user nothing that ipm's lines do not. Prism
@@ -190,7 +181,7 @@ func main() {
 		case <-time.After(grace):
 		}
 		fmt.Fprintf(os.Stderr, "ipm: stopped before the run removed its files: they are %s\n", runFiles())
-		exit(exitCode(s))
+		os.Exit(exitCode(s))
 	}()
 	err := run(ctx, logs)
 	mu.Lock()
@@ -205,29 +196,12 @@ func main() {
 			fmt.Fprintf(os.Stderr, ": %v", err)
 		}
 		fmt.Fprintln(os.Stderr)
-		exit(exitCode(s))
+		os.Exit(exitCode(s))
 	default:
 		logs.drop(err)
 		fmt.Fprintln(os.Stderr, err)
-		exit(1)
+		os.Exit(1)
 	}
-	removeTemp()
-}
-
-// ownTemp makes a new folder the process's temporary folder, as TMPDIR,
-// and returns the function that removes it, or, if it cannot, leaves the
-// temporary folder as it is. Its name, ipm.tmp-*, is none of those of the
-// files of runs, ipm-*.
-func ownTemp() (remove func()) {
-	dir, err := os.MkdirTemp("", "ipm.tmp-")
-	if err != nil {
-		return func() {}
-	}
-	if err := os.Setenv("TMPDIR", dir); err != nil {
-		os.Remove(dir)
-		return func() {}
-	}
-	return func() { os.RemoveAll(dir) }
 }
 
 // quiet is a handler of logs that writes nothing once stopped is set, and
