@@ -82,7 +82,7 @@ func decodeModel(text []byte) (*Model, error) {
 	notModel := func(format string, args ...any) error {
 		return errorf(perceptron.ErrFormat, "not a model: "+format, args...)
 	}
-	if !json.Valid(text) {
+	if !jsonscan.Valid(text) {
 		// Unmarshal names the offset of the first error.
 		return nil, notModel("%s", shortError(json.Unmarshal(text, new(struct{}))))
 	}

@@ -59,7 +59,7 @@ func Syntax(data []byte) error {
 	if data == nil {
 		return errors.New("missing")
 	}
-	if json.Valid(data) {
+	if Valid(data) {
 		return nil
 	}
 	// Unmarshal checks the syntax of all of data before it decodes any,
@@ -70,7 +70,7 @@ func Syntax(data []byte) error {
 		case len(bytes.TrimSpace(data)) == 0:
 			return io.EOF
 		case !errors.As(err, &syn):
-			return err // json.Valid and json.Unmarshal disagree: refuse
+			return err // Valid and json.Unmarshal disagree: refuse
 		case strings.HasSuffix(syn.Error(), "after top-level value"):
 			return errors.New("data after the value")
 		case syn.Offset == int64(len(data)):

@@ -2,18 +2,18 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Package jsonscan walks JSON text that encoding/json has found valid, in
-// place and without copying it, for the strict loading of package
-// perceptron's saved classifiers and package data's model files: a
-// Scanner that moves over white space, values, members and elements, and
-// on it the members of an object, the length of an array, and Decode,
-// which checks a value against the Go value it decodes into as it decodes
-// it, each member where it stands; and Numbers and Floats, the JSON forms
-// of float64s that Decode prepares.
+// Package jsonscan walks valid JSON text in place and without copying it,
+// for the strict loading of package perceptron's saved classifiers and
+// package data's model files: Valid, which checks the text's syntax as
+// json.Valid does, in one pass; a Scanner that moves over white space,
+// values, members and elements, and on it the members of an object, the
+// length of an array, and Decode, which checks a value against the Go
+// value it decodes into as it decodes it, each member where it stands;
+// and Numbers and Floats, the JSON forms of float64s that Decode prepares.
 //
-// The Scanner and the functions take text that is valid JSON, as
-// json.Valid says, and may panic on other text; Decode checks the syntax
-// itself, and Space takes any text.
+// The Scanner and the functions take text that is valid JSON, as Valid
+// says, and may panic on other text; Valid and Decode check the syntax,
+// and Space takes any text.
 package jsonscan
 
 import (
