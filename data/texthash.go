@@ -19,23 +19,18 @@ import (
 // Hashing's Transform share.
 
 // fold is each byte of ASCII as a word holds it, lower-cased, or 0 for a
-// character that is not of words; and notASCII for the bytes of other
-// characters.
-var fold = func() (t [256]byte) {
+// character that is not of words.
+var fold = func() (t [utf8.RuneSelf]byte) {
 	for b := range t {
 		switch {
 		case 'a' <= b && b <= 'z' || '0' <= b && b <= '9':
 			t[b] = byte(b)
 		case 'A' <= b && b <= 'Z':
 			t[b] = byte(b) + 'a' - 'A'
-		case b >= utf8.RuneSelf:
-			t[b] = notASCII
 		}
 	}
 	return t
 }()
-
-const notASCII = 0xff
 
 // isWord reports whether r is a character of words: a letter, a mark or
 // a decimal digit.
@@ -110,10 +105,12 @@ func (h *hasher) add(s string, at int) error {
 	// Lower-casing turns a character of 2 bytes into one of 3 at most,
 	// and a word takes one more byte after it than its text may; hashes
 	// reads up to 4·pairBlocks+3 bytes beyond the start of the last word,
-	// and wordsAsm writes 64 bytes at a time.
+	// and wordsAsm writes 64 bytes at a time. The starts of 8 bytes of
+	// ASCII are written two at least, which may be 2 beyond the last,
+	// one of them the room for the end after the last that row adds.
 	var err error
 	if h.words, err = grow(h.words, len(s)+len(s)/2+64); err == nil {
-		h.starts, err = grow(h.starts, (len(s)+1)/2+1) // and an end after the last
+		h.starts, err = grow(h.starts, (len(s)+1)/2+2)
 	}
 	if err != nil {
 		return tooLarge(err, "holding the words of the text")
@@ -121,71 +118,108 @@ func (h *hasher) add(s string, at int) error {
 	if wordsAsm(h, s) {
 		return nil
 	}
-	w, n, starts := h.words[:cap(h.words)], len(h.words), h.starts
+	w, n := h.words[:cap(h.words)], len(h.words)
+	starts, c := h.starts[:cap(h.starts)], len(h.starts)
+	// Each byte of s gives its byte of words, lower-cased if it is of a
+	// word, a space if it is the first after a word, and nothing if it
+	// follows another that is not of words. in is 0x80, the high bit of
+	// the first byte of a uint64, if the byte before i is of a word, and
+	// else 0.
+	var in uint64
 	for i := 0; i < len(s); {
-		// The characters between words, then a word.
-		if fold[s[i]] == 0 {
+		if i+8 <= len(s) {
+			// 8 bytes at a time while they are ASCII, each 8 after the
+			// last: where they start does not wait on the words before,
+			// as it would if it were the end of the last word, and no
+			// branch depends on where words end.
+			if x := load64(s[i:]); x&highBits == 0 {
+				lower, word := foldASCII(x)
+				after := word<<8 | in // the bytes after a byte of a word
+				in = word >> 56
+				all := (word >> 7) * 0xff // each byte of a word, all ones
+				y := lower&all | spaces&^all
+				first := word &^ after
+				d := 0
+				if drop := highBits &^ (word | after); drop != 0 {
+					y, first, d = squeeze(y, first, drop)
+				}
+				binary.LittleEndian.PutUint64(w[n:n+8], y)
+				// The starts of the first two words that start in
+				// the 8 bytes, if there are, and else beyond them,
+				// which the next overwrite: without a branch on their
+				// number, 0, 1 or 2 for words of more than 2 letters.
+				second := first & (first - 1)
+				starts[c] = n + bits.TrailingZeros64(first)>>3
+				starts[c+1] = n + bits.TrailingZeros64(second)>>3
+				if more := second & (second - 1); more != 0 {
+					starts[c+2] = n + bits.TrailingZeros64(more)>>3
+					if more &= more - 1; more != 0 { // no more than 4, each after a space
+						starts[c+3] = n + bits.TrailingZeros64(more)>>3
+					}
+				}
+				c += bits.OnesCount64(first)
+				n += 8 - d
+				i += 8
+				continue
+			}
+		}
+		// A character at a time, at the end of s and where it is not
+		// ASCII.
+		var r rune
+		if b := s[i]; b < utf8.RuneSelf {
+			r = rune(fold[b]) // 0 if it is not of words
 			i++
-			continue
-		}
-		start := n
-		for {
-			if i+8 <= len(s) {
-				// 8 bytes at a time while they are ASCII: the bytes
-				// of the word lower-cased, up to the first that is not
-				// of words, which ends it and which is passed.
-				if x := load64(s[i:]); x&highBits == 0 {
-					y, word := foldASCII(x)
-					binary.LittleEndian.PutUint64(w[n:n+8], y)
-					k := bits.TrailingZeros64(^word&highBits) >> 3
-					n, i = n+k, i+k
-					if k < 8 {
-						i++
-						break
-					}
-					if i == len(s) {
-						break
-					}
-					continue
-				}
+		} else {
+			var size int
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return errorf(perceptron.ErrFormat, "byte %d is not UTF-8", at+i+1)
 			}
-			c := fold[s[i]]
-			if c == 0 {
-				i++
-				break
-			}
-			if c != notASCII {
-				w[n] = c
-				n++
-				i++
+			i += size
+			if isWord(r) {
+				r = unicode.ToLower(r)
 			} else {
-				r, size := utf8.DecodeRuneInString(s[i:])
-				if r == utf8.RuneError && size == 1 {
-					return errorf(perceptron.ErrFormat, "byte %d is not UTF-8", at+i+1)
-				}
-				i += size
-				if !isWord(r) {
-					break
-				}
-				w = utf8.AppendRune(w[:n], unicode.ToLower(r))
-				n, w = len(w), w[:cap(w)]
-			}
-			if i == len(s) {
-				break
+				r = 0
 			}
 		}
-		if n == start {
-			// A character of more than a byte that is not of words: no
-			// word.
-			continue
+		switch {
+		case r != 0:
+			if in == 0 {
+				starts[c] = n
+				c++
+			}
+			w = utf8.AppendRune(w[:n], r)
+			n, w, in = len(w), w[:cap(w)], 0x80
+		case in != 0:
+			w[n] = ' '
+			n, in = n+1, 0
 		}
-		starts = append(starts, start)
+	}
+	if in != 0 {
 		w[n] = ' '
 		n++
 	}
-	h.words, h.starts = w[:n], starts
+	h.words, h.starts = w[:n], starts[:c]
 	return nil
 }
+
+// squeeze returns the 8 bytes of y, and the high bits of first, without
+// the bytes whose high bits drop holds, the bytes after each moved down
+// in its place, and the number of bytes dropped.
+func squeeze(y, first, drop uint64) (uint64, uint64, int) {
+	d := 0
+	for drop != 0 {
+		below := (drop&-drop)>>7 - 1 // the bytes below the lowest to drop
+		y = y&below | y>>8&^below
+		first = first&below | first>>8&^below
+		drop = drop >> 8 &^ below
+		d++
+	}
+	return y, first, d
+}
+
+// spaces are 8 spaces.
+const spaces = 0x2020202020202020
 
 // highBits are the high bits of the bytes of a uint64, which are 0 for
 // the bytes of ASCII.
