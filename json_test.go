@@ -1386,7 +1386,8 @@ func TestUnmarshalErrors(t *testing.T) {
 		{`{"type":""}`, "perceptron: not a saved classifier: it has no type"},
 		{``, "perceptron: not a saved classifier: unexpected end of JSON input"},
 		{`[]`, "perceptron: not a saved classifier: json: cannot unmarshal array"},
-		{`{"type":1}`, "perceptron: not a saved classifier: json: cannot unmarshal number"},
+		{`{"type":1}`, "perceptron: not a saved classifier: type: json: cannot unmarshal number"},
+		{`{"Type":"Perceptron"}`, `perceptron: not a saved classifier: unknown member "Type"`},
 		{`{"type":"Margin"}`, `perceptron: not a saved classifier: type "Margin" is not a classifier of this package`},
 		{`{"type":"perceptron"}`, `type "perceptron" is not a classifier`},
 		{jtPerceptron + `x`, "perceptron: not a saved classifier: invalid character 'x' after top-level value"},
@@ -1744,6 +1745,9 @@ func TestUnmarshalAllocs(t *testing.T) {
 		strings.Replace(jtVoted, `"mistakeRows":[0,1]`, `"mistakeRows":`+weights, 1),
 		strings.Replace(jtKernelPoly1, `"mistakeVectors":[0,1]`, `"mistakeVectors":`+weights, 1),
 		strings.Replace(jtVoted, `"values":"`+jtB64(1, -1)+`"`, `"values":"`+strings.Repeat("A", 400000)+`"`, 1),
+		// Long arrays of what is not a number, and many members.
+		strings.Replace(jtOneVsRest, `"models":[`+jtPerceptron+`]`, `"models":`+weights, 1),
+		strings.Replace(jtPerceptron, `{"type":"Perceptron",`, `{"type":"Perceptron",`+strings.Repeat(`"":0,`, 200000), 1),
 	)
 	// Models of many rows and mistakes, saved.
 	X, y := jtClassData(rnd, 3000, 20, 2, true)

@@ -7,6 +7,7 @@ package perceptron
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/seed5ae3614e/perceptron/internal/binform"
 	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
@@ -79,19 +80,32 @@ func (f *form) savedType() (string, error) {
 		return notSaved(json.Unmarshal(data, &head))
 	}
 	f.valid = true
-	// The member type of an object, which encoding/json would find by a
-	// scan of all of it.
-	members, err := jsonscan.Members(data)
-	if err != nil {
-		err = json.Unmarshal(data, &head)
-	}
-	for _, m := range members {
-		if m.Name == "type" && err == nil {
-			err = jsonscan.DecodeValid(m.Of(data), &head.Type)
+	// The member type of an object, found by a walk of its members, which
+	// encoding/json would find by a scan of all of it; the strict decoding
+	// of the envelope refuses the members of other names.
+	s := jsonscan.Scanner{Text: data}
+	s.Space()
+	object := data[s.I] == '{'
+	if !object {
+		// encoding/json names what is not an object, and takes null.
+		if err := json.Unmarshal(data, &head); err != nil {
+			return notSaved(err)
 		}
 	}
-	if err != nil {
-		return notSaved(err)
+	for object && s.Next() {
+		name, err := s.Name()
+		at := s.I
+		s.Skip()
+		switch {
+		case err != nil:
+			return notSaved(err)
+		case name == "type":
+			if err := jsonscan.DecodeValid(data[at:s.I], &head.Type); err != nil {
+				return "", errorf(ErrFormat, "perceptron: not a saved classifier: type: %v", err)
+			}
+		case strings.EqualFold(name, "type"):
+			return "", errorf(ErrFormat, "perceptron: not a saved classifier: unknown member %.40q", name)
+		}
 	}
 	switch {
 	case head.Type == "":

@@ -6,6 +6,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,14 +28,14 @@ import (
 // or by encoding/json, value by value, so that no text is scanned again
 // to find the value that encoding/json would decode.
 
-// Decode decodes the one JSON value of data into v, refusing members that
-// v does not define, members that it defines in another case, repeated
-// members, and null where v holds a value that is not a pointer, a slice
-// or a raw value. It checks the memory of every slice of numbers before
-// it decodes into it, and makes each the length of its JSON
-// array, so that decoding allocates what the numbers take, not the
-// doublings of a growing slice. An error of the memory wraps the
-// *memory.Error of memory.Check.
+// Decode decodes the one JSON value of data into v, as encoding/json
+// would, but refusing members that v does not define, members that it
+// defines in another case, repeated members, and null for a struct; null
+// for a number, a bool or a string leaves it as it is, as encoding/json
+// does. It checks the memory of every slice before it decodes into it,
+// and makes each the length of its JSON array, so that decoding allocates
+// what the elements take, not the doublings of a growing slice. An error
+// of the memory wraps the *memory.Error of memory.Check.
 func Decode(data []byte, v any) error {
 	if err := Syntax(data); err != nil {
 		return err
@@ -124,6 +125,9 @@ func (c *checker) value(v reflect.Value) error {
 // null into a pointer, a slice, a map or an interface. It reports whether
 // it did.
 func leaf(text []byte, v reflect.Value) bool {
+	if reflect.PointerTo(v.Type()).Implements(textUnmarshalerType) {
+		return false // encoding/json's to decode
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		if b := string(text); b == "true" || b == "false" {
@@ -207,34 +211,35 @@ type unknownField string
 
 func (u unknownField) Error() string { return fmt.Sprintf("json: unknown field %.40q", string(u)) }
 
-// array decodes the array at c.I into the slice v: a slice of numbers it
-// makes as long as the array, after it checks the memory, and has its
-// UnmarshalJSON or encoding/json decode the array into it; the elements
-// of a slice of anything else it decodes in turn.
+// array decodes the array at c.I into the slice v, which it makes as long
+// as the array after it checks the memory: an array of numbers by the
+// slice's UnmarshalJSON, or number by number, or by encoding/json; the
+// elements of any other each where it stands.
 func (c *checker) array(v reflect.Value) error {
 	elem := v.Type().Elem()
-	numbers := numbers(elem)
 	start, n := c.I, 0
-	s := reflect.MakeSlice(v.Type(), 0, 0)
 	for ; c.Next(); n++ {
-		if numbers {
-			c.Skip()
-			continue
-		}
-		e := reflect.New(elem).Elem()
-		if err := c.value(e); err != nil {
-			return fmt.Errorf("element %d: %w", n, err)
-		}
-		s = reflect.Append(s, e)
+		c.Skip()
 	}
-	if !numbers {
-		v.Set(s)
-		return nil
+	what := "elements"
+	if numbers(elem) {
+		what = "numbers"
 	}
 	if err := memory.Check(float64(n) * float64(elem.Size())); err != nil {
-		return fmt.Errorf("an array of %d numbers %w", n, err)
+		return fmt.Errorf("an array of %d %s %w", n, what, err)
 	}
 	v.Set(reflect.MakeSlice(v.Type(), n, n))
+	if !numbers(elem) {
+		end := c.I
+		c.I = start
+		for k := 0; c.Next(); k++ {
+			if err := c.value(v.Index(k)); err != nil {
+				return fmt.Errorf("element %d: %w", k, err)
+			}
+		}
+		c.I = end
+		return nil
+	}
 	text := c.Text[start:c.I]
 	if u, ok := v.Addr().Interface().(json.Unmarshaler); ok {
 		return u.UnmarshalJSON(text)
@@ -252,7 +257,10 @@ func (c *checker) array(v reflect.Value) error {
 	return nil
 }
 
-var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
 
 // numbers reports whether the elements of a slice, of type elem, are
 // numbers, whose slice array makes as long as its JSON array.
@@ -271,17 +279,22 @@ type Field struct {
 var fieldCache sync.Map // reflect.Type → []Field
 
 // Fields returns the fields of the struct type t that JSON names, those
-// of embedded structs among them, in their order.
+// of embedded structs among them, in their order. It panics if a field
+// has the option string, or if two have one name, where encoding/json's
+// rules, which Decode does not follow, would decide.
 func Fields(t reflect.Type) []Field {
 	if f, ok := fieldCache.Load(t); ok {
 		return f.([]Field)
 	}
 	var fields []Field
 	for _, f := range reflect.VisibleFields(t) {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if f.IsExported() && !f.Anonymous && name != "-" {
 			if name == "" {
 				name = f.Name
+			}
+			if slices.Contains(strings.Split(opts, ","), "string") || slices.ContainsFunc(fields, func(g Field) bool { return g.Name == name }) {
+				panic(fmt.Sprintf("jsonscan: field %s of %v: the option string, or a name that another field has, which Decode does not decode", f.Name, t))
 			}
 			fields = append(fields, Field{name, f.Index})
 		}
