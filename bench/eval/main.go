@@ -26,7 +26,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"log"
@@ -35,10 +34,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/seed5ae3614e/perceptron/bench/sets"
+	"github.com/seed5ae3614e/perceptron/bench/timed"
 )
 
 // target is a data set of the targets and its files.
@@ -95,11 +94,11 @@ func main() {
 	}
 }
 
-// run is a run of the command: its times, its peak memory, and the sum of
-// the fit times of its table.
+// run is a run of eval, measured, and the sum of the fit times its table
+// prints.
 type run struct {
-	wall, cpu, fits time.Duration
-	maxRSS          int64 // bytes
+	timed.Result
+	fits time.Duration
 }
 
 // timeTarget runs each of cmds on t, in turn, runs times after one run
@@ -120,18 +119,18 @@ func timeTarget(t target, cmds []string, runs int) error {
 	}
 	for k, c := range cmds {
 		rs := all[k]
-		wall := medianOf(rs, func(r run) float64 { return r.wall.Seconds() })
+		wall := medianOf(rs, func(r run) float64 { return r.Wall.Seconds() })
 		fits := medianOf(rs, func(r run) float64 { return r.fits.Seconds() })
 		goal, met := t.met(wall, fits)
 		fmt.Printf("| %s | %s | %.3f | %.3f | %.0f | %.3f | %.3f | %s | %v |\n", t.name, c, wall,
-			medianOf(rs, func(r run) float64 { return r.cpu.Seconds() }),
-			medianOf(rs, func(r run) float64 { return float64(r.maxRSS) / (1 << 20) }),
-			fits, medianOf(rs, func(r run) float64 { return (r.wall - r.fits).Seconds() }), goal, met)
+			medianOf(rs, func(r run) float64 { return r.CPU.Seconds() }),
+			medianOf(rs, func(r run) float64 { return float64(r.MaxRSS) / (1 << 20) }),
+			fits, medianOf(rs, func(r run) float64 { return (r.Wall - r.fits).Seconds() }), goal, met)
 	}
 	if len(cmds) == 2 {
 		ratios := make([]float64, runs)
 		for i := range ratios {
-			ratios[i] = all[0][i].wall.Seconds() / all[1][i].wall.Seconds()
+			ratios[i] = all[0][i].Wall.Seconds() / all[1][i].Wall.Seconds()
 		}
 		slices.Sort(ratios)
 		fmt.Printf("| %s | wall of %s / %s, pair by pair | median %.3f, range %.3f to %.3f | | | | | | |\n",
@@ -154,19 +153,12 @@ func medianOf(rs []run, f func(run) float64) float64 {
 func evalOnce(c string, t target) (run, error) {
 	cmd := exec.Command(c, "eval", "-epochs", "1", "-no-stop", t.train, t.test)
 	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
-	var out, errs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errs
-	start := time.Now()
-	err := cmd.Run()
-	r := run{wall: time.Since(start)}
+	res, err := timed.Run(cmd)
+	r := run{Result: res}
 	if err != nil {
-		return r, fmt.Errorf("%s eval %s: %v: %.2000s", c, t.name, err, errs.String())
+		return r, err
 	}
-	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSS = u.Maxrss << 10
-	}
-	if r.fits, err = fitTimes(out.String()); err != nil {
+	if r.fits, err = fitTimes(string(r.Stdout)); err != nil {
 		return r, fmt.Errorf("%s eval %s: %v", c, t.name, err)
 	}
 	return r, nil

@@ -39,6 +39,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/seed5ae3614e/perceptron/bench/timed"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -61,31 +62,17 @@ func main() {
 	}
 }
 
-// run is a process that ran: its times, peak memory and output.
-type run struct {
-	wall, cpu time.Duration
-	maxRSS    int64 // bytes
-	stdout    []byte
-}
+// run is a run of a command, measured.
+type run = timed.Result
 
-// measure runs the command name with args, on one core, and measures it.
+// measure runs the command name with args, on one core, and measures it;
+// its Stdout holds what it wrote to stdout and then to stderr.
 func measure(name string, args ...string) (run, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
-	var out, errs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errs
-	start := time.Now()
-	err := cmd.Run()
-	r := run{wall: time.Since(start), stdout: out.Bytes()}
-	if err != nil {
-		return r, fmt.Errorf("%s %s: %v: %.2000s", name, strings.Join(args, " "), err, errs.String())
-	}
-	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSS = u.Maxrss << 10
-	}
-	r.stdout = append(r.stdout, errs.Bytes()...)
-	return r, nil
+	r, err := timed.Run(cmd)
+	r.Stdout = append(r.Stdout, r.Stderr...)
+	return r, err
 }
 
 // median runs the command n times and returns the run of the median wall
@@ -99,26 +86,26 @@ func median(n int, name string, args ...string) (run, error) {
 		}
 		rs = append(rs, r)
 	}
-	slices.SortFunc(rs, func(a, b run) int { return int(a.wall - b.wall) })
+	slices.SortFunc(rs, func(a, b run) int { return int(a.Wall - b.Wall) })
 	return rs[len(rs)/2], nil
 }
 
-// timed is what a child reports of a call: its wall and processor time.
-type timed struct {
+// callTimes is what a child reports of a call: its wall and processor time.
+type callTimes struct {
 	Wall, CPU time.Duration
 }
 
 // runChild times data.LoadModel of args[0] ("load"), or Model.Save of the
 // model of args[0] to args[1] ("save"), and writes the times as JSON.
 func runChild(what string, args []string) error {
-	var t timed
+	var t callTimes
 	switch what {
 	case "load":
 		w, c := time.Now(), cpuTime()
 		if _, err := data.LoadModel(args[0]); err != nil {
 			return err
 		}
-		t = timed{time.Since(w), cpuTime() - c}
+		t = callTimes{time.Since(w), cpuTime() - c}
 	case "save":
 		m, err := data.LoadModel(args[0])
 		if err != nil {
@@ -128,7 +115,7 @@ func runChild(what string, args []string) error {
 		if err := m.Save(args[1]); err != nil {
 			return err
 		}
-		t = timed{time.Since(w), cpuTime() - c}
+		t = callTimes{time.Since(w), cpuTime() - c}
 	default:
 		return fmt.Errorf("-child %s: want load or save", what)
 	}
@@ -137,18 +124,18 @@ func runChild(what string, args []string) error {
 
 // inChild runs this command as a child of what on args and returns what
 // it reports.
-func inChild(what string, args ...string) (timed, error) {
+func inChild(what string, args ...string) (callTimes, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return timed{}, err
+		return callTimes{}, err
 	}
 	r, err := measure(exe, append([]string{"-child", what}, args...)...)
 	if err != nil {
-		return timed{}, err
+		return callTimes{}, err
 	}
-	var t timed
-	if err := json.Unmarshal(bytes.TrimSpace(firstLine(r.stdout)), &t); err != nil {
-		return t, fmt.Errorf("the child's output %q: %v", r.stdout, err)
+	var t callTimes
+	if err := json.Unmarshal(bytes.TrimSpace(firstLine(r.Stdout)), &t); err != nil {
+		return t, fmt.Errorf("the child's output %q: %v", r.Stdout, err)
 	}
 	return t, nil
 }
@@ -241,8 +228,8 @@ func bench(dir, before string, runs int, skipFastText bool) error {
 			return err
 		}
 		fmt.Printf("| %s | %s | %.2f | %.2f | %d | %.1f | %.2f | %.2f | %.3f | %.3f | %.3f | %.3f | %d |\n", c.name, c.form,
-			tr.wall.Seconds(), tr.cpu.Seconds(), tr.maxRSS>>20, float64(fi.Size())/1e6, save.Wall.Seconds(), save.CPU.Seconds(),
-			ld.Wall.Seconds(), ld.CPU.Seconds(), pr.wall.Seconds(), pr.cpu.Seconds(), pr.maxRSS>>20)
+			tr.Wall.Seconds(), tr.CPU.Seconds(), tr.MaxRSS>>20, float64(fi.Size())/1e6, save.Wall.Seconds(), save.CPU.Seconds(),
+			ld.Wall.Seconds(), ld.CPU.Seconds(), pr.Wall.Seconds(), pr.CPU.Seconds(), pr.MaxRSS>>20)
 	}
 	fmt.Println()
 	fmt.Println("| command | hash bits | train wall s | train peak RSS MiB | eval wall s | eval CPU s | eval peak RSS MiB | test accuracy |")
@@ -268,14 +255,14 @@ func bench(dir, before string, runs int, skipFastText bool) error {
 			if err != nil {
 				return err
 			}
-			acc, err := testAccuracy(ev.stdout)
+			acc, err := testAccuracy(ev.Stdout)
 			if err != nil {
 				return err
 			}
 			if b == "" {
 				b = "default"
 			}
-			fmt.Printf("| %s | %s | %.2f | %d | %.2f | %.2f | %d | %.2f%% |\n", c.name, b, tr.wall.Seconds(), tr.maxRSS>>20, ev.wall.Seconds(), ev.cpu.Seconds(), ev.maxRSS>>20, acc)
+			fmt.Printf("| %s | %s | %.2f | %d | %.2f | %.2f | %d | %.2f%% |\n", c.name, b, tr.Wall.Seconds(), tr.MaxRSS>>20, ev.Wall.Seconds(), ev.CPU.Seconds(), ev.MaxRSS>>20, acc)
 		}
 	}
 	if !skipFastText {
@@ -350,13 +337,13 @@ func fastText(trainFile, testFile, one, tmp string, runs int) error {
 		if err != nil {
 			return err
 		}
-		m := regexp.MustCompile(`P@1\s+([0-9.]+)`).FindSubmatch(te.stdout)
+		m := regexp.MustCompile(`P@1\s+([0-9.]+)`).FindSubmatch(te.Stdout)
 		if m == nil {
-			return fmt.Errorf("fasttext test: %q", te.stdout)
+			return fmt.Errorf("fasttext test: %q", te.Stdout)
 		}
 		acc, _ := strconv.ParseFloat(string(m[1]), 64)
-		fmt.Printf("| %s | %.1f | %.1f | %d | %.1f | %.3f | %.3f | %d | %.2f%% |\n", s.name, tr.wall.Seconds(), tr.cpu.Seconds(), tr.maxRSS>>20,
-			float64(fi.Size())/1e6, pr.wall.Seconds(), pr.cpu.Seconds(), pr.maxRSS>>20, 100*acc)
+		fmt.Printf("| %s | %.1f | %.1f | %d | %.1f | %.3f | %.3f | %d | %.2f%% |\n", s.name, tr.Wall.Seconds(), tr.CPU.Seconds(), tr.MaxRSS>>20,
+			float64(fi.Size())/1e6, pr.Wall.Seconds(), pr.CPU.Seconds(), pr.MaxRSS>>20, 100*acc)
 	}
 	return nil
 }

@@ -6,14 +6,13 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/seed5ae3614e/perceptron/bench/timed"
 )
 
 // fastTextSetting is a run of fastText's supervised mode: its flags, and
@@ -39,35 +38,11 @@ func (s fastTextSetting) String() string {
 // lowered, by sed and tr.
 const preprocess = `sed -e "s/\([.\!?,'/()]\)/ \1 /g" < "$0" | tr "[:upper:]" "[:lower:]" > "$1"`
 
-// run is what a program run measured: its wall time, its processor time,
-// user and system, and the most memory it held, resident.
-type run struct {
-	wall, cpu time.Duration
-	maxRSS    int64 // in bytes
-	stdout    []byte
-}
+// run is a program's run, measured.
+type run = timed.Result
 
 // measure runs the program name with args and measures it.
-func measure(name string, args ...string) (run, error) {
-	cmd := exec.Command(name, args...)
-	var out, errs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errs
-	start := time.Now()
-	err := cmd.Run()
-	r := run{wall: time.Since(start), stdout: out.Bytes()}
-	if err != nil {
-		tail := errs.String()
-		if len(tail) > 2000 {
-			tail = tail[len(tail)-2000:]
-		}
-		return r, fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, tail)
-	}
-	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSS = u.Maxrss << 10
-	}
-	return r, nil
-}
+func measure(name string, args ...string) (run, error) { return timed.Run(exec.Command(name, args...)) }
 
 // fastText trains fastText as s says on the training lines of dir, with
 // one thread, predicts the test lines, and measures both, in tmp.
@@ -99,7 +74,7 @@ func fastText(dir, tmp string, s fastTextSetting) (train, test run, accuracy flo
 	if err != nil {
 		return train, test, 0, err
 	}
-	pred := strings.Split(strings.TrimSuffix(string(test.stdout), "\n"), "\n")
+	pred := strings.Split(strings.TrimSuffix(string(test.Stdout), "\n"), "\n")
 	if len(pred) != len(labels) {
 		return train, test, 0, fmt.Errorf("fastText predicted %d lines of %d", len(pred), len(labels))
 	}

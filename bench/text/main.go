@@ -133,8 +133,8 @@ func runOurs(dir string, s setting, valid bool) (childResult, run, error) {
 		return childResult{}, ran, err
 	}
 	var r childResult
-	if err := json.Unmarshal(ran.stdout, &r); err != nil {
-		return r, ran, fmt.Errorf("the child's output %q: %v", ran.stdout, err)
+	if err := json.Unmarshal(ran.Stdout, &r); err != nil {
+		return r, ran, fmt.Errorf("the child's output %q: %v", ran.Stdout, err)
 	}
 	return r, ran, nil
 }
@@ -156,9 +156,9 @@ func compare(dir string, skipFastText bool, seeds int) error {
 			if err != nil {
 				return err
 			}
-			fmt.Printf("| fastText | %s | %.2f%% | %.1f | %.1f | %.2f | %.2f | %d |\n", s, 100*acc, train.wall.Seconds(), train.cpu.Seconds(), test.wall.Seconds(), test.cpu.Seconds(), train.maxRSS>>20)
+			fmt.Printf("| fastText | %s | %.2f%% | %.1f | %.1f | %.2f | %.2f | %d |\n", s, 100*acc, train.Wall.Seconds(), train.CPU.Seconds(), test.Wall.Seconds(), test.CPU.Seconds(), train.MaxRSS>>20)
 			if acc > bestAcc {
-				bestAcc, bestCPU = acc, train.cpu
+				bestAcc, bestCPU = acc, train.CPU
 			}
 		}
 	}
@@ -169,7 +169,7 @@ func compare(dir string, skipFastText bool, seeds int) error {
 			if err != nil {
 				return err
 			}
-			fmt.Printf("| Averaged | %s, seed %d | %.2f%% | %.1f | %.1f | %.2f | %.2f | %d |\n", s, s.Seed, 100*r.Accuracy, r.TrainWall.Seconds(), r.TrainCPU.Seconds(), r.TestWall.Seconds(), r.TestCPU.Seconds(), ran.maxRSS>>20)
+			fmt.Printf("| Averaged | %s, seed %d | %.2f%% | %.1f | %.1f | %.2f | %.2f | %d |\n", s, s.Seed, 100*r.Accuracy, r.TrainWall.Seconds(), r.TrainCPU.Seconds(), r.TestWall.Seconds(), r.TestCPU.Seconds(), ran.MaxRSS>>20)
 			if bestCPU > 0 {
 				fmt.Fprintf(os.Stderr, "seed %d: %+.2f points on fastText's best, in %.3f of its training CPU time\n", s.Seed, 100*(r.Accuracy-bestAcc), r.TrainCPU.Seconds()/bestCPU.Seconds())
 			}
