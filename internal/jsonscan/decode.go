@@ -125,9 +125,12 @@ func (c *checker) value(v reflect.Value) error {
 // null into a pointer, a slice, a map or an interface. It reports whether
 // it did.
 func leaf(text []byte, v reflect.Value) bool {
-	if reflect.PointerTo(v.Type()).Implements(textUnmarshalerType) {
-		return false // encoding/json's to decode
-	}
+	return !reflect.PointerTo(v.Type()).Implements(textUnmarshalerType) && plain(text, v)
+}
+
+// plain is leaf for a value whose type has no UnmarshalText, which
+// encoding/json would call.
+func plain(text []byte, v reflect.Value) bool {
 	switch v.Kind() {
 	case reflect.Bool:
 		if b := string(text); b == "true" || b == "false" {
@@ -244,11 +247,12 @@ func (c *checker) array(v reflect.Value) error {
 	if u, ok := v.Addr().Interface().(json.Unmarshaler); ok {
 		return u.UnmarshalJSON(text)
 	}
+	textual := reflect.PointerTo(elem).Implements(textUnmarshalerType)
 	e := Scanner{Text: text}
 	for k := 0; e.Next(); k++ {
 		at := e.I
 		e.Skip()
-		if !leaf(text[at:e.I], v.Index(k)) {
+		if textual || !plain(text[at:e.I], v.Index(k)) {
 			// encoding/json says what is wrong.
 			v.SetLen(0)
 			return json.Unmarshal(text, v.Addr().Interface())
