@@ -452,7 +452,9 @@ func TestTextUnderGoLimit(t *testing.T) {
 		{"rows", func() error {
 			_, err := data.Text{}.Read(&repeated{line: "__label__a one two three four five six seven\n", n: 4 << 20})
 			return err
-		}, []string{"line ", ": holding the rows up to it needs "}},
+			// The rows and their classes grow apart, and either may be the
+			// first to outgrow the room left.
+		}, []string{"line ", " up to it needs "}},
 		{"n-grams", func() error {
 			_, err := data.Text{Hashing: data.Hashing{NGrams: 1000}}.Read(strings.NewReader(long))
 			return err
