@@ -55,7 +55,9 @@
 // Under a limit of address space, a check also keeps room for the 64 MiB arena
 // that Go's runtime may reserve to make the allocation. A size that does not
 // fit is an error of kind perceptron.ErrTooLarge (test it with errors.Is),
-// never a fatal error of Go's allocator.
+// never a fatal error of Go's allocator. MemoryLeft gives a program the
+// room the checks see, and CheckMemory the same check for its own
+// allocations.
 //
 // A reader grows its arrays as append does, by a quarter at a time once they
 // are large, so that while it reads it holds at most 2.25 times the Set it

@@ -341,3 +341,31 @@ func TestSetsUnderGoLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckMemory checks MemoryLeft and CheckMemory under a Go memory limit
+// 16 MiB above the memory in use: the room is at most the 16 MiB, a need
+// within it passes, and one beyond it is refused with an error of kind
+// ErrTooLarge that gives the need and the limit.
+func TestCheckMemory(t *testing.T) {
+	var left float64
+	var within, beyond, small error
+	withMemoryLimit(16<<20, func() {
+		left = data.MemoryLeft()
+		within = data.CheckMemory(left / 2)
+		beyond = data.CheckMemory(64 << 20)
+		small = data.CheckMemory(64 << 10)
+	})
+	if left <= 0 || left > 16<<20 {
+		t.Errorf("MemoryLeft gives %.0f bytes under a limit 16 MiB above the memory in use", left)
+	}
+	if within != nil {
+		t.Errorf("CheckMemory of half the room: %v", within)
+	}
+	if small != nil {
+		t.Errorf("CheckMemory of 64 KiB: %v", small)
+	}
+	checkTooLarge(t, beyond, "needs 64.0 MiB of memory, more than the ", " left under Go's memory limit")
+	if left := data.MemoryLeft(); left <= 16<<20 {
+		t.Errorf("MemoryLeft gives %.0f bytes with no Go memory limit", left)
+	}
+}

@@ -7,8 +7,34 @@ package data
 import (
 	"unsafe"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
+
+// MemoryLeft returns the bytes that the process may still allocate, as the
+// functions of the package reckon them before they allocate (the package's
+// doc says how), or +Inf if nothing bounds them. A program sizes its own
+// work by it, as the package does; it may be called concurrently with
+// anything, and the answer changes as the process allocates.
+func MemoryLeft() float64 {
+	room, _ := memory.Room()
+	return room
+}
+
+// CheckMemory returns nil if need more bytes fit in the memory left, or
+// are no more than 64 KiB, and otherwise an error of kind
+// perceptron.ErrTooLarge that gives the bytes needed, the room left and
+// what bounds it: "needs 2.0 GiB of memory, more than the 1.1 GiB left
+// under Go's memory limit". Before it refuses for Go's memory limit, it
+// collects the garbage once and looks again, since the garbage counts
+// toward that limit until it is collected. It may be called concurrently
+// with anything.
+func CheckMemory(need float64) error {
+	if err := memory.Check(need); err != nil {
+		return errorf(perceptron.ErrTooLarge, "%w", err)
+	}
+	return nil
+}
 
 // checkMemory returns an error of kind perceptron.ErrTooLarge if need
 // bytes do not fit in the memory left, its message starting

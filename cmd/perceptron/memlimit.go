@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // The memory of the command is bounded by the budget of internal/memory,
@@ -25,13 +25,13 @@ import (
 // memory that Go holds now and the room that the machine leaves the
 // command: the least of the memory Linux has available (MemAvailable), the
 // room that the memory.max of the command's control group and of those
-// above it leave, and the room of memory.Room, which the limit of address
+// above it leave, and the room of data.MemoryLeft, which the limit of address
 // space (ulimit -v) and the machine's memory and swap bound.
 func setMemoryLimit() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	room, _ := memory.Room()
+	room := data.MemoryLeft()
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
 		if _, rest, ok := strings.Cut(string(b), "MemAvailable:"); ok {
 			kb, _, _ := strings.Cut(strings.TrimSpace(rest), " ")

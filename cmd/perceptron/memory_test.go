@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // bigIndex writes a file of ten lines of ten classes, one of whose
@@ -94,7 +92,7 @@ func TestSetMemoryLimit(t *testing.T) {
 	setMemoryLimit()
 	// Both sides move as the machine and Go allocate: a margin of 1 GiB.
 	if lim := float64(debug.SetMemoryLimit(-1)); lim <= goHeld() || lim > goHeld()+avail+1<<30 {
-		t.Errorf("the limit is %s, with %s held and %s available", memory.Bytes(lim), memory.Bytes(goHeld()), memory.Bytes(avail))
+		t.Errorf("the limit is %.0f bytes, with %.0f held and %.0f available", lim, goHeld(), avail)
 	}
 	debug.SetMemoryLimit(old)
 	t.Setenv("GOMEMLIMIT", "1GiB")

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/seed5ae3614e/perceptron/data"
-	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // server answers the requests of perceptron serve.
@@ -174,8 +173,8 @@ func (s *server) readBody(r *http.Request) (*bytes.Buffer, error) {
 	// The room for what a body's rows hold is checked before it is read if
 	// its length is known, and after if not, as a body sent in chunks is.
 	room := func(n float64) error {
-		if err := memory.Check(expansion * n); err != nil {
-			return &httpError{http.StatusServiceUnavailable, fmt.Sprintf("reading a body of %s %s", memory.Bytes(n), err)}
+		if err := data.CheckMemory(expansion * n); err != nil {
+			return &httpError{http.StatusServiceUnavailable, fmt.Sprintf("reading a body of %.0f bytes %s", n, err)}
 		}
 		return nil
 	}

@@ -247,7 +247,7 @@ func TestServeMemoryBudget(t *testing.T) {
 	chunkedCode, chunkedAnswer := chunked(body)
 	shortCode, shortAnswer := chunked([]byte("the team won the cup\n"))
 	debug.SetMemoryLimit(was)
-	const want = `{"error":"reading a body of 102.5 KiB needs 3.2 MiB of memory, more than the `
+	const want = `{"error":"reading a body of 105000 bytes needs 3.2 MiB of memory, more than the `
 	if code != 503 || !strings.HasPrefix(answer, want) {
 		t.Errorf("status %d, %.200q; want 503 and the memory needed", code, answer)
 	}

@@ -19,7 +19,6 @@ import (
 
 	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
-	"github.com/seed5ae3614e/perceptron/internal/memory"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -293,7 +292,7 @@ func (in *input) tooLarge() bool {
 	for _, p := range inputFiles(in.path, in.spec) {
 		size += textSize(p)
 	}
-	room, _ := memory.Room()
+	room := data.MemoryLeft()
 	return size*bytesPerByte[in.format] > memoryShare*room
 }
 
@@ -401,7 +400,7 @@ func inMemory(path string, spec readSpec, streamed switchFlag, stderr io.Writer)
 	// leaves it a share of the memory: a file whose rows do not fit there
 	// leaves the rest to its stream, also under a limit of address space,
 	// of which Go's runtime gives nothing back.
-	room, _ := memory.Room()
+	room := data.MemoryLeft()
 	was := debug.SetMemoryLimit(-1)
 	if limit := goHeld() + memoryShare*room; limit < float64(was) {
 		debug.SetMemoryLimit(int64(limit))

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"github.com/seed5ae3614e/perceptron/data"
 )
 
 // readWeights reads the weights of the n rows of the data file name from
@@ -21,7 +21,7 @@ import (
 // >= 0. It returns an error naming the line at fault, or if the file
 // holds other than n weights.
 func readWeights(path string, n int, name string) ([]float64, error) {
-	if err := memory.Check(8 * float64(n)); err != nil {
+	if err := data.CheckMemory(8 * float64(n)); err != nil {
 		return nil, fmt.Errorf("-weights %s: the weights of %s do not fit in the memory left: %v", path, plural(n, "row"), err)
 	}
 	f, err := os.Open(path)
