@@ -41,11 +41,11 @@ const formatVersion = 1
 
 // envelope is the JSON form of a fitted classifier.
 type envelope struct {
-	Type     string     `json:"type"`
-	Version  int        `json:"version"`
-	Settings raw        `json:"settings"`
-	Model    raw        `json:"model"`
-	Stats    *statsJSON `json:"stats,omitempty"`
+	Type     string       `json:"type"`
+	Version  int          `json:"version"`
+	Settings jsonscan.Raw `json:"settings"`
+	Model    jsonscan.Raw `json:"model"`
+	Stats    *statsJSON   `json:"stats,omitempty"`
 }
 
 // statsJSON is the JSON form of Stats, whose fields it has, in order, so
@@ -195,19 +195,6 @@ func unmarshal(f form, typ string, settings, model any) (Stats, error) {
 	}
 	return st, nil
 }
-
-// raw is a JSON value as it stands in the data that jsonscan.Decode, or
-// json.Unmarshal, decodes, which hands each value to UnmarshalJSON as a
-// slice of its own input: raw keeps that slice, where json.RawMessage
-// copies it, and so lives as long as the data.
-type raw []byte
-
-func (r *raw) UnmarshalJSON(data []byte) error {
-	*r = data
-	return nil
-}
-
-func (r raw) MarshalJSON() ([]byte, error) { return json.RawMessage(r).MarshalJSON() }
 
 // check returns an error if s is not a description that Fit and Learn
 // could have produced.

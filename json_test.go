@@ -935,7 +935,7 @@ func jtEnvelopeCases(t *testing.T, typ, g string) []jtCase {
 	return append(cases,
 		jtCase{r(`,"stats":`+jtFitStats, ``), "perceptron: saved " + typ + " with stats false, want them for every type but OneVsRest"},
 		jtCase{r(`"stats":`+jtFitStats, `"stats":null`), "perceptron: saved " + typ + " with stats false"},
-		jtCase{r(`"stats":{`, `"stats":{"bogus":1,`), `perceptron: not a saved ` + typ + `: json: unknown field "bogus"`},
+		jtCase{r(`"stats":{`, `"stats":{"bogus":1,`), `perceptron: not a saved ` + typ + `: stats: json: unknown field "bogus"`},
 		jtCase{r(`"epochMistakes":[2,0]`, `"epochMistakes":[2]`), "perceptron: saved " + typ + "'s stats: 2 epochs with 1 epoch mistake counts"},
 		jtCase{r(`"epochs":2,"converged":true,"mistakes":2,"epochMistakes":[2,0]`, `"epochs":-1,"converged":false,"mistakes":2,"epochMistakes":[]`), "stats: -1 epochs with 0 epoch mistake counts"},
 		jtCase{r(`"epochMistakes":[2,0]`, `"epochMistakes":[-1,0]`), "stats: epoch 1 has -1 mistakes, want 0 to 2^53 in all"},

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 )
 
 // OneVsRest is a multiclass classifier made of binary ones, one per class:
@@ -281,8 +283,8 @@ func (o *OneVsRest) Models() []Scorer {
 // oneVsRestJSON is the JSON form of the model of OneVsRest: its classes,
 // and the saved form of each class's classifier.
 type oneVsRestJSON struct {
-	Classes []float64 `json:"classes"`
-	Models  []raw     `json:"models"`
+	Classes []float64      `json:"classes"`
+	Models  []jsonscan.Raw `json:"models"`
 }
 
 // MarshalJSON returns the saved form of the fitted OneVsRest, as Unmarshal

@@ -56,9 +56,9 @@ func TestCalibrationFile(t *testing.T) {
 	for _, c := range []struct{ member, want string }{
 		{`"calibration":{"a":[-2,1],"b":[0.5,0]}`, "calibration: slopes and intercepts are 2 and 2, want 1 of each"},
 		{`"calibration":{"a":[-2]}`, "calibration: slopes and intercepts are 1 and 0"},
-		{`"calibration":{"a":[-2],"b":[0.5],"c":[1]}`, `calibration: unknown member "c"`},
-		{`"calibration":{"oneVsRest":1,"a":[-2],"b":[0.5]}`, "calibration: json: cannot unmarshal number into Go struct field Calibration.oneVsRest"},
-		{`"calibration":{"a":[-2],"b":[1e999]}`, "calibration: json: cannot unmarshal number 1e999"},
+		{`"calibration":{"a":[-2],"b":[0.5],"c":[1]}`, `calibration: json: unknown field "c"`},
+		{`"calibration":{"oneVsRest":1,"a":[-2],"b":[0.5]}`, "calibration: oneVsRest: json: cannot unmarshal number into Go value of type bool"},
+		{`"calibration":{"a":[-2],"b":[1e999]}`, "calibration: b: json: cannot unmarshal number 1e999"},
 		{`"calibration":[1]`, "calibration: json: cannot unmarshal array"},
 	} {
 		text := bytes.Replace(text, []byte(good), []byte(c.member), 1)

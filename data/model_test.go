@@ -374,9 +374,9 @@ func TestLoadModelForms(t *testing.T) {
 		{"v4width.json", bytes.Replace(v4, []byte(`"features":2`), []byte(`"features":3`), 1), "member command: 3 features, but the classifier has 2"},
 		{"v4member.json", bytes.Replace(v4, []byte(`"rms"`), []byte(`"RMS"`), 1), `member command: unknown member "RMS"`},
 		{"version.json", bytes.Replace(good, []byte(`{"version":1`), []byte(`{"version":2`), 1), "a model of version 2, want 1"},
-		{"unknown.json", bytes.Replace(good, []byte(`{"version":1`), []byte(`{"version":1,"extra":0`), 1), `unknown member "extra"`},
+		{"unknown.json", bytes.Replace(good, []byte(`{"version":1`), []byte(`{"version":1,"extra":0`), 1), `not a model: json: unknown field "extra"`},
 		{"twice.json", bytes.Replace(good, []byte(`{"version":1`), []byte(`{"version":1,"version":1`), 1), `the member "version" twice`},
-		{"nested.json", bytes.Replace(good, []byte(`"scaler":{`), []byte(`"scaler":{"centre":[0,0],`), 1), `scaler: unknown member "centre"`},
+		{"nested.json", bytes.Replace(good, []byte(`"scaler":{`), []byte(`"scaler":{"centre":[0,0],`), 1), `not a model: scaler: json: unknown field "centre"`},
 		{"width.json", bytes.Replace(good, []byte(`"scale":[3,4]`), []byte(`"scale":[3,4,5]`), 1), "scaler: 3 scales, and the classifier has 2 features"},
 		{"zero.json", bytes.Replace(good, []byte(`"scale":[3,4]`), []byte(`"scale":[0,4]`), 1), "scaler: Scale[0] is 0"},
 		{"space.json", bytes.Replace(good, []byte(`"no"`), []byte(`" no"`), 1), `the label " no" has spaces around it`},
@@ -388,11 +388,11 @@ func TestLoadModelForms(t *testing.T) {
 		{"classifier.json", bytes.Replace(good, []byte(`"type":"Perceptron"`), []byte(`"type":"Perceptrons"`), 1), "classifier: not a saved classifier"},
 		{"hashwidth.json", hashed(`{"bits":2}`), "hashing: 4 columns, and the classifier has 2 features"},
 		{"hashdefault.json", hashed(`{}`), "hashing: 1048576 columns, and the classifier has 2 features"},
-		{"hashmember.json", hashed(`{"bits":1,"ngram":2}`), `hashing: unknown member "ngram"`},
+		{"hashmember.json", hashed(`{"bits":1,"ngram":2}`), `not a model: hashing: json: unknown field "ngram"`},
 		{"hashvalues.json", hashed(`{"bits":1,"values":"tfidf"}`), `hashing: Values is "tfidf", want`},
 		{"hashbits.json", hashed(`{"bits":40}`), "hashing: Bits is 40, want"},
 		{"hashngrams.json", hashed(`{"bits":1,"ngrams":-1}`), "hashing: NGrams is -1, want"},
-		{"hashtype.json", hashed(`{"bits":"1"}`), "not a model: hashing: json: cannot unmarshal string"},
+		{"hashtype.json", hashed(`{"bits":"1"}`), "not a model: hashing: bits: json: cannot unmarshal string"},
 	} {
 		_, err := data.LoadModel(write(c.name, c.text))
 		if !errors.Is(err, perceptron.ErrFormat) || !strings.HasPrefix(err.Error(), filepath.Join(dir, c.name)+": ") || !strings.Contains(err.Error(), c.want) {

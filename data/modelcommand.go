@@ -5,12 +5,10 @@
 package data
 
 import (
-	"encoding/json"
 	"math"
-	"reflect"
 
 	"github.com/seed5ae3614e/perceptron"
-	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 )
 
 // commandJSON is the member "command" of a model file of version 4 of the
@@ -31,15 +29,9 @@ type commandJSON struct {
 // decodeCommand returns the member "command" of a model file of version 4,
 // whose JSON is text.
 func decodeCommand(text []byte) (*commandJSON, error) {
-	if err := strictMembers("member command: ", text, reflect.TypeFor[commandJSON]()); err != nil {
-		return nil, err
-	}
-	if err := memory.Check(16 * float64(len(text))); err != nil {
-		return nil, tooLarge(err, "reading the member command of %s:", memory.Bytes(float64(len(text))))
-	}
 	var c commandJSON
-	if err := json.Unmarshal(text, &c); err != nil {
-		return nil, errorf(perceptron.ErrFormat, "member command: %s", shortError(err))
+	if err := jsonscan.DecodeValid(text, &c); err != nil {
+		return nil, decodeError(err, "member command: ")
 	}
 	return &c, nil
 }

@@ -344,3 +344,25 @@ func TestModelStepsMemory(t *testing.T) {
 		t.Errorf("loading a model of %d bytes allocated %d bytes, %.1f times", len(text), n, float64(n)/float64(len(text)))
 	}
 }
+
+// TestModelJSONMemory checks that a model's JSON whose scaler needs more
+// memory than is left is refused before the scaler's array is made, with
+// an error of kind ErrTooLarge that names the array, and that the same
+// text decodes with the memory.
+func TestModelJSONMemory(t *testing.T) {
+	const n = 4 << 20 // 32 MiB of numbers in 8 MiB of text
+	text := []byte(`{"version":1,"classes":["a","b"],"scaler":{"scale":[` + strings.Repeat("1,", n-1) + `1]},"classifier":{}}`)
+	if _, err := decodeText(text); err == nil || errors.Is(err, perceptron.ErrTooLarge) || !strings.HasPrefix(err.Error(), "classifier: ") {
+		t.Errorf("with the memory: %v, want the error of the empty classifier", err)
+	}
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	debug.FreeOSMemory()
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	debug.SetMemoryLimit(int64(s[0].Value.Uint64()-s[1].Value.Uint64()) + 16<<20)
+	_, err := decodeText(text)
+	if want := "reading the model: scaler: scale: an array of 4194304 numbers needs 32.0 MiB of memory"; !errors.Is(err, perceptron.ErrTooLarge) || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("under a limit: %v, want %q", err, want)
+	}
+}

@@ -6,7 +6,7 @@ package data
 
 import (
 	"encoding/json"
-	"reflect"
+	"errors"
 	"slices"
 	"strings"
 
@@ -100,8 +100,8 @@ func decodeModel(text []byte) (*Model, error) {
 	if _, ok := by["format"]; ok {
 		return nil, errorf(perceptron.ErrFormat, "a model file of the command's old format, which holds a form of the library's that is no longer read: train the model again")
 	}
-	if c, ok := by["classifier"]; ok {
-		return decodePipeline(text, c.Of(text), members)
+	if _, ok := by["classifier"]; ok {
+		return decodePipeline(text)
 	}
 	if _, ok := by["type"]; !ok {
 		return nil, notModel("no member classifier, nor type, as the library's JSON of a classifier has")
@@ -134,80 +134,27 @@ func decodeModel(text []byte) (*Model, error) {
 	return m, m.checkLoaded()
 }
 
-// decodePipeline returns the Model of a file of the package's own form,
-// whose members are those of the text and whose classifier's JSON is lib.
-func decodePipeline(text, lib []byte, members []jsonscan.Member) (*Model, error) {
-	if err := checkMembers("", text, members, reflect.TypeFor[modelJSON](), "classifier"); err != nil {
-		return nil, err
-	}
-	// Each member but the classifier is decoded from its place in the
-	// text, without a copy. The scaler's numbers, the bulk of the rest,
-	// go into slices made to their length, 8 bytes a number, which
-	// encoding/json fills without growing them; the names hold at most
-	// twice their text.
-	var mj modelJSON
-	var names float64
-	mean, scale := -1, -1 // the lengths of the scaler's arrays, if it has them
-	for _, m := range members {
-		switch m.Name {
-		case "classifier":
-		case "scaler":
-			inner, err := jsonscan.Members(m.Of(text))
-			if err != nil {
-				return nil, errorf(perceptron.ErrFormat, "not a model: scaler: %v", err)
-			}
-			for _, f := range inner {
-				switch f.Name {
-				case "mean":
-					mean = jsonscan.Length(f.Of(m.Of(text)))
-				case "scale":
-					scale = jsonscan.Length(f.Of(m.Of(text)))
-				}
-			}
-		case "calibration":
-			// A number of at least two bytes of text, in a slice that
-			// grows as append grows it.
-			names += 8 * float64(m.End-m.Key)
-		default:
-			names += float64(m.End - m.Key)
-		}
-	}
-	if err := memory.Check(8*float64(max(mean, 0)+max(scale, 0)) + 2*names); err != nil {
-		head := float64(len(text) - len(lib))
-		return nil, tooLarge(err, "reading the %s of the model besides its classifier:", memory.Bytes(head))
-	}
-	if slices.ContainsFunc(members, func(m jsonscan.Member) bool { return m.Name == "scaler" }) {
-		mj.Scaler = new(scalerJSON)
-		if mean >= 0 {
-			mj.Scaler.Mean = make([]float64, 0, mean)
-		}
-		if scale >= 0 {
-			mj.Scaler.Scale = make([]float64, 0, scale)
-		}
-	}
-	fields := jsonscan.Fields(reflect.TypeFor[modelJSON]())
-	for _, m := range members {
-		if m.Name == "classifier" {
-			continue
-		}
-		// A member that strictMembers has accepted decodes into its
-		// field; the scaler into the scalerJSON made for it.
-		k := slices.IndexFunc(fields, func(f jsonscan.Field) bool { return f.Name == m.Name })
-		if k < 0 {
-			panic("data: modelJSON has no field " + m.Name + ", which strictMembers accepted")
-		}
-		into := reflect.ValueOf(&mj).Elem().FieldByIndex(fields[k].Index).Addr().Interface()
-		if m.Name == "scaler" {
-			into = mj.Scaler
-		}
-		if err := json.Unmarshal(m.Of(text), into); err != nil {
-			return nil, errorf(perceptron.ErrFormat, "not a model: %s: %s", m.Name, shortError(err))
-		}
+// pipelineJSON is the JSON of a model file of the package's own form: the
+// modelJSON, and the classifier's JSON as it stands in the text.
+type pipelineJSON struct {
+	modelJSON
+	Classifier jsonscan.Raw `json:"classifier"`
+}
+
+// decodePipeline returns the Model of the text of a file of the package's
+// own form, valid JSON. One walk of the text decodes each member where it
+// stands, refuses unknown and repeated members, and checks the memory of
+// each array before it makes it; the classifier's JSON is decoded in
+// place by loadClassifier.
+func decodePipeline(text []byte) (*Model, error) {
+	var mj pipelineJSON
+	if err := jsonscan.DecodeValid(text, &mj); err != nil {
+		return nil, decodeError(err, "")
 	}
 	if mj.Version != modelVersion {
 		return nil, errorf(perceptron.ErrFormat, "a model of version %d, want %d", mj.Version, modelVersion)
 	}
-	c, d, err := loadClassifier(lib)
+	c, d, err := loadClassifier(mj.Classifier)
 	if err != nil {
 		return nil, err
 	}
@@ -315,43 +262,15 @@ func arrayLength(s *jsonscan.Scanner) int {
 	return n
 }
 
-// strictMembers returns an error if the JSON object text, valid JSON, has
-// a member that is not the JSON name of a field of the struct type t, nor
-// one of more, or a member twice, by its exact name, here or in an object
-// that a field of struct type holds; what names the object in messages.
-func strictMembers(what string, text []byte, t reflect.Type, more ...string) error {
-	members, err := jsonscan.Members(text)
-	if err != nil {
-		return errorf(perceptron.ErrFormat, "%s%v", what, err)
+// decodeError returns err, of jsonscan's decoding of a member of the
+// model's JSON at path, or of the whole if path is "", as an error of kind
+// perceptron.ErrTooLarge if the memory left refused it, and of kind
+// perceptron.ErrFormat otherwise.
+func decodeError(err error, path string) error {
+	if errors.As(err, new(*memory.Error)) {
+		return tooLarge(err, "%s", strings.TrimSpace("reading the model: "+path))
 	}
-	return checkMembers(what, text, members, t, more...)
-}
-
-// checkMembers is strictMembers of the members of text, which
-// jsonscan.Members gave.
-func checkMembers(what string, text []byte, members []jsonscan.Member, t reflect.Type, more ...string) error {
-	fields := jsonscan.Fields(t)
-	for k, m := range members {
-		f := slices.IndexFunc(fields, func(f jsonscan.Field) bool { return f.Name == m.Name })
-		switch {
-		case slices.Contains(more, m.Name):
-			continue
-		case f < 0:
-			return errorf(perceptron.ErrFormat, "%sunknown member %s", what, quote(m.Name))
-		case slices.ContainsFunc(members[:k], func(o jsonscan.Member) bool { return o.Name == m.Name }):
-			return errorf(perceptron.ErrFormat, "%sthe member %s twice", what, quote(m.Name))
-		}
-		ft := t.FieldByIndex(fields[f].Index).Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if v := m.Of(text); ft.Kind() == reflect.Struct && v[0] == '{' {
-			if err := strictMembers(what+m.Name+": ", v, ft); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return errorf(perceptron.ErrFormat, "not a model: %s%s", path, shortError(err))
 }
 
 // shortError returns the message of err cut to a short prefix: a JSON

@@ -82,6 +82,19 @@ func Syntax(data []byte) error {
 	return nil
 }
 
+// Raw is a JSON value as it stands in the data that Decode, or
+// json.Unmarshal, decodes, which hands each value to UnmarshalJSON as a
+// slice of its own input: Raw keeps that slice, where json.RawMessage
+// copies it, and so lives as long as the data and changes with it.
+type Raw []byte
+
+func (r *Raw) UnmarshalJSON(data []byte) error {
+	*r = data
+	return nil
+}
+
+func (r Raw) MarshalJSON() ([]byte, error) { return json.RawMessage(r).MarshalJSON() }
+
 // checker walks a JSON value beside the Go value it decodes into, and
 // decodes it, as Decode says.
 type checker struct {
@@ -185,9 +198,6 @@ func (c *checker) object(v reflect.Value) error {
 		}
 		seen[k] = true
 		if err := c.value(v.FieldByIndex(fields[k].Index)); err != nil {
-			if _, ok := err.(unknownField); ok {
-				return err
-			}
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}

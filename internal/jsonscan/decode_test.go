@@ -31,7 +31,7 @@ type outer struct {
 func TestDecode(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{"a":1,"b":2}`, `json: unknown field "b"`},
-		{`{"in":{"w":[],"x":1}}`, `json: unknown field "x"`},
+		{`{"in":{"w":[],"x":1}}`, `in: json: unknown field "x"`},
 		{`{"A":1}`, `unknown member "A"`},
 		{`{"plain":"x"}`, `unknown member "plain"`},
 		{`{"a":1,"a":2}`, `member "a" more than once`},
