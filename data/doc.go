@@ -14,7 +14,9 @@
 // there, with no prefix, for the caller to put the file's name before. A
 // text may start with a byte-order mark, which they skip, and hold none
 // elsewhere; a label holds no control character, such as a tab or an end
-// of line.
+// of line. JSON reads rows as a service takes them in the body of a
+// request, an object of an array of rows, and names the row of what it
+// refuses.
 //
 // Every error of the package is a *perceptron.Error of one of the kinds
 // of package perceptron, which errors.Is finds: of kind ErrFormat for a

@@ -18,8 +18,8 @@ import (
 // FuzzJSONRows checks that the rows of any JSON body, of a model of dense
 // rows and of a model of text, labelled or not, are read or refused with
 // an error, never a panic, and that rows read are as many as the body
-// has, within -max-rows, of the model's width, with a class each if
-// labelled.
+// has, within -max-rows, of the model's width, with a class each if they
+// have labels.
 func FuzzJSONRows(f *testing.F) {
 	for _, b := range []string{
 		`{"rows": [[1, 2, 3, 4]]}`, `{"rows": [{"values": [1, 2], "indices": [1, 4], "label": "a"}]}`,
@@ -59,7 +59,7 @@ func FuzzJSONRows(f *testing.F) {
 					t.Errorf("text %v, labelled %v: %d rows read, want 1 to %d", s.text, labelled, n, flags.limits.maxRows)
 				case d != s.width:
 					t.Errorf("text %v, labelled %v: rows of %d columns, want %d", s.text, labelled, d, s.width)
-				case labelled && len(set.Y) != n:
+				case set.Y != nil && len(set.Y) != n:
 					t.Errorf("text %v: %d labels for %d rows", s.text, len(set.Y), n)
 				}
 			}

@@ -33,9 +33,9 @@ func TestServeBadInput(t *testing.T) {
 		code        int
 		want        string
 	}{
-		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3, 4]`, 400, "not JSON"},
+		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3, 4]`, 400, "the JSON is not of rows"},
 		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3, 4]]} {}`, 400, "data after the value"},
-		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3]]}`, 400, "row 1: 3 values, want 4 as the model has"},
+		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3]]}`, 400, "row 1: 3 values, want 4"},
 		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3, 4, 5]]}`, 400, "5 values, want 4"},
 		{dense, "/predict", "application/json", `{"rows": [[1, 2, "x", 4]]}`, 400, "row 1"},
 		{dense, "/predict", "application/json", `{"rows": [[1, 2, 1e400, 4]]}`, 400, "row 1"},
@@ -47,7 +47,7 @@ func TestServeBadInput(t *testing.T) {
 		{dense, "/predict", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "colour": 1}]}`, 400, `row 1: json: unknown field "colour"`},
 		{dense, "/predict", "application/json", `{"Rows": [[1, 2, 3, 4]]}`, 400, "unknown member"},
 		{dense, "/predict", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "values": [1, 2, 3, 4]}]}`, 400, "more than once"},
-		{dense, "/predict", "application/json", `{"rows": ["a text"]}`, 400, "not trained on text"},
+		{dense, "/predict", "application/json", `{"rows": ["a text"]}`, 400, "row 1: a text: the rows are the values of 4 features"},
 		{dense, "/predict", "application/json", "{\"rows\": [\"\xff\"]}", 400, "not UTF-8: line 1, byte 12"},
 		{dense, "/predict", "text/csv", "1,2,3\n", 400, "rows of 3 features, want 4"},
 		{dense, "/predict", "text/csv", "1,2,3,4\n1,2,3\n", 400, "line 2"},
@@ -65,7 +65,7 @@ func TestServeBadInput(t *testing.T) {
 		{dense, "/learn", "text/csv", "1,2,3,4,purple\n", 400, `row 1: the label "purple" is no class of the model`},
 		{dense, "/learn", "text/csv", "1,2,3,4,NaN\n", 400, `row 1: the label "NaN" is not a finite number`},
 		{dense, "/learn", "text/csv", "1,2,3,4,red\n1,2,3,4\n", 400, "line 2"},
-		{dense, "/learn", "application/json", `{"rows": [[1, 2, 3, 4]]}`, 400, "row 1: no label to learn"},
+		{dense, "/learn", "application/json", `{"rows": [[1, 2, 3, 4]]}`, 400, "the rows have no labels to learn"},
 		{dense, "/learn", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "label": "pink"}]}`, 400, `the label "pink" is no class`},
 		{dense, "/learn", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "label": null}]}`, 400, "row 1"},
 		{dense, "/learn", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "label": "red"}, {"values": [1, 2, 3, 4], "label": true}]}`, 400, "row 2: label: true, want a string or a number"},
@@ -78,7 +78,7 @@ func TestServeBadInput(t *testing.T) {
 		{sparse, "/predict", "application/json", `{"rows": [{"indices": [1, 2], "values": [1]}]}`, 400, "2 indices and 1 value"},
 		{sparse, "/learn", "", "nan 1:1\n", 400, `"nan" is not a finite number`},
 		{sparse, "/learn", "", "7 1:1\n", 400, `the label "7" is no class`},
-		{text, "/predict", "application/json", `{"rows": [[1, 2]]}`, 400, "the model was trained on text"},
+		{text, "/predict", "application/json", `{"rows": [[1, 2]]}`, 400, "row 1: no text: the rows are texts"},
 		{text, "/predict?format=csv", "", "1,2\n", 400, "trained on text"},
 		{text, "/predict", "", "a text \xff\xfe of bytes\n", 400, "not UTF-8: line 1, byte 8"},
 		{text, "/learn", "", "__label__art a painting of the sea\n", 400, `the label "art" is no class of the model, whose classes are "politics", "science", "sport"`},

@@ -7,22 +7,15 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"mime"
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
-	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 )
 
 // The rows of a request are read from its body, held whole, by the
@@ -178,200 +171,21 @@ func (s *server) tooManyRows(n int) error {
 	return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d rows, more than the %d of -max-rows", n, s.limits.maxRows)}
 }
 
-// jsonBody is the JSON of a body: {"rows": [ROW, ...]}.
-type jsonBody struct {
-	Rows []json.RawMessage `json:"rows"`
-}
-
-// jsonRow is a ROW of JSON that is an object.
-type jsonRow struct {
-	Label   json.RawMessage  `json:"label"`
-	Text    *string          `json:"text"`
-	Values  jsonscan.Numbers `json:"values"`
-	Indices []int            `json:"indices"`
-}
-
-// jsonRows reads the rows of the JSON body, as the package's strict
-// decoding reads JSON: unknown and repeated members are refused.
+// jsonRows reads the rows of the JSON body, {"rows": [ROW, ...]}, as
+// data.JSON reads them, strictly: unknown and repeated members are refused.
 func (s *server) jsonRows(body []byte, labelled bool) (*data.Set, error) {
-	var jb jsonBody
-	if err := jsonscan.Decode(body, &jb); err != nil {
-		return nil, &httpError{http.StatusBadRequest, "the body is not JSON of rows, {\"rows\": [...]}: " + jsonError(err)}
+	f := data.JSON{Cols: s.width, Hashing: s.hashing}
+	if labelled {
+		f.Classes = s.classes
 	}
-	switch {
-	case jb.Rows == nil:
-		return nil, &httpError{http.StatusBadRequest, "the body has no rows: want {\"rows\": [ROW, ...]}"}
-	case len(jb.Rows) == 0:
-		return nil, &httpError{http.StatusBadRequest, "no rows"}
-	case len(jb.Rows) > s.limits.maxRows:
-		return nil, s.tooManyRows(len(jb.Rows))
-	}
-	n := len(jb.Rows)
-	var texts []string
-	var labels []string
-	dense := true
-	rows := make([]jsonRow, n)
-	for i, raw := range jb.Rows {
-		row := &rows[i]
-		var err error
-		switch raw[0] {
-		case '"':
-			row.Text = new(string)
-			err = json.Unmarshal(raw, row.Text)
-		case '[':
-			err = jsonscan.DecodeValid(raw, &row.Values)
-		case '{':
-			err = jsonscan.DecodeValid(raw, row)
-		default:
-			err = fmt.Errorf("want a text, an array of numbers or an object")
-		}
-		if err == nil {
-			err = s.checkRow(row, labelled)
-		}
-		if err != nil {
-			return nil, &httpError{http.StatusBadRequest, fmt.Sprintf("row %d: %s", i+1, jsonError(err))}
-		}
-		if row.Text != nil {
-			texts = append(texts, *row.Text)
-		}
-		dense = dense && row.Indices == nil
-		if labelled {
-			l, _ := labelText(row.Label)
-			labels = append(labels, l)
-		}
-	}
-	set := &data.Set{}
-	var err error
-	switch {
-	case s.text:
-		set.X, err = s.hashing.Transform(texts)
-	case dense:
-		X := mat.NewDense(n, s.width, nil)
-		for i, row := range rows {
-			copy(X.RawRowView(i), row.Values)
-		}
-		set.X = X
-	default:
-		set.X, err = sparseRows(rows, s.width)
-	}
+	set, err := f.Read(bytes.NewReader(body))
 	if err != nil {
 		return nil, badRequest(err)
 	}
-	if labelled {
-		set.Y = make([]float64, n)
-		for i, l := range labels {
-			k, err := s.classOf(l)
-			if err != nil {
-				return nil, &httpError{http.StatusBadRequest, fmt.Sprintf("row %d: %v", i+1, err)}
-			}
-			set.Y[i] = float64(k)
-		}
-		set.Classes = s.classes
+	if n, _ := set.X.Dims(); n > s.limits.maxRows {
+		return nil, s.tooManyRows(n)
 	}
 	return set, nil
-}
-
-// checkRow returns an error if the JSON row is not one of the model: a
-// text for a model of text, the values of its features otherwise, each
-// with a label if labelled.
-func (s *server) checkRow(row *jsonRow, labelled bool) error {
-	switch {
-	case s.text && row.Text == nil:
-		return fmt.Errorf("no text: the model was trained on text, and takes a text, or an object of a \"text\"")
-	case s.text && (row.Values != nil || row.Indices != nil):
-		return fmt.Errorf("values: the model was trained on text, and takes a text")
-	case !s.text && row.Text != nil:
-		return fmt.Errorf("a text: the model was not trained on text: it takes the values of its %d features", s.width)
-	case !s.text && row.Values == nil:
-		return fmt.Errorf("no values: the model takes the values of its %d features", s.width)
-	case row.Indices == nil && row.Values != nil && len(row.Values) != s.width:
-		return fmt.Errorf("%s, want %d as the model has", plural(len(row.Values), "value"), s.width)
-	case row.Indices != nil && len(row.Indices) != len(row.Values):
-		return fmt.Errorf("%d indices and %s, want as many", len(row.Indices), plural(len(row.Values), "value"))
-	}
-	for k, j := range row.Indices {
-		switch {
-		case j < 1 || j > s.width:
-			return fmt.Errorf("index %d, want 1 to %d, the model's features", j, s.width)
-		case k > 0 && j <= row.Indices[k-1]:
-			return fmt.Errorf("index %d after %d: want increasing indices", j, row.Indices[k-1])
-		}
-	}
-	if !labelled {
-		return nil
-	}
-	if row.Label == nil {
-		return fmt.Errorf("no label to learn: want an object of a \"label\"")
-	}
-	_, err := labelText(row.Label)
-	return err
-}
-
-// labelText returns the text of a JSON label: a string, or a number as
-// it is written.
-func labelText(raw json.RawMessage) (string, error) {
-	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return s, err
-	}
-	if _, err := strconv.ParseFloat(string(raw), 64); err == nil {
-		return string(raw), nil
-	}
-	return "", fmt.Errorf("label: %.40s, want a string or a number", raw)
-}
-
-// sparseRows returns the rows as a CSR of width columns.
-func sparseRows(rows []jsonRow, width int) (*perceptron.CSR, error) {
-	ptr := make([]int, 1, len(rows)+1)
-	var ind []int
-	var val []float64
-	for _, row := range rows {
-		for k, v := range row.Values {
-			if v == 0 {
-				continue
-			}
-			j := k
-			if row.Indices != nil {
-				j = row.Indices[k] - 1
-			}
-			ind = append(ind, j)
-			val = append(val, v)
-		}
-		ptr = append(ptr, len(ind))
-	}
-	return perceptron.NewCSR(len(rows), width, ptr, ind, val)
-}
-
-// jsonError returns the message of an error of JSON decoding, without
-// encoding/json's name for the Go value it decodes into.
-func jsonError(err error) string {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) {
-		return err.Error()
-	}
-	msg := fmt.Sprintf("a JSON %s, want %s", te.Value, jsonKind(te.Type.String()))
-	if te.Field != "" {
-		msg = te.Field + ": " + msg
-	}
-	// The members that lead to the value, as the strict decoding names
-	// them before encoding/json's error.
-	return strings.TrimSuffix(err.Error(), te.Error()) + msg
-}
-
-// jsonKind names the JSON that the Go type t decodes.
-func jsonKind(t string) string {
-	switch t {
-	case "main.jsonBody", "main.jsonRow":
-		return "an object"
-	case "float64":
-		return "a number"
-	case "int":
-		return "a whole number"
-	case "string":
-		return "a string"
-	}
-	return "an array"
 }
 
 // classOf returns the class of the model that the label is: one of its

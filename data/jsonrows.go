@@ -1,0 +1,390 @@
+// Copyright ©2026 The perceptron Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package data
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
+	"github.com/seed5ae3614e/perceptron/internal/memory"
+)
+
+// JSON reads rows from JSON, as a service takes them in the body of a
+// request: an object {"rows": [ROW, ...]}, each ROW one of
+//
+//   - an array of the Cols values of a dense row: [0.5, 0, 2];
+//   - an object of them, {"values": [0.5, 0, 2]}, or of the values of a
+//     sparse row and their columns, from 1 and increasing:
+//     {"indices": [1, 3], "values": [0.5, 2]};
+//   - with a Hashing, a text, "the words of a row", or an object of it,
+//     {"text": "the words of a row"}.
+//
+// An object may have a "label", a string or a number as written, which
+// names the class of its row; the labels, on every row or on none, make the
+// classes as the other readers make them, the known Classes first. Members
+// are matched by their exact names, and one that a ROW or the body does not
+// have, or one given twice, is an error. The rows are a *mat.Dense if no
+// ROW has indices, and a *perceptron.CSR otherwise, as texts are always.
+type JSON struct {
+	// Cols is the number of features of rows of numbers: a dense row
+	// has Cols values, and a sparse row's indices are at most Cols.
+	Cols int
+
+	// Hashing, if not nil, makes the rows texts, which it turns into
+	// rows of its columns, and refuses rows of numbers.
+	Hashing *Hashing
+
+	// Classes are the known classes, as the other readers take them.
+	Classes []string
+}
+
+// jsonRow is a ROW of JSON that is an object.
+type jsonRow struct {
+	Label   jsonscan.Raw     `json:"label"`
+	Text    *string          `json:"text"`
+	Values  jsonscan.Numbers `json:"values"`
+	Indices []int            `json:"indices"`
+}
+
+// jsonBody is the JSON of rows: {"rows": [ROW, ...]}, whose array of rows
+// Read walks where it stands.
+type jsonBody struct {
+	Rows jsonscan.Raw `json:"rows"`
+}
+
+// Read returns the rows of the JSON of r, with their classes if they are
+// labelled. It returns an error of kind perceptron.ErrFormat for text that
+// is not UTF-8, or JSON that is not of rows, with the row at fault as the Row of a *perceptron.Error,
+// of kind perceptron.ErrShape for a row of the wrong width and for no rows,
+// perceptron.ErrNonFinite for a number beyond the range of float64, and
+// perceptron.ErrSetting for Cols < 1 without a Hashing; labels on some rows
+// only are malformed, as they are in Text.
+//
+// Read holds the text of r; the values of the rows in an array of 4 bytes
+// for each byte of the text, as a value takes at least 2 bytes of it, and
+// the indices of sparse rows in another; 8 bytes for each row, which takes
+// at least 3; and the rows it returns, which for dense rows are those
+// values, and for sparse rows 16 bytes for each value not zero: at most 20
+// bytes for each byte of the text, texts to hash aside, which it checks
+// before it allocates, as the package's documentation says. A row that
+// gives all Cols values is dense, whether or not it has indices, which are
+// then 1 to Cols.
+func (f JSON) Read(r io.Reader) (*Set, error) {
+	if f.Hashing == nil && f.Cols < 1 {
+		return nil, errorf(perceptron.ErrSetting, "the JSON's Cols is %d, want at least 1 for rows of numbers", f.Cols)
+	}
+	if r == nil {
+		return nil, errorf(perceptron.ErrSetting, "a nil io.Reader")
+	}
+	text, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	text = bytes.TrimPrefix(text, []byte("\ufeff"))
+	if !utf8.Valid(text) {
+		return nil, notUTF8(string(text))
+	}
+	var body jsonBody
+	if err := jsonscan.Decode(text, &body); err != nil {
+		return nil, jsonError(err, -1, `the JSON is not of rows, {"rows": [...]}: `)
+	}
+	switch n := jsonscan.Length(body.Rows); {
+	case body.Rows == nil:
+		return nil, errorf(perceptron.ErrFormat, `no member rows: want {"rows": [ROW, ...]}`)
+	case body.Rows[0] != '[':
+		return nil, jsonError(&json.UnmarshalTypeError{Value: jsonValue(body.Rows[0]), Type: reflect.TypeFor[[]jsonRow](), Field: "rows"}, -1, "")
+	case n == 0:
+		return nil, errorf(perceptron.ErrShape, "no rows")
+	default:
+		return f.rows(body.Rows, n)
+	}
+}
+
+// rows returns the Set of the n rows of the JSON array text, valid JSON.
+func (f JSON) rows(text []byte, n int) (*Set, error) {
+	c, err := newClasses(f.Classes)
+	if err != nil {
+		return nil, err
+	}
+	// The values of the rows in one array, the indices of the sparse rows
+	// in another, and where each row's values end.
+	most := len(text) / 2
+	if err := checkMemory(8*float64(n)+8*float64(most), "holding %d rows of at most %d values", n, most); err != nil {
+		return nil, err
+	}
+	var vals []float64
+	var idx []int
+	var ends []int
+	var texts []string
+	if f.Hashing != nil {
+		texts = make([]string, 0, n)
+	} else {
+		vals, ends = make([]float64, 0, most), make([]int, 0, n)
+	}
+	labelled := false
+	s := jsonscan.Scanner{Text: text}
+	var row jsonRow
+	for i := 0; s.Next(); i++ {
+		at := s.I
+		s.Skip()
+		row = jsonRow{}
+		if err := f.decodeRow(text[at:s.I], &row); err != nil {
+			return nil, jsonError(err, i, "row %d: ", i+1)
+		}
+		switch {
+		case i == 0:
+			labelled = row.Label != nil
+		case labelled && row.Label == nil:
+			return nil, errorAt(perceptron.ErrFormat, 0, i, -1, "row %d: no label, and row 1 one: want a label on every row or on none", i+1)
+		case !labelled && row.Label != nil:
+			return nil, errorAt(perceptron.ErrFormat, 0, i, -1, "row %d: a label, and row 1 none: want a label on every row or on none", i+1)
+		}
+		if labelled {
+			k, err := c.index(labelText(row.Label), 0, 0)
+			if err == nil {
+				err = c.push(k)
+			}
+			if err != nil {
+				return nil, wrapAt(err, 0, i, -1, "row %d: %w", i+1, err)
+			}
+		}
+		switch {
+		case row.Text != nil:
+			texts = append(texts, *row.Text)
+			continue
+		case len(row.Values) < f.Cols && idx == nil:
+			if err := checkMemory(8*float64(most), "row %d: holding the indices of the rows", i+1); err != nil {
+				return nil, err
+			}
+			idx = make([]int, 0, most)
+		}
+		if len(row.Values) < f.Cols {
+			idx = append(idx, row.Indices...)
+		}
+		vals = append(vals, row.Values...)
+		ends = append(ends, len(vals))
+	}
+	set := &Set{}
+	if labelled {
+		if set.Classes, set.Y, err = c.finish(); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case f.Hashing != nil:
+		set.X, err = f.Hashing.Transform(texts)
+	case idx == nil:
+		set.X = mat.NewDense(n, f.Cols, vals[:n*f.Cols:n*f.Cols])
+	default:
+		set.X, err = sparseRows(vals, idx, ends, f.Cols)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// jsonValue names the JSON value that starts with the byte b, as
+// encoding/json's errors name it.
+func jsonValue(b byte) string {
+	switch b {
+	case '{':
+		return "object"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// decodeRow decodes the JSON raw of a ROW into row, valid JSON, and
+// returns an error if it is not a ROW that f takes.
+func (f JSON) decodeRow(raw []byte, row *jsonRow) error {
+	var err error
+	switch raw[0] {
+	case '"':
+		row.Text = new(string)
+		err = json.Unmarshal(raw, row.Text)
+	case '[':
+		err = jsonscan.DecodeValid(raw, &row.Values)
+	case '{':
+		err = jsonscan.DecodeValid(raw, row)
+	default:
+		return errors.New("want a text, an array of numbers or an object")
+	}
+	if err != nil {
+		return err
+	}
+	if row.Label != nil {
+		if _, err := strconv.ParseFloat(string(row.Label), 64); err != nil && row.Label[0] != '"' {
+			return fmt.Errorf("label: %.40s, want a string or a number", row.Label)
+		}
+	}
+	switch text := f.Hashing != nil; {
+	case text && row.Text == nil:
+		return errors.New(`no text: the rows are texts, each a string or an object of a "text"`)
+	case text && (row.Values != nil || row.Indices != nil):
+		return errors.New("values: the rows are texts")
+	case !text && row.Text != nil:
+		return fmt.Errorf("a text: the rows are the values of %d features", f.Cols)
+	case !text && row.Values == nil:
+		return fmt.Errorf("no values: the rows are the values of %d features", f.Cols)
+	case row.Indices == nil && row.Values != nil && len(row.Values) != f.Cols:
+		return shapeError(fmt.Sprintf("%d values, want %d", len(row.Values), f.Cols))
+	case row.Indices != nil && len(row.Indices) != len(row.Values):
+		return shapeError(fmt.Sprintf("%d indices and %d values, want as many", len(row.Indices), len(row.Values)))
+	}
+	for k, j := range row.Indices {
+		switch {
+		case j < 1 || j > f.Cols:
+			return shapeError(fmt.Sprintf("index %d, want 1 to %d", j, f.Cols))
+		case k > 0 && j <= row.Indices[k-1]:
+			return fmt.Errorf("index %d after %d: want increasing indices", j, row.Indices[k-1])
+		}
+	}
+	return nil
+}
+
+// shapeError is the error of a ROW of the wrong width.
+type shapeError string
+
+func (e shapeError) Error() string { return string(e) }
+
+// jsonError returns err, of decoding the JSON of rows or of row i, or -1
+// for the body, as an error whose message starts with what format and args
+// say: of kind perceptron.ErrTooLarge if the memory left refused it,
+// perceptron.ErrShape for a row of the wrong width,
+// perceptron.ErrNonFinite for a number beyond the range of float64, and
+// perceptron.ErrFormat otherwise.
+func jsonError(err error, i int, format string, args ...any) error {
+	var te *json.UnmarshalTypeError
+	var se shapeError
+	switch {
+	case errors.As(err, new(*memory.Error)):
+		return tooLarge(err, "%s", strings.TrimSpace(fmt.Sprintf(format, args...)))
+	case errors.As(err, &se):
+		return errorAt(perceptron.ErrShape, 0, i, -1, format+"%s", append(args, se)...)
+	case errors.As(err, &te) && strings.HasPrefix(te.Value, "number ") && te.Type.Kind() == reflect.Float64:
+		return errorAt(perceptron.ErrNonFinite, 0, i, -1, format+"%s is not a finite number", append(args, strings.TrimPrefix(te.Value, "number "))...)
+	case errors.As(err, &te):
+		// encoding/json's message names the Go type: JSON's is plainer.
+		msg := fmt.Sprintf("a JSON %s, want %s", te.Value, jsonKind(te.Type.String()))
+		if te.Field != "" {
+			msg = te.Field + ": " + msg
+		}
+		msg = strings.TrimSuffix(err.Error(), te.Error()) + msg
+		return errorAt(perceptron.ErrFormat, 0, i, -1, format+"%s", append(args, msg)...)
+	}
+	return errorAt(perceptron.ErrFormat, 0, i, -1, format+"%s", append(args, shortError(err))...)
+}
+
+// jsonKind names the JSON that decodes into the Go type t.
+func jsonKind(t string) string {
+	switch t {
+	case "data.jsonRow", "data.jsonBody":
+		return "an object"
+	case "float64":
+		return "a number"
+	case "int":
+		return "a whole number"
+	case "string":
+		return "a string"
+	}
+	return "an array"
+}
+
+// labelText returns the text of a JSON label, a string or a number as
+// it is written.
+func labelText(raw []byte) string {
+	if raw[0] == '"' {
+		var s string
+		json.Unmarshal(raw, &s) // valid JSON of a string
+		return s
+	}
+	return string(raw)
+}
+
+// sparseRows returns the rows of the values vals, and the indices idx of
+// those of sparse rows, as a CSR of cols columns without their zeros: the
+// values of row i end at ends[i], and a row of fewer than cols values is
+// sparse, its indices the next in idx.
+func sparseRows(vals []float64, idx, ends []int, cols int) (*perceptron.CSR, error) {
+	nnz := 0
+	for _, v := range vals {
+		if v != 0 {
+			nnz++
+		}
+	}
+	n := len(ends)
+	if err := checkMemory(16*float64(nnz)+8*float64(n+1), "holding %d rows of %d values", n, nnz); err != nil {
+		return nil, err
+	}
+	ptr := make([]int, 1, n+1)
+	ind := make([]int, 0, nnz)
+	val := make([]float64, 0, nnz)
+	start := 0
+	for _, end := range ends {
+		row := vals[start:end]
+		sparse := len(row) < cols
+		for k, v := range row {
+			switch {
+			case v == 0:
+			case sparse:
+				ind, val = append(ind, idx[k]-1), append(val, v)
+			default:
+				ind, val = append(ind, k), append(val, v)
+			}
+		}
+		if sparse {
+			idx = idx[len(row):]
+		}
+		ptr = append(ptr, len(ind))
+		start = end
+	}
+	return perceptron.NewCSR(n, cols, ptr, ind, val)
+}
+
+// readAll returns the bytes of r, read into a buffer grown by a quarter
+// at a time, or at once to the length that r tells if it has a method Len
+// (a bytes.Reader, a strings.Reader), each growth checked against the
+// memory left.
+func readAll(r io.Reader) ([]byte, error) {
+	want := 512
+	if l, ok := r.(interface{ Len() int }); ok {
+		want = l.Len() + 1 // and a byte to read the end
+	}
+	var b []byte
+	for {
+		if len(b) == cap(b) {
+			grow := max(want-len(b), len(b)/4, 512)
+			var err error
+			if b, err = growTo(b, len(b)+grow); err != nil {
+				return nil, tooLarge(err, "holding the text of %d bytes and more", len(b))
+			}
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
