@@ -165,12 +165,7 @@ func TestModelText(t *testing.T) {
 	if _, err := readModel(strings.NewReader(text)); err == nil || errors.Is(err, perceptron.ErrTooLarge) {
 		t.Errorf("with the memory: %v", err)
 	}
-	old := debug.SetMemoryLimit(-1)
-	defer debug.SetMemoryLimit(old)
-	debug.FreeOSMemory()
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	debug.SetMemoryLimit(int64(s[0].Value.Uint64()-s[1].Value.Uint64()) + 4<<20)
+	defer limitAbove(4 << 20)()
 	c := &countingReader{r: strings.NewReader(text)}
 	_, err := readModel(c)
 	if !errors.Is(err, perceptron.ErrTooLarge) || !strings.HasPrefix(err.Error(), "reading the model's text of more than") || c.n > 8<<20 {
@@ -355,14 +350,21 @@ func TestModelJSONMemory(t *testing.T) {
 	if _, err := decodeText(text); err == nil || errors.Is(err, perceptron.ErrTooLarge) || !strings.HasPrefix(err.Error(), "classifier: ") {
 		t.Errorf("with the memory: %v, want the error of the empty classifier", err)
 	}
-	old := debug.SetMemoryLimit(-1)
-	defer debug.SetMemoryLimit(old)
-	debug.FreeOSMemory()
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	debug.SetMemoryLimit(int64(s[0].Value.Uint64()-s[1].Value.Uint64()) + 16<<20)
+	defer limitAbove(16 << 20)()
 	_, err := decodeText(text)
 	if want := "reading the model: scaler: scale: an array of 4194304 numbers needs 32.0 MiB of memory"; !errors.Is(err, perceptron.ErrTooLarge) || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("under a limit: %v, want %q", err, want)
 	}
+}
+
+// limitAbove sets Go's memory limit room bytes above the memory that the
+// process holds, once it has returned what it holds free, and returns the
+// function that restores the limit.
+func limitAbove(room int64) (restore func()) {
+	old := debug.SetMemoryLimit(-1)
+	debug.FreeOSMemory()
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	debug.SetMemoryLimit(int64(s[0].Value.Uint64()-s[1].Value.Uint64()) + room)
+	return func() { debug.SetMemoryLimit(old) }
 }
