@@ -141,8 +141,8 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 		at := s.I
 		s.Skip()
 		row = jsonRow{}
-		if err := f.decodeRow(text[at:s.I], &row); err != nil {
-			return nil, jsonError(err, i, "row %d: ", i+1)
+		if err := f.decodeRow(text[at:s.I], &row, i); err != nil {
+			return nil, err
 		}
 		switch {
 		case i == 0:
@@ -213,9 +213,12 @@ func jsonValue(b byte) string {
 	return "number"
 }
 
-// decodeRow decodes the JSON raw of a ROW into row, valid JSON, and
+// decodeRow decodes the JSON raw of ROW i into row, valid JSON, and
 // returns an error if it is not a ROW that f takes.
-func (f JSON) decodeRow(raw []byte, row *jsonRow) error {
+func (f JSON) decodeRow(raw []byte, row *jsonRow, i int) error {
+	bad := func(kind error, format string, args ...any) error {
+		return errorAt(kind, 0, i, -1, "row %d: "+format, append([]any{i + 1}, args...)...)
+	}
 	var err error
 	switch raw[0] {
 	case '"':
@@ -226,60 +229,51 @@ func (f JSON) decodeRow(raw []byte, row *jsonRow) error {
 	case '{':
 		err = jsonscan.DecodeValid(raw, row)
 	default:
-		return errors.New("want a text, an array of numbers or an object")
+		return bad(perceptron.ErrFormat, "want a text, an array of numbers or an object")
 	}
 	if err != nil {
-		return err
+		return jsonError(err, i, "row %d: ", i+1)
 	}
 	if row.Label != nil {
 		if _, err := strconv.ParseFloat(string(row.Label), 64); err != nil && row.Label[0] != '"' {
-			return fmt.Errorf("label: %.40s, want a string or a number", row.Label)
+			return bad(perceptron.ErrFormat, "label: %.40s, want a string or a number", row.Label)
 		}
 	}
 	switch text := f.Hashing != nil; {
 	case text && row.Text == nil:
-		return errors.New(`no text: the rows are texts, each a string or an object of a "text"`)
+		return bad(perceptron.ErrFormat, `no text: the rows are texts, each a string or an object of a "text"`)
 	case text && (row.Values != nil || row.Indices != nil):
-		return errors.New("values: the rows are texts")
+		return bad(perceptron.ErrFormat, "values: the rows are texts")
 	case !text && row.Text != nil:
-		return fmt.Errorf("a text: the rows are the values of %d features", f.Cols)
+		return bad(perceptron.ErrFormat, "a text: the rows are the values of %d features", f.Cols)
 	case !text && row.Values == nil:
-		return fmt.Errorf("no values: the rows are the values of %d features", f.Cols)
-	case row.Indices == nil && row.Values != nil && len(row.Values) != f.Cols:
-		return shapeError(fmt.Sprintf("%d values, want %d", len(row.Values), f.Cols))
+		return bad(perceptron.ErrFormat, "no values: the rows are the values of %d features", f.Cols)
+	case row.Indices == nil && len(row.Values) != f.Cols:
+		return bad(perceptron.ErrShape, "%d values, want %d", len(row.Values), f.Cols)
 	case row.Indices != nil && len(row.Indices) != len(row.Values):
-		return shapeError(fmt.Sprintf("%d indices and %d values, want as many", len(row.Indices), len(row.Values)))
+		return bad(perceptron.ErrShape, "%d indices and %d values, want as many", len(row.Indices), len(row.Values))
 	}
 	for k, j := range row.Indices {
 		switch {
 		case j < 1 || j > f.Cols:
-			return shapeError(fmt.Sprintf("index %d, want 1 to %d", j, f.Cols))
+			return bad(perceptron.ErrShape, "index %d, want 1 to %d", j, f.Cols)
 		case k > 0 && j <= row.Indices[k-1]:
-			return fmt.Errorf("index %d after %d: want increasing indices", j, row.Indices[k-1])
+			return bad(perceptron.ErrFormat, "index %d after %d: want increasing indices", j, row.Indices[k-1])
 		}
 	}
 	return nil
 }
 
-// shapeError is the error of a ROW of the wrong width.
-type shapeError string
-
-func (e shapeError) Error() string { return string(e) }
-
 // jsonError returns err, of decoding the JSON of rows or of row i, or -1
 // for the body, as an error whose message starts with what format and args
 // say: of kind perceptron.ErrTooLarge if the memory left refused it,
-// perceptron.ErrShape for a row of the wrong width,
 // perceptron.ErrNonFinite for a number beyond the range of float64, and
 // perceptron.ErrFormat otherwise.
 func jsonError(err error, i int, format string, args ...any) error {
 	var te *json.UnmarshalTypeError
-	var se shapeError
 	switch {
 	case errors.As(err, new(*memory.Error)):
 		return tooLarge(err, "%s", strings.TrimSpace(fmt.Sprintf(format, args...)))
-	case errors.As(err, &se):
-		return errorAt(perceptron.ErrShape, 0, i, -1, format+"%s", append(args, se)...)
 	case errors.As(err, &te) && strings.HasPrefix(te.Value, "number ") && te.Type.Kind() == reflect.Float64:
 		return errorAt(perceptron.ErrNonFinite, 0, i, -1, format+"%s is not a finite number", append(args, strings.TrimPrefix(te.Value, "number "))...)
 	case errors.As(err, &te):
