@@ -53,10 +53,12 @@ type JSON struct {
 
 // jsonRow is a ROW of JSON that is an object.
 type jsonRow struct {
-	Label   jsonscan.Raw     `json:"label"`
-	Text    *string          `json:"text"`
-	Values  jsonscan.Numbers `json:"values"`
-	Indices []int            `json:"indices"`
+	Label   jsonscan.Raw `json:"label"`
+	Text    *string      `json:"text"`
+	Values  jsonscan.Raw `json:"values"`
+	Indices jsonscan.Raw `json:"indices"`
+
+	array bool // whether the ROW is an array of values, not an object
 }
 
 // jsonBody is the JSON of rows: {"rows": [ROW, ...]}, whose array of rows
@@ -120,9 +122,16 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 		return nil, err
 	}
 	// The values of the rows in one array, the indices of the sparse rows
-	// in another, and where each row's values end.
-	most := len(text) / 2
-	if err := checkMemory(8*float64(n)+8*float64(most), "holding %d rows of at most %d values", n, most); err != nil {
+	// in another, and where each row's values end. Each array of numbers
+	// holds one more than its commas, and a number takes at least two
+	// bytes: most bounds the values and the indices, and a row holds at
+	// most Cols values.
+	most := min(len(text)/2, bytes.Count(text, []byte(","))+n)
+	values := most
+	if float64(n)*float64(f.Cols) < float64(most) {
+		values = n * f.Cols
+	}
+	if err := checkMemory(8*float64(n)+8*float64(values), "holding %d rows of at most %d values", n, values); err != nil {
 		return nil, err
 	}
 	var vals []float64
@@ -132,9 +141,9 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 	if f.Hashing != nil {
 		texts = make([]string, 0, n)
 	} else {
-		vals, ends = make([]float64, 0, most), make([]int, 0, n)
+		vals, ends = make([]float64, 0, values), make([]int, 0, n)
 	}
-	labelled := false
+	labelled, sparse := false, false
 	s := jsonscan.Scanner{Text: text}
 	var row jsonRow
 	for i := 0; s.Next(); i++ {
@@ -161,20 +170,21 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 				return nil, wrapAt(err, 0, i, -1, "row %d: %w", i+1, err)
 			}
 		}
-		switch {
-		case row.Text != nil:
+		if row.Text != nil {
 			texts = append(texts, *row.Text)
 			continue
-		case len(row.Values) < f.Cols && idx == nil:
+		}
+		if row.Indices != nil && idx == nil {
 			if err := checkMemory(8*float64(most), "row %d: holding the indices of the rows", i+1); err != nil {
 				return nil, err
 			}
 			idx = make([]int, 0, most)
 		}
-		if len(row.Values) < f.Cols {
-			idx = append(idx, row.Indices...)
+		start := len(vals)
+		if vals, idx, err = f.appendRow(vals, idx, &row, i); err != nil {
+			return nil, err
 		}
-		vals = append(vals, row.Values...)
+		sparse = sparse || len(vals)-start < f.Cols
 		ends = append(ends, len(vals))
 	}
 	set := &Set{}
@@ -186,7 +196,7 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 	switch {
 	case f.Hashing != nil:
 		set.X, err = f.Hashing.Transform(texts)
-	case idx == nil:
+	case !sparse:
 		set.X = mat.NewDense(n, f.Cols, vals[:n*f.Cols:n*f.Cols])
 	default:
 		set.X, err = sparseRows(vals, idx, ends, f.Cols)
@@ -213,55 +223,135 @@ func jsonValue(b byte) string {
 	return "number"
 }
 
-// decodeRow decodes the JSON raw of ROW i into row, valid JSON, and
-// returns an error if it is not a ROW that f takes.
+// decodeRow decodes the JSON raw of ROW i into row, valid JSON, leaving
+// its values and indices where they stand, and returns an error if it is
+// not a ROW that f takes.
 func (f JSON) decodeRow(raw []byte, row *jsonRow, i int) error {
-	bad := func(kind error, format string, args ...any) error {
-		return errorAt(kind, 0, i, -1, "row %d: "+format, append([]any{i + 1}, args...)...)
+	bad := func(format string, args ...any) error {
+		return errorAt(perceptron.ErrFormat, 0, i, -1, "row %d: "+format, append([]any{i + 1}, args...)...)
 	}
-	var err error
 	switch raw[0] {
 	case '"':
 		row.Text = new(string)
-		err = json.Unmarshal(raw, row.Text)
+		if err := json.Unmarshal(raw, row.Text); err != nil {
+			return jsonError(err, i, "row %d: ", i+1)
+		}
 	case '[':
-		err = jsonscan.DecodeValid(raw, &row.Values)
+		row.Values, row.array = raw, true
 	case '{':
-		err = jsonscan.DecodeValid(raw, row)
+		if err := jsonscan.DecodeValid(raw, row); err != nil {
+			return jsonError(err, i, "row %d: ", i+1)
+		}
 	default:
-		return bad(perceptron.ErrFormat, "want a text, an array of numbers or an object")
+		return bad("want a text, an array of numbers or an object")
 	}
-	if err != nil {
-		return jsonError(err, i, "row %d: ", i+1)
+	for _, m := range []struct {
+		name string
+		raw  *jsonscan.Raw
+	}{{"values", &row.Values}, {"indices", &row.Indices}} {
+		switch {
+		case string(*m.raw) == "null":
+			*m.raw = nil // as if it were not there, as encoding/json takes it
+		case *m.raw != nil && (*m.raw)[0] != '[':
+			return bad("%s: a JSON %s, want an array", m.name, jsonValue((*m.raw)[0]))
+		}
 	}
 	if row.Label != nil {
 		if _, err := strconv.ParseFloat(string(row.Label), 64); err != nil && row.Label[0] != '"' {
-			return bad(perceptron.ErrFormat, "label: %.40s, want a string or a number", row.Label)
+			return bad("label: %.40s, want a string or a number", row.Label)
 		}
 	}
 	switch text := f.Hashing != nil; {
 	case text && row.Text == nil:
-		return bad(perceptron.ErrFormat, `no text: the rows are texts, each a string or an object of a "text"`)
+		return bad(`no text: the rows are texts, each a string or an object of a "text"`)
 	case text && (row.Values != nil || row.Indices != nil):
-		return bad(perceptron.ErrFormat, "values: the rows are texts")
+		return bad("values: the rows are texts")
 	case !text && row.Text != nil:
-		return bad(perceptron.ErrFormat, "a text: the rows are the values of %d features", f.Cols)
+		return bad("a text: the rows are the values of %d features", f.Cols)
 	case !text && row.Values == nil:
-		return bad(perceptron.ErrFormat, "no values: the rows are the values of %d features", f.Cols)
-	case row.Indices == nil && len(row.Values) != f.Cols:
-		return bad(perceptron.ErrShape, "%d values, want %d", len(row.Values), f.Cols)
-	case row.Indices != nil && len(row.Indices) != len(row.Values):
-		return bad(perceptron.ErrShape, "%d indices and %d values, want as many", len(row.Indices), len(row.Values))
-	}
-	for k, j := range row.Indices {
-		switch {
-		case j < 1 || j > f.Cols:
-			return bad(perceptron.ErrShape, "index %d, want 1 to %d", j, f.Cols)
-		case k > 0 && j <= row.Indices[k-1]:
-			return bad(perceptron.ErrFormat, "index %d after %d: want increasing indices", j, row.Indices[k-1])
-		}
+		return bad("no values: the rows are the values of %d features", f.Cols)
 	}
 	return nil
+}
+
+// appendRow appends the values of row i, of numbers, to vals, and its
+// indices, if it has them and fewer than f.Cols, to idx, which have room
+// for them. It returns an error if they are not numbers, or not the values
+// of a row of f.Cols features, or the indices of such a row.
+func (f JSON) appendRow(vals []float64, idx []int, row *jsonRow, i int) ([]float64, []int, error) {
+	bad := func(kind error, format string, args ...any) error {
+		return errorAt(kind, 0, i, -1, "row %d: "+format, append([]any{i + 1}, args...)...)
+	}
+	// What names the values and the indices in messages: nothing for a
+	// row that is an array.
+	in := "values: "
+	if row.array {
+		in = ""
+	}
+	nv, ni := len(vals), len(idx)
+	s := jsonscan.Scanner{Text: row.Values}
+	for s.Next() {
+		at := s.I
+		s.Skip()
+		tok := row.Values[at:s.I]
+		v, kind := parseNumber(tok)
+		switch {
+		case kind == numNonFinite:
+			return nil, nil, bad(perceptron.ErrNonFinite, "%s%s is not a finite number", in, tok)
+		case kind != numOK:
+			return nil, nil, bad(perceptron.ErrFormat, "%sa JSON %s, want a number", in, jsonValue(tok[0]))
+		}
+		vals = append(vals, v)
+	}
+	s = jsonscan.Scanner{Text: row.Indices}
+	for len(row.Indices) > 0 && s.Next() {
+		at := s.I
+		s.Skip()
+		tok := row.Indices[at:s.I]
+		j, ok := parseIndex(tok)
+		switch {
+		case !ok && tok[0] != '-' && (tok[0] < '0' || tok[0] > '9'):
+			// Not a number at all.
+			return nil, nil, bad(perceptron.ErrFormat, "indices: a JSON %s, want a whole number", jsonValue(tok[0]))
+		case !ok:
+			return nil, nil, bad(perceptron.ErrFormat, "indices: a JSON number %.40s, want a whole number", tok)
+		case j < 1 || j > f.Cols:
+			return nil, nil, bad(perceptron.ErrShape, "index %d, want 1 to %d", j, f.Cols)
+		case len(idx) > ni && j <= idx[len(idx)-1]:
+			return nil, nil, bad(perceptron.ErrFormat, "index %d after %d: want increasing indices", j, idx[len(idx)-1])
+		}
+		idx = append(idx, j)
+	}
+	switch values, indices := len(vals)-nv, len(idx)-ni; {
+	case row.Indices == nil && values != f.Cols:
+		return nil, nil, bad(perceptron.ErrShape, "%d values, want %d", values, f.Cols)
+	case row.Indices != nil && indices != values:
+		return nil, nil, bad(perceptron.ErrShape, "%d indices and %d values, want as many", indices, values)
+	case values == f.Cols:
+		// A row of every index is dense.
+		idx = idx[:ni]
+	}
+	return vals, idx, nil
+}
+
+// parseIndex returns the whole number of the JSON number tok, and whether
+// it is one, of at most 18 digits.
+func parseIndex(tok []byte) (int, bool) {
+	sign := 1
+	if len(tok) > 0 && tok[0] == '-' {
+		sign, tok = -1, tok[1:]
+	}
+	if len(tok) == 0 || len(tok) > 18 {
+		return 0, false
+	}
+	j := 0
+	for _, b := range tok {
+		if b < '0' || b > '9' {
+			return 0, false
+		}
+		j = 10*j + int(b-'0')
+	}
+	return sign * j, true
 }
 
 // jsonError returns err, of decoding the JSON of rows or of row i, or -1

@@ -35,6 +35,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/bench/sets"
 	"github.com/seed5ae3614e/perceptron/data"
 )
@@ -213,6 +214,82 @@ func BenchmarkRows(b *testing.B) {
 				})
 			})
 		}
+	}
+}
+
+// jsonRows returns the rows of the set that in holds, read by read, as the
+// JSON that data.JSON reads, each an object of its label and of its values
+// written as strconv.FormatFloat writes them, the shortest that read back
+// to the bit: a dense row its values, a sparse row those not zero and their
+// indices.
+func jsonRows(in *input, read func(io.Reader) (*data.Set, error)) ([]byte, error) {
+	s, err := read(bytes.NewReader(in.plain))
+	if err != nil {
+		return nil, err
+	}
+	b := []byte(`{"rows": [`)
+	n, _ := s.X.Dims()
+	for i := range n {
+		if i > 0 {
+			b = append(b, ",\n"...)
+		}
+		b = append(b, `{"label": `...)
+		b = strconv.AppendQuote(b, s.Classes[int(s.Y[i])])
+		var ind []int
+		var val []float64
+		if csr, ok := s.X.(*perceptron.CSR); ok {
+			csr.DoRowNonZero(i, func(_, j int, v float64) { ind, val = append(ind, j+1), append(val, v) })
+			b = append(b, `, "indices": [`...)
+			for k, j := range ind {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(j), 10)
+			}
+			b = append(b, ']')
+		} else {
+			val = mat.Row(nil, i, s.X)
+		}
+		b = append(b, `, "values": [`...)
+		for k, v := range val {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		}
+		b = append(b, "]}"...)
+	}
+	return append(b, "]}\n"...), nil
+}
+
+// BenchmarkJSON reads rows as JSON, as a server takes them in a body: the
+// Fashion-MNIST test images, dense rows of pixels/255 of up to 17 digits,
+// and the Debian sections' training rows, sparse, and reports the bytes
+// read a second.
+func BenchmarkJSON(b *testing.B) {
+	for _, set := range []struct {
+		name string
+		in   func(b *testing.B) *input
+		read func(io.Reader) (*data.Set, error)
+	}{
+		{"dense", csvFloats, data.CSV{Header: true, Label: "first"}.Read},
+		{"sparse", debianLIBSVM, data.LIBSVM{}.Read},
+	} {
+		b.Run(set.name, func(b *testing.B) {
+			src := set.in(b)
+			in := load(b, "json-"+set.name, func() ([]byte, error) { return jsonRows(src, set.read) })
+			s, err := set.read(bytes.NewReader(src.plain))
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, d := s.X.Dims()
+			f := data.JSON{Cols: d}
+			cpuMBs(b, len(in.plain), func() {
+				if _, err := f.Read(bytes.NewReader(in.plain)); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
 	}
 }
 
