@@ -147,12 +147,14 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 	s := jsonscan.Scanner{Text: text}
 	var row jsonRow
 	for i := 0; s.Next(); i++ {
-		at := s.I
-		s.Skip()
+		// Each row is read where it stands, and its length found as it is
+		// read: that of an array of values as appendRow reads them.
 		row = jsonRow{}
-		if err := f.decodeRow(text[at:s.I], &row, i); err != nil {
+		length, err := f.decodeRow(text[s.I:], &row, i)
+		if err != nil {
 			return nil, err
 		}
+		s.I += length
 		switch {
 		case i == 0:
 			labelled = row.Label != nil
@@ -181,8 +183,11 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 			idx = make([]int, 0, most)
 		}
 		start := len(vals)
-		if vals, idx, err = f.appendRow(vals, idx, &row, i); err != nil {
+		if vals, idx, length, err = f.appendRow(vals, idx, &row, i); err != nil {
 			return nil, err
+		}
+		if row.array {
+			s.I += length
 		}
 		sparse = sparse || len(vals)-start < f.Cols
 		ends = append(ends, len(vals))
@@ -213,6 +218,8 @@ func jsonValue(b byte) string {
 	switch b {
 	case '{':
 		return "object"
+	case '[':
+		return "array"
 	case '"':
 		return "string"
 	case 't', 'f':
@@ -223,27 +230,32 @@ func jsonValue(b byte) string {
 	return "number"
 }
 
-// decodeRow decodes the JSON raw of ROW i into row, valid JSON, leaving
-// its values and indices where they stand, and returns an error if it is
-// not a ROW that f takes.
-func (f JSON) decodeRow(raw []byte, row *jsonRow, i int) error {
+// decodeRow decodes ROW i, at the start of text, valid JSON, into row,
+// leaving its values and indices where they stand, and returns the length
+// of its text, or 0 for an array of values, which appendRow reads to its
+// end; it returns an error if it is not a ROW that f takes.
+func (f JSON) decodeRow(text []byte, row *jsonRow, i int) (int, error) {
 	bad := func(format string, args ...any) error {
 		return errorAt(perceptron.ErrFormat, 0, i, -1, "row %d: "+format, append([]any{i + 1}, args...)...)
 	}
-	switch raw[0] {
+	length := 0
+	switch text[0] {
 	case '"':
-		row.Text = new(string)
-		if err := json.Unmarshal(raw, row.Text); err != nil {
-			return jsonError(err, i, "row %d: ", i+1)
+		s := jsonscan.Scanner{Text: text}
+		s.Skip()
+		row.Text, length = new(string), s.I
+		if err := json.Unmarshal(text[:length], row.Text); err != nil {
+			return 0, jsonError(err, i, "row %d: ", i+1)
 		}
 	case '[':
-		row.Values, row.array = raw, true
+		row.Values, row.array = text, true
 	case '{':
-		if err := jsonscan.DecodeValid(raw, row); err != nil {
-			return jsonError(err, i, "row %d: ", i+1)
+		var err error
+		if length, err = jsonscan.DecodePrefix(text, row); err != nil {
+			return 0, jsonError(err, i, "row %d: ", i+1)
 		}
 	default:
-		return bad("want a text, an array of numbers or an object")
+		return 0, bad("want a text, an array of numbers or an object")
 	}
 	for _, m := range []struct {
 		name string
@@ -253,86 +265,112 @@ func (f JSON) decodeRow(raw []byte, row *jsonRow, i int) error {
 		case string(*m.raw) == "null":
 			*m.raw = nil // as if it were not there, as encoding/json takes it
 		case *m.raw != nil && (*m.raw)[0] != '[':
-			return bad("%s: a JSON %s, want an array", m.name, jsonValue((*m.raw)[0]))
+			return 0, bad("%s: a JSON %s, want an array", m.name, jsonValue((*m.raw)[0]))
 		}
 	}
 	if row.Label != nil {
 		if _, err := strconv.ParseFloat(string(row.Label), 64); err != nil && row.Label[0] != '"' {
-			return bad("label: %.40s, want a string or a number", row.Label)
+			return 0, bad("label: %.40s, want a string or a number", row.Label)
 		}
 	}
 	switch text := f.Hashing != nil; {
 	case text && row.Text == nil:
-		return bad(`no text: the rows are texts, each a string or an object of a "text"`)
+		return 0, bad(`no text: the rows are texts, each a string or an object of a "text"`)
 	case text && (row.Values != nil || row.Indices != nil):
-		return bad("values: the rows are texts")
+		return 0, bad("values: the rows are texts")
 	case !text && row.Text != nil:
-		return bad("a text: the rows are the values of %d features", f.Cols)
+		return 0, bad("a text: the rows are the values of %d features", f.Cols)
 	case !text && row.Values == nil:
-		return bad("no values: the rows are the values of %d features", f.Cols)
+		return 0, bad("no values: the rows are the values of %d features", f.Cols)
 	}
-	return nil
+	return length, nil
 }
 
 // appendRow appends the values of row i, of numbers, to vals, and its
 // indices, if it has them and fewer than f.Cols, to idx, which have room
-// for them. It returns an error if they are not numbers, or not the values
-// of a row of f.Cols features, or the indices of such a row.
-func (f JSON) appendRow(vals []float64, idx []int, row *jsonRow, i int) ([]float64, []int, error) {
-	bad := func(kind error, format string, args ...any) error {
-		return errorAt(kind, 0, i, -1, "row %d: "+format, append([]any{i + 1}, args...)...)
+// for them, and returns the length of the text of its values. It returns
+// an error if they are not numbers, or not the values of a row of f.Cols
+// features, or the indices of such a row.
+func (f JSON) appendRow(vals []float64, idx []int, row *jsonRow, i int) ([]float64, []int, int, error) {
+	bad := func(kind error, format string, args ...any) ([]float64, []int, int, error) {
+		return nil, nil, 0, errorAt(kind, 0, i, -1, "row %d: "+format, append([]any{i + 1}, args...)...)
 	}
-	// What names the values and the indices in messages: nothing for a
-	// row that is an array.
+	// What names the values in messages: nothing for a row that is an
+	// array of them.
 	in := "values: "
 	if row.array {
 		in = ""
 	}
 	nv, ni := len(vals), len(idx)
-	s := jsonscan.Scanner{Text: row.Values}
-	for s.Next() {
-		at := s.I
-		s.Skip()
-		tok := row.Values[at:s.I]
-		v, kind := parseNumber(tok)
+	at := 1 // past the array's [
+	for {
+		v, kind, tok, next, ok := element(row.Values, at)
+		at = next
 		switch {
-		case kind == numNonFinite:
-			return nil, nil, bad(perceptron.ErrNonFinite, "%s%s is not a finite number", in, tok)
-		case kind != numOK:
-			return nil, nil, bad(perceptron.ErrFormat, "%sa JSON %s, want a number", in, jsonValue(tok[0]))
-		}
-		vals = append(vals, v)
-	}
-	s = jsonscan.Scanner{Text: row.Indices}
-	for len(row.Indices) > 0 && s.Next() {
-		at := s.I
-		s.Skip()
-		tok := row.Indices[at:s.I]
-		j, ok := parseIndex(tok)
-		switch {
-		case !ok && tok[0] != '-' && (tok[0] < '0' || tok[0] > '9'):
-			// Not a number at all.
-			return nil, nil, bad(perceptron.ErrFormat, "indices: a JSON %s, want a whole number", jsonValue(tok[0]))
 		case !ok:
-			return nil, nil, bad(perceptron.ErrFormat, "indices: a JSON number %.40s, want a whole number", tok)
+		case kind == numNonFinite:
+			return bad(perceptron.ErrNonFinite, "%s%s is not a finite number", in, tok)
+		case kind != numOK:
+			return bad(perceptron.ErrFormat, "%sa JSON %s, want a number", in, jsonValue(tok[0]))
+		default:
+			vals = append(vals, v)
+			continue
+		}
+		break
+	}
+	for at := 1; len(row.Indices) > 0; {
+		_, kind, tok, next, ok := element(row.Indices, at)
+		if !ok {
+			break
+		}
+		at = next
+		j, whole := parseIndex(tok)
+		switch {
+		case kind == numSyntax:
+			return bad(perceptron.ErrFormat, "indices: a JSON %s, want a whole number", jsonValue(tok[0]))
+		case !whole:
+			return bad(perceptron.ErrFormat, "indices: a JSON number %.40s, want a whole number", tok)
 		case j < 1 || j > f.Cols:
-			return nil, nil, bad(perceptron.ErrShape, "index %d, want 1 to %d", j, f.Cols)
+			return bad(perceptron.ErrShape, "index %d, want 1 to %d", j, f.Cols)
 		case len(idx) > ni && j <= idx[len(idx)-1]:
-			return nil, nil, bad(perceptron.ErrFormat, "index %d after %d: want increasing indices", j, idx[len(idx)-1])
+			return bad(perceptron.ErrFormat, "index %d after %d: want increasing indices", j, idx[len(idx)-1])
 		}
 		idx = append(idx, j)
 	}
 	switch values, indices := len(vals)-nv, len(idx)-ni; {
 	case row.Indices == nil && values != f.Cols:
-		return nil, nil, bad(perceptron.ErrShape, "%d values, want %d", values, f.Cols)
+		return bad(perceptron.ErrShape, "%d values, want %d", values, f.Cols)
 	case row.Indices != nil && indices != values:
-		return nil, nil, bad(perceptron.ErrShape, "%d indices and %d values, want as many", indices, values)
+		return bad(perceptron.ErrShape, "%d indices and %d values, want as many", indices, values)
 	case values == f.Cols:
 		// A row of every index is dense.
 		idx = idx[:ni]
 	}
-	return vals, idx, nil
+	return vals, idx, at, nil
 }
+
+// element reads the element of the JSON array t, valid JSON, that follows
+// offset at, past white space and a comma: its value and kind as scan
+// parses it, its text, and the offset after it; or ok false and the offset
+// after the array if no element follows. An element that is no number is
+// of kind numSyntax, its text its first byte, all that an error names.
+func element(t []byte, at int) (v float64, kind numKind, tok []byte, next int, ok bool) {
+	for jsonSpace(t[at]) || t[at] == ',' {
+		at++
+	}
+	if t[at] == ']' {
+		return 0, numSyntax, nil, at + 1, false
+	}
+	v, end, kind := scan(t, at)
+	// In valid JSON a number ends at white space, a comma or the ].
+	if kind == numSyntax || !jsonSpace(t[end]) && t[end] != ',' && t[end] != ']' {
+		return 0, numSyntax, t[at : at+1], at, true
+	}
+	return v, kind, t[at:end], end, true
+}
+
+// jsonSpace reports whether c is white space in JSON.
+func jsonSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // parseIndex returns the whole number of the JSON number tok, and whether
 // it is one, of at most 18 digits.

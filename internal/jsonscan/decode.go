@@ -50,8 +50,17 @@ func DecodeValid(data []byte, v any) error {
 	if data == nil {
 		return errors.New("missing")
 	}
+	_, err := DecodePrefix(data, v)
+	return err
+}
+
+// DecodePrefix is DecodeValid of the value at the start of data, whose
+// text may go on after it, as the elements of an array do: it returns the
+// length of the value's text, with the white space before it.
+func DecodePrefix(data []byte, v any) (int, error) {
 	c := checker{Scanner{Text: data}}
-	return c.value(reflect.ValueOf(v).Elem())
+	err := c.value(reflect.ValueOf(v).Elem())
+	return c.I, err
 }
 
 // Syntax returns an error if data is not one JSON value, as a
