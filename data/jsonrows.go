@@ -36,8 +36,9 @@ import (
 // names the class of its row; the labels, on every row or on none, make the
 // classes as the other readers make them, the known Classes first. Members
 // are matched by their exact names, and one that a ROW or the body does not
-// have, or one given twice, is an error. The rows are a *mat.Dense if no
-// ROW has indices, and a *perceptron.CSR otherwise, as texts are always.
+// have, or one given twice, is an error. The rows are a *mat.Dense if
+// every ROW gives all Cols values (with indices, they are then 1 to Cols),
+// and a *perceptron.CSR otherwise, as texts are always.
 type JSON struct {
 	// Cols is the number of features of rows of numbers: a dense row
 	// has Cols values, and a sparse row's indices are at most Cols.
@@ -81,9 +82,8 @@ type jsonBody struct {
 // at least 3; and the rows it returns, which for dense rows are those
 // values, and for sparse rows 16 bytes for each value not zero: at most 20
 // bytes for each byte of the text, texts to hash aside, which it checks
-// before it allocates, as the package's documentation says. A row that
-// gives all Cols values is dense, whether or not it has indices, which are
-// then 1 to Cols.
+// before it allocates, as the package's documentation says. Calls of Read
+// may run concurrently.
 func (f JSON) Read(r io.Reader) (*Set, error) {
 	if f.Hashing == nil && f.Cols < 1 {
 		return nil, errorf(perceptron.ErrSetting, "the JSON's Cols is %d, want at least 1 for rows of numbers", f.Cols)
