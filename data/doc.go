@@ -16,7 +16,8 @@
 // elsewhere; a label holds no control character, such as a tab or an end
 // of line. JSON reads rows as a service takes them in the body of a
 // request, an object of an array of rows, and names the row of what it
-// refuses.
+// refuses. The methods of the readers share nothing: any of them may run
+// concurrently with any other, of one reader or of many.
 //
 // Every error of the package is a *perceptron.Error of one of the kinds
 // of package perceptron, which errors.Is finds: of kind ErrFormat for a

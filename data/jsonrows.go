@@ -82,8 +82,7 @@ type jsonBody struct {
 // at least 3; and the rows it returns, which for dense rows are those
 // values, and for sparse rows 16 bytes for each value not zero: at most 20
 // bytes for each byte of the text, texts to hash aside, which it checks
-// before it allocates, as the package's documentation says. Calls of Read
-// may run concurrently.
+// before it allocates, as the package's documentation says.
 func (f JSON) Read(r io.Reader) (*Set, error) {
 	if f.Hashing == nil && f.Cols < 1 {
 		return nil, errorf(perceptron.ErrSetting, "the JSON's Cols is %d, want at least 1 for rows of numbers", f.Cols)
