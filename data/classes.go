@@ -36,6 +36,7 @@ type classes struct {
 	checked int            // the number of distinct labels whose memory was checked
 	held    int            // the bytes of their text
 	bad     error          // the error of the first label that is a number but not finite
+	rows    bool           // whether the lines that label gets are rows, from 1, of JSON
 }
 
 // perLabel is what a distinct label holds besides its text, at most: its
@@ -117,6 +118,9 @@ func (c *classes) label(s string, line, field int) (int, error) {
 			in = fmt.Sprintf("field %d: ", field)
 		}
 		c.bad = errorAt(perceptron.ErrNonFinite, line, -1, -1, "line %d: %sthe label %s is not a finite number", line, in, quote(s))
+		if c.rows {
+			c.bad = errorAt(perceptron.ErrNonFinite, 0, line-1, -1, "row %d: the label %s is not a finite number", line, quote(s))
+		}
 	}
 	k := -1
 	if number && len(c.ids) >= c.fixed {

@@ -10,8 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
-	"strconv"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -72,20 +71,29 @@ type jsonBody struct {
 // labelled. It returns an error of kind perceptron.ErrFormat for text that
 // is not UTF-8, or JSON that is not of rows, with the row at fault as the Row of a *perceptron.Error,
 // of kind perceptron.ErrShape for a row of the wrong width and for no rows,
-// perceptron.ErrNonFinite for a number beyond the range of float64, and
-// perceptron.ErrSetting for Cols < 1 without a Hashing; labels on some rows
-// only are malformed, as they are in Text.
+// perceptron.ErrNonFinite for a number, or a label of numbers, beyond the
+// range of float64, perceptron.ErrSetting for Cols < 1 without a Hashing, an
+// invalid Hashing or known Classes given twice, and perceptron.ErrTooLarge
+// for rows that do not fit in the memory left; labels on some rows only are
+// malformed, as they are in Text. An error of r is returned as it is.
 //
-// Read holds the text of r; the values of the rows in an array of 4 bytes
-// for each byte of the text, as a value takes at least 2 bytes of it, and
-// the indices of sparse rows in another; 8 bytes for each row, which takes
-// at least 3; and the rows it returns, which for dense rows are those
-// values, and for sparse rows 16 bytes for each value not zero: at most 20
-// bytes for each byte of the text, texts to hash aside, which it checks
-// before it allocates, as the package's documentation says.
+// Read holds the text of r and, as it reads the rows, their values and the
+// indices of sparse rows in two arrays of at most 4 bytes for each byte of
+// the text, as a number takes at least two; 8 bytes for each row, which
+// takes at least 3; and the labels as the other readers hold them. The
+// rows it returns are those values, if dense, or else 16 bytes for each
+// value not zero and 8 for each row: in all at most 32 bytes for each byte
+// of the text, which it checks before it allocates, as the package's
+// documentation says. Texts take 16 bytes each and their own text, and
+// Hashing.Transform holds what it says besides.
 func (f JSON) Read(r io.Reader) (*Set, error) {
 	if f.Hashing == nil && f.Cols < 1 {
 		return nil, errorf(perceptron.ErrSetting, "the JSON's Cols is %d, want at least 1 for rows of numbers", f.Cols)
+	}
+	if f.Hashing != nil {
+		if _, err := newHasher(*f.Hashing); err != nil {
+			return nil, err
+		}
 	}
 	if r == nil {
 		return nil, errorf(perceptron.ErrSetting, "a nil io.Reader")
@@ -100,13 +108,13 @@ func (f JSON) Read(r io.Reader) (*Set, error) {
 	}
 	var body jsonBody
 	if err := jsonscan.Decode(text, &body); err != nil {
-		return nil, jsonError(err, -1, `the JSON is not of rows, {"rows": [...]}: `)
+		return nil, jsonError(err, -1, `not JSON of rows, {"rows": [...]}: `)
 	}
 	switch n := jsonscan.Length(body.Rows); {
 	case body.Rows == nil:
 		return nil, errorf(perceptron.ErrFormat, `no member rows: want {"rows": [ROW, ...]}`)
 	case body.Rows[0] != '[':
-		return nil, jsonError(&json.UnmarshalTypeError{Value: jsonValue(body.Rows[0]), Type: reflect.TypeFor[[]jsonRow](), Field: "rows"}, -1, "")
+		return nil, errorf(perceptron.ErrFormat, "rows: a JSON %s, want an array", jsonValue(body.Rows[0]))
 	case n == 0:
 		return nil, errorf(perceptron.ErrShape, "no rows")
 	default:
@@ -120,6 +128,7 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.rows = true
 	// The values of the rows in one array, the indices of the sparse rows
 	// in another, and where each row's values end. Each array of numbers
 	// holds one more than its commas, and a number takes at least two
@@ -130,7 +139,11 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 	if float64(n)*float64(f.Cols) < float64(most) {
 		values = n * f.Cols
 	}
-	if err := checkMemory(8*float64(n)+8*float64(values), "holding %d rows of at most %d values", n, values); err != nil {
+	need := 8*float64(n) + 8*float64(values)
+	if f.Hashing != nil {
+		need = 16 * float64(n)
+	}
+	if err := checkMemory(need, "holding %d rows of at most %d values", n, values); err != nil {
 		return nil, err
 	}
 	var vals []float64
@@ -163,7 +176,7 @@ func (f JSON) rows(text []byte, n int) (*Set, error) {
 			return nil, errorAt(perceptron.ErrFormat, 0, i, -1, "row %d: a label, and row 1 none: want a label on every row or on none", i+1)
 		}
 		if labelled {
-			k, err := c.index(labelText(row.Label), 0, 0)
+			k, err := c.index(labelText(row.Label), i+1, 0)
 			if err == nil {
 				err = c.push(k)
 			}
@@ -267,10 +280,8 @@ func (f JSON) decodeRow(text []byte, row *jsonRow, i int) (int, error) {
 			return 0, bad("%s: a JSON %s, want an array", m.name, jsonValue((*m.raw)[0]))
 		}
 	}
-	if row.Label != nil {
-		if _, err := strconv.ParseFloat(string(row.Label), 64); err != nil && row.Label[0] != '"' {
-			return 0, bad("label: %.40s, want a string or a number", row.Label)
-		}
+	if b := row.Label; b != nil && b[0] != '"' && b[0] != '-' && (b[0] < '0' || b[0] > '9') {
+		return 0, bad("label: a JSON %s, want a string or a number", jsonValue(b[0]))
 	}
 	switch text := f.Hashing != nil; {
 	case text && row.Text == nil:
@@ -300,7 +311,9 @@ func (f JSON) appendRow(vals []float64, idx []int, row *jsonRow, i int) ([]float
 	if row.array {
 		in = ""
 	}
-	nv, ni := len(vals), len(idx)
+	// A row holds at most Cols values, as vals has room for: those beyond
+	// are counted for the error, not held.
+	values, ni := 0, len(idx)
 	at := 1 // past the array's [
 	for {
 		v, kind, tok, next, ok := element(row.Values, at)
@@ -312,7 +325,9 @@ func (f JSON) appendRow(vals []float64, idx []int, row *jsonRow, i int) ([]float
 		case kind != numOK:
 			return bad(perceptron.ErrFormat, "%sa JSON %s, want a number", in, jsonValue(tok[0]))
 		default:
-			vals = append(vals, v)
+			if values++; values <= f.Cols {
+				vals = append(vals, v)
+			}
 			continue
 		}
 		break
@@ -330,13 +345,13 @@ func (f JSON) appendRow(vals []float64, idx []int, row *jsonRow, i int) ([]float
 		case !whole:
 			return bad(perceptron.ErrFormat, "indices: a JSON number %.40s, want a whole number", tok)
 		case j < 1 || j > f.Cols:
-			return bad(perceptron.ErrShape, "index %d, want 1 to %d", j, f.Cols)
+			return bad(perceptron.ErrShape, "index %.40s, want 1 to %d", tok, f.Cols)
 		case len(idx) > ni && j <= idx[len(idx)-1]:
 			return bad(perceptron.ErrFormat, "index %d after %d: want increasing indices", j, idx[len(idx)-1])
 		}
 		idx = append(idx, j)
 	}
-	switch values, indices := len(vals)-nv, len(idx)-ni; {
+	switch indices := len(idx) - ni; {
 	case row.Indices == nil && values != f.Cols:
 		return bad(perceptron.ErrShape, "%d values, want %d", values, f.Cols)
 	case row.Indices != nil && indices != values:
@@ -354,55 +369,51 @@ func (f JSON) appendRow(vals []float64, idx []int, row *jsonRow, i int) ([]float
 // after the array if no element follows. An element that is no number is
 // of kind numSyntax, its text its first byte, all that an error names.
 func element(t []byte, at int) (v float64, kind numKind, tok []byte, next int, ok bool) {
-	for jsonSpace(t[at]) || t[at] == ',' {
-		at++
+	if at = jsonscan.Space(t, at); t[at] == ',' {
+		at = jsonscan.Space(t, at+1)
 	}
 	if t[at] == ']' {
 		return 0, numSyntax, nil, at + 1, false
 	}
 	v, end, kind := scan(t, at)
 	// In valid JSON a number ends at white space, a comma or the ].
-	if kind == numSyntax || !jsonSpace(t[end]) && t[end] != ',' && t[end] != ']' {
+	if kind == numSyntax || jsonscan.Space(t, end) == end && t[end] != ',' && t[end] != ']' {
 		return 0, numSyntax, t[at : at+1], at, true
 	}
 	return v, kind, t[at:end], end, true
 }
 
-// jsonSpace reports whether c is white space in JSON.
-func jsonSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// parseIndex returns the whole number of the JSON number tok, and whether
-// it is one, of at most 18 digits.
+// parseIndex returns the whole number of the JSON number tok, or
+// math.MaxInt if it has more than 9 digits, beyond any column of a row,
+// and whether it is a whole number.
 func parseIndex(tok []byte) (int, bool) {
 	sign := 1
-	if len(tok) > 0 && tok[0] == '-' {
+	if tok[0] == '-' {
 		sign, tok = -1, tok[1:]
 	}
-	if len(tok) == 0 || len(tok) > 18 {
-		return 0, false
-	}
 	j := 0
-	for _, b := range tok {
+	for k, b := range tok {
 		if b < '0' || b > '9' {
 			return 0, false
 		}
-		j = 10*j + int(b-'0')
+		if k == 9 {
+			j = math.MaxInt
+		} else if k < 9 {
+			j = 10*j + int(b-'0')
+		}
 	}
 	return sign * j, true
 }
 
 // jsonError returns err, of decoding the JSON of rows or of row i, or -1
 // for the body, as an error whose message starts with what format and args
-// say: of kind perceptron.ErrTooLarge if the memory left refused it,
-// perceptron.ErrNonFinite for a number beyond the range of float64, and
+// say: of kind perceptron.ErrTooLarge if the memory left refused it, and
 // perceptron.ErrFormat otherwise.
 func jsonError(err error, i int, format string, args ...any) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, new(*memory.Error)):
 		return tooLarge(err, "%s", strings.TrimSpace(fmt.Sprintf(format, args...)))
-	case errors.As(err, &te) && strings.HasPrefix(te.Value, "number ") && te.Type.Kind() == reflect.Float64:
-		return errorAt(perceptron.ErrNonFinite, 0, i, -1, format+"%s is not a finite number", append(args, strings.TrimPrefix(te.Value, "number "))...)
 	case errors.As(err, &te):
 		// encoding/json's message names the Go type: JSON's is plainer.
 		msg := fmt.Sprintf("a JSON %s, want %s", te.Value, jsonKind(te.Type.String()))
@@ -418,12 +429,8 @@ func jsonError(err error, i int, format string, args ...any) error {
 // jsonKind names the JSON that decodes into the Go type t.
 func jsonKind(t string) string {
 	switch t {
-	case "data.jsonRow", "data.jsonBody":
+	case "data.jsonBody":
 		return "an object"
-	case "float64":
-		return "a number"
-	case "int":
-		return "a whole number"
 	case "string":
 		return "a string"
 	}

@@ -94,7 +94,7 @@ func TestJSONErrors(t *testing.T) {
 		row  int
 		subs []string
 	}{
-		{`{"rows": [[1, 2]`, data.JSON{Cols: 2}, perceptron.ErrFormat, -1, []string{"the JSON is not of rows", "unexpected EOF"}},
+		{`{"rows": [[1, 2]`, data.JSON{Cols: 2}, perceptron.ErrFormat, -1, []string{"not JSON of rows", "unexpected EOF"}},
 		{`{"rows": [[1, 2]]} {}`, data.JSON{Cols: 2}, perceptron.ErrFormat, -1, []string{"data after the value"}},
 		{`[[1, 2]]`, data.JSON{Cols: 2}, perceptron.ErrFormat, -1, []string{"a JSON array, want an object"}},
 		{`{}`, data.JSON{Cols: 2}, perceptron.ErrFormat, -1, []string{"no member rows"}},
@@ -106,6 +106,7 @@ func TestJSONErrors(t *testing.T) {
 		{`{"rows": [[1, 2], [1, 2, 3]]}`, data.JSON{Cols: 2}, perceptron.ErrShape, 1, []string{"row 2: 3 values, want 2"}},
 		{`{"rows": [[1, 2], [1, "x"]]}`, data.JSON{Cols: 2}, perceptron.ErrFormat, 1, []string{"row 2: a JSON string, want a number"}},
 		{`{"rows": [[1, 1e400]]}`, data.JSON{Cols: 2}, perceptron.ErrNonFinite, 0, []string{"row 1: 1e400 is not a finite number"}},
+		{`{"rows": [{"values": [1, -1e400]}]}`, data.JSON{Cols: 2}, perceptron.ErrNonFinite, 0, []string{"row 1: values: -1e400 is not a finite number"}},
 		{`{"rows": [true]}`, data.JSON{Cols: 2}, perceptron.ErrFormat, 0, []string{"row 1: want a text, an array of numbers or an object"}},
 		{`{"rows": [{"values": [1, 2], "colour": 1}]}`, data.JSON{Cols: 2}, perceptron.ErrFormat, 0, []string{`row 1: json: unknown field "colour"`}},
 		{`{"rows": [{"values": [1, 2], "values": [1, 2]}]}`, data.JSON{Cols: 2}, perceptron.ErrFormat, 0, []string{`row 1: member "values" more than once`}},
@@ -117,7 +118,16 @@ func TestJSONErrors(t *testing.T) {
 		{`{"rows": [{"label": 1}]}`, data.JSON{Cols: 2}, perceptron.ErrFormat, 0, []string{"row 1: no values"}},
 		{`{"rows": [[1, 2]]}`, data.JSON{Hashing: h}, perceptron.ErrFormat, 0, []string{"row 1: no text: the rows are texts"}},
 		{`{"rows": [{"text": "a", "values": [1]}]}`, data.JSON{Hashing: h}, perceptron.ErrFormat, 0, []string{"row 1: values: the rows are texts"}},
-		{`{"rows": [{"values": [1], "label": "a"}, {"values": [2], "label": true}]}`, data.JSON{Cols: 1}, perceptron.ErrFormat, 1, []string{"row 2: label: true, want a string or a number"}},
+		{`{"rows": [{"values": [1], "label": "a"}, {"values": [2], "label": true}]}`, data.JSON{Cols: 1}, perceptron.ErrFormat, 1, []string{"row 2: label: a JSON bool, want a string or a number"}},
+		{`{"rows": [{"values": [1], "label": "inf"}, {"values": [1], "label": 1}]}`, data.JSON{Cols: 1}, perceptron.ErrNonFinite, 0, []string{`row 1: the label "inf" is not a finite number`}},
+		{`{"rows": [{"values": [1], "label": 2}, {"values": [1], "label": 1e400}]}`, data.JSON{Cols: 1}, perceptron.ErrNonFinite, 1, []string{`row 2: the label "1e400" is not a finite number`}},
+		{`{"rows": [{"indices": [4294967298], "values": [7]}]}`, data.JSON{Cols: 3}, perceptron.ErrShape, 0, []string{"row 1: index 4294967298, want 1 to 3"}},
+		{`{"rows": [{"indices": [-1], "values": [7]}]}`, data.JSON{Cols: 3}, perceptron.ErrShape, 0, []string{"row 1: index -1, want 1 to 3"}},
+		{`{"rows": [[1, 2, 3, 4, 5]]}`, data.JSON{Cols: 2}, perceptron.ErrShape, 0, []string{"row 1: 5 values, want 2"}},
+		{`{"rows": [{"indices": [1], "values": [1, 2, 3]}]}`, data.JSON{Cols: 2}, perceptron.ErrShape, 0, []string{"row 1: 1 indices and 3 values"}},
+		{`{"rows": [[1, [2]]]}`, data.JSON{Cols: 2}, perceptron.ErrFormat, 0, []string{"row 1: a JSON array, want a number"}},
+		{`{"rows": [{"values": {"a": 1}}]}`, data.JSON{Cols: 2}, perceptron.ErrFormat, 0, []string{"row 1: values: a JSON object, want an array"}},
+		{`{"rows": [[1, 2], [3]]}`, data.JSON{Hashing: &data.Hashing{Bits: 40}}, perceptron.ErrSetting, -1, []string{"the Hashing's Bits is 40"}},
 		{`{"rows": [{"values": [1], "label": "a"}, [2]]}`, data.JSON{Cols: 1}, perceptron.ErrFormat, 1, []string{"row 2: no label, and row 1 one"}},
 		{`{"rows": [[2], {"values": [1], "label": "a"}]}`, data.JSON{Cols: 1}, perceptron.ErrFormat, 1, []string{"row 2: a label, and row 1 none"}},
 		{`{"rows": [{"values": [1], "label": ""}]}`, data.JSON{Cols: 1}, perceptron.ErrFormat, 0, []string{"row 1: the label is empty"}},
@@ -222,9 +232,10 @@ func seq(n int) []int {
 	return s
 }
 
-// TestJSONAllocation checks the bound of Read's doc, 20 bytes for each byte
+// TestJSONAllocation checks the bound of Read's doc, 32 bytes for each byte
 // of the text, on the texts that come nearest it: rows of one value, rows
-// of many zeros beside a sparse row, and labelled rows. Read allocates no
+// of many zeros beside a sparse row, labelled rows, rows of distinct
+// labels, and a row of more values than Cols. Read allocates no
 // more than that in all, garbage included, so it holds no more.
 func TestJSONAllocation(t *testing.T) {
 	const n = 20000
@@ -237,14 +248,30 @@ func TestJSONAllocation(t *testing.T) {
 		{"one value", "[1]", "[1]", 1},
 		{"zeros and one sparse row", "[0,0,0,0,0,0,0,0,0,1]", `{"indices":[1],"values":[1]}`, 10},
 		{"labelled", `{"values":[1],"label":1}`, `{"values":[1],"label":1}`, 1},
+		{"distinct labels", "", "", 1},
+		{"too many values", "", "[" + strings.Repeat("0,", 1<<20) + "1]", 1}, // refused
 	} {
 		text := []byte(`{"rows":[` + strings.Repeat(tc.row+",", n-1) + tc.last + "]}")
+		switch tc.name {
+		case "distinct labels":
+			var b strings.Builder
+			for i := range n {
+				fmt.Fprintf(&b, `{"values":[1],"label":"%x"},`, i)
+			}
+			text = []byte(`{"rows":[` + strings.TrimSuffix(b.String(), ",") + "]}")
+		case "too many values":
+			text = []byte(`{"rows":[` + tc.last + "]}")
+		}
 		var err error
 		alloc := allocated(func() { _, err = data.JSON{Cols: tc.cols}.Read(bytes.NewReader(text)) })
-		if err != nil {
+		if err != nil && tc.name != "too many values" {
 			t.Fatal(err)
 		}
-		if alloc > 20*uint64(len(text))+64<<10 {
+		if tc.name == "too many values" && alloc > 2*uint64(len(text)) {
+			// The values beyond Cols are counted, not held.
+			t.Errorf("%s: %d bytes allocated for %d bytes of text", tc.name, alloc, len(text))
+		}
+		if alloc > 32*uint64(len(text))+64<<10 {
 			t.Errorf("%s: %d bytes allocated for %d bytes of text", tc.name, alloc, len(text))
 		}
 	}

@@ -364,7 +364,7 @@ func TestCheckMemory(t *testing.T) {
 	if small != nil {
 		t.Errorf("CheckMemory of 64 KiB: %v", small)
 	}
-	checkTooLarge(t, beyond, "needs 64.0 MiB of memory, more than the ", " left under Go's memory limit")
+	checkTooLarge(t, beyond, "data: needs 64.0 MiB of memory, more than the ", " left under Go's memory limit")
 	if left := data.MemoryLeft(); left <= 16<<20 {
 		t.Errorf("MemoryLeft gives %.0f bytes with no Go memory limit", left)
 	}

@@ -24,14 +24,14 @@ func MemoryLeft() float64 {
 // CheckMemory returns nil if need more bytes fit in the memory left, or
 // are no more than 64 KiB, and otherwise an error of kind
 // perceptron.ErrTooLarge that gives the bytes needed, the room left and
-// what bounds it: "needs 2.0 GiB of memory, more than the 1.1 GiB left
-// under Go's memory limit". Before it refuses for Go's memory limit, it
+// what bounds it: "data: needs 2.0 GiB of memory, more than the 1.1 GiB
+// left under Go's memory limit". Before it refuses for Go's memory limit, it
 // collects the garbage once and looks again, since the garbage counts
 // toward that limit until it is collected. It may be called concurrently
 // with anything.
 func CheckMemory(need float64) error {
 	if err := memory.Check(need); err != nil {
-		return errorf(perceptron.ErrTooLarge, "%w", err)
+		return errorf(perceptron.ErrTooLarge, "data: %w", err)
 	}
 	return nil
 }

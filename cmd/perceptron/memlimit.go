@@ -16,9 +16,9 @@ import (
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
-// The memory of the command is bounded by the budget of internal/memory,
-// against which the library and package data check a size before they
-// allocate it: Go's memory limit, which the command sets at start from
+// The memory of the command is bounded by the budget that data.MemoryLeft
+// gives, against which the library and package data check a size before
+// they allocate it: Go's memory limit, which the command sets at start from
 // what it measures of the machine, and the limits no allocation can pass.
 
 // setMemoryLimit sets Go's memory limit, unless GOMEMLIMIT sets it, to the

@@ -174,7 +174,7 @@ func (s *server) readBody(r *http.Request) (*bytes.Buffer, error) {
 	// its length is known, and after if not, as a body sent in chunks is.
 	room := func(n float64) error {
 		if err := data.CheckMemory(expansion * n); err != nil {
-			return &httpError{http.StatusServiceUnavailable, fmt.Sprintf("reading a body of %.0f bytes %s", n, err)}
+			return &httpError{http.StatusServiceUnavailable, fmt.Sprintf("reading a body of %.0f bytes %s", n, errText(err))}
 		}
 		return nil
 	}

@@ -33,7 +33,7 @@ func TestServeBadInput(t *testing.T) {
 		code        int
 		want        string
 	}{
-		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3, 4]`, 400, "the JSON is not of rows"},
+		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3, 4]`, 400, "not JSON of rows"},
 		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3, 4]]} {}`, 400, "data after the value"},
 		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3]]}`, 400, "row 1: 3 values, want 4"},
 		{dense, "/predict", "application/json", `{"rows": [[1, 2, 3, 4, 5]]}`, 400, "5 values, want 4"},
@@ -68,7 +68,7 @@ func TestServeBadInput(t *testing.T) {
 		{dense, "/learn", "application/json", `{"rows": [[1, 2, 3, 4]]}`, 400, "the rows have no labels to learn"},
 		{dense, "/learn", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "label": "pink"}]}`, 400, `the label "pink" is no class`},
 		{dense, "/learn", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "label": null}]}`, 400, "row 1"},
-		{dense, "/learn", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "label": "red"}, {"values": [1, 2, 3, 4], "label": true}]}`, 400, "row 2: label: true, want a string or a number"},
+		{dense, "/learn", "application/json", `{"rows": [{"values": [1, 2, 3, 4], "label": "red"}, {"values": [1, 2, 3, 4], "label": true}]}`, 400, "row 2: label: a JSON bool, want a string or a number"},
 		{dense, "/learn?k=2", "text/csv", "1,2,3,4,red\n", 400, "unknown query parameter"},
 		{dense, "/predict", "", "\x1f\x8b\x08\x00", 400, "not UTF-8"},
 		{sparse, "/predict", "", "0 1:1 40:2\n", 400, "1 value at feature indices beyond the model's 30"},

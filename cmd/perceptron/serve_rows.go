@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"mime"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/data"
 )
 
@@ -161,9 +163,18 @@ func (s *server) lineRows(body []byte, format string, labelled bool) (*data.Set,
 		}
 	}
 	if err != nil {
-		return nil, badRequest(csvFlags(err))
+		return nil, rowsError(csvFlags(err))
 	}
 	return set, nil
+}
+
+// rowsError is the error of a reader of a body's rows: 503 for rows that
+// do not fit in the memory left, as readBody answers, and 400 otherwise.
+func rowsError(err error) error {
+	if errors.Is(err, perceptron.ErrTooLarge) {
+		return &httpError{http.StatusServiceUnavailable, errText(err)}
+	}
+	return badRequest(err)
 }
 
 // tooManyRows is the error of a body of n rows, more than -max-rows.
@@ -180,7 +191,7 @@ func (s *server) jsonRows(body []byte, labelled bool) (*data.Set, error) {
 	}
 	set, err := f.Read(bytes.NewReader(body))
 	if err != nil {
-		return nil, badRequest(err)
+		return nil, rowsError(err)
 	}
 	if n, _ := set.X.Dims(); n > s.limits.maxRows {
 		return nil, s.tooManyRows(n)

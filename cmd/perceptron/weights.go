@@ -22,7 +22,7 @@ import (
 // holds other than n weights.
 func readWeights(path string, n int, name string) ([]float64, error) {
 	if err := data.CheckMemory(8 * float64(n)); err != nil {
-		return nil, fmt.Errorf("-weights %s: the weights of %s do not fit in the memory left: %v", path, plural(n, "row"), err)
+		return nil, fmt.Errorf("-weights %s: the weights of %s do not fit in the memory left: %s", path, plural(n, "row"), errText(err))
 	}
 	f, err := os.Open(path)
 	if err != nil {

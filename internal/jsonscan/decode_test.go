@@ -115,3 +115,25 @@ func TestDecodeAsEncodingJSON(t *testing.T) {
 		t.Errorf("an int given a string: %v", err)
 	}
 }
+
+// TestDecodePrefix checks that DecodePrefix decodes the value at the start
+// of a text that goes on after it, and gives the length of its text.
+func TestDecodePrefix(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n, a int
+	}{
+		{`{"a":1}`, 7, 1},
+		{` {"a":2}, {"a":3}]`, 8, 2},
+		{`{"a":4,"in":{"w":[1,2]}}]}`, 24, 4},
+	} {
+		var v outer
+		n, err := DecodePrefix([]byte(tc.in), &v)
+		if err != nil || n != tc.n || v.A != tc.a {
+			t.Errorf("%q: %d bytes, a %d, %v; want %d bytes, a %d", tc.in, n, v.A, err, tc.n, tc.a)
+		}
+	}
+	if _, err := DecodePrefix([]byte(`{"b":1},`), new(outer)); err == nil || err.Error() != `json: unknown field "b"` {
+		t.Errorf("an unknown member: %v", err)
+	}
+}
