@@ -80,9 +80,10 @@ func (f *form) savedType() (string, error) {
 		return notSaved(json.Unmarshal(data, &head))
 	}
 	f.valid = true
-	// The member type of an object, found by a walk of its members, which
-	// encoding/json would find by a scan of all of it; the strict decoding
-	// of the envelope refuses the members of other names.
+	// The member type of an object, found by a walk of its members up to
+	// it, the first as this package writes it, which encoding/json would
+	// find by a scan of all of it; the strict decoding of the envelope
+	// refuses the members of other names, and type given twice.
 	s := jsonscan.Scanner{Text: data}
 	s.Space()
 	object := data[s.I] == '{'
@@ -103,6 +104,7 @@ func (f *form) savedType() (string, error) {
 			if err := jsonscan.DecodeValid(data[at:s.I], &head.Type); err != nil {
 				return "", errorf(ErrFormat, "perceptron: not a saved classifier: type: %v", err)
 			}
+			object = false
 		case strings.EqualFold(name, "type"):
 			return "", errorf(ErrFormat, "perceptron: not a saved classifier: unknown member %.40q", name)
 		}
