@@ -68,14 +68,15 @@ type jsonBody struct {
 }
 
 // Read returns the rows of the JSON of r, with their classes if they are
-// labelled. It returns an error of kind perceptron.ErrFormat for text that
-// is not UTF-8, or JSON that is not of rows, with the row at fault as the Row of a *perceptron.Error,
-// of kind perceptron.ErrShape for a row of the wrong width and for no rows,
-// perceptron.ErrNonFinite for a number, or a label of numbers, beyond the
-// range of float64, perceptron.ErrSetting for Cols < 1 without a Hashing, an
-// invalid Hashing or known Classes given twice, and perceptron.ErrTooLarge
-// for rows that do not fit in the memory left; labels on some rows only are
-// malformed, as they are in Text. An error of r is returned as it is.
+// labelled. Its errors are *perceptron.Error values whose Row is the row
+// at fault, if one is: of kind perceptron.ErrFormat for text that is not
+// UTF-8 or JSON that is not of rows, labels on some rows only among them,
+// as in Text; perceptron.ErrShape for a row of the wrong width and for no
+// rows; perceptron.ErrNonFinite for a number, or a label of numbers, beyond
+// the range of float64; perceptron.ErrSetting for Cols < 1 without a
+// Hashing, an invalid Hashing or known Classes given twice; and
+// perceptron.ErrTooLarge for rows that do not fit in the memory left. An
+// error of r is returned as it is.
 //
 // Read holds the text of r and, as it reads the rows, their values and the
 // indices of sparse rows in two arrays of at most 4 bytes for each byte of
