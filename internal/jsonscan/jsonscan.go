@@ -36,9 +36,26 @@ func (s *Scanner) Space() { s.I = Space(s.Text, s.I) }
 func (s *Scanner) Skip() {
 	t, depth := s.Text, 0
 	i := Space(t, s.I)
+	plain := i // no array before it holds only numbers and literals
 	for ; i < len(t); i++ {
 		if !stops[t[i]] {
 			continue
+		}
+		if t[i] == '[' && i >= plain {
+			// An array of numbers and literals, as a model's weights are,
+			// ends at the first ], which bytes.IndexByte finds many bytes
+			// at a time; if the array holds more, the bytes up to that ]
+			// are not searched again, so that Skip stays linear.
+			if end := bytes.IndexByte(t[i:], ']'); end > 0 && scalars(t[i+1:i+end]) {
+				i += end
+				if depth == 0 {
+					s.I = i + 1
+					return
+				}
+				continue
+			} else if end > 0 {
+				plain = i + end
+			}
 		}
 		switch t[i] {
 		case '"':
@@ -70,6 +87,12 @@ func (s *Scanner) Skip() {
 		}
 	}
 	s.I = i
+}
+
+// scalars reports whether the elements of an array, b, its text between
+// [ and ], are numbers and literals, with no string, array or object.
+func scalars(b []byte) bool {
+	return bytes.IndexByte(b, '"') < 0 && bytes.IndexByte(b, '[') < 0 && bytes.IndexByte(b, '{') < 0
 }
 
 // stops are the bytes that Skip stops at; it passes the digits and
