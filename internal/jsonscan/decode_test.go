@@ -98,7 +98,7 @@ func TestDecodeAsEncodingJSON(t *testing.T) {
 		Null  any
 	}
 	in := `{"rows":[[1,2.5],{"a":[3]}," x ",null],"raw":[4, 5],"m":{"b":1e3},"s":"\u00e9\n\"q\"",` +
-		`"f":-0,"p":null,"q":{"w":[7],"n":null},"arr":[8,9],"w":[1e-300, 2],"ints":[10,11],"empty":[],"none":null,` +
+		`"f":-0,"p":null,"q":{"w":[7],"n":null},"arr":[8,9],"w":[1e-300, 2],"ints":[ 10 ,11 ],"empty":[ ],"none":null,` +
 		`"B":true,"C":null,"I":-0,"J":null,"G":5e-324,"H":null,"T":"é` + "\xff" + `","U":"plain","Any":[1,"a"],"Null":null}`
 	var got, want all
 	if err := json.Unmarshal([]byte(in), &want); err != nil {
