@@ -251,15 +251,9 @@ func isObject(s *jsonscan.Scanner) bool {
 // jsonscan.Length does, or 0 if it is not an array, and moves past it.
 func arrayLength(s *jsonscan.Scanner) int {
 	s.Space()
-	if s.I == len(s.Text) || s.Text[s.I] != '[' {
-		s.Skip()
-		return 0
-	}
-	n := 0
-	for ; s.Next(); n++ {
-		s.Skip()
-	}
-	return n
+	at := s.I
+	s.Skip()
+	return jsonscan.Length(s.Text[at:s.I])
 }
 
 // decodeError returns err, of jsonscan's decoding of a member of the

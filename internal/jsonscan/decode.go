@@ -240,13 +240,8 @@ func (u unknownField) Error() string { return fmt.Sprintf("json: unknown field %
 func (c *checker) array(v reflect.Value) error {
 	elem := v.Type().Elem()
 	start, n := c.I, 0
-	if end := bytes.IndexByte(c.Text[c.I:], ']'); end > 0 && scalars(c.Text[c.I+1:c.I+end]) {
-		// Numbers and literals, one more than their commas, counted many
-		// bytes at a time, as Skip passes them.
-		if in := c.Text[c.I+1 : c.I+end]; Space(in, 0) < len(in) {
-			n = bytes.Count(in, []byte(",")) + 1
-		}
-		c.I += end + 1
+	if count, end, ok := countScalars(c.Text, c.I); ok {
+		n, c.I = count, end
 	} else {
 		for ; c.Next(); n++ {
 			c.Skip()

@@ -186,11 +186,29 @@ func Length(text []byte) int {
 	if s.I == len(text) || text[s.I] != '[' {
 		return 0
 	}
+	if n, _, ok := countScalars(text, s.I); ok {
+		return n
+	}
 	n := 0
 	for ; s.Next(); n++ {
 		s.Skip()
 	}
 	return n
+}
+
+// countScalars returns the number of elements of the array that starts at
+// text[i], and the offset after it, if the elements are numbers and
+// literals alone, one more than their commas, which it counts many bytes
+// at a time; ok is false if they are not.
+func countScalars(text []byte, i int) (n, end int, ok bool) {
+	e := bytes.IndexByte(text[i:], ']')
+	if e <= 0 || !scalars(text[i+1:i+e]) {
+		return 0, 0, false
+	}
+	if in := text[i+1 : i+e]; Space(in, 0) < len(in) {
+		n = bytes.Count(in, []byte(",")) + 1
+	}
+	return n, i + e + 1, true
 }
 
 // Remove removes members[k] from text, the text of their object, with the
