@@ -254,10 +254,9 @@ func (f JSON) decodeRow(text []byte, row *jsonRow, i int) (int, error) {
 	length := 0
 	switch text[0] {
 	case '"':
-		s := jsonscan.Scanner{Text: text}
-		s.Skip()
-		row.Text, length = new(string), s.I
-		if err := json.Unmarshal(text[:length], row.Text); err != nil {
+		row.Text = new(string)
+		var err error
+		if length, err = jsonscan.DecodePrefix(text, row.Text); err != nil {
 			return 0, jsonError(err, i, "row %d: ", i+1)
 		}
 	case '[':

@@ -70,13 +70,13 @@ func TestJSONRead(t *testing.T) {
 	if err == nil {
 		t.Fatalf("labels on one row of two: %v", mat.Formatted(s.X))
 	}
-	want, err := h.Transform([]string{"The cat sat", "a dog"})
+	want, err := h.Transform([]string{"The cat sat", "a dog", "caf\u00e9 \"x\"\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Cols, which a server may set for every model, counts for no text.
 	for _, f := range []data.JSON{{Hashing: &h}, {Hashing: &h, Cols: 32}} {
-		s, err = f.Read(strings.NewReader(`{"rows": ["The cat sat", {"text": "a dog"}]}`))
+		s, err = f.Read(strings.NewReader(`{"rows": ["The cat sat", {"text": "a dog"}, "caf\u00e9 \"x\"\n"]}`))
 		if err != nil || !mat.Equal(s.X, want) {
 			t.Errorf("texts of %+v: %v", f, err)
 		}
