@@ -265,3 +265,32 @@ func view(b []byte) string {
 // defaultMaxLine is the longest line a reader takes when its MaxLine is
 // zero: 16 MiB, far beyond the longest line of text data sets.
 const defaultMaxLine = 1 << 24
+
+// readAll returns the bytes of r, read into a buffer grown by a quarter
+// at a time, or at once to the length that r tells if it has a method Len
+// (a bytes.Reader, a strings.Reader), each growth checked against the
+// memory left.
+func readAll(r io.Reader) ([]byte, error) {
+	want := 512
+	if l, ok := r.(interface{ Len() int }); ok {
+		want = l.Len() + 1 // and a byte to read the end
+	}
+	var b []byte
+	for {
+		if len(b) == cap(b) {
+			grow := max(want-len(b), len(b)/4, 512)
+			var err error
+			if b, err = growTo(b, len(b)+grow); err != nil {
+				return nil, tooLarge(err, "holding the text of %d bytes and more", len(b))
+			}
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
