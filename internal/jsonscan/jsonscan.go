@@ -46,16 +46,16 @@ func (s *Scanner) Skip() {
 			// ends at the first ], which bytes.IndexByte finds many bytes
 			// at a time; if the array holds more, the bytes up to that ]
 			// are not searched again, so that Skip stays linear.
-			if end := bytes.IndexByte(t[i:], ']'); end > 0 && scalars(t[i+1:i+end]) {
-				i += end
+			end, ok := scalarArray(t, i)
+			if ok {
+				i = end - 1
 				if depth == 0 {
-					s.I = i + 1
+					s.I = end
 					return
 				}
 				continue
-			} else if end > 0 {
-				plain = i + end
 			}
+			plain = end
 		}
 		switch t[i] {
 		case '"':
@@ -89,10 +89,18 @@ func (s *Scanner) Skip() {
 	s.I = i
 }
 
-// scalars reports whether the elements of an array, b, its text between
-// [ and ], are numbers and literals, with no string, array or object.
-func scalars(b []byte) bool {
-	return bytes.IndexByte(b, '"') < 0 && bytes.IndexByte(b, '[') < 0 && bytes.IndexByte(b, '{') < 0
+// scalarArray reports whether the array that starts at text[i] holds
+// numbers and literals alone, no string, array or object, which it tells
+// many bytes at a time from the text up to the first ], where such an
+// array ends; end is the offset after that ], or len(text) if there is
+// none.
+func scalarArray(text []byte, i int) (end int, ok bool) {
+	e := bytes.IndexByte(text[i:], ']')
+	if e < 0 {
+		return len(text), false
+	}
+	in := text[i+1 : i+e]
+	return i + e + 1, bytes.IndexByte(in, '"') < 0 && bytes.IndexByte(in, '[') < 0 && bytes.IndexByte(in, '{') < 0
 }
 
 // stops are the bytes that Skip stops at; it passes the digits and
@@ -201,14 +209,13 @@ func Length(text []byte) int {
 // literals alone, one more than their commas, which it counts many bytes
 // at a time; ok is false if they are not.
 func countScalars(text []byte, i int) (n, end int, ok bool) {
-	e := bytes.IndexByte(text[i:], ']')
-	if e <= 0 || !scalars(text[i+1:i+e]) {
+	if end, ok = scalarArray(text, i); !ok {
 		return 0, 0, false
 	}
-	if in := text[i+1 : i+e]; Space(in, 0) < len(in) {
+	if in := text[i+1 : end-1]; Space(in, 0) < len(in) {
 		n = bytes.Count(in, []byte(",")) + 1
 	}
-	return n, i + e + 1, true
+	return n, end, true
 }
 
 // Remove removes members[k] from text, the text of their object, with the
