@@ -16,7 +16,7 @@ func Valid(data []byte) bool {
 	// open holds, for each array or object the value at i is in, whether
 	// it is an object.
 	var open []bool
-	i := space(data, 0)
+	i := Space(data, 0)
 	for {
 		// A value at i.
 		if i >= len(data) {
@@ -28,7 +28,7 @@ func Valid(data []byte) bool {
 				return false
 			}
 			open = append(open, c == '{')
-			i = space(data, i+1)
+			i = Space(data, i+1)
 			if i < len(data) && (c == '{' && data[i] == '}' || c == '[' && data[i] == ']') {
 				open = open[:len(open)-1]
 				i++
@@ -56,7 +56,7 @@ func Valid(data []byte) bool {
 		// After a value: the end of the text, or what follows it in the
 		// array or object it is in.
 		for {
-			i = space(data, i)
+			i = Space(data, i)
 			if len(open) == 0 {
 				return i == len(data)
 			}
@@ -72,7 +72,7 @@ func Valid(data []byte) bool {
 			if data[i] != ',' {
 				return false
 			}
-			i = space(data, i+1)
+			i = Space(data, i+1)
 			if obj {
 				if i = member(data, i); i < 0 {
 					return false
@@ -89,19 +89,13 @@ func member(data []byte, i int) int {
 	if i >= len(data) || data[i] != '"' {
 		return -1
 	}
-	if i = space(data, str(data, i)); i < 0 || i >= len(data) || data[i] != ':' {
+	if i = str(data, i); i < 0 {
 		return -1
 	}
-	return space(data, i+1)
-}
-
-// space returns the offset of the first byte from i on that is not white
-// space, or i if it is negative.
-func space(data []byte, i int) int {
-	for i >= 0 && i < len(data) && isSpace(data[i]) {
-		i++
+	if i = Space(data, i); i >= len(data) || data[i] != ':' {
+		return -1
 	}
-	return i
+	return Space(data, i+1)
 }
 
 // str returns the offset after the string that starts at i, or -1 if it
