@@ -251,23 +251,21 @@ func (f JSON) decodeRow(text []byte, row *jsonRow, i int) (int, error) {
 	bad := func(format string, args ...any) error {
 		return errorAt(perceptron.ErrFormat, 0, i, -1, "row %d: "+format, append([]any{i + 1}, args...)...)
 	}
-	length := 0
+	var length int
+	var err error
 	switch text[0] {
 	case '"':
 		row.Text = new(string)
-		var err error
-		if length, err = jsonscan.DecodePrefix(text, row.Text); err != nil {
-			return 0, jsonError(err, i, "row %d: ", i+1)
-		}
+		length, err = jsonscan.DecodePrefix(text, row.Text)
 	case '[':
 		row.Values, row.array = text, true
 	case '{':
-		var err error
-		if length, err = jsonscan.DecodePrefix(text, row); err != nil {
-			return 0, jsonError(err, i, "row %d: ", i+1)
-		}
+		length, err = jsonscan.DecodePrefix(text, row)
 	default:
 		return 0, bad("want a text, an array of numbers or an object")
+	}
+	if err != nil {
+		return 0, jsonError(err, i, "row %d: ", i+1)
 	}
 	for _, m := range []struct {
 		name string
