@@ -47,20 +47,21 @@
 // # Memory
 //
 // A Set holds what its input implies: 8 bytes for each value of dense rows,
-// rows × features, or 16 bytes for each non-zero and 8 bytes for each row of
-// sparse rows, 8 bytes for the class of each row and for its weight if it has
-// one, and the names of the classes and of the features. The functions of the package hold no more than a small
-// multiple of what they return and what they are given, which each states, and
-// before each allocation of a size that their input gives, they check it
-// against the memory left to the process: what Go's memory limit
+// rows × features, or 16 bytes for each non-zero and 8 bytes for each row
+// of sparse rows, 8 bytes for the class of each row and for its weight if
+// it has one, and the names of the classes and of the features. The
+// functions of the package hold no more than a small multiple of what they
+// return and what they are given, which each states, and before each
+// allocation of a size that their input gives, they check it against the
+// memory left to the process: what Go's memory limit
 // (runtime/debug.SetMemoryLimit, GOMEMLIMIT) leaves and, on Linux, what the
-// limit of address space (ulimit -v) and the machine's memory and swap leave.
-// Under a limit of address space, a check also keeps room for the 64 MiB arena
-// that Go's runtime may reserve to make the allocation. A size that does not
-// fit is an error of kind perceptron.ErrTooLarge (test it with errors.Is),
-// never a fatal error of Go's allocator. MemoryLeft gives a program the
-// room the checks see, and CheckMemory the same check for its own
-// allocations.
+// limit of address space (ulimit -v) and the machine's memory and swap
+// leave. Under a limit of address space, a check also keeps room for the
+// 64 MiB arena that Go's runtime may reserve to make the allocation. A size
+// that does not fit is an error of kind perceptron.ErrTooLarge (test it
+// with errors.Is), never a fatal error of Go's allocator. MemoryLeft gives
+// a program the room the checks see, and CheckMemory the same check for its
+// own allocations.
 //
 // A reader grows its arrays as append does, by a quarter at a time once they
 // are large, so that while it reads it holds at most 2.25 times the Set it

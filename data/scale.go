@@ -135,18 +135,18 @@ func (s *Scaler) fits(X mat.Matrix) error {
 	return nil
 }
 
-// transformRows returns the rows of X with the values of each column
-// scaled by s, if it is not nil, and then each row scaled to unit length if
-// unit is set: dense rows in a new *mat.Dense, or in place if inPlace
-// is set and X is read through its raw data, and sparse rows, a
-// mat.RowNonZeroDoer that is not, in a new *perceptron.CSR, or in place
-// if inPlace is set and X is a *perceptron.CSR, unless the Scaler centres
-// them, which fills their zeros, into a new *mat.Dense. It
-// returns an error naming the row and the column of the first value that
-// is not finite or that scaling makes so, or of a row whose length
-// overflows: rows are numbered from first+1. Rows it transformed in place
-// before an error stay so, and the row of the error may be in part. If acc is not nil, it adds each row to it before
-// it transforms the row, as statsOf reads it.
+// transformRows returns the rows of X with the values of each column scaled
+// by s, if it is not nil, and then each row scaled to unit length if unit
+// is set: dense rows in a new *mat.Dense, or in place if inPlace is set and
+// X is read through its raw data, and sparse rows, a mat.RowNonZeroDoer
+// that is not, in a new *perceptron.CSR, or in place if inPlace is set and
+// X is a *perceptron.CSR, unless the Scaler centres them, which fills their
+// zeros, into a new *mat.Dense. It returns an error naming the row and the
+// column of the first value that is not finite or that scaling makes so, or
+// of a row whose length overflows: rows are numbered from first+1. Rows it
+// transformed in place before an error stay so, and the row of the error
+// may be in part. If acc is not nil, it adds each row to it before it
+// transforms the row, as statsOf reads it.
 //
 // It checks the memory of the rows it makes first: 8 bytes for each value
 // of dense rows, or 16 bytes for each non-zero and 8 bytes for each row of
