@@ -36,7 +36,7 @@ func (s *Scanner) Space() { s.I = Space(s.Text, s.I) }
 func (s *Scanner) Skip() {
 	t, depth := s.Text, 0
 	i := Space(t, s.I)
-	plain := i // no array before it holds only numbers and literals
+	plain := i // a [ before it is not tried: a try searched past it
 	for ; i < len(t); i++ {
 		if !stops[t[i]] {
 			continue
