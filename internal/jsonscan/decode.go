@@ -97,11 +97,13 @@ func Syntax(data []byte) error {
 // copies it, and so lives as long as the data and changes with it.
 type Raw []byte
 
+// UnmarshalJSON sets r to data itself, not a copy.
 func (r *Raw) UnmarshalJSON(data []byte) error {
 	*r = data
 	return nil
 }
 
+// MarshalJSON returns r, or null if r is nil, as json.RawMessage does.
 func (r Raw) MarshalJSON() ([]byte, error) { return json.RawMessage(r).MarshalJSON() }
 
 // checker walks a JSON value beside the Go value it decodes into, and
