@@ -406,7 +406,16 @@ func jtCheckRoundTrip(t *testing.T, name string, m Scorer, T *mat.Dense) Scorer 
 	if err := json.Unmarshal(data, q); err != nil {
 		t.Fatalf("%s: json.Unmarshal: %v\n%s", name, err, data)
 	}
-	loaded := []Scorer{u, q, btCheckBinary(t, name, m)}
+	// The loading that package data calls on valid JSON, which gives the
+	// columns of the classifier's rows, as the rows that it scores have.
+	v, width, err := unmarshalValid(data)
+	if err != nil {
+		t.Fatalf("%s: unmarshalValid: %v\n%s", name, err, data)
+	}
+	if _, d := T.Dims(); width != d || widthOf(m) != d {
+		t.Fatalf("%s: unmarshalValid gives width %d, widthOf the saved classifier %d, want %d", name, width, widthOf(m), d)
+	}
+	loaded := []Scorer{u, q, v.(Scorer), btCheckBinary(t, name, m)}
 	if d, ok := m.(encoding.BinaryMarshaler); ok {
 		loaded = append(loaded, btCheckDense(t, name, d))
 	}
@@ -725,7 +734,8 @@ func TestJSONNull(t *testing.T) {
 
 // TestJSONBeforeFit checks that MarshalJSON of a classifier that has not
 // been fitted, or whose Fit failed, is an error, through a pointer and as
-// a value, and that Unmarshal of nothing is one too.
+// a value, that its width is 0, and that Unmarshal of nothing is an error
+// too.
 func TestJSONBeforeFit(t *testing.T) {
 	const want = "perceptron: MarshalJSON called before Fit"
 	for _, m := range jtZeros() {
@@ -740,6 +750,9 @@ func TestJSONBeforeFit(t *testing.T) {
 		}
 		if b, err := m.(json.Marshaler).MarshalJSON(); err == nil || err.Error() != want {
 			t.Errorf("%T after a failed Fit: MarshalJSON gives %s, %v", m, b, err)
+		}
+		if d := widthOf(m); d != 0 {
+			t.Errorf("%T after a failed Fit: widthOf gives %d, want 0", m, d)
 		}
 	}
 }

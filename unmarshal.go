@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed5ae3614e/perceptron/internal/binform"
 	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
+	"github.com/seed5ae3614e/perceptron/internal/scorer"
 )
 
 // Loading a saved classifier of any type: Unmarshal.
@@ -26,6 +27,45 @@ func Unmarshal(data []byte) (Scorer, error) {
 		return nil, err
 	}
 	return unmarshalAs(f, typ)
+}
+
+func init() {
+	scorer.Width = widthOf
+	scorer.UnmarshalValid = unmarshalValid
+}
+
+// unmarshalValid is scorer.UnmarshalValid: Unmarshal of data whose JSON,
+// if it is JSON, a caller has checked.
+func unmarshalValid(data []byte) (any, int, error) {
+	f := form{data: data, binary: isBinary(data), valid: true}
+	typ, err := f.savedType()
+	if err != nil {
+		return nil, 0, err
+	}
+	c, err := unmarshalAs(f, typ)
+	if err != nil {
+		return nil, 0, err
+	}
+	return c, widthOf(c), nil
+}
+
+// widthOf is scorer.Width: the columns of the rows that c scores, if c is
+// a model of this package or a OneVsRest of them, and 0 otherwise.
+func widthOf(c any) int {
+	if o, ok := c.(*OneVsRest); ok {
+		if o.oneVsRestState == nil {
+			return 0
+		}
+		defer o.reading("Width")()
+		if len(o.models) == 0 {
+			return 0
+		}
+		c = o.models[0]
+	}
+	if m, ok := c.(model); ok {
+		return m.width()
+	}
+	return 0
 }
 
 // unmarshalAs is Unmarshal of the form f whose type savedType has told.

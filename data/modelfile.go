@@ -23,6 +23,7 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/binform"
 	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"github.com/seed5ae3614e/perceptron/internal/scorer"
 )
 
 // WriteTo writes the Model to w in its binary form, which the package's
@@ -298,22 +299,15 @@ func gzipError(err error) error {
 	return err
 }
 
-// loadClassifier returns the classifier of the library's form lib, JSON
-// or binary, and the number of features of its rows.
+// loadClassifier returns the classifier of the library's form lib, binary,
+// or JSON whose syntax the caller has checked, and the number of features
+// of its rows, at least 1, as the library loads no classifier of none.
 func loadClassifier(lib []byte) (perceptron.Scorer, int, error) {
-	c, err := perceptron.Unmarshal(lib)
+	c, d, err := scorer.UnmarshalValid(lib)
 	if err != nil {
 		return nil, 0, wrapf(err, "classifier: %s", strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
-	if isClassifierForm(lib) {
-		// The header gives the columns, which the classifier has.
-		return c, int(binform.ReadHeader(lib).D), nil
-	}
-	d, ok := modelFeatures(lib)
-	if !ok || !accepts(c, d) {
-		return nil, 0, errorf(perceptron.ErrFormat, "classifier: the number of its features is not where the library's JSON of a %T keeps it", c)
-	}
-	return c, d, nil
+	return c.(perceptron.Scorer), d, nil
 }
 
 // checkLoaded returns an error if the Model, loaded, is not one that

@@ -13,6 +13,7 @@ import (
 	"github.com/seed5ae3614e/perceptron"
 	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
+	"github.com/seed5ae3614e/perceptron/internal/scorer"
 )
 
 // modelVersion is the version of the format of a Model's file.
@@ -55,8 +56,7 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, _ := modelFeatures(lib)
-	if err := m.fitsWidth(d); err != nil {
+	if err := m.fitsWidth(scorer.Width(m.Classifier)); err != nil {
 		return nil, err
 	}
 	head := modelJSON{Version: modelVersion, Classes: m.Classes, Names: m.Names, Label: m.Label, Hashing: m.Hashing, Normalize: m.Normalize, Calibration: m.Calibration}
@@ -169,91 +169,6 @@ func decodePipeline(text []byte) (*Model, error) {
 		m.rows = *mj.Rows
 	}
 	return m, m.checkLoaded()
-}
-
-// modelFeatures returns the number of features of the rows that the
-// classifier of the library's JSON lib scores, which has loaded: the
-// "features" of its "model", or the length of its "weights" over that of
-// its "biases", or that of the first of its "models" for OneVsRest. A
-// Scorer does not tell it; loadClassifier checks it with accepts. It reads
-// lib once, up to the end of the model, and no further.
-func modelFeatures(lib []byte) (int, bool) {
-	return classifierFeatures(&jsonscan.Scanner{Text: lib})
-}
-
-// classifierFeatures is modelFeatures of the classifier's JSON at s.I,
-// the first of its members named "model".
-func classifierFeatures(s *jsonscan.Scanner) (int, bool) {
-	if !isObject(s) {
-		return 0, false
-	}
-	for s.Next() {
-		name, err := s.Name()
-		if err != nil {
-			return 0, false
-		}
-		if name == "model" {
-			return features(s)
-		}
-		s.Skip()
-	}
-	return 0, false
-}
-
-// features is modelFeatures of the JSON of a classifier's model at s.I.
-func features(s *jsonscan.Scanner) (int, bool) {
-	if !isObject(s) {
-		return 0, false
-	}
-	length := map[string]int{}
-	for s.Next() {
-		name, err := s.Name()
-		if err != nil {
-			return 0, false
-		}
-		switch name {
-		case "features":
-			start := s.I
-			s.Skip()
-			var d int
-			err := json.Unmarshal(s.Text[start:s.I], &d)
-			return d, err == nil
-		case "weights", "biases", "sumWeights", "sumBiases":
-			length[name] = arrayLength(s)
-		case "models":
-			// The first classifier of OneVsRest, an object in an array.
-			if s.Next() && s.Text[s.I] == '{' {
-				return classifierFeatures(s)
-			}
-			return 0, false
-		default:
-			s.Skip()
-		}
-	}
-	if length["biases"] == 0 {
-		// An Averaged that holds what its predictions read alone.
-		length["weights"], length["biases"] = length["sumWeights"], length["sumBiases"]
-	}
-	if length["biases"] == 0 {
-		return 0, false
-	}
-	return length["weights"] / length["biases"], true
-}
-
-// isObject reports whether the value at s.I, after white space, is an
-// object.
-func isObject(s *jsonscan.Scanner) bool {
-	s.Space()
-	return s.I < len(s.Text) && s.Text[s.I] == '{'
-}
-
-// arrayLength returns the number of elements of the value at s.I, as
-// jsonscan.Length does, or 0 if it is not an array, and moves past it.
-func arrayLength(s *jsonscan.Scanner) int {
-	s.Space()
-	at := s.I
-	s.Skip()
-	return jsonscan.Length(s.Text[at:s.I])
 }
 
 // decodeError returns err, of jsonscan's decoding of a member of the
