@@ -16,17 +16,18 @@ func uncalibrated(path string) error {
 	return fmt.Errorf("%s: the model has no calibration of the probabilities of its classes, by which -k and -threshold rank them: train it with -calibrate K", path)
 }
 
-// calibration returns the Calibration of the model of the classifier
-// name that fitModel trains on train, read with the CSV label column
-// label, fitted to the scores of the rows of each of -calibrate stratified
-// folds of train, drawn from -seed, by the classifier trained as the model
-// is, steps and all, on the rows of the other folds: out-of-fold scores of
+// calibrate returns the Calibration of the model of the classifier
+// name that fitModel trains on train with the options o and the steps of
+// steps, read with the CSV label column label, fitted to the scores of the
+// rows of each of folds (-calibrate) stratified folds of train, drawn from
+// o's seed, by the classifier trained as the model is, steps and all, on
+// the rows of the other folds: out-of-fold scores of
 // every row, as scikit-learn's cross_val_predict gives
 // CalibratedClassifierCV's ensemble=False. The rows of train must be as
 // they were read, not yet scaled where they are by a fit: it is called
 // before the model's. It returns an error if a class has fewer rows than
 // the folds, as scikit-learn does.
-func (j *job) calibration(name string, train *dataset, label string) (*data.Calibration, error) {
+func calibrate(name string, train *dataset, label string, folds int, o *options, steps *stepFlags) (*data.Calibration, error) {
 	if train.scaled != nil {
 		panic("perceptron: calibrating on rows that a fit has scaled in place")
 	}
@@ -36,28 +37,28 @@ func (j *job) calibration(name string, train *dataset, label string) (*data.Cali
 		count[int(c)]++
 	}
 	for k, n := range count {
-		if n < j.calibrate {
-			return nil, fmt.Errorf("%s: -calibrate %d: the class %s has %s, fewer than the folds", train.name, j.calibrate, quote(train.classes.names[k]), plural(n, "row"))
+		if n < folds {
+			return nil, fmt.Errorf("%s: -calibrate %d: the class %s has %s, fewer than the folds", train.name, folds, quote(train.classes.names[k]), plural(n, "row"))
 		}
 	}
 	var scores, y []float64
-	for i := range j.calibrate {
-		tr, te, err := data.Fold(train.Set, j.calibrate, i, j.opts.seed)
+	for i := range folds {
+		tr, te, err := data.Fold(train.Set, folds, i, o.seed)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s", train.name, errText(err))
 		}
 		part := fmt.Sprintf("%s, among the rows of calibration fold %d", train.part, i+1)
 		trd := &dataset{name: train.name, format: train.format, Set: tr, classes: train.classes, part: part}
 		ted := &dataset{name: train.name, format: train.format, Set: te, classes: train.classes, part: part}
-		pipe, err := j.pipeline(trd, label)
+		pipe, err := steps.pipeline(trd, label)
 		if err != nil {
 			return nil, err
 		}
-		fr, err := fitOnly(name, &j.opts, pipe, trd)
+		fr, err := fitOnly(name, o, pipe, trd)
 		if err != nil {
 			return nil, err
 		}
-		_, s, err := classify(fr.model, ted, j.opts.progress, fmt.Sprintf("the held-out rows of calibration fold %d of %d", i+1, j.calibrate), true)
+		_, s, err := classify(fr.model, ted, o.progress, fmt.Sprintf("the held-out rows of calibration fold %d of %d", i+1, folds), true)
 		if err != nil {
 			return nil, err
 		}

@@ -347,7 +347,7 @@ func (j *job) evaluate(names []string, train *dataset, test rowBlocks, label, pf
 	calibrations := make([]*data.Calibration, len(names))
 	for k, name := range names {
 		if j.calibrate > 0 {
-			if calibrations[k], err = j.calibration(name, train, label); err != nil {
+			if calibrations[k], err = calibrate(name, train, label, j.calibrate, &j.opts, &j.stepFlags); err != nil {
 				return err
 			}
 		}

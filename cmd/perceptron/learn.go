@@ -104,7 +104,7 @@ func (j *job) learnMore(fs *flag.FlagSet, files []string, stdout, stderr io.Writ
 	if err := acc.testOn(rows, spec.known, 1, 0, j.opts.progress, "the training rows"); err != nil {
 		return err
 	}
-	if err := j.forSaving(m); err != nil {
+	if err := forSaving(m, j.resumable); err != nil {
 		return err
 	}
 	if err := writeFiles(stderr, outFile{"-o", j.out, modelWriter(m, j.out)}); err != nil {

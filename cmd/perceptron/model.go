@@ -23,10 +23,10 @@ import (
 // The model files of the command: train writes them, and predict, eval
 // -model and train -model read them, in either form of data.Model.
 
-// forSaving readies the model m that train saves: without -resumable, to
-// hold what prediction reads alone.
-func (j *job) forSaving(m *data.Model) error {
-	if j.resumable {
+// forSaving readies the model m that train saves: unless resumable
+// (-resumable), to hold what prediction reads alone.
+func forSaving(m *data.Model, resumable bool) error {
+	if resumable {
 		return nil
 	}
 	return perceptron.PredictOnly(m.Classifier)

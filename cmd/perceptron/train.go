@@ -187,7 +187,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) error {
 	// model's fit scales them where they are.
 	var calibration *data.Calibration
 	if j.calibrate > 0 {
-		if calibration, err = j.calibration(j.classifier, ds, spec.label); err != nil {
+		if calibration, err = calibrate(j.classifier, ds, spec.label, j.calibrate, &j.opts, &j.stepFlags); err != nil {
 			return err
 		}
 	}
@@ -206,7 +206,7 @@ func trainCommand(args []string, stdout, stderr io.Writer) error {
 	// system before the model's file is written.
 	ds.X = nil
 	debug.FreeOSMemory()
-	if err := j.forSaving(r.model); err != nil {
+	if err := forSaving(r.model, j.resumable); err != nil {
 		return err
 	}
 	outs := []outFile{{"-o", j.out, modelWriter(r.model, j.out)}}

@@ -251,7 +251,7 @@ func (j *job) trainStream(path string, spec readSpec, auto bool, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	if err := j.forSaving(r.model); err != nil {
+	if err := forSaving(r.model, j.resumable); err != nil {
 		return err
 	}
 	if err := writeFiles(stderr, outFile{"-o", j.out, modelWriter(r.model, j.out)}); err != nil {
