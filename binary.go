@@ -138,7 +138,6 @@ func isBinary(data []byte) bool { return len(data) >= 4 && string(data[:4]) == b
 type form struct {
 	data   []byte
 	binary bool
-	valid  bool
 }
 
 // decode decodes the form of a saved typ into its settings and model, and

@@ -164,12 +164,21 @@ func text(v reflect.Value) float64 {
 // an error naming what is wrong. It decodes nothing into settings and
 // model on error in the envelope.
 func unmarshal(f form, typ string, settings, model any) (Stats, error) {
-	decode := jsonscan.Decode
-	if f.valid {
-		decode = jsonscan.DecodeValid
+	st, err := unmarshalEnvelope(f, typ, settings, model)
+	if err != nil {
+		// The envelope, the settings and the model are each checked as
+		// they are decoded, and the errors are those of a check of the
+		// whole first.
+		return Stats{}, f.syntaxFirst(typ, err)
 	}
+	return st, nil
+}
+
+// unmarshalEnvelope is unmarshal, which checks the syntax of each part of
+// the envelope as it decodes it.
+func unmarshalEnvelope(f form, typ string, settings, model any) (Stats, error) {
 	var e envelope
-	if err := decode(f.data, &e); err != nil {
+	if err := jsonscan.Decode(f.data, &e); err != nil {
 		return Stats{}, formatError(err, "perceptron: not a saved %s:", typ)
 	}
 	switch {
@@ -180,10 +189,10 @@ func unmarshal(f form, typ string, settings, model any) (Stats, error) {
 	case (e.Stats == nil) != (typ == "OneVsRest"):
 		return Stats{}, errorf(ErrFormat, "perceptron: saved %s with stats %v, want them for every type but OneVsRest", typ, e.Stats != nil)
 	}
-	if err := jsonscan.DecodeValid(e.Settings, settings); err != nil {
+	if err := jsonscan.Decode(e.Settings, settings); err != nil {
 		return Stats{}, formatError(err, "perceptron: saved %s's settings:", typ)
 	}
-	if err := jsonscan.DecodeValid(e.Model, model); err != nil {
+	if err := jsonscan.Decode(e.Model, model); err != nil {
 		return Stats{}, formatError(err, "perceptron: saved %s's model:", typ)
 	}
 	if e.Stats == nil {

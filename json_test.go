@@ -406,16 +406,12 @@ func jtCheckRoundTrip(t *testing.T, name string, m Scorer, T *mat.Dense) Scorer 
 	if err := json.Unmarshal(data, q); err != nil {
 		t.Fatalf("%s: json.Unmarshal: %v\n%s", name, err, data)
 	}
-	// The loading that package data calls on valid JSON, which gives the
-	// columns of the classifier's rows, as the rows that it scores have.
-	v, width, err := unmarshalValid(data)
-	if err != nil {
-		t.Fatalf("%s: unmarshalValid: %v\n%s", name, err, data)
+	// The width that package data asks of a classifier: the columns of
+	// the rows that it scores.
+	if _, d := T.Dims(); widthOf(u) != d || widthOf(m) != d {
+		t.Fatalf("%s: widthOf gives %d loaded, %d saved, want %d", name, widthOf(u), widthOf(m), d)
 	}
-	if _, d := T.Dims(); width != d || widthOf(m) != d {
-		t.Fatalf("%s: unmarshalValid gives width %d, widthOf the saved classifier %d, want %d", name, width, widthOf(m), d)
-	}
-	loaded := []Scorer{u, q, v.(Scorer), btCheckBinary(t, name, m)}
+	loaded := []Scorer{u, q, btCheckBinary(t, name, m)}
 	if d, ok := m.(encoding.BinaryMarshaler); ok {
 		loaded = append(loaded, btCheckDense(t, name, d))
 	}
@@ -1928,7 +1924,7 @@ func jtFuzzRows(d int, data []byte) []mat.Matrix {
 // FuzzUnmarshal checks Unmarshal on any input: it must not panic, nor
 // allocate beyond jtAllocLimit and two tables of the weights that the
 // headers of binary forms in it give; an error must start with
-// perceptron:, and
+// perceptron:, that of text that is not JSON name its syntax, and
 // UnmarshalJSON of the type the input names must fail too and leave its
 // classifier as it was; and a classifier that loads must save, to a form
 // that loads to a classifier that saves to the same bytes, and that
@@ -1949,6 +1945,14 @@ func FuzzUnmarshal(f *testing.F) {
 		alloc := jtAllocated(func() { m, err = Unmarshal(data) })
 		if alloc > jtAllocLimit(len(data))+16*tables {
 			t.Fatalf("Unmarshal of %d bytes allocates %d: %q", len(data), alloc, data)
+		}
+		// Text that is not JSON is refused for its syntax, whatever else
+		// is wrong with it, as a check of its syntax first would.
+		if !isBinary(data) && !json.Valid(data) {
+			want := "perceptron: not a saved classifier: " + json.Unmarshal(data, new(struct{})).Error()
+			if err == nil || err.Error() != want {
+				t.Fatalf("Unmarshal(%q): %v, want %q", data, err, want)
+			}
 		}
 		if err != nil {
 			if m != nil || !strings.HasPrefix(err.Error(), "perceptron: ") {

@@ -331,6 +331,16 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 // load sets OneVsRest to the one saved in f, whose classifiers are saved
 // in the same form.
 func (o *OneVsRest) load(f form) error {
+	// The classifiers' JSON is checked as each is decoded, and the errors
+	// are those of a check of the whole first.
+	if err := o.loadForm(f); err != nil {
+		return f.syntaxFirst("OneVsRest", err)
+	}
+	return nil
+}
+
+// loadForm is load.
+func (o *OneVsRest) loadForm(f form) error {
 	var s oneVsRestSettings
 	var m oneVsRestJSON
 	if _, err := f.decode("OneVsRest", &s, &m); err != nil {
@@ -356,8 +366,7 @@ func (o *OneVsRest) load(f form) error {
 		if isBinary(b) != f.binary {
 			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d is not in the form of the OneVsRest", c))
 		}
-		// A member of JSON whose syntax decode has checked.
-		mf := form{data: b, binary: f.binary, valid: true}
+		mf := form{data: b, binary: f.binary}
 		typ, err := mf.savedType()
 		if typ == "OneVsRest" {
 			// Each level would decode those within it again.

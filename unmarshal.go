@@ -29,25 +29,7 @@ func Unmarshal(data []byte) (Scorer, error) {
 	return unmarshalAs(f, typ)
 }
 
-func init() {
-	scorer.Width = widthOf
-	scorer.UnmarshalValid = unmarshalValid
-}
-
-// unmarshalValid is scorer.UnmarshalValid: Unmarshal of data whose JSON,
-// if it is JSON, a caller has checked.
-func unmarshalValid(data []byte) (any, int, error) {
-	f := form{data: data, binary: isBinary(data), valid: true}
-	typ, err := f.savedType()
-	if err != nil {
-		return nil, 0, err
-	}
-	c, err := unmarshalAs(f, typ)
-	if err != nil {
-		return nil, 0, err
-	}
-	return c, widthOf(c), nil
-}
+func init() { scorer.Width = widthOf }
 
 // widthOf is scorer.Width: the columns of the rows that c scores, if c is
 // a model of this package or a OneVsRest of them, and 0 otherwise.
@@ -89,15 +71,14 @@ func unmarshalAs(f form, typ string) (Scorer, error) {
 		m = &OneVsRest{}
 	}
 	if err := m.load(f); err != nil {
-		return nil, err
+		return nil, f.syntaxFirst("", err)
 	}
 	return m, nil
 }
 
 // savedType returns the type of the classifier saved in f, JSON or
-// binary, or an error if it is not one of this package's. It checks the
-// syntax of JSON, unless f is known to be valid, and then f is.
-func (f *form) savedType() (string, error) {
+// binary, or an error if it is not one of this package's.
+func (f form) savedType() (string, error) {
 	data := f.data
 	if f.binary {
 		if len(data) < binform.HeaderSize {
@@ -109,24 +90,28 @@ func (f *form) savedType() (string, error) {
 		}
 		return binaryTypes[t], nil
 	}
+	typ, err := jsonType(data)
+	if err != nil {
+		return "", f.syntaxFirst("", err)
+	}
+	return typ, nil
+}
+
+// jsonType returns the type of the classifier saved in the JSON data: the
+// member type of an object, found by a walk of its members up to it, the
+// first as this package writes it, where encoding/json would scan all of
+// data; the decoding of the envelope checks the syntax of all of it, and
+// refuses the members of other names, and type given twice.
+func jsonType(data []byte) (string, error) {
 	var head struct {
 		Type string `json:"type"`
 	}
 	notSaved := func(err error) (string, error) {
 		return "", errorf(ErrFormat, "perceptron: not a saved classifier: %v", err)
 	}
-	if !f.valid && jsonscan.Syntax(data) != nil {
-		// encoding/json names what is wrong.
-		return notSaved(json.Unmarshal(data, &head))
-	}
-	f.valid = true
-	// The member type of an object, found by a walk of its members up to
-	// it, the first as this package writes it, which encoding/json would
-	// find by a scan of all of it; the strict decoding of the envelope
-	// refuses the members of other names, and type given twice.
 	s := jsonscan.Scanner{Text: data}
 	s.Space()
-	object := data[s.I] == '{'
+	object := s.I < len(data) && data[s.I] == '{'
 	if !object {
 		// encoding/json names what is not an object, and takes null.
 		if err := json.Unmarshal(data, &head); err != nil {
@@ -141,7 +126,7 @@ func (f *form) savedType() (string, error) {
 		case err != nil:
 			return notSaved(err)
 		case name == "type":
-			if err := jsonscan.DecodeValid(data[at:s.I], &head.Type); err != nil {
+			if err := jsonscan.Decode(data[at:s.I], &head.Type); err != nil {
 				return "", errorf(ErrFormat, "perceptron: not a saved classifier: type: %v", err)
 			}
 			object = false
@@ -156,4 +141,19 @@ func (f *form) savedType() (string, error) {
 		return "", errorf(ErrFormat, "perceptron: not a saved classifier: type %.40q is not a classifier of this package", head.Type)
 	}
 	return head.Type, nil
+}
+
+// syntaxFirst returns err, an error of loading the form f as a saved typ,
+// or as any classifier if typ is "", unless f is JSON whose syntax is
+// wrong, and then the error of its syntax: a load checks the syntax as it
+// decodes, and says what a check of all of it first would say.
+func (f form) syntaxFirst(typ string, err error) error {
+	switch {
+	case f.binary || jsonscan.Valid(f.data):
+		return err
+	case typ == "":
+		// encoding/json names what is wrong.
+		return errorf(ErrFormat, "perceptron: not a saved classifier: %v", json.Unmarshal(f.data, new(struct{})))
+	}
+	return formatError(jsonscan.Syntax(f.data), "perceptron: not a saved %s:", typ)
 }

@@ -107,8 +107,13 @@ func (f JSON) Read(r io.Reader) (*Set, error) {
 	if !utf8.Valid(text) {
 		return nil, notUTF8(string(text))
 	}
+	// The syntax first: the rows are walked where they stand, as valid.
 	var body jsonBody
-	if err := jsonscan.Decode(text, &body); err != nil {
+	err = jsonscan.Syntax(text)
+	if err == nil {
+		err = jsonscan.DecodeValid(text, &body)
+	}
+	if err != nil {
 		return nil, jsonError(err, -1, `not JSON of rows, {"rows": [...]}: `)
 	}
 	switch n := jsonscan.Length(body.Rows); {

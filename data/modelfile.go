@@ -299,15 +299,15 @@ func gzipError(err error) error {
 	return err
 }
 
-// loadClassifier returns the classifier of the library's form lib, binary,
-// or JSON whose syntax the caller has checked, and the number of features
-// of its rows, at least 1, as the library loads no classifier of none.
+// loadClassifier returns the classifier of the library's form lib, JSON
+// or binary, and the number of features of its rows, at least 1, as the
+// library loads no classifier of none.
 func loadClassifier(lib []byte) (perceptron.Scorer, int, error) {
-	c, d, err := scorer.UnmarshalValid(lib)
+	c, err := perceptron.Unmarshal(lib)
 	if err != nil {
 		return nil, 0, wrapf(err, "classifier: %s", strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
-	return c.(perceptron.Scorer), d, nil
+	return c, scorer.Width(c), nil
 }
 
 // checkLoaded returns an error if the Model, loaded, is not one that

@@ -175,7 +175,8 @@ func TestModelText(t *testing.T) {
 
 // FuzzDecodeModel checks that a model file of either form that loads
 // predicts rows of its features, and saves in both forms to files that
-// load to the same bytes: the same Model.
+// load to the same bytes: the same Model; and that a text loads as
+// decodeAnyModel, which checks its syntax first, loads it.
 func FuzzDecodeModel(f *testing.F) {
 	for _, b := range modelFiles(f) {
 		f.Add(b)
@@ -185,6 +186,21 @@ func FuzzDecodeModel(f *testing.F) {
 			t.Skip("a binary form of more than 2^20 weights")
 		}
 		m, err := decodeText(bytes.Clone(b))
+		if !isModelForm(b) && !isClassifierForm(b) {
+			// One walk of the package's own form says what a check of
+			// the syntax and a walk of the members say.
+			any, anyErr := decodeAnyModel(bytes.Clone(b))
+			if (err == nil) != (anyErr == nil) || err != nil && err.Error() != anyErr.Error() {
+				t.Fatalf("%q: %v; decodeAnyModel: %v", b, err, anyErr)
+			}
+			if err == nil {
+				j1, err1 := m.MarshalJSON()
+				j2, err2 := any.MarshalJSON()
+				if err1 != nil || err2 != nil || !bytes.Equal(j1, j2) {
+					t.Fatalf("%q: loads as %s (%v); decodeAnyModel: %s (%v)", b, j1, err1, j2, err2)
+				}
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, perceptron.ErrFormat) && !errors.Is(err, perceptron.ErrTooLarge) {
 				t.Fatalf("%q: an error of no kind: %v", b, err)

@@ -79,6 +79,21 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 // decodeModel returns the Model of a model file's text, in which it may
 // cut out the member "command" of a file of the command's version 4.
 func decodeModel(text []byte) (*Model, error) {
+	if firstMember(text) == "version" {
+		// The package's own form, as it writes it, which one walk checks
+		// and decodes, the classifier's JSON in the library's walk. A text
+		// that it refuses, decodeAnyModel refuses too, saying what is
+		// wrong as it says it of every form.
+		if m, err := decodePipeline(text, jsonscan.Decode); err == nil {
+			return m, nil
+		}
+	}
+	return decodeAnyModel(text)
+}
+
+// decodeAnyModel is decodeModel of a text of any form: it checks its
+// syntax, and then walks its members to tell its form.
+func decodeAnyModel(text []byte) (*Model, error) {
 	notModel := func(format string, args ...any) error {
 		return errorf(perceptron.ErrFormat, "not a model: "+format, args...)
 	}
@@ -101,7 +116,7 @@ func decodeModel(text []byte) (*Model, error) {
 		return nil, errorf(perceptron.ErrFormat, "a model file of the command's old format, which holds a form of the library's that is no longer read: train the model again")
 	}
 	if _, ok := by["classifier"]; ok {
-		return decodePipeline(text)
+		return decodePipeline(text, jsonscan.DecodeValid)
 	}
 	if _, ok := by["type"]; !ok {
 		return nil, notModel("no member classifier, nor type, as the library's JSON of a classifier has")
@@ -142,13 +157,14 @@ type pipelineJSON struct {
 }
 
 // decodePipeline returns the Model of the text of a file of the package's
-// own form, valid JSON. One walk of the text decodes each member where it
-// stands, refuses unknown and repeated members, and checks the memory of
-// each array before it makes it; the classifier's JSON is decoded in
-// place by loadClassifier.
-func decodePipeline(text []byte) (*Model, error) {
+// own form, which decode, jsonscan's Decode or DecodeValid, walks. One walk
+// of the text decodes each member where it stands, refuses unknown and
+// repeated members, and checks the memory of each array before it makes
+// it; the classifier's JSON is decoded, and checked, in place by
+// loadClassifier.
+func decodePipeline(text []byte, decode func([]byte, any) error) (*Model, error) {
 	var mj pipelineJSON
-	if err := jsonscan.DecodeValid(text, &mj); err != nil {
+	if err := decode(text, &mj); err != nil {
 		return nil, decodeError(err, "")
 	}
 	if mj.Version != modelVersion {
@@ -169,6 +185,18 @@ func decodePipeline(text []byte) (*Model, error) {
 		m.rows = *mj.Rows
 	}
 	return m, m.checkLoaded()
+}
+
+// firstMember returns the name of the first member of the object of the
+// JSON text, or "" if it has none, or is not one that starts so.
+func firstMember(text []byte) string {
+	s := jsonscan.Scanner{Text: text}
+	s.Space()
+	if s.I == len(text) || text[s.I] != '{' || !s.Next() {
+		return ""
+	}
+	name, _ := s.Name()
+	return name
 }
 
 // decodeError returns err, of jsonscan's decoding of a member of the

@@ -21,31 +21,54 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
-// The strict decoding of a value: its syntax first, then one walk of the
-// value beside the Go value it decodes into, which refuses unknown and
+// The strict decoding of a value: one walk of the value beside the Go
+// value it decodes into, which checks its syntax, refuses unknown and
 // repeated members, makes slices of numbers of the right length, and
 // decodes each value where it stands: by the UnmarshalJSON of its Go type,
 // or by encoding/json, value by value, so that no text is scanned again
-// to find the value that encoding/json would decode.
+// to find the value that encoding/json would decode. A model's text is
+// mostly arrays of numbers, which the walk counts many bytes at a time
+// and parses once, checking their syntax as it parses them.
 
 // Decode decodes the one JSON value of data into v, as encoding/json
 // would, but refusing members that v does not define, members that it
 // defines in another case, repeated members, and null for a struct; null
 // for a number, a bool or a string leaves it as it is, as encoding/json
-// does. It checks the memory of every slice before it decodes into it,
-// and makes each the length of its JSON array, so that decoding allocates
-// what the elements take, not the doublings of a growing slice. An error
-// of the memory wraps the *memory.Error of memory.Check.
+// does. It checks the syntax as it decodes, in one walk, and on an error
+// returns Syntax's error if the text is not JSON, so that its errors are
+// those of a check of the syntax first; v may then hold part of the value.
+// It leaves unchecked the text of a Raw, which its user decodes and
+// checks, as Decode does. It checks the memory of every slice before it
+// decodes into it, and makes each the length of its JSON array, so that
+// decoding allocates what the elements take, not the doublings of a
+// growing slice. An error of the memory wraps the *memory.Error of
+// memory.Check.
 func Decode(data []byte, v any) error {
-	if err := Syntax(data); err != nil {
-		return err
+	if data == nil {
+		return errors.New("missing")
 	}
-	return DecodeValid(data, v)
+	c := checker{Scanner: Scanner{Text: data}, check: true}
+	err := c.value(reflect.ValueOf(v).Elem())
+	if err == nil && Space(data, c.I) != len(data) {
+		err = errSyntax
+	}
+	if err == nil {
+		return nil
+	}
+	if serr := Syntax(data); serr != nil {
+		return serr
+	}
+	return err
 }
 
+// errSyntax is the error of the walk at text that is not JSON, which
+// Decode replaces by Syntax's, and which Decode returns only if its walk
+// and Valid disagree.
+var errSyntax = errors.New("jsonscan: the walk and Valid disagree on the syntax")
+
 // DecodeValid is Decode on data whose syntax is known to be right, such
-// as a value within a document that Decode has checked, or nil if it is
-// missing.
+// as a value within a document that Syntax has checked, or nil if it is
+// missing: it checks no syntax, but the syntax of a number's text.
 func DecodeValid(data []byte, v any) error {
 	if data == nil {
 		return errors.New("missing")
@@ -58,7 +81,7 @@ func DecodeValid(data []byte, v any) error {
 // text may go on after it, as the elements of an array do: it returns the
 // length of the value's text, with the white space before it.
 func DecodePrefix(data []byte, v any) (int, error) {
-	c := checker{Scanner{Text: data}}
+	c := checker{Scanner: Scanner{Text: data}}
 	err := c.value(reflect.ValueOf(v).Elem())
 	return c.I, err
 }
@@ -107,21 +130,28 @@ func (r *Raw) UnmarshalJSON(data []byte) error {
 func (r Raw) MarshalJSON() ([]byte, error) { return json.RawMessage(r).MarshalJSON() }
 
 // checker walks a JSON value beside the Go value it decodes into, and
-// decodes it, as Decode says.
+// decodes it, as Decode says, checking its syntax if check is set, as
+// Decode does, and as DecodeValid does not.
 type checker struct {
 	Scanner
+	check bool
 }
 
 // value decodes the JSON value at c.I into v, and moves past it.
 func (c *checker) value(v reflect.Value) error {
 	c.Space()
+	if c.I == len(c.Text) {
+		return errSyntax
+	}
 	start, b := c.I, c.Text[c.I]
 	switch {
 	case v.Kind() == reflect.Slice && b == '[' && (numbers(v.Type().Elem()) || !reflect.PointerTo(v.Type()).Implements(unmarshalerType)):
 		// Numbers among them, which decode into the slice made here.
 		return c.array(v)
 	case reflect.PointerTo(v.Type()).Implements(unmarshalerType):
-		c.Skip()
+		if err := c.skip(v.Type() != rawType); err != nil {
+			return err
+		}
 		return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(c.Text[start:c.I])
 	case v.Kind() == reflect.Pointer && b != 'n':
 		if v.IsNil() {
@@ -136,7 +166,9 @@ func (c *checker) value(v reflect.Value) error {
 	// A value of another type, or of JSON that it does not take, is
 	// encoding/json's to decode or refuse, but for the plain literals
 	// that leaf decodes as it does, without its decoder's allocations.
-	c.Skip()
+	if err := c.skip(true); err != nil {
+		return err
+	}
 	if leaf(c.Text[start:c.I], v) {
 		return nil
 	}
@@ -186,14 +218,79 @@ func plain(text []byte, v reflect.Value) bool {
 	return false
 }
 
+// skip moves past white space and the value that follows it, checking
+// its syntax if c checks and check is set.
+func (c *checker) skip(check bool) error {
+	if !c.check || !check {
+		c.Skip()
+		return nil
+	}
+	if c.I = valueEnd(c.Text, c.I); c.I < 0 {
+		return errSyntax
+	}
+	return nil
+}
+
+// next is Next, which, if c checks, checks the punctuation before the
+// member or element that it reports, or the close, which is closer: at the
+// open of the object or array if first, and after one of its members or
+// elements if not.
+func (c *checker) next(first bool, close byte) (bool, error) {
+	if !c.check {
+		return c.Next(), nil
+	}
+	c.Space()
+	if c.I == len(c.Text) {
+		return false, errSyntax
+	}
+	switch b := c.Text[c.I]; {
+	case first && (b == '{' || b == '['):
+		c.I = Space(c.Text, c.I+1)
+		if c.I < len(c.Text) && c.Text[c.I] == close {
+			c.I++
+			return false, nil
+		}
+	case !first && b == ',':
+		c.I = Space(c.Text, c.I+1)
+	case !first && b == close:
+		c.I++
+		return false, nil
+	default:
+		return false, errSyntax
+	}
+	if c.I == len(c.Text) || close == '}' && c.Text[c.I] != '"' {
+		return false, errSyntax
+	}
+	return true, nil
+}
+
+// name is Name, which, if c checks, checks the name's string and the
+// colon after it.
+func (c *checker) name() (string, error) {
+	if c.check {
+		i := str(c.Text, c.I)
+		if i < 0 {
+			return "", errSyntax
+		}
+		if i = Space(c.Text, i); i == len(c.Text) || c.Text[i] != ':' {
+			return "", errSyntax
+		}
+	}
+	return c.Name()
+}
+
 // object checks the members of the object at c.I for the fields of the
 // struct v.
 func (c *checker) object(v reflect.Value) error {
 	fields := Fields(v.Type())
 	seen := make([]bool, len(fields))
-	for c.Next() {
+	for first := true; ; first = false {
+		more, err := c.next(first, '}')
+		if !more || err != nil {
+			return err
+		}
 		key := c.I
-		name, err := c.Name()
+		name, err := c.name()
 		if err != nil {
 			return err
 		}
@@ -212,7 +309,6 @@ func (c *checker) object(v reflect.Value) error {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	return nil
 }
 
 // written returns the name of the member whose key starts at the offset
@@ -260,12 +356,25 @@ func (c *checker) array(v reflect.Value) error {
 	if !numbers(elem) {
 		end := c.I
 		c.I = start
-		for k := 0; c.Next(); k++ {
+		k := 0
+		for ; ; k++ {
+			more, err := c.next(k == 0, ']')
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			if k == n {
+				return errSyntax // text that is not JSON, counted wrong
+			}
 			if err := c.value(v.Index(k)); err != nil {
 				return fmt.Errorf("element %d: %w", k, err)
 			}
 		}
-		c.I = end
+		if k != n || c.I != end {
+			return errSyntax
+		}
 		return nil
 	}
 	text := c.Text[start:c.I]
@@ -273,15 +382,31 @@ func (c *checker) array(v reflect.Value) error {
 		return u.UnmarshalJSON(text)
 	}
 	textual := reflect.PointerTo(elem).Implements(textUnmarshalerType)
-	e := Scanner{Text: text}
-	for k := 0; e.Next(); k++ {
+	e := checker{Scanner{Text: text}, c.check}
+	k := 0
+	for ; ; k++ {
+		more, err := e.next(k == 0, ']')
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
 		at := e.I
-		e.Skip()
+		if err := e.skip(true); err != nil {
+			return err
+		}
+		if k == n {
+			return errSyntax
+		}
 		if textual || !plain(text[at:e.I], v.Index(k)) {
 			// encoding/json says what is wrong.
 			v.SetLen(0)
 			return json.Unmarshal(text, v.Addr().Interface())
 		}
+	}
+	if k != n || e.I != len(text) {
+		return errSyntax
 	}
 	return nil
 }
@@ -289,6 +414,7 @@ func (c *checker) array(v reflect.Value) error {
 var (
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	rawType             = reflect.TypeFor[Raw]()
 )
 
 // numbers reports whether the elements of a slice, of type elem, are

@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -136,4 +138,75 @@ func TestDecodePrefix(t *testing.T) {
 	if _, err := DecodePrefix([]byte(`{"b":1},`), new(outer)); err == nil || err.Error() != `json: unknown field "b"` {
 		t.Errorf("an unknown member: %v", err)
 	}
+}
+
+// fuzzed is the Go value of FuzzDecode: every way of the walk's, structs,
+// pointers, numbers made into slices, elements decoded where they stand,
+// leaves, encoding/json's values and a Raw, which Decode leaves unchecked.
+type fuzzed struct {
+	A     int                `json:"a"`
+	In    inner              `json:"in"`
+	P     *inner             `json:"p"`
+	List  []inner            `json:"list"`
+	F     []float64          `json:"f"`
+	B     Floats             `json:"b"`
+	S     string             `json:"s"`
+	T     bool               `json:"t"`
+	X     float64            `json:"x"`
+	M     map[string]float64 `json:"m"`
+	Any   any                `json:"any"`
+	Raw   Raw                `json:"raw"`
+	Raws  []Raw              `json:"raws"`
+	Array [2]int             `json:"array"`
+}
+
+// FuzzDecode checks that Decode, which checks the syntax as it decodes,
+// gives what a check of the syntax first and then DecodeValid give: the
+// same value, or the same error, but where the text is not JSON only
+// within a Raw, which Decode leaves to its user to check.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"a":1,"in":{"w":[1,2,3],"n":[4,5]},"p":{"w":[]},"list":[{"w":[6]},{"n":[]}],"f":[1e3,-0,2.5],"b":"AAAAAAAA8D8="}`,
+		`{"s":"x\u00e9","t":true,"x":-1.5e-3,"m":{"k":1},"any":[1,{"a":null}],"raw":{"z":[1,2]},"raws":[[],{},"s",1],"array":[1,2]}`,
+		`{"in":{"w":[1 2]}}`, `{"in":{"w":[1,]}}`, `{"in":{"w":[,1]}}`, `{"list":[{}{}]}`, `{"a":1,}`, `{"a" 1}`,
+		`{"raw":[1,}`, `{"raw":"x}`, `{"s":"` + "\x01" + `"}`, `{"f":[1e999]}`, `{"f":[+1]}`, `{"f":[0x1]}`, `{"f":[Inf]}`,
+		`{"list":[{"w":[1]},]}`, `{"in":{"n":[1,"x"]}}`, `{"array":[1,2,3]}`, `[1]`, `{"a":1} x`, `{"t":truex}`, `{"a":-}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want fuzzed
+		werr := Syntax(b)
+		if werr == nil {
+			werr = DecodeValid(b, &want)
+		}
+		var got fuzzed
+		gerr := Decode(b, &got)
+		if gerr == nil && werr != nil {
+			raws := append([]Raw{got.Raw}, got.Raws...)
+			if !slices.ContainsFunc(raws, func(r Raw) bool { return r != nil && !Valid(r) }) {
+				t.Fatalf("%q: Decode takes it, a check first refuses it: %v", b, werr)
+			}
+			return
+		}
+		// Floats may hold NaNs, which DeepEqual finds unequal.
+		bits := func(x float64) uint64 { return math.Float64bits(x) }
+		sameFloats := slices.Equal(sliceOf(got.B, bits), sliceOf(want.B, bits))
+		got.B, want.B = nil, nil
+		switch {
+		case (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error():
+			t.Fatalf("%q: Decode: %v; a check first: %v", b, gerr, werr)
+		case gerr == nil && (!sameFloats || !reflect.DeepEqual(got, want)):
+			t.Fatalf("%q: Decode gives\n%+v\na check first\n%+v", b, got, want)
+		}
+	})
+}
+
+// sliceOf returns f of each element of s.
+func sliceOf[T, U any](s []T, f func(T) U) []U {
+	var u []U
+	for _, x := range s {
+		u = append(u, f(x))
+	}
+	return u
 }

@@ -2,18 +2,20 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Package jsonscan walks valid JSON text in place and without copying it,
-// for the strict loading of package perceptron's saved classifiers and
-// package data's model files: Valid, which checks the text's syntax as
-// json.Valid does, in one pass; a Scanner that moves over white space,
-// values, members and elements, and on it the members of an object, the
-// length of an array, and Decode, which checks a value against the Go
-// value it decodes into as it decodes it, each member where it stands;
-// and Numbers and Floats, the JSON forms of float64s that Decode prepares.
+// Package jsonscan walks JSON text in place and without copying it, for
+// the strict loading of package perceptron's saved classifiers and package
+// data's model files: Valid, which checks the text's syntax as json.Valid
+// does, in one pass; a Scanner that moves over white space, values,
+// members and elements, and on it the members of an object, the length of
+// an array, and Decode, which checks a value's syntax, and the value
+// against the Go value it decodes into, as it decodes it, each member
+// where it stands, so that a model's text is read once; and Numbers and
+// Floats, the JSON forms of float64s that Decode prepares.
 //
-// The Scanner and the functions take text that is valid JSON, as Valid
-// says, and may panic on other text; Valid and Decode check the syntax,
-// and Space takes any text.
+// The Scanner and the functions read text that is valid JSON, as Valid
+// says, but for Valid, Syntax and Decode, which check the syntax, and
+// Space: on other text they end without a panic, and what they return
+// means nothing.
 package jsonscan
 
 import (
@@ -59,10 +61,14 @@ func (s *Scanner) Skip() {
 		}
 		switch t[i] {
 		case '"':
-			for i++; t[i] != '"'; i++ {
+			for i++; i < len(t) && t[i] != '"'; i++ {
 				if t[i] == '\\' {
 					i++
 				}
+			}
+			if i >= len(t) {
+				s.I = len(t) // text that is not JSON, which Skip ends safely
+				return
 			}
 			if depth == 0 {
 				s.I = i + 1
@@ -116,9 +122,14 @@ var stops = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ','
 // reports true.
 func (s *Scanner) Next() bool {
 	s.Space()
-	if c := s.Text[s.I]; c == '{' || c == '[' || c == ',' {
-		s.I++
-		s.Space()
+	if s.I < len(s.Text) {
+		if c := s.Text[s.I]; c == '{' || c == '[' || c == ',' {
+			s.I++
+			s.Space()
+		}
+	}
+	if s.I == len(s.Text) {
+		return false // text that is not JSON, which Next ends safely
 	}
 	if c := s.Text[s.I]; c == '}' || c == ']' {
 		s.I++
@@ -133,7 +144,10 @@ func (s *Scanner) Name() (string, error) {
 	start := s.I
 	s.Skip()
 	key := s.Text[start:s.I]
-	s.I = Space(s.Text, Space(s.Text, s.I)+1)
+	s.I = min(len(s.Text), Space(s.Text, Space(s.Text, s.I)+1))
+	if len(key) < 2 || key[0] != '"' {
+		return "", errSyntax // text that is not JSON
+	}
 	// Without escapes and in UTF-8 the text is the name, which spares
 	// a call to encoding/json for each member.
 	if bytes.IndexByte(key, '\\') < 0 && utf8.Valid(key) {

@@ -52,7 +52,7 @@ func modelFiles(t testing.TB) [][]byte {
 
 // FuzzMembers checks the members found in place against those that
 // encoding/json decodes, and that cutting one leaves the others, as valid
-// JSON.
+// JSON; and that the Scanner ends on text that is not JSON.
 func FuzzMembers(f *testing.F) {
 	for _, b := range modelFiles(f) {
 		f.Add(b)
@@ -66,6 +66,15 @@ func FuzzMembers(f *testing.F) {
 	f.Add([]byte("{\"\xff\":1,\"\xfe\":2,\"\\u00e9\xff\":[true,null]}"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if !json.Valid(b) {
+			// Text that is not JSON is read to an end without a panic.
+			jsonscan.Members(b)
+			jsonscan.Length(b)
+			s := jsonscan.Scanner{Text: b}
+			for at := -1; s.I > at && s.Next(); {
+				at = s.I
+				s.Name()
+				s.Skip()
+			}
 			return
 		}
 		var want map[string]json.RawMessage

@@ -22,7 +22,9 @@ import (
 type Numbers []float64
 
 // UnmarshalJSON decodes the JSON array of numbers data into f, reusing its
-// memory, and leaves to encoding/json what is not such an array.
+// memory, and leaves to encoding/json what is not such an array. It checks
+// the array's syntax as it parses it, so that text that is not JSON is
+// encoding/json's to refuse.
 func (f *Numbers) UnmarshalJSON(data []byte) error {
 	v := (*f)[:0]
 	if v == nil {
@@ -32,24 +34,35 @@ func (f *Numbers) UnmarshalJSON(data []byte) error {
 	if len(s) < 2 || s[0] != '[' {
 		return json.Unmarshal(data, (*[]float64)(f))
 	}
-	for i := 1; ; {
-		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
-			i++
-		}
-		if s[i] == ']' {
-			break
-		}
-		start := i
-		for i < len(s) && !delimiter(s[i]) {
-			i++
-		}
-		// The text is valid JSON: what ParseFloat takes is a JSON number.
-		x, err := strconv.ParseFloat(string(s[start:i]), 64)
-		if err != nil {
-			// Not a number, or out of range: encoding/json decides.
+	i := Space(s, 1)
+	if i < len(s) && s[i] == ']' {
+		i++
+	} else {
+		for {
+			start := i
+			if i = number(s, i); i < 0 {
+				// Not a number: encoding/json decides.
+				return json.Unmarshal(data, (*[]float64)(f))
+			}
+			x, err := strconv.ParseFloat(string(s[start:i]), 64)
+			if err != nil {
+				// Out of range: encoding/json says so.
+				return json.Unmarshal(data, (*[]float64)(f))
+			}
+			v = append(v, x)
+			if i = Space(s, i); i < len(s) && s[i] == ',' {
+				i = Space(s, i+1)
+				continue
+			}
+			if i < len(s) && s[i] == ']' {
+				i++
+				break
+			}
 			return json.Unmarshal(data, (*[]float64)(f))
 		}
-		v = append(v, x)
+	}
+	if i != len(s) {
+		return json.Unmarshal(data, (*[]float64)(f))
 	}
 	*f = v
 	return nil

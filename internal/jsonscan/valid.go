@@ -13,19 +13,26 @@ const maxDepth = 10000
 // mostly numbers, which encoding/json's scanner takes a call of a state
 // function a byte to check.
 func Valid(data []byte) bool {
+	i := valueEnd(data, 0)
+	return i >= 0 && Space(data, i) == len(data)
+}
+
+// valueEnd returns the offset after the JSON value that starts at i,
+// after white space, or -1 if no valid value starts there.
+func valueEnd(data []byte, i int) int {
 	// open holds, for each array or object the value at i is in, whether
 	// it is an object.
 	var open []bool
-	i := Space(data, 0)
+	i = Space(data, i)
 	for {
 		// A value at i.
 		if i >= len(data) {
-			return false
+			return -1
 		}
 		switch c := data[i]; {
 		case c == '{' || c == '[':
 			if len(open) == maxDepth {
-				return false
+				return -1
 			}
 			open = append(open, c == '{')
 			i = Space(data, i+1)
@@ -36,32 +43,32 @@ func Valid(data []byte) bool {
 			}
 			if c == '{' {
 				if i = member(data, i); i < 0 {
-					return false
+					return -1
 				}
 			}
 			continue
 		case c == '"':
 			if i = str(data, i); i < 0 {
-				return false
+				return -1
 			}
 		case c == '-' || c >= '0' && c <= '9':
 			if i = number(data, i); i < 0 {
-				return false
+				return -1
 			}
 		default:
 			if i = literal(data, i); i < 0 {
-				return false
+				return -1
 			}
 		}
 		// After a value: the end of the text, or what follows it in the
 		// array or object it is in.
 		for {
-			i = Space(data, i)
 			if len(open) == 0 {
-				return i == len(data)
+				return i
 			}
+			i = Space(data, i)
 			if i == len(data) {
-				return false
+				return -1
 			}
 			obj := open[len(open)-1]
 			if c := data[i]; obj && c == '}' || !obj && c == ']' {
@@ -70,12 +77,12 @@ func Valid(data []byte) bool {
 				continue
 			}
 			if data[i] != ',' {
-				return false
+				return -1
 			}
 			i = Space(data, i+1)
 			if obj {
 				if i = member(data, i); i < 0 {
-					return false
+					return -1
 				}
 			}
 			break
@@ -136,7 +143,7 @@ func str(data []byte, i int) int {
 // number returns the offset after the number that starts at i, or -1 if
 // it is not one: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
 func number(data []byte, i int) int {
-	if data[i] == '-' {
+	if i < len(data) && data[i] == '-' {
 		i++
 	}
 	switch {
