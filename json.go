@@ -163,20 +163,14 @@ func text(v reflect.Value) float64 {
 // type typ into its settings and model, and returns its Stats, checked, or
 // an error naming what is wrong. It decodes nothing into settings and
 // model on error in the envelope.
-func unmarshal(f form, typ string, settings, model any) (Stats, error) {
-	st, err := unmarshalEnvelope(f, typ, settings, model)
-	if err != nil {
-		// The envelope, the settings and the model are each checked as
-		// they are decoded, and the errors are those of a check of the
-		// whole first.
-		return Stats{}, f.syntaxFirst(typ, err)
-	}
-	return st, nil
-}
-
-// unmarshalEnvelope is unmarshal, which checks the syntax of each part of
-// the envelope as it decodes it.
-func unmarshalEnvelope(f form, typ string, settings, model any) (Stats, error) {
+func unmarshal(f form, typ string, settings, model any) (_ Stats, err error) {
+	// The envelope, the settings and the model are each checked as they
+	// are decoded, and the errors are those of a check of all first.
+	defer func() {
+		if err != nil {
+			err = f.syntaxFirst(typ, err)
+		}
+	}()
 	var e envelope
 	if err := jsonscan.Decode(f.data, &e); err != nil {
 		return Stats{}, formatError(err, "perceptron: not a saved %s:", typ)

@@ -330,17 +330,14 @@ func (o *OneVsRest) UnmarshalJSON(data []byte) error {
 
 // load sets OneVsRest to the one saved in f, whose classifiers are saved
 // in the same form.
-func (o *OneVsRest) load(f form) error {
+func (o *OneVsRest) load(f form) (err error) {
 	// The classifiers' JSON is checked as each is decoded, and the errors
-	// are those of a check of the whole first.
-	if err := o.loadForm(f); err != nil {
-		return f.syntaxFirst("OneVsRest", err)
-	}
-	return nil
-}
-
-// loadForm is load.
-func (o *OneVsRest) loadForm(f form) error {
+	// are those of a check of all first.
+	defer func() {
+		if err != nil {
+			err = f.syntaxFirst("OneVsRest", err)
+		}
+	}()
 	var s oneVsRestSettings
 	var m oneVsRestJSON
 	if _, err := f.decode("OneVsRest", &s, &m); err != nil {
