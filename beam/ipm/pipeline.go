@@ -45,49 +45,6 @@ type shard struct {
 	Path  string
 }
 
-// model holds the settings of the models that the pipelines train.
-type model struct {
-	Averaged bool
-	Epochs   int
-	Rate     float64
-	NoBias   bool
-	Labels   []float64
-}
-
-// fresh returns a model that has learned nothing, with the classes of
-// Labels.
-func (m model) fresh() perceptron.Classifier {
-	if m.Averaged {
-		return &perceptron.Averaged{Epochs: m.Epochs, Rate: m.Rate, NoBias: m.NoBias, Labels: m.Labels}
-	}
-	return &perceptron.Perceptron{Epochs: m.Epochs, Rate: m.Rate, NoBias: m.NoBias, Labels: m.Labels}
-}
-
-// decode returns the model whose binary form is b, which must be of m's
-// type.
-func (m model) decode(b []byte) (perceptron.Classifier, error) {
-	c := m.fresh()
-	if err := c.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// load returns the model of d columns whose blocks of n features are the
-// files of prefix.
-func (m model) load(ctx context.Context, prefix string, d, n int) (perceptron.Classifier, error) {
-	var buf []byte // each block in turn, which join copies
-	form, err := join(d, n, func(b int) ([]byte, error) {
-		f, err := readFileTo(ctx, blockFile(prefix, b), buf)
-		buf = f
-		return f, err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return m.decode(form)
-}
-
 // dropped counts the values beyond the width that the shards hold.
 var dropped = beam.NewCounter("ipm", "dropped values beyond the width")
 
