@@ -6,7 +6,8 @@
 
 #include "textflag.h"
 
-// The kernels of package data's hashes and add (data/texthash.go), in the
+// The kernels of package data's hashes and add (data/murmur.go and
+// data/texthash.go), in the
 // lanes of ZMM registers. Those of hashes hold MurmurHash3's constants throughout: Z30 and Z29 its c1 and
 // c2, Z28 the constant of a block's mixing, Z27 and Z26 those of its
 // finish; Z31 the seed, Z25 the mask of the columns, Z24 the sign's bit;
