@@ -7,11 +7,11 @@
 #include "textflag.h"
 
 // The kernels of package data's hashes and add (data/murmur.go and
-// data/texthash.go), in the
-// lanes of ZMM registers. Those of hashes hold MurmurHash3's constants throughout: Z30 and Z29 its c1 and
-// c2, Z28 the constant of a block's mixing, Z27 and Z26 those of its
-// finish; Z31 the seed, Z25 the mask of the columns, Z24 the sign's bit;
-// Z23, Z22 and Z21 the integers 1, 4 and 3 in each lane.
+// data/texthash.go), in the lanes of ZMM registers. Those of hashes hold
+// MurmurHash3's constants throughout: Z30 and Z29 its c1 and c2, Z28 the
+// constant of a block's mixing, Z27 and Z26 those of its finish; Z31 the
+// seed, Z25 the mask of the columns, Z24 the sign's bit; Z23, Z22 and Z21
+// the integers 1, 4 and 3 in each lane.
 
 // MIX mixes the blocks of block into the states of state, as mix does,
 // for the lanes of mask, with t a register of its own.
