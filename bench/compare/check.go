@@ -38,7 +38,6 @@ package main
 // different order) crosses zero.
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -266,47 +265,6 @@ func (r *run) checkAveraged(a perceptron.Scorer) {
 // sufficient, but a model that made other mistakes would have to land on
 // both of Weka's numbers, for the training and the test rows, by chance.
 
-// wekaMaxK is the most mistakes Weka's VotedPerceptron makes, its -M.
-const wekaMaxK = 10000
-
-// checkWeka checks Weka's run w against this library's model of the same
-// kind fitted from Weka's first mistake on. If they agree, and the model
-// is Kernel poly 3 voted, it goes on to compare this library's test
-// accuracy with Weka's in r.orders shuffled orders.
-func (r *run) checkWeka(w wekaRun) {
-	ds := r.ds
-	what := fmt.Sprintf("%s from Weka's first mistake, visit %d, = Weka %s: rows right", w.vs, wekaStart(ds.ytrain)+1, w.name)
-	i := slices.IndexFunc(entries, func(e entry) bool { return e.name == w.vs })
-	if i < 0 {
-		r.verdict(what, outcome{false, "no model of this library is set against it"})
-		return
-	}
-	e := entries[i]
-	c, ok := e.new(w.epochs).(scorer)
-	if !ok {
-		r.verdict(what, outcome{false, "the model has no Score or no Stats"})
-		return
-	}
-	Xtr, Xte := ds.dense()
-	j, err := fitWeka(c, Xtr, ds.ytrain)
-	if err != nil {
-		r.verdict(what, outcome{false, err.Error()})
-		return
-	}
-	if m := c.Stats().Mistakes; m >= wekaMaxK {
-		r.verdict(what, outcome{false, fmt.Sprintf("%d mistakes: Weka stops at %d", m, wekaMaxK)})
-		return
-	}
-	train := wekaClassified(c.ScoreRows(nil, Xtr), j, ds.ytrain)
-	test := wekaClassified(c.ScoreRows(nil, Xte), j, ds.ytest)
-	agree := train == w.fit.train && test == w.fit.test
-	detail := fmt.Sprintf("train %d of %d, test %d of %d; Weka %d and %d", train.right, train.rows, test.right, test.rows, w.fit.train.right, w.fit.test.right)
-	r.verdict(what, outcome{agree, detail})
-	if agree && w.vs == "Kernel poly 3 voted" && r.orders > 0 {
-		r.compareOrders(w.vs, func() scorer { return e.new(w.epochs).(scorer) })
-	}
-}
-
 // compareOrders fits the model that newC returns on the training rows in
 // r.orders orders, shuffled by Perm of rand.NewPCG(k, 0) for k = 1, 2,
 // ..., once as this library fits and predicts and once as Weka does, the
@@ -353,58 +311,6 @@ func (r *run) compareOrders(name string, newC func() scorer) {
 	r.checkLines = append(r.checkLines, fmt.Sprintf(
 		"orders: %s over %d shuffled orders: mean test accuracy %.2f%%, and %.2f%% as Weka fits and predicts; ahead of Weka in %d, behind in %d, level in %d",
 		name, r.orders, 100*ours/k, 100*weka/k, ahead, behind, r.orders-ahead-behind))
-}
-
-// fitWeka fits c as Weka's VotedPerceptron would be fitted on X and y:
-// on the rows from Weka's first mistake on. It returns the number of rows
-// before it, whose visits are the votes of Weka's empty hypothesis.
-func fitWeka(c scorer, X *mat.Dense, y []float64) (int, error) {
-	n, d := X.Dims()
-	j := wekaStart(y)
-	if j == n {
-		return j, errors.New("every training row is +1, so Weka makes no mistake")
-	}
-	// Weka's classes are neg and pos whatever rows it trains on: the rows
-	// from its first mistake on may all be neg.
-	switch c := c.(type) {
-	case *perceptron.Voted:
-		c.Labels = wekaClasses
-	case *perceptron.Kernel:
-		c.Labels = wekaClasses
-	default:
-		return j, fmt.Errorf("no classes can be fixed for a %T", c)
-	}
-	return j, c.Fit(X.Slice(j, n, 0, d), y[j:])
-}
-
-// wekaClasses are the classes of Weka's VotedPerceptron, neg and pos.
-var wekaClasses = []float64{-1, 1}
-
-// wekaStart returns the number of rows before the first -1 label in y,
-// which Weka's empty hypothesis classifies right.
-func wekaStart(y []float64) int {
-	j := 0
-	for j < len(y) && y[j] == 1 {
-		j++
-	}
-	return j
-}
-
-// wekaClassified returns the number of rows with labels y that Weka
-// classifies right, given the votes of this library's model fitted from
-// Weka's first mistake on and the j votes of Weka's empty hypothesis.
-func wekaClassified(votes []float64, j int, y []float64) classified {
-	c := classified{rows: len(y)}
-	for i, v := range votes {
-		label := -1.0
-		if v+float64(j) > 0 {
-			label = 1
-		}
-		if label == y[i] {
-			c.right++
-		}
-	}
-	return c
 }
 
 // scorer is a classifier with a decision function and the statistics of
