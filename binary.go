@@ -132,9 +132,8 @@ func maxSparse(d, S uint64) uint64 { return d * S }
 // isBinary reports whether data starts as a binary form does.
 func isBinary(data []byte) bool { return len(data) >= 4 && string(data[:4]) == binform.Magic }
 
-// form is a saved classifier: its bytes, whether they are its binary
-// form or its JSON form, and whether the syntax of its JSON is known to be
-// right, so that it is not checked again.
+// form is a saved classifier: its bytes, and whether they are its binary
+// form or its JSON form.
 type form struct {
 	data   []byte
 	binary bool
