@@ -384,3 +384,47 @@ func limitAbove(room int64) (restore func()) {
 	debug.SetMemoryLimit(int64(s[0].Value.Uint64()-s[1].Value.Uint64()) + room)
 	return func() { debug.SetMemoryLimit(old) }
 }
+
+// TestDecodeModelOnce checks that the package's own JSON form, refused
+// for what is wrong after its classifier has loaded, loads the classifier
+// once: it allocates about what the same file allocates when it loads,
+// not twice that, which under a limit of memory would refuse it for the
+// memory of a second load rather than say what is wrong.
+func TestDecodeModelOnce(t *testing.T) {
+	const d = 1 << 20
+	X, err := perceptron.NewCSR(2, d, []int{0, 1, 2}, []int{0, d - 1}, []float64{1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Model{Classifier: &perceptron.Perceptron{}, Classes: []string{"a", "b"}}
+	if err := m.Classifier.(*perceptron.Perceptron).Fit(X, []float64{0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	good, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if firstMember(good) != "version" {
+		t.Fatalf("the form starts %.40s", good)
+	}
+	// A Scaler of one column, where the classifier has d.
+	bad := bytes.Replace(good, []byte(`"classes":`), []byte(`"scaler":{"scale":[1]},"classes":`), 1)
+	allocated := func(text []byte) (uint64, error) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := decodeModel(text)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, err
+	}
+	loads, err := allocated(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused, err := allocated(bad)
+	if err == nil || !strings.HasPrefix(err.Error(), "scaler: 1 scales") {
+		t.Fatalf("a Scaler of 1 column: %v", err)
+	}
+	if refused > loads+loads/4 {
+		t.Errorf("refusing the file allocates %d bytes, loading it %d", refused, loads)
+	}
+}

@@ -79,55 +79,76 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 // decodeModel returns the Model of a model file's text, in which it may
 // cut out the member "command" of a file of the command's version 4.
 func decodeModel(text []byte) (*Model, error) {
-	if firstMember(text) == "version" {
-		// The package's own form, as it writes it, which one walk checks
-		// and decodes, the classifier's JSON in the library's walk. A text
-		// that it refuses, decodeAnyModel refuses too, saying what is
-		// wrong as it says it of every form.
-		if m, err := decodePipeline(text, jsonscan.Decode); err == nil {
-			return m, nil
-		}
+	if firstMember(text) != "version" {
+		return decodeAnyModel(text)
+	}
+	// The package's own form, as it writes it, which one walk checks and
+	// decodes, the classifier's JSON in the library's walk.
+	m, err := decodePipeline(text, jsonscan.Decode)
+	if err == nil {
+		return m, nil
+	}
+	// Its error stands where the text is of that form as modelMembers
+	// tells it, and only then did the walk load the classifier: the walk
+	// of every form would say the same. Otherwise that walk says what is
+	// wrong, as it says it of every form.
+	_, by, ferr := modelMembers(text)
+	switch {
+	case ferr != nil:
+		return nil, ferr
+	case by["classifier"] != nil && by["format"] == nil:
+		return nil, err
 	}
 	return decodeAnyModel(text)
 }
 
-// decodeAnyModel is decodeModel of a text of any form: it checks its
-// syntax, and then walks its members to tell its form.
-func decodeAnyModel(text []byte) (*Model, error) {
+// modelMembers returns the members of a model file's text, in their order
+// and by name, or an error if it is not JSON of an object whose members
+// have a name each.
+func modelMembers(text []byte) ([]jsonscan.Member, map[string]*jsonscan.Member, error) {
 	notModel := func(format string, args ...any) error {
 		return errorf(perceptron.ErrFormat, "not a model: "+format, args...)
 	}
 	if !jsonscan.Valid(text) {
 		// Unmarshal names the offset of the first error.
-		return nil, notModel("%s", shortError(json.Unmarshal(text, new(struct{}))))
+		return nil, nil, notModel("%s", shortError(json.Unmarshal(text, new(struct{}))))
 	}
 	members, err := jsonscan.Members(text)
 	if err != nil {
-		return nil, notModel("%v", err)
+		return nil, nil, notModel("%v", err)
 	}
-	by := map[string]jsonscan.Member{}
-	for _, m := range members {
+	by := map[string]*jsonscan.Member{}
+	for k, m := range members {
 		if _, ok := by[m.Name]; ok {
-			return nil, notModel("the member %s twice", quote(m.Name))
+			return nil, nil, notModel("the member %s twice", quote(m.Name))
 		}
-		by[m.Name] = m
+		by[m.Name] = &members[k]
 	}
-	if _, ok := by["format"]; ok {
+	return members, by, nil
+}
+
+// decodeAnyModel is decodeModel of a text of any form: it checks its
+// syntax, and then walks its members to tell its form.
+func decodeAnyModel(text []byte) (*Model, error) {
+	members, by, err := modelMembers(text)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case by["format"] != nil:
 		return nil, errorf(perceptron.ErrFormat, "a model file of the command's old format, which holds a form of the library's that is no longer read: train the model again")
-	}
-	if _, ok := by["classifier"]; ok {
+	case by["classifier"] != nil:
 		return decodePipeline(text, jsonscan.DecodeValid)
-	}
-	if _, ok := by["type"]; !ok {
-		return nil, notModel("no member classifier, nor type, as the library's JSON of a classifier has")
+	case by["type"] == nil:
+		return nil, errorf(perceptron.ErrFormat, "not a model: no member classifier, nor type, as the library's JSON of a classifier has")
 	}
 	lib := text
 	var old *commandJSON
-	if cm, ok := by["command"]; ok {
+	if cm := by["command"]; cm != nil {
 		if old, err = decodeCommand(cm.Of(text)); err != nil {
 			return nil, err
 		}
-		lib = jsonscan.Remove(text, members, slices.Index(members, cm))
+		lib = jsonscan.Remove(text, members, slices.Index(members, *cm))
 	}
 	c, d, err := loadClassifier(lib)
 	if err != nil {

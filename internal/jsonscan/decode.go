@@ -38,7 +38,8 @@ import (
 // returns Syntax's error if the text is not JSON, so that its errors are
 // those of a check of the syntax first; v may then hold part of the value.
 // It leaves unchecked the text of a Raw, which its user decodes and
-// checks, as Decode does. It checks the memory of every slice before it
+// checks, as Decode does, counting the depth of its arrays and objects
+// from the Raw's. It checks the memory of every slice before it
 // decodes into it, and makes each the length of its JSON array, so that
 // decoding allocates what the elements take, not the doublings of a
 // growing slice. An error of the memory wraps the *memory.Error of
@@ -68,7 +69,7 @@ var errSyntax = errors.New("jsonscan: the walk and Valid disagree on the syntax"
 
 // DecodeValid is Decode on data whose syntax is known to be right, such
 // as a value within a document that Syntax has checked, or nil if it is
-// missing: it checks no syntax, but the syntax of a number's text.
+// missing: it checks no syntax, and may take text that Decode refuses.
 func DecodeValid(data []byte, v any) error {
 	if data == nil {
 		return errors.New("missing")
@@ -135,6 +136,7 @@ func (r Raw) MarshalJSON() ([]byte, error) { return json.RawMessage(r).MarshalJS
 type checker struct {
 	Scanner
 	check bool
+	depth int // the arrays and objects around c.I, which Decode counts
 }
 
 // value decodes the JSON value at c.I into v, and moves past it.
@@ -225,7 +227,7 @@ func (c *checker) skip(check bool) error {
 		c.Skip()
 		return nil
 	}
-	if c.I = valueEnd(c.Text, c.I); c.I < 0 {
+	if c.I = valueEnd(c.Text, c.I, c.depth); c.I < 0 {
 		return errSyntax
 	}
 	return nil
@@ -279,9 +281,23 @@ func (c *checker) name() (string, error) {
 	return c.Name()
 }
 
+// open counts an array or an object that opens at c.I, and reports
+// whether the depth that Decode checks allows it, as Valid's does.
+func (c *checker) open() bool {
+	c.depth++
+	return !c.check || c.depth <= maxDepth
+}
+
+// close counts the end of an array or object that open counted.
+func (c *checker) close() { c.depth-- }
+
 // object checks the members of the object at c.I for the fields of the
 // struct v.
 func (c *checker) object(v reflect.Value) error {
+	if !c.open() {
+		return errSyntax
+	}
+	defer c.close()
 	fields := Fields(v.Type())
 	seen := make([]bool, len(fields))
 	for first := true; ; first = false {
@@ -336,6 +352,10 @@ func (u unknownField) Error() string { return fmt.Sprintf("json: unknown field %
 // slice's UnmarshalJSON, or number by number, or by encoding/json; the
 // elements of any other each where it stands.
 func (c *checker) array(v reflect.Value) error {
+	if !c.open() {
+		return errSyntax
+	}
+	defer c.close()
 	elem := v.Type().Elem()
 	start, n := c.I, 0
 	if count, end, ok := countScalars(c.Text, c.I); ok {
@@ -382,7 +402,7 @@ func (c *checker) array(v reflect.Value) error {
 		return u.UnmarshalJSON(text)
 	}
 	textual := reflect.PointerTo(elem).Implements(textUnmarshalerType)
-	e := checker{Scanner{Text: text}, c.check}
+	e := checker{Scanner: Scanner{Text: text}, check: c.check, depth: c.depth}
 	k := 0
 	for ; ; k++ {
 		more, err := e.next(k == 0, ']')

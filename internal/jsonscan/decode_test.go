@@ -210,3 +210,28 @@ func sliceOf[T, U any](s []T, f func(T) U) []U {
 	}
 	return u
 }
+
+// TestDecodeDepth checks that Decode refuses text nested deeper than
+// Valid takes, counted from the top of the text, within values that
+// encoding/json decodes, as a check of the syntax first does.
+func TestDecodeDepth(t *testing.T) {
+	type deep struct {
+		Any any             `json:"any"`
+		Raw json.RawMessage `json:"raw"`
+		In  *inner          `json:"in"`
+	}
+	nested := func(k int) string { return strings.Repeat("[", k) + strings.Repeat("]", k) }
+	for _, k := range []int{maxDepth - 2, maxDepth - 1, maxDepth} {
+		for _, text := range []string{`{"any":` + nested(k) + `}`, `{"raw":` + nested(k) + `}`, `{"in":{"n":` + nested(k-1) + `}}`} {
+			var want, got deep
+			werr := Syntax([]byte(text))
+			if werr == nil {
+				werr = DecodeValid([]byte(text), &want)
+			}
+			gerr := Decode([]byte(text), &got)
+			if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+				t.Errorf("%.12s… of depth %d: Decode: %v; a check first: %v", text, k+1, gerr, werr)
+			}
+		}
+	}
+}

@@ -13,13 +13,14 @@ const maxDepth = 10000
 // mostly numbers, which encoding/json's scanner takes a call of a state
 // function a byte to check.
 func Valid(data []byte) bool {
-	i := valueEnd(data, 0)
+	i := valueEnd(data, 0, 0)
 	return i >= 0 && Space(data, i) == len(data)
 }
 
 // valueEnd returns the offset after the JSON value that starts at i,
-// after white space, or -1 if no valid value starts there.
-func valueEnd(data []byte, i int) int {
+// after white space, within depth arrays and objects, or -1 if no valid
+// value starts there.
+func valueEnd(data []byte, i, depth int) int {
 	// open holds, for each array or object the value at i is in, whether
 	// it is an object.
 	var open []bool
@@ -31,7 +32,7 @@ func valueEnd(data []byte, i int) int {
 		}
 		switch c := data[i]; {
 		case c == '{' || c == '[':
-			if len(open) == maxDepth {
+			if depth+len(open) == maxDepth {
 				return -1
 			}
 			open = append(open, c == '{')
