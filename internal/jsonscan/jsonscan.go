@@ -247,6 +247,3 @@ func Remove(text []byte, members []Member, k int) []byte {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// delimiter reports whether c ends a number or a literal.
-func delimiter(c byte) bool { return c == ',' || c == ']' || c == '}' || c == ':' || isSpace(c) }
