@@ -7,9 +7,11 @@ package data
 import (
 	"math"
 
-	"github.com/seed5ae3614e/perceptron"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/scorer"
 )
 
 // Model is a classifier together with what is done to the rows before it
@@ -77,8 +79,9 @@ type Model struct {
 // Features returns the number of features of the rows that the model
 // takes: those of the rows that Fit was given, or those of the model that
 // LoadModel loaded; for a Model made otherwise, those that its Hashing
-// gives, if it has one that Transform takes, or its Scaler's, if any, and
-// 0 otherwise.
+// gives, if it has one that Transform takes, or its Scaler's, if any, or
+// its Classifier's, if it is one of package perceptron's, fitted or
+// loaded, and 0 otherwise.
 func (m *Model) Features() int {
 	switch {
 	case m.features != 0:
@@ -89,7 +92,7 @@ func (m *Model) Features() int {
 	case m.Scaler != nil:
 		return len(m.Scaler.Scale)
 	}
-	return 0
+	return scorer.Width(m.Classifier)
 }
 
 // checkHashing returns an error if the Model has a Hashing that Transform
@@ -202,10 +205,14 @@ func (m *Model) check() error {
 	return err
 }
 
-// accepts reports whether the classifier c takes rows of d columns. The
-// Scorer's methods panic on rows of other columns, which is all that tells
-// them, as a Scorer has no method that gives its columns.
+// accepts reports whether the classifier c takes rows of d columns: those
+// of its width, if it is one of package perceptron's, fitted or loaded.
+// Another Scorer's methods panic on rows of other columns, which is all
+// that tells them, as a Scorer has no method that gives its columns.
 func accepts(c perceptron.Scorer, d int) (ok bool) {
+	if w := scorer.Width(c); w > 0 {
+		return w == d
+	}
 	defer func() {
 		if recover() != nil {
 			ok = false

@@ -428,3 +428,32 @@ func TestDecodeModelOnce(t *testing.T) {
 		t.Errorf("refusing the file allocates %d bytes, loading it %d", refused, loads)
 	}
 }
+
+// TestAccepts checks the columns that a Model's Predict takes: those of a
+// classifier of package perceptron, which Features gives, and those that
+// another Scorer's methods take without a panic, which Features cannot
+// give.
+func TestAccepts(t *testing.T) {
+	p := &perceptron.Perceptron{}
+	if err := p.Fit(mat.NewDense(2, 3, []float64{1, 0, 0, 0, 1, 1}), []float64{0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		m        *Model
+		features int
+		want     string
+	}{
+		{&Model{Classifier: p, Classes: []string{"a", "b"}}, 3, "data: the rows have 2 columns, and the model takes 3"},
+		{&Model{Classifier: identity{3}, Classes: []string{"a", "b", "c"}}, 0, "data: the rows have 2 columns, which the model does not take"},
+	} {
+		if got := c.m.Features(); got != c.features {
+			t.Errorf("%T: Features %d, want %d", c.m.Classifier, got, c.features)
+		}
+		if _, err := c.m.Predict(mat.NewDense(1, 3, nil)); err != nil {
+			t.Errorf("%T: rows of 3 columns: %v", c.m.Classifier, err)
+		}
+		if _, err := c.m.Predict(mat.NewDense(1, 2, nil)); err == nil || !errors.Is(err, perceptron.ErrShape) || err.Error() != c.want {
+			t.Errorf("%T: rows of 2 columns: %v, want %q", c.m.Classifier, err, c.want)
+		}
+	}
+}
