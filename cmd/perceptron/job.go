@@ -17,7 +17,7 @@ import (
 // its flags into a job and checks them; flags.go defines the flags that
 // the commands share. A job (this file) says what the flags ask, and runs
 // what reads more than one of them: the evaluation of eval and demo
-// (eval.go), their folds (folds.go), the training of a model further
+// (evaluate.go), their folds (folds.go), the training of a model further
 // (learn.go), and training on a stream (trainstream.go). The work under
 // them, in every other file, takes the values it needs and knows no job,
 // so that it reads without the flags; TestLayers keeps it so.

@@ -20,7 +20,7 @@ import (
 func TestLayers(t *testing.T) {
 	layers := []string{
 		"demo.go", "eval.go", "predict.go", "train.go", // the commands
-		"flags.go", "job.go", "folds.go", "learn.go", "trainstream.go", // the job
+		"flags.go", "job.go", "evaluate.go", "folds.go", "learn.go", "trainstream.go", // the job
 	}
 	files, err := filepath.Glob("*.go")
 	if err != nil {
