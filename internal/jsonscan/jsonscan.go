@@ -9,7 +9,8 @@
 // members and elements, and on it the members of an object, the length of
 // an array, and Decode, which checks a value's syntax, and the value
 // against the Go value it decodes into, as it decodes it, each member
-// where it stands, so that a model's text is read once; and Numbers and
+// where it stands, so that a model's text is checked and parsed once
+// (its arrays are measured first, many bytes at a time); and Numbers and
 // Floats, the JSON forms of float64s that Decode prepares.
 //
 // The Scanner and the functions read text that is valid JSON, as Valid
