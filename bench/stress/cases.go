@@ -88,9 +88,13 @@ func (s *suite) wideData() (string, error) {
 
 // The limits under which a quick run checks smaller files than a full
 // run: 1.5 GB, some 250 MB above what a Go program holds at its start,
-// for the data, and 1.6 GB for the models, which must fit in it.
+// for the data, and 1.7 GB for the models, which must fit in it. The
+// room that the command finds left under a limit varies from run to run
+// by about an arena of the heap, 64 MiB, as the runtime places them: under
+// 1.6 GB, the JSON save of the quick wide model, which needs 76.3 MiB
+// beside the model, found 57.2 MiB in 3 runs of 25, and CI failed once.
 func quickData(s *suite) int  { return s.sized(defaultKiB, 1500000) }
-func quickModel(s *suite) int { return s.sized(defaultKiB, 1600000) }
+func quickModel(s *suite) int { return s.sized(defaultKiB, 1700000) }
 
 // lineKiB is the limit of the line just over 16 MiB, in every run: the
 // 250 MB it leaves above what a Go program holds at its start are 15
@@ -111,7 +115,7 @@ var modelTests = []test{
 	// A model of 10^8 weights, 200 MB, as train saves a perceptron with
 	// no steps before it (wideFlags) on the lines "1 100000000:1" and
 	// "-1 1:1", which it holds in 800 MB, and which predict loads; a quick
-	// run has 10^7 under 1.6 GB.
+	// run has 10^7 under 1.7 GB.
 	{name: "model/wide-train", kib: quickModel, code: 0, args: func(s *suite) ([]string, error) {
 		svm, err := s.wideData()
 		return append(append([]string{"train"}, wideFlags...), "-o", filepath.Join(s.dir, "m.json"), svm), err

@@ -31,7 +31,7 @@
 // leave no room for (limit.Supported); it builds the command so too.
 //
 // A quick run puts the data bombs under ulimit -v 1500000 and the large
-// models under 1600000, in which smaller inputs trip the same
+// models under 1700000, in which smaller inputs trip the same
 // checks, crafts a Voted file of a tenth of the mistakes, makes 500
 // random changes to each model file in place of 20,000 (150 to a
 // data.Model's file in place of 5,000, and 40 in place of 400 for
@@ -155,12 +155,15 @@ const (
 
 var classNames = [nClasses]string{"ok", "wrong", "crash", "timeout"}
 
-// runAll runs the cases that re matches, prints a line for each and the
-// summary, and reports whether any was not ok.
+// runAll runs the cases that re matches, prints a line for each, the
+// summary and again the cases that were not ok, and reports whether any
+// was not ok.
 func (s *suite) runAll(re *regexp.Regexp, verbose bool) (failed bool) {
 	start := time.Now()
 	counts := map[string]*[nClasses]int{}
 	var groups []string
+	// The end of a long log is what a CI's page shows.
+	var notOK []string
 	for _, t := range tests {
 		if !re.MatchString(t.name) {
 			continue
@@ -168,13 +171,17 @@ func (s *suite) runAll(re *regexp.Regexp, verbose bool) (failed bool) {
 		class, line, detail := s.run(t)
 		// The files' names are shorter without their directory.
 		line, detail = strings.ReplaceAll(line, s.dir+"/", ""), strings.ReplaceAll(detail, s.dir+"/", "")
-		fmt.Printf("%-7s %-34s %s\n", classNames[class], t.name, line)
+		out := fmt.Sprintf("%-7s %-34s %s\n", classNames[class], t.name, line)
 		if detail = strings.TrimSpace(detail); detail != "" && (verbose || class != ok) {
 			if !verbose {
 				// Enough of a goroutine dump to see where it was.
 				detail = clip(detail, 1000)
 			}
-			fmt.Printf("        %s\n", strings.ReplaceAll(detail, "\n", "\n        "))
+			out += fmt.Sprintf("        %s\n", strings.ReplaceAll(detail, "\n", "\n        "))
+		}
+		fmt.Print(out)
+		if class != ok {
+			notOK = append(notOK, out)
 		}
 		g, _, _ := strings.Cut(t.name, "/")
 		if counts[g] == nil {
@@ -203,6 +210,9 @@ func (s *suite) runAll(re *regexp.Regexp, verbose bool) (failed bool) {
 	}
 	row("total", &total)
 	w.Flush()
+	if len(notOK) > 0 {
+		fmt.Printf("\nnot ok:\n%s", strings.Join(notOK, ""))
+	}
 	return failed
 }
 
