@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron"
+	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
 
 // IDX reads the IDX files of MNIST and Fashion-MNIST: a file of images,
@@ -286,6 +287,7 @@ func readValues(r io.Reader, name string, size int, have int64, values *[256]flo
 		// Blocks of 16 KiB and their 128 KiB of values leave the
 		// decompressor's tables and window in the cache.
 		x = make([]float64, size)
+		memory.Huge(x)
 		buf := make([]byte, 16<<10)
 		for off := 0; off < size; {
 			k, err := io.ReadFull(r, buf[:min(len(buf), size-off)])
@@ -300,6 +302,7 @@ func readValues(r io.Reader, name string, size int, have int64, values *[256]flo
 			return nil, err
 		}
 		x = make([]float64, size)
+		memory.Huge(x)
 		convert(x, b, values)
 	}
 	if err := atEnd(r, name, size); err != nil {
