@@ -30,6 +30,7 @@ type table struct {
 // biases.
 func newTable(d, S int, w0 []float64, noBias bool) table {
 	w := make([]float64, d*S)
+	memory.Huge(w)
 	copy(w, w0)
 	return table{w: w, b: make([]float64, S), noBias: noBias}
 }
@@ -122,6 +123,7 @@ func (l *table) update() Update { return Update{Weights: l.w, Biases: l.b} }
 // clone returns a copy of l that shares nothing with it.
 func (l *table) clone() table {
 	w := make([]float64, len(l.w))
+	memory.Huge(w)
 	copyParts(w, l.w)
 	return table{w: w, b: slices.Clone(l.b), noBias: l.noBias}
 }
