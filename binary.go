@@ -5,8 +5,6 @@
 package perceptron
 
 import (
-	"errors"
-
 	"github.com/seed5ae3614e/perceptron/internal/binform"
 	"github.com/seed5ae3614e/perceptron/internal/memory"
 )
@@ -171,8 +169,7 @@ func (f form) decode(typ string, settings, model any) (Stats, error) {
 		return fail(errorf(ErrFormat, "the head holds %d bytes after its values", d.Left()))
 	}
 	if err := d.Tables(f.data, h.D*h.S); err != nil {
-		var mem *memory.Error
-		if errors.As(err, &mem) {
+		if memory.Refused(err) {
 			return Stats{}, tooLarge(err, "loading %s of %d columns by %d scores:", article(typ), h.D, h.S)
 		}
 		return fail(err)

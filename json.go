@@ -439,8 +439,7 @@ type (
 // the memory may be well formed.
 func formatError(err error, format string, args ...any) error {
 	kind := ErrFormat
-	var mem *memory.Error
-	if errors.Is(err, ErrTooLarge) || errors.As(err, &mem) { // mem: package jsonscan's checks
+	if errors.Is(err, ErrTooLarge) || memory.Refused(err) { // Refused: package jsonscan's checks
 		kind = ErrTooLarge
 	}
 	return errorf(kind, format+" %w", append(args, err)...)

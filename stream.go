@@ -337,7 +337,7 @@ func (f *streamFit) each(store bool, fn func(r *streamRun, set *dataset, first i
 		if err == nil && store && f.width > 0 {
 			err = f.shares.Store(g, first*f.width)
 		}
-		if mem := (*memory.Error)(nil); errors.As(err, &mem) && !errors.Is(err, ErrTooLarge) {
+		if memory.Refused(err) && !errors.Is(err, ErrTooLarge) {
 			err = tooLarge(err, "the stream:") // of the shares in memory
 		}
 		if err != nil && !f.h.stopped(err) {

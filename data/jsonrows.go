@@ -415,7 +415,7 @@ func parseIndex(tok []byte) (int, bool) {
 func jsonError(err error, i int, format string, args ...any) error {
 	var te *json.UnmarshalTypeError
 	switch {
-	case errors.As(err, new(*memory.Error)):
+	case memory.Refused(err):
 		return tooLarge(err, "%s", strings.TrimSpace(fmt.Sprintf(format, args...)))
 	case errors.As(err, &te):
 		// encoding/json's message names the Go type: JSON's is plainer.

@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/binary"
-	"errors"
 	"io"
 	"os"
 	"slices"
@@ -337,8 +336,7 @@ func notBinary(at int, format string, args ...any) error {
 // binaryError returns err, of decoding what of a binary form, as an error
 // of the form, or of the memory.
 func binaryError(what string, err error) error {
-	var mem *memory.Error
-	if errors.As(err, &mem) {
+	if memory.Refused(err) {
 		return tooLarge(err, "reading %s of the model:", what)
 	}
 	return errorf(perceptron.ErrFormat, "not a model: %s: %v", what, err)

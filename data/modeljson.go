@@ -6,7 +6,6 @@ package data
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 
@@ -225,7 +224,7 @@ func firstMember(text []byte) string {
 // perceptron.ErrTooLarge if the memory left refused it, and of kind
 // perceptron.ErrFormat otherwise.
 func decodeError(err error, path string) error {
-	if errors.As(err, new(*memory.Error)) {
+	if memory.Refused(err) {
 		return tooLarge(err, "%s", strings.TrimSpace("reading the model: "+path))
 	}
 	return errorf(perceptron.ErrFormat, "not a model: %s%s", path, shortError(err))

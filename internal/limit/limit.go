@@ -100,9 +100,11 @@ func Run(cpu time.Duration, kib int, in []byte, env []string, name string, args 
 		err = nil
 	}
 	// The kernel kills the program at the limit of CPU time, with SIGKILL
-	// or SIGXCPU, when its CPU time reaches it, counted at the ticks of
-	// its clock.
-	if r.Code == -1 && r.CPU >= time.Duration(secs)*time.Second-100*time.Millisecond {
+	// or SIGXCPU, when its CPU time reaches it by the kernel's count;
+	// the CPU time of the rusage at its end may fall short of that: of a
+	// limit of 1 s, 0.99 s on an idle machine, but 0.89 s and once 0.85 s
+	// on one busy with other tests.
+	if r.Code == -1 && r.CPU >= time.Duration(secs)*time.Second*3/4 {
 		return r, fmt.Errorf("%s did not end within %v of CPU time", name, time.Duration(secs)*time.Second)
 	}
 	return r, err

@@ -17,6 +17,7 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -79,6 +80,10 @@ type Error struct {
 func (e *Error) Error() string {
 	return fmt.Sprintf("needs %s of memory, more than the %s %s", Bytes(e.Need), Bytes(e.Room), e.Limit)
 }
+
+// Refused reports whether err is or wraps an *Error: whether the memory
+// left refused what err reports.
+func Refused(err error) bool { return errors.As(err, new(*Error)) }
 
 // goMemory returns the bytes that count toward Go's memory limit: all
 // that the runtime has mapped, less what it has returned to the system.
