@@ -111,13 +111,16 @@ func Bytes(b float64) string {
 	return fmt.Sprintf("%.1f %s", b, units[k])
 }
 
-// Huge asks the system to back s with huge pages where it can, for s is
-// about to be written for the first time and in full. It is a hint that
-// changes no value, and does nothing for less than 4 MiB. Where the first
-// write of a page costs a fault of the system, as on Linux, it does so
-// once for 2 MiB rather than for 4 KiB: on a virtual machine, where each
-// fault may be one of the host too, the first writes of a large array
-// took several times as long as with huge pages (bench/README.md).
+// Huge asks the system to back s with huge pages where it can: s is new,
+// and about to be written throughout, as the arrays of values that a
+// reader fills and the tables of weights are. It is a hint that changes
+// no value, and does nothing for less than 4 MiB. On Linux the first write
+// of each page costs a fault of the system, and on a virtual machine
+// perhaps one of the host too: with huge pages it is paid once for 2 MiB
+// rather than for each 4 KiB, which took the first writes of a large
+// array from about 1 s to a tenth or a third of it (bench/README.md). A
+// huge page is backed whole once any of it is written, so that a slice
+// written only here and there would take more memory.
 func Huge[E any](s []E) {
 	if n := uintptr(len(s)) * unsafe.Sizeof(*new(E)); n >= 4<<20 {
 		huge(unsafe.Pointer(unsafe.SliceData(s)), n)

@@ -20,6 +20,9 @@ import (
 // hg of MADV_HUGEPAGE in /proc/self/smaps, and the bytes before them do
 // not.
 func TestHuge(t *testing.T) {
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
+		t.Skip("no transparent huge pages in this kernel:", err)
+	}
 	s := make([]float64, 8<<20) // 64 MiB
 	Huge(s)
 	const page = 2 << 20
