@@ -117,8 +117,8 @@ func Bytes(b float64) string {
 // no value, and does nothing for less than 4 MiB. On Linux the first write
 // of each page costs a fault of the system, and on a virtual machine
 // perhaps one of the host too: with huge pages it is paid once for 2 MiB
-// rather than for each 4 KiB, which took the first writes of a large
-// array from about 1 s to a tenth or a third of it (bench/README.md). A
+// rather than for each 4 KiB, which made the first writes of a large
+// array several times as fast where faults were dear (bench/README.md). A
 // huge page is backed whole once any of it is written, so that a slice
 // written only here and there would take more memory.
 func Huge[E any](s []E) {
