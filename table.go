@@ -30,7 +30,6 @@ type table struct {
 // biases.
 func newTable(d, S int, w0 []float64, noBias bool) table {
 	w := make([]float64, d*S)
-	memory.Huge(w)
 	copy(w, w0)
 	return table{w: w, b: make([]float64, S), noBias: noBias}
 }
@@ -123,8 +122,9 @@ func (l *table) update() Update { return Update{Weights: l.w, Biases: l.b} }
 // clone returns a copy of l that shares nothing with it.
 func (l *table) clone() table {
 	w := make([]float64, len(l.w))
-	memory.Huge(w)
+	done := memory.Huge(w)
 	copyParts(w, l.w)
+	done()
 	return table{w: w, b: slices.Clone(l.b), noBias: l.noBias}
 }
 

@@ -287,7 +287,7 @@ func readValues(r io.Reader, name string, size int, have int64, values *[256]flo
 		// Blocks of 16 KiB and their 128 KiB of values leave the
 		// decompressor's tables and window in the cache.
 		x = make([]float64, size)
-		memory.Huge(x)
+		defer memory.Huge(x)()
 		buf := make([]byte, 16<<10)
 		for off := 0; off < size; {
 			k, err := io.ReadFull(r, buf[:min(len(buf), size-off)])
@@ -302,8 +302,9 @@ func readValues(r io.Reader, name string, size int, have int64, values *[256]flo
 			return nil, err
 		}
 		x = make([]float64, size)
-		memory.Huge(x)
+		done := memory.Huge(x)
 		convert(x, b, values)
+		done()
 	}
 	if err := atEnd(r, name, size); err != nil {
 		return nil, err

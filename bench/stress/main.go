@@ -31,7 +31,8 @@
 // leave no room for (limit.Supported); it builds the command so too.
 //
 // A quick run puts the data bombs under ulimit -v 1500000 and the large
-// models under 1700000, in which smaller inputs trip the same
+// models under 1700000 (the bare model under 1600000), in which smaller
+// inputs trip the same
 // checks, crafts a Voted file of a tenth of the mistakes, makes 500
 // random changes to each model file in place of 20,000 (150 to a
 // data.Model's file in place of 5,000, and 40 in place of 400 for

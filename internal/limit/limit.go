@@ -14,9 +14,11 @@ import (
 	"debug/elf"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -99,15 +101,22 @@ func Run(cpu time.Duration, kib int, in []byte, env []string, name string, args 
 		r.Code = ee.ExitCode()
 		err = nil
 	}
-	// The kernel kills the program at the limit of CPU time, with SIGKILL
-	// or SIGXCPU, when its CPU time reaches it by the kernel's count;
-	// the CPU time of the rusage at its end may fall short of that: of a
-	// limit of 1 s, 0.99 s on an idle machine, but 0.89 s and once 0.85 s
-	// on one busy with other tests.
-	if r.Code == -1 && r.CPU >= time.Duration(secs)*time.Second*3/4 {
+	// The kernel kills the program at the limit of CPU time with SIGKILL
+	// (ulimit -t sets the hard limit with the soft one, and the hard one
+	// is checked first) when its CPU time reaches it by the kernel's
+	// count; the CPU time of the rusage at its end may fall short of that:
+	// of a limit of 1 s, 0.99 s on an idle machine, but 0.89 s and once
+	// 0.85 s on one busy with other tests.
+	if killedBy(cmd.ProcessState, syscall.SIGKILL) && r.CPU >= time.Duration(secs)*time.Second*3/4 {
 		return r, fmt.Errorf("%s did not end within %v of CPU time", name, time.Duration(secs)*time.Second)
 	}
 	return r, err
+}
+
+// killedBy reports whether the signal sig ended the process of ps.
+func killedBy(ps *os.ProcessState, sig syscall.Signal) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == sig
 }
 
 // wallFactor is how many times its limit of CPU time Run waits for a

@@ -111,18 +111,23 @@ func Bytes(b float64) string {
 	return fmt.Sprintf("%.1f %s", b, units[k])
 }
 
-// Huge asks the system to back s with huge pages where it can: s is new,
-// and about to be written throughout, as the arrays of values that a
-// reader fills and the tables of weights are. It is a hint that changes
-// no value, and does nothing for less than 4 MiB. On Linux the first write
-// of each page costs a fault of the system, and on a virtual machine
-// perhaps one of the host too: with huge pages it is paid once for 2 MiB
-// rather than for each 4 KiB, which made the first writes of a large
-// array several times as fast where faults were dear (bench/README.md). A
-// huge page is backed whole once any of it is written, so that a slice
-// written only here and there would take more memory.
-func Huge[E any](s []E) {
+// Huge asks the system to back s with huge pages where it can, while the
+// caller writes s for the first time, and returns the function that ends
+// the request, to be called once those writes are done. It is a hint that
+// changes no value, and does nothing for less than 4 MiB.
+//
+// On Linux the first write of each page costs a fault of the system, and
+// on a virtual machine perhaps one of the host too: with huge pages it is
+// paid once for 2 MiB rather than for each 4 KiB, which made the first
+// writes of a large array several times as fast where faults were dear
+// (bench/README.md). It asks only where Linux gives huge pages to memory
+// that a program advises (the madvise mode of transparent huge pages), and
+// done returns the memory to that mode's default, so that the heap's
+// memory there, once s is freed, is backed by pages of the usual size
+// again, as Go's runtime backs it.
+func Huge[E any](s []E) (done func()) {
 	if n := uintptr(len(s)) * unsafe.Sizeof(*new(E)); n >= 4<<20 {
-		huge(unsafe.Pointer(unsafe.SliceData(s)), n)
+		return huge(unsafe.Pointer(unsafe.SliceData(s)), n)
 	}
+	return func() {}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -56,14 +57,37 @@ func addressSpace() float64 {
 	return float64(pages) * float64(os.Getpagesize())
 }
 
-// huge advises Linux to back the whole 2 MiB pages within the n bytes at
-// p with transparent huge pages (MADV_HUGEPAGE), which it does unless they
-// are off, and ignores an error: the advice changes no byte.
-func huge(p unsafe.Pointer, n uintptr) {
-	const page = 2 << 20
+// huge advises Linux to back the whole huge pages within the n bytes at p
+// with transparent huge pages (MADV_HUGEPAGE), if it gives them only to
+// memory so advised, and returns the function that withdraws the advice
+// (MADV_NOHUGEPAGE, which in that mode is what no advice is). It ignores
+// errors: the advice changes no byte.
+func huge(p unsafe.Pointer, n uintptr) func() {
+	page := hugePage()
 	start := (uintptr(p) + page - 1) &^ (page - 1)
 	end := (uintptr(p) + n) &^ (page - 1)
-	if end > start {
-		syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_HUGEPAGE)
+	if page == 0 || end <= start {
+		return func() {}
 	}
+	syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_HUGEPAGE)
+	return func() { syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_NOHUGEPAGE) }
 }
+
+// hugePage returns the size of a transparent huge page, or 0 if Linux
+// gives them to memory that a program advises of it, not only to that.
+var hugePage = sync.OnceValue(func() uintptr {
+	const dir = "/sys/kernel/mm/transparent_hugepage/"
+	mode, err := os.ReadFile(dir + "enabled")
+	if err != nil || !strings.Contains(string(mode), "[madvise]") {
+		return 0
+	}
+	b, err := os.ReadFile(dir + "hpage_pmd_size")
+	if err != nil {
+		return 0
+	}
+	size, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil || size&(size-1) != 0 {
+		return 0
+	}
+	return uintptr(size)
+})
