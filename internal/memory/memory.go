@@ -122,9 +122,9 @@ func Bytes(b float64) string {
 // writes of a large array several times as fast where faults were dear
 // (bench/README.md). It asks only where Linux gives huge pages to memory
 // that a program advises (the madvise mode of transparent huge pages), and
-// done returns the memory to that mode's default, so that the heap's
-// memory there, once s is freed, is backed by pages of the usual size
-// again, as Go's runtime backs it.
+// done withdraws the advice, so that once s is freed the kernel makes no
+// new huge pages there for the heap's other uses, as it makes none for
+// the rest of Go's heap.
 func Huge[E any](s []E) (done func()) {
 	if n := uintptr(len(s)) * unsafe.Sizeof(*new(E)); n >= 4<<20 {
 		return huge(unsafe.Pointer(unsafe.SliceData(s)), n)

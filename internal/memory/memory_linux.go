@@ -73,8 +73,9 @@ func huge(p unsafe.Pointer, n uintptr) func() {
 	return func() { syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_NOHUGEPAGE) }
 }
 
-// hugePage returns the size of a transparent huge page, or 0 if Linux
-// gives them to memory that a program advises of it, not only to that.
+// hugePage returns the size of a transparent huge page if Linux gives
+// them only to memory that a program advises of them (their madvise
+// mode), and 0 if it gives them to all memory or to none.
 var hugePage = sync.OnceValue(func() uintptr {
 	const dir = "/sys/kernel/mm/transparent_hugepage/"
 	mode, err := os.ReadFile(dir + "enabled")
