@@ -73,9 +73,6 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	if s.epochs > maxCount/ds.n {
-		return errTooManyVisits(s.epochs, ds.n)
-	}
 	// The weights, their sum, a sum for each validation, and g, an
 	// array at most, and of 16 scores or more a quarter more as a map
 	// fills one.
@@ -83,10 +80,7 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 	if S >= 16 {
 		shares *= 1.25
 	}
-	if err := s.needs(ds, 3*ds.tableWords()+shares); err != nil {
-		return err
-	}
-	ds, val, err := s.holdOut(ds)
+	ds, val, err := s.start(ds, true, 3*ds.tableWords()+shares)
 	if err != nil {
 		return err
 	}
@@ -292,63 +286,11 @@ func (a *Averaged) state() (settings, []float64, int, int) {
 }
 
 // learn is Learn on ds, checked, with the settings s.
-func (a *Averaged) learn(ds *dataset, s settings) error {
-	S := scores(ds.classes)
-	m := a.work()
-	fresh := !m.w.fitted()
-	if fresh {
-		if err := s.needs(ds, 2*ds.tableWords()); err != nil {
-			return err
-		}
-		m.w = newTable(ds.d, S, s.w0, s.noBias)
-		if s.along == nil || s.along.g == nil { // a Fit on a stream sums at its end
-			m.sum = newTable(ds.d, S, nil, s.noBias)
-		}
-		m.classes = ds.classes
-	}
-	// The sum of the weights after each visit is sum + ahead·w; a mistake
-	// after t visits of this Learn adds its update to w, and so takes it
-	// ahead+t times from sum, which the visits before it did not count.
-	// Fit sums its updates at the end instead, from the rows it keeps,
-	// at less cost a mistake (see fit).
-	r := newRule(ds, &m.w, S, s.rate)
-	r.guard = true
-	r.kept = func(x *vec, i, t int, mv move) error {
-		sv := mv
-		sv.step *= -float64(m.ahead + t)
-		if !m.sum.fits(x, sv) {
-			return errOverflow
-		}
-		m.sum.add(x, 0, 0, sv)
-		m.keep(i, mv)
-		return nil
-	}
-	if g := s.along; g != nil && g.g != nil {
-		// A Fit on a stream keeps Fit's shares of the rows, and sums them
-		// at its end.
-		r.kept = func(_ *vec, i, t int, mv move) error {
-			addStep(g.g[i*g.stride+g.col:], mv.up, mv.down, float64(m.visits+t)*mv.step)
-			return nil
-		}
-	}
-	mistakes, visited, err := s.learn(ds, r)
-	if fresh && visited == 0 {
-		m.w, m.sum, m.classes = table{}, table{}, nil // as it was
-	}
-	m.ahead += visited
-	m.visits += visited
-	m.stats.Mistakes += mistakes
-	return err
-}
+func (a *Averaged) learn(ds *dataset, s settings) error { return a.learnTable(ds, s, true) }
 
 func (a *Averaged) settings(rnd *rand.Rand) settings {
-	return settings{epochs: a.Epochs, rate: a.Rate, rnd: rnd, noBias: a.NoBias, w0: a.InitWeights, onUpdate: a.OnUpdate, stop: a.Stop, weights: a.ClassWeight}
+	return settings{epochs: a.Epochs, rate: a.Rate, rnd: rnd, noBias: a.NoBias, w0: a.InitWeights, onUpdate: a.OnUpdate, stop: a.Stop, weights: a.ClassWeight, source: a.Rand, labels: a.Labels}
 }
-
-func (a *Averaged) source() *rand.Rand { return a.Rand }
-
-func (a *Averaged) classWeight() map[float64]float64 { return a.ClassWeight }
-func (a *Averaged) labels() []float64                { return a.Labels }
 
 // averagedJSON is the JSON form of the model of Averaged: its classes,
 // running weights and biases, the sums of the weights and biases after
@@ -380,12 +322,7 @@ func (a Averaged) saved(method string) (saved, error) {
 
 // UnmarshalJSON sets the averaged perceptron to the one saved in data, as
 // Perceptron's UnmarshalJSON does.
-func (a *Averaged) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	return a.load(form{data: data})
-}
+func (a *Averaged) UnmarshalJSON(data []byte) error { return unmarshalJSON(a, data) }
 
 // load sets the averaged perceptron to the one saved in f.
 func (a *Averaged) load(f form) error {

@@ -158,9 +158,10 @@ func (f form) decode(typ string, settings, model any) (Stats, error) {
 	d.TableHeads(h.Version)
 	d.Decode(settings)
 	d.Decode(model)
-	var st statsJSON
+	var st *statsJSON
 	if typ != "OneVsRest" {
-		d.Decode(&st)
+		st = new(statsJSON)
+		d.Decode(st)
 	}
 	if err := d.Err(); err != nil {
 		return fail(wrapf(err, "the head: %w", err))
@@ -174,14 +175,7 @@ func (f form) decode(typ string, settings, model any) (Stats, error) {
 		}
 		return fail(err)
 	}
-	if typ == "OneVsRest" {
-		return Stats{}, nil
-	}
-	s := Stats(st)
-	if err := s.check(); err != nil {
-		return Stats{}, errorf(ErrFormat, "perceptron: saved %s's stats: %w", typ, err)
-	}
-	return s, nil
+	return savedStats(typ, st)
 }
 
 // header returns the header of the binary form f of a typ, checked.

@@ -134,6 +134,17 @@ func checkWeights(pairs []classWeightJSON, classes []float64) error {
 	return err
 }
 
+// checkClassSettings returns an error if the settings Labels, if not nil,
+// and the saved ClassWeight pairs are not valid for a model of the classes.
+func checkClassSettings(labels []float64, pairs []classWeightJSON, classes []float64) error {
+	if labels != nil {
+		if _, err := checkLabels(labels); err != nil {
+			return err
+		}
+	}
+	return checkWeights(pairs, classes)
+}
+
 // weigh sets the weight of each class of ds to what the setting
 // ClassWeight cw gives, and that of each row to w, if it is not empty, or
 // returns an error naming the first weight at fault: w must hold a finite

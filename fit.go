@@ -28,6 +28,8 @@ type settings struct {
 	stop     *Stop
 	weights  map[float64]float64 // ClassWeight, checked against the classes of the data
 	along    *along              // of a Learn that is part of a Fit on a stream
+	source   *rand.Rand          // the classifier's Rand
+	labels   []float64           // its Labels
 }
 
 // defaultEpochs is the epoch limit of a zero Epochs, the iteration limit
@@ -187,12 +189,13 @@ func trainSet(X mat.Matrix, y, w, known []float64, cw map[float64]float64) (*dat
 // and the weights of the rows w, shuffling with m's Rand, stopped by h if
 // it is not nil.
 func fitData(m model, X mat.Matrix, y, w []float64, h *halt) error {
-	ds, err := trainSet(X, y, w, m.labels(), m.classWeight())
+	s := m.settings(nil)
+	ds, err := trainSet(X, y, w, s.labels, s.weights)
 	if err != nil {
 		return err
 	}
 	ds.halt = h
-	return m.fit(ds, m.source())
+	return m.fit(ds, s.source)
 }
 
 // needs returns an error of kind ErrTooLarge if what a training run on ds
@@ -210,6 +213,20 @@ func (s *settings) needs(ds *dataset, words float64) error {
 		return tooLarge(err, "a model of %d classes on %d columns, trained on %d rows,", len(ds.classes), ds.d, ds.n)
 	}
 	return nil
+}
+
+// start begins a Fit on ds with the resolved settings s: it returns an
+// error if counted, for a model that counts its visits, and the epochs
+// would pass maxCount, or if words do not fit (needs); and otherwise the
+// rows to train on and those to validate on (holdOut).
+func (s *settings) start(ds *dataset, counted bool, words float64) (train, val *dataset, err error) {
+	if counted && s.epochs > maxCount/ds.n {
+		return nil, nil, errTooManyVisits(s.epochs, ds.n)
+	}
+	if err := s.needs(ds, words); err != nil {
+		return nil, nil, err
+	}
+	return s.holdOut(ds)
 }
 
 // holdOut returns the rows of ds to train on and those to validate on, as

@@ -61,9 +61,7 @@ type Scorer interface {
 type model interface {
 	Scorer
 	fit(ds *dataset, rnd *rand.Rand) error
-	source() *rand.Rand
-	classWeight() map[float64]float64
-	labels() []float64
+	settings(rnd *rand.Rand) settings
 	width() int
 }
 
@@ -115,6 +113,8 @@ type shard interface {
 
 	// lin returns the model, as training writes it.
 	lin() *linearState
+	model() linearModel
+	set(m linearModel)
 }
 
 // online is a classifier with Learn.

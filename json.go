@@ -123,6 +123,15 @@ func marshalJSON(c interface{ saved(string) (saved, error) }) ([]byte, error) {
 	return json.Marshal(envelope{Type: s.typ, Version: formatVersion, Settings: settings, Model: m, Stats: (*statsJSON)(s.stats)})
 }
 
+// unmarshalJSON is the UnmarshalJSON of c: it loads the JSON form data,
+// and, as encoding/json asks, the JSON null changes nothing.
+func unmarshalJSON(c interface{ load(form) error }, data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	return c.load(form{data: data})
+}
+
 // text returns the most bytes of text that the numbers in the slices of
 // v, and of the structs and pointers within it, take in a saved form: 2 for
 // a zero and its comma, the most of a model's numbers in a sparse problem,
@@ -189,14 +198,20 @@ func unmarshal(f form, typ string, settings, model any) (_ Stats, err error) {
 	if err := jsonscan.Decode(e.Model, model); err != nil {
 		return Stats{}, formatError(err, "perceptron: saved %s's model:", typ)
 	}
-	if e.Stats == nil {
+	return savedStats(typ, e.Stats)
+}
+
+// savedStats returns the saved Stats st of a typ, checked, or those of
+// OneVsRest, none, if st is nil.
+func savedStats(typ string, st *statsJSON) (Stats, error) {
+	if st == nil {
 		return Stats{}, nil
 	}
-	st := Stats(*e.Stats)
-	if err := st.check(); err != nil {
+	s := Stats(*st)
+	if err := s.check(); err != nil {
 		return Stats{}, errorf(ErrFormat, "perceptron: saved %s's stats: %w", typ, err)
 	}
-	return st, nil
+	return s, nil
 }
 
 // check returns an error if s is not a description that Fit and Learn
@@ -275,12 +290,7 @@ func (s settings) json(labels []float64) settingsJSON {
 // check returns an error if the settings are not valid for a model of the
 // classes on rows of length d, as Fit would.
 func (j *settingsJSON) check(classes []float64, d int) error {
-	if j.Labels != nil {
-		if _, err := checkLabels(j.Labels); err != nil {
-			return err
-		}
-	}
-	if err := checkWeights(j.ClassWeight, classes); err != nil {
+	if err := checkClassSettings(j.Labels, j.ClassWeight, classes); err != nil {
 		return err
 	}
 	_, err := settings{epochs: j.Epochs, rate: j.Rate, w0: j.InitWeights, stop: (*Stop)(j.Stop)}.resolve(d, scores(classes))
@@ -304,6 +314,20 @@ func loadTable(f form, typ string, s *settingsJSON, model any, lin *linearJSON) 
 	}
 	t, err := checkTable(f, typ, s, lin)
 	return t, st, err
+}
+
+// loadLinear sets c, a *Perceptron or a *Pocket whose linear is l, to the
+// typ saved in f.
+func loadLinear(f form, typ string, c any, l *linear) error {
+	var s settingsJSON
+	var m linearJSON
+	t, st, err := loadTable(f, typ, &s, &m, &m)
+	if err != nil {
+		return err
+	}
+	s.setOn(c)
+	l.set(linearModel{w: t, classes: m.Classes, stats: st})
+	return nil
 }
 
 // checkTable returns the table of lin, of a typ decoded from f with the

@@ -123,13 +123,7 @@ func (k *Kernel) fit(ds *dataset, rnd *rand.Rand) error {
 		return err
 	}
 	s.rnd = rnd
-	if s.epochs > maxCount/ds.n {
-		return errTooManyVisits(s.epochs, ds.n)
-	}
-	if err := s.needs(ds, trainerWords(ds)); err != nil {
-		return err
-	}
-	ds, val, err := s.holdOut(ds)
+	ds, val, err := s.start(ds, true, trainerWords(ds))
 	if err != nil {
 		return err
 	}
@@ -169,9 +163,9 @@ func (k *Kernel) Learn(X mat.Matrix, y []float64) error { return learnWith(k, X,
 func (k *Kernel) state() (settings, []float64, int, int) {
 	m := k.work().m
 	if m == nil {
-		return k.settings(), nil, 0, 0
+		return k.settings(k.Rand), nil, 0, 0
 	}
-	return k.settings(), m.classes, m.d, m.h.visits
+	return k.settings(k.Rand), m.classes, m.d, m.h.visits
 }
 
 // learn is Learn on ds, checked, with the settings s.
@@ -212,13 +206,13 @@ func (k *Kernel) learn(ds *dataset, s settings) error {
 	return err
 }
 
-func (k *Kernel) settings() settings {
-	return settings{epochs: k.Epochs, rate: k.Rate, rnd: k.Rand, noBias: k.NoBias, onUpdate: k.OnUpdate, stop: k.Stop, weights: k.ClassWeight}
+func (k *Kernel) settings(rnd *rand.Rand) settings {
+	return settings{epochs: k.Epochs, rate: k.Rate, rnd: rnd, noBias: k.NoBias, onUpdate: k.OnUpdate, stop: k.Stop, weights: k.ClassWeight, source: k.Rand, labels: k.Labels}
 }
 
 // resolve checks the settings and the kernel for rows of length d.
 func (k *Kernel) resolve(d int) (settings, kern, error) {
-	s, err := k.settings().resolve(d, 1)
+	s, err := k.settings(k.Rand).resolve(d, 1)
 	if err != nil {
 		return s, kern{}, err
 	}
@@ -380,11 +374,6 @@ func (k *Kernel) checked(method string) *expansion {
 	return m
 }
 
-func (k *Kernel) source() *rand.Rand { return k.Rand }
-
-func (k *Kernel) classWeight() map[float64]float64 { return k.ClassWeight }
-func (k *Kernel) labels() []float64                { return k.Labels }
-
 func (k *Kernel) width() int {
 	m := k.viewed().m
 	if m == nil {
@@ -427,12 +416,7 @@ func (k Kernel) saved(method string) (saved, error) {
 		return saved{}, wrapf(err, "perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
 	check := func() error {
-		if k.Labels != nil {
-			if _, err := checkLabels(k.Labels); err != nil {
-				return err
-			}
-		}
-		if err := checkWeights(weightPairs(k.ClassWeight), km.m.classes); err != nil {
+		if err := checkClassSettings(k.Labels, weightPairs(k.ClassWeight), km.m.classes); err != nil {
 			return err
 		}
 		_, _, err := k.resolve(km.m.d)
@@ -449,12 +433,7 @@ func (k Kernel) saved(method string) (saved, error) {
 // Perceptron's UnmarshalJSON does. With a Budget and a nil Rand, Learn
 // then draws the mistakes to remove from a fresh source of the fixed
 // seed, not from where the saved Kernel's source had got to.
-func (k *Kernel) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	return k.load(form{data: data})
-}
+func (k *Kernel) UnmarshalJSON(data []byte) error { return unmarshalJSON(k, data) }
 
 // load sets the kernel perceptron to the one saved in f.
 func (k *Kernel) load(f form) error {

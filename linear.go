@@ -103,11 +103,10 @@ func (l *linear) view() *live.View[linearModel] {
 // read returns view's view, panicking in the manner of gonum if there is
 // no model; method names the caller.
 func (l *linear) read(method string) *live.View[linearModel] {
-	v := l.view()
-	if v == nil {
-		panic(notFitted(method))
+	if v := l.view(); v != nil {
+		return v
 	}
-	return v
+	panic(notFitted(method))
 }
 
 // hold returns the view of the model for a method that saves it, which
@@ -126,7 +125,16 @@ func (l *linear) hold() *live.View[linearModel] {
 // number of columns. It may run concurrently with Learn and with the
 // prediction methods, not with Fit.
 func (l *linear) Predict(x []float64) float64 {
-	v := l.read("Predict")
+	v := l.view()
+	switch {
+	case v == nil:
+		panic(notFitted("Predict"))
+	case v.Fixed() && v.M.ahead == 0:
+		// The usual case, a model that no Learn has written since a Fit
+		// or a load: it skips the calls and the defer of the general
+		// path, which on a short row cost as much as its dot product.
+		return v.M.scored().predict(v.M.classes, x)
+	}
 	defer v.Done()
 	return v.M.predict(x)
 }
@@ -184,13 +192,19 @@ func (l *linear) Stats() Stats {
 
 // predict returns the class of x that m chooses.
 func (m *linearModel) predict(x []float64) float64 {
-	switch {
-	case !m.sum.fitted():
-		return m.w.predict(m.classes, x)
-	case m.ahead == 0:
-		return m.sum.predict(m.classes, x)
+	if m.ahead != 0 {
+		return predictOne(m.predictor(), x)
 	}
-	return predictOne(m.predictor(), x)
+	return m.scored().predict(m.classes, x)
+}
+
+// scored returns the table whose scores m decides on where ahead is 0:
+// Perceptron's or Pocket's weights, or Averaged's sum.
+func (m *linearModel) scored() *table {
+	if m.sum.fitted() {
+		return &m.sum
+	}
+	return &m.w
 }
 
 // predictor returns m as the prediction methods read it: for Averaged,
@@ -293,4 +307,68 @@ func (s *linearState) revert(ds *dataset) {
 		s.sum.catchUp(&v.sum, ds, s.log)
 	}
 	s.ahead, s.visits, s.classes, s.stats = v.ahead, v.visits, v.classes, v.stats
+}
+
+// learnTable is the Learn of a Perceptron, or of an Averaged if averaged
+// is set, on ds, checked, with the settings s.
+func (l *linear) learnTable(ds *dataset, s settings, averaged bool) error {
+	S := scores(ds.classes)
+	m := l.work()
+	fresh := !m.w.fitted()
+	if fresh {
+		if err := s.needs(ds, float64(tablesOf(averaged))*ds.tableWords()); err != nil {
+			return err
+		}
+		m.w = newTable(ds.d, S, s.w0, s.noBias)
+		if averaged && (s.along == nil || s.along.g == nil) { // a Fit on a stream sums at its end
+			m.sum = newTable(ds.d, S, nil, s.noBias)
+		}
+		m.classes = ds.classes
+	}
+	// The sum of the weights after each visit is sum + ahead·w; a mistake
+	// after t visits of this Learn adds its update to w, and so takes it
+	// ahead+t times from sum, which the visits before it did not count.
+	// Fit sums its updates at the end instead, from the rows it keeps,
+	// at less cost a mistake (see fit).
+	r := newRule(ds, &m.w, S, s.rate)
+	r.guard = true
+	r.kept = func(x *vec, i, t int, mv move) error {
+		if averaged {
+			sv := mv
+			sv.step *= -float64(m.ahead + t)
+			if !m.sum.fits(x, sv) {
+				return errOverflow
+			}
+			m.sum.add(x, 0, 0, sv)
+		}
+		m.keep(i, mv)
+		return nil
+	}
+	if g := s.along; averaged && g != nil && g.g != nil {
+		// A Fit on a stream keeps Fit's shares of the rows, and sums them
+		// at its end.
+		r.kept = func(_ *vec, i, t int, mv move) error {
+			addStep(g.g[i*g.stride+g.col:], mv.up, mv.down, float64(m.visits+t)*mv.step)
+			return nil
+		}
+	}
+	mistakes, visited, err := s.learn(ds, r)
+	if fresh && visited == 0 {
+		m.w, m.sum, m.classes = table{}, table{}, nil // as it was
+	}
+	if averaged {
+		m.ahead += visited
+		m.visits += visited
+	}
+	m.stats.Mistakes += mistakes
+	return err
+}
+
+// tablesOf returns the weight tables of a Perceptron, or of an Averaged
+// if averaged is set.
+func tablesOf(averaged bool) int {
+	if averaged {
+		return 2
+	}
+	return 1
 }

@@ -5,6 +5,7 @@
 package perceptron
 
 import (
+	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -31,46 +32,51 @@ func LearnShard(m Classifier, X mat.Matrix, y []float64) (Classifier, error) {
 // own weights, and its own count of mistakes and, for an Averaged, of
 // visits and sums.
 func shardOf(m Classifier) (shard, error) {
+	s, ok := m.(shard)
+	if !ok || isNil(m) {
+		return nil, errorf(ErrSetting, "perceptron: LearnShard of a %T: only a Perceptron or an Averaged mixes", m)
+	}
+	ml := s.model() // of the run, which the shards copy at once
+	if ml.predictOnly() {
+		return nil, errPredictOnly("LearnShard")
+	}
+	_, averaged := m.(*Averaged)
+	if err := ml.w.needs(tablesOf(averaged)); err != nil {
+		return nil, err
+	}
+	// The shard's model is its own, which no prediction reads: its Learn
+	// publishes it.
+	c := bare(s, true)
+	if w := ml.w; w.fitted() {
+		l := c.lin()
+		l.w, l.classes = w.clone(), ml.classes
+		if averaged {
+			l.sum = newTable(w.dim(), len(w.b), nil, w.noBias)
+		}
+	}
+	return c, nil
+}
+
+// bare returns a copy of m, a Perceptron or an Averaged, with its settings
+// and no model, and without OnUpdate and Stop if noHooks is set.
+func bare(m shard, noHooks bool) shard {
 	switch m := m.(type) {
 	case *Perceptron:
-		if m == nil {
-			break
+		c := *m
+		c.linear = linear{}
+		if noHooks {
+			c.OnUpdate, c.Stop = nil, nil
 		}
-		ml := m.model() // of the run, which the shards copy at once
-		if err := ml.w.needs(1); err != nil {
-			return nil, err
-		}
-		// The shard's model is its own, which no prediction reads: its
-		// Learn publishes it.
-		p := *m
-		p.linear = linear{}
-		if ml.w.fitted() {
-			pl := p.work()
-			pl.w, pl.classes = ml.w.clone(), ml.classes
-		}
-		p.OnUpdate, p.Stop = nil, nil
-		return &p, nil
+		return &c
 	case *Averaged:
-		if m == nil {
-			break
+		c := *m
+		c.linear = linear{}
+		if noHooks {
+			c.OnUpdate, c.Stop = nil, nil
 		}
-		ml := m.model()
-		if ml.predictOnly() {
-			return nil, errPredictOnly("LearnShard")
-		}
-		if err := ml.w.needs(2); err != nil {
-			return nil, err
-		}
-		a := *m
-		a.linear = linear{}
-		if w := ml.w; w.fitted() {
-			al := a.work()
-			al.w, al.sum, al.classes = w.clone(), newTable(w.dim(), len(w.b), nil, w.noBias), ml.classes
-		}
-		a.OnUpdate, a.Stop = nil, nil
-		return &a, nil
+		return &c
 	}
-	return nil, errorf(ErrSetting, "perceptron: LearnShard of a %T: only a Perceptron or an Averaged mixes", m)
+	panic(fmt.Sprintf("perceptron: no bare copy of a %T", m))
 }
 
 // Mix is a round of iterative parameter mixing: it sets m, a Perceptron or
@@ -285,28 +291,15 @@ func fitShards(m Classifier, X []mat.Matrix, y [][]float64, byMistakes bool, h *
 	}
 	// The run trains a copy of m without its model, which m then becomes:
 	// Mix replaces the model of the run, and the settings are m's.
-	var run shard
-	var labels []float64
-	var weights map[float64]float64
-	var epochs int
-	switch m := m.(type) {
-	case *Perceptron:
-		if m == nil {
-			return errorf(ErrSetting, "perceptron: FitShards of a nil %T", m)
-		}
-		p := *m
-		p.linear = linear{}
-		run, labels, weights, epochs = &p, m.Labels, m.ClassWeight, m.Epochs
-	case *Averaged:
-		if m == nil {
-			return errorf(ErrSetting, "perceptron: FitShards of a nil %T", m)
-		}
-		a := *m
-		a.linear = linear{}
-		run, labels, weights, epochs = &a, m.Labels, m.ClassWeight, m.Epochs
-	default:
+	sh, ok := m.(shard)
+	switch {
+	case !ok:
 		return errorf(ErrSetting, "perceptron: FitShards of a %T: only a Perceptron or an Averaged mixes", m)
+	case isNil(m):
+		return errorf(ErrSetting, "perceptron: FitShards of a nil %T", m)
 	}
+	run, ms := bare(sh, false), sh.settings(nil)
+	labels, weights, epochs := ms.labels, ms.weights, ms.epochs
 	// Epochs is checked here, the other settings by each Learn.
 	s, err := settings{epochs: epochs}.resolve(0, 1)
 	if err != nil {

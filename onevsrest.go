@@ -110,7 +110,7 @@ func (o *OneVsRest) fit(X mat.Matrix, y, w []float64, h *halt) error {
 	}
 	srcs := make([]*rand.Rand, K)
 	for c, m := range models {
-		if rnd := m.(model).source(); rnd != nil {
+		if rnd := m.(model).settings(nil).source; rnd != nil {
 			srcs[c] = rand.New(rand.NewPCG(rnd.Uint64(), rnd.Uint64()))
 		}
 	}
@@ -140,7 +140,7 @@ func (o *OneVsRest) newModels(classes []float64) ([]Scorer, error) {
 			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned %T, want a classifier of this package", s)
 		case isNil(s):
 			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned a nil %T", s)
-		case m.classWeight() != nil:
+		case m.settings(nil).weights != nil:
 			// Its classes are those of a class against the rest, which
 			// OneVsRest weighs.
 			return nil, errorf(ErrSetting, "perceptron: OneVsRest.New returned a %T with a ClassWeight: set OneVsRest's ClassWeight", s)
@@ -316,17 +316,12 @@ func (o OneVsRest) saved(method string) (saved, error) {
 			d = c.width()
 		}
 	}
-	return newSaved(method, true, func() error { return s.check(o.classes) }, saved{typ: "OneVsRest", settings: s, model: m, d: d, S: len(o.models)})
+	return newSaved(method, true, func() error { return checkClassSettings(s.Labels, s.ClassWeight, o.classes) }, saved{typ: "OneVsRest", settings: s, model: m, d: d, S: len(o.models)})
 }
 
 // UnmarshalJSON sets OneVsRest to the one saved in data, as Perceptron's
 // UnmarshalJSON does; New keeps its value.
-func (o *OneVsRest) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	return o.load(form{data: data})
-}
+func (o *OneVsRest) UnmarshalJSON(data []byte) error { return unmarshalJSON(o, data) }
 
 // load sets OneVsRest to the one saved in f, whose classifiers are saved
 // in the same form.
@@ -346,7 +341,7 @@ func (o *OneVsRest) load(f form) (err error) {
 	if err := checkClasses(m.Classes); err != nil {
 		return wrap("OneVsRest", err)
 	}
-	if err := s.check(m.Classes); err != nil {
+	if err := checkClassSettings(s.Labels, s.ClassWeight, m.Classes); err != nil {
 		return settingsError("OneVsRest", err)
 	}
 	K := scores(m.Classes)
@@ -379,7 +374,7 @@ func (o *OneVsRest) load(f form) (err error) {
 		if got := s.Classes(); !slices.Equal(got, want) {
 			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d has the classes %v, want %v", c, got, want))
 		}
-		if s.(model).classWeight() != nil {
+		if s.(model).settings(nil).weights != nil {
 			return wrap("OneVsRest", errorf(ErrFormat, "its classifier %d has a ClassWeight of its own, which OneVsRest's Fit refuses", c))
 		}
 		w := s.(model).width()
@@ -400,15 +395,4 @@ func (o *OneVsRest) load(f form) (err error) {
 type oneVsRestSettings struct {
 	Labels      []float64         `json:"labels"`
 	ClassWeight []classWeightJSON `json:"classWeight,omitempty"`
-}
-
-// check returns an error if the settings are not valid for a model of the
-// classes, as Fit would.
-func (s *oneVsRestSettings) check(classes []float64) error {
-	if s.Labels != nil {
-		if _, err := checkLabels(s.Labels); err != nil {
-			return err
-		}
-	}
-	return checkWeights(s.ClassWeight, classes)
 }

@@ -18,8 +18,8 @@ import (
 // w, stopped by h if it is not nil. A Learn that fails, stopped or not,
 // sets m back as it was, so that no prediction ever sees part of one.
 func learnWith(m member, X mat.Matrix, y, w []float64, h *halt) error {
-	_, classes, _, _ := m.state()
-	ds, err := learnSet(X, y, w, classes, m.labels(), m.classWeight())
+	ms, classes, _, _ := m.state()
+	ds, err := learnSet(X, y, w, classes, ms.labels, ms.weights)
 	if err != nil {
 		return err
 	}

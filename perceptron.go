@@ -90,10 +90,7 @@ func (p *Perceptron) fit(ds *dataset, rnd *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	if err := s.needs(ds, ds.tableWords()); err != nil {
-		return err
-	}
-	ds, val, err := s.holdOut(ds)
+	ds, val, err := s.start(ds, false, ds.tableWords())
 	if err != nil {
 		return err
 	}
@@ -134,37 +131,11 @@ func (p *Perceptron) state() (settings, []float64, int, int) {
 }
 
 // learn is Learn on ds, checked, with the settings s.
-func (p *Perceptron) learn(ds *dataset, s settings) error {
-	m := p.work()
-	fresh := !m.w.fitted()
-	if fresh {
-		if err := s.needs(ds, ds.tableWords()); err != nil {
-			return err
-		}
-		m.w, m.classes = newTable(ds.d, scores(ds.classes), s.w0, s.noBias), ds.classes
-	}
-	r := newRule(ds, &m.w, len(m.w.b), s.rate)
-	r.guard = true
-	r.kept = func(_ *vec, i, _ int, mv move) error {
-		m.keep(i, mv)
-		return nil
-	}
-	mistakes, visited, err := s.learn(ds, r)
-	if fresh && visited == 0 {
-		m.w, m.classes = table{}, nil // as it was
-	}
-	m.stats.Mistakes += mistakes
-	return err
-}
+func (p *Perceptron) learn(ds *dataset, s settings) error { return p.learnTable(ds, s, false) }
 
 func (p *Perceptron) settings(rnd *rand.Rand) settings {
-	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop, weights: p.ClassWeight}
+	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop, weights: p.ClassWeight, source: p.Rand, labels: p.Labels}
 }
-
-func (p *Perceptron) source() *rand.Rand { return p.Rand }
-
-func (p *Perceptron) classWeight() map[float64]float64 { return p.ClassWeight }
-func (p *Perceptron) labels() []float64                { return p.Labels }
 
 // MarshalJSON returns the saved form of the fitted perceptron, as
 // Unmarshal reads it: its settings but Rand and OnUpdate, its classes,
@@ -184,22 +155,7 @@ func (p Perceptron) saved(method string) (saved, error) {
 // Unmarshal does; Rand and OnUpdate keep their values. It returns an
 // error, and changes nothing, if data is not a saved Perceptron. As
 // encoding/json asks, the JSON null changes nothing.
-func (p *Perceptron) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	return p.load(form{data: data})
-}
+func (p *Perceptron) UnmarshalJSON(data []byte) error { return unmarshalJSON(p, data) }
 
 // load sets the perceptron to the one saved in f.
-func (p *Perceptron) load(f form) error {
-	var s settingsJSON
-	var m linearJSON
-	t, st, err := loadTable(f, "Perceptron", &s, &m, &m)
-	if err != nil {
-		return err
-	}
-	s.setOn(p)
-	p.set(linearModel{w: t, classes: m.Classes, stats: st})
-	return nil
-}
+func (p *Perceptron) load(f form) error { return loadLinear(f, "Perceptron", p, &p.linear) }

@@ -69,10 +69,7 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	if err := s.needs(ds, 2*ds.tableWords()+counterWords(ds, S)); err != nil {
-		return err
-	}
-	ds, val, err := s.holdOut(ds)
+	ds, val, err := s.start(ds, false, 2*ds.tableWords()+counterWords(ds, S))
 	if err != nil {
 		return err
 	}
@@ -110,7 +107,7 @@ func (p *Pocket) fit(ds *dataset, rnd *rand.Rand) error {
 }
 
 func (p *Pocket) settings(rnd *rand.Rand) settings {
-	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop, weights: p.ClassWeight}
+	return settings{epochs: p.Epochs, rate: p.Rate, rnd: rnd, noBias: p.NoBias, w0: p.InitWeights, onUpdate: p.OnUpdate, stop: p.Stop, weights: p.ClassWeight, source: p.Rand, labels: p.Labels}
 }
 
 // pocket is the pocket of a run: its weights and the count of the
@@ -226,11 +223,6 @@ func (pk *pocket) ratchet(c *counter, lin *table, n int) (kept func(x *vec, i, t
 	return kept, last
 }
 
-func (p *Pocket) source() *rand.Rand { return p.Rand }
-
-func (p *Pocket) classWeight() map[float64]float64 { return p.ClassWeight }
-func (p *Pocket) labels() []float64                { return p.Labels }
-
 // MarshalJSON returns the saved form of the fitted pocket, as Perceptron's
 // MarshalJSON does, with Ratchet and the pocket weights.
 func (p Pocket) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
@@ -246,22 +238,7 @@ func (p Pocket) saved(method string) (saved, error) {
 
 // UnmarshalJSON sets the pocket to the one saved in data, as Perceptron's
 // UnmarshalJSON does.
-func (p *Pocket) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	return p.load(form{data: data})
-}
+func (p *Pocket) UnmarshalJSON(data []byte) error { return unmarshalJSON(p, data) }
 
 // load sets the pocket to the one saved in f.
-func (p *Pocket) load(f form) error {
-	var s settingsJSON
-	var m linearJSON
-	t, st, err := loadTable(f, "Pocket", &s, &m, &m)
-	if err != nil {
-		return err
-	}
-	s.setOn(p)
-	p.set(linearModel{w: t, classes: m.Classes, stats: st})
-	return nil
-}
+func (p *Pocket) load(f form) error { return loadLinear(f, "Pocket", p, &p.linear) }

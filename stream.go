@@ -89,7 +89,8 @@ func fitStream(ctx context.Context, c any, pass stream.Pass, shares stream.Share
 		labels, f.cw = o.Labels, o.ClassWeight
 	} else {
 		m := c.(member)
-		models, labels, f.cw = []Scorer{m}, m.labels(), m.classWeight()
+		s := m.settings(nil)
+		models, labels, f.cw = []Scorer{m}, s.labels, s.weights
 	}
 	if f.classes, err = f.classesOf(labels); err != nil {
 		return err
@@ -179,23 +180,15 @@ func newStreamRun(m Scorer) (*streamRun, error) {
 	case rule != nil && rule.Validation > 0:
 		return nil, errorf(ErrSetting, "perceptron: Stop.Validation holds rows out, and a Fit on a stream holds no rows: stop by the loss")
 	}
-	r := &streamRun{rnd: m.(model).source(), rule: rule, epochs: cmp.Or(s.epochs, defaultEpochs)}
+	r := &streamRun{rnd: s.source, rule: rule, epochs: cmp.Or(s.epochs, defaultEpochs)}
 	// The copy has a model of its own, which no prediction reads: its
 	// Learns publish nothing, and the commit publishes the model whole,
 	// as Fit does.
 	switch m := m.(type) {
-	case *Perceptron:
-		b := *m
-		b.linear = linear{}
-		r.m, r.commit = &b, func() {
-			l := b.work()
-			m.set(linearModel{w: l.w, classes: l.classes, stats: r.st})
-		}
-	case *Averaged:
-		b := *m
-		b.linear = linear{}
-		r.m, r.commit = &b, func() {
-			l := b.work()
+	case shard:
+		b := bare(m, false)
+		r.m, r.commit = b, func() {
+			l := b.lin()
 			m.set(linearModel{w: l.w, sum: l.sum, visits: l.visits, classes: l.classes, stats: r.st})
 		}
 	case *Voted:

@@ -115,15 +115,9 @@ func (v *Voted) fit(ds *dataset, rnd *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	if s.epochs > maxCount/ds.n {
-		return errTooManyVisits(s.epochs, ds.n)
-	}
 	// The first and the last weights, and the distinct rows of the
 	// mistakes, at most a copy of the rows.
-	if err := s.needs(ds, 2*ds.tableWords()+float64(ds.n)+ds.words()); err != nil {
-		return err
-	}
-	ds, val, err := s.holdOut(ds)
+	ds, val, err := s.start(ds, true, 2*ds.tableWords()+float64(ds.n)+ds.words())
 	if err != nil {
 		return err
 	}
@@ -412,18 +406,13 @@ func (v *Voted) Stats() Stats {
 }
 
 func (v *Voted) settings(rnd *rand.Rand) settings {
-	return settings{epochs: v.Epochs, rate: v.Rate, rnd: rnd, noBias: v.NoBias, w0: v.InitWeights, onUpdate: v.OnUpdate, stop: v.Stop, weights: v.ClassWeight}
+	return settings{epochs: v.Epochs, rate: v.Rate, rnd: rnd, noBias: v.NoBias, w0: v.InitWeights, onUpdate: v.OnUpdate, stop: v.Stop, weights: v.ClassWeight, source: v.Rand, labels: v.Labels}
 }
 
 // copySettings sets the settings of v to those of u.
 func (v *Voted) copySettings(u *Voted) {
 	v.Epochs, v.Rate, v.Rand, v.NoBias, v.InitWeights, v.Labels, v.ClassWeight, v.OnUpdate, v.Stop = u.Epochs, u.Rate, u.Rand, u.NoBias, u.InitWeights, u.Labels, u.ClassWeight, u.OnUpdate, u.Stop
 }
-
-func (v *Voted) source() *rand.Rand { return v.Rand }
-
-func (v *Voted) classWeight() map[float64]float64 { return v.ClassWeight }
-func (v *Voted) labels() []float64                { return v.Labels }
 
 func (v *Voted) width() int {
 	if c := v.seen(); c != nil {

@@ -59,12 +59,7 @@ func (v Voted) saved(method string) (saved, error) {
 
 // UnmarshalJSON sets the voted perceptron to the one saved in data, as
 // Perceptron's UnmarshalJSON does.
-func (v *Voted) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	return v.load(form{data: data})
-}
+func (v *Voted) UnmarshalJSON(data []byte) error { return unmarshalJSON(v, data) }
 
 // load sets the voted perceptron to the one saved in f.
 func (v *Voted) load(f form) error {

@@ -41,6 +41,14 @@ type Live[M any] struct {
 // Read returns the view to read, which the caller must pass to Done when
 // it has read it, or nil if there is none. It never waits.
 func (l *Live[M]) Read() *View[M] {
+	if v := l.cur.Load(); v == nil || !v.counted {
+		return v // in a few instructions, inlined into a prediction
+	}
+	return l.count()
+}
+
+// count is Read of a view that counts its readers.
+func (l *Live[M]) count() *View[M] {
 	for {
 		v := l.cur.Load()
 		if v == nil || !v.counted {
@@ -55,6 +63,10 @@ func (l *Live[M]) Read() *View[M] {
 		v.readers.Add(-1)
 	}
 }
+
+// Fixed reports whether v is never to be written again, so that a read of
+// it may skip Done.
+func (v *View[M]) Fixed() bool { return !v.counted }
 
 // Done ends a read of v.
 func (v *View[M]) Done() {
