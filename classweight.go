@@ -135,7 +135,7 @@ func checkWeights(pairs []classWeightJSON, classes []float64) error {
 }
 
 // checkClassSettings returns an error if the settings Labels, if not nil,
-// and the saved ClassWeight pairs are not valid for a model of the classes.
+// and ClassWeight, as its pairs, are not valid for a model of the classes.
 func checkClassSettings(labels []float64, pairs []classWeightJSON, classes []float64) error {
 	if labels != nil {
 		if _, err := checkLabels(labels); err != nil {

@@ -18,10 +18,12 @@ import (
 
 // settings holds the training settings that all classifiers share, as
 // given by the caller; resolve checks them and fills in the defaults.
+// source and labels, the classifier's Rand and Labels, are read before
+// the data set is made, and resolve leaves them.
 type settings struct {
 	epochs   int
 	rate     float64
-	rnd      *rand.Rand
+	rnd      *rand.Rand // the source of the shuffles, source or one drawn from it
 	noBias   bool
 	w0       []float64
 	onUpdate func(Update)
@@ -216,11 +218,11 @@ func (s *settings) needs(ds *dataset, words float64) error {
 }
 
 // start begins a Fit on ds with the resolved settings s: it returns an
-// error if counted, for a model that counts its visits, and the epochs
+// error if countsVisits, for a model that counts its visits, and the epochs
 // would pass maxCount, or if words do not fit (needs); and otherwise the
 // rows to train on and those to validate on (holdOut).
-func (s *settings) start(ds *dataset, counted bool, words float64) (train, val *dataset, err error) {
-	if counted && s.epochs > maxCount/ds.n {
+func (s *settings) start(ds *dataset, countsVisits bool, words float64) (train, val *dataset, err error) {
+	if countsVisits && s.epochs > maxCount/ds.n {
 		return nil, nil, errTooManyVisits(s.epochs, ds.n)
 	}
 	if err := s.needs(ds, words); err != nil {

@@ -56,7 +56,7 @@ type Scorer interface {
 
 // model is a classifier of this package: fit is its Fit on a data set,
 // whose classes it weighs as the data set says, shuffling with rnd;
-// source returns its Rand, labels its Labels, classWeight its ClassWeight
+// settings returns its settings, with rnd as the source to shuffle with,
 // and width its columns.
 type model interface {
 	Scorer
@@ -111,7 +111,8 @@ type shard interface {
 	member
 	Stats() Stats
 
-	// lin returns the model, as training writes it.
+	// lin returns the model, as training writes it, model a copy of
+	// it, and set publishes m as the model.
 	lin() *linearState
 	model() linearModel
 	set(m linearModel)

@@ -201,8 +201,8 @@ func unmarshal(f form, typ string, settings, model any) (_ Stats, err error) {
 	return savedStats(typ, e.Stats)
 }
 
-// savedStats returns the saved Stats st of a typ, checked, or those of
-// OneVsRest, none, if st is nil.
+// savedStats returns the saved Stats st of a typ, checked, or none if st
+// is nil, as for OneVsRest, which saves none of its own.
 func savedStats(typ string, st *statsJSON) (Stats, error) {
 	if st == nil {
 		return Stats{}, nil
@@ -316,9 +316,8 @@ func loadTable(f form, typ string, s *settingsJSON, model any, lin *linearJSON) 
 	return t, st, err
 }
 
-// loadLinear sets c, a *Perceptron or a *Pocket whose linear is l, to the
-// typ saved in f.
-func loadLinear(f form, typ string, c any, l *linear) error {
+// loadLinear sets c, a *Perceptron or a *Pocket, to the typ saved in f.
+func loadLinear(f form, typ string, c interface{ set(linearModel) }) error {
 	var s settingsJSON
 	var m linearJSON
 	t, st, err := loadTable(f, typ, &s, &m, &m)
@@ -326,7 +325,7 @@ func loadLinear(f form, typ string, c any, l *linear) error {
 		return err
 	}
 	s.setOn(c)
-	l.set(linearModel{w: t, classes: m.Classes, stats: st})
+	c.set(linearModel{w: t, classes: m.Classes, stats: st})
 	return nil
 }
 

@@ -130,9 +130,10 @@ func (l *linear) Predict(x []float64) float64 {
 	case v == nil:
 		panic(notFitted("Predict"))
 	case v.Fixed() && v.M.ahead == 0:
-		// The usual case, a model that no Learn has written since a Fit
-		// or a load: it skips the calls and the defer of the general
-		// path, which on a short row cost as much as its dot product.
+		// A model published whole, by Fit, a load, Mix or PredictOnly,
+		// and not since written by a Learn: the usual case, read
+		// without the defer and the calls of the general path, which
+		// weigh on short rows (BenchmarkPerceptronPredict).
 		return v.M.scored().predict(v.M.classes, x)
 	}
 	defer v.Done()
@@ -192,14 +193,14 @@ func (l *linear) Stats() Stats {
 
 // predict returns the class of x that m chooses.
 func (m *linearModel) predict(x []float64) float64 {
-	if m.ahead != 0 {
-		return predictOne(m.predictor(), x)
+	if m.ahead == 0 || !m.sum.fitted() {
+		return m.scored().predict(m.classes, x)
 	}
-	return m.scored().predict(m.classes, x)
+	return predictOne(m.predictor(), x)
 }
 
-// scored returns the table whose scores m decides on where ahead is 0:
-// Perceptron's or Pocket's weights, or Averaged's sum.
+// scored returns the table whose scores m decides on where ahead is 0 or
+// there is no sum: Perceptron's or Pocket's weights, or Averaged's sum.
 func (m *linearModel) scored() *table {
 	if m.sum.fitted() {
 		return &m.sum
@@ -325,11 +326,11 @@ func (l *linear) learnTable(ds *dataset, s settings, averaged bool) error {
 		}
 		m.classes = ds.classes
 	}
-	// The sum of the weights after each visit is sum + ahead·w; a mistake
-	// after t visits of this Learn adds its update to w, and so takes it
-	// ahead+t times from sum, which the visits before it did not count.
-	// Fit sums its updates at the end instead, from the rows it keeps,
-	// at less cost a mistake (see fit).
+	// An Averaged's sum of the weights after each visit is sum + ahead·w;
+	// a mistake after t visits of this Learn adds its update to w, and so
+	// takes it ahead+t times from sum, which the visits before it did not
+	// count. Averaged's Fit sums its updates at the end instead, from the
+	// rows it keeps, at less cost a mistake.
 	r := newRule(ds, &m.w, S, s.rate)
 	r.guard = true
 	r.kept = func(x *vec, i, t int, mv move) error {
@@ -364,8 +365,8 @@ func (l *linear) learnTable(ds *dataset, s settings, averaged bool) error {
 	return err
 }
 
-// tablesOf returns the weight tables of a Perceptron, or of an Averaged
-// if averaged is set.
+// tablesOf returns the number of tables of weights of a Perceptron, or of
+// an Averaged if averaged is set.
 func tablesOf(averaged bool) int {
 	if averaged {
 		return 2

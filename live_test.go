@@ -200,3 +200,63 @@ func liveRows(X mat.Matrix, lo, hi int) mat.Matrix {
 
 // rowOf returns row i of X, dense.
 func rowOf(X mat.Matrix, i int) []float64 { return mat.Row(nil, i, X) }
+
+// TestPredictPaths checks that Predict of a linear classifier decides as
+// PredictRows does, which reads the model through its predictor, both on a
+// model published whole (after Fit, and after PredictOnly of a fitted
+// Averaged), which Predict reads without counting itself in, and on one
+// that Learn writes again, which it reads through the general path.
+func TestPredictPaths(t *testing.T) {
+	const n, d = 120, 12
+	for _, labels := range [][]float64{{-1, 1}, {0, 1, 2}} {
+		rnd := rand.New(rand.NewPCG(11, uint64(len(labels))))
+		X, y := liveData(rnd, n, d, labels, false)
+		dense := X.(*mat.Dense)
+		for _, c := range []interface {
+			Scorer
+			lin() *linearState
+		}{
+			&Perceptron{Epochs: 3, Labels: labels},
+			&Pocket{Epochs: 3, Labels: labels},
+			&Averaged{Epochs: 3, Labels: labels},
+		} {
+			name := fmt.Sprintf("%T/classes=%d", c, len(labels))
+			check := func(stage string, fixed bool) {
+				t.Helper()
+				if got := c.lin().live.Read(); got.Fixed() != fixed {
+					t.Fatalf("%s %s: the view is fixed: %t, want %t", name, stage, got.Fixed(), fixed)
+				}
+				want := c.PredictRows(nil, X)
+				for i := range n {
+					if got := c.Predict(dense.RawRowView(i)); got != want[i] {
+						t.Fatalf("%s %s: row %d: Predict gave %v, PredictRows %v", name, stage, i, got, want[i])
+					}
+				}
+			}
+			if err := c.Fit(X, y); err != nil {
+				t.Fatal(err)
+			}
+			check("after Fit", true)
+			if a, ok := c.(*Averaged); ok {
+				if err := PredictOnly(a); err != nil {
+					t.Fatal(err)
+				}
+				check("after PredictOnly", true)
+				if err := a.Fit(X, y); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l, ok := c.(online)
+			if !ok {
+				continue
+			}
+			if err := l.Learn(X, y); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.Learn(X, y); err != nil {
+				t.Fatal(err)
+			}
+			check("after Learn", false)
+		}
+	}
+}

@@ -158,4 +158,4 @@ func (p Perceptron) saved(method string) (saved, error) {
 func (p *Perceptron) UnmarshalJSON(data []byte) error { return unmarshalJSON(p, data) }
 
 // load sets the perceptron to the one saved in f.
-func (p *Perceptron) load(f form) error { return loadLinear(f, "Perceptron", p, &p.linear) }
+func (p *Perceptron) load(f form) error { return loadLinear(f, "Perceptron", p) }

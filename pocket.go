@@ -241,4 +241,4 @@ func (p Pocket) saved(method string) (saved, error) {
 func (p *Pocket) UnmarshalJSON(data []byte) error { return unmarshalJSON(p, data) }
 
 // load sets the pocket to the one saved in f.
-func (p *Pocket) load(f form) error { return loadLinear(f, "Pocket", p, &p.linear) }
+func (p *Pocket) load(f form) error { return loadLinear(f, "Pocket", p) }

@@ -39,10 +39,13 @@ type Live[M any] struct {
 }
 
 // Read returns the view to read, which the caller must pass to Done when
-// it has read it, or nil if there is none. It never waits.
+// it has read it, unless it is Fixed, or nil if there is none. It never
+// waits.
 func (l *Live[M]) Read() *View[M] {
+	// The view of a model that is never written again is returned by a
+	// function small enough for the compiler to inline.
 	if v := l.cur.Load(); v == nil || !v.counted {
-		return v // in a few instructions, inlined into a prediction
+		return v
 	}
 	return l.count()
 }
