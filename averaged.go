@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -128,7 +127,7 @@ func (a *Averaged) fit(ds *dataset, rnd *rand.Rand) error {
 // visits of a run on ds that ends at w, whose shares of the updates of the
 // rows are g.
 func sums(ds *dataset, w *table, g *rowShares, T int) table {
-	sum := scaled(w, T)
+	sum := w.scaledClone(float64(T))
 	g.rows(func(i int, share []float64) { sum.unshareRow(ds, i, share) })
 	return sum
 }
@@ -191,14 +190,6 @@ func (g *rowShares) rows(fn func(i int, share []float64)) {
 		}
 		fn(i, share)
 	}
-}
-
-// scaled returns a copy of w times T.
-func scaled(w *table, T int) table {
-	sum := w.clone()
-	floats.Scale(float64(T), sum.w)
-	floats.Scale(float64(T), sum.b)
-	return sum
 }
 
 // unshare takes from the sums of the weights the shares of the updates of

@@ -7,6 +7,7 @@ package perceptron
 import (
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -362,5 +363,34 @@ func TestRowShares(t *testing.T) {
 	}
 	if filled == 0 || kept == 0 {
 		t.Errorf("%d trials filled an array and %d kept the map: want both", filled, kept)
+	}
+}
+
+// TestScaledClone checks that scaledClone gives, to the bit, what
+// floats.Scale gives on a clone, the two passes it replaces, on tables
+// shorter than a part of the copy, of one part, and across parts, with
+// values of every magnitude, subnormal ones included.
+func TestScaledClone(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 5))
+	for _, n := range []int{0, 1, 7, partLen, 2*partLen + 13} {
+		for _, c := range []float64{1, 3, 48081, 1 << 40} {
+			l := newTable(n, 1, nil, false)
+			for i := range l.w {
+				l.w[i] = rnd.NormFloat64() * math.Ldexp(1, rnd.IntN(2000)-1000-rnd.IntN(80))
+			}
+			l.b[0] = -rnd.NormFloat64()
+			want := l.clone()
+			floats.Scale(c, want.w)
+			floats.Scale(c, want.b)
+			got := l.scaledClone(c)
+			for i := range want.w {
+				if math.Float64bits(got.w[i]) != math.Float64bits(want.w[i]) {
+					t.Fatalf("n=%d c=%v: weight %d is %v, want %v", n, c, i, got.w[i], want.w[i])
+				}
+			}
+			if math.Float64bits(got.b[0]) != math.Float64bits(want.b[0]) || len(got.w) != n {
+				t.Fatalf("n=%d c=%v: bias %v, %d weights; want %v, %d", n, c, got.b[0], len(got.w), want.b[0], n)
+			}
+		}
 	}
 }

@@ -357,7 +357,7 @@ func (f *streamFit) sums(n int) error {
 				T = r.epochs * n
 			}
 			l := a.work()
-			l.sum, l.ahead, l.visits = scaled(&l.w, T), 0, T
+			l.sum, l.ahead, l.visits = l.w.scaledClone(float64(T)), 0, T
 		}
 	}
 	_, err := f.each(false, func(r *streamRun, set *dataset, _ int, g []float64) error {

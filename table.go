@@ -128,6 +128,19 @@ func (l *table) clone() table {
 	return table{w: w, b: slices.Clone(l.b), noBias: l.noBias}
 }
 
+// scaledClone returns a copy of l times c, made as clone makes its copy,
+// in one pass: the products are those of floats.Scale on a clone.
+func (l *table) scaledClone(c float64) table {
+	w := make([]float64, len(l.w))
+	done := memory.Huge(w)
+	for i := 0; i < len(w); i += partLen {
+		j := min(i+partLen, len(w))
+		floats.ScaleTo(w[i:j], c, l.w[i:j])
+	}
+	done()
+	return table{w: w, b: floats.ScaleTo(make([]float64, len(l.b)), c, l.b), noBias: l.noBias}
+}
+
 // set makes l a copy of m, of the same shape.
 func (l *table) set(m *table) {
 	copyParts(l.w, m.w)
@@ -142,11 +155,13 @@ func (l *table) set(m *table) {
 // The call of copyPart for each part is where the goroutine may be
 // stopped.
 func copyParts(dst, src []float64) {
-	const part = 1 << 16 // numbers, half a megabyte
-	for i := 0; i < len(src) && i < len(dst); i += part {
-		copyPart(dst[i:], src[i:min(i+part, len(src))])
+	for i := 0; i < len(src) && i < len(dst); i += partLen {
+		copyPart(dst[i:], src[i:min(i+partLen, len(src))])
 	}
 }
+
+// partLen is the numbers of a part of a long copy, half a megabyte.
+const partLen = 1 << 16
 
 // copyPart is copy, in a call of its own: its entry checks for a request
 // to stop, as the loop of copyParts would not.
