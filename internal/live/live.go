@@ -68,7 +68,8 @@ func (l *Live[M]) count() *View[M] {
 }
 
 // Fixed reports whether v is never to be written again, so that a read of
-// it may skip Done.
+// it may skip Done. It may run concurrently with anything: whether a view
+// is fixed is set before Live publishes it.
 func (v *View[M]) Fixed() bool { return !v.counted }
 
 // Done ends a read of v.

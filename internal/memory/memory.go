@@ -118,13 +118,11 @@ func Bytes(b float64) string {
 //
 // On Linux the first write of each page costs a fault of the system, and
 // on a virtual machine perhaps one of the host too: with huge pages it is
-// paid once for 2 MiB rather than for each 4 KiB, which made the first
-// writes of a large array several times as fast where faults were dear
-// (bench/README.md). It asks only where Linux gives huge pages to memory
-// that a program advises (the madvise mode of transparent huge pages), and
-// done withdraws the advice, so that once s is freed the kernel makes no
-// new huge pages there for the heap's other uses, as it makes none for
-// the rest of Go's heap.
+// paid once for each huge page rather than for each 4 KiB. It asks only
+// where Linux gives huge pages to memory that a program advises (the
+// madvise mode of transparent huge pages), and done withdraws the advice,
+// so that once s is freed the kernel makes no new huge pages there for
+// the heap's other uses, as it makes none for the rest of Go's heap.
 func Huge[E any](s []E) (done func()) {
 	if n := uintptr(len(s)) * unsafe.Sizeof(*new(E)); n >= 4<<20 {
 		return huge(unsafe.Pointer(unsafe.SliceData(s)), n)
