@@ -31,10 +31,15 @@ func ignoring(cmd *exec.Cmd) *exec.Cmd {
 	return cmd
 }
 
-// waitCaught waits until the process pid catches SIGINT, as Linux tells
-// in /proc, and reports whether it does within d.
-func waitCaught(pid int, d time.Duration) bool {
+// waitCaught waits until the process pid runs the program exe and catches
+// SIGINT, as Linux tells in /proc, and reports whether it does within d.
+// It waits for exe because the shell that ignoring starts catches SIGINT
+// itself, as dash does under -c, until its trap and exec have run.
+func waitCaught(pid int, exe string, d time.Duration) bool {
 	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		if path, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err != nil || path != exe {
+			continue
+		}
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 		if err != nil {
 			return false
@@ -100,6 +105,7 @@ func TestSignalIgnoredAtStart(t *testing.T) {
 			{"writing", "pause", []string{"train", "-o", out, file}, "temporary file ", ""},
 		} {
 			cmd := child(t, c.mode, c.args...)
+			exe := cmd.Path
 			if ignored {
 				cmd = ignoring(cmd)
 			}
@@ -116,7 +122,7 @@ func TestSignalIgnoredAtStart(t *testing.T) {
 					t.Fatalf("%s, ignored %t: the child wrote %q, %v", c.phase, ignored, line, err)
 				}
 			}
-			if !waitCaught(cmd.Process.Pid, hang) {
+			if !waitCaught(cmd.Process.Pid, exe, hang) {
 				cmd.Process.Kill()
 				cmd.Wait()
 				t.Errorf("%s, ignored %t: the child does not catch SIGINT", c.phase, ignored)
