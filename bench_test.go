@@ -619,6 +619,49 @@ func BenchmarkPerceptronPredict(b *testing.B) {
 	benchPredict(b, &Perceptron{Epochs: benchEpochs})
 }
 
+// BenchmarkPerceptronPredictLearning is Predict of rows of 10 columns by
+// a Perceptron that a Learn has written since its Fit, whose predictions
+// count themselves in and out of the model that they read (internal/live):
+// from one goroutine, and from GOMAXPROCS at once.
+func BenchmarkPerceptronPredictLearning(b *testing.B) {
+	const n, d = 1000, 10
+	X, y := benchData(n, d)
+	p := &Perceptron{Epochs: benchEpochs}
+	if err := p.Fit(X, y); err != nil {
+		b.Fatal(err)
+	}
+	if err := p.Learn(X, y); err != nil {
+		b.Fatal(err)
+	}
+	v := p.view()
+	v.Done()
+	if v.Fixed() {
+		b.Fatal("the model that the predictions read is not the one that Learn writes again")
+	}
+	b.Run("goroutines=1", func(b *testing.B) {
+		var sum float64
+		for b.Loop() {
+			for i := range n {
+				sum += p.Predict(X.RawRowView(i))
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+		benchSink = sum
+	})
+	b.Run("goroutines=GOMAXPROCS", func(b *testing.B) {
+		var mu sync.Mutex
+		b.RunParallel(func(pb *testing.PB) {
+			var sum float64
+			for i := 0; pb.Next(); i = (i + 1) % n {
+				sum += p.Predict(X.RawRowView(i))
+			}
+			mu.Lock()
+			benchSink += sum
+			mu.Unlock()
+		})
+	})
+}
+
 func BenchmarkPocketFit(b *testing.B) {
 	benchFit(b, func() Classifier { return &Pocket{Epochs: benchEpochs} })
 }

@@ -91,31 +91,32 @@ func (l *linear) set(m linearModel) {
 	s.live.Set(m)
 }
 
-// view returns the view that a prediction method reads, which it passes
-// to done when it has read it, or nil if there is no model.
-func (l *linear) view() *live.View[linearModel] {
+// view returns the read of the view that a prediction method reads,
+// which it ends by Done when it has read it; its View is nil if there is
+// no model.
+func (l *linear) view() live.Reading[linearModel] {
 	if l.s == nil {
-		return nil
+		return live.Reading[linearModel]{}
 	}
 	return l.s.live.Read()
 }
 
-// read returns view's view, panicking in the manner of gonum if there is
+// read returns view's read, panicking in the manner of gonum if there is
 // no model; method names the caller.
-func (l *linear) read(method string) *live.View[linearModel] {
-	if v := l.view(); v != nil {
+func (l *linear) read(method string) live.Reading[linearModel] {
+	if v := l.view(); v.View != nil {
 		return v
 	}
 	panic(notFitted(method))
 }
 
-// hold returns the view of the model for a method that saves it, which
-// passes it to done when it has saved it: read's view, or one of no model.
-func (l *linear) hold() *live.View[linearModel] {
-	if v := l.view(); v != nil {
+// hold returns a read of the model for a method that saves it, which ends
+// it by Done when it has saved it: view's read, or one of no model.
+func (l *linear) hold() live.Reading[linearModel] {
+	if v := l.view(); v.View != nil {
 		return v
 	}
-	return new(live.View[linearModel])
+	return live.Reading[linearModel]{View: new(live.View[linearModel])}
 }
 
 // Predict returns the class of x: for two classes the second if
@@ -127,7 +128,7 @@ func (l *linear) hold() *live.View[linearModel] {
 func (l *linear) Predict(x []float64) float64 {
 	v := l.view()
 	switch {
-	case v == nil:
+	case v.View == nil:
 		panic(notFitted("Predict"))
 	case v.Fixed() && v.M.ahead == 0:
 		// A model published whole, by Fit, a load, Mix or PredictOnly,

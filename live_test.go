@@ -223,7 +223,9 @@ func TestPredictPaths(t *testing.T) {
 			name := fmt.Sprintf("%T/classes=%d", c, len(labels))
 			check := func(stage string, fixed bool) {
 				t.Helper()
-				if got := c.lin().live.Read(); got.Fixed() != fixed {
+				got := c.lin().live.Read()
+				got.Done()
+				if got.Fixed() != fixed {
 					t.Fatalf("%s %s: the view is fixed: %t, want %t", name, stage, got.Fixed(), fixed)
 				}
 				want := c.PredictRows(nil, X)
