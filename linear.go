@@ -110,8 +110,9 @@ func (l *linear) read(method string) live.Reading[linearModel] {
 	panic(notFitted(method))
 }
 
-// hold returns a read of the model for a method that saves it, which ends
-// it by Done when it has saved it: view's read, or one of no model.
+// hold returns a read of the model for a method that reads it whole or
+// saves it, which ends it by Done when it is done: view's read, or one of
+// no model.
 func (l *linear) hold() live.Reading[linearModel] {
 	if v := l.view(); v.View != nil {
 		return v

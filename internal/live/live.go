@@ -39,9 +39,9 @@ type View[M any] struct {
 // counter is one of a view's counts of its readers, alone on its pair of
 // cache lines. Reads count on the first until two are seen to read at
 // once; from then on each counts on the counter of its token, which
-// stays with the processor that runs it, so that reads on many cores
-// keep each its own line rather than take one line from each other at
-// every read.
+// usually stays with the processor that runs it, so that reads on many
+// cores keep each its own line rather than take one line from each other
+// at every read.
 type counter struct {
 	n atomic.Int64
 	_ [120]byte
@@ -53,7 +53,8 @@ var tokens = sync.Pool{New: func() any { k := int(lastToken.Add(1)); return &k }
 
 var lastToken atomic.Int64
 
-// token returns the token of the processor that runs it.
+// token returns a token, which usually stays with the processor that runs
+// it: sync.Pool may move it to another, and drops it in a collection.
 func token() int {
 	t := tokens.Get().(*int)
 	k := *t
@@ -61,13 +62,14 @@ func token() int {
 	return k
 }
 
-// A Reading is one read of a view, which Done ends.
+// A Reading is one read of a view, which Done ends, once: a read ended
+// twice leaves a count that a Swap waits on for ever.
 type Reading[M any] struct {
 	*View[M]
 	n *atomic.Int64 // the counter of the read, nil for a view never written again
 }
 
-// Done ends the read.
+// Done ends the read. It must be called once for each read.
 func (r Reading[M]) Done() {
 	if r.n != nil {
 		r.n.Add(-1)
@@ -83,14 +85,16 @@ type Live[M any] struct {
 	spread atomic.Bool
 
 	// spare holds the counters of the view that the last Swap replaced,
-	// which no read counts on any more, for the next Swap's view: a Learn
-	// allocates no counters but the first two sets.
+	// for the next Swap's view, so that a Learn allocates none but the
+	// first two sets, and after the turn to many. They are never set to
+	// zero: a read that found that view replaced may still count itself
+	// in on one of them, and then out.
 	spare []counter
 }
 
-// Read returns a read of the view, which the caller must end by Done
-// when it has read it, unless the view is Fixed; its View is nil if there
-// is none. It never waits.
+// Read returns a read of the view, which the caller must end by Done,
+// once, when it has read it, unless the view is Fixed; its View is nil if
+// there is none. It never waits.
 func (l *Live[M]) Read() Reading[M] {
 	// The view of a model that is never written again is returned by a
 	// function small enough for the compiler to inline.
@@ -151,11 +155,16 @@ const spinFor = 20 * time.Microsecond
 // returns the model of the view that it replaces, once no call reads it,
 // and whether it may be written: not if it was never to be written again.
 func (l *Live[M]) Swap(m M) (old M, writable bool) {
+	// One counter, until two reads are seen at once; then a power of
+	// two, for the tokens, a few times the processors that may read at
+	// once, up to 64, 8 KiB.
+	size := 1
+	if l.spread.Load() {
+		size = min(1<<bits.Len(uint(4*runtime.GOMAXPROCS(0)-1)), 64)
+	}
 	readers := l.spare
-	if readers == nil {
-		// A power of two, for the tokens, a few times the processors
-		// that may read at once.
-		readers = make([]counter, 1<<bits.Len(uint(4*runtime.GOMAXPROCS(0)-1)))
+	if len(readers) != size {
+		readers = make([]counter, size)
 	}
 	was := l.cur.Swap(&View[M]{M: m, readers: readers})
 	if was == nil || was.readers == nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestLiveWhole checks that readers of a live model see only models that a
@@ -96,5 +97,62 @@ func testLiveWhole(t *testing.T, readers int, spread bool) {
 	}
 	if readers == 1 && l.spread.Load() {
 		t.Error("one reader turned to the counters of the processors")
+	}
+}
+
+// TestSwapWaitsForEveryRead checks that Swap waits for every read of the
+// view it replaces, on whichever counter it counted: a read on the one
+// counter, the read that, seeing it, turns the reads to many counters,
+// and a read on the counter of its token in a view made after the turn;
+// and that Swap hands the many counters from view to view.
+func TestSwapWaitsForEveryRead(t *testing.T) {
+	l := new(Live[int])
+	// swap runs Swap(m) beside the reads rs, and checks that it returns
+	// the model before m only once every read has ended.
+	swap := func(m int, rs ...Reading[int]) {
+		t.Helper()
+		done := make(chan int)
+		go func() {
+			old, _ := l.Swap(m)
+			done <- old
+		}()
+		for k, r := range rs {
+			select {
+			case <-done:
+				t.Fatalf("Swap(%d) returned with %d of %d reads still reading", m, len(rs)-k, len(rs))
+			case <-time.After(10 * time.Millisecond):
+			}
+			r.Done()
+		}
+		// Long enough to tell a hang, and only a failure waits for it.
+		select {
+		case old := <-done:
+			if old != m-1 {
+				t.Errorf("Swap(%d) returned model %d, want %d", m, old, m-1)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("Swap(%d) still waits after every read ended", m)
+		}
+	}
+	l.Set(0)
+	if _, writable := l.Swap(1); writable {
+		t.Fatal("Swap returned the view that Set published as writable")
+	}
+	r1 := l.Read()
+	r2 := l.Read()
+	if !l.spread.Load() {
+		t.Fatal("two reads at once did not turn the reads to many counters")
+	}
+	swap(2, r1, r2)
+	if n := len(l.cur.Load().readers); n < 4 {
+		t.Fatalf("a view after the turn has %d counters, want at least 4", n)
+	}
+	// The next read on this processor takes token 1, and so counter 1.
+	tokens.Get()
+	one := 1
+	tokens.Put(&one)
+	swap(3, l.Read())
+	if allocs := testing.AllocsPerRun(10, func() { l.Swap(4) }); allocs > 1 {
+		t.Errorf("Swap allocates %v times, want once, its view", allocs)
 	}
 }
