@@ -603,6 +603,31 @@ func BenchmarkOneVsRestFit(b *testing.B) {
 	})
 }
 
+// BenchmarkOneVsRestPredict is Predict of rows of 10 columns by a
+// OneVsRest of three classes, which asks each class's Perceptron for its
+// score of the row.
+func BenchmarkOneVsRestPredict(b *testing.B) {
+	const n, d = 1000, 10
+	X, _ := benchData(n, d)
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = float64(i % 3)
+	}
+	o := &OneVsRest{New: func() Scorer { return &Perceptron{Epochs: benchEpochs} }}
+	if err := o.Fit(X, y); err != nil {
+		b.Fatal(err)
+	}
+	var sum float64
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range n {
+			sum += o.Predict(X.RawRowView(i))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+	benchSink = sum
+}
+
 func BenchmarkPerceptronFit(b *testing.B) {
 	benchFit(b, func() Classifier { return &Perceptron{Epochs: benchEpochs} })
 }

@@ -142,6 +142,14 @@ func (l *linear) Predict(x []float64) float64 {
 	return v.M.predict(x)
 }
 
+// scoreRow sets dst to the scores of the dense x, as ScoreRows gives
+// those of a row. It panics and may run concurrently as Predict.
+func (l *linear) scoreRow(dst, x []float64) {
+	v := l.read("Predict")
+	defer v.Done()
+	v.M.predictor().scoreRow(dst, x)
+}
+
 // ScoreRows returns the scores w_c·x+b_c of the rows of X, as Scorer
 // says. It panics and may run concurrently as Predict.
 func (l *linear) ScoreRows(dst []float64, X mat.Matrix) []float64 {

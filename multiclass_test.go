@@ -969,6 +969,73 @@ func TestOneVsRestMatchesNaive(t *testing.T) {
 	}
 }
 
+// TestOneVsRestPredictRow checks that Predict of one row, which asks each
+// class's classifier for its score of the row alone where it can, gives
+// the class that PredictRows gives, from each classifier's scores of the
+// row as its ScoreRows gives them, to the bit: for every type of
+// classifier, an Averaged after a Learn among them, whose scores add its
+// running weights', on rows wide enough for ScoreRows to score several at
+// a time.
+func TestOneVsRestPredictRow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(203, 204))
+	for _, tc := range []struct {
+		name  string
+		new   func() Scorer
+		learn bool
+	}{
+		{"Perceptron", func() Scorer { return &Perceptron{Epochs: 5} }, false},
+		{"Pocket", func() Scorer { return &Pocket{Epochs: 5} }, false},
+		{"Averaged", func() Scorer { return &Averaged{Epochs: 5} }, false},
+		{"Averaged/learned", func() Scorer { return &Averaged{Epochs: 5} }, true},
+		{"Voted", func() Scorer { return &Voted{Epochs: 5} }, false},
+		{"Kernel", func() Scorer { return &Kernel{Epochs: 5, Func: Poly{Degree: 2}} }, false},
+	} {
+		for k := range 10 {
+			K, d := 3+rnd.IntN(3), 1+rnd.IntN(40)
+			_, X, y := classSet(rnd, 60, d, K)
+			o := &OneVsRest{New: tc.new}
+			if err := o.Fit(X, y); err != nil {
+				t.Fatal(err)
+			}
+			if tc.learn {
+				if err := o.Learn(X, y); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Rows of any reals, whose dot products round.
+			T := mat.NewDense(30, d, nil)
+			for i := range 30 {
+				for j := range d {
+					T.Set(i, j, 4*rnd.NormFloat64())
+				}
+			}
+			test := make([][]float64, 30)
+			for i := range test {
+				test[i] = T.RawRowView(i)
+			}
+			want := o.PredictRows(nil, T)
+			for c, m := range o.Models() {
+				r, ok := m.(rowScorer)
+				if !ok {
+					continue
+				}
+				rows := m.ScoreRows(nil, T)
+				for i, x := range test {
+					var s [1]float64
+					if r.scoreRow(s[:], x); !sameBits(s[:], rows[i:i+1]) {
+						t.Fatalf("%s trial %d: the classifier of class %d scores row %d %v alone, %v among the rows", tc.name, k, c, i, s[0], rows[i])
+					}
+				}
+			}
+			for i, x := range test {
+				if got := o.Predict(x); got != want[i] {
+					t.Fatalf("%s trial %d: Predict of row %d gives %v, PredictRows %v", tc.name, k, i, got, want[i])
+				}
+			}
+		}
+	}
+}
+
 // TestOneVsRestBinary checks that OneVsRest with two classes is the one
 // classifier of both.
 func TestOneVsRestBinary(t *testing.T) {

@@ -76,15 +76,16 @@ func (o *OneVsRest) set(models []Scorer, classes []float64, members []member, ds
 	}
 }
 
-// reading holds the classifiers for a prediction method, which calls the
-// function it returns when it has read them, panicking in the manner of
-// gonum if OneVsRest has not been fitted; method names the caller.
-func (o *OneVsRest) reading(method string) func() {
+// reading holds the classifiers for a prediction method, which calls
+// RUnlock of the lock it returns when it has read them, panicking in the
+// manner of gonum if OneVsRest has not been fitted; method names the
+// caller.
+func (o *OneVsRest) reading(method string) *sync.RWMutex {
 	if o.oneVsRestState == nil {
 		panic(notFitted(method))
 	}
 	o.mu.RLock()
-	return o.mu.RUnlock
+	return &o.mu
 }
 
 // Fit trains the classifiers of OneVsRest on the rows of X with labels y.
@@ -203,19 +204,36 @@ func (ds *dataset) against(c int) *dataset {
 // publishes those models, under a lock that waits for the predictions
 // already reading, it waits.
 func (o *OneVsRest) Predict(x []float64) float64 {
-	defer o.reading("Predict")()
+	defer o.reading("Predict").RUnlock()
 	if len(o.models) == 1 {
 		return o.models[0].Predict(x)
 	}
 	checkLength(x, o.models[0].(model).width())
-	return o.predictRows(nil, mat.NewDense(1, len(x), x))[0]
+	buf := getBuffer(len(o.models))
+	defer putBuffer(buf)
+	for c, m := range o.models {
+		r, ok := m.(rowScorer)
+		if !ok {
+			return o.predictRows(nil, mat.NewDense(1, len(x), x))[0]
+		}
+		r.scoreRow((*buf)[c:c+1], x)
+	}
+	return decide(o.classes, *buf)
+}
+
+// rowScorer is a classifier whose scores of one dense row, as its
+// ScoreRows gives them, cost little more than the scores: the linear
+// types and Voted. Kernel's ScoreRows takes rows in blocks, whose scores
+// round otherwise.
+type rowScorer interface {
+	scoreRow(dst, x []float64)
 }
 
 // ScoreRows returns the scores of the rows of X, as Scorer says: for two
 // classes that of their classifier, and for more the score of each class's
 // classifier, each from its ScoreRows. It may run concurrently as Predict.
 func (o *OneVsRest) ScoreRows(dst []float64, X mat.Matrix) []float64 {
-	defer o.reading("ScoreRows")()
+	defer o.reading("ScoreRows").RUnlock()
 	return o.scoreRows(dst, X)
 }
 
@@ -240,7 +258,7 @@ func (o *OneVsRest) scoreRows(dst []float64, X mat.Matrix) []float64 {
 // PredictRows returns the classes of the rows of X, as Predict chooses
 // them. It may run concurrently as Predict.
 func (o *OneVsRest) PredictRows(dst []float64, X mat.Matrix) []float64 {
-	defer o.reading("PredictRows")()
+	defer o.reading("PredictRows").RUnlock()
 	return o.predictRows(dst, X)
 }
 
@@ -264,7 +282,7 @@ func (o *OneVsRest) Classes() []float64 {
 	if o.oneVsRestState == nil {
 		return nil
 	}
-	defer o.reading("Classes")()
+	defer o.reading("Classes").RUnlock()
 	return slices.Clone(o.classes)
 }
 
@@ -276,7 +294,7 @@ func (o *OneVsRest) Models() []Scorer {
 	if o.oneVsRestState == nil {
 		return nil
 	}
-	defer o.reading("Models")()
+	defer o.reading("Models").RUnlock()
 	return slices.Clone(o.models)
 }
 
@@ -297,7 +315,7 @@ func (o OneVsRest) saved(method string) (saved, error) {
 	if o.oneVsRestState == nil {
 		return newSaved(method, false, nil, saved{})
 	}
-	defer o.reading(method)()
+	defer o.reading(method).RUnlock()
 	m := oneVsRestJSON{Classes: o.classes}
 	for _, c := range o.models {
 		b, err := json.Marshal(c)

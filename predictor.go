@@ -28,7 +28,7 @@ func (l *table) predictor(classes []float64) predictor {
 	if !l.fitted() {
 		return predictor{}
 	}
-	return predictor{classes: classes, d: l.dim(), S: len(l.b), scores: func(dst []float64, x vec) { l.scores(dst, &x, 0) }, lin: l}
+	return predictor{classes: classes, d: l.dim(), S: len(l.b), lin: l}
 }
 
 // predictor is a fitted model as the prediction methods read it: its
@@ -38,18 +38,29 @@ func (l *table) predictor(classes []float64) predictor {
 type predictor struct {
 	classes []float64
 	d, S    int
-	scores  func(dst []float64, x vec)
 	div     float64 // what ScoreRows divides the scores by, or 0 for 1
 
 	// lin, if not nil, is the weight table whose scores these are, which
-	// scores dense rows several at a time.
-	lin *table
+	// scores dense rows several at a time; otherwise scores gives them.
+	// A table is a field rather than a function, which would cost an
+	// allocation at every prediction of one row.
+	lin    *table
+	scores func(dst []float64, x vec)
+}
+
+// rowScores sets dst to the S scores of x under p.
+func (p predictor) rowScores(dst []float64, x vec) {
+	if p.lin != nil {
+		p.lin.scores(dst, &x, 0)
+		return
+	}
+	p.scores(dst, x)
 }
 
 // fitted panics in the manner of gonum if the model has not been fitted;
 // method names the caller in the message.
 func (p predictor) fitted(method string) {
-	if p.scores == nil {
+	if p.lin == nil && p.scores == nil {
 		panic(notFitted(method))
 	}
 }
@@ -66,10 +77,23 @@ func predictOne(p predictor, x []float64) float64 {
 	p.fitted("Predict")
 	checkLength(x, p.d)
 	buf := getBuffer(p.S)
-	p.scores(*buf, vec{val: x})
+	p.rowScores(*buf, vec{val: x})
 	c := decide(p.classes, *buf)
 	putBuffer(buf)
 	return c
+}
+
+// scoreRow sets dst to the S scores of the dense x under p, as scoreRows
+// gives those of a row, without the spreading of rows over the workers,
+// which costs more than the scores of one short row; it panics as
+// predictOne does.
+func (p predictor) scoreRow(dst, x []float64) {
+	p.fitted("Predict")
+	checkLength(x, p.d)
+	p.rowScores(dst, vec{val: x})
+	if p.div != 0 {
+		divided(dst, p.div)
+	}
 }
 
 // scoreRows returns the scores of the rows of X under p in dst, which it
@@ -128,7 +152,7 @@ func (p predictor) tableScores(dst []float64, xs *rows, i int) bool {
 // of row i-1 asked for.
 func (p predictor) sparseScores(dst []float64, xs *rows, i, lo, hi int) {
 	if p.lin == nil || !xs.prefetchesWeights(p.S) {
-		p.scores(dst, xs.row(i))
+		p.rowScores(dst, xs.row(i))
 		return
 	}
 	if i+1 < hi {

@@ -38,7 +38,7 @@ func widthOf(c any) int {
 		if o.oneVsRestState == nil {
 			return 0
 		}
-		defer o.reading("Width")()
+		defer o.reading("Width").RUnlock()
 		if len(o.models) == 0 {
 			return 0
 		}

@@ -373,6 +373,10 @@ func (v *Voted) predictor() predictor {
 // the prediction methods and with one Learn, but not with Fit or a load.
 func (v *Voted) Predict(x []float64) float64 { return predictOne(v.seen().predictor(), x) }
 
+// scoreRow sets dst to the votes on the dense x, as ScoreRows gives
+// those of a row. It panics and may run concurrently as Predict.
+func (v *Voted) scoreRow(dst, x []float64) { v.seen().predictor().scoreRow(dst, x) }
+
 // ScoreRows returns the votes on the rows of X, as Scorer says: for two
 // classes the vote sum_k c_k·sign(w_k·x+b_k), a whole number between
 // minus and plus the number of visits, and for more the votes for each
