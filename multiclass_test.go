@@ -7,6 +7,7 @@ package perceptron
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -974,21 +975,22 @@ func TestOneVsRestMatchesNaive(t *testing.T) {
 // the class that PredictRows gives, from each classifier's scores of the
 // row as its ScoreRows gives them, to the bit: for every type of
 // classifier, an Averaged after a Learn among them, whose scores add its
-// running weights', on rows wide enough for ScoreRows to score several at
-// a time.
+// running weights', and one after PredictOnly, on rows of 1 to 40
+// columns.
 func TestOneVsRestPredictRow(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(203, 204))
 	for _, tc := range []struct {
 		name  string
 		new   func() Scorer
-		learn bool
+		after string // what follows the Fit
 	}{
-		{"Perceptron", func() Scorer { return &Perceptron{Epochs: 5} }, false},
-		{"Pocket", func() Scorer { return &Pocket{Epochs: 5} }, false},
-		{"Averaged", func() Scorer { return &Averaged{Epochs: 5} }, false},
-		{"Averaged/learned", func() Scorer { return &Averaged{Epochs: 5} }, true},
-		{"Voted", func() Scorer { return &Voted{Epochs: 5} }, false},
-		{"Kernel", func() Scorer { return &Kernel{Epochs: 5, Func: Poly{Degree: 2}} }, false},
+		{"Perceptron", func() Scorer { return &Perceptron{Epochs: 5} }, ""},
+		{"Pocket", func() Scorer { return &Pocket{Epochs: 5} }, ""},
+		{"Averaged", func() Scorer { return &Averaged{Epochs: 5} }, ""},
+		{"Averaged", func() Scorer { return &Averaged{Epochs: 5} }, "Learn"},
+		{"Averaged", func() Scorer { return &Averaged{Epochs: 5} }, "PredictOnly"},
+		{"Voted", func() Scorer { return &Voted{Epochs: 5} }, ""},
+		{"Kernel", func() Scorer { return &Kernel{Epochs: 5, Func: Poly{Degree: 2}} }, ""},
 	} {
 		for k := range 10 {
 			K, d := 3+rnd.IntN(3), 1+rnd.IntN(40)
@@ -997,8 +999,13 @@ func TestOneVsRestPredictRow(t *testing.T) {
 			if err := o.Fit(X, y); err != nil {
 				t.Fatal(err)
 			}
-			if tc.learn {
+			switch tc.after {
+			case "Learn":
 				if err := o.Learn(X, y); err != nil {
+					t.Fatal(err)
+				}
+			case "PredictOnly":
+				if err := PredictOnly(o); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -1016,6 +1023,9 @@ func TestOneVsRestPredictRow(t *testing.T) {
 			want := o.PredictRows(nil, T)
 			for c, m := range o.Models() {
 				r, ok := m.(rowScorer)
+				if _, kernel := m.(*Kernel); ok == kernel {
+					t.Fatalf("%s: the classifier of class %d is a rowScorer: %t", tc.name, c, ok)
+				}
 				if !ok {
 					continue
 				}
@@ -1023,16 +1033,44 @@ func TestOneVsRestPredictRow(t *testing.T) {
 				for i, x := range test {
 					var s [1]float64
 					if r.scoreRow(s[:], x); !sameBits(s[:], rows[i:i+1]) {
-						t.Fatalf("%s trial %d: the classifier of class %d scores row %d %v alone, %v among the rows", tc.name, k, c, i, s[0], rows[i])
+						t.Fatalf("%s %s trial %d: the classifier of class %d scores row %d %v alone, %v among the rows", tc.name, tc.after, k, c, i, s[0], rows[i])
 					}
 				}
 			}
 			for i, x := range test {
 				if got := o.Predict(x); got != want[i] {
-					t.Fatalf("%s trial %d: Predict of row %d gives %v, PredictRows %v", tc.name, k, i, got, want[i])
+					t.Fatalf("%s %s trial %d: Predict of row %d gives %v, PredictRows %v", tc.name, tc.after, k, i, got, want[i])
 				}
 			}
 		}
+	}
+}
+
+// TestOneVsRestPredictRowShape checks that Predict panics, as PredictRows
+// does, if a class's classifier, refitted through Models, has more than
+// one score.
+func TestOneVsRestPredictRowShape(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(205, 206))
+	_, X, y := classSet(rnd, 60, 4, 3)
+	o := &OneVsRest{New: func() Scorer { return &Perceptron{Epochs: 5} }}
+	if err := o.Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Models()[0].Fit(X, y); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []func(){
+		func() { o.PredictRows(nil, X) },
+		func() { o.Predict(X.RawRowView(0)) },
+	} {
+		func() {
+			defer func() {
+				if err, _ := recover().(error); !errors.Is(err, ErrShape) {
+					t.Errorf("recovered %v, want an error of kind ErrShape", err)
+				}
+			}()
+			f()
+		}()
 	}
 }
 

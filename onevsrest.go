@@ -221,10 +221,10 @@ func (o *OneVsRest) Predict(x []float64) float64 {
 	return decide(o.classes, *buf)
 }
 
-// rowScorer is a classifier whose scores of one dense row, as its
-// ScoreRows gives them, cost little more than the scores: the linear
-// types and Voted. Kernel's ScoreRows takes rows in blocks, whose scores
-// round otherwise.
+// rowScorer is a classifier whose scores of one dense row, which
+// scoreRow sets dst to as its ScoreRows gives them, cost little more than
+// the scores: the linear types and Voted. Kernel's ScoreRows takes rows in
+// blocks, whose scores round otherwise.
 type rowScorer interface {
 	scoreRow(dst, x []float64)
 }

@@ -83,13 +83,14 @@ func predictOne(p predictor, x []float64) float64 {
 	return c
 }
 
-// scoreRow sets dst to the S scores of the dense x under p, as scoreRows
-// gives those of a row, without the spreading of rows over the workers,
-// which costs more than the scores of one short row; it panics as
-// predictOne does.
+// scoreRow sets dst, of length S, to the scores of the dense x under p,
+// as scoreRows gives those of a row, without the spreading of rows over
+// the workers, which costs more than the scores of one short row; it
+// panics as predictOne does, and if dst has another length.
 func (p predictor) scoreRow(dst, x []float64) {
 	p.fitted("Predict")
 	checkLength(x, p.d)
+	rowsDst(dst, p.S)
 	p.rowScores(dst, vec{val: x})
 	if p.div != 0 {
 		divided(dst, p.div)
@@ -123,7 +124,7 @@ func (p predictor) scoreRows(dst []float64, X mat.Matrix) []float64 {
 }
 
 // tableScores sets dst to the scores of the len(dst)/S rows of xs from
-// row i, as scores gives them, and returns true, if p's scores are those
+// row i, as rowScores gives them, and returns true, if p's scores are those
 // of a weight table and the rows are dense; otherwise it returns false.
 func (p predictor) tableScores(dst []float64, xs *rows, i int) bool {
 	l := p.lin
