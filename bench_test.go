@@ -605,7 +605,7 @@ func BenchmarkOneVsRestFit(b *testing.B) {
 
 // BenchmarkOneVsRestPredict is Predict of rows of 10 columns by a
 // OneVsRest of three classes, which asks each class's Perceptron for its
-// score of the row.
+// score of the row: from one goroutine, and from GOMAXPROCS at once.
 func BenchmarkOneVsRestPredict(b *testing.B) {
 	const n, d = 1000, 10
 	X, _ := benchData(n, d)
@@ -617,15 +617,36 @@ func BenchmarkOneVsRestPredict(b *testing.B) {
 	if err := o.Fit(X, y); err != nil {
 		b.Fatal(err)
 	}
-	var sum float64
-	b.ReportAllocs()
-	for b.Loop() {
-		for i := range n {
-			sum += o.Predict(X.RawRowView(i))
+	benchPredictAtOnce(b, o, X)
+}
+
+// benchPredictAtOnce runs the benchmarks of c's Predict of the rows of X
+// from one goroutine, reporting ns/row, and from GOMAXPROCS at once.
+func benchPredictAtOnce(b *testing.B, c Classifier, X *mat.Dense) {
+	n, _ := X.Dims()
+	b.Run("goroutines=1", func(b *testing.B) {
+		var sum float64
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range n {
+				sum += c.Predict(X.RawRowView(i))
+			}
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
-	benchSink = sum
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+		benchSink = sum
+	})
+	b.Run("goroutines=GOMAXPROCS", func(b *testing.B) {
+		var mu sync.Mutex
+		b.RunParallel(func(pb *testing.PB) {
+			var sum float64
+			for i := 0; pb.Next(); i = (i + 1) % n {
+				sum += c.Predict(X.RawRowView(i))
+			}
+			mu.Lock()
+			benchSink += sum
+			mu.Unlock()
+		})
+	})
 }
 
 func BenchmarkPerceptronFit(b *testing.B) {
@@ -663,28 +684,7 @@ func BenchmarkPerceptronPredictLearning(b *testing.B) {
 	if v.Fixed() {
 		b.Fatal("the model that the predictions read is not the one that Learn writes again")
 	}
-	b.Run("goroutines=1", func(b *testing.B) {
-		var sum float64
-		for b.Loop() {
-			for i := range n {
-				sum += p.Predict(X.RawRowView(i))
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
-		benchSink = sum
-	})
-	b.Run("goroutines=GOMAXPROCS", func(b *testing.B) {
-		var mu sync.Mutex
-		b.RunParallel(func(pb *testing.PB) {
-			var sum float64
-			for i := 0; pb.Next(); i = (i + 1) % n {
-				sum += p.Predict(X.RawRowView(i))
-			}
-			mu.Lock()
-			benchSink += sum
-			mu.Unlock()
-		})
-	})
+	benchPredictAtOnce(b, p, X)
 }
 
 func BenchmarkPocketFit(b *testing.B) {

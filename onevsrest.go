@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/seed5ae3614e/perceptron/internal/jsonscan"
+	"github.com/seed5ae3614e/perceptron/internal/live"
 )
 
 // OneVsRest is a multiclass classifier made of binary ones, one per class:
@@ -54,7 +55,7 @@ type OneVsRest struct {
 // pointer, so that a copy of the OneVsRest, as a value receiver makes,
 // reads nothing that a Learn writes.
 type oneVsRestState struct {
-	mu      sync.RWMutex
+	mu      live.Lock
 	models  []Scorer
 	classes []float64
 }
@@ -84,8 +85,7 @@ func (o *OneVsRest) reading(method string) *sync.RWMutex {
 	if o.oneVsRestState == nil {
 		panic(notFitted(method))
 	}
-	o.mu.RLock()
-	return &o.mu
+	return o.mu.RLock()
 }
 
 // Fit trains the classifiers of OneVsRest on the rows of X with labels y.

@@ -17,6 +17,10 @@
 // rather than a lock, keeps reads from ever waiting on training; rather
 // than a copy of the whole model at every call of training, the trainer
 // copies only what the call changed.
+//
+// Lock, for models that training publishes together, as OneVsRest's
+// classes, is a read-write lock whose reads spread over the processors
+// in the same way.
 package live
 
 import (
@@ -31,17 +35,20 @@ import (
 type View[M any] struct {
 	M M
 
-	// readers count the reads of a view that a Learn will write again
-	// once none reads it, and are nil for a view never written again.
-	readers []counter
+	// one counts the reads of a view that a Learn will write again once
+	// none reads it, and is nil for a view never written again; many, if
+	// not nil, count the reads from the time two were seen at once, each
+	// read on the counter of its token. A view that Swap publishes after
+	// that time has many from the start; before it, the read that sees
+	// another puts them in place.
+	one  []counter
+	many atomic.Pointer[[]counter]
 }
 
-// counter is one of a view's counts of its readers, alone on its pair of
-// cache lines. Reads count on the first until two are seen to read at
-// once; from then on each counts on the counter of its token, which
-// usually stays with the processor that runs it, so that reads on many
-// cores keep each its own line rather than take one line from each other
-// at every read.
+// counter is a count of a view's readers, alone on its pair of cache
+// lines, so that reads on many cores, each on the counter of its token,
+// which usually stays with the processor that runs it, keep each its own
+// line rather than take one line from each other at every read.
 type counter struct {
 	n atomic.Int64
 	_ [120]byte
@@ -60,6 +67,56 @@ func token() int {
 	k := *t
 	tokens.Put(t)
 	return k
+}
+
+// many returns the number of counters or locks that reads on many
+// processors spread over: a power of two, for the tokens, a few times the
+// processors that may read at once, up to 64, 8 KiB of them.
+func many() int { return min(1<<bits.Len(uint(4*runtime.GOMAXPROCS(0)-1)), 64) }
+
+// A Lock is a read-write lock for data that many processors read at once:
+// a read locks the lock of its token, alone on its cache lines, so that
+// reads on many cores do not contend for one line, as they would for the
+// count of readers of one sync.RWMutex; a write locks them all. Its zero
+// value is unlocked; it must not be copied after first use.
+type Lock struct {
+	once  sync.Once
+	locks []paddedLock
+}
+
+// paddedLock is one of a Lock's locks, on a pair of cache lines.
+type paddedLock struct {
+	sync.RWMutex
+	_ [128 - 24]byte
+}
+
+// all returns l's locks, made at the first call.
+func (l *Lock) all() []paddedLock {
+	l.once.Do(func() { l.locks = make([]paddedLock, many()) })
+	return l.locks
+}
+
+// RLock locks l for reading, and returns the lock to unlock by RUnlock,
+// once, when the read is done. It waits while a write holds l.
+func (l *Lock) RLock() *sync.RWMutex {
+	locks := l.all()
+	m := &locks[token()&(len(locks)-1)].RWMutex
+	m.RLock()
+	return m
+}
+
+// Lock locks l for writing, once every read has ended.
+func (l *Lock) Lock() {
+	for i := range l.all() {
+		l.locks[i].Lock()
+	}
+}
+
+// Unlock unlocks l, which Lock locked.
+func (l *Lock) Unlock() {
+	for i := range l.locks {
+		l.locks[i].Unlock()
+	}
 }
 
 // A Reading is one read of a view, which Done ends, once: a read ended
@@ -84,12 +141,13 @@ type Live[M any] struct {
 	// spread is set once two reads have been seen to read at once.
 	spread atomic.Bool
 
-	// spare holds the counters of the view that the last Swap replaced,
-	// for the next Swap's view, so that a Learn allocates none but the
-	// first two sets, and after the turn to many. They are never set to
-	// zero: a read that found that view replaced may still count itself
-	// in on one of them, and then out.
-	spare []counter
+	// spareOne and spare hold the counters of the view that the last
+	// Swap replaced, for the next Swap's view, so that a Learn allocates
+	// none but the first two sets, and after the turn to many. They are
+	// never set to zero: a read that found that view replaced may still
+	// count itself in on one of them, and then out.
+	spareOne []counter
+	spare    *[]counter
 }
 
 // Read returns a read of the view, which the caller must end by Done,
@@ -98,7 +156,7 @@ type Live[M any] struct {
 func (l *Live[M]) Read() Reading[M] {
 	// The view of a model that is never written again is returned by a
 	// function small enough for the compiler to inline.
-	if v := l.cur.Load(); v == nil || v.readers == nil {
+	if v := l.cur.Load(); v == nil || v.one == nil {
 		return Reading[M]{View: v}
 	}
 	return l.count()
@@ -108,15 +166,19 @@ func (l *Live[M]) Read() Reading[M] {
 func (l *Live[M]) count() Reading[M] {
 	for {
 		v := l.cur.Load()
-		if v == nil || v.readers == nil {
+		if v == nil || v.one == nil {
 			return Reading[M]{View: v}
 		}
-		n := &v.readers[0].n
-		if l.spread.Load() {
-			n = &v.readers[token()&(len(v.readers)-1)].n
+		var n *atomic.Int64
+		if cs := v.many.Load(); cs != nil {
+			n = &(*cs)[token()&(len(*cs)-1)].n
 			n.Add(1)
-		} else if n.Add(1) > 1 {
-			l.spread.Store(true) // another read reads at the same time
+		} else if n = &v.one[0].n; n.Add(1) > 1 {
+			// Another read reads at the same time: the reads after this
+			// one spread, and so do those of every view Swap publishes.
+			cs := make([]counter, many())
+			v.many.CompareAndSwap(nil, &cs)
+			l.spread.Store(true)
 		}
 		// A view that is still published after the count is one that
 		// no Learn writes until its counts are back to zero.
@@ -130,7 +192,7 @@ func (l *Live[M]) count() Reading[M] {
 // Fixed reports whether v is never to be written again, so that a read of
 // it may skip Done. It may run concurrently with anything: whether a view
 // is fixed is set before Live publishes it.
-func (v *View[M]) Fixed() bool { return v.readers == nil }
+func (v *View[M]) Fixed() bool { return v.one == nil }
 
 // Set publishes m, which is never to be written again.
 func (l *Live[M]) Set(m M) { l.cur.Store(&View[M]{M: m}) }
@@ -155,41 +217,52 @@ const spinFor = 20 * time.Microsecond
 // returns the model of the view that it replaces, once no call reads it,
 // and whether it may be written: not if it was never to be written again.
 func (l *Live[M]) Swap(m M) (old M, writable bool) {
-	// One counter, until two reads are seen at once; then a power of
-	// two, for the tokens, a few times the processors that may read at
-	// once, up to 64, 8 KiB.
-	size := 1
+	v := &View[M]{M: m, one: l.spareOne}
+	if v.one == nil {
+		v.one = make([]counter, 1)
+	}
 	if l.spread.Load() {
-		size = min(1<<bits.Len(uint(4*runtime.GOMAXPROCS(0)-1)), 64)
+		if l.spare == nil {
+			cs := make([]counter, many())
+			l.spare = &cs
+		}
+		v.many.Store(l.spare)
 	}
-	readers := l.spare
-	if len(readers) != size {
-		readers = make([]counter, size)
-	}
-	was := l.cur.Swap(&View[M]{M: m, readers: readers})
-	if was == nil || was.readers == nil {
-		l.spare = nil
+	l.spareOne, l.spare = nil, nil
+	was := l.cur.Swap(v)
+	if was == nil || was.one == nil {
 		return old, false
 	}
+	// many is loaded after the Swap: a read that puts many in place
+	// later finds the view replaced, and counts itself out.
+	wait(was.one)
+	cs := was.many.Load()
+	if cs != nil {
+		wait(*cs)
+	}
+	l.spareOne, l.spare = was.one, cs
+	return was.M, true
+}
+
+// wait returns once every count of cs is zero, for Swap.
+func wait(cs []counter) {
 	// Calls that read the view take as long as their rows. A short one
 	// ends while the trainer looks again; for a longer one it sleeps,
 	// longer as the call lasts. It does not yield by runtime.Gosched,
 	// which, where every processor has goroutines to run, puts it behind
 	// all of them each time: it would wait for the rest of the program.
-	wait := time.Microsecond
-	for spin, k := time.Now(), 0; k < len(was.readers); {
+	nap := time.Microsecond
+	for spin, k := time.Now(), 0; k < len(cs); {
 		// A count that is zero stays so but for a read that counts
 		// itself in and, seeing the view replaced, out again.
-		if was.readers[k].n.Load() == 0 {
+		if cs[k].n.Load() == 0 {
 			k++
 			continue
 		}
 		if time.Since(spin) < spinFor {
 			continue
 		}
-		time.Sleep(wait)
-		wait = min(2*wait, time.Millisecond)
+		time.Sleep(nap)
+		nap = min(2*nap, time.Millisecond)
 	}
-	l.spare = was.readers
-	return was.M, true
 }

@@ -102,9 +102,10 @@ func testLiveWhole(t *testing.T, readers int, spread bool) {
 
 // TestSwapWaitsForEveryRead checks that Swap waits for every read of the
 // view it replaces, on whichever counter it counted: a read on the one
-// counter, the read that, seeing it, turns the reads to many counters,
-// and a read on the counter of its token in a view made after the turn;
-// and that Swap hands the many counters from view to view.
+// counter, the read that, seeing it, puts many counters in place, and a
+// read on the counter of its token; that views published after that have
+// many counters from the start; and that Swap hands the counters from
+// view to view.
 func TestSwapWaitsForEveryRead(t *testing.T) {
 	l := new(Live[int])
 	// swap runs Swap(m) beside the reads rs, and checks that it returns
@@ -134,25 +135,107 @@ func TestSwapWaitsForEveryRead(t *testing.T) {
 			t.Fatalf("Swap(%d) still waits after every read ended", m)
 		}
 	}
+	// token1 makes the next read on this processor take token 1, and so
+	// counter 1 of many.
+	token1 := func() {
+		tokens.Get()
+		one := 1
+		tokens.Put(&one)
+	}
 	l.Set(0)
 	if _, writable := l.Swap(1); writable {
 		t.Fatal("Swap returned the view that Set published as writable")
 	}
+	if l.cur.Load().many.Load() != nil {
+		t.Fatal("a view has many counters before two reads at once")
+	}
 	r1 := l.Read()
 	r2 := l.Read()
-	if !l.spread.Load() {
-		t.Fatal("two reads at once did not turn the reads to many counters")
+	cs := l.cur.Load().many.Load()
+	if cs == nil || len(*cs) < 4 {
+		t.Fatal("two reads at once did not put many counters in place")
 	}
-	swap(2, r1, r2)
-	if n := len(l.cur.Load().readers); n < 4 {
-		t.Fatalf("a view after the turn has %d counters, want at least 4", n)
+	token1()
+	r3 := l.Read()
+	swap(2, r1, r2, r3)
+	if cs := l.cur.Load().many.Load(); cs == nil || len(*cs) < 4 {
+		t.Fatal("a view published after two reads at once has not many counters")
 	}
-	// The next read on this processor takes token 1, and so counter 1.
-	tokens.Get()
-	one := 1
-	tokens.Put(&one)
+	token1()
 	swap(3, l.Read())
 	if allocs := testing.AllocsPerRun(10, func() { l.Swap(4) }); allocs > 1 {
 		t.Errorf("Swap allocates %v times, want once, its view", allocs)
 	}
+}
+
+// TestLock checks that a write of a Lock waits for a read on the lock of
+// any token, that a read waits for a write, and that reads on many
+// goroutines never see a write half made.
+func TestLock(t *testing.T) {
+	var l Lock
+	// The next read on this processor takes token 1, and so lock 1.
+	tokens.Get()
+	one := 1
+	tokens.Put(&one)
+	r := l.RLock()
+	locked := make(chan bool)
+	go func() {
+		l.Lock()
+		locked <- true
+	}()
+	select {
+	case <-locked:
+		t.Fatal("Lock returned while a read held the lock")
+	case <-time.After(10 * time.Millisecond):
+	}
+	r.RUnlock()
+	// Long enough to tell a hang, and only a failure waits for it.
+	select {
+	case <-locked:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Lock still waits after the read ended")
+	}
+	read := make(chan bool)
+	go func() {
+		l.RLock().RUnlock()
+		read <- true
+	}()
+	select {
+	case <-read:
+		t.Fatal("RLock returned while a write held the lock")
+	case <-time.After(10 * time.Millisecond):
+	}
+	l.Unlock()
+	select {
+	case <-read:
+	case <-time.After(20 * time.Second):
+		t.Fatal("RLock still waits after the write ended")
+	}
+
+	var pair [2]int // written in two steps, under the lock
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	var torn atomic.Bool
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				m := l.RLock()
+				if a, b := pair[0], pair[1]; a != b && torn.CompareAndSwap(false, true) {
+					t.Errorf("a read saw %d and %d", a, b)
+				}
+				m.RUnlock()
+			}
+		}()
+	}
+	for k := 1; k <= 300; k++ {
+		l.Lock()
+		pair[0] = k
+		runtime.Gosched()
+		pair[1] = k
+		l.Unlock()
+	}
+	stop.Store(true)
+	wg.Wait()
 }
