@@ -36,11 +36,14 @@ type View[M any] struct {
 	M M
 
 	// one counts the reads of a view that a Learn will write again once
-	// none reads it, and is nil for a view never written again; many, if
-	// not nil, count the reads from the time two were seen at once, each
-	// read on the counter of its token. A view that Swap publishes after
-	// that time has many from the start; before it, the read that sees
-	// another puts them in place.
+	// none reads it, and is nil, only, for a view never written again;
+	// many, if not nil, count the reads from the time two were seen at
+	// once, each read on the counter of its token. A view that Swap
+	// publishes after that time has many from the start; before it, the
+	// read that sees another puts them in place. many is set once, and
+	// never changes after. The counters come from the view that the Swap
+	// before last published, and a read of that view that found it
+	// replaced may still count itself in on them, and then out.
 	one  []counter
 	many atomic.Pointer[[]counter]
 }
@@ -77,8 +80,10 @@ func many() int { return min(1<<bits.Len(uint(4*runtime.GOMAXPROCS(0)-1)), 64) }
 // A Lock is a read-write lock for data that many processors read at once:
 // a read locks the lock of its token, alone on its cache lines, so that
 // reads on many cores do not contend for one line, as they would for the
-// count of readers of one sync.RWMutex; a write locks them all. Its zero
-// value is unlocked; it must not be copied after first use.
+// count of readers of one sync.RWMutex; a write locks them all, in order.
+// As with a sync.RWMutex, a goroutine that holds a read must not lock l
+// again, for reading or writing. Its zero value is unlocked; it must not
+// be copied after first use.
 type Lock struct {
 	once  sync.Once
 	locks []paddedLock
@@ -97,7 +102,8 @@ func (l *Lock) all() []paddedLock {
 }
 
 // RLock locks l for reading, and returns the lock to unlock by RUnlock,
-// once, when the read is done. It waits while a write holds l.
+// once, when the read is done. It waits while a write holds l, or waits
+// for the lock it would take.
 func (l *Lock) RLock() *sync.RWMutex {
 	locks := l.all()
 	m := &locks[token()&(len(locks)-1)].RWMutex
@@ -114,7 +120,7 @@ func (l *Lock) Lock() {
 
 // Unlock unlocks l, which Lock locked.
 func (l *Lock) Unlock() {
-	for i := range l.locks {
+	for i := range l.all() {
 		l.locks[i].Unlock()
 	}
 }
@@ -138,7 +144,9 @@ func (r Reading[M]) Done() {
 type Live[M any] struct {
 	cur atomic.Pointer[View[M]]
 
-	// spread is set once two reads have been seen to read at once.
+	// spread is set once two reads have been seen to read at once, so
+	// that the views that Swap publishes from then on have many counters
+	// from the start.
 	spread atomic.Bool
 
 	// spareOne and spare hold the counters of the view that the last
@@ -176,8 +184,10 @@ func (l *Live[M]) count() Reading[M] {
 		} else if n = &v.one[0].n; n.Add(1) > 1 {
 			// Another read reads at the same time: the reads after this
 			// one spread, and so do those of every view Swap publishes.
-			cs := make([]counter, many())
-			v.many.CompareAndSwap(nil, &cs)
+			if v.many.Load() == nil {
+				cs := make([]counter, many())
+				v.many.CompareAndSwap(nil, &cs)
+			}
 			l.spread.Store(true)
 		}
 		// A view that is still published after the count is one that
@@ -233,8 +243,10 @@ func (l *Live[M]) Swap(m M) (old M, writable bool) {
 	if was == nil || was.one == nil {
 		return old, false
 	}
-	// many is loaded after the Swap: a read that puts many in place
-	// later finds the view replaced, and counts itself out.
+	// many is loaded after the Swap, which is what makes the wait
+	// whole: reads that count on many counters put in place before it
+	// are waited for, and a read that puts them in place after it finds
+	// the view replaced, and counts itself out, as do the reads on them.
 	wait(was.one)
 	cs := was.many.Load()
 	if cs != nil {

@@ -157,7 +157,7 @@ func TestSwapWaitsForEveryRead(t *testing.T) {
 	}
 	token1()
 	r3 := l.Read()
-	swap(2, r1, r2, r3)
+	swap(2, r3, r1, r2)
 	if cs := l.cur.Load().many.Load(); cs == nil || len(*cs) < 4 {
 		t.Fatal("a view published after two reads at once has not many counters")
 	}
@@ -168,11 +168,28 @@ func TestSwapWaitsForEveryRead(t *testing.T) {
 	}
 }
 
-// TestLock checks that a write of a Lock waits for a read on the lock of
-// any token, that a read waits for a write, and that reads on many
-// goroutines never see a write half made.
+// TestLock checks that a write of a Lock waits for a read on each of its
+// locks, that a read waits for a write, and that reads on many goroutines
+// never see a write half made.
 func TestLock(t *testing.T) {
 	var l Lock
+	for i := range l.all() {
+		m := &l.locks[i].RWMutex
+		m.RLock()
+		locked := make(chan bool)
+		go func() {
+			l.Lock()
+			l.Unlock()
+			locked <- true
+		}()
+		select {
+		case <-locked:
+			t.Fatalf("Lock returned while a read held lock %d", i)
+		case <-time.After(time.Millisecond):
+		}
+		m.RUnlock()
+		<-locked
+	}
 	// The next read on this processor takes token 1, and so lock 1.
 	tokens.Get()
 	one := 1
