@@ -179,7 +179,7 @@ func TestLock(t *testing.T) {
 		locked := make(chan bool)
 		go func() {
 			l.Lock()
-			l.Unlock()
+			defer l.Unlock()
 			locked <- true
 		}()
 		select {
