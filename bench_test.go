@@ -132,17 +132,24 @@ func benchPredict(b *testing.B, c Classifier) {
 			if err := c.Fit(X, y); err != nil {
 				b.Fatal(err)
 			}
-			var sum float64
-			b.ReportAllocs()
-			for b.Loop() {
-				for i := range sz.n {
-					sum += c.Predict(X.RawRowView(i))
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*sz.n), "ns/row")
-			benchSink = sum
+			benchPredictRows(b, c, X)
 		})
 	}
+}
+
+// benchPredictRows runs c's Predict on every row of X, and reports the
+// cost of one prediction as ns/row.
+func benchPredictRows(b *testing.B, c Classifier, X *mat.Dense) {
+	n, _ := X.Dims()
+	var sum float64
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range n {
+			sum += c.Predict(X.RawRowView(i))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+	benchSink = sum
 }
 
 var benchSink float64
@@ -624,17 +631,7 @@ func BenchmarkOneVsRestPredict(b *testing.B) {
 // from one goroutine, reporting ns/row, and from GOMAXPROCS at once.
 func benchPredictAtOnce(b *testing.B, c Classifier, X *mat.Dense) {
 	n, _ := X.Dims()
-	b.Run("goroutines=1", func(b *testing.B) {
-		var sum float64
-		b.ReportAllocs()
-		for b.Loop() {
-			for i := range n {
-				sum += c.Predict(X.RawRowView(i))
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
-		benchSink = sum
-	})
+	b.Run("goroutines=1", func(b *testing.B) { benchPredictRows(b, c, X) })
 	b.Run("goroutines=GOMAXPROCS", func(b *testing.B) {
 		var mu sync.Mutex
 		b.RunParallel(func(pb *testing.PB) {

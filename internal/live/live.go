@@ -132,7 +132,8 @@ type Reading[M any] struct {
 	n *atomic.Int64 // the counter of the read, nil for a view never written again
 }
 
-// Done ends the read. It must be called once for each read.
+// Done ends the read. It must be called once for each read, and may run
+// concurrently with anything.
 func (r Reading[M]) Done() {
 	if r.n != nil {
 		r.n.Add(-1)
