@@ -104,7 +104,11 @@
 // least 8·S·(3·(d+1)+n) and 16·S·n bytes on n rows. Voted and Kernel also
 // keep the distinct rows of their mistakes, at most a copy of X, up to 96 bytes for each mistake, and
 // Kernel S numbers for each of those rows. OneVsRest holds a classifier of
-// one score per class, GOMAXPROCS of them training at once. Loading a
+// one score per class, GOMAXPROCS of them training at once. Predictions
+// that run at once on a model that Learn writes, or on a OneVsRest, count
+// themselves on counters or locks a cache line apart: at most 17 KiB for
+// each classifier, a OneVsRest's of each class among them, and 8 KiB more
+// for a OneVsRest. Loading a
 // saved classifier holds its data and the numbers that it writes, 8 bytes
 // each.
 //

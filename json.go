@@ -77,18 +77,24 @@ type saved struct {
 
 // newSaved returns s, or an error if its classifier has not been fitted
 // or if check, the check of its settings, fails: a saved classifier
-// loads. The error of check keeps its kind.
+// loads. The error of check keeps its kind. On an error, or a panic of
+// check, it lets go of the view that s holds: a read left counted would
+// keep the next Learn but one waiting for ever, in a server that recovers
+// the panic too.
 func newSaved(method string, fitted bool, check func() error, s saved) (saved, error) {
-	var err error
+	kept := false
+	defer func() {
+		if !kept {
+			s.release()
+		}
+	}()
 	if !fitted {
-		err = notFitted(method)
-	} else if err = check(); err != nil {
-		err = wrapf(err, "perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: "))
+		return saved{}, notFitted(method)
 	}
-	if err != nil {
-		s.release()
-		return saved{}, err
+	if err := check(); err != nil {
+		return saved{}, wrapf(err, "perceptron: %s: %s", method, strings.TrimPrefix(err.Error(), "perceptron: "))
 	}
+	kept = true
 	return s, nil
 }
 

@@ -1337,6 +1337,39 @@ func TestJSONInvalidSettingsSaved(t *testing.T) {
 	}
 }
 
+// TestNewSavedLetsGo checks that newSaved lets go of the view that its
+// saved holds, once, when it returns an error and when check panics, and
+// keeps it when it returns the saved classifier.
+func TestNewSavedLetsGo(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		fitted bool
+		check  func() error
+		let    int // the times the view is let go of
+	}{
+		{"saved", true, func() error { return nil }, 0},
+		{"not fitted", false, nil, 1},
+		{"invalid settings", true, func() error { return errorf(ErrSetting, "perceptron: Rate is -1") }, 1},
+		{"a panic of check", true, func() error { panic("check") }, 1},
+	} {
+		let := 0
+		func() {
+			defer func() {
+				if r := recover(); (r != nil) != (c.name == "a panic of check") {
+					t.Errorf("%s: recovered %v", c.name, r)
+				}
+			}()
+			s, err := newSaved("MarshalJSON", c.fitted, c.check, saved{done: func() { let++ }})
+			if (err != nil) != (c.let == 1) || (err == nil) != (s.done != nil) {
+				t.Errorf("%s: returned a saved with done %t and the error %v", c.name, s.done != nil, err)
+			}
+		}()
+		if let != c.let {
+			t.Errorf("%s: the view let go of %d times, want %d", c.name, let, c.let)
+		}
+	}
+}
+
 // TestJSONCraftedWideKernel checks a crafted Kernel of 2^40 features
 // whose support vectors, none, are stored dense: it must not load, or
 // predict and learn a sparse row without exhausting memory. As running

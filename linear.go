@@ -227,17 +227,19 @@ func (m *linearModel) predictor() predictor {
 	p := m.sum.predictor(m.classes)
 	p.div = float64(m.visits)
 	if m.ahead != 0 {
-		S, ahead := p.S, float64(m.ahead)
-		p.lin = nil // the scores are not those of sum alone
-		p.scores = func(dst []float64, x vec) {
-			buf := getBuffer(S)
-			m.sum.scores(dst, &x, 0)
-			m.w.scores(*buf, &x, 0)
-			floats.AddScaled(dst, ahead, *buf)
-			putBuffer(buf)
-		}
+		p.lin, p.by = nil, m // the scores are not those of sum alone
 	}
 	return p
+}
+
+// scores sets dst to the summed scores (sum + ahead·w)·x of an Averaged
+// that Learn has written since its sums.
+func (m *linearModel) scores(dst []float64, x vec) {
+	buf := getBuffer(len(dst))
+	m.sum.scores(dst, &x, 0)
+	m.w.scores(*buf, &x, 0)
+	floats.AddScaled(dst, float64(m.ahead), *buf)
+	putBuffer(buf)
 }
 
 func (l *linear) width() int {

@@ -1042,6 +1042,18 @@ func TestOneVsRestPredictRow(t *testing.T) {
 					t.Fatalf("%s %s trial %d: Predict of row %d gives %v, PredictRows %v", tc.name, tc.after, k, i, got, want[i])
 				}
 			}
+			if raceEnabled || tc.name == "Kernel" {
+				continue
+			}
+			// No allocation a row, of OneVsRest or of a class's own
+			// Predict, also where an Averaged's scores are sum + ahead·w.
+			if a := testing.AllocsPerRun(10, func() { o.Predict(test[0]) }); a != 0 {
+				t.Fatalf("%s %s: OneVsRest's Predict allocates %v times a row", tc.name, tc.after, a)
+			}
+			m := o.Models()[0]
+			if a := testing.AllocsPerRun(10, func() { m.Predict(test[0]) }); a != 0 {
+				t.Fatalf("%s %s: the Predict of class 0's classifier allocates %v times a row", tc.name, tc.after, a)
+			}
 		}
 	}
 }

@@ -41,11 +41,11 @@ type predictor struct {
 	div     float64 // what ScoreRows divides the scores by, or 0 for 1
 
 	// lin, if not nil, is the weight table whose scores these are, which
-	// scores dense rows several at a time; otherwise scores gives them.
-	// A table is a field rather than a function, which would cost an
-	// allocation at every prediction of one row.
-	lin    *table
-	scores func(dst []float64, x vec)
+	// scores dense rows several at a time; otherwise by gives them. Each
+	// holds a pointer, where a function value would cost an allocation
+	// at every prediction of one row.
+	lin *table
+	by  interface{ scores(dst []float64, x vec) }
 }
 
 // rowScores sets dst to the S scores of x under p.
@@ -54,13 +54,13 @@ func (p predictor) rowScores(dst []float64, x vec) {
 		p.lin.scores(dst, &x, 0)
 		return
 	}
-	p.scores(dst, x)
+	p.by.scores(dst, x)
 }
 
 // fitted panics in the manner of gonum if the model has not been fitted;
 // method names the caller in the message.
 func (p predictor) fitted(method string) {
-	if p.lin == nil && p.scores == nil {
+	if p.lin == nil && p.by == nil {
 		panic(notFitted(method))
 	}
 }

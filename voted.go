@@ -365,7 +365,7 @@ func (v *Voted) predictor() predictor {
 	if v == nil {
 		return predictor{}
 	}
-	return predictor{classes: v.classes, d: v.first.dim(), S: len(v.first.b), scores: v.scores}
+	return predictor{classes: v.classes, d: v.first.dim(), S: len(v.first.b), by: v}
 }
 
 // Predict returns the class of x that the vote chooses, as Voted says,

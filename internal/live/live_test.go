@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestLiveWhole checks that readers of a live model see only models that a
@@ -255,4 +256,23 @@ func TestLock(t *testing.T) {
 	}
 	stop.Store(true)
 	wg.Wait()
+}
+
+// TestMemory checks the sizes that the root package's documentation
+// states: counters and locks of 128 bytes, and at most 64 of them
+// whatever GOMAXPROCS, a power of two at least 4 times the processors up
+// to that. So a Live, with its view's counters and the spare ones, holds
+// at most 2·(1+64)·128 bytes, under 17 KiB, and a Lock 8 KiB.
+func TestMemory(t *testing.T) {
+	if c, l := unsafe.Sizeof(counter{}), unsafe.Sizeof(paddedLock{}); c != 128 || l != 128 {
+		t.Errorf("a counter takes %d bytes and a lock %d, want 128", c, l)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 3, 16, 17, 1000} {
+		runtime.GOMAXPROCS(procs)
+		n := many()
+		if n > 64 || n&(n-1) != 0 || n < min(4*procs, 64) {
+			t.Errorf("GOMAXPROCS %d: %d counters, want a power of two of at least %d, at most 64", procs, n, min(4*procs, 64))
+		}
+	}
 }
