@@ -247,7 +247,7 @@ func (p *libsvmParser) line(b []byte) (bool, error) {
 func (p *libsvmParser) grow() error {
 	var err error
 	if p.ind, err = growText(p.ind, 1, p.l); err == nil {
-		p.val, err = growTo(p.val, cap(p.ind))
+		p.val, err = growRows(p.val, cap(p.ind))
 	}
 	if err != nil {
 		return tooLarge(err, "line %d: holding the rows up to it", p.l.n)

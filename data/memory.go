@@ -75,24 +75,45 @@ func nextCap(c, need int) int {
 // or at once to the elements that the text of l is expected to give, if that
 // is more: the rows of a file of known size then grow once or twice, not
 // forty times, as a quarter at a time would. fitText cuts what the
-// expectation left over.
+// expectation left over. The array is one of the rows that a read writes
+// for the first time, as growRows says.
 func growText[E any](s []E, n int, l *lines) ([]E, error) {
 	if n <= cap(s)-len(s) {
 		return s, nil
 	}
 	c := nextCap(cap(s), len(s)+n)
 	if e := l.expect(len(s) + n); e > c {
-		if t, err := growTo(s, e); err == nil {
+		if t, err := growRows(s, e); err == nil {
 			return t, nil
 		}
 	}
-	return growTo(s, c)
+	return growRows(s, c)
 }
 
-// fitText returns s, or a copy of it without the room that growText left
-// beyond a quarter of its elements, as grow would have left at most.
+// growRows is growTo for an array of the rows that a read writes for the
+// first time, which takes a fault of the system for each page of memory
+// fresh from it: the new array asks for huge pages while the read writes
+// it (memory.Huge), and s, which it replaces, no longer does. fitText,
+// which ends the read, withdraws the request from the last, so that none
+// outlives the read.
+func growRows[E any](s []E, c int) ([]E, error) {
+	t, err := growTo(s[:0], c)
+	if err != nil {
+		return s, err
+	}
+	memory.Huge(t[:c]) // before the copy, its first writes
+	memory.Ordinary(s[:cap(s)])
+	return append(t, s...), nil
+}
+
+// fitText returns s, an array of rows that growText grew, having withdrawn
+// its request for huge pages, or a copy of it without the room that
+// growText left beyond a quarter of its elements, as grow would have left
+// at most.
 func fitText[E any](s []E) []E {
+	memory.Ordinary(s[:cap(s)])
 	if cap(s)-len(s) <= len(s)/4+256 {
+		memory.Drop(s[len(s):cap(s)]) // the rest of the last huge page
 		return s
 	}
 	t, err := growTo([]E(nil), len(s))

@@ -124,8 +124,37 @@ func Bytes(b float64) string {
 // so that once s is freed the kernel makes no new huge pages there for
 // the heap's other uses, as it makes none for the rest of Go's heap.
 func Huge[E any](s []E) (done func()) {
-	if n := uintptr(len(s)) * unsafe.Sizeof(*new(E)); n >= 4<<20 {
-		return huge(unsafe.Pointer(unsafe.SliceData(s)), n)
+	p, n := span(s)
+	if n < hugeFloor {
+		return func() {}
 	}
-	return func() {}
+	advise(p, n, true)
+	return func() { advise(p, n, false) }
+}
+
+// Ordinary withdraws from s the request of Huge, as the function that
+// Huge returned for s does, for a caller that holds s and no longer that
+// function.
+func Ordinary[E any](s []E) {
+	if p, n := span(s); n >= hugeFloor {
+		advise(p, n, false)
+	}
+}
+
+// Drop gives the system back the whole 4 KiB pages of memory within s,
+// which then read as zeros, for a caller that will read no element of s
+// before it writes it: the room that a slice holds beyond its length,
+// where a huge page that Huge asked for is backed whole though only its
+// first bytes were written.
+func Drop[E any](s []E) {
+	p, n := span(s)
+	drop(p, n)
+}
+
+// hugeFloor is the least size of a slice that Huge and Ordinary act on.
+const hugeFloor = 4 << 20
+
+// span returns the address and the size in bytes of the elements of s.
+func span[E any](s []E) (unsafe.Pointer, uintptr) {
+	return unsafe.Pointer(unsafe.SliceData(s)), uintptr(len(s)) * unsafe.Sizeof(*new(E))
 }

@@ -57,20 +57,35 @@ func addressSpace() float64 {
 	return float64(pages) * float64(os.Getpagesize())
 }
 
-// huge advises Linux to back the whole huge pages within the n bytes at p
-// with transparent huge pages (MADV_HUGEPAGE), if it gives them only to
-// memory so advised, and returns the function that withdraws the advice
-// (MADV_NOHUGEPAGE, which in that mode is what no advice is). It ignores
+// advise advises Linux to back the whole huge pages within the n bytes at
+// p with transparent huge pages (MADV_HUGEPAGE) if on is set, or
+// withdraws the advice (MADV_NOHUGEPAGE, which in that mode is what no
+// advice is), if it gives them only to memory so advised. It ignores
 // errors: the advice changes no byte.
-func huge(p unsafe.Pointer, n uintptr) func() {
+func advise(p unsafe.Pointer, n uintptr, on bool) {
 	page := hugePage()
 	start := (uintptr(p) + page - 1) &^ (page - 1)
 	end := (uintptr(p) + n) &^ (page - 1)
 	if page == 0 || end <= start {
-		return func() {}
+		return
 	}
-	syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_HUGEPAGE)
-	return func() { syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_NOHUGEPAGE) }
+	advice := syscall.MADV_NOHUGEPAGE
+	if on {
+		advice = syscall.MADV_HUGEPAGE
+	}
+	syscall.Syscall(syscall.SYS_MADVISE, start, end-start, uintptr(advice))
+}
+
+// drop gives Linux back the whole pages within the n bytes at p
+// (MADV_DONTNEED), which then read as zeros; it splits a huge page that
+// they share with other bytes. It ignores errors.
+func drop(p unsafe.Pointer, n uintptr) {
+	page := uintptr(os.Getpagesize())
+	start := (uintptr(p) + page - 1) &^ (page - 1)
+	end := (uintptr(p) + n) &^ (page - 1)
+	if end > start {
+		syscall.Syscall(syscall.SYS_MADVISE, start, end-start, syscall.MADV_DONTNEED)
+	}
 }
 
 // hugePage returns the size of a transparent huge page if Linux gives

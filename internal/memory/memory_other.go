@@ -15,5 +15,8 @@ import (
 // budget.
 func osRoom() (float64, string) { return math.Inf(1), "" }
 
-// huge does nothing: the hint is Linux's.
-func huge(unsafe.Pointer, uintptr) func() { return func() {} }
+// advise does nothing: the hint is Linux's.
+func advise(unsafe.Pointer, uintptr, bool) {}
+
+// drop does nothing: it serves Linux's hint.
+func drop(unsafe.Pointer, uintptr) {}
