@@ -14,6 +14,10 @@
 // memory and swap together, beyond which Linux refuses any one
 // allocation. The two bounds are read from the operating system where it
 // offers them (Linux); elsewhere only Go's memory limit counts.
+//
+// It also holds what the packages tell Linux of the memory they write for
+// the first time: Huge asks for huge pages, Ordinary withdraws the
+// request, and Drop gives back pages that no one will read.
 package memory
 
 import (
