@@ -352,5 +352,5 @@ func (h Hashing) Transform(texts []string) (*perceptron.CSR, error) {
 			return nil, wrapAt(err, 0, i, -1, "data: texts[%d]: %w", i, err)
 		}
 	}
-	return perceptron.NewCSR(len(texts), hs.cols(), hs.ptr, hs.ind, hs.val)
+	return perceptron.NewCSR(len(texts), hs.cols(), fitText(hs.ptr), fitText(hs.ind), fitText(hs.val))
 }
