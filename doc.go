@@ -106,9 +106,9 @@
 // Kernel S numbers for each of those rows. OneVsRest holds a classifier of
 // one score per class, GOMAXPROCS of them training at once. Predictions
 // that run at once on a model that Learn writes, or on a OneVsRest, count
-// themselves on counters or locks a cache line apart: at most 17 KiB for
-// each classifier, a OneVsRest's of each class among them, and 8 KiB more
-// for a OneVsRest. Loading a
+// themselves on counters or locks of their own cache lines: at most 17
+// KiB for each classifier, a OneVsRest's of each class among them, and 8
+// KiB more for a OneVsRest. Loading a
 // saved classifier holds its data and the numbers that it writes, 8 bytes
 // each.
 //

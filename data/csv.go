@@ -58,11 +58,16 @@ type CSV struct {
 // feature column. It holds the memory that the package's documentation
 // states of a reader, and returns an error of kind perceptron.ErrTooLarge
 // if that does not fit.
-func (f CSV) Read(r io.Reader) (*Set, error) {
+func (f CSV) Read(r io.Reader) (_ *Set, err error) {
 	p, err := f.parser(r, true)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			unadvise(p.rows)
+		}
+	}()
 	for {
 		if err := p.next(); err == io.EOF {
 			break
@@ -118,6 +123,15 @@ type csvParser struct {
 
 	rows  []float64 // the rows read
 	class int       // the class of the last, or -1
+}
+
+// text returns the text whose rows Read holds, for growText, or nil for
+// Rows, which holds one row at a time.
+func (p *csvParser) text() *lines {
+	if !p.keep {
+		return nil
+	}
+	return p.cr.l
 }
 
 // parser returns the parser of the records of r, which holds their classes
@@ -223,7 +237,7 @@ func (p *csvParser) fast(b []byte) bool {
 	start := len(p.rows)
 	if cap(p.rows)-start < p.nfeat {
 		var err error
-		if p.rows, err = growText(p.rows, p.nfeat, p.cr.l); err != nil {
+		if p.rows, err = growText(p.rows, p.nfeat, p.text()); err != nil {
 			return false
 		}
 	}
@@ -307,7 +321,7 @@ func (p *csvParser) record() error {
 		return errorAt(perceptron.ErrFormat, cr.line, -1, -1, "line %d: %d fields, want %d as on line %d", cr.line, cr.n, p.nf, p.first)
 	}
 	var err error
-	if p.rows, err = growText(p.rows, p.nfeat, cr.l); err != nil {
+	if p.rows, err = growText(p.rows, p.nfeat, p.text()); err != nil {
 		return tooLarge(err, "line %d: holding the rows up to it", cr.line)
 	}
 	start := len(p.rows)

@@ -47,12 +47,19 @@ type LIBSVM struct {
 // is a number, or if r holds no row or no feature. It holds the memory
 // that the package's documentation states of a reader, and returns an
 // error of kind perceptron.ErrTooLarge if that does not fit.
-func (f LIBSVM) Read(r io.Reader) (*Set, error) {
+func (f LIBSVM) Read(r io.Reader) (_ *Set, err error) {
 	p, err := f.parser(r, true)
 	if err != nil {
 		return nil, err
 	}
 	ptr := []int{0}
+	defer func() {
+		if err != nil {
+			unadvise(ptr)
+			unadvise(p.ind)
+			unadvise(p.val)
+		}
+	}()
 	for {
 		if err := p.next(); err == io.EOF {
 			break
@@ -60,7 +67,7 @@ func (f LIBSVM) Read(r io.Reader) (*Set, error) {
 			return nil, err
 		}
 		if len(ptr) == cap(ptr) {
-			if ptr, err = growText(ptr, 1, p.l); err != nil {
+			if ptr, err = growText(ptr, 1, p.text()); err != nil {
 				return nil, tooLarge(err, "line %d: holding the rows up to it", p.l.n)
 			}
 		}
@@ -243,11 +250,20 @@ func (p *libsvmParser) line(b []byte) (bool, error) {
 	return true, nil
 }
 
+// text returns the text whose rows Read holds, for growText, or nil for
+// Rows, which holds one row at a time.
+func (p *libsvmParser) text() *lines {
+	if !p.keep {
+		return nil
+	}
+	return p.l
+}
+
 // grow makes room for more values.
 func (p *libsvmParser) grow() error {
 	var err error
-	if p.ind, err = growText(p.ind, 1, p.l); err == nil {
-		p.val, err = growRows(p.val, cap(p.ind))
+	if p.ind, err = growText(p.ind, 1, p.text()); err == nil {
+		p.val, err = growRows(p.val, cap(p.ind), p.text())
 	}
 	if err != nil {
 		return tooLarge(err, "line %d: holding the rows up to it", p.l.n)

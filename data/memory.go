@@ -75,43 +75,53 @@ func nextCap(c, need int) int {
 // or at once to the elements that the text of l is expected to give, if that
 // is more: the rows of a file of known size then grow once or twice, not
 // forty times, as a quarter at a time would. fitText cuts what the
-// expectation left over. The array is one of the rows that a read writes
-// for the first time, as growRows says.
+// expectation left over. l is nil where the rows are not the whole text's,
+// as for Rows, which holds one row at a time; growRows says the rest.
 func growText[E any](s []E, n int, l *lines) ([]E, error) {
 	if n <= cap(s)-len(s) {
 		return s, nil
 	}
 	c := nextCap(cap(s), len(s)+n)
 	if e := l.expect(len(s) + n); e > c {
-		if t, err := growRows(s, e); err == nil {
+		if t, err := growRows(s, e, l); err == nil {
 			return t, nil
 		}
 	}
-	return growRows(s, c)
+	return growRows(s, c, l)
 }
 
-// growRows is growTo for an array of the rows that a read writes for the
-// first time, which takes a fault of the system for each page of memory
-// fresh from it: the new array asks for huge pages while the read writes
-// it (memory.Huge), and s, which it replaces, no longer does. fitText,
-// which ends the read, withdraws the request from the last, so that none
-// outlives the read.
-func growRows[E any](s []E, c int) ([]E, error) {
+// growRows is growTo for an array of the rows of the text l, which a read
+// of all of it writes for the first time, and which takes a fault of the
+// system for each page of memory fresh from it: the new array asks for
+// huge pages while the read writes it (memory.Huge), and s, which it
+// replaces, no longer does. fitText, which ends the read, withdraws the
+// request from the last, and so does unadvise where the read fails, so
+// that none outlives the read. If l is nil it is growTo.
+func growRows[E any](s []E, c int, l *lines) ([]E, error) {
+	if l == nil {
+		return growTo(s, c)
+	}
 	t, err := growTo(s[:0], c)
 	if err != nil {
 		return s, err
 	}
-	memory.Huge(t[:c]) // before the copy, its first writes
+	// Before the copy, so that its writes and the read's take huge pages
+	// where the memory is fresh from the system.
+	memory.Huge(t[:c])
 	memory.Ordinary(s[:cap(s)])
 	return append(t, s...), nil
 }
+
+// unadvise withdraws the request of growRows from s, the rows of a read
+// that fails.
+func unadvise[E any](s []E) { memory.Ordinary(s[:cap(s)]) }
 
 // fitText returns s, an array of rows that growText grew, having withdrawn
 // its request for huge pages, or a copy of it without the room that
 // growText left beyond a quarter of its elements, as grow would have left
 // at most.
 func fitText[E any](s []E) []E {
-	memory.Ordinary(s[:cap(s)])
+	unadvise(s)
 	if cap(s)-len(s) <= len(s)/4+256 {
 		memory.Drop(s[len(s):cap(s)]) // the rest of the last huge page
 		return s

@@ -5,6 +5,7 @@
 package data
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"slices"
@@ -15,24 +16,34 @@ import (
 	"github.com/seed5ae3614e/perceptron/internal/memtest"
 )
 
-// TestRowsHugePages checks the requests for huge pages of the arrays of a
-// read's rows, by the flags of their mappings: growRows asks for them for
-// the array it makes and withdraws them from the one it replaces, and
-// fitText, which ends a read and Hashing.Transform, withdraws them and
-// gives the pages beyond the length back, which a huge page would
-// otherwise hold.
-func TestRowsHugePages(t *testing.T) {
+// hugeAdvised skips t unless Linux gives huge pages to memory advised of
+// them alone, as memory.Huge asks for them.
+func hugeAdvised(t *testing.T) {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || !strings.Contains(string(mode), "[madvise]") {
+	_, serr := os.Stat("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+	if err != nil || serr != nil || !strings.Contains(string(mode), "[madvise]") {
 		t.Skip("Linux does not give huge pages to memory advised of them alone here")
 	}
+}
+
+// TestRowsHugePages checks the requests for huge pages of the arrays of a
+// read's rows, by the flags of their mappings: growRows asks for them for
+// the array it makes and withdraws them from the one it replaces, but not
+// for Rows, and fitText, which ends a read, withdraws them and gives the
+// pages beyond the length back, which a huge page would otherwise hold.
+func TestRowsHugePages(t *testing.T) {
+	hugeAdvised(t)
 	at := func(s []float64, i int) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(s))) + uintptr(8*i) }
 	fill := func(s []float64, from int) {
 		for i := from; i < len(s); i++ {
 			s[i] = float64(i)
 		}
 	}
-	a, err := growRows([]float64{0, 1, 2}, 1<<20) // 8 MiB
+	if a, err := growRows([]float64{0}, 1<<20, nil); err != nil || memtest.Flags(t, at(a, 1<<19)) == "hg" {
+		t.Errorf("growRows of the rows of Rows: %v, flags %q, want no request", err, memtest.Flags(t, at(a, 1<<19)))
+	}
+	text := &lines{}
+	a, err := growRows([]float64{0, 1, 2}, 1<<20, text) // 8 MiB
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +52,7 @@ func TestRowsHugePages(t *testing.T) {
 	if got := memtest.Flags(t, at(a, 1<<19)); got != "hg" {
 		t.Errorf("the array that growRows made: %q, want hg", got)
 	}
-	b, err := growRows(a, 2<<20) // 16 MiB
+	b, err := growRows(a, 2<<20, text) // 16 MiB
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +65,14 @@ func TestRowsHugePages(t *testing.T) {
 	if !slices.Equal(b, a) {
 		t.Fatal("growRows did not copy the elements")
 	}
-	// A length that fitText keeps, more than 2 MiB before the end, so
-	// that a whole huge page holds the last elements and what follows.
+	// A length that fitText keeps, 3.2 MB before the end of the array,
+	// so that the huge page that holds the last element lies within it.
 	n := 1_700_000
 	b = b[:n]
 	fill(b, len(a))
+	if !slices.Contains(memtest.Resident(t, at(b, n), 8*(cap(b)-n)), true) {
+		t.Skip("no huge page holds the last elements here: the pages beyond them are not resident to give back")
+	}
 	c := fitText(b)
 	if &c[0] != &b[0] {
 		t.Fatalf("fitText copied %d elements of a capacity of %d", n, cap(b))
@@ -74,25 +88,64 @@ func TestRowsHugePages(t *testing.T) {
 	if c[n-1] != float64(n-1) || c[0] != 0 {
 		t.Errorf("fitText changed the elements: %v, %v", c[0], c[n-1])
 	}
+}
 
-	// Transform ends as a read does: no request outlives it. Its rows
-	// here hold 960,000 values, 7.3 MiB of them.
-	texts := make([]string, 32_000)
-	for i := range texts {
-		var b strings.Builder
-		for k := range 30 {
-			fmt.Fprintf(&b, "w%d ", 30*i+k)
-		}
-		texts[i] = b.String()
+// TestReadsLeaveNoRequest checks that no request for huge pages outlives
+// a read of rows of more than 4 MiB, whole or failed at its last line, by
+// each reader, or Rows, or Hashing.Transform: no mapping of the process
+// carries one after it.
+func TestReadsLeaveNoRequest(t *testing.T) {
+	hugeAdvised(t)
+	if m := memtest.Advised(t); m != "" {
+		t.Skipf("a mapping is advised before the reads: %s", m)
 	}
-	X, err := Hashing{}.Transform(texts)
-	if err != nil {
+	var libsvm, csv, text bytes.Buffer
+	for i := range 20_000 {
+		fmt.Fprintf(&libsvm, "%d", i%2)
+		for k := range 40 {
+			fmt.Fprintf(&libsvm, " %d:%d", 40*i+k+1, k+1)
+			fmt.Fprintf(&csv, "%d,", k+1)
+			fmt.Fprintf(&text, "w%d ", 40*i+k)
+		}
+		fmt.Fprintf(&csv, "%d\n", i%2)
+		fmt.Fprintf(&text, "\n")
+	}
+	texts := strings.Split(strings.TrimSpace(text.String()), "\n")
+	hashing := Hashing{NGrams: 2}
+	for _, r := range []struct {
+		name string
+		read func(b []byte) error
+	}{
+		{"LIBSVM", func(b []byte) error { _, err := LIBSVM{}.Read(bytes.NewReader(b)); return err }},
+		{"CSV", func(b []byte) error { _, err := CSV{Label: "last"}.Read(bytes.NewReader(b)); return err }},
+		{"Text", func(b []byte) error { _, err := Text{Hashing: hashing}.Read(bytes.NewReader(b)); return err }},
+		{"LIBSVM Rows", func(b []byte) error {
+			for _, err := range (LIBSVM{}).Rows(bytes.NewReader(b)) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	} {
+		in := map[string][]byte{"LIBSVM": libsvm.Bytes(), "CSV": csv.Bytes(), "Text": text.Bytes(), "LIBSVM Rows": libsvm.Bytes()}[r.name]
+		for _, bad := range []bool{false, true} {
+			b := in
+			if bad {
+				b = append(slices.Clip(in), "x:y \xff\n"...) // no pair, no field of the rest, no UTF-8
+			}
+			if err := r.read(b); (err != nil) != bad {
+				t.Fatalf("%s, failing %t: %v", r.name, bad, err)
+			}
+			if m := memtest.Advised(t); m != "" {
+				t.Errorf("%s, failing %t: a mapping is advised after the read: %s", r.name, bad, m)
+			}
+		}
+	}
+	if _, err := hashing.Transform(texts); err != nil {
 		t.Fatal(err)
 	}
-	_, ind, val := X.RawCSR()
-	for _, p := range []uintptr{uintptr(unsafe.Pointer(&ind[len(ind)/2])), uintptr(unsafe.Pointer(&val[len(val)/2]))} {
-		if got := memtest.Flags(t, p); got == "hg" {
-			t.Errorf("Transform's rows after it returned: %q, want no request for huge pages", got)
-		}
+	if m := memtest.Advised(t); m != "" {
+		t.Errorf("Transform: a mapping is advised after it: %s", m)
 	}
 }

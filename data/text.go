@@ -67,11 +67,18 @@ const labelPrefix = "__label__"
 // arrays of (5.5 + 8·NGrams) bytes a byte of the longest line, grown as
 // the rows are; it returns an error of kind perceptron.ErrTooLarge if
 // that does not fit.
-func (f Text) Read(r io.Reader) (*Set, error) {
+func (f Text) Read(r io.Reader) (_ *Set, err error) {
 	p, err := f.parser(r, true)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			unadvise(p.h.ptr)
+			unadvise(p.h.ind)
+			unadvise(p.h.val)
+		}
+	}()
 	for {
 		if err := p.next(); err == io.EOF {
 			break
@@ -352,5 +359,5 @@ func (h Hashing) Transform(texts []string) (*perceptron.CSR, error) {
 			return nil, wrapAt(err, 0, i, -1, "data: texts[%d]: %w", i, err)
 		}
 	}
-	return perceptron.NewCSR(len(texts), hs.cols(), fitText(hs.ptr), fitText(hs.ind), fitText(hs.val))
+	return perceptron.NewCSR(len(texts), hs.cols(), hs.ptr, hs.ind, hs.val)
 }

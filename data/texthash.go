@@ -284,7 +284,7 @@ func (h *hasher) row() error {
 	// Room for a column for each n-gram, at most.
 	keys := h.keys
 	if h.ind, err = growText(h.ind, len(keys), h.text); err == nil && cap(h.val) < cap(h.ind) {
-		h.val, err = growRows(h.val, cap(h.ind))
+		h.val, err = growRows(h.val, cap(h.ind), h.text)
 	}
 	if err == nil {
 		h.ptr, err = growText(h.ptr, 1, h.text)

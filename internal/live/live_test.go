@@ -258,11 +258,12 @@ func TestLock(t *testing.T) {
 	wg.Wait()
 }
 
-// TestMemory checks the sizes that the root package's documentation
-// states: counters and locks of 128 bytes, and at most 64 of them
-// whatever GOMAXPROCS, a power of two at least 4 times the processors up
-// to that. So a Live, with its view's counters and the spare ones, holds
-// at most 2·(1+64)·128 bytes, under 17 KiB, and a Lock 8 KiB.
+// TestMemory checks the sizes behind the root package's documentation:
+// counters and locks of 128 bytes, and at most 64 of them whatever
+// GOMAXPROCS, a power of two at least 4 times the processors up to that.
+// A Live holds two sets, its view's counters and the spare ones (its
+// fields spareOne and spare), so at most 2·(1+64)·128 bytes, under 17
+// KiB, and a Lock 8 KiB.
 func TestMemory(t *testing.T) {
 	if c, l := unsafe.Sizeof(counter{}), unsafe.Sizeof(paddedLock{}); c != 128 || l != 128 {
 		t.Errorf("a counter takes %d bytes and a lock %d, want 128", c, l)

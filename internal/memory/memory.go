@@ -145,11 +145,12 @@ func Ordinary[E any](s []E) {
 	}
 }
 
-// Drop gives the system back the whole 4 KiB pages of memory within s,
-// which then read as zeros, for a caller that will read no element of s
-// before it writes it: the room that a slice holds beyond its length,
-// where a huge page that Huge asked for is backed whole though only its
-// first bytes were written.
+// Drop gives the system back the whole pages of memory within s, which
+// then read as zeros, for a caller that will read no element of s before
+// it writes it, and whose elements hold no pointers: the room that a
+// slice holds beyond its length, where a huge page that Huge asked for is
+// backed whole though only its first bytes were written. Go's statistics
+// of its memory still count those pages as held.
 func Drop[E any](s []E) {
 	p, n := span(s)
 	drop(p, n)

@@ -64,9 +64,12 @@ func addressSpace() float64 {
 // errors: the advice changes no byte.
 func advise(p unsafe.Pointer, n uintptr, on bool) {
 	page := hugePage()
+	if page == 0 {
+		return
+	}
 	start := (uintptr(p) + page - 1) &^ (page - 1)
 	end := (uintptr(p) + n) &^ (page - 1)
-	if page == 0 || end <= start {
+	if end <= start {
 		return
 	}
 	advice := syscall.MADV_NOHUGEPAGE

@@ -69,8 +69,9 @@ func TestHuge(t *testing.T) {
 }
 
 // TestDrop checks that Drop gives back the whole pages within a slice,
-// and no page that holds a byte outside it, by mincore(2), also where a
-// huge page backs them (then split).
+// and no page that holds a byte outside it, by mincore(2), on memory that
+// Huge advised, which huge pages back where Linux gives them (then
+// split).
 func TestDrop(t *testing.T) {
 	page := os.Getpagesize()
 	b, err := syscall.Mmap(-1, 0, 16<<20, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)

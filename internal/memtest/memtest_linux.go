@@ -85,3 +85,24 @@ func Resident(t testing.TB, p uintptr, n int) []bool {
 	}
 	return in
 }
+
+// Advised returns the first mapping of /proc/self/smaps, as its line
+// says it, that carries the advice of huge pages (hg), or "" if none.
+func Advised(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	var mapping string
+	for line := range strings.Lines(string(b)) {
+		if fl, ok := strings.CutPrefix(line, "VmFlags:"); ok {
+			if slices.Contains(strings.Fields(fl), "hg") {
+				return strings.TrimSpace(mapping)
+			}
+		} else if n, _ := fmt.Sscanf(line, "%x-%x ", new(uintptr), new(uintptr)); n == 2 {
+			mapping = line
+		}
+	}
+	return ""
+}
