@@ -5,7 +5,6 @@
 package memtest
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"slices"
@@ -20,44 +19,17 @@ import (
 // them carry it, or their flags joined by "," if they differ.
 func Flags(t testing.TB, as ...uintptr) string {
 	t.Helper()
-	f, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
+	ms := mappings(t)
 	got := make([]string, len(as))
-	found := make([]bool, len(as))
-	var in []int
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		var lo, hi uintptr
-		if n, _ := fmt.Sscanf(line, "%x-%x ", &lo, &hi); n == 2 {
-			in = in[:0]
-			for i, a := range as {
-				if lo <= a && a < hi {
-					in = append(in, i)
-				}
-			}
-			continue
-		}
-		if fl, ok := strings.CutPrefix(line, "VmFlags:"); ok {
-			for _, i := range in {
-				found[i] = true
-				for _, v := range strings.Fields(fl) {
-					if v == "hg" || v == "nh" {
-						got[i] = v
-					}
-				}
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	for i, a := range as {
-		if !found[i] {
+		k := slices.IndexFunc(ms, func(m mapping) bool { return m.lo <= a && a < m.hi })
+		if k < 0 {
 			t.Fatalf("no mapping of /proc/self/smaps holds %#x", a)
+		}
+		for _, v := range ms[k].flags {
+			if v == "hg" || v == "nh" {
+				got[i] = v
+			}
 		}
 	}
 	if slices.Min(got) == slices.Max(got) {
@@ -90,19 +62,38 @@ func Resident(t testing.TB, p uintptr, n int) []bool {
 // says it, that carries the advice of huge pages (hg), or "" if none.
 func Advised(t testing.TB) string {
 	t.Helper()
+	for _, m := range mappings(t) {
+		if slices.Contains(m.flags, "hg") {
+			return m.line
+		}
+	}
+	return ""
+}
+
+// mapping is a mapping of /proc/self/smaps: its line, its addresses from
+// lo to hi, and the flags of its line VmFlags.
+type mapping struct {
+	line   string
+	lo, hi uintptr
+	flags  []string
+}
+
+// mappings returns the mappings of /proc/self/smaps, skipping t if it
+// cannot be read.
+func mappings(t testing.TB) []mapping {
+	t.Helper()
 	b, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		t.Skip(err)
 	}
-	var mapping string
+	var ms []mapping
 	for line := range strings.Lines(string(b)) {
-		if fl, ok := strings.CutPrefix(line, "VmFlags:"); ok {
-			if slices.Contains(strings.Fields(fl), "hg") {
-				return strings.TrimSpace(mapping)
-			}
-		} else if n, _ := fmt.Sscanf(line, "%x-%x ", new(uintptr), new(uintptr)); n == 2 {
-			mapping = line
+		var lo, hi uintptr
+		if n, _ := fmt.Sscanf(line, "%x-%x ", &lo, &hi); n == 2 {
+			ms = append(ms, mapping{line: strings.TrimSpace(line), lo: lo, hi: hi})
+		} else if fl, ok := strings.CutPrefix(line, "VmFlags:"); ok && len(ms) > 0 {
+			ms[len(ms)-1].flags = strings.Fields(fl)
 		}
 	}
-	return ""
+	return ms
 }
